@@ -1,0 +1,1 @@
+"""Rule engines, one package per game, behind one small API (games.api)."""

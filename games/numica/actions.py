@@ -1,0 +1,76 @@
+"""Numica's actions and their notation: `a1-c3`, `a1xc3`, the setup word `SSOOSOSO`, `resign`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pyparsing as pp
+
+from games.api import RESIGN, Resign
+from games.registry import NUMICA
+from notation.blocks import keyword, square
+from notation.dialect import Dialect
+
+SQUARE_PATTERN, SQUARE_ELEMENT = square("a-z", 99)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A setup turn: the shapes placed on the back row in file order (`S` square, `O` round)."""
+
+    shapes: str
+
+    def __str__(self) -> str:
+        return self.shapes
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A move (`a1-c3`) or, with `capture`, a capture (`a1xc3`)."""
+
+    origin: str
+    target: str
+    capture: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.origin}{'x' if self.capture else '-'}{self.target}"
+
+
+NumicaAction = Setup | Step | Resign
+
+ACTION_PATTERN = rf"{SQUARE_PATTERN}[-x]{SQUARE_PATTERN}|[SO]+|resign"
+_STEP = re.compile(rf"({SQUARE_PATTERN})([-x])({SQUARE_PATTERN})", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def parse_action(text: str) -> NumicaAction:
+    """The typed action of a well-formed action text (any case)."""
+    lowered = text.lower()
+    if lowered == "resign":
+        return RESIGN
+    step = _STEP.fullmatch(lowered)
+    if step:
+        return Step(step.group(1), step.group(3), step.group(2) == "x")
+    return Setup(text.upper())
+
+
+def action_element() -> pp.ParserElement:
+    """The detailed grammar of one action, for saying what was expected."""
+    separator = pp.one_of("- x", caseless=True).set_name('"-" or "x"')
+    step = (SQUARE_ELEMENT + separator - SQUARE_ELEMENT).set_name('a move such as "a1-c3"')
+    setup = pp.Regex(r"[SO]+", flags=re.IGNORECASE).set_name('a setup such as "SSOOSOSO"')
+    return (keyword("resign") | step | setup).set_name('an action such as "a1-c3"')
+
+
+DIALECT = Dialect(
+    game=NUMICA.name,
+    labels=NUMICA.labels,
+    short_labels=NUMICA.short_labels,
+    action_pattern=ACTION_PATTERN,
+    parse_action=parse_action,
+    action_element=action_element,
+    example_action=NUMICA.example_action,
+    label_examples=("R:", "Red:"),
+)

@@ -1,0 +1,398 @@
+"""Numica's rules (numica.md): tiles under the pieces decide how they move."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+
+from games.api import (
+    RESIGN,
+    Engine,
+    Event,
+    GameOverError,
+    GameState,
+    IllegalActionError,
+    IllegalTurnError,
+    Outcome,
+    Resign,
+    SetupError,
+)
+from games.numica.actions import DIALECT, Setup, Step
+from games.randomness import shuffled
+from games.registry import NUMICA
+from notation.dialect import Dialect
+
+SIDES = NUMICA.sides
+SHORT = ("R", "B")
+TILE_SETS = {
+    "standard": "1" * 11 + "2" * 10 + "3" * 9 + "4" * 8 + "5" * 7 + "K" * 6 + "X" * 5 + "R" * 4 + "B" * 4,
+    "warpspawn": "1" * 12 + "2" * 10 + "3" * 10 + "4" * 8 + "K" * 6 + "X" * 6 + "R" * 6 + "B" * 6,
+}
+SHAPE_NAMES = {"S": "square", "O": "round"}
+SQUARES = [f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)]
+INDEX = {name: i for i, name in enumerate(SQUARES)}
+KING_LINES = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+
+
+def _on(file: int, rank: int) -> bool:
+    return 0 <= file < 8 and 0 <= rank < 8
+
+
+def _leaps(offsets: tuple[tuple[int, int], ...], distance: int) -> tuple[tuple[int, ...], ...]:
+    """For each square, the squares `distance` steps away along each offset, on the board."""
+    table = []
+    for square in range(64):
+        file, rank = square % 8, square // 8
+        table.append(tuple(
+            (rank + dr * distance) * 8 + file + df * distance
+            for df, dr in offsets
+            if _on(file + df * distance, rank + dr * distance)
+        ))
+    return tuple(table)
+
+
+def _rays(offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each square, the squares along each direction, nearest first."""
+    table = []
+    for square in range(64):
+        file, rank = square % 8, square // 8
+        rays = []
+        for df, dr in offsets:
+            ray, f, r = [], file + df, rank + dr
+            while _on(f, r):
+                ray.append(r * 8 + f)
+                f, r = f + df, r + dr
+            rays.append(tuple(ray))
+        table.append(tuple(rays))
+    return tuple(table)
+
+
+LEAPS = {str(n): _leaps(KING_LINES, n) for n in range(1, 6)} | {"K": _leaps(KNIGHT, 1)}
+RAYS = {"R": _rays(KING_LINES[:4]), "B": _rays(KING_LINES[4:])}
+TILE_RULES = {
+    **{str(n): f"a piece on a {n} tile moves exactly {n} squares in a straight line" for n in range(1, 6)},
+    "K": "a piece on a K tile moves like a knight",
+    "R": "a piece on an R tile moves like a rook, not through pieces",
+    "B": "a piece on a B tile moves like a bishop, not through pieces",
+    "X": "a piece on an X tile moves to any empty square",
+}
+
+Piece = tuple[int, str, bool]  # side index, shape "S"/"O", has moved
+
+
+class NumicaState(GameState):
+    info = NUMICA
+
+    def __init__(self, tiles: str, board: list[Piece | None], to_move: int, setups_left: int) -> None:
+        self.tiles = tiles
+        self.board = board
+        self.side = to_move
+        self.setups_left = setups_left
+        self.round = 1
+        self.opener = to_move
+        self.turns = 0
+        self.turn_open = False
+        self.acted = False
+        self._outcome: Outcome | None = None
+        if not setups_left:
+            self._judge_start()
+
+    # -- the uniform API ------------------------------------------------------------
+
+    def to_move(self) -> str | None:
+        return None if self._outcome else SIDES[self.side]
+
+    def round_number(self) -> int | None:
+        return None if self.setups_left else self.round
+
+    def begin_turn(self, side: str, step: bool = False, number: int | None = None) -> bool:
+        if self._outcome:
+            raise GameOverError(f"the game ended at turn {self.turns} ({self._outcome})")
+        if side != SIDES[self.side]:
+            raise IllegalTurnError(f"it is {SIDES[self.side]}'s turn, not {side}'s")
+        if self.setups_left and number is not None:
+            raise IllegalTurnError("a setup turn carries no round number")
+        if number is not None and number != self.round:
+            raise IllegalTurnError(f"this turn is in round {self.round}, not round {number}")
+        self.turn_open, self.acted = True, False
+        self.turns += 1
+        return not self.setups_left and self.side == self.opener
+
+    def end_turn(self) -> None:
+        self.turn_open = False
+
+    def apply(self, action: object, last: bool = False) -> tuple[Event, ...]:
+        if self._outcome:
+            raise IllegalActionError(f"the game ended at turn {self.turns} ({self._outcome})")
+        if self.acted:
+            raise IllegalActionError("a Numica turn holds exactly one action")
+        if isinstance(action, Resign):
+            self._finish((SIDES[1 - self.side],), "resignation")
+            self.acted = True
+            return (Event("resign", f"{SIDES[self.side]} resigns"),)
+        if self.setups_left:
+            if not isinstance(action, Setup):
+                raise IllegalActionError(
+                    f"{SIDES[self.side]} must first set up its back row, written like SSOOSOSO"
+                )
+            return self._setup(action)
+        if isinstance(action, Setup):
+            raise IllegalActionError("both sides have set up: a turn now moves one piece, like a1-c3")
+        assert isinstance(action, Step)
+        return self._step(action)
+
+    def legal_actions(self) -> list[object]:
+        if self._outcome or self.acted:
+            return []
+        if self.setups_left:
+            return [Setup("".join("S" if i in squares else "O" for i in range(8)))
+                    for squares in combinations(range(8), 4)]
+        return [
+            Step(SQUARES[origin], SQUARES[target], self.board[target] is not None)
+            for origin, target in self._moves(self.side)
+        ]
+
+    def can_end_turn(self) -> bool:
+        return self.acted or self._outcome is not None
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def agree_draw(self) -> None:
+        if self._outcome is None:
+            self._outcome = Outcome((), "agreement")
+
+    def copy(self) -> NumicaState:
+        twin = NumicaState.__new__(NumicaState)
+        twin.__dict__.update(self.__dict__)
+        twin.board = list(self.board)
+        return twin
+
+    # -- rules --------------------------------------------------------------------
+
+    def _setup(self, action: Setup) -> tuple[Event, ...]:
+        shapes = action.shapes
+        if len(shapes) != 8 or shapes.count("S") != 4:
+            raise IllegalActionError(
+                f'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not'
+            )
+        rank = 0 if self.side == 0 else 7
+        for file, shape in enumerate(shapes):
+            self.board[rank * 8 + file] = (self.side, shape, False)
+        self.acted = True
+        self.setups_left -= 1
+        self.side = 1 - self.side
+        if not self.setups_left:
+            self.opener = self.side
+            self._judge_start()
+        return (Event("setup", f"{SIDES[1 - self.side]} sets up {shapes}"),)
+
+    def _step(self, action: Step) -> tuple[Event, ...]:
+        origin, target = INDEX.get(action.origin), INDEX.get(action.target)
+        for name, index in ((action.origin, origin), (action.target, target)):
+            if index is None:
+                raise IllegalActionError(f"{name} is not on the board")
+        assert origin is not None and target is not None
+        mover = self.board[origin]
+        me = SIDES[self.side]
+        if mover is None:
+            raise IllegalActionError(f"there is no piece on {action.origin}")
+        if mover[0] != self.side:
+            raise IllegalActionError(f"the piece on {action.origin} is {SIDES[mover[0]]}'s, not {me}'s")
+        victim = self.board[target]
+        if victim is not None and victim[0] == self.side:
+            raise IllegalActionError(f"{action.target} is held by {me}'s own piece")
+        tile = self.tiles[origin]
+        if not self._reaches(tile, origin, target):
+            raise IllegalActionError(f"{action.origin} is on a {tile} tile: {TILE_RULES[tile]}")
+        if victim is None and action.capture:
+            raise IllegalActionError(f"{action.target} is empty: write {action.origin}-{action.target}")
+        if victim is not None:
+            if tile == "X":
+                raise IllegalActionError(f"{action.origin} is on an X tile, which moves only to an empty square")
+            if not action.capture:
+                raise IllegalActionError(
+                    f"{action.target} holds {SIDES[victim[0]]}'s piece: write {action.origin}x{action.target}"
+                )
+            if not mover[2] and not victim[2]:
+                raise IllegalActionError(
+                    f"first-move capture rule: the piece on {action.origin} has not moved yet and "
+                    f"cannot capture the piece on {action.target}, which has not moved yet either"
+                )
+        self.board[target] = (mover[0], mover[1], True)
+        self.board[origin] = None
+        self.acted = True
+        events: tuple[Event, ...] = ()
+        if victim is not None:
+            events = (Event("capture", f"{action.target}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured"),)
+            if self._has_captured_enough(self.side):
+                self._finish((me,), "captures")
+                return events
+        self.side = 1 - self.side
+        if self.side == self.opener:
+            self.round += 1
+        if not self._has_move(self.side):
+            self._finish((me,), "no-moves")
+        return events
+
+    def _reaches(self, tile: str, origin: int, target: int) -> bool:
+        if tile == "X":
+            return True
+        if tile in RAYS:
+            return any(target in ray and self._clear(ray, target) for ray in RAYS[tile][origin])
+        return target in LEAPS[tile][origin]
+
+    def _clear(self, ray: tuple[int, ...], target: int) -> bool:
+        for square in ray:
+            if square == target:
+                return True
+            if self.board[square] is not None:
+                return False
+        return False
+
+    def _moves(self, side: int) -> list[tuple[int, int]]:
+        """Every (origin, target) the side may play."""
+        board = self.board
+        moves = []
+        for origin, piece in enumerate(board):
+            if piece is None or piece[0] != side:
+                continue
+            tile = self.tiles[origin]
+            if tile == "X":
+                targets: list[int] = [t for t in range(64) if board[t] is None]
+            elif tile in RAYS:
+                targets = []
+                for ray in RAYS[tile][origin]:
+                    for square in ray:
+                        targets.append(square)
+                        if board[square] is not None:
+                            break
+            else:
+                targets = list(LEAPS[tile][origin])
+            for target in targets:
+                victim = board[target]
+                if victim is None or (victim[0] != side and (piece[2] or victim[2])):
+                    moves.append((origin, target))
+        return moves
+
+    def _has_move(self, side: int) -> bool:
+        return bool(self._moves(side))
+
+    def _has_captured_enough(self, side: int) -> bool:
+        lost = {"S": 4, "O": 4}
+        for piece in self.board:
+            if piece is not None and piece[0] != side:
+                lost[piece[1]] -= 1
+        return lost["S"] >= 3 or lost["O"] >= 3 or (lost["S"] >= 2 and lost["O"] >= 2)
+
+    def _judge_start(self) -> None:
+        """A start (or Position) that is already decided ends the game before any turn."""
+        if self._has_captured_enough(1 - self.side):
+            self._finish((SIDES[1 - self.side],), "captures")
+        elif self._has_captured_enough(self.side):
+            self._finish((SIDES[self.side],), "captures")
+        elif not self._has_move(self.side):
+            self._finish((SIDES[1 - self.side],), "no-moves")
+
+    def _finish(self, winners: tuple[str, ...], reason: str) -> None:
+        self._outcome = Outcome(winners, reason)
+
+    # -- text -----------------------------------------------------------------------
+
+    def position(self) -> str:
+        fields = [f"tiles:{self.tiles}"]
+        for side in (0, 1):
+            pieces = [
+                f"{SQUARES[i]}{piece[1]}{'*' if piece[2] else ''}"
+                for i, piece in enumerate(self.board)
+                if piece is not None and piece[0] == side
+            ]
+            fields.append(f"{SHORT[side]}:{','.join(pieces)}")
+        fields.append(f"to:{SHORT[self.side]}")
+        return " ".join(fields)
+
+    def render(self) -> str:
+        """Each square shows its tile, then the piece on it: R/B for the side, S/O for the
+        shape, * once it has moved (`3 RS*`); `.` for no piece."""
+        lines = ["     " + "".join(f"{f:<7}" for f in "abcdefgh")]
+        for rank in range(7, -1, -1):
+            cells = []
+            for file in range(8):
+                square = rank * 8 + file
+                piece = self.board[square]
+                code = "." if piece is None else f"{SHORT[piece[0]]}{piece[1]}{'*' if piece[2] else ''}"
+                cells.append(f"{self.tiles[square]} {code:<5}")
+            lines.append(f"{rank + 1:>2}   " + "".join(cells).rstrip())
+        lines.append("")
+        lines.append("tile then piece: R/B side, S square, O round, * has moved")
+        status = f"{SIDES[self.side]} to move" if self._outcome is None else str(self._outcome)
+        lines.append(status)
+        return "\n".join(lines)
+
+
+class NumicaEngine(Engine):
+    info = NUMICA
+
+    def dialect(self) -> Dialect:
+        return DIALECT
+
+    def new_state(self, tags: Mapping[str, str]) -> NumicaState:
+        variant = tags.get("Variant", "standard").strip().lower()
+        if variant not in TILE_SETS:
+            raise SetupError(f'unknown variant "{variant}": Numica has {", ".join(TILE_SETS)}', "Variant")
+        tiles = self._tiles(tags, variant)
+        position = tags.get("Position")
+        if position is None:
+            if tiles is None:
+                raise SetupError("a Numica record needs a Seed or a Tiles tag to lay out its tiles", "Seed")
+            return NumicaState(tiles, [None] * 64, 0, 2)
+        return self._from_position(position, tiles, variant)
+
+    def _tiles(self, tags: Mapping[str, str], variant: str) -> str | None:
+        tile_set = TILE_SETS[variant]
+        seeded = "".join(shuffled(tile_set, tags["Seed"])) if tags.get("Seed") else None
+        written = tags.get("Tiles")
+        if written is None:
+            return seeded
+        written = written.strip().upper()
+        if sorted(written) != sorted(tile_set):
+            raise SetupError(f"the Tiles tag must hold exactly the {variant} tile set (64 symbols)", "Tiles")
+        if seeded is not None and seeded != written:
+            raise SetupError("the Tiles tag disagrees with the tiles the Seed lays out", "Tiles")
+        return written
+
+    def _from_position(self, text: str, tiles: str | None, variant: str) -> NumicaState:
+        fields: dict[str, str] = {}
+        for field in text.split():
+            name, colon, value = field.partition(":")
+            if not colon or name.lower() in fields:
+                raise SetupError(f'cannot read "{field}" in the Position', "Position")
+            fields[name.lower()] = value
+        if set(fields) != {"tiles", "r", "b", "to"}:
+            raise SetupError("a Numica Position has the fields tiles:, R:, B: and to:", "Position")
+        board_tiles = fields["tiles"].upper()
+        if sorted(board_tiles) != sorted(TILE_SETS[variant]):
+            raise SetupError(f"the Position's tiles are not the {variant} tile set", "Position")
+        if tiles is not None and tiles != board_tiles:
+            raise SetupError("the Position's tiles disagree with the Seed or Tiles tag", "Position")
+        board: list[Piece | None] = [None] * 64
+        for side, key in ((0, "r"), (1, "b")):
+            shapes = {"S": 0, "O": 0}
+            for entry in filter(None, fields[key].split(",")):
+                square, shape, moved = entry[:2].lower(), entry[2:3].upper(), entry[3:]
+                if square not in INDEX or shape not in shapes or moved not in ("", "*"):
+                    raise SetupError(f'cannot read the piece "{entry}" in the Position', "Position")
+                if board[INDEX[square]] is not None:
+                    raise SetupError(f"{square} holds two pieces in the Position", "Position")
+                shapes[shape] += 1
+                if shapes[shape] > 4:
+                    raise SetupError(f"{SIDES[side]} has more than 4 {SHAPE_NAMES[shape]} pieces", "Position")
+                board[INDEX[square]] = (side, shape, moved == "*")
+        to_move = NUMICA.side(fields["to"])
+        if to_move is None:
+            raise SetupError(f'"to:{fields["to"]}" names no Numica side', "Position")
+        return NumicaState(board_tiles, board, SIDES.index(to_move), 0)
+
+
+ENGINE = NumicaEngine()

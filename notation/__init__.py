@@ -1,0 +1,30 @@
+"""RGN, the referee's game record notation: grammar, record model, reader and writer.
+
+Knows nothing of any game's rules: each game supplies a `Dialect` (its labels and action
+syntax)."""
+
+from notation.dialect import Dialect
+from notation.model import (
+    Comment,
+    Draw,
+    Malformed,
+    Move,
+    NotationError,
+    Record,
+    Span,
+    Tag,
+    Turn,
+)
+
+__all__ = [
+    "Comment",
+    "Dialect",
+    "Draw",
+    "Malformed",
+    "Move",
+    "NotationError",
+    "Record",
+    "Span",
+    "Tag",
+    "Turn",
+]

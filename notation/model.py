@@ -1,0 +1,134 @@
+"""The record model: what the reader builds and the writer writes.
+
+Plain frozen values. Actions are the game's own typed objects (the dialect builds them);
+this module knows nothing of any game's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a token starts: line and column, both counted from 1 (a tab is one column)."""
+
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"line {self.line}, col {self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Tag:
+    name: str
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A `{...}` or `;...` comment, kept for the writer. `text` excludes the delimiters."""
+
+    text: str
+    span: Span
+    braced: bool = True
+
+    def __str__(self) -> str:
+        return f"{{{self.text}}}" if self.braced else f";{self.text}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One action as written: its typed value, its text, an optional glyph, where it starts."""
+
+    action: object
+    text: str
+    span: Span
+    glyph: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The `draw` termination: a draw agreed by all players."""
+
+    span: Span
+
+
+TurnItem = Union[Move, Comment, Draw]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One side's turn: `[number] label ":" {action [glyph] | comment}`.
+
+    `side` is the long side name; `step` marks a `+` (Nieuchess replacement step) label;
+    `label` is the label as written, for messages.
+    """
+
+    number: int | None
+    side: str
+    step: bool
+    label: str
+    span: Span
+    items: tuple[TurnItem, ...]
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(item for item in self.items if isinstance(item, Move))
+
+
+RecordItem = Union[Turn, Comment, Draw]
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One game record: its tags in file order, then its move text items."""
+
+    game: str
+    tags: tuple[Tag, ...]
+    items: tuple[RecordItem, ...]
+    span: Span
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return tuple(item for item in self.items if isinstance(item, Turn))
+
+    def tag(self, name: str) -> str | None:
+        for tag in self.tags:
+            if tag.name == name:
+                return tag.value
+        return None
+
+    def tag_span(self, name: str) -> Span | None:
+        for tag in self.tags:
+            if tag.name == name:
+                return tag.span
+        return None
+
+    @property
+    def tag_map(self) -> dict[str, str]:
+        return {tag.name: tag.value for tag in self.tags}
+
+
+class NotationError(ValueError):
+    """Text that is not RGN: where it stops being RGN and what was expected there."""
+
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(f"{span}: {message}")
+        self.message = message
+        self.span = span
+
+
+@dataclass(frozen=True, slots=True)
+class Malformed:
+    """A record the reader could not read: its game (if known), where it starts, the error."""
+
+    game: str | None
+    span: Span
+    error: NotationError
+
+
+ReadResult = Union[Record, Malformed]

@@ -1,0 +1,73 @@
+"""The canonical form of a record (NOTATION.md §7): what `referee format` and `new` write.
+
+Tags in the contract's order, one turn per line with short labels and canonical action
+text (`str()` of the typed action), comments kept. Reading the output gives back the
+same record, spans aside.
+"""
+
+from __future__ import annotations
+
+from notation.dialect import Dialect
+from notation.model import Comment, Draw, Move, Record, Tag, Turn
+
+LEADING_TAGS = ("Game", "Variant", "Players")
+MIDDLE_TAGS = ("First", "Seed", "SeedHash", "Position")
+
+
+def escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def ordered_tags(tags: tuple[Tag, ...] | list[Tag], dialect: Dialect) -> list[Tag]:
+    """Game, Variant, Players, side names in turn order, First, Seed/SeedHash, Position,
+    the others as read, Result last."""
+    by_name = {tag.name: tag for tag in tags}
+    side_order = list(dialect.short_labels)
+    side_tags = sorted(
+        (tag for tag in tags if tag.name.lower() in dialect.labels),
+        key=lambda tag: side_order.index(dialect.labels[tag.name.lower()]),
+    )
+    named = set(LEADING_TAGS) | set(MIDDLE_TAGS) | {"Result"} | {tag.name for tag in side_tags}
+    ordered = [by_name[name] for name in LEADING_TAGS if name in by_name]
+    ordered += side_tags
+    ordered += [by_name[name] for name in MIDDLE_TAGS if name in by_name]
+    ordered += [tag for tag in tags if tag.name not in named]
+    ordered += [by_name["Result"]] if "Result" in by_name else []
+    return ordered
+
+
+def write_tags(tags: list[Tag]) -> str:
+    return "".join(f'[{tag.name} "{escape(tag.value)}"]\n' for tag in tags)
+
+
+def write_turn(turn: Turn, dialect: Dialect) -> str:
+    """One turn on one line (a `;` comment ends its line, so the turn goes on below)."""
+    label = dialect.short_labels[turn.side] + ("+" if turn.step else "") + ":"
+    words = [f"{turn.number}. {label}" if turn.number is not None else label]
+    text = ""
+    for item in turn.items:
+        if isinstance(item, Move):
+            words.append(f"{item.action}{item.glyph or ''}")
+        elif isinstance(item, Comment) and item.braced:
+            words.append(str(item))
+        elif isinstance(item, Comment):
+            text += " ".join(words) + f" {item}\n"
+            words = []
+    return text + " ".join(words)
+
+
+def write(record: Record, dialect: Dialect) -> str:
+    """The whole record in canonical form, ending with a newline."""
+    lines = [write_tags(ordered_tags(record.tags, dialect))]
+    body = []
+    for item in record.items:
+        if isinstance(item, Turn):
+            body.append(write_turn(item, dialect))
+        elif isinstance(item, Draw):
+            body.append("draw")
+        else:
+            body.append(str(item))
+    text = lines[0]
+    if body:
+        text += "\n" + "\n".join(line.rstrip("\n") for line in body) + "\n"
+    return text

@@ -1,0 +1,1 @@
+"""The referee: adjudication of records and the `referee` command line."""

@@ -1,0 +1,204 @@
+"""The `referee` command line: parse options, call the library, render, choose the exit code.
+
+Exit status: 0 when every record read is legal and every claimed result matches; 1 when
+any record is illegal or malformed, a claimed result does not match, or no record was
+found; 2 for a usage error or an unreadable file.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from referee import session
+from referee.session import UsageError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help=(
+        "Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN.\n\n"
+        "Reads records, replays them through the rules and says for each whether it is "
+        "finished, ongoing, illegal (the first broken rule) or malformed (where the text "
+        "stops being RGN). FILE may be - for standard input."
+    ),
+)
+
+Files = Annotated[list[str], typer.Argument(help="RGN files to read; - reads standard input.", metavar="FILE...")]
+OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard input.", metavar="FILE")]
+RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"referee {version('referee')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        Optional[bool],
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = None,
+) -> None:
+    """Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN."""
+
+
+def _fail_usage(error: UsageError) -> None:
+    typer.echo(f"referee: {error}", err=True)
+    raise typer.Exit(2)
+
+
+@app.command()
+def check(
+    files: Files,
+    json_output: JsonOption = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only records that are not legal, then a summary.")] = False,
+) -> None:
+    """Replay every record and print one verdict line per record.
+
+    Example: referee check games.rgn   |   cat mail.txt | referee check --json -
+    """
+    from referee import report
+
+    outcome = session.check_files(files)
+    counts: dict[str, int] = {}
+    for verdict in outcome.verdicts:
+        counts[verdict.status] = counts.get(verdict.status, 0) + 1
+        if quiet and verdict.legal:
+            continue
+        if json_output:
+            typer.echo(json.dumps(report.as_json(verdict)))
+        else:
+            typer.echo(report.line(verdict))
+    for problem in outcome.problems:
+        typer.echo(f"referee: {problem}", err=True)
+    if quiet:
+        summary = ", ".join(f"{counts.get(status, 0)} {status}" for status in ("finished", "ongoing", "illegal", "malformed"))
+        mismatched = sum(1 for v in outcome.verdicts if v.result_matches is False)
+        typer.echo(f"{len(outcome.verdicts)} records: {summary}; {mismatched} claimed results do not match", err=json_output)
+    raise typer.Exit(outcome.exit_code)
+
+
+@app.command()
+def replay(file: OneFile, record: RecordOption = 1) -> None:
+    """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board."""
+    try:
+        text, code = session.replay_text(file, record)
+    except UsageError as error:
+        _fail_usage(error)
+    typer.echo(text)
+    raise typer.Exit(code)
+
+
+@app.command()
+def show(
+    file: OneFile,
+    record: RecordOption = 1,
+    at: Annotated[Optional[int], typer.Option("--at", min=0, help="Show the board after round N.")] = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Print the board at the end of a record (or after round N with --at N)."""
+    try:
+        shown = session.show(file, record, at)
+    except UsageError as error:
+        _fail_usage(error)
+    if json_output:
+        typer.echo(json.dumps(shown.as_json()))
+    else:
+        typer.echo(shown.text())
+    raise typer.Exit(shown.exit_code)
+
+
+@app.command()
+def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
+    """List the legal actions of the side to move at the end of a record, in canonical form."""
+    try:
+        listed = session.moves(file, record)
+    except UsageError as error:
+        _fail_usage(error)
+    if json_output:
+        typer.echo(json.dumps(listed.as_json()))
+    else:
+        typer.echo(listed.text())
+    raise typer.Exit(listed.exit_code)
+
+
+@app.command("format")
+def format_records(files: Files) -> None:
+    """Write every record in canonical form (NOTATION.md §7). Malformed records are passed through as read."""
+    outcome = session.format_files(files)
+    sys.stdout.write(outcome.text)
+    for problem in outcome.problems:
+        typer.echo(f"referee: {problem}", err=True)
+    raise typer.Exit(outcome.exit_code)
+
+
+@app.command()
+def new(
+    game: Annotated[str, typer.Argument(help="nika, numica, pikemen or nieuchess.")],
+    players: Annotated[Optional[int], typer.Option("--players", help="Number of players, where the game allows several.")] = None,
+    seed: Annotated[Optional[str], typer.Option("--seed", help="Seed of the game's randomness (default: a fresh random seed).")] = None,
+    first: Annotated[Optional[str], typer.Option("--first", help="The side that moves first, where the rules let players choose.")] = None,
+    tag: Annotated[Optional[list[str]], typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
+) -> None:
+    """Write a fresh record with its tags, ready for play."""
+    try:
+        typer.echo(session.new_record(game, players, seed, first, tag or []), nl=False)
+    except UsageError as error:
+        _fail_usage(error)
+
+
+@app.command()
+def games(json_output: JsonOption = False) -> None:
+    """List the games, their sides, player counts and variants."""
+    from games.registry import GAMES
+
+    if json_output:
+        for info in GAMES.values():
+            typer.echo(json.dumps({
+                "name": info.name, "title": info.title, "sides": list(info.sides),
+                "players": list(info.player_counts), "variants": list(info.variants),
+                "labels": sorted({**{v: k for k, v in info.short_labels.items()}}),
+            }))
+        return
+    for info in GAMES.values():
+        counts = ", ".join(map(str, info.player_counts))
+        typer.echo(f"{info.name}: {info.title}")
+        typer.echo(f"  sides: {', '.join(f'{s} ({info.short_labels[s]})' for s in info.sides)}")
+        typer.echo(f"  players: {counts}; variants: {', '.join(info.variants)}")
+
+
+@app.command()
+def bench(
+    names: Annotated[Optional[list[str]], typer.Argument(help="Games to measure (default: all).", metavar="GAME...")] = None,
+    records: Annotated[int, typer.Option("--records", min=1, help="Random records per game and player count.")] = 20,
+    seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
+) -> None:
+    """Measure actions parsed and validated per second, on one core, with peak memory."""
+    from referee import benchmark
+
+    try:
+        for row in benchmark.run(names or None, records, seed):
+            typer.echo(row)
+    except UsageError as error:
+        _fail_usage(error)
+
+
+def main() -> None:
+    """Entry point of the installed `referee` command."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.stderr.close()
+        sys.exit(1)
+

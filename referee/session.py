@@ -1,0 +1,236 @@
+"""What each command does, as functions returning values: reading files (`-` is standard
+input), adjudicating, formatting. The CLI only renders these and picks the exit code."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from games import registry
+from games.api import GameState
+from notation.model import Malformed, Record, Turn
+from referee.adjudicate import Replay, Verdict, adjudicate, dialect_for, read_source
+
+
+class UsageError(ValueError):
+    """A command used wrongly or a file that cannot be read: exit status 2."""
+
+
+def read_bytes(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(name).read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read {name}: {error.strerror or error}") from None
+
+
+def _exit_code(verdicts: list[Verdict], problems: list[str], usage: bool) -> int:
+    if usage:
+        return 2
+    if problems or any(not verdict.legal for verdict in verdicts):
+        return 1
+    return 0
+
+
+@dataclass
+class Checked:
+    verdicts: list[Verdict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    exit_code: int = 0
+
+
+def check_files(names: list[str]) -> Checked:
+    """The verdict of every record of every file; unreadable files and files with no
+    record become problems (exit 2 and 1)."""
+    checked = Checked()
+    usage = False
+    for name in names:
+        try:
+            data = read_bytes(name)
+        except UsageError as error:
+            checked.problems.append(str(error))
+            usage = True
+            continue
+        results = read_source(data)
+        if not results:
+            checked.problems.append(f'{name}: no record found (a record starts with [Game "..."])')
+        for index, result in enumerate(results, start=1):
+            checked.verdicts.append(adjudicate(result, name, index).verdict)
+    checked.exit_code = _exit_code(checked.verdicts, checked.problems, usage)
+    return checked
+
+
+def _one(name: str, index: int, **options: Any) -> Replay:
+    """One record of a file, replayed."""
+    results = read_source(read_bytes(name))
+    if not results:
+        raise UsageError(f'{name}: no record found (a record starts with [Game "..."])')
+    if index > len(results):
+        raise UsageError(f"{name} holds {len(results)} record(s), not {index}")
+    return adjudicate(results[index - 1], name, index, **options)
+
+
+def _verdict_line(verdict: Verdict) -> str:
+    from referee import report
+
+    return report.line(verdict)
+
+
+def replay_text(name: str, index: int) -> tuple[str, int]:
+    """Every action with its consequences, the final board and the verdict."""
+    replay = _one(name, index, keep_steps=True)
+    lines: list[str] = []
+    turn: Turn | None = None
+    for played in replay.steps:
+        if played.turn is not turn:
+            turn = played.turn
+            where = "setup" if played.round is None else f"round {played.round}"
+            lines.append(f"{where}, {turn.side}{' (replacement step)' if turn.step else ''}:")
+        lines.append(f"  {played.move.text}")
+        lines.extend(f"    {event}" for event in played.events)
+    if replay.state is not None:
+        lines += ["", replay.state.render()]
+    lines += ["", _verdict_line(replay.verdict)]
+    return "\n".join(lines), 0 if replay.verdict.legal else 1
+
+
+@dataclass
+class Shown:
+    verdict: Verdict
+    state: GameState | None
+    at: int | None
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.verdict.legal or self.at is not None and self.state is not None else 1
+
+    def text(self) -> str:
+        if self.state is None:
+            return _verdict_line(self.verdict)
+        heading = f"after round {self.at}" if self.at is not None else "at the end of the record"
+        return f"{heading}:\n{self.state.render()}\nposition: {self.state.position()}\n{_verdict_line(self.verdict)}"
+
+    def as_json(self) -> dict[str, Any]:
+        from referee import report
+
+        return {
+            "position": None if self.state is None else self.state.position(),
+            "to_move": None if self.state is None else self.state.to_move(),
+            "board": None if self.state is None else self.state.render(),
+            "verdict": report.as_json(self.verdict),
+        }
+
+
+def show(name: str, index: int, at: int | None) -> Shown:
+    replay = _one(name, index, until_round=at)
+    return Shown(replay.verdict, replay.state, at)
+
+
+@dataclass
+class Listed:
+    verdict: Verdict
+    actions: list[str]
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.verdict.legal else 1
+
+    def text(self) -> str:
+        if self.verdict.status in ("illegal", "malformed"):
+            return _verdict_line(self.verdict)
+        if self.verdict.status == "finished":
+            return f"no legal actions: the game is over\n{_verdict_line(self.verdict)}"
+        header = f"{self.verdict.to_move} to move: {len(self.actions)} legal action(s)"
+        return "\n".join([header, *self.actions])
+
+    def as_json(self) -> dict[str, Any]:
+        from referee import report
+
+        return {"to_move": self.verdict.to_move, "actions": self.actions, "verdict": report.as_json(self.verdict)}
+
+
+def moves(name: str, index: int) -> Listed:
+    replay = _one(name, index)
+    actions: list[str] = []
+    if replay.state is not None and replay.verdict.status == "ongoing":
+        actions = [str(action) for action in replay.state.legal_actions()]
+    return Listed(replay.verdict, actions)
+
+
+@dataclass
+class Formatted:
+    text: str = ""
+    problems: list[str] = field(default_factory=list)
+    exit_code: int = 0
+
+
+def canonical(record: Record) -> str:
+    """The record in canonical form, its round numbers set from a replay (turns past an
+    illegal action keep the numbers they were written with)."""
+    from notation import writer
+
+    numbers = adjudicate(record).numbers
+    items = tuple(
+        replace(item, number=numbers[id(item)]) if isinstance(item, Turn) and id(item) in numbers else item
+        for item in record.items
+    )
+    return writer.write(replace(record, items=items), registry.engine(record.game).dialect())  # type: ignore[arg-type]
+
+
+def format_files(names: list[str]) -> Formatted:
+    formatted = Formatted()
+    usage = False
+    pieces: list[str] = []
+    for name in names:
+        try:
+            data = read_bytes(name)
+        except UsageError as error:
+            formatted.problems.append(str(error))
+            usage = True
+            continue
+        from notation.reader import split_records
+
+        chunks = split_records(data)
+        results = read_source(data)
+        if not results:
+            formatted.problems.append(f'{name}: no record found (a record starts with [Game "..."])')
+        for index, (result, (_, chunk)) in enumerate(zip(results, chunks), start=1):
+            if isinstance(result, Malformed):
+                formatted.problems.append(f"{name}:{index}: malformed, passed through as read: {result.error}")
+                pieces.append(chunk.decode("utf-8", "replace").rstrip("\n") + "\n")
+            else:
+                pieces.append(canonical(result))
+    formatted.text = "\n".join(pieces)
+    formatted.exit_code = 2 if usage else (1 if formatted.problems else 0)
+    return formatted
+
+
+def new_record(game: str, players: int | None, seed: str | None, first: str | None, tags: list[str]) -> str:
+    """A fresh record's tags; a fresh random seed for games that draw randomness."""
+    from notation import writer
+    from notation.model import Span, Tag
+
+    info = registry.info(game)
+    if info is None:
+        raise UsageError(f'unknown game "{game}": choose one of {", ".join(registry.GAMES)}')
+    if players is not None and players not in info.player_counts:
+        raise UsageError(f"{info.name} is for {' or '.join(map(str, info.player_counts))} players, not {players}")
+    if first is not None and info.side(first) is None:
+        raise UsageError(f'"{first}" is not a side of {info.name}')
+    if seed is None and info.randomness is not None:
+        import secrets
+
+        seed = secrets.token_hex(8)
+    engine = registry.engine(info.name)
+    values = {"Game": info.name, **engine.new_tags(players, seed, info.side(first) if first else None)}
+    for entry in tags:
+        name, equals, value = entry.partition("=")
+        if not equals or not name.isidentifier():
+            raise UsageError(f'--tag takes NAME=VALUE, not "{entry}"')
+        values[name] = value
+    span = Span(1, 1)
+    dialect = dialect_for(info.name)
+    return writer.write_tags(writer.ordered_tags([Tag(k, v, span) for k, v in values.items()], dialect))  # type: ignore[arg-type]
