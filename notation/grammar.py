@@ -93,7 +93,9 @@ class RgnGrammar:
         bad_word.set_parse_action(lambda s, loc, t: self._explain_token(loc, t[0]))
         bad_in_turn = ~boundary + bad_word
         turn_items = pp.ZeroOrMore(comment | action | glyph | bad_in_turn)
-        turn = (pp.Opt(number, default=None) + label - pp.Group(turn_items)).set_name("a turn")
+        unnumbered = pp.Empty().set_parse_action(lambda: [None])
+        header = (number - label) | (unnumbered + label)
+        turn = (header - pp.Group(turn_items)).set_name("a turn")
         turn.set_parse_action(self._make_turn)
 
         stray_word = pp.Regex(WORD).set_name(hint)
@@ -119,9 +121,8 @@ class RgnGrammar:
                 built.append(item)
             elif item[0] == "move":
                 built.append(item[1])
-            elif built and isinstance(built[-1], Move) and built[-1].glyph is None:
-                last = built[-1]
-                built[-1] = Move(last.action, last.text, last.span, item[1])
+            elif (last := _last_move_index(built)) is not None and built[last].glyph is None:
+                built[last] = built[last]._replace(glyph=item[1])
             else:
                 self._fail(loc, "a glyph must follow an action")
         label = label_text[:-1]
@@ -145,9 +146,7 @@ class RgnGrammar:
         self._fail(loc, f'expected an action such as "{self.dialect.example_action}", found {token!r}{detail}')
 
     def _explain_stray(self, loc: int, token: str) -> None:
-        if token.endswith(":"):
-            self._fail(loc, f"expected {self.dialect.label_hint()}, found {token!r}")
-        self._fail(loc, f"expected {self.dialect.label_hint()} before {token!r}")
+        self._fail(loc, f"expected {self.dialect.label_hint()}, found {token!r}")
 
     def parse(self, text: str, first_line: int = 1) -> Record:
         self._text, self._first_line = text, first_line
@@ -158,15 +157,22 @@ class RgnGrammar:
             if message.startswith("Expected "):
                 message = "expected " + message[len("Expected ") :]
             found = text[error.loc :].split(None, 1)
-            if not isinstance(error, pp.ParseFatalException) or "found" not in message:
-                if found and "found" not in message:
-                    message += f", found {found[0]!r}"
+            if found and "found" not in message and "never closed" not in message:
+                message += f", found {found[0]!r}"
             raise NotationError(message, self._span(error.loc)) from None
         finally:
             self._text = ""
         record_items: list[RecordItem] = list(items)
         game = tags[0].value.strip().lower()
         return Record(game, tuple(tags), tuple(record_items), tags[0].span)
+
+
+def _last_move_index(items: list) -> int | None:
+    """Where the turn's latest action stands: a glyph standing apart belongs to it."""
+    for index in range(len(items) - 1, -1, -1):
+        if isinstance(items[index], Move):
+            return index
+    return None
 
 
 @cache

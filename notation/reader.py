@@ -15,7 +15,7 @@ from functools import cache
 import pyparsing as pp
 
 from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.grammar import NUMBER, TAG_NAME, TAG_VALUE, TOKEN_END, grammar, label_regex, unescape
+from notation.grammar import NUMBER, _last_move_index, TAG_NAME, TAG_VALUE, TOKEN_END, grammar, label_regex, unescape
 from notation.model import (
     Comment,
     Draw,
@@ -188,10 +188,10 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str) -> Recor
             close()
             items.append(Draw(lines.span(pos)))
         else:  # a glyph standing apart from its action
-            if not turn or not isinstance(turn[-1], Move) or turn[-1].glyph is not None:
+            last = _last_move_index(turn) if turn else None
+            if last is None or turn[last].glyph is not None:  # type: ignore[index]
                 raise _Unreadable
-            last = turn[-1]
-            turn[-1] = Move(last.action, last.text, last.span, token.group("lone"))
+            turn[last] = turn[last]._replace(glyph=token.group("lone"))  # type: ignore[index, union-attr]
         pos = token.end()
     if number is not None:
         raise _Unreadable

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from games import registry
 from games.api import Event, GameState, Outcome, RuleError, SetupError
@@ -13,8 +14,7 @@ from notation.dialect import Dialect
 from notation.model import Draw, Malformed, Move, ReadResult, Record, Span, Turn
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorReport:
+class ErrorReport(NamedTuple):
     """Where a record stops being legal or readable, and why, in a player's words."""
 
     line: int
@@ -50,8 +50,7 @@ class Verdict:
         return self.status in ("finished", "ongoing") and self.result_matches is not False
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
+class Played(NamedTuple):
     """One action replayed, with what it caused (for `referee replay`)."""
 
     turn: Turn
@@ -114,8 +113,7 @@ def adjudicate(
     return replay
 
 
-@dataclass(frozen=True, slots=True)
-class _Failure:
+class _Failure(NamedTuple):
     span: Span
     round: int | None
     side: str | None

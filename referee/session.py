@@ -4,7 +4,7 @@ input), adjudicating, formatting. The CLI only renders these and picks the exit 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -152,11 +152,27 @@ class Listed:
         return {"to_move": self.verdict.to_move, "actions": self.actions, "verdict": report.as_json(self.verdict)}
 
 
+def next_actions(state: GameState) -> list[object]:
+    """The actions open to the side to move: in the turn the record left open, or, when
+    that turn can take no more, in the turn that begins next."""
+    actions = state.legal_actions()
+    label = state.next_turn()
+    if actions or label is None:
+        return actions
+    following = state.copy()
+    try:
+        following.end_turn()
+        following.begin_turn(*label)
+    except ValueError:
+        return []
+    return following.legal_actions()
+
+
 def moves(name: str, index: int) -> Listed:
     replay = _one(name, index)
     actions: list[str] = []
     if replay.state is not None and replay.verdict.status == "ongoing":
-        actions = [str(action) for action in replay.state.legal_actions()]
+        actions = [str(action) for action in next_actions(replay.state)]
     return Listed(replay.verdict, actions)
 
 
@@ -174,10 +190,10 @@ def canonical(record: Record) -> str:
 
     numbers = adjudicate(record).numbers
     items = tuple(
-        replace(item, number=numbers[id(item)]) if isinstance(item, Turn) and id(item) in numbers else item
+        item._replace(number=numbers[id(item)]) if isinstance(item, Turn) and id(item) in numbers else item
         for item in record.items
     )
-    return writer.write(replace(record, items=items), registry.engine(record.game).dialect())  # type: ignore[arg-type]
+    return writer.write(record._replace(items=items), registry.engine(record.game).dialect())  # type: ignore[arg-type]
 
 
 def format_files(names: list[str]) -> Formatted:

@@ -1,0 +1,61 @@
+"""Random playouts through the uniform game API: records for the conformance test and the
+benchmark. Choices come from the seeded stream (purpose `playout`), so a playout is
+reproducible; the games' own dice and tiles come from the record's Seed as usual."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games import registry
+from games.api import GameState, Resign
+from games.randomness import SeedStream
+from notation import writer
+from notation.model import Move, Record, Span, Tag, Turn
+
+NOWHERE = Span(1, 1)
+
+
+@dataclass
+class Playout:
+    """A played game: its canonical record text and the state it ended in."""
+
+    record: Record
+    text: str
+    state: GameState
+    actions: int
+
+
+def play(game: str, players: int | None, seed: str, max_turns: int = 200, end_chance: int = 4) -> Playout:
+    """Play random legal actions from the start until the game ends or `max_turns` turns.
+
+    Within a turn that may end early (Nieuchess), it ends with chance 1/`end_chance`.
+    `resign` is left out of the choices, so games run their course.
+    """
+    engine = registry.engine(game)
+    tags = {"Game": game, **engine.new_tags(players, f"{seed}-game", None)}
+    state = engine.new_state(tags)
+    choose = SeedStream(seed, "playout")
+    turns: list[Turn] = []
+    actions = 0
+    while state.outcome() is None and len(turns) < max_turns:
+        label = state.next_turn()
+        if label is None:
+            break
+        side, step = label
+        opens = state.begin_turn(side, step, None)
+        number = state.round_number() if opens else None
+        moves: list[Move] = []
+        while state.outcome() is None:
+            legal = [action for action in state.legal_actions() if not isinstance(action, Resign)]
+            if not legal or (state.can_end_turn() and choose.below(end_chance) == 0):
+                break
+            action = legal[choose.below(len(legal))]
+            state.apply(action)
+            moves.append(Move(action, str(action), NOWHERE))
+        actions += len(moves)
+        short = registry.GAMES[game].short_labels[side]
+        turns.append(Turn(number, side, step, short + ("+" if step else ""), NOWHERE, tuple(moves)))
+        if state.outcome() is None and len(turns) < max_turns:
+            state.end_turn()
+    record = Record(game, tuple(Tag(name, value, NOWHERE) for name, value in tags.items()), tuple(turns), NOWHERE)
+    return Playout(record, writer.write(record, engine.dialect()), state, actions)  # type: ignore[arg-type]

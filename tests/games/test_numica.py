@@ -1,0 +1,207 @@
+"""Numica's rules (numica.md), each with a legal and an illegal case."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from games.numica.state import ENGINE, INDEX, TILE_SETS
+from referee.adjudicate import Verdict, adjudicate, read_source
+
+
+def tiles_with(placed: dict[str, str], variant: str = "standard") -> str:
+    """A legal tile layout with the given tiles on the given squares, the rest filled in."""
+    left = Counter(TILE_SETS[variant])
+    left.subtract(placed.values())
+    filler = iter(sorted(left.elements()))
+    by_index = {INDEX[square]: tile for square, tile in placed.items()}
+    return "".join(by_index.get(i) or next(filler) for i in range(64))
+
+
+def verdict(movetext: str, position: str | None = None, **tags: str) -> Verdict:
+    head = '[Game "numica"]\n'
+    if position is not None:
+        head += f'[Position "{position}"]\n'
+    if "Seed" not in tags and position is None and "Tiles" not in tags:
+        tags["Seed"] = "rules"
+    head += "".join(f'[{name} "{value}"]\n' for name, value in tags.items())
+    (result,) = read_source((head + "\n" + movetext).encode())
+    return adjudicate(result).verdict
+
+
+RED_RESERVE = ["f5", "g5", "h5", "f6", "g6", "h6", "f7", "h7"]
+BLUE_RESERVE = ["b5", "c5", "b6", "c6", "b7", "c7", "d7", "e7"]
+
+
+def padded(pieces: str, reserve: list[str]) -> str:
+    """The pieces, plus moved pieces on reserve squares up to 4 square and 4 round, so that
+    a test decides itself which pieces are captured."""
+    listed = [p for p in pieces.split(",") if p]
+    squares = iter(reserve)
+    for shape in "SO":
+        listed += [f"{next(squares)}{shape}*" for _ in range(4 - sum(p[2] == shape for p in listed))]
+    return ",".join(listed)
+
+
+def position(tiles: dict[str, str], red: str, blue: str, to: str = "R", pad: bool = True) -> str:
+    if pad:
+        red, blue = padded(red, RED_RESERVE), padded(blue, BLUE_RESERVE)
+    return f"tiles:{tiles_with(tiles)} R:{red} B:{blue} to:{to}"
+
+
+def illegal(v: Verdict, words: str) -> None:
+    assert v.status == "illegal", v
+    assert v.error is not None and words in v.error.message, v.error
+
+
+def test_setups_place_the_back_rows_then_red_moves() -> None:
+    v = verdict("R: SSOOSOSO B: OSOSOSOS")
+    assert (v.status, v.to_move, v.round, v.turns) == ("ongoing", "Red", 1, 2)
+
+
+@pytest.mark.parametrize("setup", ["SSSOOOOO", "SSOOSOS", "SSOOSOSOS"])
+def test_a_setup_needs_four_square_and_four_round_pieces(setup: str) -> None:
+    illegal(verdict(f"R: {setup}"), "4 square (S) and 4 round (O)")
+
+
+def test_a_setup_turn_carries_no_round_number() -> None:
+    v = verdict("1. R: SSOOSOSO")
+    illegal(v, "setup turn carries no round number")
+    assert (v.error.round, v.error.side, v.error.action) == (None, "Red", None)
+
+
+def test_number_tiles_move_exactly_that_far_jumping_over_pieces() -> None:
+    start = position({"a1": "3"}, "a1S*,a2O*", "h8S*", "R")
+    assert verdict("1. R: a1-a4", start).status == "ongoing"
+    assert verdict("1. R: a1-d4", start).status == "ongoing"
+    illegal(verdict("1. R: a1-a3", start), "a piece on a 3 tile moves exactly 3 squares")
+
+
+def test_knight_tiles() -> None:
+    start = position({"d4": "K"}, "d4S*", "h8S*")
+    assert verdict("1. R: d4-e6", start).status == "ongoing"
+    illegal(verdict("1. R: d4-d6", start), "moves like a knight")
+
+
+def test_rook_tiles_slide_but_not_through_pieces() -> None:
+    start = position({"a1": "R"}, "a1S*,a3O*", "h8S*")
+    assert verdict("1. R: a1-h1", start).status == "ongoing"
+    illegal(verdict("1. R: a1-a5", start), "moves like a rook, not through pieces")
+
+
+def test_bishop_tiles() -> None:
+    start = position({"c1": "B"}, "c1S*", "h8S*,e3O*")
+    assert verdict("1. R: c1xe3", start).status == "ongoing"
+    illegal(verdict("1. R: c1-c4", start), "moves like a bishop")
+    illegal(verdict("1. R: c1-f4", start), "moves like a bishop")
+
+
+def test_x_tiles_go_to_any_empty_square_and_never_capture() -> None:
+    start = position({"b2": "X"}, "b2S*", "h8S*,g7O*")
+    assert verdict("1. R: b2-g2", start).status == "ongoing"
+    illegal(verdict("1. R: b2xg7", start), "moves only to an empty square")
+
+
+def test_never_onto_ones_own_piece() -> None:
+    start = position({"a1": "1"}, "a1S*,a2O*", "h8S*")
+    illegal(verdict("1. R: a1-a2", start), "a2 is held by Red's own piece")
+
+
+def test_the_x_marker_must_match_the_target() -> None:
+    start = position({"a1": "1", "c1": "1"}, "a1S*,c1O*", "a2O*,h8S*")
+    assert verdict("1. R: a1xa2", start).status == "ongoing"
+    illegal(verdict("1. R: a1-a2", start), "write a1xa2")
+    illegal(verdict("1. R: c1xc2", start), "c2 is empty: write c1-c2")
+
+
+def test_first_move_capture_rule() -> None:
+    fresh = position({"a1": "1", "c1": "1"}, "a1S,c1O*", "a2O,c2S,h8S*")
+    illegal(verdict("1. R: a1xa2", fresh), "first-move capture rule")
+    assert verdict("1. R: c1xc2", fresh).status == "ongoing"  # the capturer has moved
+    moved_target = position({"a1": "1"}, "a1S", "a2O*,h8S*")
+    assert verdict("1. R: a1xa2", moved_target).status == "ongoing"
+
+
+@pytest.mark.parametrize(
+    ("blue", "wins"),
+    [("a2S*,b8S*,c8O*,d8O*,e8O*", True),  # 3 square captured with this one
+     ("a2O*,b8S*,c8S*,d8S*,e8O*", True),  # 3 round
+     ("a2S*,b8S*,c8S*,d8O*,e8O*", True),  # 2 square and 2 round
+     ("a2S*,b8S*,c8S*,d8O*,e8O*,f8O*", False)],  # 2 square and 1 round: not yet
+)
+def test_capture_victory(blue: str, wins: bool) -> None:
+    v = verdict("1. R: a1xa2", position({"a1": "1"}, "a1S*", blue, pad=False).replace("R:a1S*", "R:" + padded("a1S*", RED_RESERVE)))
+    if wins:
+        assert (v.status, v.winners, v.reason) == ("finished", ("Red",), "captures")
+    else:
+        assert v.status == "ongoing"
+
+
+def test_a_side_with_no_legal_move_loses() -> None:
+    """Blue's 5-tile pieces block each other; its unmoved piece on e1 (a 1 tile) is ringed
+    by unmoved Red pieces it may not capture on its first move."""
+    tiles = {"a1": "1", "e1": "1", "c8": "5", "h8": "5", "c3": "5", "h3": "5"}
+    red = "a1S*,d1S,f1S,d2O,e2O,f2O"
+    stuck = position(tiles, red, "c8S*,h8S*,c3O*,h3O*,e1O", pad=False)
+    v = verdict("1. R: a1-a2", stuck)
+    assert (v.status, v.winners, v.reason) == ("finished", ("Red",), "no-moves")
+    free = position(tiles, red, "c8S*,h8S*,c3O*,h3O*,e1O*", pad=False)
+    assert verdict("1. R: a1-a2", free).status == "ongoing"
+
+
+def test_resign_and_agreed_draw() -> None:
+    v = verdict("R: SSOOSOSO B: resign")
+    assert (v.status, v.winners, v.reason) == ("finished", ("Red",), "resignation")
+    v = verdict("R: SSOOSOSO B: OSOSOSOS draw")
+    assert (v.status, v.draw, v.reason) == ("finished", True, "agreement")
+    illegal(verdict("R: SSOOSOSO B: resign R: a1-a2"), "the game ended")
+
+
+def test_turn_labels_and_round_numbers_must_be_right() -> None:
+    v = verdict("R: SSOOSOSO R: OSOSOSOS")
+    illegal(v, "it is Blue's turn, not Red's")
+    assert v.error.action is None
+    illegal(verdict("R: SSOOSOSO B: OSOSOSOS 2. R: a1-a2"), "round 1, not round 2")
+
+
+def test_off_board_squares_are_illegal_not_malformed() -> None:
+    illegal(verdict("R: SSOOSOSO B: OSOSOSOS 1. R: z9-a2"), "z9 is not on the board")
+
+
+def test_one_action_per_turn() -> None:
+    v = verdict("1. R: a1-a2 a2-a3", position({"a1": "1", "a2": "1"}, "a1S*", "h8S*"))
+    illegal(v, "exactly one action")
+    assert v.error.action == "a2-a3"
+
+
+def test_tiles_and_seed_must_agree_and_hold_the_variant_set() -> None:
+    assert verdict("", Seed="x", Tiles=ENGINE.new_state({"Seed": "x"}).tiles).status == "ongoing"
+    assert verdict("", Seed="x", Tiles=ENGINE.new_state({"Seed": "y"}).tiles).status == "malformed"
+    assert verdict("", Tiles="1" * 64).status == "malformed"
+    assert verdict("", Variant="warpspawn", Seed="x").status == "ongoing"
+    assert verdict("", Variant="giant", Seed="x").status == "malformed"
+
+
+def test_a_record_without_seed_tiles_or_position_is_malformed() -> None:
+    (result,) = read_source(b'[Game "numica"]\nR: SSOOSOSO\n')
+    v = adjudicate(result).verdict
+    assert v.status == "malformed" and "Seed or a Tiles tag" in v.error.message
+
+
+@pytest.mark.parametrize("bad", ["tiles:123 R:a1S B:h8S to:R", "R:a1S B:h8S to:R", "BOGUS", "x to:Q"])
+def test_a_bad_position_is_malformed(bad: str) -> None:
+    assert verdict("", bad).status == "malformed"
+
+
+def test_position_strings_read_back() -> None:
+    text = position({"a1": "1"}, "a1S*,c1O", "a2O*,h8S", "B", pad=False)
+    assert ENGINE.new_state({"Position": text}).position() == text
+    tiles = text.split()[0]
+    any_order = f"to:b B:h8s,a2O* r:c1O,a1S* {tiles}"
+    assert ENGINE.new_state({"Position": any_order}).position() == text
+
+
+def test_a_decided_position_is_finished_with_no_turns() -> None:
+    v = verdict("", position({}, "a1S*", "a8S*,b8O*", "R").replace(padded("a8S*,b8O*", BLUE_RESERVE), "a8S*,b8O*"))
+    assert (v.status, v.winners, v.reason, v.turns) == ("finished", ("Red",), "captures", 0)

@@ -1,0 +1,145 @@
+"""The RGN reader: records, tags, move text, and where and why bad text stops being RGN."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notation.grammar import grammar
+from notation.model import Comment, Draw, Malformed, Record, Turn
+from notation.reader import _read_fast, read
+from notation.writer import write
+from referee.adjudicate import dialect_for
+from referee.playout import play
+
+HEAD = '[Game "numica"]\n[Seed "s"]\n'
+
+
+def one(text: str | bytes) -> Record | Malformed:
+    results = read(text, dialect_for)
+    assert len(results) == 1
+    return results[0]
+
+
+def error_of(text: str | bytes) -> tuple[int, int, str]:
+    result = one(text)
+    assert isinstance(result, Malformed), result
+    return result.error.span.line, result.error.span.column, result.error.message
+
+
+def test_tags_with_escapes_and_unknown_tags_are_kept() -> None:
+    record = one('[Game "numica"]\n[Event "The \\"big\\" one \\\\ two"] [Custom_1 "x"]\n')
+    assert isinstance(record, Record)
+    assert record.tag("Event") == 'The "big" one \\ two'
+    assert record.tag("Custom_1") == "x"
+    assert record.tag_span("Custom_1").column == 34
+
+
+def test_turns_numbers_labels_glyphs_comments_and_draw() -> None:
+    record = one(HEAD + "{opening} R: SSOOSOSO ; line\nBlue: OSOSOSOS!\n1. r: A1-a2 ?! {mid}\n1... B: a8-a7\ndraw\n")
+    assert isinstance(record, Record)
+    kinds = [type(item).__name__ for item in record.items]
+    assert kinds == ["Comment", "Turn", "Turn", "Turn", "Turn", "Draw"]
+    first, second, third = record.turns[:3]
+    assert (first.side, first.number, first.span.line, first.span.column) == ("Red", None, 3, 11)
+    assert isinstance(first.items[1], Comment) and not first.items[1].braced
+    assert second.moves[0].glyph == "!"
+    assert (third.number, third.side, third.moves[0].text, third.moves[0].glyph) == (1, "Red", "A1-a2", "?!")
+    assert str(third.moves[0].action) == "a1-a2"
+    assert record.turns[3].number == 1
+
+
+def test_several_records_text_before_the_first_bom_and_crlf() -> None:
+    data = b"\xef\xbb\xbfFrom: gm@club\r\nHi all,\r\n" + (HEAD + "R: SSOOSOSO\n").replace("\n", "\r\n").encode() * 2
+    results = read(data, dialect_for)
+    assert len(results) == 2
+    assert all(isinstance(result, Record) for result in results)
+    assert results[1].span.line == 6
+    assert results[1].turns[0].span == (8, 1)
+
+
+def test_no_record_at_all() -> None:
+    assert read(b"just a mail with no game\n", dialect_for) == []
+
+
+def test_bad_utf8_makes_only_its_record_malformed() -> None:
+    data = (HEAD + "R: SSOOSOSO {caf").encode() + b"\xe9}\n" + HEAD.encode()
+    first, second = read(data, dialect_for)
+    assert isinstance(first, Malformed) and first.error.span == (3, 17)
+    assert "UTF-8" in first.error.message
+    assert isinstance(second, Record)
+
+
+def test_unclosed_comment_is_reported_at_its_brace_and_the_next_record_is_read() -> None:
+    data = HEAD + "R: SSOOSOSO { never closed\nB: OSOSOSOS\n" + HEAD + "R: SSOOSOSO\n"
+    first, second = read(data, dialect_for)
+    assert isinstance(first, Malformed)
+    assert first.error.span == (3, 13)
+    assert "never closed" in first.error.message
+    assert isinstance(second, Record)
+
+
+@pytest.mark.parametrize(
+    ("movetext", "line", "column", "words"),
+    [
+        ("R: SSOOSOSO\nRd: OSOSOSOS", 4, 1, 'expected a side label such as "R:"'),
+        ("R: SSOOSOSO\nB: c3c4", 4, 4, 'expected an action such as "a1-c3", found \'c3c4\''),
+        ("SSOOSOSO", 3, 1, "expected a side label"),
+        ("R: SSOOSOSO draw a1-a2", 3, 18, "expected a side label"),
+        ("1. 2. R: SSOOSOSO", 3, 4, "expected a side label"),
+        ("R: SSOOSOSO 3.", 3, 15, "expected a side label"),
+        ("R+: SSOOSOSO", 3, 1, "expected a side label"),
+        ("R: ! SSOOSOSO", 3, 1, "a glyph must follow an action"),
+        ("R: a1-a2}", 3, 4, "expected an action"),
+    ],
+)
+def test_syntax_errors_say_where_and_what_was_expected(movetext: str, line: int, column: int, words: str) -> None:
+    got_line, got_column, message = error_of(HEAD + movetext)
+    assert (got_line, got_column) == (line, column), message
+    assert words in message
+
+
+@pytest.mark.parametrize(
+    ("tags", "line", "column", "words"),
+    [
+        ('[Game "numica"]\n[Event "a\\nb"]', 2, 8, "quoted tag value"),
+        ('[Game "numica"]\n[Event "open', 2, 8, "quoted tag value"),
+        ('[Game "numica"]\n[Event]', 2, 7, "quoted tag value"),
+        ('[Game "numica"]\n[Seed "a"]\n[Seed "b"]', 3, 1, "the tag Seed appears twice"),
+        ('[Game "chess"]', 1, 7, 'unknown game "chess"'),
+    ],
+)
+def test_tag_errors(tags: str, line: int, column: int, words: str) -> None:
+    got_line, got_column, message = error_of(tags + "\n")
+    assert (got_line, got_column) == (line, column), message
+    assert words in message
+
+
+def test_the_detailed_grammar_agrees_with_the_fast_reader() -> None:
+    text = HEAD + "{a} R: SSOOSOSO ;b\nB: OSOSOSOS !?\n1. R: a1-a2 {c} ?\n1... B: resign\n"
+    dialect = dialect_for("numica")
+    assert grammar(dialect).parse(text) == _read_fast(text, 1, dialect, "numica")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=10_000))
+def test_canonical_form_reads_back_to_the_same_record(seed: int) -> None:
+    """A written record reads back the same, spans aside, by both grammars."""
+    playout = play("numica", None, f"grammar-{seed}", max_turns=30)
+    dialect = dialect_for("numica")
+    again = one(playout.text)
+    assert isinstance(again, Record)
+    assert write(again, dialect) == playout.text
+    assert [(t.side, t.number, [m.action for m in t.moves]) for t in again.turns] == [
+        (t.side, t.number, [m.action for m in t.moves]) for t in playout.record.turns
+    ]
+    assert grammar(dialect).parse(playout.text) == again
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300) | st.text(alphabet='[]{};:"\\ \nRBGame numica-x1aSO!?.draw', max_size=200))
+def test_no_input_raises(data: bytes | str) -> None:
+    """Whatever the bytes, the reader gives records or explanations, never an exception."""
+    for result in read(HEAD.encode() + (data.encode() if isinstance(data, str) else data), dialect_for):
+        assert isinstance(result, (Record, Malformed))

@@ -1,0 +1,46 @@
+"""The seeded stream against the test vectors of RANDOM.md §5."""
+
+from games.randomness import Dice, SeedStream, seed_hash, shuffled
+
+STANDARD = "1" * 11 + "2" * 10 + "3" * 9 + "4" * 8 + "5" * 7 + "K" * 6 + "X" * 5 + "R" * 4 + "B" * 4
+WARPSPAWN = "1" * 12 + "2" * 10 + "3" * 10 + "4" * 8 + "K" * 6 + "X" * 6 + "R" * 6 + "B" * 6
+
+
+def dice(seed: str, count: int) -> list[int]:
+    stream = Dice(seed)
+    return [stream.roll() for _ in range(count)]
+
+
+def test_seed_hash_of_example() -> None:
+    assert seed_hash("example") == "sha256:50d858e0985ecc7f60418aaf0cc5ab587f42c2570a884095a9e8ccacd0f6545c"
+
+
+def test_first_twenty_dice() -> None:
+    assert dice("example", 20) == [6, 6, 3, 5, 3, 3, 1, 4, 3, 6, 1, 1, 4, 2, 6, 4, 3, 3, 1, 2]
+    assert dice("pbem-2026-0001", 20) == [1, 2, 5, 2, 1, 5, 6, 6, 3, 4, 2, 6, 4, 6, 4, 2, 2, 1, 4, 4]
+
+
+def test_tile_shuffles() -> None:
+    assert "".join(shuffled(STANDARD, "example")) == (
+        "122234412K15K541K312BR552B3R51X45B42X4K33R4333XK222XR1XB1K341151"
+    )
+    assert "".join(shuffled(WARPSPAWN, "example")) == (
+        "122224312X14XK31X312BBK42B3RK1R4KB41X4X33B4333RX222RR1RB1K3411K1"
+    )
+    assert "".join(shuffled(STANDARD, "pbem-2026-0001")) == (
+        "521B235X24XX3353435KRXRX1251K1K123R51424K1314B115K2B42242BK3R143"
+    )
+
+
+def test_a_copied_stream_continues_identically() -> None:
+    stream = Dice("example")
+    stream.roll()
+    twin = stream.copy()
+    assert [stream.roll() for _ in range(12)] == [twin.roll() for _ in range(12)]
+
+
+def test_below_rejects_the_partial_range() -> None:
+    """below(n) never returns n or more, and with n = 2**31 + 1 rejects most words."""
+    stream = SeedStream("example", "dice")
+    values = [stream.below(2**31 + 1) for _ in range(50)]
+    assert all(0 <= value <= 2**31 for value in values)
