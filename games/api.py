@@ -1,5 +1,8 @@
 """The one small game API that every rule engine implements.
 
+Its value types are NamedTuples: immutable, with a good repr, and ten times cheaper to
+define than dataclasses, which `referee` pays at every start.
+
 A game is declared by a `GameInfo` (static metadata, cheap to import) and implemented by a
 `GameState` subclass in its own package, imported only when a record of that game is read.
 The referee drives every game the same way:
@@ -19,15 +22,13 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 Side = str
 """A side's long name, as the verdicts print it: "Red", "Athens"."""
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """How a game ended: the winners (none for a draw) and the reason of NOTATION.md §5."""
 
     winners: tuple[Side, ...]
@@ -43,8 +44,7 @@ class Outcome:
         return f"{'+'.join(self.winners)} win ({self.reason})"
 
 
-@dataclass(frozen=True, slots=True)
-class Resign:
+class Resign(NamedTuple):
     """`resign`: the side whose turn it is gives up. Shared by every game."""
 
     def __str__(self) -> str:
@@ -54,8 +54,7 @@ class Resign:
 RESIGN = Resign()
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something an action caused, for `referee replay`: a push, a rout, a roll, a capture."""
 
     kind: str
@@ -65,8 +64,7 @@ class Event:
         return self.text
 
 
-@dataclass(frozen=True)
-class GameInfo:
+class GameInfo(NamedTuple):
     """A game's metadata: what `referee games` lists and what the reader needs to know.
 
     `labels` maps every accepted side label form, lower case, to the side's long name;
@@ -85,7 +83,7 @@ class GameInfo:
     randomness: str | None = None
     example_action: str = "pass"
     step_labels: bool = False
-    sides_by_players: Mapping[int, tuple[Side, ...]] = field(default_factory=dict)
+    sides_by_players: Mapping[int, tuple[Side, ...]] = {}
 
     def side(self, label: str) -> Side | None:
         """The long name of the side a label names (any form, any case), or None."""

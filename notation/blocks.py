@@ -1,11 +1,27 @@
 """Building blocks for games' action grammars: named pyparsing elements and the regex
-fragments they are made of, so a game's fast pattern and its detailed grammar agree."""
+fragments they are made of, so a game's fast pattern and its detailed grammar agree.
+
+pyparsing is imported only when an element is built: reading well-formed records never
+needs it, and a game should build its elements inside its `action_element()`.
+"""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import pyparsing as pp
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+
+def square_pattern(files: str, max_rank: int) -> str:
+    """The regex fragment of a square: a file letter in `files`, then the rank's digits."""
+    return rf"[{files}]" + (r"\d{1,2}" if max_rank > 9 else r"\d")
+
+
+def choice_pattern(words: list[str]) -> str:
+    """The regex fragment of one of a closed set of words, longest first."""
+    return "(?:" + "|".join(sorted(words, key=len, reverse=True)) + ")"
 
 
 def square(files: str, max_rank: int, name: str = "a square") -> tuple[str, pp.ParserElement]:
@@ -14,21 +30,25 @@ def square(files: str, max_rank: int, name: str = "a square") -> tuple[str, pp.P
     Returns the regex fragment and a named element. Ranks are matched by their digits
     only; whether the square is on the board is a rule, checked by the engine.
     """
-    digits = r"\d{1,2}" if max_rank > 9 else r"\d"
-    pattern = rf"[{files}]{digits}"
+    import pyparsing as pp
+
+    pattern = square_pattern(files, max_rank)
     element = pp.Regex(pattern, flags=re.IGNORECASE).set_name(f'{name} such as "{files[0]}1"')
     return pattern, element
 
 
 def choice(words: list[str], name: str) -> tuple[str, pp.ParserElement]:
     """One of a closed set of words (facings, results), longest first so `NE` beats `N`."""
-    ordered = sorted(words, key=len, reverse=True)
-    pattern = "(?:" + "|".join(ordered) + ")"
+    import pyparsing as pp
+
+    pattern = choice_pattern(words)
     element = pp.Regex(pattern, flags=re.IGNORECASE).set_name(name)
     return pattern, element
 
 
 def keyword(word: str) -> pp.ParserElement:
     """A word of the notation (`pass`, `resign`), case-insensitive, named by itself."""
+    import pyparsing as pp
+
     return pp.CaselessKeyword(word).set_name(f'"{word}"')
 

@@ -11,31 +11,44 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
+from typing import TYPE_CHECKING
 
-import pyparsing as pp
+if TYPE_CHECKING:
+    import pyparsing as pp
 
 GLYPH_PATTERN = r"!!|\?\?|!\?|\?!|!|\?"
 
 
-@dataclass(frozen=True, eq=False)
 class Dialect:
-    game: str
-    labels: Mapping[str, str]
-    short_labels: Mapping[str, str]
-    action_pattern: str
-    parse_action: Callable[[str], object]
-    action_element: Callable[[], pp.ParserElement]
-    example_action: str
-    step_labels: bool = False
-    label_examples: tuple[str, ...] = field(default=())
+    """A game's notation. Compared by identity: each game has exactly one."""
 
-    @cached_property
-    def label_pattern(self) -> str:
+    def __init__(
+        self,
+        game: str,
+        labels: Mapping[str, str],
+        short_labels: Mapping[str, str],
+        action_pattern: str,
+        parse_action: Callable[[str], object],
+        action_element: Callable[[], pp.ParserElement],
+        example_action: str,
+        step_labels: bool = False,
+        label_examples: tuple[str, ...] = (),
+    ) -> None:
+        self.game = game
+        self.labels = labels
+        self.short_labels = short_labels
+        self.action_pattern = action_pattern
+        self.parse_action = parse_action
+        self.action_element = action_element
+        self.example_action = example_action
+        self.step_labels = step_labels
+        self.label_examples = label_examples
+        forms = sorted(labels, key=len, reverse=True)
+        self.label_pattern = "|".join(re.escape(form) for form in forms)
         """A regex alternation of every label form, longest first."""
-        forms = sorted(self.labels, key=len, reverse=True)
-        return "|".join(re.escape(form) for form in forms)
+
+    def __repr__(self) -> str:
+        return f"Dialect({self.game!r})"
 
     def label_hint(self) -> str:
         """'a side label such as "R:" or "Red:"' for error messages."""

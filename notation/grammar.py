@@ -15,23 +15,9 @@ from functools import cache
 import pyparsing as pp
 
 from notation.dialect import GLYPH_PATTERN, Dialect
+from notation.lexicon import NUMBER, TAG_NAME, TAG_VALUE, TOKEN_END, WORD, label_regex, last_move_index, unescape
 from notation.model import Comment, Draw, Move, NotationError, Record, RecordItem, Span, Tag, Turn
 
-TOKEN_END = r"(?=\s|[{;]|$)"
-TAG_NAME = r"[A-Za-z0-9_]+"
-TAG_VALUE = r'"(?:[^"\\\n]|\\["\\])*"'
-NUMBER = r"\d+\.(?:\.\.)?"
-WORD = r"[^\s{};]+|[};]"
-
-
-def unescape(quoted: str) -> str:
-    """A tag value without its quotes, `\\"` and `\\\\` resolved."""
-    return re.sub(r'\\(["\\])', r"\1", quoted[1:-1])
-
-
-def label_regex(dialect: Dialect) -> str:
-    plus = r"\+?" if dialect.step_labels else ""
-    return rf"(?:{dialect.label_pattern}){plus}:"
 
 
 class RgnGrammar:
@@ -121,7 +107,7 @@ class RgnGrammar:
                 built.append(item)
             elif item[0] == "move":
                 built.append(item[1])
-            elif (last := _last_move_index(built)) is not None and built[last].glyph is None:
+            elif (last := last_move_index(built)) is not None and built[last].glyph is None:
                 built[last] = built[last]._replace(glyph=item[1])
             else:
                 self._fail(loc, "a glyph must follow an action")
@@ -165,14 +151,6 @@ class RgnGrammar:
         record_items: list[RecordItem] = list(items)
         game = tags[0].value.strip().lower()
         return Record(game, tuple(tags), tuple(record_items), tags[0].span)
-
-
-def _last_move_index(items: list) -> int | None:
-    """Where the turn's latest action stands: a glyph standing apart belongs to it."""
-    for index in range(len(items) - 1, -1, -1):
-        if isinstance(items[index], Move):
-            return index
-    return None
 
 
 @cache

@@ -1,9 +1,10 @@
 """Reading RGN files: bytes in, one Record (or Malformed) per record out.
 
-The fast path reads the tag section with one pyparsing `Regex` and scans the move text
-with one compiled regular expression per game, building the model directly. Only when
-that scan meets text it cannot read does the detailed grammar (notation.grammar) parse
-the record, to say where and what was expected in a player's words.
+The fast path matches the tag section with one regular expression and scans the move
+text with one compiled regular expression per game, building the model directly; it
+does not even import pyparsing. Only when that scan meets text it cannot read does the
+detailed pyparsing grammar (notation.grammar) parse the record, to say where and what
+was expected in a player's words.
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ import re
 from collections.abc import Callable
 from functools import cache
 
-import pyparsing as pp
-
 from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.grammar import NUMBER, _last_move_index, TAG_NAME, TAG_VALUE, TOKEN_END, grammar, label_regex, unescape
+from notation.lexicon import NUMBER, TAG_NAME, TAG_VALUE, TOKEN_END, label_regex, last_move_index, unescape
 from notation.model import (
     Comment,
     Draw,
@@ -37,9 +36,7 @@ BOM = b"\xef\xbb\xbf"
 RECORD_START = re.compile(rb"^\[Game(?![A-Za-z0-9_])", re.MULTILINE)
 GAME_VALUE = re.compile(r'\[Game\s+"([^"\n]*)"')
 
-_TAG_SECTION = (
-    pp.Regex(rf"(?:\s*\[\s*{TAG_NAME}\s+{TAG_VALUE}\s*\])+").set_name("the tags").leave_whitespace()
-)
+_TAG_SECTION = re.compile(rf"(?:\s*\[\s*{TAG_NAME}\s+{TAG_VALUE}\s*\])+")
 _TAG = re.compile(rf"\s*\[\s*({TAG_NAME})\s+({TAG_VALUE})\s*\]")
 
 
@@ -96,6 +93,8 @@ def read_record(chunk: bytes, first_line: int, dialects: DialectLookup) -> ReadR
         try:
             record = _read_fast(text, first_line, dialect, game_name)
         except _Unreadable:
+            from notation.grammar import grammar
+
             record = grammar(dialect).parse(text, first_line)
         _check_tags(record)
     except NotationError as error:
@@ -133,10 +132,10 @@ def _scanner(dialect: Dialect) -> re.Pattern[str]:
 
 
 def _read_fast(text: str, first_line: int, dialect: Dialect, game: str) -> Record:
-    try:
-        tag_end = len(_TAG_SECTION.parse_string(text)[0])
-    except pp.ParseException:
-        raise _Unreadable from None
+    tag_section = _TAG_SECTION.match(text)
+    if tag_section is None:
+        raise _Unreadable
+    tag_end = tag_section.end()
     tags: list[Tag] = []
     lines = _Lines(text, first_line)
     for match in _TAG.finditer(text, 0, tag_end):
@@ -188,7 +187,7 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str) -> Recor
             close()
             items.append(Draw(lines.span(pos)))
         else:  # a glyph standing apart from its action
-            last = _last_move_index(turn) if turn else None
+            last = last_move_index(turn) if turn else None
             if last is None or turn[last].glyph is not None:  # type: ignore[index]
                 raise _Unreadable
             turn[last] = turn[last]._replace(glyph=token.group("lone"))  # type: ignore[index, union-attr]

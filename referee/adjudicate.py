@@ -4,7 +4,6 @@ NOTATION.md §5-6. A library layer: it returns values and never prints."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from games import registry
@@ -25,8 +24,9 @@ class ErrorReport(NamedTuple):
     message: str
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
+    """A record's verdict (NOTATION.md §5-6); `error_turn` words the turn for messages."""
+
     source: str
     record: int
     game: str | None
@@ -43,7 +43,7 @@ class Verdict:
     pending_message: str | None = None
     rolls_as_given: bool | None = None
     error: ErrorReport | None = None
-    error_turn: str | None = field(default=None, compare=False)
+    error_turn: str | None = None
 
     @property
     def legal(self) -> bool:
@@ -60,16 +60,16 @@ class Played(NamedTuple):
     round: int | None
 
 
-@dataclass
 class Replay:
     """The state a record leaves, with the verdict. `steps` holds every action replayed
-    when asked for; `stopped_at` is the round where `until_round` cut the replay short."""
+    when asked for; `numbers` the round number the canonical form writes on each turn."""
 
-    record: Record | None
-    state: GameState | None
-    verdict: Verdict
-    steps: list[Played] = field(default_factory=list)
-    numbers: dict[int, int | None] = field(default_factory=dict)
+    def __init__(self, record: Record | None, state: GameState | None, verdict: Verdict) -> None:
+        self.record = record
+        self.state = state
+        self.verdict = verdict
+        self.steps: list[Played] = []
+        self.numbers: dict[int, int | None] = {}
 
 
 def dialect_for(game: str) -> Dialect | None:

@@ -7,7 +7,6 @@ found; 2 for a usage error or an unreadable file.
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Annotated, Optional
 
@@ -68,6 +67,8 @@ def check(
     """
     from referee import report
 
+    if json_output:
+        import json
     outcome = session.check_files(files)
     counts: dict[str, int] = {}
     for verdict in outcome.verdicts:
@@ -106,6 +107,8 @@ def show(
     json_output: JsonOption = False,
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N)."""
+    import json
+
     try:
         shown = session.show(file, record, at)
     except UsageError as error:
@@ -120,6 +123,8 @@ def show(
 @app.command()
 def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
     """List the legal actions of the side to move at the end of a record, in canonical form."""
+    import json
+
     try:
         listed = session.moves(file, record)
     except UsageError as error:
@@ -159,6 +164,8 @@ def new(
 @app.command()
 def games(json_output: JsonOption = False) -> None:
     """List the games, their sides, player counts and variants."""
+    import json
+
     from games.registry import GAMES
 
     if json_output:

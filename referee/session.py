@@ -4,9 +4,8 @@ input), adjudicating, formatting. The CLI only renders these and picks the exit 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from games import registry
 from games.api import GameState
@@ -35,11 +34,13 @@ def _exit_code(verdicts: list[Verdict], problems: list[str], usage: bool) -> int
     return 0
 
 
-@dataclass
 class Checked:
-    verdicts: list[Verdict] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    exit_code: int = 0
+    """Verdicts of every record read, problems with the inputs, and the exit status."""
+
+    def __init__(self) -> None:
+        self.verdicts: list[Verdict] = []
+        self.problems: list[str] = []
+        self.exit_code = 0
 
 
 def check_files(names: list[str]) -> Checked:
@@ -97,8 +98,7 @@ def replay_text(name: str, index: int) -> tuple[str, int]:
     return "\n".join(lines), 0 if replay.verdict.legal else 1
 
 
-@dataclass
-class Shown:
+class Shown(NamedTuple):
     verdict: Verdict
     state: GameState | None
     at: int | None
@@ -129,8 +129,7 @@ def show(name: str, index: int, at: int | None) -> Shown:
     return Shown(replay.verdict, replay.state, at)
 
 
-@dataclass
-class Listed:
+class Listed(NamedTuple):
     verdict: Verdict
     actions: list[str]
 
@@ -176,11 +175,13 @@ def moves(name: str, index: int) -> Listed:
     return Listed(replay.verdict, actions)
 
 
-@dataclass
 class Formatted:
-    text: str = ""
-    problems: list[str] = field(default_factory=list)
-    exit_code: int = 0
+    """Records in canonical form, problems met, and the exit status."""
+
+    def __init__(self) -> None:
+        self.text = ""
+        self.problems: list[str] = []
+        self.exit_code = 0
 
 
 def canonical(record: Record) -> str:

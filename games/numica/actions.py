@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
-
-import pyparsing as pp
+from typing import TYPE_CHECKING, NamedTuple
 
 from games.api import RESIGN, Resign
 from games.registry import NUMICA
-from notation.blocks import keyword, square
+from notation.blocks import keyword, square, square_pattern
 from notation.dialect import Dialect
 
-SQUARE_PATTERN, SQUARE_ELEMENT = square("a-z", 99)
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+SQUARE_PATTERN = square_pattern("a-z", 99)
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(NamedTuple):
     """A setup turn: the shapes placed on the back row in file order (`S` square, `O` round)."""
 
     shapes: str
@@ -26,8 +26,7 @@ class Setup:
         return self.shapes
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """A move (`a1-c3`) or, with `capture`, a capture (`a1xc3`)."""
 
     origin: str
@@ -58,8 +57,11 @@ def parse_action(text: str) -> NumicaAction:
 
 def action_element() -> pp.ParserElement:
     """The detailed grammar of one action, for saying what was expected."""
+    import pyparsing as pp
+
+    _, square_element = square("a-z", 99)
     separator = pp.one_of("- x", caseless=True).set_name('"-" or "x"')
-    step = (SQUARE_ELEMENT + separator - SQUARE_ELEMENT).set_name('a move such as "a1-c3"')
+    step = (square_element + separator - square_element).set_name('a move such as "a1-c3"')
     setup = pp.Regex(r"[SO]+", flags=re.IGNORECASE).set_name('a setup such as "SSOOSOSO"')
     return (keyword("resign") | step | setup).set_name('an action such as "a1-c3"')
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations
 
 from games.api import (
-    RESIGN,
     Engine,
     Event,
     GameOverError,
@@ -251,33 +250,34 @@ class NumicaState(GameState):
                 return False
         return False
 
-    def _moves(self, side: int) -> list[tuple[int, int]]:
-        """Every (origin, target) the side may play."""
+    def _moves(self, side: int) -> Iterator[tuple[int, int]]:
+        """Every (origin, target) the side may play, generated lazily: deciding whether a
+        side has any move at all usually stops at the first piece."""
         board = self.board
-        moves = []
         for origin, piece in enumerate(board):
             if piece is None or piece[0] != side:
                 continue
             tile = self.tiles[origin]
             if tile == "X":
-                targets: list[int] = [t for t in range(64) if board[t] is None]
+                targets: Iterable[int] = (t for t in range(64) if board[t] is None)
             elif tile in RAYS:
-                targets = []
-                for ray in RAYS[tile][origin]:
-                    for square in ray:
-                        targets.append(square)
-                        if board[square] is not None:
-                            break
+                targets = self._slides(RAYS[tile][origin])
             else:
-                targets = list(LEAPS[tile][origin])
+                targets = LEAPS[tile][origin]
             for target in targets:
                 victim = board[target]
                 if victim is None or (victim[0] != side and (piece[2] or victim[2])):
-                    moves.append((origin, target))
-        return moves
+                    yield origin, target
+
+    def _slides(self, rays: tuple[tuple[int, ...], ...]) -> Iterator[int]:
+        for ray in rays:
+            for square in ray:
+                yield square
+                if self.board[square] is not None:
+                    break
 
     def _has_move(self, side: int) -> bool:
-        return bool(self._moves(side))
+        return next(self._moves(side), None) is not None
 
     def _has_captured_enough(self, side: int) -> bool:
         lost = {"S": 4, "O": 4}
