@@ -89,7 +89,7 @@ class RgnGrammar:
         stray = ~boundary + stray_word
         movetext = pp.ZeroOrMore(turn | comment | draw | stray)
         record = pp.Group(pp.OneOrMore(tag)) - pp.Group(movetext) - pp.StringEnd().set_name(hint)
-        return record
+        return record.parse_with_tabs()  # a tab is one column, as the contract counts
 
     def _make_move(self, s: str, loc: int, tokens: pp.ParseResults) -> tuple[str, Move]:
         text = tokens["text"]

@@ -165,8 +165,10 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str) -> Recor
         if kind == "ws":
             pos = token.end()
             continue
+        if number is not None and kind != "label":
+            raise _Unreadable  # a round number must be followed by its turn's label
         if kind in ("action", "glyph"):
-            if turn is None or number is not None:
+            if turn is None:
                 raise _Unreadable
             written = token.group("action")
             turn.append(Move(parse_action(written), written, lines.span(pos), token.group("glyph")))
@@ -175,15 +177,11 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str) -> Recor
             header = (number, token.group("label")[:-1], lines.span(pos))
             turn, number = [], None
         elif kind == "number":
-            if number is not None:
-                raise _Unreadable
             number = int(token.group("number").rstrip("."))
         elif kind in ("comment", "line"):
             comment = Comment(token.group(kind), lines.span(pos), kind == "comment")
             (turn if turn is not None else items).append(comment)
         elif kind == "draw":
-            if number is not None:
-                raise _Unreadable
             close()
             items.append(Draw(lines.span(pos)))
         else:  # a glyph standing apart from its action

@@ -143,3 +143,33 @@ def test_no_input_raises(data: bytes | str) -> None:
     """Whatever the bytes, the reader gives records or explanations, never an exception."""
     for result in read(HEAD.encode() + (data.encode() if isinstance(data, str) else data), dialect_for):
         assert isinstance(result, (Record, Malformed))
+
+
+JUNK = ["{", "}", ";x\n", "R:", "Rd:", "B+:", "7.", "3...", "!", "?!", "draw", "a1-", "zz", "[Event \"x\"]",
+        "SO", "a1xb2", "resign", "\t", "\n", " ", "{note}", "1.R:", "r:a1-a2!!"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(min_value=0, max_value=500), st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(JUNK)), max_size=4))
+def test_fast_reader_and_detailed_grammar_accept_the_same_text(seed: int, edits: list[tuple[int, str]]) -> None:
+    """The fast path is an optimisation of the grammar: on any text (here, playouts with
+    junk spliced in) both accept it and build the same record, or both reject it."""
+    from notation.reader import _Unreadable
+
+    text = play("numica", None, f"oracle-{seed}", max_turns=12).text
+    head, body = text.split("\n\n", 1)
+    for position, junk in edits:
+        cut = position % (len(body) + 1)
+        body = body[:cut] + junk + body[cut:]
+    text = head + "\n\n" + body
+    dialect = dialect_for("numica")
+    try:
+        fast: Record | None = _read_fast(text, 1, dialect, "numica")
+    except _Unreadable:
+        fast = None
+    try:
+        slow: Record | None = grammar(dialect).parse(text)
+    except Exception as error:  # noqa: BLE001 - the grammar's only failure is NotationError
+        assert type(error).__name__ == "NotationError", error
+        slow = None
+    assert fast == slow, text
