@@ -146,3 +146,12 @@ def test_garbage_never_gives_a_traceback() -> None:
                           capture_output=True, check=False)
     assert done.returncode == 1
     assert b"Traceback" not in done.stderr + done.stdout
+
+
+def test_show_at_a_round_shows_the_board_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "game.rgn"
+    path.write_text(ONGOING + "1. R: a1-a6\n")  # a1 holds a 5 tile with this seed
+    early = runner.invoke(app, ["show", "--json", "--at", "0", str(path)])
+    late = runner.invoke(app, ["show", "--json", str(path)])
+    assert json.loads(early.output)["position"] != json.loads(late.output)["position"]
+    assert json.loads(early.output)["to_move"] == "Red"

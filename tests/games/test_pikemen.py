@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -476,8 +477,6 @@ def test_canonical_text_has_lower_case_squares_and_upper_case_facings() -> None:
 
 @pytest.mark.parametrize("token", ["e1(NNE)", "d1-Q", "e1", "e1-e5(", "e1-e5NE", "e1(N", "e1e5", "e1-(N)"])
 def test_tokens_of_no_action_form_are_malformed(token: str) -> None:
-    import re
-
     assert not re.fullmatch(DIALECT.action_pattern, token, re.IGNORECASE)
     v = verdict(f"1. R: {token}")
     assert v.status == "malformed", v
@@ -515,8 +514,8 @@ def test_every_listed_action_is_legal_and_canonical(players: int) -> None:
         for action in actions:
             assert parse_action(str(action)) == action
             state.copy().apply(action)
-        state.apply(next(action for action in reversed(actions) if isinstance(action, Charge)) if any(
-            isinstance(action, Charge) for action in actions) else actions[0])
+        charges = [action for action in actions if isinstance(action, Charge)]
+        state.apply(charges[-1] if charges else actions[0])
         assert state.legal_actions() == [] and state.can_end_turn()
         state.end_turn()
 
