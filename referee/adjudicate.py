@@ -167,6 +167,11 @@ def _run(
                 if steps is not None:
                     steps.append(Played(item, number, move, events, open_round))
         elif isinstance(item, Draw):
+            ended = state.outcome()
+            if ended is not None:
+                side = open_turn.side if open_turn is not None else None
+                message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
+                return _Failure(item.span, open_round, side, "draw", message, f"after the last turn, \"draw\""), turns
             state.agree_draw()
     return None, turns
 

@@ -156,6 +156,9 @@ def test_resign_and_agreed_draw() -> None:
     v = verdict("R: SSOOSOSO B: OSOSOSOS draw")
     assert (v.status, v.draw, v.reason) == ("finished", True, "agreement")
     illegal(verdict("R: SSOOSOSO B: resign R: a1-a2"), "the game ended")
+    late_draw = verdict("R: SSOOSOSO B: resign draw")
+    illegal(late_draw, "the game had already ended")
+    assert late_draw.error.action == "draw"
 
 
 def test_turn_labels_and_round_numbers_must_be_right() -> None:

@@ -1,0 +1,109 @@
+"""Pikemen's actions in AbstractPlay's notation: `h5-h7(N)`, `e1xe5`, `a4(NE)`, `resign`.
+
+Canonical text has lower-case squares, a lower-case `x` and upper-case facings. Squares
+are read as any letter and number so that `z9-z7` is a well-formed action that breaks a
+rule (off the board), not a syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from games.api import RESIGN, Resign
+from games.pikemen.board import FACINGS
+from games.registry import PIKEMEN
+from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
+from notation.dialect import Dialect
+
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+SQUARE_PATTERN = square_pattern("a-z", 99)
+FACING_PATTERN = choice_pattern(list(FACINGS))
+FACING_NAME = 'a facing such as "NE" or "U"'
+
+
+class Charge(NamedTuple):
+    """A charge `e1-e5` or, with `capture`, a capture `e1xe5`; `facing` is the new facing
+    written after it (`e1-e5(NE)`), or None to keep the old one."""
+
+    origin: str
+    target: str
+    capture: bool = False
+    facing: str | None = None
+
+    def __str__(self) -> str:
+        turn = f"({self.facing})" if self.facing else ""
+        return f"{self.origin}{'x' if self.capture else '-'}{self.target}{turn}"
+
+
+class Reorient(NamedTuple):
+    """A piece turning in place to a new facing: `e1(NE)`, `e1(U)`."""
+
+    square: str
+    facing: str
+
+    def __str__(self) -> str:
+        return f"{self.square}({self.facing})"
+
+
+PikemenAction = Charge | Reorient | Resign
+
+_FACING_SUFFIX = rf"\({FACING_PATTERN}\)"
+ACTION_PATTERN = (
+    rf"{SQUARE_PATTERN}[-x]{SQUARE_PATTERN}(?:{_FACING_SUFFIX})?"
+    rf"|{SQUARE_PATTERN}{_FACING_SUFFIX}"
+    r"|resign"
+)
+_CHARGE = re.compile(rf"({SQUARE_PATTERN})([-x])({SQUARE_PATTERN})(?:\(({FACING_PATTERN})\))?", re.IGNORECASE)
+_REORIENT = re.compile(rf"({SQUARE_PATTERN})\(({FACING_PATTERN})\)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def parse_action(text: str) -> PikemenAction:
+    """The typed action of a well-formed action text (any case)."""
+    if text.lower() == "resign":
+        return RESIGN
+    charge = _CHARGE.fullmatch(text)
+    if charge:
+        origin, mark, target, facing = charge.groups()
+        return Charge(origin.lower(), target.lower(), mark.lower() == "x", facing.upper() if facing else None)
+    reorient = _REORIENT.fullmatch(text)
+    if reorient is None:
+        raise ValueError(f"not a Pikemen action: {text!r}")
+    return Reorient(reorient.group(1).lower(), reorient.group(2).upper())
+
+
+def action_element() -> pp.ParserElement:
+    """The detailed grammar of one action, for saying what was expected.
+
+    Built with `+` rather than `-` so that a failure names the innermost element that
+    did not fit (the facing, its closing parenthesis), not the whole action."""
+    import pyparsing as pp
+
+    _, square_element = square("a-z", 99)
+    _, facing_element = choice(list(FACINGS), FACING_NAME)
+    opening = pp.Literal("(").set_name('a new facing in parentheses such as "(NE)"')
+    closing = pp.Literal(")").set_name('")" closing the facing')
+    facing = (pp.Suppress(opening) + facing_element + pp.Suppress(closing)).set_name(
+        'a facing in parentheses such as "(NE)"'
+    )
+    mark = pp.one_of("- x", caseless=True).set_name('"-" for a charge, "x" for a capture or a facing such as "(NE)"')
+    end = pp.StringEnd().set_name('the end of the action or a new facing such as "(NE)"')
+    charge = (mark + square_element + (end | facing)).set_name('a charge such as "e1-e5(NE)"')
+    piece_action = (square_element + (charge | facing)).set_name('an action such as "e1-e5" or "e1(NE)"')
+    return (keyword("resign") | piece_action).set_name('an action such as "e1-e5(NE)" or "a4(U)"')
+
+
+DIALECT = Dialect(
+    game=PIKEMEN.name,
+    labels=PIKEMEN.labels,
+    short_labels=PIKEMEN.short_labels,
+    action_pattern=ACTION_PATTERN,
+    parse_action=parse_action,
+    action_element=action_element,
+    example_action=PIKEMEN.example_action,
+    label_examples=("R:", "Red:"),
+)
