@@ -33,7 +33,7 @@ def square(files: str, max_rank: int, name: str = "a square") -> tuple[str, pp.P
     import pyparsing as pp
 
     pattern = square_pattern(files, max_rank)
-    element = pp.Regex(pattern, flags=re.IGNORECASE).set_name(f'{name} such as "{files[0]}1"')
+    element = pp.Regex(pattern, flags=re.IGNORECASE | re.ASCII).set_name(f'{name} such as "{files[0]}1"')
     return pattern, element
 
 
@@ -42,7 +42,7 @@ def choice(words: list[str], name: str) -> tuple[str, pp.ParserElement]:
     import pyparsing as pp
 
     pattern = choice_pattern(words)
-    element = pp.Regex(pattern, flags=re.IGNORECASE).set_name(name)
+    element = pp.Regex(pattern, flags=re.IGNORECASE | re.ASCII).set_name(name)
     return pattern, element
 
 

@@ -62,15 +62,15 @@ class RgnGrammar:
 
         number = pp.Regex(NUMBER).set_name('a round number such as "12."')
         number.set_parse_action(lambda t: int(t[0].rstrip(".")))
-        label = pp.Regex(label_regex(dialect), flags=re.IGNORECASE).set_name(hint)
+        label = pp.Regex(label_regex(dialect), flags=re.IGNORECASE | re.ASCII).set_name(hint)
         label.set_parse_action(lambda s, loc, t: (t[0], self._span(loc)))
-        draw = pp.Regex(rf"draw{TOKEN_END}", flags=re.IGNORECASE).set_name('"draw"')
+        draw = pp.Regex(rf"draw{TOKEN_END}", flags=re.IGNORECASE | re.ASCII).set_name('"draw"')
         draw.set_parse_action(lambda s, loc, t: Draw(self._span(loc)))
         glyph = pp.Regex(rf"(?:{GLYPH_PATTERN}){TOKEN_END}").set_name('a glyph such as "!?"')
         glyph.set_parse_action(lambda t: ("glyph", t[0]))
         action = pp.Regex(
             rf"(?P<text>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}",
-            flags=re.IGNORECASE,
+            flags=re.IGNORECASE | re.ASCII,
         ).set_name(example)
         action.set_parse_action(self._make_move)
 
@@ -127,8 +127,9 @@ class RgnGrammar:
         try:
             self.dialect.action_element().parse_string(bare, parse_all=True)
         except pp.ParseBaseException as error:
-            if error.loc > 0 and error.parser_element is not None:
-                detail = f": after {bare[: error.loc]!r}, expected {error.parser_element}"
+            if error.loc > 0:
+                expected = error.msg[:1].lower() + error.msg[1:]
+                detail = f": after {bare[: error.loc]!r}, {expected}"
         self._fail(loc, f'expected an action such as "{self.dialect.example_action}", found {token!r}{detail}')
 
     def _explain_stray(self, loc: int, token: str) -> None:

@@ -127,7 +127,7 @@ def _scanner(dialect: Dialect) -> re.Pattern[str]:
         rf"|(?P<draw>draw){TOKEN_END}"
         rf"|(?P<action>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}"
         rf"|(?P<lone>{GLYPH_PATTERN}){TOKEN_END}",
-        re.IGNORECASE,
+        re.IGNORECASE | re.ASCII,  # no Unicode look-alikes: "İ1-N" is not "i1-N"
     )
 
 

@@ -1,0 +1,619 @@
+"""Nika's rules (nika.md): two actions a turn, phalanxes that push and rout, rallies, and
+victory the moment a city's piece stands in its own victory area.
+
+The board is a bytearray over the whole rectangle of the map: 0 for an empty square, else
+a piece code `1 + 4 * city + facing`. Copying it is one memcpy, and `bytes(board) +
+city` is the cheap hashable key of a position for the repetition draw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from games.api import (
+    Engine,
+    Event,
+    GameOverError,
+    GameState,
+    IllegalActionError,
+    IllegalTurnError,
+    Outcome,
+    Resign,
+    SetupError,
+)
+from games.nika.actions import DIALECT, PASS, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
+from games.nika.board import BOARD, CITIES, DELTAS, FACINGS, LETTERS
+from games.registry import NIKA
+from notation.dialect import Dialect
+
+PIECES_PER_CITY = 6
+ACTIONS_PER_TURN = 2
+START = (
+    "W:d1w,i1e,d2w,i2e,d3w,i3e R:a4s,b4s,c4s,a7n,b7n,c7n "
+    "B:d8w,i8e,d9w,i9e,d10w,i10e K:j4s,k4s,l4s,j7n,k7n,l7n to:W"
+)
+
+WIDTH = BOARD.width
+NAMES = BOARD.names
+INDEX = BOARD.index()
+CENTRAL = BOARD.central()
+STEP = BOARD.step
+VICTORY = BOARD.victory_owner
+RALLY_SQUARES = tuple(BOARD.area(BOARD.rally_owner, city) for city in range(4))
+VICTORY_SQUARES = tuple(BOARD.area(VICTORY, city) for city in range(4))
+CLOSED = tuple(
+    tuple(owner >= 0 and owner & 1 != team for owner in VICTORY) for team in (0, 1)
+)
+"""CLOSED[team][square]: the square is a victory area of the other team."""
+
+CITY = (-1,) + tuple(code >> 2 for code in range(16))
+FACING = (-1,) + tuple(code & 3 for code in range(16))
+TEAM = (-1,) + tuple((code >> 2) & 1 for code in range(16))
+TEAMS = (("Athens", "Messene"), ("Sparta", "Thebes"))
+FACING_OF = {letter: i for i, letter in enumerate(FACINGS)}
+PIECE_TEXT = re.compile(r"([a-z]\d{1,2})([nesw])")
+
+
+def code(city: int, facing: int) -> int:
+    return 1 + 4 * city + facing
+
+
+def off_board_reason(square: int, facing: int) -> str:
+    """Why the step from `square` towards `facing` leaves the board, naming the square."""
+    df, dr = DELTAS[facing]
+    file, rank = square % WIDTH + df, square // WIDTH + dr
+    if 0 <= file < WIDTH and 0 <= rank < BOARD.height:
+        return f"{NAMES[rank * WIDTH + file]} is in the central area, which is not part of the board"
+    return f"{NAMES[square]}-{FACINGS[facing]} leads off the board"
+
+
+def line_name(square: int, facing: int) -> str:
+    """The line a phalanx's run moves along: a file for N/S, a rank for E/W."""
+    if facing in (0, 2):
+        return f"file {NAMES[square][0]}"
+    return f"rank {square // WIDTH + 1}"
+
+
+class NikaState(GameState):
+    info = NIKA
+
+    def __init__(self, board: bytearray, city: int) -> None:
+        self.board = board
+        self.city = city
+        self.opener = city
+        self.on_board = [0, 0, 0, 0]
+        for piece in board:
+            if piece:
+                self.on_board[CITY[piece]] += 1
+        self.turns = 0
+        self.turn_open = False
+        self.acted = 0
+        self.all_passed = True
+        self.pass_streak = 0
+        self.seen: dict[bytes, int] = {self._key(): 1}
+        self._outcome: Outcome | None = None
+        self.ended_at = 0
+        self._judge(range(len(board)), city)
+
+    # -- the uniform API ------------------------------------------------------------
+
+    def to_move(self) -> str | None:
+        return None if self._outcome else CITIES[self.city]
+
+    def round_number(self) -> int | None:
+        begun = self.turns - 1 if self.turn_open and self.acted < ACTIONS_PER_TURN else self.turns
+        return begun // 4 + 1
+
+    def begin_turn(self, side: str, step: bool = False, number: int | None = None) -> bool:
+        if self._outcome:
+            raise GameOverError(self._ended())
+        if self.turn_open and self.acted < ACTIONS_PER_TURN:
+            raise IllegalTurnError(f"{CITIES[self.city]}'s turn is not over: a turn holds exactly two actions")
+        if step:
+            raise IllegalTurnError("Nika has no replacement steps: write the label without '+'")
+        if side != CITIES[self.city]:
+            raise IllegalTurnError(f"it is {CITIES[self.city]}'s turn, not {side}'s")
+        round_number = self.turns // 4 + 1
+        if number is not None and number != round_number:
+            raise IllegalTurnError(f"this turn is in round {round_number}, not round {number}")
+        opens_round = self.turns % 4 == 0
+        self.turns += 1
+        self.turn_open, self.acted, self.all_passed = True, 0, True
+        return opens_round
+
+    def end_turn(self) -> None:
+        if self.turn_open and self.acted < ACTIONS_PER_TURN and self._outcome is None:
+            played = "no action" if self.acted == 0 else "one action"
+            raise IllegalTurnError(
+                f"{CITIES[self.city]}'s turn ended after {played}: a Nika turn holds exactly two actions"
+            )
+        self.turn_open = False
+
+    def apply(self, action: object, last: bool = False) -> tuple[Event, ...]:
+        if self._outcome:
+            raise IllegalActionError(self._ended())
+        if not self.turn_open:
+            raise IllegalActionError(f"no turn is open: {CITIES[self.city]}'s turn must begin first")
+        if self.acted >= ACTIONS_PER_TURN:
+            raise IllegalActionError("a Nika turn holds exactly two actions")
+        if isinstance(action, PhalanxMove):
+            events = self._phalanx_move(action)
+        elif isinstance(action, Step):
+            events = self._step(action)
+        elif isinstance(action, Rotate):
+            events = self._rotate(action)
+        elif isinstance(action, Pass):
+            events = ()
+        elif isinstance(action, Rally):
+            events = self._rally(action)
+        elif isinstance(action, StepTo):
+            events = self._step_to(action)
+        elif isinstance(action, Resign):
+            loser = self.city & 1
+            self._finish(TEAMS[1 - loser], "resignation")
+            return (Event("resign", f"{CITIES[self.city]} resigns: {' and '.join(TEAMS[loser])} lose"),)
+        else:
+            raise IllegalActionError(f"{action!r} is not a Nika action")
+        self.acted += 1
+        if not isinstance(action, Pass):
+            self.all_passed = False
+        if self._outcome is None and self.acted == ACTIONS_PER_TURN:
+            self._complete_turn()
+        return events
+
+    def legal_actions(self) -> list[object]:
+        if self._outcome or (self.turn_open and self.acted >= ACTIONS_PER_TURN):
+            return []
+        city, board = self.city, self.board
+        team = city & 1
+        closed = CLOSED[team]
+        mine = [i for i, piece in enumerate(board) if piece and CITY[piece] == city]
+        actions: list[object] = []
+        for square in mine:
+            facing = FACING[board[square]]
+            for direction in range(4):
+                target = STEP[direction][square]
+                if target < 0 or closed[target]:
+                    continue
+                piece = board[target]
+                if not piece or (TEAM[piece] != team and FACING[piece] != direction ^ 2):
+                    actions.append(Step(NAMES[square], FACINGS[direction]))
+            for turned in range(4):
+                if turned != facing:
+                    actions.append(Rotate((NAMES[square],), FACINGS[turned]))
+        if self.on_board[city] < PIECES_PER_CITY:
+            for square in RALLY_SQUARES[city]:
+                if not board[square]:
+                    actions.extend(Rally(NAMES[square], facing) for facing in FACINGS)
+        for group in self._phalanxes(mine):
+            names = tuple(NAMES[i] for i in group)
+            facing = FACING[board[group[0]]]
+            if isinstance(self._plan(group, facing), tuple):
+                actions.append(PhalanxMove(names, FACINGS[facing]))
+            for turned in range(4):
+                if turned != facing:
+                    actions.append(Rotate(names, FACINGS[turned]))
+        actions.append(PASS)
+        return actions
+
+    def can_end_turn(self) -> bool:
+        return self.turn_open and (self.acted >= ACTIONS_PER_TURN or self._outcome is not None)
+
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def agree_draw(self) -> None:
+        if self._outcome is None:
+            self._finish((), "agreement")
+
+    def copy(self) -> NikaState:
+        twin = NikaState.__new__(NikaState)
+        twin.__dict__.update(self.__dict__)
+        twin.board = bytearray(self.board)
+        twin.on_board = list(self.on_board)
+        twin.seen = dict(self.seen)
+        return twin
+
+    # -- turns and the end of the game ------------------------------------------------
+
+    def _key(self) -> bytes:
+        return bytes(self.board) + bytes((self.city,))
+
+    def _complete_turn(self) -> None:
+        """The turn's second action is played: the next city's turn starts now, and with
+        it the draws by four all-pass turns and by repetition are judged."""
+        self.pass_streak = self.pass_streak + 1 if self.all_passed else 0
+        self.city = (self.city + 1) % 4
+        key = self._key()
+        seen = self.seen.get(key, 0) + 1
+        self.seen[key] = seen
+        if self.pass_streak >= 4:
+            self._finish((), "all-passed")
+        elif seen >= 3:
+            self._finish((), "repetition")
+
+    def _judge(self, squares: Iterable[int], mover: int) -> None:
+        """Victory: a piece on a square it just reached that is its own city's victory area.
+        Should both teams stand there at once, the acting city's team wins."""
+        board = self.board
+        winners: set[int] = set()
+        for square in squares:
+            piece = board[square]
+            if piece and VICTORY[square] == CITY[piece]:
+                winners.add(TEAM[piece])
+        if winners:
+            team = mover & 1 if mover & 1 in winners else winners.pop()
+            self._finish(TEAMS[team], "victory-area")
+
+    def _finish(self, winners: tuple[str, ...], reason: str) -> None:
+        self._outcome = Outcome(winners, reason)
+        self.ended_at = self.turns
+
+    def _ended(self) -> str:
+        if self.ended_at == 0:
+            return f"the game was over before the first turn ({self._outcome})"
+        return f"the game ended at turn {self.ended_at} ({self._outcome})"
+
+    # -- actions ------------------------------------------------------------------------
+
+    def _square(self, name: str) -> int:
+        square = INDEX.get(name)
+        if square is None:
+            if name in CENTRAL:
+                raise IllegalActionError(f"{name} is in the central area, which is not part of the board")
+            raise IllegalActionError(f"{name} is not on the board")
+        return square
+
+    def _own_piece(self, name: str) -> int:
+        square = self._square(name)
+        piece = self.board[square]
+        if not piece:
+            raise IllegalActionError(f"there is no piece on {name}")
+        if CITY[piece] != self.city:
+            raise IllegalActionError(f"the piece on {name} is {CITIES[CITY[piece]]}'s, not {CITIES[self.city]}'s")
+        return square
+
+    def _step(self, action: Step) -> tuple[Event, ...]:
+        origin = self._own_piece(action.origin)
+        direction = FACING_OF[action.direction]
+        target = STEP[direction][origin]
+        if target < 0:
+            raise IllegalActionError(f"{off_board_reason(origin, direction)}: a piece must stay on the board")
+        city, team = self.city, self.city & 1
+        name = NAMES[target]
+        if CLOSED[team][target]:
+            raise IllegalActionError(
+                f"{name} is {CITIES[VICTORY[target]]}'s victory area: no piece may enter its enemies' victory area"
+            )
+        board = self.board
+        victim = board[target]
+        events: tuple[Event, ...] = ()
+        if victim:
+            owner = CITIES[CITY[victim]]
+            if CITY[victim] == city:
+                raise IllegalActionError(f"{name} is held by {owner}'s own piece")
+            if TEAM[victim] == team:
+                raise IllegalActionError(f"{name} is held by {owner}'s piece, an ally: allies are never routed")
+            if FACING[victim] == direction ^ 2:
+                raise IllegalActionError(
+                    f"{owner}'s piece on {name} faces the mover: a single piece routs only an enemy "
+                    "not facing it, and never pushes"
+                )
+            self.on_board[CITY[victim]] -= 1
+            events = (Event("rout", f"{name} routed ({owner})"),)
+        board[target] = code(city, direction)
+        board[origin] = 0
+        self._judge((target,), city)
+        return events
+
+    def _step_to(self, action: StepTo) -> tuple[Event, ...]:
+        self._own_piece(action.origin)
+        self._square(action.target)
+        raise IllegalActionError(
+            f"{action.target} is not next to {action.origin}: a single move goes one square N, E, S or W"
+        )
+
+    def _rotate(self, action: Rotate) -> tuple[Event, ...]:
+        facing = FACING_OF[action.facing]
+        if len(action.squares) == 1:
+            squares = [self._own_piece(action.squares[0])]
+        else:
+            squares = self._phalanx(action.squares)
+        current = FACING[self.board[squares[0]]]
+        if current == facing:
+            what = action.squares[0] if len(squares) == 1 else "+".join(action.squares)
+            raise IllegalActionError(
+                f"{what} already faces {action.facing}: a rotate must change the facing (write pass)"
+            )
+        new = code(self.city, facing)
+        for square in squares:
+            self.board[square] = new
+        return ()
+
+    def _rally(self, action: Rally) -> tuple[Event, ...]:
+        city = self.city
+        if self.on_board[city] >= PIECES_PER_CITY:
+            raise IllegalActionError(f"{CITIES[city]} has no routed piece to rally")
+        square = self._square(action.square)
+        if square not in RALLY_SQUARES[city]:
+            area = ", ".join(NAMES[i] for i in RALLY_SQUARES[city])
+            raise IllegalActionError(f"{action.square} is not in {CITIES[city]}'s rally area ({area})")
+        if self.board[square]:
+            raise IllegalActionError(f"{action.square} is not empty: a piece rallies onto an empty square")
+        self.board[square] = code(city, FACING_OF[action.facing])
+        self.on_board[city] += 1
+        self._judge((square,), city)
+        return ()
+
+    # -- phalanxes ------------------------------------------------------------------------
+
+    def _phalanx(self, names: tuple[str, ...]) -> list[int]:
+        """The squares of a written group that is a phalanx of the city to move."""
+        if len(names) > PIECES_PER_CITY:
+            raise IllegalActionError(f"a phalanx has at most {PIECES_PER_CITY} pieces")
+        squares = []
+        for name in names:
+            square = self._own_piece(name)
+            if square in squares:
+                raise IllegalActionError(f"{name} is named twice in the group")
+            squares.append(square)
+        board = self.board
+        facing = FACING[board[squares[0]]]
+        for square in squares[1:]:
+            if FACING[board[square]] != facing:
+                raise IllegalActionError(
+                    f"{names[0]} faces {FACINGS[facing]} but {NAMES[square]} faces "
+                    f"{FACINGS[FACING[board[square]]]}: a phalanx's pieces all face the same way"
+                )
+        if not _connected(squares):
+            raise IllegalActionError(
+                f"{'+'.join(names)} is not one connected group: a phalanx's pieces are joined "
+                "side to side (diagonals are not adjacent)"
+            )
+        return squares
+
+    def _phalanxes(self, mine: list[int]) -> list[list[int]]:
+        """Every phalanx of the city: connected same-facing groups of 2 or more pieces."""
+        by_facing: dict[int, list[int]] = {}
+        for square in mine:
+            by_facing.setdefault(FACING[self.board[square]], []).append(square)
+        groups = []
+        for squares in by_facing.values():
+            count = len(squares)
+            for mask in range(1, 1 << count):
+                if mask & (mask - 1) == 0:
+                    continue
+                group = [squares[i] for i in range(count) if mask >> i & 1]
+                if _connected(group):
+                    groups.append(group)
+        return groups
+
+    def _plan(self, squares: list[int], direction: int) -> tuple[list, list, list] | str:
+        """What a phalanx move does, judged run by run on the board before the move:
+        (runs front first, routed squares, pushed chains with whether their last piece is
+        routed), or why it is illegal."""
+        board, forward, back = self.board, STEP[direction], STEP[direction ^ 2]
+        team = self.city & 1
+        closed = CLOSED[team]
+        facing_us = direction ^ 2
+        group = set(squares)
+        runs, routs, chains = [], [], []
+        for front in squares:
+            contact = forward[front]
+            if contact in group:
+                continue
+            run = [front]
+            behind = back[front]
+            while behind in group:
+                run.append(behind)
+                behind = back[behind]
+            runs.append(run)
+            if contact < 0:
+                return f"{off_board_reason(front, direction)}: every run of a phalanx must stay on the board"
+            if closed[contact]:
+                return (f"{NAMES[contact]} is {CITIES[VICTORY[contact]]}'s victory area: "
+                        "no piece may enter its enemies' victory area")
+            piece = board[contact]
+            if not piece:
+                continue
+            owner = CITIES[CITY[piece]]
+            if TEAM[piece] == team:
+                whose = "own piece" if CITY[piece] == self.city else "piece, an ally: allies are never pushed or routed"
+                return f"on {line_name(front, direction)} the phalanx meets {owner}'s {whose} on {NAMES[contact]}"
+            if FACING[piece] != facing_us:
+                routs.append(contact)
+                continue
+            chain = [contact]
+            beyond = forward[contact]
+            while beyond >= 0 and board[beyond] and TEAM[board[beyond]] != team:
+                chain.append(beyond)
+                beyond = forward[beyond]
+            if len(run) <= len(chain):
+                return (f"on {line_name(front, direction)} the phalanx weighs {len(run)} against "
+                        f"{len(chain)} from {NAMES[contact]}: a push needs more weight than the enemy line")
+            last = chain[-1]
+            routed = beyond < 0 or bool(board[beyond]) or CLOSED[TEAM[board[last]]][beyond]
+            chains.append((chain, beyond, routed))
+        return runs, routs, chains
+
+    def _phalanx_move(self, action: PhalanxMove) -> tuple[Event, ...]:
+        squares = self._phalanx(action.squares)
+        direction = FACING_OF[action.direction]
+        facing = FACING[self.board[squares[0]]]
+        if facing != direction:
+            raise IllegalActionError(
+                f"{'+'.join(action.squares)} faces {FACINGS[facing]}: a phalanx moves only the way it faces"
+            )
+        plan = self._plan(squares, direction)
+        if isinstance(plan, str):
+            raise IllegalActionError(plan)
+        runs, routs, chains = plan
+        board, on_board, forward = self.board, self.on_board, STEP[direction]
+        events = []
+        reached = []
+        for square in routs:
+            piece = board[square]
+            on_board[CITY[piece]] -= 1
+            board[square] = 0
+            events.append(Event("rout", f"{NAMES[square]} routed ({CITIES[CITY[piece]]})"))
+        for chain, beyond, routed in chains:
+            last = chain[-1]
+            piece = board[last]
+            if routed:
+                on_board[CITY[piece]] -= 1
+                events.append(Event("rout", f"{NAMES[last]} pushed and routed ({CITIES[CITY[piece]]})"))
+            else:
+                board[beyond] = piece
+                reached.append(beyond)
+                events.append(Event("push", f"{NAMES[last]} pushed to {NAMES[beyond]} ({CITIES[CITY[piece]]})"))
+            for i in range(len(chain) - 1, 0, -1):
+                board[chain[i]] = board[chain[i - 1]]
+                reached.append(chain[i])
+                events.append(Event("push", f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} "
+                                            f"({CITIES[CITY[board[chain[i]]]]})"))
+            board[chain[0]] = 0
+        for run in runs:
+            for square in run:
+                board[forward[square]] = board[square]
+                reached.append(forward[square])
+            board[run[-1]] = 0
+        self._judge(reached, self.city)
+        return tuple(events)
+
+    # -- text -----------------------------------------------------------------------------
+
+    def position(self) -> str:
+        fields = []
+        for city, letter in enumerate(LETTERS):
+            pieces = [
+                f"{NAMES[i]}{FACINGS[FACING[piece]].lower()}"
+                for i, piece in enumerate(self.board)
+                if piece and CITY[piece] == city
+            ]
+            fields.append(f"{letter}:{','.join(pieces)}")
+        fields.append(f"to:{LETTERS[self.city]}")
+        return " ".join(fields)
+
+    def render(self) -> str:
+        """The ring, rank 10 at the top: `W^` is an Athens piece facing north; [..] marks a
+        victory area, (..) a rally area, ## the central area."""
+        arrows = "^>v<"
+        header = "      " + "".join(f" {file}  " for file in BOARD.files)
+        lines = [header.rstrip()]
+        for rank in range(BOARD.height, 0, -1):
+            cells = []
+            for file in range(WIDTH):
+                square = (rank - 1) * WIDTH + file
+                if not BOARD.playable[square]:
+                    cells.append(" ## ")
+                    continue
+                piece = self.board[square]
+                inner = f"{LETTERS[CITY[piece]]}{arrows[FACING[piece]]}" if piece else " ."
+                if VICTORY[square] >= 0:
+                    cells.append(f"[{inner if piece else LETTERS[VICTORY[square]] + ' '}]")
+                elif BOARD.rally_owner[square] >= 0:
+                    cells.append(f"({inner if piece else LETTERS[BOARD.rally_owner[square]].lower() + ' '})")
+                else:
+                    cells.append(f" {inner} ")
+            lines.append(f"{rank:>3}   " + "".join(cells).rstrip())
+        lines.append(header.rstrip())
+        lines.append("")
+        routed = ", ".join(
+            f"{CITIES[city]} {PIECES_PER_CITY - self.on_board[city]}" for city in range(4)
+        )
+        lines.append(f"routed: {routed}")
+        lines.append(
+            "W Athens, R Sparta, B Messene, K Thebes; ^ > v < facing N E S W; "
+            "[W ] victory area, (w ) rally area, ## central area"
+        )
+        if self._outcome is not None:
+            lines.append(str(self._outcome))
+        else:
+            left = ACTIONS_PER_TURN - self.acted if self.turn_open and self.acted < ACTIONS_PER_TURN else 2
+            lines.append(f"{CITIES[self.city]} to move ({left} action{'s' if left > 1 else ''} left)")
+        return "\n".join(lines)
+
+
+def _connected(squares: list[int]) -> bool:
+    """Whether the squares form one group through orthogonal adjacency."""
+    members = set(squares)
+    reached = {squares[0]}
+    frontier = [squares[0]]
+    while frontier:
+        square = frontier.pop()
+        for table in STEP:
+            neighbour = table[square]
+            if neighbour in members and neighbour not in reached:
+                reached.add(neighbour)
+                frontier.append(neighbour)
+    return len(reached) == len(members)
+
+
+class NikaEngine(Engine):
+    info = NIKA
+
+    def dialect(self) -> Dialect:
+        return DIALECT
+
+    def new_state(self, tags: Mapping[str, str]) -> NikaState:
+        variant = tags.get("Variant", "standard").strip().lower()
+        if variant != "standard":
+            raise SetupError(f'unknown variant "{variant}": Nika has only "standard"', "Variant")
+        players = tags.get("Players")
+        if players is not None and players.strip() not in ("2", "3", "4"):
+            raise SetupError(f'Nika is played by 2, 3 or 4 players, not "{players}"', "Players")
+        return read_position(tags.get("Position", START))
+
+
+def read_position(text: str) -> NikaState:
+    """A state from a position string (nika.md, "Position string"); SetupError if unreadable."""
+    def fail(message: str) -> SetupError:
+        return SetupError(message, "Position")
+
+    fields: dict[str, str] = {}
+    for field in text.split():
+        name, colon, value = field.partition(":")
+        key = name.lower() if name.lower() == "to" else NIKA.side(name)
+        if not colon or key is None:
+            raise fail(f'cannot read "{field}" in the Position: expected W:, R:, B:, K: and to: fields')
+        if key in fields:
+            raise fail(f'the Position gives "{name}:" twice')
+        fields[key] = value
+    missing = [LETTERS[i] + ":" for i, city in enumerate(CITIES) if city not in fields]
+    if missing or "to" not in fields:
+        raise fail(f"the Position lacks {', '.join(missing + ([] if 'to' in fields else ['to:']))}")
+    to_move = NIKA.side(fields["to"])
+    if to_move is None:
+        raise fail(f'"to:{fields["to"]}" names no Nika city')
+    board = bytearray(len(NAMES))
+    for city, name in enumerate(CITIES):
+        entries = [entry for entry in fields[name].split(",") if entry]
+        if len(entries) > PIECES_PER_CITY:
+            raise fail(f"{name} has {len(entries)} pieces in the Position: a city has {PIECES_PER_CITY}")
+        for entry in entries:
+            match = PIECE_TEXT.fullmatch(entry.lower())
+            if match is None:
+                raise fail(f'cannot read the piece "{entry}" in the Position: write a square and a facing, like d1w')
+            square_name, facing = match.groups()
+            square = INDEX.get(square_name)
+            if square is None:
+                raise fail(f"{square_name} in the Position is not a square of the board")
+            if board[square]:
+                raise fail(f"{square_name} holds two pieces in the Position")
+            if CLOSED[city & 1][square]:
+                raise fail(f"{name}'s piece on {square_name} stands in its enemies' victory area")
+            board[square] = code(city, FACING_OF[facing.upper()])
+    city = CITIES.index(to_move)
+    teams_home = {
+        city_index & 1
+        for city_index in range(4)
+        for square in VICTORY_SQUARES[city_index]
+        if board[square] and CITY[board[square]] == city_index
+    }
+    if len(teams_home) == 2:
+        raise fail("both teams stand in their victory areas in the Position: it cannot be played")
+    return NikaState(board, city)
+
+
+ENGINE = NikaEngine()
