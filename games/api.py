@@ -211,7 +211,7 @@ class Engine(abc.ABC):
     info: ClassVar[GameInfo]
 
     @abc.abstractmethod
-    def dialect(self) -> "object":
+    def dialect(self) -> object:
         """The `notation.Dialect` that reads and writes this game's actions."""
 
     @abc.abstractmethod

@@ -19,7 +19,6 @@ from notation.lexicon import NUMBER, TAG_NAME, TAG_VALUE, TOKEN_END, WORD, label
 from notation.model import Comment, Draw, Move, NotationError, Record, RecordItem, Span, Tag, Turn
 
 
-
 class RgnGrammar:
     """The detailed grammar of one game's records. `parse(text, first_line)` gives a
     Record or raises NotationError at the first place the text stops being RGN."""

@@ -9,7 +9,7 @@ game's rules.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 
 class Span(NamedTuple):
@@ -54,7 +54,7 @@ class Draw(NamedTuple):
     span: Span
 
 
-TurnItem = Union[Move, Comment, Draw]
+TurnItem = Move | Comment | Draw
 
 
 class Turn(NamedTuple):
@@ -76,7 +76,7 @@ class Turn(NamedTuple):
         return tuple(item for item in self.items if isinstance(item, Move))
 
 
-RecordItem = Union[Turn, Comment, Draw]
+RecordItem = Turn | Comment | Draw
 
 
 class Record(NamedTuple):
@@ -125,4 +125,4 @@ class Malformed(NamedTuple):
     error: NotationError
 
 
-ReadResult = Union[Record, Malformed]
+ReadResult = Record | Malformed

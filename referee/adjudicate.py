@@ -171,7 +171,7 @@ def _run(
             if ended is not None:
                 side = open_turn.side if open_turn is not None else None
                 message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
-                return _Failure(item.span, open_round, side, "draw", message, f"after the last turn, \"draw\""), turns
+                return _Failure(item.span, open_round, side, "draw", message, "after the last turn, \"draw\""), turns
             state.agree_draw()
     return None, turns
 

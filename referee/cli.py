@@ -8,7 +8,7 @@ found; 2 for a usage error or an unreadable file.
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -43,7 +43,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_options(
     version: Annotated[
-        Optional[bool],
+        bool | None,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = None,
 ) -> None:
@@ -103,7 +103,7 @@ def replay(file: OneFile, record: RecordOption = 1) -> None:
 def show(
     file: OneFile,
     record: RecordOption = 1,
-    at: Annotated[Optional[int], typer.Option("--at", min=0, help="Show the board after round N.")] = None,
+    at: Annotated[int | None, typer.Option("--at", min=0, help="Show the board after round N.")] = None,
     json_output: JsonOption = False,
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N)."""
@@ -149,10 +149,10 @@ def format_records(files: Files) -> None:
 @app.command()
 def new(
     game: Annotated[str, typer.Argument(help="nika, numica, pikemen or nieuchess.")],
-    players: Annotated[Optional[int], typer.Option("--players", help="Number of players, where the game allows several.")] = None,
-    seed: Annotated[Optional[str], typer.Option("--seed", help="Seed of the game's randomness (default: a fresh random seed).")] = None,
-    first: Annotated[Optional[str], typer.Option("--first", help="The side that moves first, where the rules let players choose.")] = None,
-    tag: Annotated[Optional[list[str]], typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
+    players: Annotated[int | None, typer.Option("--players", help="Number of players, where the game allows several.")] = None,
+    seed: Annotated[str | None, typer.Option("--seed", help="Seed of the game's randomness (default: a fresh random seed).")] = None,
+    first: Annotated[str | None, typer.Option("--first", help="The side that moves first, where the rules let players choose.")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
 ) -> None:
     """Write a fresh record with its tags, ready for play."""
     try:
@@ -185,7 +185,7 @@ def games(json_output: JsonOption = False) -> None:
 
 @app.command()
 def bench(
-    names: Annotated[Optional[list[str]], typer.Argument(help="Games to measure (default: all).", metavar="GAME...")] = None,
+    names: Annotated[list[str] | None, typer.Argument(help="Games to measure (default: all).", metavar="GAME...")] = None,
     records: Annotated[int, typer.Option("--records", min=1, help="Random records per game and player count.")] = 20,
     seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
     startup: Annotated[int, typer.Option("--startup", min=0, help="Instead, time start-up over N runs against a bare Typer app.")] = 0,

@@ -214,7 +214,7 @@ def format_files(names: list[str]) -> Formatted:
         results = read_source(data)
         if not results:
             formatted.problems.append(f'{name}: no record found (a record starts with [Game "..."])')
-        for index, (result, (_, chunk)) in enumerate(zip(results, chunks), start=1):
+        for index, (result, (_, chunk)) in enumerate(zip(results, chunks, strict=False), start=1):
             if isinstance(result, Malformed):
                 formatted.problems.append(f"{name}:{index}: malformed, passed through as read: {result.error}")
                 pieces.append(chunk.decode("utf-8", "replace").rstrip("\n") + "\n")

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from notation.grammar import grammar
-from notation.model import Comment, Draw, Malformed, Record, Turn
+from notation.model import Comment, Malformed, Record
 from notation.reader import _read_fast, read
 from notation.writer import write
 from referee.adjudicate import dialect_for

@@ -1,0 +1,527 @@
+"""Nieuchess rules (nieuchess.md): each rule with a legal and an illegal case.
+
+Most cases start from a `Position`; a `CRT` tag of 66 identical codes forces a battle's
+result, and records without a seed take their written rolls as given.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.api import IllegalActionError, IllegalTurnError, SetupError
+from games.nieuchess import ENGINE
+from games.nieuchess.actions import Battle, Invasion, Move, Place, Setup, parse_action
+from games.nieuchess.board import BOARD, INDEX, NAMES, RED, SIZE, STANDARD_CRT, odds_column, read_crt_tag
+from games.nieuchess.state import NieuchessState
+from games.randomness import Dice, seed_hash
+from referee.adjudicate import Verdict, adjudicate, read_source
+
+
+def crt(code: str) -> str:
+    return " ".join([code] * 66)
+
+
+def record(*turns: str, **tags: str) -> str:
+    head = '[Game "nieuchess"]\n' + "".join(f'[{name} "{value}"]\n' for name, value in tags.items())
+    return head + "\n" + "\n".join(turns) + "\n"
+
+
+def verdict(*turns: str, **tags: str) -> Verdict:
+    (result,) = read_source(record(*turns, **tags).encode())
+    return adjudicate(result).verdict
+
+
+def state(position: str, **tags: str) -> NieuchessState:
+    """A state from a Position with the first turn (Red's, unless `to:B`) already open."""
+    game = ENGINE.new_state({"Position": position, **tags})
+    label = game.next_turn()
+    assert label is not None
+    game.begin_turn(*label)
+    return game
+
+
+def act(game: NieuchessState, text: str, last: bool = False):
+    return game.apply(parse_action(text), last)
+
+
+def illegal(game: NieuchessState, text: str, fragment: str, last: bool = False) -> None:
+    before = game.position()
+    with pytest.raises(IllegalActionError, match=fragment):
+        act(game, text, last)
+    assert game.position() == before, "a refused action leaves the state unchanged"
+
+
+# -- the map and the table ------------------------------------------------------
+
+
+def test_neighbours_follow_odd_r_and_are_symmetric() -> None:
+    assert sorted(NAMES[n] for n in BOARD.neighbours[INDEX["e8"]]) == ["d8", "e7", "e9", "f7", "f8", "f9"]
+    assert sorted(NAMES[n] for n in BOARD.neighbours[INDEX["e9"]]) == ["d10", "d8", "d9", "e10", "e8", "f9"]
+    for hex_ in range(SIZE):
+        for n in BOARD.neighbours[hex_]:
+            assert hex_ in BOARD.neighbours[n]
+            assert BOARD.distance(hex_, n) == 1
+
+
+def test_map_features_are_read_from_data() -> None:
+    assert sorted(NAMES[c.star] for c in BOARD.centres) == ["g33", "g4", "s33", "s4"]
+    assert [c.side for c in BOARD.centres if NAMES[c.star] in ("g4", "s4")] == [0, 0]
+    assert len(BOARD.red) == 20
+    assert [NAMES[h] for h in range(SIZE) if BOARD.hot[h]] == [f"m{rank}" for rank in range(5, 33)]
+    assert BOARD.embarkation[INDEX["b4"]] and BOARD.embarkation[INDEX["a4"]]  # a red hex next to red
+    assert not BOARD.embarkation[INDEX["c4"]]
+    assert BOARD.terrain[INDEX["g20"]] == "#"
+
+
+def test_the_rule_texts_crt_cells() -> None:
+    three, two = odds_column(3, 1), odds_column(2, 1)
+    assert [STANDARD_CRT[roll - 1][three] for roll in (4, 5, 6)] == ["DB2", "EX", "DE"]
+    assert STANDARD_CRT[5][two] == "AE"
+
+
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "column"),
+    [(1, 1, "1-1"), (2, 1, "2-1"), (3, 2, "1-1"), (5, 2, "2-1"), (1, 2, "1-2"), (2, 3, "1-2"),
+     (2, 2, "1-1"), (1, 6, "1-6"), (6, 1, "6-1"), (1, 4, "1-4")],
+)
+def test_odds_rounding(attackers: int, defenders: int, column: str) -> None:
+    from games.nieuchess.board import ODDS
+
+    assert ODDS[odds_column(attackers, defenders)] == column
+
+
+def test_a_crt_tag_replaces_the_table() -> None:
+    table = read_crt_tag(",".join(["de"] * 66))
+    assert all(code == "DE" for row in table for code in row)
+    with pytest.raises(ValueError, match="66"):
+        read_crt_tag(" ".join(["DE"] * 65))
+    game = state("R:g8,a1 B:h8,y36", CRT=crt("DE"))
+    act(game, "g8xh8#1=DE")  # the standard table would say AB2
+    assert verdict("1. R: g8xh8#1", Position="R:g8,a1 B:h8,y36", CRT="AE DE").status == "malformed"
+
+
+# -- notation -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["e4-g7", "e4-f5-f6-g7", "b4>y33", "g6+h6xh7#4=DB2(h7-h8-h9)", "g6xh7+h8#5=EX(-g6,-h7)",
+     "x9xy8#2=AB2(x9-w9-v9,-y8)", "g4", "resign", "setup a1 b1 c1"],
+)
+def test_canonical_forms_read_back(text: str) -> None:
+    action = parse_action(text.upper() if text != "resign" else text)
+    assert str(action) == text
+    assert parse_action(str(action)) == action
+
+
+def test_action_types() -> None:
+    assert parse_action("e4-g7") == Move(("e4", "g7"))
+    assert parse_action("b4>y33") == Invasion("b4", "y33")
+    assert parse_action("g4") == Place("g4")
+    assert isinstance(parse_action("g6+h6xh7"), Battle)
+    assert parse_action("setup a01 b2") == Setup(("a1", "b2"))
+
+
+# -- setup ----------------------------------------------------------------------
+
+RED_SETUP = "setup " + " ".join(f"{f}{r}" for r in (1, 2) for f in "abcdefghij")
+BLUE_SETUP = "setup " + " ".join(f"{f}{r}" for r in (36, 35) for f in "abcdefghij")
+
+
+def test_setup_turns_first_side_first() -> None:
+    assert verdict(f"R: {RED_SETUP}", f"B: {BLUE_SETUP}", "1. R: a2-a3").status == "ongoing"
+    blue_first = verdict(f"B: {BLUE_SETUP}", f"R: {RED_SETUP}", "1. B: a35-a34", First="Blue")
+    assert blue_first.status == "ongoing" and blue_first.to_move == "Red"
+    wrong = verdict(f"B: {BLUE_SETUP}")
+    assert wrong.status == "illegal" and "Red sets up now" in wrong.error.message
+
+
+@pytest.mark.parametrize(
+    ("setup", "fragment"),
+    [(RED_SETUP.rsplit(" ", 1)[0], "all 20 pawns, not 19"),
+     (RED_SETUP.replace("j2", "j19"), "j19 is on Blue's half"),
+     (RED_SETUP.replace("j2", "b13"), "b13 is a gray hex"),
+     (RED_SETUP.replace("j2", "a1"), "a1 is listed twice"),
+     (RED_SETUP.replace("j2", "z2"), "z2 is off the map")],
+)
+def test_bad_setups(setup: str, fragment: str) -> None:
+    result = verdict(f"R: {setup}")
+    assert result.status == "illegal" and fragment in result.error.message
+    assert result.error.round is None
+
+
+def test_a_setup_turn_has_no_round_number() -> None:
+    result = verdict(f"1. R: {RED_SETUP}")
+    assert result.status == "illegal" and result.error.action is None
+
+
+# -- movement -------------------------------------------------------------------
+
+
+def test_moves_up_to_five_steps() -> None:
+    game = state("R:e8,a1 B:y36")
+    act(game, "e8-f8-g8-h8-i8-j8")
+    game = state("R:e8,a1 B:y36")
+    act(game, "e8-j8")
+    illegal(state("R:e8,a1 B:y36"), "e8-f8-g8-h8-i8-j8-k8", "at most 5 steps, not 6")
+    illegal(state("R:e8,a1 B:y36"), "e8-k8", "no legal path")
+
+
+def test_through_friendly_pawns_never_onto_them_nor_into_enemies() -> None:
+    act(state("R:e8,f8,a1 B:y36"), "e8-f8-g8")
+    illegal(state("R:e8,f8,a1 B:y36"), "e8-f8", "held by Red's own pawn")
+    illegal(state("R:e8,a1 B:f8,y36"), "e8-f8-g8", "held by a Blue pawn")
+    illegal(state("R:e8,a1 B:y36"), "e8-e10-e11", "not neighbours")
+    illegal(state("R:e8,a1 B:y36"), "e8-m40", "m40 is off the map")
+    illegal(state("R:e8,a1 B:y36"), "e8-e8", "another hex")
+    illegal(state("R:e8,a1 B:y36"), "f8-g8", "f8 is empty")
+
+
+def test_zone_of_control_stops_a_move() -> None:
+    act(state("R:e8,a1 B:h8,y36"), "e8-f8-g8")
+    illegal(state("R:e8,a1 B:h8,y36"), "e8-f8-g8-g9", "must stop on g8")
+    illegal(state("R:e8,a1 B:h8,y36"), "e8-j8", "no legal path")
+    act(state("R:e8,a1 B:y36"), "e8-j8")  # the same move with no enemy in the way
+
+
+def test_a_controlled_hex_held_by_a_friend_cannot_be_entered() -> None:
+    illegal(state("R:e8,g8,a1 B:h8,y36"), "e8-f8-g8-g9", "cannot be entered")
+
+
+def test_withdrawal_from_a_controlled_hex() -> None:
+    act(state("R:g8,a1 B:h8,y36"), "g8-f8-e8")
+    act(state("R:g8,a1 B:h8,y36"), "g8-h9")
+    illegal(state("R:g8,a1 B:h8,y36"), "g8-h9-h10", "must stop on h9")
+
+
+def test_hot_line_ride_is_not_counted() -> None:
+    act(state("R:m10,a1 B:y36"), "m10-m30")
+    act(state("R:k10,a1 B:y36"), "k10-l10-m10-m11-m12-m13-m14-m15-m16-m17")
+    act(state("R:k10,a1 B:y36"), "k10-m25")
+
+
+def test_a_ride_is_stopped_by_a_pawn() -> None:
+    illegal(state("R:m10,m15,a1 B:y36"), "m10-m20", "no legal path")
+    illegal(state("R:m10,m15,a1 B:y36"), "m10-m11-m12-m13-m14-m15-m16-m17-m18", "blocked by the pawn on m15")
+    illegal(state("R:m10,a1 B:m15,y36"), "m10-m11-m12-m13-m14-m15-m16-m17-m18", "must stop on m14")
+
+
+def test_a_ride_is_stopped_by_control() -> None:
+    act(state("R:m10,a1 B:n16,y36"), "m10-m16")
+    illegal(state("R:m10,a1 B:n16,y36"), "m10-m17", "no legal path")
+    illegal(state("R:m10,a1 B:n16,y36"), "m10-m11-m12-m13-m14-m15-m16-m17", "must stop on m16")
+
+
+def test_no_leaving_the_line_after_riding() -> None:
+    illegal(state("R:m10,a1 B:y36"), "m10-m11-m12-m13-m14-m15-m16-m17-l17", "may not leave it")
+    act(state("R:m10,a1 B:y36"), "m10-m11-m12-m13-m14-l14")  # five ordinary steps are no ride
+
+
+def test_each_pawn_moves_once() -> None:
+    game = state("R:e8,a1 B:y36")
+    act(game, "e8-f8")
+    illegal(game, "f8-g8", "already moved")
+    act(game, "a1-b1")
+
+
+def test_no_move_after_a_battle() -> None:
+    game = state("R:g8,a1 B:h8,y36", CRT=crt("DE"))
+    act(game, "g8xh8#1")
+    illegal(game, "a1-b1", "no move after a battle")
+
+
+# -- invasions ------------------------------------------------------------------
+
+EMBARK = [NAMES[h] for h in range(SIZE) if BOARD.embarkation[h] and BOARD.half[h] == 0 and BOARD.terrain[h] != RED]
+TARGETS = [NAMES[h] for h in BOARD.red]
+
+
+def test_invasion_from_an_embarkation_hex_to_any_vacant_red_hex() -> None:
+    game = state("R:b4,e8 B:y36")
+    events = act(game, "b4>y33")
+    assert "lands on y33" in str(events[0])
+    illegal(state("R:b4,e8 B:y36"), "e8>y33", "not an embarkation hex")
+    illegal(state("R:b4,e8 B:y36"), "b4>e9", "not a red invasion hex")
+    illegal(state("R:b4,e8 B:y33"), "b4>y33", "not vacant")
+    game = state("R:b4,e8 B:y36")
+    act(game, "b4-b5")
+    illegal(game, "b5>y33", "already moved")
+
+
+@pytest.mark.parametrize(("left", "allowed"), [(2, 10), (1, 5), (0, 0)])
+def test_invasion_limits(left: int, allowed: int) -> None:
+    pawns = ",".join(EMBARK[:11])
+    game = state(f"R:{pawns} B:y36 inv:R={left},B=2")
+    for origin, target in list(zip(EMBARK, TARGETS))[:allowed]:
+        act(game, f"{origin}>{target}")
+    origin, target = EMBARK[allowed], TARGETS[allowed]
+    illegal(game, f"{origin}>{target}", "invasion")
+
+
+def test_invasions_are_counted_per_five_placements() -> None:
+    pawns = ",".join(EMBARK[:11])
+    game = state(f"R:{pawns} B:y36")
+    for origin, target in list(zip(EMBARK, TARGETS))[:5]:
+        act(game, f"{origin}>{target}")
+    assert "inv:R=1,B=2" in game.position()
+    act(game, f"{EMBARK[5]}>{TARGETS[5]}")
+    assert "inv:R=0,B=2" in game.position()
+
+
+# -- combat ---------------------------------------------------------------------
+
+
+def test_engaged_pawns_must_fight() -> None:
+    result = verdict("1. R: a1-b1", "B: y36-x36", Position="R:g8,a1 B:h8,y36")
+    assert result.status == "illegal"
+    assert result.error.action is None and result.error.line == 4 and result.error.column == 4
+    assert "g8" in result.error.message and "h8" in result.error.message
+    pending = verdict("1. R: a1-b1", Position="R:g8,a1 B:h8,y36")
+    assert (pending.status, pending.pending, pending.to_move) == ("ongoing", "battle", "Red")
+    fought = verdict("1. R: a1-b1 g8xh8#1=DE", "B: y36-x36", Position="R:g8,a1 B:h8,y36", CRT=crt("DE"))
+    assert fought.status == "ongoing"
+
+
+def test_every_attacker_next_to_every_defender() -> None:
+    illegal(state("R:g8,e8,a1 B:h8,y36", CRT=crt("DE")), "g8+e8xh8#1", "e8 is not next to h8")
+    act(state("R:g8,h9,a1 B:h8,y36", CRT=crt("DE")), "g8+h9xh8#1")
+
+
+def test_a_pawn_fights_once() -> None:
+    game = state("R:g8,a1 B:h8,h9,y36", CRT=crt("DE"))
+    act(game, "g8xh8#1")
+    illegal(game, "g8xh9#1", "already fought")
+    illegal(state("R:g8,a1 B:h8,y36", CRT=crt("DE")), "g8xh8+h8#1", "named twice")
+    illegal(state("R:g8,a1 B:h8,y36", CRT=crt("DE")), "g8xg9#1", "g9 is empty")
+
+
+def test_the_seeded_die_and_written_rolls() -> None:
+    die = Dice("example").roll()  # RANDOM.md: the first die of "example" is 6
+    result = STANDARD_CRT[die - 1][odds_column(1, 1)]
+    game = state("R:g8,a1 B:h8,y36", Seed="example")
+    events = act(game, f"g8xh8#{die}={result}")
+    assert any(event.kind == "roll" and str(die) in event.text for event in events)
+    wrong = 1 + die % 6
+    illegal(state("R:g8,a1 B:h8,y36", Seed="example"), f"g8xh8#{wrong}", f"die of this battle is {die}")
+    other = "DE" if result != "DE" else "AE"
+    illegal(state("R:g8,a1 B:h8,y36", Seed="example"), f"g8xh8={other}", f"gives {result}, not {other}")
+    illegal(state("R:g8,a1 B:h8,y36", Seed="example"), "g8xh8#7", "1 to 6")
+
+
+def test_seed_hash_must_match_a_revealed_seed() -> None:
+    good = verdict("1. R: a1-b1", Position="R:e8,a1 B:y36", Seed="example", SeedHash=seed_hash("example"))
+    assert good.status == "ongoing" and good.rolls_as_given is False
+    bad = verdict("1. R: a1-b1", Position="R:e8,a1 B:y36", Seed="example", SeedHash=seed_hash("other"))
+    assert bad.status == "malformed" and "SeedHash" in bad.error.message
+    with pytest.raises(SetupError):
+        ENGINE.new_state({"SeedHash": "sha256:xyz"})
+
+
+def test_secret_seed_rolls_are_taken_as_given() -> None:
+    tags = {"Position": "R:g8,a1 B:h8", "SeedHash": seed_hash("secret"), "CRT": crt("DE")}
+    done = verdict("1. R: g8xh8#2", **tags)
+    assert done.status == "finished" and done.rolls_as_given is True
+    pending = verdict("1. R: g8xh8", **tags)
+    assert (pending.status, pending.pending) == ("ongoing", "roll")
+    missing = verdict("1. R: g8xh8 a1-b1", **tags)
+    assert missing.status == "illegal" and "roll must be written" in missing.error.message
+    dice = verdict("1. R: g8xh8", Position="R:g8,a1 B:h8,y36", CRT=crt("DE"))
+    assert (dice.pending, dice.rolls_as_given) == ("roll", True)
+
+
+def test_attackers_eliminated() -> None:
+    game = state("R:g8,a1 B:h8,y36", CRT=crt("AE"))
+    events = act(game, "g8xh8#3=AE")
+    assert "R:a1 B:h8,y36" in game.position()
+    assert [event.kind for event in events][:3] == ["odds", "roll", "result"]
+    illegal(state("R:g8,a1 B:h8,y36", CRT=crt("AE")), "g8xh8#3=AE(-g8)", "no choices")
+
+
+def test_defenders_eliminated() -> None:
+    game = state("R:g8,h9,a1 B:h8,y36", CRT=crt("DE"))
+    events = act(game, "g8+h9xh8#3=DE")
+    assert "B:y36" in game.position()
+    assert any(event.kind == "elimination" and "h8" in event.text for event in events)
+    assert any("odds 2-1" in event.text for event in events)
+
+
+def test_exchange_choice() -> None:
+    game = state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX"))
+    act(game, "g8+h9xh8#5=EX(-h8,-h9)")
+    assert game.position().startswith("R:a1,g8 B:y36")
+    illegal(state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX(-g8,-h9)", "exactly one attacker")
+    illegal(state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX(h8-i8-j8)", "eliminates one attacker")
+    illegal(state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX", "losses must be written")
+    act(state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX(-g8)")  # one defender: no choice needed
+    act(state("R:g8,a1 B:h8,y36", CRT=crt("EX")), "g8xh8#5=EX")
+    pending = verdict("1. R: g8+h9xh8#5", Position="R:g8,h9,a1 B:h8,y36", CRT=crt("EX"))
+    assert (pending.status, pending.pending, pending.to_move) == ("ongoing", "choice", "Red")
+
+
+def test_defenders_retreat_chosen_by_the_attacker() -> None:
+    game = state("R:g8,a1 B:h8,y36", CRT=crt("DB2"))
+    events = act(game, "g8xh8#1=DB2(h8-i8-j8)")
+    assert "B:j8,y36" in game.position()
+    assert any(event.kind == "retreat" for event in events)
+    board = "R:g8,a1 B:h8,y36"
+    illegal(state(board, CRT=crt("DB2")), "g8xh8#1=DB2(h8-h7-h6)", "next to a pawn of the winner")
+    illegal(state(board, CRT=crt("DB2")), "g8xh8#1=DB2(h8-i8)", "exactly 2 steps")
+    illegal(state(board, CRT=crt("DB2")), "g8xh8#1=DB2(-h8)", "h8 can retreat")
+    illegal(state("R:g8,a1 B:h8,j8,y36", CRT=crt("DB2")), "g8xh8#1=DB2(h8-i8-j8)", "not empty")
+    illegal(state(board, CRT=crt("DB2")), "g8xh8#1=DB2", "retreats must be written")
+    pending = verdict("1. R: g8xh8#1", Position=board, CRT=crt("DB2"))
+    assert (pending.status, pending.pending, pending.to_move) == ("ongoing", "choice", "Red")
+
+
+def test_a_blocked_retreat_eliminates() -> None:
+    board = "R:g8,i8,a1 B:h8,y36"
+    game = state(board, CRT=crt("DB2"))
+    events = act(game, "g8+i8xh8#1=DB2")
+    assert "B:y36" in game.position()
+    assert any(event.kind == "elimination" for event in events)
+    act(state(board, CRT=crt("DB2")), "g8+i8xh8#1=DB2(-h8)")
+    illegal(state(board, CRT=crt("DB2")), "g8+i8xh8#1=DB2(h8-h9-h10)", "next to a pawn of the winner")
+
+
+def test_attackers_retreat_chosen_by_the_defender() -> None:
+    game = state("R:g8,a1 B:h8,y36", CRT=crt("AB2"))
+    act(game, "g8xh8#2=AB2(g8-f8-e8)")
+    assert game.position().startswith("R:a1,e8 ")
+    illegal(state("R:g8,a1 B:h8,y36", CRT=crt("AB2")), "g8xh8#2=AB2(g8-h9-h10)", "next to a pawn of the winner")
+    pending = verdict("1. R: g8xh8#2", Position="R:g8,a1 B:h8,y36", CRT=crt("AB2"))
+    assert (pending.pending, pending.to_move) == ("choice", "Blue")
+
+
+def test_the_army_destroyed() -> None:
+    won = verdict("1. R: g8xh8#4", Position="R:g8 B:h8", CRT=crt("DE"), Result="Red")
+    assert (won.status, won.winners, won.reason, won.result_matches) == ("finished", ("Red",), "army-destroyed", True)
+    lost = verdict("1. R: g8xh8#4", Position="R:g8 B:h8", CRT=crt("AE"))
+    assert lost.winners == ("Blue",)
+    both = verdict("1. R: g8xh8#4", Position="R:g8 B:h8", CRT=crt("EX"))
+    assert (both.status, both.draw, both.reason) == ("finished", True, "army-destroyed")
+    after = verdict("1. R: g8xh8#4 a1-b1", Position="R:g8,a1 B:h8", CRT=crt("DE"))
+    assert after.status == "illegal" and "the game ended" in after.error.message
+    decided = verdict("", Position="R:g8 B:")
+    assert (decided.status, decided.winners) == ("finished", ("Red",))
+
+
+def test_resign_and_agreed_draw() -> None:
+    resigned = verdict("1. R: a1-b1 resign", Position="R:g8,a1 B:h8")
+    assert (resigned.winners, resigned.reason) == (("Blue",), "resignation")
+    drawn = verdict("1. R: a1-b1", "draw", Position="R:e8,a1 B:y36")
+    assert (drawn.draw, drawn.reason) == (True, "agreement")
+
+
+# -- replacements ---------------------------------------------------------------
+
+
+def replacement(position: str, step: str) -> Verdict:
+    return verdict("1... B:", step, "2. R:", Position=position + " to:B")
+
+
+def test_one_replacement_with_a_centre_and_a_pawn_beyond() -> None:
+    assert replacement("R:k25,a1 B:y36", "R+: g4").status == "ongoing"
+    result = replacement("R:k25,a1 B:y36", "R+: g4 s4")
+    assert result.status == "illegal" and "both centres" in result.error.message
+
+
+def test_two_replacements_need_both_centres_and_two_pawns_beyond() -> None:
+    assert replacement("R:k25,l25,a1 B:y36", "R+: g4 s4").status == "ongoing"
+    held = replacement("R:k25,l25,a1 B:h4,y36", "R+: s4 g4")
+    assert held.status == "illegal" and "does not control the centre of g4" in held.error.message
+
+
+def test_replacement_conditions_refused() -> None:
+    cases = {
+        "R:k10,a1 B:y36": "a Red pawn on Blue's half",
+        "R:k25,a1 B:h4,y36": "does not control",
+        "R:k25,g4,a1 B:y36": "occupied",
+    }
+    for position, fragment in cases.items():
+        result = replacement(position, "R+: g4")
+        assert result.status == "illegal" and fragment in result.error.message, position
+    assert "not one of Red's stars" in replacement("R:k25,a1 B:y36", "R+: g33").error.message
+    full = ",".join(f"{f}{r}" for r in (25, 26) for f in "jklmnopqrs")
+    assert "no eliminated pawn" in replacement(f"R:{full} B:y36", "R+: g4").error.message
+    assert replacement("R:k25,a1 B:h4,y36", "R+: s4").status == "ongoing"
+
+
+def test_replacement_steps_come_after_the_complete_turn() -> None:
+    early = verdict("1. R: a1-b1", "R+: g4", Position="R:k25,a1 B:y36")
+    assert early.status == "illegal" and early.error.action is None
+    twice = verdict("1... B:", "R+: g4", "R+: s4", Position="R:k25,l25,a1 B:y36 to:B")
+    assert twice.status == "illegal" and "already had its replacement step" in twice.error.message
+    both = verdict("1... B:", "B+: g33", "R+: g4", "2. R:", Position="R:k25,a1 B:y36,k10 to:B")
+    assert both.status == "ongoing"
+
+
+# -- order of play, positions ---------------------------------------------------
+
+
+def test_round_numbers_with_a_position_giving_the_second_side() -> None:
+    assert verdict("1... B: y36-x36", "2. R: a1-b1", Position="R:a1 B:y36 to:B").status == "ongoing"
+    wrong = verdict("1... B: y36-x36", "1. R: a1-b1", Position="R:a1 B:y36 to:B")
+    assert wrong.status == "illegal" and "round 2, not 1" in wrong.error.message
+    side = verdict("1. R: a1-b1", "2. R: b1-c1", Position="R:a1 B:y36")
+    assert side.status == "illegal" and "Blue's turn" in side.error.message
+
+
+def test_position_strings_round_trip() -> None:
+    text = "R:g4,o7,g12 B:j19,n20 inv:R=1,B=0 to:B"
+    game = ENGINE.new_state({"Position": text})
+    assert game.position() == text
+    assert ENGINE.new_state({"Position": game.position()}).position() == text
+    assert ENGINE.new_state({"Position": "R:a1 B:y36"}).position() == "R:a1 B:y36 inv:R=2,B=2 to:R"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["R:g20 B:y36", "R:a1,a1 B:y36", "R:a1 B:a1", "R:" + ",".join(f"{f}1" for f in "abcdefghijklmnopqrstu") + " B:y36",
+     "R:a1 B:y36 inv:R=3", "R:a1 B:y36 to:G", "R:a1 B:y36 foo:1", "R:z1 B:y36", "B:y36"],
+)
+def test_bad_positions_are_malformed(text: str) -> None:
+    with pytest.raises(SetupError):
+        ENGINE.new_state({"Position": text})
+
+
+def test_bad_tags_are_malformed() -> None:
+    for tags in ({"First": "Green"}, {"Variant": "giant"}, {"CRT": "DE"}, {"Seed": ""}):
+        with pytest.raises(SetupError):
+            ENGINE.new_state(tags)
+
+
+# -- listing legal actions ------------------------------------------------------
+
+
+def test_every_listed_action_applies() -> None:
+    game = state("R:g8,i8,h10,b4,m10,a1 B:h8,h9,y36", Seed="listing")
+    listed = game.legal_actions()
+    kinds = {type(action) for action in listed}
+    assert {Move, Invasion, Battle} <= kinds
+    assert Move(("m10", "m30")) in listed
+    for action in listed:
+        twin = game.copy()
+        twin.apply(action)
+    assert game.can_end_turn() is False
+
+
+def test_listed_battles_can_complete_the_turn() -> None:
+    game = state("R:g8,i8,h10,a1 B:h8,h9,y36", Seed="complete")
+    for _ in range(10):
+        battles = [action for action in game.legal_actions() if isinstance(action, Battle)]
+        if not battles:
+            break
+        game.apply(battles[-1])
+    assert game.can_end_turn()
+    game.end_turn()
+
+
+def test_replacement_stars_are_listed_in_a_step() -> None:
+    game = ENGINE.new_state({"Position": "R:k25,l25,a1 B:y36 to:B"})
+    game.begin_turn("Blue")
+    game.end_turn()
+    assert game.next_turn() == ("Red", True)
+    game.begin_turn("Red", True)
+    assert [str(action) for action in game.legal_actions()] == ["g4", "s4"]
+    with pytest.raises(IllegalTurnError):
+        game.end_turn()  # a step places at least one pawn
