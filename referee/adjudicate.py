@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from games import registry
-from games.api import Event, GameState, Outcome, RuleError, SetupError
+from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError
 from notation import reader
 from notation.dialect import Dialect
 from notation.model import Draw, Malformed, Move, ReadResult, Record, Span, Turn
@@ -177,15 +177,13 @@ def _run(
 
 
 def _last_move(record: Record) -> Move | None:
-    """The record's very last action, when nothing but comments follows it."""
+    """The last action that only comments, `draw` or `resign` follow: what it leaves
+    unwritten (a choice, a roll) may stay pending, since those end the game anyway."""
     for item in reversed(record.items):
-        if isinstance(item, Draw):
-            return None
         if isinstance(item, Turn):
             for sub in reversed(item.items):
-                if isinstance(sub, Move):
+                if isinstance(sub, Move) and not isinstance(sub.action, Resign):
                     return sub
-            return None
     return None
 
 

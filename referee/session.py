@@ -151,13 +151,16 @@ class Listed(NamedTuple):
         return {"to_move": self.verdict.to_move, "actions": self.actions, "verdict": report.as_json(self.verdict)}
 
 
-def next_actions(state: GameState) -> list[object]:
-    """The actions open to the side to move: in the turn the record left open, or, when
-    that turn can take no more, in the turn that begins next."""
-    actions = state.legal_actions()
+def next_actions(state: GameState, open_side: str | None = None) -> list[object]:
+    """The actions open to the side to move: in the turn the record left open (labelled
+    `open_side`) while that side still has the move, else in the turn that begins next."""
     label = state.next_turn()
-    if actions or label is None:
-        return actions
+    if open_side is None or open_side == state.to_move():
+        actions = state.legal_actions()
+        if actions or label is None:
+            return actions
+    if label is None:
+        return []
     following = state.copy()
     try:
         following.end_turn()
@@ -170,8 +173,10 @@ def next_actions(state: GameState) -> list[object]:
 def moves(name: str, index: int) -> Listed:
     replay = _one(name, index)
     actions: list[str] = []
-    if replay.state is not None and replay.verdict.status == "ongoing":
-        actions = [str(action) for action in next_actions(replay.state)]
+    if replay.state is not None and replay.record is not None and replay.verdict.status == "ongoing":
+        turns = replay.record.turns
+        open_side = turns[-1].side if turns and turns[-1].moves else None
+        actions = [str(action) for action in next_actions(replay.state, open_side)]
     return Listed(replay.verdict, actions)
 
 

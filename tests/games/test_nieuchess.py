@@ -119,7 +119,8 @@ def test_action_types() -> None:
     assert parse_action("b4>y33") == Invasion("b4", "y33")
     assert parse_action("g4") == Place("g4")
     assert isinstance(parse_action("g6+h6xh7"), Battle)
-    assert parse_action("setup a01 b2") == Setup(("a1", "b2"))
+    assert parse_action("SETUP A1 b2") == Setup(("a1", "b2"))
+    illegal(state("R:e8,a1 B:y36"), "e8-e09", "e09 is off the map")
 
 
 # -- setup ----------------------------------------------------------------------
@@ -252,7 +253,7 @@ def test_invasion_from_an_embarkation_hex_to_any_vacant_red_hex() -> None:
 def test_invasion_limits(left: int, allowed: int) -> None:
     pawns = ",".join(EMBARK[:11])
     game = state(f"R:{pawns} B:y36 inv:R={left},B=2")
-    for origin, target in list(zip(EMBARK, TARGETS))[:allowed]:
+    for origin, target in list(zip(EMBARK, TARGETS, strict=False))[:allowed]:
         act(game, f"{origin}>{target}")
     origin, target = EMBARK[allowed], TARGETS[allowed]
     illegal(game, f"{origin}>{target}", "invasion")
@@ -261,7 +262,7 @@ def test_invasion_limits(left: int, allowed: int) -> None:
 def test_invasions_are_counted_per_five_placements() -> None:
     pawns = ",".join(EMBARK[:11])
     game = state(f"R:{pawns} B:y36")
-    for origin, target in list(zip(EMBARK, TARGETS))[:5]:
+    for origin, target in list(zip(EMBARK, TARGETS, strict=False))[:5]:
         act(game, f"{origin}>{target}")
     assert "inv:R=1,B=2" in game.position()
     act(game, f"{EMBARK[5]}>{TARGETS[5]}")
@@ -525,3 +526,28 @@ def test_replacement_stars_are_listed_in_a_step() -> None:
     assert [str(action) for action in game.legal_actions()] == ["g4", "s4"]
     with pytest.raises(IllegalTurnError):
         game.end_turn()  # a step places at least one pawn
+
+
+def test_the_side_to_move_at_the_end_of_a_record() -> None:
+    moved = verdict("1. R: a1-b1", Position="R:a1 B:y36")
+    assert (moved.to_move, moved.round) == ("Blue", 1)  # Red's turn may end here
+    begun = verdict("1. R: a1-b1", "B:", Position="R:a1 B:y36")
+    assert (begun.to_move, begun.round) == ("Blue", 1)
+    second = verdict("1. R: a1-b1", "B: y36-x36", Position="R:a1 B:y36")
+    assert (second.to_move, second.round) == ("Red", 2)
+
+
+# -- the shipped examples -------------------------------------------------------
+
+
+def test_examples() -> None:
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "examples"
+    found = {}
+    for path in [*folder.glob("nieuchess-*.rgn"), *folder.glob("broken/nieuchess-*.rgn")]:
+        (result,) = read_source(path.read_bytes())
+        found[path.stem.removeprefix("nieuchess-")] = adjudicate(result).verdict
+    assert found["finished"].status == "finished" and found["finished"].result_matches
+    assert (found["pending-retreat"].status, found["pending-retreat"].pending) == ("ongoing", "choice")
+    assert found["wrong-roll"].status == "illegal" and "die of this battle" in found["wrong-roll"].error.message

@@ -1,0 +1,217 @@
+"""Nieuchess actions and their notation (nieuchess.md):
+
+    setup a1 b1 ...            a setup turn: the word `setup` and the side's 20 hexes
+    e4-g7, e4-f5-f6-g7         a move: destination form, or an explicit path
+    b4>y33                     an invasion: an embarkation hex to a red hex
+    g6+h6xh7#4=DB2(h7-h8-h9)   a battle: attackers x defenders, roll, result, choices
+    g4                         a replacement pawn placed on a star (replacement steps only)
+    resign
+
+Hexes are kept as lower-case names (`m40` too: a hex off the map is a rule matter, not a
+syntax error); the engine looks them up.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pyparsing as pp
+
+from games.api import RESIGN, Resign
+from games.nieuchess.board import RESULTS
+from games.registry import NIEUCHESS
+from notation.blocks import choice, keyword, square
+from notation.dialect import Dialect
+
+HEX_PATTERN, HEX_ELEMENT = square("a-z", 99, "a hex")
+RESULT_PATTERN, RESULT_ELEMENT = choice(list(RESULTS), 'a result such as "DB2"')
+_CHOICE = rf"(?:-{HEX_PATTERN}|{HEX_PATTERN}(?:-{HEX_PATTERN})+)"
+_BATTLE = (
+    rf"{HEX_PATTERN}(?:\+{HEX_PATTERN})*x{HEX_PATTERN}(?:\+{HEX_PATTERN})*"
+    rf"(?:#\d)?(?:={RESULT_PATTERN})?(?:\({_CHOICE}(?:,{_CHOICE})*\))?"
+)
+ACTION_PATTERN = (
+    rf"setup(?:\s+{HEX_PATTERN}(?![^\s{{;]))*"
+    rf"|{_BATTLE}"
+    rf"|{HEX_PATTERN}>{HEX_PATTERN}"
+    rf"|{HEX_PATTERN}(?:-{HEX_PATTERN})*"
+    r"|resign"
+)
+
+
+def _hex(text: str) -> str:
+    """A hex name as written, in lower case (`a05` stays itself: no hex has that name)."""
+    return text.lower()
+
+
+def _joined(hexes: tuple[str, ...], separator: str) -> str:
+    return separator.join(hexes)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A setup turn: where the side's pawns start."""
+
+    hexes: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return " ".join(("setup", *self.hexes))
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: two hexes are the destination form (any legal path), more an explicit path."""
+
+    path: tuple[str, ...]
+
+    @property
+    def origin(self) -> str:
+        return self.path[0]
+
+    @property
+    def target(self) -> str:
+        return self.path[-1]
+
+    def __str__(self) -> str:
+        return _joined(self.path, "-")
+
+
+@dataclass(frozen=True, slots=True)
+class Invasion:
+    """A pawn on an embarkation hex placed on a vacant red hex."""
+
+    origin: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.origin}>{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One item of a battle's choices: a retreat path (`h7-h8-h9`) or an elimination (`-h7`)."""
+
+    path: tuple[str, ...]
+    eliminated: bool = False
+
+    @property
+    def pawn(self) -> str:
+        return self.path[0]
+
+    def __str__(self) -> str:
+        return f"-{self.path[0]}" if self.eliminated else _joined(self.path, "-")
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    """A battle with, when written, its roll, its result and the winner's choices."""
+
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    roll: int | None = None
+    result: str | None = None
+    choices: tuple[Choice, ...] | None = None
+
+    def __str__(self) -> str:
+        text = f"{_joined(self.attackers, '+')}x{_joined(self.defenders, '+')}"
+        if self.roll is not None:
+            text += f"#{self.roll}"
+        if self.result is not None:
+            text += f"={self.result}"
+        if self.choices is not None:
+            text += "(" + ",".join(str(item) for item in self.choices) + ")"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A replacement pawn placed on a star, in a replacement step (`R+: g4`)."""
+
+    star: str
+
+    def __str__(self) -> str:
+        return self.star
+
+
+NieuchessAction = Setup | Move | Invasion | Battle | Place | Resign
+
+_HEX = re.compile(HEX_PATTERN, re.IGNORECASE)
+_PAWNS = rf"{HEX_PATTERN}(?:\+{HEX_PATTERN})*"
+_BATTLE_PARTS = re.compile(rf"({_PAWNS})x({_PAWNS})(?:#(\d))?(?:=(\w+))?(?:\((.*)\))?", re.IGNORECASE)
+
+
+def _hexes(text: str) -> tuple[str, ...]:
+    return tuple(_hex(match) for match in _HEX.findall(text))
+
+
+def _choice(text: str) -> Choice:
+    if text.startswith("-"):
+        return Choice((_hex(text[1:]),), eliminated=True)
+    return Choice(tuple(_hex(part) for part in text.split("-")))
+
+
+@lru_cache(maxsize=65536)
+def parse_action(text: str) -> NieuchessAction:
+    """The typed action of a text that fully matches ACTION_PATTERN (any case)."""
+    lowered = text.lower()
+    if lowered == "resign":
+        return RESIGN
+    if lowered.startswith("setup"):
+        return Setup(_hexes(lowered[5:]))
+    if ">" in lowered:
+        origin, target = lowered.split(">")
+        return Invasion(_hex(origin), _hex(target))
+    battle = _BATTLE_PARTS.fullmatch(lowered) if "x" in lowered else None
+    if battle:
+        attackers, defenders, roll, result, choices = battle.groups()
+        return Battle(
+            tuple(_hex(part) for part in attackers.split("+")),
+            tuple(_hex(part) for part in defenders.split("+")),
+            int(roll) if roll is not None else None,
+            result.upper() if result is not None else None,
+            tuple(_choice(item) for item in choices.split(",")) if choices is not None else None,
+        )
+    path = tuple(_hex(part) for part in lowered.split("-"))
+    if len(path) == 1:
+        return Place(path[0])
+    return Move(path)
+
+
+def action_element() -> pp.ParserElement:
+    """The detailed grammar of one action, for saying what was expected."""
+    hex_ = HEX_ELEMENT
+    path = (hex_ + pp.OneOrMore(pp.Literal("-") + hex_)).set_name('a path such as "h7-h8-h9"')
+    elimination = (pp.Literal("-") + hex_).set_name('an elimination such as "-h7"')
+    item = (elimination | path).set_name('a retreat "h7-h8-h9" or an elimination "-h7"')
+    choices = (
+        pp.Literal("(") - item + pp.ZeroOrMore(pp.Literal(",") - item) + pp.Literal(")").set_name('")"')
+    ).set_name('choices such as "(h7-h8-h9)"')
+    roll = (pp.Literal("#") - pp.Regex(r"\d").set_name('a die roll such as "4"')).set_name('a roll such as "#4"')
+    result = (pp.Literal("=") - RESULT_ELEMENT).set_name('a result such as "=DB2"')
+    pawns = (hex_ + pp.ZeroOrMore(pp.Literal("+") + hex_)).set_name('pawns such as "g6+h6"')
+    battle = (
+        pawns + pp.CaselessLiteral("x").set_name('"x"') - pawns
+        + pp.Optional(roll) + pp.Optional(result) + pp.Optional(choices)
+    ).set_name('a battle such as "g6+h6xh7"')
+    invasion = (hex_ + pp.Literal(">") - hex_).set_name('an invasion such as "b4>y33"')
+    move = (hex_ + pp.OneOrMore(pp.Literal("-") - hex_)).set_name('a move such as "e4-g7"')
+    setup = (keyword("setup") - pp.OneOrMore(hex_)).set_name('a setup such as "setup a1 b1 ..."')
+    placement = hex_.copy().set_name('a star such as "g4"')
+    return (
+        keyword("resign") | setup | battle | invasion | move | placement
+    ).set_name('an action such as "e4-g7"')
+
+
+DIALECT = Dialect(
+    game=NIEUCHESS.name,
+    labels=NIEUCHESS.labels,
+    short_labels=NIEUCHESS.short_labels,
+    action_pattern=ACTION_PATTERN,
+    parse_action=parse_action,
+    action_element=action_element,
+    example_action=NIEUCHESS.example_action,
+    step_labels=NIEUCHESS.step_labels,
+    label_examples=("R:", "Red:"),
+)
