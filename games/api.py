@@ -166,13 +166,20 @@ class GameState(abc.ABC):
     def can_end_turn(self) -> bool:
         """Whether the open turn may end here (used by random playouts)."""
 
-    @abc.abstractmethod
+    _outcome: Outcome | None = None
+
     def outcome(self) -> Outcome | None:
         """The outcome once the game is over, else None."""
+        return self._outcome
 
-    @abc.abstractmethod
     def agree_draw(self) -> None:
-        """The `draw` termination: all players agree to a draw."""
+        """The `draw` termination: all players agree to a draw (the first ending stands)."""
+        if self._outcome is None:
+            self._finish((), "agreement")
+
+    def _finish(self, winners: tuple[Side, ...], reason: str) -> None:
+        """End the game; engines extend this to note when it ended."""
+        self._outcome = Outcome(winners, reason)
 
     @abc.abstractmethod
     def position(self) -> str:
@@ -218,6 +225,23 @@ class Engine(abc.ABC):
     def new_state(self, tags: Mapping[str, str]) -> GameState:
         """The start state from a record's tags (`Position`, `Seed`, `Players`...).
         Raises SetupError for a tag value it cannot read."""
+
+    def variant(self, tags: Mapping[str, str]) -> str:
+        """The record's `Variant` (default `standard`), one the game declares."""
+        variant = tags.get("Variant", "standard").strip().lower()
+        if variant not in self.info.variants:
+            known = ", ".join(f'"{name}"' for name in self.info.variants)
+            raise SetupError(f'unknown variant "{variant}": {self.info.name} has {known}', "Variant")
+        return variant
+
+    def players(self, tags: Mapping[str, str]) -> int:
+        """The record's `Players` (default the fewest the game allows), one it declares."""
+        text = tags.get("Players", str(self.info.player_counts[0])).strip()
+        counts = self.info.player_counts
+        if not text.isdigit() or int(text) not in counts:
+            allowed = " or ".join(filter(None, (", ".join(map(str, counts[:-1])), str(counts[-1]))))
+            raise SetupError(f'{self.info.name} is played by {allowed} players, not "{text}"', "Players")
+        return int(text)
 
     def new_tags(self, players: int | None, seed: str | None, first: str | None) -> dict[str, str]:
         """The tags of a fresh record for `referee new` (besides `Game`)."""

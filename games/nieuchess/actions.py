@@ -16,17 +16,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import pyparsing as pp
+from typing import TYPE_CHECKING
 
 from games.api import RESIGN, Resign
 from games.nieuchess.board import RESULTS
 from games.registry import NIEUCHESS
-from notation.blocks import choice, keyword, square
+from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 from notation.dialect import Dialect
 
-HEX_PATTERN, HEX_ELEMENT = square("a-z", 99, "a hex")
-RESULT_PATTERN, RESULT_ELEMENT = choice(list(RESULTS), 'a result such as "DB2"')
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+HEX_PATTERN = square_pattern("a-z", 99)
+RESULT_PATTERN = choice_pattern(list(RESULTS))
 _CHOICE = rf"(?:-{HEX_PATTERN}|{HEX_PATTERN}(?:-{HEX_PATTERN})+)"
 _BATTLE = (
     rf"{HEX_PATTERN}(?:\+{HEX_PATTERN})*x{HEX_PATTERN}(?:\+{HEX_PATTERN})*"
@@ -181,7 +183,12 @@ def parse_action(text: str) -> NieuchessAction:
 
 def action_element() -> pp.ParserElement:
     """The detailed grammar of one action, for saying what was expected."""
-    hex_ = HEX_ELEMENT
+    import pyparsing as pp
+
+    _, HEX_element = square("a-z", 99, "a hex")
+    _, RESULT_element = choice(list(RESULTS), 'a result such as "DB2"')
+
+    hex_ = HEX_element
     path = (hex_ + pp.OneOrMore(pp.Literal("-") + hex_)).set_name('a path such as "h7-h8-h9"')
     elimination = (pp.Literal("-") + hex_).set_name('an elimination such as "-h7"')
     item = (elimination | path).set_name('a retreat "h7-h8-h9" or an elimination "-h7"')
@@ -189,7 +196,7 @@ def action_element() -> pp.ParserElement:
         pp.Literal("(") - item + pp.ZeroOrMore(pp.Literal(",") - item) + pp.Literal(")").set_name('")"')
     ).set_name('choices such as "(h7-h8-h9)"')
     roll = (pp.Literal("#") - pp.Regex(r"\d").set_name('a die roll such as "4"')).set_name('a roll such as "#4"')
-    result = (pp.Literal("=") - RESULT_ELEMENT).set_name('a result such as "=DB2"')
+    result = (pp.Literal("=") - RESULT_element).set_name('a result such as "=DB2"')
     pawns = (hex_ + pp.ZeroOrMore(pp.Literal("+") + hex_)).set_name('pawns such as "g6+h6"')
     battle = (
         pawns + pp.CaselessLiteral("x").set_name('"x"') - pawns

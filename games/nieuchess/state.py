@@ -311,13 +311,6 @@ class NieuchessState(GameState):
             return not attackers and not defenders
         return turn.actions > 0
 
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def agree_draw(self) -> None:
-        if self._outcome is None:
-            self._finish((), "agreement")
-
     def pending(self) -> str | None:
         if self._outcome is not None:
             return None
@@ -1105,12 +1098,8 @@ class NieuchessEngine(Engine):
         return DIALECT
 
     def new_state(self, tags: Mapping[str, str]) -> NieuchessState:
-        variant = tags.get("Variant", "standard").strip().lower()
-        if variant != "standard":
-            raise SetupError(f'unknown variant "{variant}": Nieuchess has only standard', "Variant")
-        players = tags.get("Players")
-        if players is not None and players.strip() != "2":
-            raise SetupError("Nieuchess is a 2-player game", "Players")
+        self.variant(tags)
+        self.players(tags)
         first_side = NIEUCHESS.side(tags.get("First", "Red").strip())
         if first_side is None:
             raise SetupError(f'"{tags.get("First")}" names no Nieuchess side (Red or Blue)', "First")

@@ -17,16 +17,18 @@ import re
 import string
 from dataclasses import dataclass
 from functools import lru_cache
-
-import pyparsing as pp
+from typing import TYPE_CHECKING
 
 from games.api import RESIGN, Resign
 from games.registry import NIKA
-from notation.blocks import choice, keyword, square
+from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 from notation.dialect import Dialect
 
-SQUARE_PATTERN, SQUARE_ELEMENT = square("a-z", 10)
-FACING_PATTERN, FACING_ELEMENT = choice(["N", "E", "S", "W"], 'a facing such as "N"')
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+SQUARE_PATTERN = square_pattern("a-z", 10)
+FACING_PATTERN = choice_pattern(["N", "E", "S", "W"])
 ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 """Lower case for ASCII letters only: a non-ASCII letter that the case-insensitive pattern
 lets through (the Kelvin sign, a dotted capital I) keeps its length and names no square."""
@@ -142,15 +144,20 @@ def parse_action(text: str) -> NikaAction:
 
 def action_element() -> pp.ParserElement:
     """The detailed grammar of one action, for saying what was expected."""
-    target = (SQUARE_ELEMENT | FACING_ELEMENT).set_name('a direction such as "N" or a square such as "d3"')
+    import pyparsing as pp
+
+    _, SQUARE_element = square("a-z", 10)
+    _, FACING_element = choice(["N", "E", "S", "W"], 'a facing such as "N"')
+
+    target = (SQUARE_element | FACING_element).set_name('a direction such as "N" or a square such as "d3"')
     joiner = pp.one_of("- >").set_name('"-" (move) or ">" (rotate)')
     move_or_rotate = (
         (pp.Literal("-") - target)
-        | (pp.Literal(">") - FACING_ELEMENT)
-        | (pp.OneOrMore(pp.Literal("+") - SQUARE_ELEMENT) - joiner - FACING_ELEMENT)
+        | (pp.Literal(">") - FACING_element)
+        | (pp.OneOrMore(pp.Literal("+") - SQUARE_element) - joiner - FACING_element)
     ).set_name('"-" and a direction, ">" and a facing, or "+" and another square of a phalanx')
-    piece_action = (SQUARE_ELEMENT - move_or_rotate).set_name('a move such as "d1-W"')
-    rally = (pp.Literal("*") - SQUARE_ELEMENT - pp.Literal(">") - FACING_ELEMENT).set_name(
+    piece_action = (SQUARE_element - move_or_rotate).set_name('a move such as "d1-W"')
+    rally = (pp.Literal("*") - SQUARE_element - pp.Literal(">") - FACING_element).set_name(
         'a rally such as "*b5>N"'
     )
     return (keyword("pass") | keyword("resign") | rally | piece_action).set_name(

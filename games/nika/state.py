@@ -200,13 +200,6 @@ class NikaState(GameState):
     def can_end_turn(self) -> bool:
         return self.turn_open and (self.acted >= ACTIONS_PER_TURN or self._outcome is not None)
 
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def agree_draw(self) -> None:
-        if self._outcome is None:
-            self._finish((), "agreement")
-
     def copy(self) -> NikaState:
         twin = NikaState.__new__(NikaState)
         twin.__dict__.update(self.__dict__)
@@ -557,12 +550,8 @@ class NikaEngine(Engine):
         return DIALECT
 
     def new_state(self, tags: Mapping[str, str]) -> NikaState:
-        variant = tags.get("Variant", "standard").strip().lower()
-        if variant != "standard":
-            raise SetupError(f'unknown variant "{variant}": Nika has only "standard"', "Variant")
-        players = tags.get("Players")
-        if players is not None and players.strip() not in ("2", "3", "4"):
-            raise SetupError(f'Nika is played by 2, 3 or 4 players, not "{players}"', "Players")
+        self.variant(tags)
+        self.players(tags)
         return read_position(tags.get("Position", START))
 
 

@@ -155,13 +155,6 @@ class NumicaState(GameState):
     def can_end_turn(self) -> bool:
         return self.acted or self._outcome is not None
 
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def agree_draw(self) -> None:
-        if self._outcome is None:
-            self._outcome = Outcome((), "agreement")
-
     def copy(self) -> NumicaState:
         twin = NumicaState.__new__(NumicaState)
         twin.__dict__.update(self.__dict__)
@@ -338,9 +331,7 @@ class NumicaEngine(Engine):
         return DIALECT
 
     def new_state(self, tags: Mapping[str, str]) -> NumicaState:
-        variant = tags.get("Variant", "standard").strip().lower()
-        if variant not in TILE_SETS:
-            raise SetupError(f'unknown variant "{variant}": Numica has {", ".join(TILE_SETS)}', "Variant")
+        variant = self.variant(tags)
         tiles = self._tiles(tags, variant)
         position = tags.get("Position")
         if position is None:

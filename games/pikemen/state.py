@@ -206,14 +206,6 @@ class PikemenState(GameState):
     def can_end_turn(self) -> bool:
         return self._outcome is not None or (self.turn_open and self.acted)
 
-    def outcome(self) -> Outcome | None:
-        return self._outcome
-
-    def agree_draw(self) -> None:
-        """A draw agreed after the game has ended changes nothing: the first ending stands."""
-        if self._outcome is None:
-            self._outcome = Outcome((), "agreement")
-
     def copy(self) -> PikemenState:
         twin = PikemenState.__new__(PikemenState)
         twin.__dict__.update(self.__dict__)
@@ -453,10 +445,8 @@ class PikemenEngine(Engine):
         return DIALECT
 
     def new_state(self, tags: Mapping[str, str]) -> PikemenState:
-        variant = tags.get("Variant", "standard").strip().lower()
-        if variant not in PIKEMEN.variants:
-            raise SetupError(f'unknown variant "{variant}": Pikemen has only "standard"', "Variant")
-        players = self._players(tags)
+        self.variant(tags)
+        players = self.players(tags)
         sides = PIKEMEN.sides_for(players)
         target = self._target(tags)
         position = tags.get("Position")
@@ -468,13 +458,6 @@ class PikemenEngine(Engine):
                 board[square] = (owner, size, UPRIGHT)
         first = self._first(tags, sides)
         return PikemenState(sides, board, [0] * len(sides), first, target)
-
-    @staticmethod
-    def _players(tags: Mapping[str, str]) -> int:
-        text = tags.get("Players", "2").strip()
-        if text not in ("2", "3", "4"):
-            raise SetupError(f'Pikemen is for 2, 3 or 4 players, not "{text}"', "Players")
-        return int(text)
 
     @staticmethod
     def _target(tags: Mapping[str, str]) -> int:
