@@ -192,7 +192,7 @@ def bench(
 ) -> None:
     """Measure actions parsed and validated per second, on one core, with peak memory.
 
-    Records are random playouts made before timing; the best of 3 passes counts.
+    Records are random playouts made before timing; the best of 5 passes counts.
     """
     from referee import benchmark
 

@@ -42,6 +42,6 @@ def test_random_playouts(game: str, players: int | None) -> None:
 def test_long_random_playouts(game: str, players: int | None) -> None:
     """Soak: many whole games (run apart with `pytest -m slow`)."""
     for index in range(40):
-        playout = play(game, players, f"soak-{game}-{players}-{index}", max_turns=2000)
+        playout = play(game, players, f"soak-{game}-{players}-{index}", max_turns=600)
         (result,) = read_source(playout.text.encode())
         assert adjudicate(result).verdict.status in ("finished", "ongoing")
