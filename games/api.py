@@ -21,8 +21,13 @@ understands, naming the rule.
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
-from typing import ClassVar, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
+
+if TYPE_CHECKING:
+    import pyparsing as pp
+
+    from notation.dialect import Dialect
 
 Side = str
 """A side's long name, as the verdicts print it: "Red", "Athens"."""
@@ -91,6 +96,28 @@ class GameInfo(NamedTuple):
 
     def sides_for(self, players: int) -> tuple[Side, ...]:
         return self.sides_by_players.get(players, self.sides)
+
+    def dialect(
+        self,
+        action_pattern: str,
+        parse_action: Callable[[str], object],
+        action_element: Callable[[], pp.ParserElement],
+    ) -> Dialect:
+        """The game's notation: its labels from this metadata, its actions from the game."""
+        from notation.dialect import Dialect
+
+        first = self.sides[0]
+        return Dialect(
+            game=self.name,
+            labels=self.labels,
+            short_labels=self.short_labels,
+            action_pattern=action_pattern,
+            parse_action=parse_action,
+            action_element=action_element,
+            example_action=self.example_action,
+            step_labels=self.step_labels,
+            label_examples=(f"{self.short_labels[first]}:", f"{first}:"),
+        )
 
 
 class RuleError(ValueError):
@@ -218,7 +245,7 @@ class Engine(abc.ABC):
     info: ClassVar[GameInfo]
 
     @abc.abstractmethod
-    def dialect(self) -> object:
+    def dialect(self) -> Dialect:
         """The `notation.Dialect` that reads and writes this game's actions."""
 
     @abc.abstractmethod

@@ -80,15 +80,15 @@ def read_record(chunk: bytes, first_line: int, dialects: DialectLookup) -> ReadR
             NotationError("these bytes are not UTF-8 text", _offset_span(before, len(before), first_line)),
         )
     game_match = GAME_VALUE.match(text)
-    game_name = game_match.group(1).strip().lower() if game_match else None
     start = Span(first_line, 1)
-    if game_name is None:
+    if game_match is None:
         return Malformed(None, start, NotationError('expected a tag [Game "..."] naming the game', start))
+    game_name = game_match.group(1).strip().lower()
     dialect = dialects(game_name)
     if dialect is None:
-        column = game_match.start(1) if game_match else 0
-        error = NotationError(f'unknown game "{game_match.group(1)}"', Span(first_line, column))
-        return Malformed(game_name, start, error)
+        quote_column = game_match.start(1)  # the 0-based offset of the value is the quote's column
+        unknown = NotationError(f'unknown game "{game_match.group(1)}"', Span(first_line, quote_column))
+        return Malformed(game_name, start, unknown)
     try:
         try:
             record = _read_fast(text, first_line, dialect, game_name)
@@ -186,9 +186,10 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str) -> Recor
             items.append(Draw(lines.span(pos)))
         else:  # a glyph standing apart from its action
             last = last_move_index(turn) if turn else None
-            if last is None or turn[last].glyph is not None:  # type: ignore[index]
+            move = None if last is None or turn is None else turn[last]
+            if not isinstance(move, Move) or move.glyph is not None:
                 raise _Unreadable
-            turn[last] = turn[last]._replace(glyph=token.group("lone"))  # type: ignore[index, union-attr]
+            turn[last] = move._replace(glyph=token.group("lone"))  # type: ignore[index]
         pos = token.end()
     if number is not None:
         raise _Unreadable

@@ -54,7 +54,7 @@ class Played(NamedTuple):
     """One action replayed, with what it caused (for `referee replay`)."""
 
     turn: Turn
-    index: int
+    number: int
     move: Move
     events: tuple[Event, ...]
     round: int | None
@@ -76,7 +76,7 @@ def dialect_for(game: str) -> Dialect | None:
     """The notation dialect of a game, loading its engine only when a record needs it."""
     if registry.info(game) is None:
         return None
-    return registry.engine(game).dialect()  # type: ignore[return-value]
+    return registry.engine(game).dialect()
 
 
 def read_source(data: bytes) -> list[ReadResult]:

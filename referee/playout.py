@@ -58,4 +58,4 @@ def play(game: str, players: int | None, seed: str, max_turns: int = 200, end_ch
         if state.outcome() is None and len(turns) < max_turns:
             state.end_turn()
     record = Record(game, tuple(Tag(name, value, NOWHERE) for name, value in tags.items()), tuple(turns), NOWHERE)
-    return Playout(record, writer.write(record, engine.dialect()), state, actions)  # type: ignore[arg-type]
+    return Playout(record, writer.write(record, engine.dialect()), state, actions)

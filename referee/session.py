@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from games import registry
 from games.api import GameState
 from notation.model import Malformed, Record, Turn
-from referee.adjudicate import Replay, Verdict, adjudicate, dialect_for, read_source
+from referee.adjudicate import Replay, Verdict, adjudicate, read_source
 
 
 class UsageError(ValueError):
@@ -199,7 +199,7 @@ def canonical(record: Record) -> str:
         item._replace(number=numbers[id(item)]) if isinstance(item, Turn) and id(item) in numbers else item
         for item in record.items
     )
-    return writer.write(record._replace(items=items), registry.engine(record.game).dialect())  # type: ignore[arg-type]
+    return writer.write(record._replace(items=items), registry.engine(record.game).dialect())
 
 
 def format_files(names: list[str]) -> Formatted:
@@ -254,5 +254,5 @@ def new_record(game: str, players: int | None, seed: str | None, first: str | No
             raise UsageError(f'--tag takes NAME=VALUE, not "{entry}"')
         values[name] = value
     span = Span(1, 1)
-    dialect = dialect_for(info.name)
-    return writer.write_tags(writer.ordered_tags([Tag(k, v, span) for k, v in values.items()], dialect))  # type: ignore[arg-type]
+    dialect = engine.dialect()
+    return writer.write_tags(writer.ordered_tags([Tag(k, v, span) for k, v in values.items()], dialect))

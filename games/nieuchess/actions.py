@@ -22,7 +22,6 @@ from games.api import RESIGN, Resign
 from games.nieuchess.board import RESULTS
 from games.registry import NIEUCHESS
 from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
-from notation.dialect import Dialect
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -211,14 +210,4 @@ def action_element() -> pp.ParserElement:
     ).set_name('an action such as "e4-g7"')
 
 
-DIALECT = Dialect(
-    game=NIEUCHESS.name,
-    labels=NIEUCHESS.labels,
-    short_labels=NIEUCHESS.short_labels,
-    action_pattern=ACTION_PATTERN,
-    parse_action=parse_action,
-    action_element=action_element,
-    example_action=NIEUCHESS.example_action,
-    step_labels=NIEUCHESS.step_labels,
-    label_examples=("R:", "Red:"),
-)
+DIALECT = NIEUCHESS.dialect(ACTION_PATTERN, parse_action, action_element)

@@ -960,7 +960,7 @@ class NieuchessState(GameState):
     def _setups(self, side: int) -> list[object]:
         """A few varied setups: listing every one is impossible (C(400, 20))."""
         hexes = [h for h in range(SIZE) if BOARD.half[h] == side and BOARD.passable[h]]
-        chosen = []
+        chosen: list[object] = []
         for variant in range(8):
             ordered = sorted(hexes, key=lambda h: (h * 2654435761 + variant * 40503) % 1000003)
             chosen.append(Setup(tuple(NAMES[h] for h in sorted(ordered[:ARMY]))))

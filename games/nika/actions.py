@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from games.api import RESIGN, Resign
 from games.registry import NIKA
 from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
-from notation.dialect import Dialect
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -165,13 +164,4 @@ def action_element() -> pp.ParserElement:
     )
 
 
-DIALECT = Dialect(
-    game=NIKA.name,
-    labels=NIKA.labels,
-    short_labels=NIKA.short_labels,
-    action_pattern=ACTION_PATTERN,
-    parse_action=parse_action,
-    action_element=action_element,
-    example_action=NIKA.example_action,
-    label_examples=("W:", "Athens:"),
-)
+DIALECT = NIKA.dialect(ACTION_PATTERN, parse_action, action_element)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, NamedTuple
 from games.api import RESIGN, Resign
 from games.registry import NUMICA
 from notation.blocks import keyword, square, square_pattern
-from notation.dialect import Dialect
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -66,13 +65,4 @@ def action_element() -> pp.ParserElement:
     return (keyword("resign") | step | setup).set_name('an action such as "a1-c3"')
 
 
-DIALECT = Dialect(
-    game=NUMICA.name,
-    labels=NUMICA.labels,
-    short_labels=NUMICA.short_labels,
-    action_pattern=ACTION_PATTERN,
-    parse_action=parse_action,
-    action_element=action_element,
-    example_action=NUMICA.example_action,
-    label_examples=("R:", "Red:"),
-)
+DIALECT = NUMICA.dialect(ACTION_PATTERN, parse_action, action_element)

@@ -15,7 +15,6 @@ from games.api import RESIGN, Resign
 from games.pikemen.board import FACINGS
 from games.registry import PIKEMEN
 from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
-from notation.dialect import Dialect
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -97,13 +96,4 @@ def action_element() -> pp.ParserElement:
     return (keyword("resign") | piece_action).set_name('an action such as "e1-e5(NE)" or "a4(U)"')
 
 
-DIALECT = Dialect(
-    game=PIKEMEN.name,
-    labels=PIKEMEN.labels,
-    short_labels=PIKEMEN.short_labels,
-    action_pattern=ACTION_PATTERN,
-    parse_action=parse_action,
-    action_element=action_element,
-    example_action=PIKEMEN.example_action,
-    label_examples=("R:", "Red:"),
-)
+DIALECT = PIKEMEN.dialect(ACTION_PATTERN, parse_action, action_element)

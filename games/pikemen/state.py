@@ -296,10 +296,11 @@ class PikemenState(GameState):
         for square in ray:
             if square == target:
                 break
-            if self.board[square] is not None:
+            blocker = self.board[square]
+            if blocker is not None:
                 raise IllegalActionError(
                     f"the charge from {action.origin} to {action.target} is blocked by "
-                    f"{_describe(self.board[square], self.sides)} on {SQUARE_NAMES[square]}: "
+                    f"{_describe(blocker, self.sides)} on {SQUARE_NAMES[square]}: "
                     "a piece cannot jump over another"
                 )
         victim = self.board[target]
