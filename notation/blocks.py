@@ -51,4 +51,3 @@ def keyword(word: str) -> pp.ParserElement:
     import pyparsing as pp
 
     return pp.CaselessKeyword(word).set_name(f'"{word}"')
-

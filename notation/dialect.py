@@ -52,8 +52,6 @@ class Dialect:
 
     def label_hint(self) -> str:
         """'a side label such as "R:" or "Red:"' for error messages."""
-        examples = self.label_examples or tuple(
-            f"{self.short_labels[side]}:" for side in list(self.short_labels)[:1]
-        )
+        examples = self.label_examples or tuple(f"{self.short_labels[side]}:" for side in list(self.short_labels)[:1])
         quoted = " or ".join(f'"{example}"' for example in examples)
         return f"a side label such as {quoted}"

@@ -41,9 +41,7 @@ class RgnGrammar:
         example = f'an action such as "{dialect.example_action}"'
 
         tag_name = pp.Regex(TAG_NAME).set_name("a tag name such as Event")
-        tag_value = pp.Regex(TAG_VALUE).set_name(
-            'a quoted tag value such as "Ann" (the only escapes are \\" and \\\\)'
-        )
+        tag_value = pp.Regex(TAG_VALUE).set_name('a quoted tag value such as "Ann" (the only escapes are \\" and \\\\)')
         tag = (pp.Suppress("[") - tag_name - tag_value - pp.Suppress("]")).set_name(
             'a tag such as [Event "Club night"]'
         )
@@ -52,9 +50,7 @@ class RgnGrammar:
         braced = pp.Regex(r"\{[^}]*\}").set_name("a comment in braces")
         braced.set_parse_action(lambda s, loc, t: Comment(t[0][1:-1], self._span(loc)))
         unclosed = pp.Literal("{").set_name("a comment")
-        unclosed.set_parse_action(
-            lambda s, loc, t: self._fail(loc, 'this comment is never closed: expected "}"')
-        )
+        unclosed.set_parse_action(lambda s, loc, t: self._fail(loc, 'this comment is never closed: expected "}"'))
         line_comment = pp.Regex(r";[^\n]*").set_name("a comment")
         line_comment.set_parse_action(lambda s, loc, t: Comment(t[0][1:], self._span(loc), False))
         comment = (braced | line_comment | unclosed).set_name("a comment")

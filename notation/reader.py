@@ -139,7 +139,9 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str) -> Recor
     tags: list[Tag] = []
     lines = _Lines(text, first_line)
     for match in _TAG.finditer(text, 0, tag_end):
-        tags.append(Tag(match.group(1), unescape(match.group(2)), lines.span(match.start() + match.group(0).index("["))))
+        tags.append(
+            Tag(match.group(1), unescape(match.group(2)), lines.span(match.start() + match.group(0).index("[")))
+        )
     items: list[RecordItem] = []
     turn: list[TurnItem] | None = None
     header: tuple[int | None, str, Span] | None = None

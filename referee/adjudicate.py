@@ -143,8 +143,14 @@ def _run(
                 try:
                     state.end_turn()
                 except RuleError as error:
-                    failure = _Failure(open_turn.span, open_round, open_turn.side, None, error.message,
-                                       _turn_text(open_round, open_turn.side))
+                    failure = _Failure(
+                        open_turn.span,
+                        open_round,
+                        open_turn.side,
+                        None,
+                        error.message,
+                        _turn_text(open_round, open_turn.side),
+                    )
                     return failure, turns
             round_before = state.round_number()
             if until_round is not None and round_before is not None and round_before > until_round:
@@ -152,8 +158,9 @@ def _run(
             try:
                 opens_round = state.begin_turn(item.side, item.step, item.number)
             except RuleError as error:
-                failure = _Failure(item.span, round_before, item.side, None, error.message,
-                                   _turn_text(round_before, item.side))
+                failure = _Failure(
+                    item.span, round_before, item.side, None, error.message, _turn_text(round_before, item.side)
+                )
                 return failure, turns
             turns += 1
             open_turn, open_round = item, state.round_number()
@@ -171,7 +178,7 @@ def _run(
             if ended is not None:
                 side = open_turn.side if open_turn is not None else None
                 message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
-                return _Failure(item.span, open_round, side, "draw", message, "after the last turn, \"draw\""), turns
+                return _Failure(item.span, open_round, side, "draw", message, 'after the last turn, "draw"'), turns
             state.agree_draw()
     return None, turns
 
@@ -192,7 +199,9 @@ def _turn_text(round_number: int | None, side: str) -> str:
 
 
 def _malformed(source: str, index: int, game: str | None, span: Span, message: str) -> Verdict:
-    return Verdict(source, index, game, "malformed", error=ErrorReport(span.line, span.column, None, None, None, message))
+    return Verdict(
+        source, index, game, "malformed", error=ErrorReport(span.line, span.column, None, None, None, message)
+    )
 
 
 def _verdict(
@@ -200,19 +209,43 @@ def _verdict(
 ) -> Verdict:
     claimed = record.tag("Result")
     if failure is not None:
-        error = ErrorReport(failure.span.line, failure.span.column, failure.round, failure.side, failure.action, failure.message)
-        return Verdict(source, index, record.game, "illegal", claimed=claimed, error=error, error_turn=failure.turn_text)
+        error = ErrorReport(
+            failure.span.line, failure.span.column, failure.round, failure.side, failure.action, failure.message
+        )
+        return Verdict(
+            source, index, record.game, "illegal", claimed=claimed, error=error, error_turn=failure.turn_text
+        )
     outcome = state.outcome()
     randomness = registry.GAMES[record.game].randomness == "dice"
     rolls_as_given = ("rolls_as_given" in state.notes()) if randomness else None
     if outcome is not None:
-        return Verdict(source, index, record.game, "finished", outcome.winners, outcome.draw, outcome.reason,
-                       turns, claimed=claimed, result_matches=_matches(record, claimed, outcome),
-                       rolls_as_given=rolls_as_given)
-    return Verdict(source, index, record.game, "ongoing", turns=turns, to_move=state.to_move(),
-                   round=state.round_number(), claimed=claimed,
-                   result_matches=_matches(record, claimed, None), pending=state.pending(),
-                   pending_message=state.pending_message(), rolls_as_given=rolls_as_given)
+        return Verdict(
+            source,
+            index,
+            record.game,
+            "finished",
+            outcome.winners,
+            outcome.draw,
+            outcome.reason,
+            turns,
+            claimed=claimed,
+            result_matches=_matches(record, claimed, outcome),
+            rolls_as_given=rolls_as_given,
+        )
+    return Verdict(
+        source,
+        index,
+        record.game,
+        "ongoing",
+        turns=turns,
+        to_move=state.to_move(),
+        round=state.round_number(),
+        claimed=claimed,
+        result_matches=_matches(record, claimed, None),
+        pending=state.pending(),
+        pending_message=state.pending_message(),
+        rolls_as_given=rolls_as_given,
+    )
 
 
 def _matches(record: Record, claimed: str | None, outcome: Outcome | None) -> bool | None:
@@ -229,4 +262,3 @@ def _matches(record: Record, claimed: str | None, outcome: Outcome | None) -> bo
     info = registry.GAMES[record.game]
     sides = {info.side(part.strip()) for part in text.split("+")}
     return None not in sides and sides == set(outcome.winners)
-

@@ -65,8 +65,10 @@ def startup(runs: int) -> Iterator[str]:
         record.write_text(SHORT_RECORD)
         referee = shutil.which("referee")
         ours = [referee] if referee else [sys.executable, "-m", "referee"]
-        commands = {"bare Typer app": [sys.executable, str(bare), "check", str(record)],
-                    "referee check": [*ours, "check", str(record)]}
+        commands = {
+            "bare Typer app": [sys.executable, str(bare), "check", str(record)],
+            "referee check": [*ours, "check", str(record)],
+        }
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(runs):
             for name, command in commands.items():

@@ -59,7 +59,9 @@ def _fail_usage(error: UsageError) -> None:
 def check(
     files: Files,
     json_output: JsonOption = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only records that are not legal, then a summary.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only records that are not legal, then a summary.")
+    ] = False,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -82,9 +84,13 @@ def check(
     for problem in outcome.problems:
         typer.echo(f"referee: {problem}", err=True)
     if quiet:
-        summary = ", ".join(f"{counts.get(status, 0)} {status}" for status in ("finished", "ongoing", "illegal", "malformed"))
+        summary = ", ".join(
+            f"{counts.get(status, 0)} {status}" for status in ("finished", "ongoing", "illegal", "malformed")
+        )
         mismatched = sum(1 for v in outcome.verdicts if v.result_matches is False)
-        typer.echo(f"{len(outcome.verdicts)} records: {summary}; {mismatched} claimed results do not match", err=json_output)
+        typer.echo(
+            f"{len(outcome.verdicts)} records: {summary}; {mismatched} claimed results do not match", err=json_output
+        )
     raise typer.Exit(outcome.exit_code)
 
 
@@ -149,9 +155,15 @@ def format_records(files: Files) -> None:
 @app.command()
 def new(
     game: Annotated[str, typer.Argument(help="nika, numica, pikemen or nieuchess.")],
-    players: Annotated[int | None, typer.Option("--players", help="Number of players, where the game allows several.")] = None,
-    seed: Annotated[str | None, typer.Option("--seed", help="Seed of the game's randomness (default: a fresh random seed).")] = None,
-    first: Annotated[str | None, typer.Option("--first", help="The side that moves first, where the rules let players choose.")] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Number of players, where the game allows several.")
+    ] = None,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Seed of the game's randomness (default: a fresh random seed).")
+    ] = None,
+    first: Annotated[
+        str | None, typer.Option("--first", help="The side that moves first, where the rules let players choose.")
+    ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
 ) -> None:
     """Write a fresh record with its tags, ready for play."""
@@ -170,11 +182,18 @@ def games(json_output: JsonOption = False) -> None:
 
     if json_output:
         for info in GAMES.values():
-            typer.echo(json.dumps({
-                "name": info.name, "title": info.title, "sides": list(info.sides),
-                "players": list(info.player_counts), "variants": list(info.variants),
-                "labels": sorted({**{v: k for k, v in info.short_labels.items()}}),
-            }))
+            typer.echo(
+                json.dumps(
+                    {
+                        "name": info.name,
+                        "title": info.title,
+                        "sides": list(info.sides),
+                        "players": list(info.player_counts),
+                        "variants": list(info.variants),
+                        "labels": sorted({**{v: k for k, v in info.short_labels.items()}}),
+                    }
+                )
+            )
         return
     for info in GAMES.values():
         counts = ", ".join(map(str, info.player_counts))
@@ -185,10 +204,14 @@ def games(json_output: JsonOption = False) -> None:
 
 @app.command()
 def bench(
-    names: Annotated[list[str] | None, typer.Argument(help="Games to measure (default: all).", metavar="GAME...")] = None,
+    names: Annotated[
+        list[str] | None, typer.Argument(help="Games to measure (default: all).", metavar="GAME...")
+    ] = None,
     records: Annotated[int, typer.Option("--records", min=1, help="Random records per game and player count.")] = 20,
     seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
-    startup: Annotated[int, typer.Option("--startup", min=0, help="Instead, time start-up over N runs against a bare Typer app.")] = 0,
+    startup: Annotated[
+        int, typer.Option("--startup", min=0, help="Instead, time start-up over N runs against a bare Typer app.")
+    ] = 0,
 ) -> None:
     """Measure actions parsed and validated per second, on one core, with peak memory.
 
@@ -213,4 +236,3 @@ def main() -> None:
     except BrokenPipeError:
         sys.stderr.close()
         sys.exit(1)
-

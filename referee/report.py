@@ -18,7 +18,8 @@ def describe(verdict: Verdict) -> str:
         if verdict.draw:
             text = f"draw ({verdict.reason}) after {verdict.turns} turns"
         else:
-            text = f"{'+'.join(verdict.winners)} win{'s' if len(verdict.winners) == 1 else ''} ({verdict.reason}) after {verdict.turns} turns"
+            verb = "wins" if len(verdict.winners) == 1 else "win"
+            text = f"{'+'.join(verdict.winners)} {verb} ({verdict.reason}) after {verdict.turns} turns"
     else:
         text = f"{verdict.to_move} to move"
         if verdict.round is not None:

@@ -24,7 +24,9 @@ WRONG_CLAIM = '[Game "numica"]\n[Seed "cli"]\n[Result "Blue"]\n\nR: SSOOSOSO\nB:
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
     paths = {}
-    for name, text in dict(finished=FINISHED, ongoing=ONGOING, illegal=ILLEGAL, malformed=MALFORMED, claim=WRONG_CLAIM).items():
+    for name, text in dict(
+        finished=FINISHED, ongoing=ONGOING, illegal=ILLEGAL, malformed=MALFORMED, claim=WRONG_CLAIM
+    ).items():
         path = tmp_path / f"{name}.rgn"
         path.write_text(text)
         paths[name] = str(path)
@@ -53,10 +55,28 @@ def test_json_verdict_fields(files: dict[str, str]) -> None:
     result = runner.invoke(app, ["check", "--json", files["illegal"], files["malformed"], files["ongoing"]])
     illegal, malformed, ongoing = (json.loads(line) for line in result.output.splitlines())
     for verdict in (illegal, malformed, ongoing):
-        assert {"source", "record", "game", "status", "winners", "draw", "reason", "turns", "to_move",
-                "claimed", "result_matches", "error"} <= set(verdict)
-    assert illegal["error"] | {"message": None} == {"line": 6, "column": 7, "round": 1, "side": "Red",
-                                                    "action": "a1-h8", "message": None}
+        assert {
+            "source",
+            "record",
+            "game",
+            "status",
+            "winners",
+            "draw",
+            "reason",
+            "turns",
+            "to_move",
+            "claimed",
+            "result_matches",
+            "error",
+        } <= set(verdict)
+    assert illegal["error"] | {"message": None} == {
+        "line": 6,
+        "column": 7,
+        "round": 1,
+        "side": "Red",
+        "action": "a1-h8",
+        "message": None,
+    }
     assert (illegal["turns"], illegal["to_move"], illegal["result_matches"]) == (None, None, None)
     assert malformed["status"] == "malformed"
     assert (malformed["error"]["line"], malformed["error"]["column"], malformed["error"]["round"]) == (5, 1, None)
@@ -93,13 +113,15 @@ def test_usage_errors_exit_2() -> None:
 
 
 def test_format_writes_canonical_form_that_reads_back(tmp_path: Path) -> None:
-    messy = '[Seed "cli"] [Game "numica"]\n[Event "x"]\n[Game "numica"] [Result "*"] [Seed "cli"]  [Red "Ann"]\n r:  ssoosoSO {hi}\nblue: osososos  !  R: a1-a3\n'
+    messy = (
+        '[Seed "cli"] [Game "numica"]\n[Event "x"]\n'
+        '[Game "numica"] [Result "*"] [Seed "cli"]  [Red "Ann"]\n r:  ssoosoSO {hi}\nblue: osososos  !  R: a1-a3\n'
+    )
     source = tmp_path / "messy.rgn"
     source.write_text(messy)
     result = runner.invoke(app, ["format", str(source)])
     assert result.output == (
-        '[Game "numica"]\n[Red "Ann"]\n[Seed "cli"]\n[Result "*"]\n\n'
-        "R: SSOOSOSO {hi}\nB: OSOSOSOS!\n1. R: a1-a3\n"
+        '[Game "numica"]\n[Red "Ann"]\n[Seed "cli"]\n[Result "*"]\n\nR: SSOOSOSO {hi}\nB: OSOSOSOS!\n1. R: a1-a3\n'
     )
     again = tmp_path / "again.rgn"
     again.write_text(result.output)
@@ -135,15 +157,19 @@ def test_show_moves_and_replay(files: dict[str, str]) -> None:
 
 def test_version_and_module_entry_point() -> None:
     assert runner.invoke(app, ["--version"]).output.startswith("referee ")
-    done = subprocess.run([sys.executable, "-m", "referee", "check", "-"], input=ONGOING,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "check", "-"], input=ONGOING, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0 and "ongoing" in done.stdout
 
 
 def test_garbage_never_gives_a_traceback() -> None:
-    garbage = b'\x00\xff[Game "numica"]\n[Seed "\\q"]\n{\n[Game "nika"]\x80\n[Game "numica"]\n[Position "tiles:"]\nR: a1'
-    done = subprocess.run([sys.executable, "-m", "referee", "check", "-"], input=garbage,
-                          capture_output=True, check=False)
+    garbage = (
+        b'\x00\xff[Game "numica"]\n[Seed "\\q"]\n{\n[Game "nika"]\x80\n[Game "numica"]\n[Position "tiles:"]\nR: a1'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "check", "-"], input=garbage, capture_output=True, check=False
+    )
     assert done.returncode == 1
     assert b"Traceback" not in done.stderr + done.stdout
 

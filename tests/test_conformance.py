@@ -36,9 +36,7 @@ def side(game: str, name: str | None) -> str | None:
     return None if name is None else registry.GAMES[game].side(name) or name
 
 
-@pytest.mark.parametrize(
-    "expected", expectations(), ids=lambda e: f"{e['game']}/{e['source']}#{e['record']}"
-)
+@pytest.mark.parametrize("expected", expectations(), ids=lambda e: f"{e['game']}/{e['source']}#{e['record']}")
 def test_record_gets_the_expected_verdict(expected: dict) -> None:
     game = expected["game"]
     got = verdicts(game, expected["source"])[expected["record"] - 1]

@@ -84,7 +84,7 @@ def test_unclosed_comment_is_reported_at_its_brace_and_the_next_record_is_read()
     ("movetext", "line", "column", "words"),
     [
         ("R: SSOOSOSO\nRd: OSOSOSOS", 4, 1, 'expected a side label such as "R:"'),
-        ("R: SSOOSOSO\nB: c3c4", 4, 4, 'expected an action such as "a1-c3", found \'c3c4\''),
+        ("R: SSOOSOSO\nB: c3c4", 4, 4, "expected an action such as \"a1-c3\", found 'c3c4'"),
         ("SSOOSOSO", 3, 1, "expected a side label"),
         ("R: SSOOSOSO draw a1-a2", 3, 18, "expected a side label"),
         ("1. 2. R: SSOOSOSO", 3, 4, "expected a side label"),
@@ -145,12 +145,38 @@ def test_no_input_raises(data: bytes | str) -> None:
         assert isinstance(result, (Record, Malformed))
 
 
-JUNK = ["{", "}", ";x\n", "R:", "Rd:", "B+:", "7.", "3...", "!", "?!", "draw", "a1-", "zz", "[Event \"x\"]",
-        "SO", "a1xb2", "resign", "\t", "\n", " ", "{note}", "1.R:", "r:a1-a2!!"]
+JUNK = [
+    "{",
+    "}",
+    ";x\n",
+    "R:",
+    "Rd:",
+    "B+:",
+    "7.",
+    "3...",
+    "!",
+    "?!",
+    "draw",
+    "a1-",
+    "zz",
+    '[Event "x"]',
+    "SO",
+    "a1xb2",
+    "resign",
+    "\t",
+    "\n",
+    " ",
+    "{note}",
+    "1.R:",
+    "r:a1-a2!!",
+]
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(min_value=0, max_value=500), st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(JUNK)), max_size=4))
+@given(
+    st.integers(min_value=0, max_value=500),
+    st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(JUNK)), max_size=4),
+)
 def test_fast_reader_and_detailed_grammar_accept_the_same_text(seed: int, edits: list[tuple[int, str]]) -> None:
     """The fast path is an optimisation of the grammar: on any text (here, playouts with
     junk spliced in) both accept it and build the same record, or both reject it."""

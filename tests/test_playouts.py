@@ -12,9 +12,7 @@ from referee.adjudicate import adjudicate, read_source
 from referee.playout import play
 
 CASES = [
-    (name, players)
-    for name, info in registry.GAMES.items()
-    for players in (tuple(info.sides_by_players) or (None,))
+    (name, players) for name, info in registry.GAMES.items() for players in (tuple(info.sides_by_players) or (None,))
 ]
 PLAYOUTS = 4
 MAX_TURNS = 80

@@ -31,7 +31,10 @@ def test_mangled_records_always_get_a_verdict(game: str, data: st.DataObject) ->
     for _ in range(data.draw(st.integers(1, 4))):
         where = data.draw(st.integers(0, len(text)))
         how = data.draw(st.sampled_from(["delete", "insert", "swap"]))
-        chunk = data.draw(st.binary(min_size=1, max_size=6) | st.sampled_from([b"x", b"-", b"+", b"(", b")", b"#", b"=", b"1", b"a9", b"U", b" "]))
+        chunk = data.draw(
+            st.binary(min_size=1, max_size=6)
+            | st.sampled_from([b"x", b"-", b"+", b"(", b")", b"#", b"=", b"1", b"a9", b"U", b" "])
+        )
         if how == "delete":
             del text[where : where + len(chunk)]
         elif how == "insert":

@@ -198,16 +198,18 @@ def action_element() -> pp.ParserElement:
     result = (pp.Literal("=") - RESULT_element).set_name('a result such as "=DB2"')
     pawns = (hex_ + pp.ZeroOrMore(pp.Literal("+") + hex_)).set_name('pawns such as "g6+h6"')
     battle = (
-        pawns + pp.CaselessLiteral("x").set_name('"x"') - pawns
-        + pp.Optional(roll) + pp.Optional(result) + pp.Optional(choices)
+        pawns
+        + pp.CaselessLiteral("x").set_name('"x"')
+        - pawns
+        + pp.Optional(roll)
+        + pp.Optional(result)
+        + pp.Optional(choices)
     ).set_name('a battle such as "g6+h6xh7"')
     invasion = (hex_ + pp.Literal(">") - hex_).set_name('an invasion such as "b4>y33"')
     move = (hex_ + pp.OneOrMore(pp.Literal("-") - hex_)).set_name('a move such as "e4-g7"')
     setup = (keyword("setup") - pp.OneOrMore(hex_)).set_name('a setup such as "setup a1 b1 ..."')
     placement = hex_.copy().set_name('a star such as "g4"')
-    return (
-        keyword("resign") | setup | battle | invasion | move | placement
-    ).set_name('an action such as "e4-g7"')
+    return (keyword("resign") | setup | battle | invasion | move | placement).set_name('an action such as "e4-g7"')
 
 
 DIALECT = NIEUCHESS.dialect(ACTION_PATTERN, parse_action, action_element)

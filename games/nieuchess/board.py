@@ -164,9 +164,7 @@ class Board:
         self.hot_steps = tuple(tuple(n for n in self.neighbours[h] if self.hot[n]) for h in range(SIZE))
         self.red = tuple(h for h in range(SIZE) if terrain[h] == RED)
         red = set(self.red)
-        self.embarkation = bytes(
-            self.passable[h] and any(n in red for n in self.neighbours[h]) for h in range(SIZE)
-        )
+        self.embarkation = bytes(self.passable[h] and any(n in red for n in self.neighbours[h]) for h in range(SIZE))
         self.half = bytes(0 if h // WIDTH < HALF_RANK else 1 for h in range(SIZE))
         self.axial = tuple(_axial(h) for h in range(SIZE))
         self.centres = self._centres()

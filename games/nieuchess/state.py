@@ -97,8 +97,19 @@ class TurnState:
     stars: set[int] = field(default_factory=set)
 
     def copy(self) -> TurnState:
-        twin = TurnState(self.side, self.kind, self.actions, set(self.moved), self.placements,
-                         self.invasions_before, self.combat, None, None, set(self.fought), set(self.stars))
+        twin = TurnState(
+            self.side,
+            self.kind,
+            self.actions,
+            set(self.moved),
+            self.placements,
+            self.invasions_before,
+            self.combat,
+            None,
+            None,
+            set(self.fought),
+            set(self.stars),
+        )
         if self.attackers_left is not None and self.defenders_left is not None:
             twin.attackers_left = set(self.attackers_left)
             twin.defenders_left = set(self.defenders_left)
@@ -129,8 +140,16 @@ class Resolution:
 class NieuchessState(GameState):
     info = NIEUCHESS
 
-    def __init__(self, crt: Crt, dice: Dice | None, first: int, to_move: int,
-                 pawns: tuple[list[int], list[int]], invasions: list[int], setups_left: int) -> None:
+    def __init__(
+        self,
+        crt: Crt,
+        dice: Dice | None,
+        first: int,
+        to_move: int,
+        pawns: tuple[list[int], list[int]],
+        invasions: list[int],
+        setups_left: int,
+    ) -> None:
         self.crt = crt
         self.dice = dice
         self.first = first
@@ -222,7 +241,8 @@ class NieuchessState(GameState):
         if self.setups_left:
             if step:
                 raise IllegalTurnError(
-                    "replacement steps come at the end of complete turns; the game begins with the setup")
+                    "replacement steps come at the end of complete turns; the game begins with the setup"
+                )
             if mover != self.next_side:
                 raise IllegalTurnError(f"{SIDES[self.next_side]} sets up now, not {side}")
             if number is not None:
@@ -233,7 +253,8 @@ class NieuchessState(GameState):
             if not self.window:
                 raise IllegalTurnError(
                     f"a replacement step ({SHORT[mover]}+:) comes only at the end of a complete turn, "
-                    f"after {SIDES[1 - self.first]}'s turn")
+                    f"after {SIDES[1 - self.first]}'s turn"
+                )
             if mover in self.steps_done:
                 raise IllegalTurnError(f"{side} has already had its replacement step in round {self.round}")
             if number is not None and number != self.round:
@@ -385,7 +406,8 @@ class NieuchessState(GameState):
         elif isinstance(action, Place):
             raise IllegalActionError(
                 f"{action.star} alone places a replacement pawn, which happens only in a replacement step "
-                f"({SHORT[turn.side]}+:) at the end of a complete turn")
+                f"({SHORT[turn.side]}+:) at the end of a complete turn"
+            )
         else:
             raise IllegalActionError(f"{action} is not a Nieuchess action")
         turn.actions += 1
@@ -425,7 +447,8 @@ class NieuchessState(GameState):
                 raise IllegalActionError(f"{text} is a gray hex: no pawn may stand there")
             if BOARD.half[hex_] != side:
                 raise IllegalActionError(
-                    f"{text} is on {SIDES[1 - side]}'s half: {SIDES[side]} sets up on its own half")
+                    f"{text} is on {SIDES[1 - side]}'s half: {SIDES[side]} sets up on its own half"
+                )
             seen.add(hex_)
         if len(hexes) != ARMY:
             raise IllegalActionError(f"a setup places all {ARMY} pawns, not {len(hexes)}")
@@ -464,8 +487,10 @@ class NieuchessState(GameState):
             return f"{NAMES[target]} is held by {SIDES[side]}'s own pawn: a move cannot end there"
         if holder:
             return f"{NAMES[target]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex"
-        return (f"no legal path leads from {NAMES[origin]} to {NAMES[target]}: at most {MAX_STEPS} steps, "
-                "stopping on the first hex in an enemy zone of control, then a ride along the hot line")
+        return (
+            f"no legal path leads from {NAMES[origin]} to {NAMES[target]}: at most {MAX_STEPS} steps, "
+            "stopping on the first hex in an enemy zone of control, then a ride along the hot line"
+        )
 
     def _reaches(self, side: int, origin: int, target: int) -> bool:
         """Whether some legal path leads from origin to target (the destination form)."""
@@ -554,15 +579,18 @@ class NieuchessState(GameState):
                 raise IllegalActionError(f"{NAMES[hex_]} is a gray hex: pawns cannot enter it")
             if holder and holder != side + 1:
                 raise IllegalActionError(
-                    f"{NAMES[hex_]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex")
+                    f"{NAMES[hex_]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex"
+                )
             if control[hex_] and index < last:
                 if holder:
                     raise IllegalActionError(
                         f"{NAMES[hex_]} is in {SIDES[1 - side]}'s zone of control and held by "
-                        f"{SIDES[side]}'s own pawn: it cannot be entered")
+                        f"{SIDES[side]}'s own pawn: it cannot be entered"
+                    )
                 raise IllegalActionError(
                     f"the pawn must stop on {NAMES[hex_]}, "
-                    f"the first hex it enters in {SIDES[1 - side]}'s zone of control")
+                    f"the first hex it enters in {SIDES[1 - side]}'s zone of control"
+                )
         if occupant[path[-1]] and path[-1] != origin:
             raise IllegalActionError(f"{NAMES[path[-1]]} is held by {SIDES[side]}'s own pawn: a move cannot end there")
         if last <= MAX_STEPS:
@@ -588,16 +616,18 @@ class NieuchessState(GameState):
             blocker = path[ride_start]
             raise IllegalActionError(
                 f"the ride along the hot line is blocked by the pawn on {NAMES[blocker]}: "
-                "rides never pass through pawns")
+                "rides never pass through pawns"
+            )
         ridden = [i for i in range(1, len(path)) if HOT[path[i]] and HOT[path[i - 1]]]
         if ridden and not HOT[path[-1]]:
             raise IllegalActionError("after riding the hot line a pawn may not leave it in that turn")
         if HOT[path[-1]] and occupant[path[ride_start]] and path[ride_start] != origin and ride_start <= MAX_STEPS:
             raise IllegalActionError(
-                f"a ride starts from an empty hex, and {NAMES[path[ride_start]]} is held by a pawn")
+                f"a ride starts from an empty hex, and {NAMES[path[ride_start]]} is held by a pawn"
+            )
         raise IllegalActionError(
-            f"a move has at most {MAX_STEPS} steps, not {len(path) - 1} "
-            "(only a ride along the hot line is not counted)")
+            f"a move has at most {MAX_STEPS} steps, not {len(path) - 1} (only a ride along the hot line is not counted)"
+        )
 
     # invasions
 
@@ -621,14 +651,20 @@ class NieuchessState(GameState):
                 raise IllegalActionError(f"{SIDES[side]} has no invasion left ({INVASIONS} per game)")
             raise IllegalActionError(
                 f"{SIDES[side]} has {turn.invasions_before} invasion(s) left: at most "
-                f"{turn.invasions_before * INVASION_SIZE} pawns can land this turn")
+                f"{turn.invasions_before * INVASION_SIZE} pawns can land this turn"
+            )
         self._lift(origin, side)
         self._put(target, side)
         turn.moved.add(target)
         turn.placements += 1
         self.invasions[side] = turn.invasions_before - used
-        return (Event("invasion", f"{SIDES[side]}'s pawn on {NAMES[origin]} lands on {NAMES[target]} "
-                                  f"({self.invasions[side]} invasion(s) left after this turn)"),)
+        return (
+            Event(
+                "invasion",
+                f"{SIDES[side]}'s pawn on {NAMES[origin]} lands on {NAMES[target]} "
+                f"({self.invasions[side]} invasion(s) left after this turn)",
+            ),
+        )
 
     # combat
 
@@ -652,8 +688,10 @@ class NieuchessState(GameState):
         return " and ".join(parts)
 
     def _unfought_message(self, side: int, attackers: set[int], defenders: set[int]) -> str:
-        return (f"pawns in contact are left unfought: {self._pawn_list(side, attackers, defenders)} "
-                "must fight a battle this turn")
+        return (
+            f"pawns in contact are left unfought: {self._pawn_list(side, attackers, defenders)} "
+            "must fight a battle this turn"
+        )
 
     def _battle(self, turn: TurnState, action: Battle, last: bool) -> tuple[Event, ...]:
         side = turn.side
@@ -675,10 +713,14 @@ class NieuchessState(GameState):
                 if d not in NEIGHBOURS[a]:
                     raise IllegalActionError(
                         f"{NAMES[a]} is not next to {NAMES[d]}: "
-                        "every attacker of a battle must be next to every defender")
+                        "every attacker of a battle must be next to every defender"
+                    )
         column = odds_column(len(attackers), len(defenders))
-        odds_event = Event("odds", f"{'+'.join(NAMES[h] for h in attackers)} against "
-                                   f"{'+'.join(NAMES[h] for h in defenders)}: odds {ODDS[column]}")
+        odds_event = Event(
+            "odds",
+            f"{'+'.join(NAMES[h] for h in attackers)} against "
+            f"{'+'.join(NAMES[h] for h in defenders)}: odds {ODDS[column]}",
+        )
         self._last = last
         if action.roll is not None and not 1 <= action.roll <= 6:
             raise IllegalActionError(f"a die shows 1 to 6, not {action.roll}")
@@ -696,18 +738,25 @@ class NieuchessState(GameState):
         roll = dice.roll()
         if action.roll is not None and action.roll != roll:
             raise IllegalActionError(
-                f"the die of this battle is {roll} (die {dice.rolled} of the seed), not {action.roll}")
+                f"the die of this battle is {roll} (die {dice.rolled} of the seed), not {action.roll}"
+            )
         return roll, dice
 
-    def _resolve(self, turn: TurnState, action: Battle, attackers: list[int], defenders: list[int],
-                 column: int) -> Resolution | None:
+    def _resolve(
+        self, turn: TurnState, action: Battle, attackers: list[int], defenders: list[int], column: int
+    ) -> Resolution | None:
         """The battle's roll, result and fates, all checked; None when left pending."""
         side = turn.side
         roll, dice = self._roll(action)
         if roll is None:
             why = "the seed is secret" if self.seed_secret else "the record has no seed (physical dice)"
-            self._leave_pending(action, "roll", side, f"the roll of the battle {action} ({why})",
-                                f"this battle's roll must be written: {why}")
+            self._leave_pending(
+                action,
+                "roll",
+                side,
+                f"the roll of the battle {action} ({why})",
+                f"this battle's roll must be written: {why}",
+            )
             return None
         result = self.crt[roll - 1][column]
         if action.result is not None and action.result != result:
@@ -733,13 +782,15 @@ class NieuchessState(GameState):
             raise IllegalActionError(refusal)
         self._pending = Pending(kind, action, side, message)
 
-    def _exchange(self, action: Battle, attackers: list[int], defenders: list[int],
-                  roll: int, column: int, side: int) -> list[tuple[int, int | None, str]]:
+    def _exchange(
+        self, action: Battle, attackers: list[int], defenders: list[int], roll: int, column: int, side: int
+    ) -> list[tuple[int, int | None, str]]:
         chosen: dict[int, int] = {}
         for item in action.choices or ():
             if not item.eliminated:
                 raise IllegalActionError(
-                    "an exchange eliminates one attacker and one defender: write them as (-g6,-h7)")
+                    "an exchange eliminates one attacker and one defender: write them as (-g6,-h7)"
+                )
             (hex_,) = self._hexes((item.pawn,))
             group = 0 if hex_ in attackers else 1 if hex_ in defenders else None
             if group is None:
@@ -752,13 +803,17 @@ class NieuchessState(GameState):
                 if len(pawns) > 1:
                     if action.choices is None:
                         self._leave_pending(
-                            action, "choice", side,
+                            action,
+                            "choice",
+                            side,
                             f"{SIDES[side]}'s choice of the attacker and the defender the exchange {action} eliminates",
                             "the exchange's losses must be written, one attacker and one defender, "
-                            f"like (-{NAMES[attackers[0]]},-{NAMES[defenders[0]]})")
+                            f"like (-{NAMES[attackers[0]]},-{NAMES[defenders[0]]})",
+                        )
                         return [(0, None, "pending")]
                     raise IllegalActionError(
-                        f"the attacker must choose which of {_names(pawns)} the exchange eliminates")
+                        f"the attacker must choose which of {_names(pawns)} the exchange eliminates"
+                    )
                 chosen[group] = pawns[0]
         return [(chosen[0], None, f"-{NAMES[chosen[0]]}"), (chosen[1], None, f"-{NAMES[chosen[1]]}")]
 
@@ -776,8 +831,9 @@ class NieuchessState(GameState):
                     if second != hex_ and free(second):
                         yield first, second
 
-    def _retreats(self, action: Battle, losers: list[int], loser: int, roll: int,
-                  column: int) -> list[tuple[int, int | None, str]]:
+    def _retreats(
+        self, action: Battle, losers: list[int], loser: int, roll: int, column: int
+    ) -> list[tuple[int, int | None, str]]:
         winner = 1 - loser
         filled: set[int] = set()
         vacated: set[int] = set()
@@ -785,10 +841,12 @@ class NieuchessState(GameState):
         if action.choices is None:
             if any(next(self._retreat_paths(h, winner, filled, vacated), None) for h in losers):
                 self._leave_pending(
-                    action, "choice", winner,
+                    action,
+                    "choice",
+                    winner,
                     f"the 2-hex retreat of {SIDES[loser]}'s {_names(losers)} ({action}), chosen by {SIDES[winner]}",
-                    f"the retreats must be written, one 2-step path per losing pawn, like "
-                    f"({NAMES[losers[0]]}-...-...)")
+                    f"the retreats must be written, one 2-step path per losing pawn, like ({NAMES[losers[0]]}-...-...)",
+                )
                 return [(0, None, "pending")]
             return [(h, None, f"-{NAMES[h]}") for h in losers]
         done: set[int] = set()
@@ -806,7 +864,8 @@ class NieuchessState(GameState):
                     raise IllegalActionError(
                         f"{NAMES[pawn]} can retreat (for instance "
                         f"{NAMES[pawn]}-{NAMES[example[0]]}-{NAMES[example[1]]}): "
-                        "only a pawn with no retreat is eliminated")
+                        "only a pawn with no retreat is eliminated"
+                    )
                 steps.append((pawn, None, f"-{NAMES[pawn]}"))
             else:
                 self._check_retreat(path, winner, filled, vacated)
@@ -836,10 +895,12 @@ class NieuchessState(GameState):
                 raise IllegalActionError(f"a retreat cannot enter {NAMES[b]}: it is not empty")
             if control[b]:
                 raise IllegalActionError(
-                    f"a retreat cannot enter {NAMES[b]}: it is next to a pawn of the winner, {SIDES[winner]}")
+                    f"a retreat cannot enter {NAMES[b]}: it is next to a pawn of the winner, {SIDES[winner]}"
+                )
 
-    def _commit(self, turn: TurnState, attackers: list[int], defenders: list[int], resolution: Resolution,
-                odds_event: Event) -> tuple[Event, ...]:
+    def _commit(
+        self, turn: TurnState, attackers: list[int], defenders: list[int], resolution: Resolution, odds_event: Event
+    ) -> tuple[Event, ...]:
         side = turn.side
         if turn.attackers_left is None or turn.defenders_left is None:
             turn.attackers_left, turn.defenders_left = self._engaged(side)
@@ -851,8 +912,11 @@ class NieuchessState(GameState):
         if resolution.dice is not None:
             self.dice = resolution.dice
         seeded = "" if resolution.dice is not None else " (as written)"
-        events = [odds_event, Event("roll", f"die {resolution.roll}{seeded}"),
-                  Event("result", f"{resolution.result}: {RESULT_WORDS[resolution.result]}")]
+        events = [
+            odds_event,
+            Event("roll", f"die {resolution.roll}{seeded}"),
+            Event("result", f"{resolution.result}: {RESULT_WORDS[resolution.result]}"),
+        ]
         for pawn, destination, text in resolution.steps:
             owner = self.occupant[pawn] - 1
             self._lift(pawn, owner)
@@ -890,8 +954,10 @@ class NieuchessState(GameState):
     def _place(self, turn: TurnState, action: object) -> tuple[Event, ...]:
         side = turn.side
         if not isinstance(action, Place):
-            raise IllegalActionError(f"a replacement step only places pawns on stars, like {SHORT[side]}+: "
-                                     f"{NAMES[next(c.star for c in BOARD.centres if c.side == side)]}")
+            raise IllegalActionError(
+                f"a replacement step only places pawns on stars, like {SHORT[side]}+: "
+                f"{NAMES[next(c.star for c in BOARD.centres if c.side == side)]}"
+            )
         (star,) = self._hexes((action.star,))
         centre = BOARD.stars.get(star)
         if centre is None or centre.side != side:
@@ -905,22 +971,29 @@ class NieuchessState(GameState):
             intruders = [h for h in centre.hexes if self.occupant[h] == 2 - side]
             raise IllegalActionError(
                 f"{SIDES[side]} does not control the centre of {NAMES[star]}: "
-                f"{SIDES[1 - side]} stands on {_names(intruders)}")
+                f"{SIDES[1 - side]} stands on {_names(intruders)}"
+            )
         if self.occupant[star]:
             raise IllegalActionError(f"the star {NAMES[star]} is occupied")
         beyond = self._beyond(side)
         if not beyond:
             raise IllegalActionError(
-                f"a replacement needs a {SIDES[side]} pawn on {SIDES[1 - side]}'s half of the board")
+                f"a replacement needs a {SIDES[side]} pawn on {SIDES[1 - side]}'s half of the board"
+            )
         if turn.actions:
             held = sum(1 for c in BOARD.centres if c.side == side and self._centre_held(side, c.star))
             if held < 2 or beyond < 2:
                 raise IllegalActionError(
-                    "a second replacement needs both centres controlled and 2 pawns on the enemy half")
+                    "a second replacement needs both centres controlled and 2 pawns on the enemy half"
+                )
         self._put(star, side)
         turn.stars.add(star)
-        return (Event("replacement", f"{SIDES[side]} brings back a pawn on {NAMES[star]} "
-                                     f"({self._pool(side)} left in its pool)"),)
+        return (
+            Event(
+                "replacement",
+                f"{SIDES[side]} brings back a pawn on {NAMES[star]} ({self._pool(side)} left in its pool)",
+            ),
+        )
 
     # -- listing legal actions ----------------------------------------------------
 
@@ -1000,8 +1073,11 @@ class NieuchessState(GameState):
         attackers = self._hexes(battle.attackers)
         defenders = self._hexes(battle.defenders)
         column = odds_column(len(attackers), len(defenders))
-        rolls = [self.dice.copy().roll()] if self.dice is not None else (
-            [battle.roll] if battle.roll is not None else list(range(1, 7)))
+        rolls = (
+            [self.dice.copy().roll()]
+            if self.dice is not None
+            else ([battle.roll] if battle.roll is not None else list(range(1, 7)))
+        )
         side = self.turn.side if self.turn is not None else self.next_side
         complete: list[object] = []
         for roll in rolls:
@@ -1015,8 +1091,15 @@ class NieuchessState(GameState):
                 else:
                     for a in attackers:
                         for d in defenders:
-                            complete.append(Battle(base.attackers, base.defenders, roll, result,
-                                                   (Choice((NAMES[a],), True), Choice((NAMES[d],), True))))
+                            complete.append(
+                                Battle(
+                                    base.attackers,
+                                    base.defenders,
+                                    roll,
+                                    result,
+                                    (Choice((NAMES[a],), True), Choice((NAMES[d],), True)),
+                                )
+                            )
             else:
                 losers = attackers if result == "AB2" else defenders
                 loser = side if result == "AB2" else 1 - side
@@ -1024,8 +1107,9 @@ class NieuchessState(GameState):
                     complete.append(Battle(base.attackers, base.defenders, roll, result, choices or None))
         return complete
 
-    def _retreat_choices(self, losers: list[int], winner: int, index: int, filled: set[int],
-                         vacated: set[int], limit: int) -> list[tuple[Choice, ...]]:
+    def _retreat_choices(
+        self, losers: list[int], winner: int, index: int, filled: set[int], vacated: set[int], limit: int
+    ) -> list[tuple[Choice, ...]]:
         """Up to `limit` ways to write the retreats of losers[index:], in order."""
         if index == len(losers):
             return [()]
@@ -1037,8 +1121,9 @@ class NieuchessState(GameState):
                 found.append((Choice((NAMES[pawn],), True), *rest))
             return found
         for first, second in paths:
-            rest_all = self._retreat_choices(losers, winner, index + 1, filled | {second},
-                                             (vacated | {pawn}) - {second}, limit - len(found))
+            rest_all = self._retreat_choices(
+                losers, winner, index + 1, filled | {second}, (vacated | {pawn}) - {second}, limit - len(found)
+            )
             for rest in rest_all:
                 found.append((Choice((NAMES[pawn], NAMES[first], NAMES[second])), *rest))
             if len(found) >= limit:
@@ -1068,9 +1153,13 @@ class NieuchessState(GameState):
         lines.append("      " + " ".join(FILES))
         legend = ", ".join(f"{symbol} {meaning}" for symbol, meaning in TERRAIN_NAMES.items())
         lines.append(f"X Red pawn, O Blue pawn; {legend}")
-        lines.append("; ".join(
-            f"{SIDES[side]} {len(self.pawns[side])} on the board, {self._pool(side)} in the pool, "
-            f"{self.invasions[side]} invasion(s) left" for side in (0, 1)))
+        lines.append(
+            "; ".join(
+                f"{SIDES[side]} {len(self.pawns[side])} on the board, {self._pool(side)} in the pool, "
+                f"{self.invasions[side]} invasion(s) left"
+                for side in (0, 1)
+            )
+        )
         if self._outcome is not None:
             lines.append(f"game over: {self._outcome}")
         else:
@@ -1165,7 +1254,8 @@ class NieuchessEngine(Engine):
                 named = NIEUCHESS.side(label.strip())
                 if not equals or named is None or not count.isdigit() or int(count) > INVASIONS:
                     raise SetupError(
-                        f'cannot read "inv:{fields["inv"]}" in the Position (like inv:R=2,B=1)', "Position")
+                        f'cannot read "inv:{fields["inv"]}" in the Position (like inv:R=2,B=1)', "Position"
+                    )
                 side = SIDES.index(named)
                 if side in seen:
                     raise SetupError(f"{named}'s invasions are given twice in the Position", "Position")

@@ -156,12 +156,8 @@ def action_element() -> pp.ParserElement:
         | (pp.OneOrMore(pp.Literal("+") - SQUARE_element) - joiner - FACING_element)
     ).set_name('"-" and a direction, ">" and a facing, or "+" and another square of a phalanx')
     piece_action = (SQUARE_element - move_or_rotate).set_name('a move such as "d1-W"')
-    rally = (pp.Literal("*") - SQUARE_element - pp.Literal(">") - FACING_element).set_name(
-        'a rally such as "*b5>N"'
-    )
-    return (keyword("pass") | keyword("resign") | rally | piece_action).set_name(
-        'an action such as "d1-W"'
-    )
+    rally = (pp.Literal("*") - SQUARE_element - pp.Literal(">") - FACING_element).set_name('a rally such as "*b5>N"')
+    return (keyword("pass") | keyword("resign") | rally | piece_action).set_name('an action such as "d1-W"')
 
 
 DIALECT = NIKA.dialect(ACTION_PATTERN, parse_action, action_element)

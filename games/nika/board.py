@@ -92,8 +92,7 @@ def parse_board(text: str) -> Board:
             victory.append(LETTERS.find(mark) if mark in LETTERS else -1)
             rally.append(LETTERS.lower().find(mark) if mark in LETTERS.lower() else -1)
     step = tuple(
-        tuple(_neighbour(i, df, dr, width, height, playable) for i in range(width * height))
-        for df, dr in DELTAS
+        tuple(_neighbour(i, df, dr, width, height, playable) for i in range(width * height)) for df, dr in DELTAS
     )
     return Board(files, height, tuple(names), tuple(playable), tuple(victory), tuple(rally), step)
 

@@ -29,10 +29,7 @@ from notation.dialect import Dialect
 
 PIECES_PER_CITY = 6
 ACTIONS_PER_TURN = 2
-START = (
-    "W:d1w,i1e,d2w,i2e,d3w,i3e R:a4s,b4s,c4s,a7n,b7n,c7n "
-    "B:d8w,i8e,d9w,i9e,d10w,i10e K:j4s,k4s,l4s,j7n,k7n,l7n to:W"
-)
+START = "W:d1w,i1e,d2w,i2e,d3w,i3e R:a4s,b4s,c4s,a7n,b7n,c7n B:d8w,i8e,d9w,i9e,d10w,i10e K:j4s,k4s,l4s,j7n,k7n,l7n to:W"
 
 WIDTH = BOARD.width
 NAMES = BOARD.names
@@ -42,9 +39,7 @@ STEP = BOARD.step
 VICTORY = BOARD.victory_owner
 RALLY_SQUARES = tuple(BOARD.area(BOARD.rally_owner, city) for city in range(4))
 VICTORY_SQUARES = tuple(BOARD.area(VICTORY, city) for city in range(4))
-CLOSED = tuple(
-    tuple(owner >= 0 and owner & 1 != team for owner in VICTORY) for team in (0, 1)
-)
+CLOSED = tuple(tuple(owner >= 0 and owner & 1 != team for owner in VICTORY) for team in (0, 1))
 """CLOSED[team][square]: the square is a victory area of the other team."""
 
 CITY = (-1,) + tuple(code >> 2 for code in range(16))
@@ -405,8 +400,10 @@ class NikaState(GameState):
             if contact < 0:
                 return f"{off_board_reason(front, direction)}: every run of a phalanx must stay on the board"
             if closed[contact]:
-                return (f"{NAMES[contact]} is {CITIES[VICTORY[contact]]}'s victory area: "
-                        "no piece may enter its enemies' victory area")
+                return (
+                    f"{NAMES[contact]} is {CITIES[VICTORY[contact]]}'s victory area: "
+                    "no piece may enter its enemies' victory area"
+                )
             piece = board[contact]
             if not piece:
                 continue
@@ -423,8 +420,10 @@ class NikaState(GameState):
                 chain.append(beyond)
                 beyond = forward[beyond]
             if len(run) <= len(chain):
-                return (f"on {line_name(front, direction)} the phalanx weighs {len(run)} against "
-                        f"{len(chain)} from {NAMES[contact]}: a push needs more weight than the enemy line")
+                return (
+                    f"on {line_name(front, direction)} the phalanx weighs {len(run)} against "
+                    f"{len(chain)} from {NAMES[contact]}: a push needs more weight than the enemy line"
+                )
             last = chain[-1]
             routed = beyond < 0 or bool(board[beyond]) or CLOSED[TEAM[board[last]]][beyond]
             chains.append((chain, beyond, routed))
@@ -463,8 +462,11 @@ class NikaState(GameState):
             for i in range(len(chain) - 1, 0, -1):
                 board[chain[i]] = board[chain[i - 1]]
                 reached.append(chain[i])
-                events.append(Event("push", f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} "
-                                            f"({CITIES[CITY[board[chain[i]]]]})"))
+                events.append(
+                    Event(
+                        "push", f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({CITIES[CITY[board[chain[i]]]]})"
+                    )
+                )
             board[chain[0]] = 0
         for run in runs:
             for square in run:
@@ -512,9 +514,7 @@ class NikaState(GameState):
             lines.append(f"{rank:>3}   " + "".join(cells).rstrip())
         lines.append(header.rstrip())
         lines.append("")
-        routed = ", ".join(
-            f"{CITIES[city]} {PIECES_PER_CITY - self.on_board[city]}" for city in range(4)
-        )
+        routed = ", ".join(f"{CITIES[city]} {PIECES_PER_CITY - self.on_board[city]}" for city in range(4))
         lines.append(f"routed: {routed}")
         lines.append(
             "W Athens, R Sparta, B Messene, K Thebes; ^ > v < facing N E S W; "
@@ -557,6 +557,7 @@ class NikaEngine(Engine):
 
 def read_position(text: str) -> NikaState:
     """A state from a position string (nika.md, "Position string"); SetupError if unreadable."""
+
     def fail(message: str) -> SetupError:
         return SetupError(message, "Position")
 

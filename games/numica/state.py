@@ -43,11 +43,13 @@ def _leaps(offsets: tuple[tuple[int, int], ...], distance: int) -> tuple[tuple[i
     table = []
     for square in range(64):
         file, rank = square % 8, square // 8
-        table.append(tuple(
-            (rank + dr * distance) * 8 + file + df * distance
-            for df, dr in offsets
-            if _on(file + df * distance, rank + dr * distance)
-        ))
+        table.append(
+            tuple(
+                (rank + dr * distance) * 8 + file + df * distance
+                for df, dr in offsets
+                if _on(file + df * distance, rank + dr * distance)
+            )
+        )
     return tuple(table)
 
 
@@ -132,9 +134,7 @@ class NumicaState(GameState):
             return (Event("resign", f"{SIDES[self.side]} resigns"),)
         if self.setups_left:
             if not isinstance(action, Setup):
-                raise IllegalActionError(
-                    f"{SIDES[self.side]} must first set up its back row, written like SSOOSOSO"
-                )
+                raise IllegalActionError(f"{SIDES[self.side]} must first set up its back row, written like SSOOSOSO")
             return self._setup(action)
         if isinstance(action, Setup):
             raise IllegalActionError("both sides have set up: a turn now moves one piece, like a1-c3")
@@ -145,8 +145,9 @@ class NumicaState(GameState):
         if self._outcome or self.acted:
             return []
         if self.setups_left:
-            return [Setup("".join("S" if i in squares else "O" for i in range(8)))
-                    for squares in combinations(range(8), 4)]
+            return [
+                Setup("".join("S" if i in squares else "O" for i in range(8))) for squares in combinations(range(8), 4)
+            ]
         return [
             Step(SQUARES[origin], SQUARES[target], self.board[target] is not None)
             for origin, target in self._moves(self.side)
@@ -217,7 +218,9 @@ class NumicaState(GameState):
         self.acted = True
         events: tuple[Event, ...] = ()
         if victim is not None:
-            events = (Event("capture", f"{action.target}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured"),)
+            events = (
+                Event("capture", f"{action.target}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured"),
+            )
             if self._has_captured_enough(self.side):
                 self._finish((me,), "captures")
                 return events

@@ -117,8 +117,7 @@ class PikemenState(GameState):
             self.end_turn()
         if side not in self.sides:
             raise IllegalTurnError(
-                f"{side} does not play in a {len(self.sides)}-player game: "
-                f"the sides are {', '.join(self.sides)}"
+                f"{side} does not play in a {len(self.sides)}-player game: the sides are {', '.join(self.sides)}"
             )
         if step:
             raise IllegalTurnError("Pikemen has no replacement steps: a label has no '+'")
@@ -402,7 +401,7 @@ class PikemenState(GameState):
                 if piece is not None and piece[0] == side
             ]
             fields.append(f"{name}:{','.join(pieces)}")
-        scores = ",".join(f"{name}={score}" for name, score in zip(self.sides, self.scores))
+        scores = ",".join(f"{name}={score}" for name, score in zip(self.sides, self.scores, strict=True))
         fields.append(f"score:{scores}")
         fields.append(f"to:{self.sides[self.mover]}")
         return " ".join(fields)
@@ -416,16 +415,21 @@ class PikemenState(GameState):
             cells = []
             for file in range(8):
                 piece = self.board[rank * 8 + file]
-                code = "." if piece is None else (
-                    f"{short[self.sides[piece[0]]]}{SIZES[piece[1] - 1]}:{FACINGS[piece[2]]}"
+                code = (
+                    "."
+                    if piece is None
+                    else (f"{short[self.sides[piece[0]]]}{SIZES[piece[1] - 1]}:{FACINGS[piece[2]]}")
                 )
                 cells.append(f" {code:<5}")
             lines.append(f"{rank + 1:>2} " + "".join(cells) + f" {rank + 1}")
         lines += [files, ""]
         lines.append("piece = side, size, facing: " + ", ".join(f"{short[name]} {name}" for name in self.sides))
         lines.append("  S small (1 point), M medium (2), L large (3); N NE E SE S SW W NW, U upright")
-        lines.append("score: " + ", ".join(self._score_note(side) for side in range(len(self.sides)))
-                     + f" (target {self.target})")
+        lines.append(
+            "score: "
+            + ", ".join(self._score_note(side) for side in range(len(self.sides)))
+            + f" (target {self.target})"
+        )
         if self._outcome is not None:
             lines.append(str(self._outcome))
         else:
@@ -489,7 +493,9 @@ class PikemenEngine(Engine):
             name, colon, value = field.partition(":")
             key = name.lower()
             if not colon:
-                raise _position_error(f'cannot read "{field}": fields are like "Red:e1LU,d4SNE", "score:Red=3", "to:Red"')
+                raise _position_error(
+                    f'cannot read "{field}": fields are like "Red:e1LU,d4SNE", "score:Red=3", "to:Red"'
+                )
             if key == "score":
                 if has_score:
                     raise _position_error('the field "score:" is given twice')
@@ -514,7 +520,7 @@ class PikemenEngine(Engine):
                 _place(board, sides.index(side), value, players)
         missing = [side for side in sides if side not in placed]
         if missing:
-            raise _position_error(f"no field for {', '.join(missing)} (write an empty one, like \"{missing[0]}:\")")
+            raise _position_error(f'no field for {", ".join(missing)} (write an empty one, like "{missing[0]}:")')
         if to_move is None:
             raise _position_error('the side to move is missing: add a field like "to:Red"')
         if not any(piece is not None and piece[0] == to_move for piece in board):

@@ -81,8 +81,18 @@ def test_the_rule_texts_crt_cells() -> None:
 
 @pytest.mark.parametrize(
     ("attackers", "defenders", "column"),
-    [(1, 1, "1-1"), (2, 1, "2-1"), (3, 2, "1-1"), (5, 2, "2-1"), (1, 2, "1-2"), (2, 3, "1-2"),
-     (2, 2, "1-1"), (1, 6, "1-6"), (6, 1, "6-1"), (1, 4, "1-4")],
+    [
+        (1, 1, "1-1"),
+        (2, 1, "2-1"),
+        (3, 2, "1-1"),
+        (5, 2, "2-1"),
+        (1, 2, "1-2"),
+        (2, 3, "1-2"),
+        (2, 2, "1-1"),
+        (1, 6, "1-6"),
+        (6, 1, "6-1"),
+        (1, 4, "1-4"),
+    ],
 )
 def test_odds_rounding(attackers: int, defenders: int, column: str) -> None:
     from games.nieuchess.board import ODDS
@@ -105,8 +115,17 @@ def test_a_crt_tag_replaces_the_table() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["e4-g7", "e4-f5-f6-g7", "b4>y33", "g6+h6xh7#4=DB2(h7-h8-h9)", "g6xh7+h8#5=EX(-g6,-h7)",
-     "x9xy8#2=AB2(x9-w9-v9,-y8)", "g4", "resign", "setup a1 b1 c1"],
+    [
+        "e4-g7",
+        "e4-f5-f6-g7",
+        "b4>y33",
+        "g6+h6xh7#4=DB2(h7-h8-h9)",
+        "g6xh7+h8#5=EX(-g6,-h7)",
+        "x9xy8#2=AB2(x9-w9-v9,-y8)",
+        "g4",
+        "resign",
+        "setup a1 b1 c1",
+    ],
 )
 def test_canonical_forms_read_back(text: str) -> None:
     action = parse_action(text.upper() if text != "resign" else text)
@@ -139,11 +158,13 @@ def test_setup_turns_first_side_first() -> None:
 
 @pytest.mark.parametrize(
     ("setup", "fragment"),
-    [(RED_SETUP.rsplit(" ", 1)[0], "all 20 pawns, not 19"),
-     (RED_SETUP.replace("j2", "j19"), "j19 is on Blue's half"),
-     (RED_SETUP.replace("j2", "b13"), "b13 is a gray hex"),
-     (RED_SETUP.replace("j2", "a1"), "a1 is listed twice"),
-     (RED_SETUP.replace("j2", "z2"), "z2 is off the map")],
+    [
+        (RED_SETUP.rsplit(" ", 1)[0], "all 20 pawns, not 19"),
+        (RED_SETUP.replace("j2", "j19"), "j19 is on Blue's half"),
+        (RED_SETUP.replace("j2", "b13"), "b13 is a gray hex"),
+        (RED_SETUP.replace("j2", "a1"), "a1 is listed twice"),
+        (RED_SETUP.replace("j2", "z2"), "z2 is off the map"),
+    ],
 )
 def test_bad_setups(setup: str, fragment: str) -> None:
     result = verdict(f"R: {setup}")
@@ -477,8 +498,17 @@ def test_position_strings_round_trip() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["R:g20 B:y36", "R:a1,a1 B:y36", "R:a1 B:a1", "R:" + ",".join(f"{f}1" for f in "abcdefghijklmnopqrstu") + " B:y36",
-     "R:a1 B:y36 inv:R=3", "R:a1 B:y36 to:G", "R:a1 B:y36 foo:1", "R:z1 B:y36", "B:y36"],
+    [
+        "R:g20 B:y36",
+        "R:a1,a1 B:y36",
+        "R:a1 B:a1",
+        "R:" + ",".join(f"{f}1" for f in "abcdefghijklmnopqrstu") + " B:y36",
+        "R:a1 B:y36 inv:R=3",
+        "R:a1 B:y36 to:G",
+        "R:a1 B:y36 foo:1",
+        "R:z1 B:y36",
+        "B:y36",
+    ],
 )
 def test_bad_positions_are_malformed(text: str) -> None:
     with pytest.raises(SetupError):

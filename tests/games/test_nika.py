@@ -118,7 +118,11 @@ def test_allies_may_stand_in_each_others_victory_areas() -> None:
 def test_a_decided_position_is_a_finished_game_with_no_turns() -> None:
     finished = verdict("", "W: R: B:g1s K: to:R")
     assert (finished.status, finished.winners, finished.reason, finished.turns) == (
-        "finished", ("Athens", "Messene"), "victory-area", 0)
+        "finished",
+        ("Athens", "Messene"),
+        "victory-area",
+        0,
+    )
     assert verdict("R: pass pass", "W: R: B:g1s K: to:R").status == "illegal"
 
 
@@ -294,8 +298,7 @@ def test_a_phalanx_moves_only_the_way_it_faces() -> None:
 
 def test_worked_example_a_tied_line_blocks_the_whole_phalanx() -> None:
     message = refused(EXAMPLE, "b2+c2+b3+c3-E")
-    assert message == ("on rank 2 the phalanx weighs 2 against 2 from d2: "
-                       "a push needs more weight than the enemy line")
+    assert message == ("on rank 2 the phalanx weighs 2 against 2 from d2: a push needs more weight than the enemy line")
 
 
 def test_worked_example_a_sub_phalanx_pushes() -> None:
@@ -413,8 +416,10 @@ def test_draw_all_passed_four_turns() -> None:
 
 
 def test_draw_by_the_third_repetition() -> None:
-    rounds = " ".join(f"{side}: {square}>N {square}>{back}" for side, square, back in
-                      (("W", "d1", "W"), ("R", "a4", "S"), ("B", "d8", "W"), ("K", "j4", "S")))
+    rounds = " ".join(
+        f"{side}: {square}>N {square}>{back}"
+        for side, square, back in (("W", "d1", "W"), ("R", "a4", "S"), ("B", "d8", "W"), ("K", "j4", "S"))
+    )
     seven = verdict(f"1. {rounds} 2. {rounds.rsplit(' K:', 1)[0]}")
     assert seven.status == "ongoing"
     drawn = verdict(f"1. {rounds} 2. {rounds}")
@@ -422,8 +427,10 @@ def test_draw_by_the_third_repetition() -> None:
 
 
 def test_both_draws_on_one_turn_is_all_passed() -> None:
-    rounds = " ".join(f"{side}: {square}>N {square}>{back}" for side, square, back in
-                      (("W", "d1", "W"), ("R", "a4", "S"), ("B", "d8", "W"), ("K", "j4", "S")))
+    rounds = " ".join(
+        f"{side}: {square}>N {square}>{back}"
+        for side, square, back in (("W", "d1", "W"), ("R", "a4", "S"), ("B", "d8", "W"), ("K", "j4", "S"))
+    )
     passes = " ".join(f"{side}: pass pass" for side in "WRBK")
     drawn = verdict(f"1. {rounds} 2. {passes}")
     assert (drawn.reason, drawn.turns) == ("all-passed", 8)

@@ -125,13 +125,18 @@ def test_first_move_capture_rule() -> None:
 
 @pytest.mark.parametrize(
     ("blue", "wins"),
-    [("a2S*,b8S*,c8O*,d8O*,e8O*", True),  # 3 square captured with this one
-     ("a2O*,b8S*,c8S*,d8S*,e8O*", True),  # 3 round
-     ("a2S*,b8S*,c8S*,d8O*,e8O*", True),  # 2 square and 2 round
-     ("a2S*,b8S*,c8S*,d8O*,e8O*,f8O*", False)],  # 2 square and 1 round: not yet
+    [
+        ("a2S*,b8S*,c8O*,d8O*,e8O*", True),  # 3 square captured with this one
+        ("a2O*,b8S*,c8S*,d8S*,e8O*", True),  # 3 round
+        ("a2S*,b8S*,c8S*,d8O*,e8O*", True),  # 2 square and 2 round
+        ("a2S*,b8S*,c8S*,d8O*,e8O*,f8O*", False),
+    ],  # 2 square and 1 round: not yet
 )
 def test_capture_victory(blue: str, wins: bool) -> None:
-    v = verdict("1. R: a1xa2", position({"a1": "1"}, "a1S*", blue, pad=False).replace("R:a1S*", "R:" + padded("a1S*", RED_RESERVE)))
+    v = verdict(
+        "1. R: a1xa2",
+        position({"a1": "1"}, "a1S*", blue, pad=False).replace("R:a1S*", "R:" + padded("a1S*", RED_RESERVE)),
+    )
     if wins:
         assert (v.status, v.winners, v.reason) == ("finished", ("Red",), "captures")
     else:
