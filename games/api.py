@@ -94,6 +94,11 @@ class GameInfo(NamedTuple):
         """The long name of the side a label names (any form, any case), or None."""
         return self.labels.get(label.lower())
 
+    def players_text(self) -> str:
+        """The player counts in words: "2", "2, 3 or 4"."""
+        counts = [str(count) for count in self.player_counts]
+        return " or ".join(filter(None, (", ".join(counts[:-1]), counts[-1])))
+
     def sides_for(self, players: int) -> tuple[Side, ...]:
         return self.sides_by_players.get(players, self.sides)
 
@@ -266,8 +271,9 @@ class Engine(abc.ABC):
         text = tags.get("Players", str(self.info.player_counts[0])).strip()
         counts = self.info.player_counts
         if not text.isdigit() or int(text) not in counts:
-            allowed = " or ".join(filter(None, (", ".join(map(str, counts[:-1])), str(counts[-1]))))
-            raise SetupError(f'{self.info.name} is played by {allowed} players, not "{text}"', "Players")
+            raise SetupError(
+                f'{self.info.name} is played by {self.info.players_text()} players, not "{text}"', "Players"
+            )
         return int(text)
 
     def new_tags(self, players: int | None, seed: str | None, first: str | None) -> dict[str, str]:

@@ -73,7 +73,7 @@ def check(
         import json
     outcome = session.check_files(files)
     counts: dict[str, int] = {}
-    for verdict in outcome.verdicts:
+    for verdict in outcome:
         counts[verdict.status] = counts.get(verdict.status, 0) + 1
         if quiet and verdict.legal:
             continue

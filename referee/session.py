@@ -4,6 +4,7 @@ input), adjudicating, formatting. The CLI only renders these and picks the exit 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -35,33 +36,40 @@ def _exit_code(verdicts: list[Verdict], problems: list[str], usage: bool) -> int
 
 
 class Checked:
-    """Verdicts of every record read, problems with the inputs, and the exit status."""
+    """Checks files one record at a time, so that verdicts stream out of a long batch as
+    they are reached; afterwards it holds every verdict, the problems with the inputs
+    (unreadable files, files with no record) and the exit status."""
 
-    def __init__(self) -> None:
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
         self.verdicts: list[Verdict] = []
         self.problems: list[str] = []
-        self.exit_code = 0
+        self._unreadable = False
+
+    def __iter__(self) -> Iterator[Verdict]:
+        for name in self.names:
+            try:
+                data = read_bytes(name)
+            except UsageError as error:
+                self.problems.append(str(error))
+                self._unreadable = True
+                continue
+            results = read_source(data)
+            if not results:
+                self.problems.append(f'{name}: no record found (a record starts with [Game "..."])')
+            for index, result in enumerate(results, start=1):
+                verdict = adjudicate(result, name, index).verdict
+                self.verdicts.append(verdict)
+                yield verdict
+
+    @property
+    def exit_code(self) -> int:
+        return _exit_code(self.verdicts, self.problems, self._unreadable)
 
 
 def check_files(names: list[str]) -> Checked:
-    """The verdict of every record of every file; unreadable files and files with no
-    record become problems (exit 2 and 1)."""
-    checked = Checked()
-    usage = False
-    for name in names:
-        try:
-            data = read_bytes(name)
-        except UsageError as error:
-            checked.problems.append(str(error))
-            usage = True
-            continue
-        results = read_source(data)
-        if not results:
-            checked.problems.append(f'{name}: no record found (a record starts with [Game "..."])')
-        for index, result in enumerate(results, start=1):
-            checked.verdicts.append(adjudicate(result, name, index).verdict)
-    checked.exit_code = _exit_code(checked.verdicts, checked.problems, usage)
-    return checked
+    """The verdicts of every record of every file, as they are reached."""
+    return Checked(names)
 
 
 def _one(name: str, index: int, **options: Any) -> Replay:
@@ -239,7 +247,7 @@ def new_record(game: str, players: int | None, seed: str | None, first: str | No
     if info is None:
         raise UsageError(f'unknown game "{game}": choose one of {", ".join(registry.GAMES)}')
     if players is not None and players not in info.player_counts:
-        raise UsageError(f"{info.name} is for {' or '.join(map(str, info.player_counts))} players, not {players}")
+        raise UsageError(f"{info.name} is played by {info.players_text()} players, not {players}")
     if first is not None and info.side(first) is None:
         raise UsageError(f'"{first}" is not a side of {info.name}')
     if seed is None and info.randomness is not None:
