@@ -121,6 +121,8 @@ class NumicaState(GameState):
         return not self.setups_left and self.side == self.opener
 
     def end_turn(self) -> None:
+        if self.turn_open and not self.acted and self._outcome is None:
+            raise IllegalTurnError(f"{SIDES[self.side]}'s turn holds no action: a Numica turn holds exactly one")
         self.turn_open = False
 
     def apply(self, action: object, last: bool = False) -> tuple[Event, ...]:

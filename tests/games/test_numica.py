@@ -177,6 +177,12 @@ def test_off_board_squares_are_illegal_not_malformed() -> None:
     illegal(verdict("R: SSOOSOSO B: OSOSOSOS 1. R: z9-a2"), "z9 is not on the board")
 
 
+def test_a_turn_with_no_action_is_illegal_at_its_label() -> None:
+    v = verdict("R: SSOOSOSO B: R: a1-a2")
+    illegal(v, "Blue's turn holds no action")
+    assert (v.error.line, v.error.column, v.error.side, v.error.action) == (4, 13, "Blue", None)
+
+
 def test_one_action_per_turn() -> None:
     v = verdict("1. R: a1-a2 a2-a3", position({"a1": "1", "a2": "1"}, "a1S*", "h8S*"))
     illegal(v, "exactly one action")
