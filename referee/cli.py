@@ -65,6 +65,10 @@ def check(
 ) -> None:
     """Replay every record and print one verdict line per record.
 
+    Exit status 0 when every record is legal and every claimed Result matches, 1 when
+    any is illegal, malformed or wrongly claimed (or no record was found), 2 for a
+    usage error or an unreadable file.
+
     Example: referee check games.rgn   |   cat mail.txt | referee check --json -
     """
     from referee import report
@@ -96,7 +100,10 @@ def check(
 
 @app.command()
 def replay(file: OneFile, record: RecordOption = 1) -> None:
-    """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board."""
+    """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
+
+    Example: referee replay --record 2 league.rgn
+    """
     try:
         text, code = session.replay_text(file, record)
     except UsageError as error:
@@ -112,7 +119,10 @@ def show(
     at: Annotated[int | None, typer.Option("--at", min=0, help="Show the board after round N.")] = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Print the board at the end of a record (or after round N with --at N)."""
+    """Print the board at the end of a record (or after round N with --at N), with its position string.
+
+    Example: referee show --at 12 game.rgn
+    """
     import json
 
     try:
@@ -128,7 +138,11 @@ def show(
 
 @app.command()
 def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
-    """List the legal actions of the side to move at the end of a record, in canonical form."""
+    """List the legal actions of the side to move at the end of a record, in canonical form.
+
+    For play by e-mail: the moves open to the player whose turn the record leaves.
+    Example: referee moves game.rgn
+    """
     import json
 
     try:
@@ -144,7 +158,11 @@ def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = Fal
 
 @app.command("format")
 def format_records(files: Files) -> None:
-    """Write every record in canonical form (NOTATION.md §7). Malformed records are passed through as read."""
+    """Write every record in canonical form (NOTATION.md §7). Malformed records are passed through as read.
+
+    Tags in order, one turn per line with short labels and round numbers, canonical
+    actions, comments kept. Example: referee format messy.rgn > clean.rgn
+    """
     outcome = session.format_files(files)
     sys.stdout.write(outcome.text)
     for problem in outcome.problems:
@@ -166,7 +184,10 @@ def new(
     ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
 ) -> None:
-    """Write a fresh record with its tags, ready for play."""
+    """Write a fresh record with its tags, ready for play.
+
+    Example: referee new pikemen --players 3 --tag Event="Club night" > game.rgn
+    """
     try:
         typer.echo(session.new_record(game, players, seed, first, tag or []), nl=False)
     except UsageError as error:
