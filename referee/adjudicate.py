@@ -3,7 +3,6 @@ NOTATION.md §5-6. A library layer: it returns values and never prints."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from games import registry
@@ -81,12 +80,6 @@ def dialect_for(game: str) -> Dialect | None:
 
 def read_source(data: bytes) -> list[ReadResult]:
     return reader.read(data, dialect_for)
-
-
-def check(source: str, data: bytes) -> Iterator[Verdict]:
-    """The verdict of every record of one file's bytes."""
-    for index, result in enumerate(read_source(data), start=1):
-        yield adjudicate(result, source, index).verdict
 
 
 def adjudicate(
