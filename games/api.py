@@ -142,6 +142,17 @@ class IllegalTurnError(RuleError):
     pawns left unfought. Reported at the turn's label, with no action text."""
 
 
+def check_round(expected: int | None, written: int | None) -> None:
+    """A written round number must be the turn's round; setup turns (`expected` None)
+    carry none. Raises IllegalTurnError; shared so that every game words it alike."""
+    if written is None:
+        return
+    if expected is None:
+        raise IllegalTurnError("a setup turn carries no round number")
+    if written != expected:
+        raise IllegalTurnError(f"this turn is in round {expected}, not round {written}")
+
+
 class GameOverError(IllegalTurnError):
     """A turn or action after the game has ended."""
 

@@ -24,6 +24,7 @@ from games.api import (
     Outcome,
     Resign,
     SetupError,
+    check_round,
 )
 from games.nieuchess.actions import DIALECT, Battle, Choice, Invasion, Move, Place, Setup
 from games.nieuchess.board import (
@@ -245,8 +246,7 @@ class NieuchessState(GameState):
                 )
             if mover != self.next_side:
                 raise IllegalTurnError(f"{SIDES[self.next_side]} sets up now, not {side}")
-            if number is not None:
-                raise IllegalTurnError("a setup turn carries no round number")
+            check_round(None, number)
             self.turn = TurnState(mover, "setup")
             return False
         if step:
@@ -265,8 +265,7 @@ class NieuchessState(GameState):
             raise IllegalTurnError(f"it is {SIDES[self.next_side]}'s turn, not {side}'s")
         opens = mover == self.first or self.round == 0
         expected = self.round + 1 if opens else self.round
-        if number is not None and number != expected:
-            raise IllegalTurnError(f"this turn is in round {expected}, not {number}")
+        check_round(expected, number)
         self.round = expected
         if opens:
             self.window = False

@@ -21,6 +21,7 @@ from games.api import (
     Outcome,
     Resign,
     SetupError,
+    check_round,
 )
 from games.nika.actions import DIALECT, PASS, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
 from games.nika.board import BOARD, CITIES, DELTAS, FACINGS, LETTERS
@@ -110,8 +111,7 @@ class NikaState(GameState):
         if side != CITIES[self.city]:
             raise IllegalTurnError(f"it is {CITIES[self.city]}'s turn, not {side}'s")
         round_number = self.turns // 4 + 1
-        if number is not None and number != round_number:
-            raise IllegalTurnError(f"this turn is in round {round_number}, not round {number}")
+        check_round(round_number, number)
         opens_round = self.turns % 4 == 0
         self.turns += 1
         self.turn_open, self.acted, self.all_passed = True, 0, True

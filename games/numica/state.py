@@ -15,6 +15,7 @@ from games.api import (
     Outcome,
     Resign,
     SetupError,
+    check_round,
 )
 from games.numica.actions import DIALECT, Setup, Step
 from games.randomness import shuffled
@@ -112,10 +113,7 @@ class NumicaState(GameState):
             raise GameOverError(f"the game ended at turn {self.turns} ({self._outcome})")
         if side != SIDES[self.side]:
             raise IllegalTurnError(f"it is {SIDES[self.side]}'s turn, not {side}'s")
-        if self.setups_left and number is not None:
-            raise IllegalTurnError("a setup turn carries no round number")
-        if number is not None and number != self.round:
-            raise IllegalTurnError(f"this turn is in round {self.round}, not round {number}")
+        check_round(None if self.setups_left else self.round, number)
         self.turn_open, self.acted = True, False
         self.turns += 1
         return not self.setups_left and self.side == self.opener

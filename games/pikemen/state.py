@@ -23,6 +23,7 @@ from games.api import (
     Outcome,
     Resign,
     SetupError,
+    check_round,
 )
 from games.pikemen.actions import DIALECT, Charge, Reorient
 from games.pikemen.board import (
@@ -133,8 +134,7 @@ class PikemenState(GameState):
             raise IllegalTurnError(f"it is {expected}'s turn, not {side}'s ({why})")
         opens = self._opens_round(self.mover)
         round_here = self.round + 1 if opens else self.round
-        if number is not None and number != round_here:
-            raise IllegalTurnError(f"this turn is in round {round_here}, not round {number}")
+        check_round(round_here, number)
         self.round = round_here
         self.last_seat = self._seat(self.mover)
         self.turn_open, self.acted = True, False

@@ -483,7 +483,7 @@ def test_replacement_steps_come_after_the_complete_turn() -> None:
 def test_round_numbers_with_a_position_giving_the_second_side() -> None:
     assert verdict("1... B: y36-x36", "2. R: a1-b1", Position="R:a1 B:y36 to:B").status == "ongoing"
     wrong = verdict("1... B: y36-x36", "1. R: a1-b1", Position="R:a1 B:y36 to:B")
-    assert wrong.status == "illegal" and "round 2, not 1" in wrong.error.message
+    assert wrong.status == "illegal" and "round 2, not round 1" in wrong.error.message
     side = verdict("1. R: a1-b1", "2. R: b1-c1", Position="R:a1 B:y36")
     assert side.status == "illegal" and "Blue's turn" in side.error.message
 
