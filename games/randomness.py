@@ -76,3 +76,20 @@ def shuffled(items: Sequence[T], seed: str, purpose: str = "tiles") -> list[T]:
 def seed_hash(seed: str) -> str:
     """The `SeedHash` commitment of a seed: sha256:<hex of its UTF-8 bytes>."""
     return "sha256:" + hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+SALT_SEPARATOR = "\x1f"
+
+
+def salt_tag(side: str) -> str:
+    """The tag that holds a side's salt (RANDOM.md §4): the side's long name and `Salt`."""
+    return f"{side}Salt"
+
+
+def effective_seed(seed: str, salts: Sequence[tuple[str, str]]) -> str:
+    """The seed that names every stream of a salted record (RANDOM.md §4).
+
+    `salts` holds (side, salt) pairs for the sides that have one, in the order the game
+    lists its sides; the `SeedHash` still commits to `seed` alone.
+    """
+    return seed + "".join(f"{SALT_SEPARATOR}{side}={salt}" for side, salt in salts)

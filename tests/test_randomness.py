@@ -1,6 +1,6 @@
 """The seeded stream against the test vectors of RANDOM.md §5."""
 
-from games.randomness import Dice, SeedStream, seed_hash, shuffled
+from games.randomness import Dice, SeedStream, effective_seed, salt_tag, seed_hash, shuffled
 
 STANDARD = "1" * 11 + "2" * 10 + "3" * 9 + "4" * 8 + "5" * 7 + "K" * 6 + "X" * 5 + "R" * 4 + "B" * 4
 WARPSPAWN = "1" * 12 + "2" * 10 + "3" * 10 + "4" * 8 + "K" * 6 + "X" * 6 + "R" * 6 + "B" * 6
@@ -44,3 +44,13 @@ def test_below_rejects_the_partial_range() -> None:
     stream = SeedStream("example", "dice")
     values = [stream.below(2**31 + 1) for _ in range(50)]
     assert all(0 <= value <= 2**31 for value in values)
+
+
+def test_salted_streams() -> None:
+    both = effective_seed("example", [("Red", "ann-7"), ("Blue", "bo 42")])
+    assert both == "example\x1fRed=ann-7\x1fBlue=bo 42"
+    assert dice(both, 20) == [5, 2, 2, 1, 2, 6, 5, 2, 3, 2, 4, 3, 4, 3, 5, 2, 5, 1, 6, 2]
+    assert "".join(shuffled(STANDARD, both)) == "4224231515K143523K2B4X121534RKK231R11BB3B33551K2411X3224XR54RXXK"
+    blue = effective_seed("example", [("Blue", "bo 42")])
+    assert dice(blue, 20) == [5, 4, 6, 3, 6, 1, 1, 6, 3, 2, 2, 6, 5, 6, 2, 4, 5, 3, 5, 4]
+    assert salt_tag("Blue") == "BlueSalt"
