@@ -1,5 +1,5 @@
 """Nieuchess (Avalon Hill, 1961): a hex wargame of zones of control, invasions and combat."""
 
-from games.nieuchess.state import ENGINE
+from games.nieuchess.engine import ENGINE
 
 __all__ = ["ENGINE"]

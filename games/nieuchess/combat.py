@@ -1,0 +1,372 @@
+"""Nieuchess combat (nieuchess.md, "Combat"): who may fight whom, the odds and the die,
+the Combat Results Table, exchanges and retreats, and the battles a turn could write.
+
+These functions judge one battle against a `Field` without changing it; the turn's state
+(`state.py`) applies what they work out. What a battle leaves unwritten (its roll, the
+winner's choices) is raised as `Unwritten`: the state leaves it pending at the end of a
+record and refuses it anywhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+
+from games.api import Event, IllegalActionError
+from games.nieuchess.actions import Battle, Choice
+from games.nieuchess.board import BOARD, GRAY, NAMES, ODDS, Crt, odds_column
+from games.nieuchess.movement import NEIGHBOURS, SIDES, STEPS, Field, hex_names, read_hexes
+from games.randomness import Dice
+
+RETREAT_STEPS = 2
+RESULT_WORDS = {
+    "AE": "the attackers are eliminated",
+    "DE": "the defenders are eliminated",
+    "EX": "one attacker and one defender are eliminated, chosen by the attacker",
+    "AB2": "the attackers retreat 2 hexes, paths chosen by the defender",
+    "DB2": "the defenders retreat 2 hexes, paths chosen by the attacker",
+}
+
+Fate = tuple[int, int | None, str]
+"""A losing pawn's fate: its hex, where it retreats to (None: eliminated), the text."""
+
+
+class Unwritten(Exception):
+    """A battle that lacks its roll or the winner's choices: `kind` is `roll` or `choice`,
+    `side` the side that must write it, `message` what is pending, `refusal` the rule
+    broken when the record goes on without it."""
+
+    def __init__(self, kind: str, side: int, message: str, refusal: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.side = side
+        self.message = message
+        self.refusal = refusal
+
+
+@dataclass
+class Resolution:
+    """A battle worked out but not yet applied: roll, result and the pawns' fates in order."""
+
+    roll: int
+    result: str
+    fates: list[Fate]
+    dice: Dice | None
+
+
+def check_battle(field: Field, side: int, attackers: list[int], defenders: list[int], fought: set[int]) -> None:
+    """Each pawn once, the attackers the side's, the defenders the enemy's, none that has
+    fought this turn, and every attacker next to every defender."""
+    everyone = attackers + defenders
+    if len(set(everyone)) != len(everyone):
+        twice = next(h for h in everyone if everyone.count(h) > 1)
+        raise IllegalActionError(f"{NAMES[twice]} is named twice in the battle")
+    for hex_ in attackers:
+        field.own_pawn(hex_, side)
+    for hex_ in defenders:
+        field.own_pawn(hex_, 1 - side)
+    for hex_ in everyone:
+        if hex_ in fought:
+            raise IllegalActionError(f"the pawn on {NAMES[hex_]} has already fought this turn")
+    for a in attackers:
+        for d in defenders:
+            if d not in NEIGHBOURS[a]:
+                raise IllegalActionError(
+                    f"{NAMES[a]} is not next to {NAMES[d]}: every attacker of a battle must be next to every defender"
+                )
+
+
+def odds_event(attackers: list[int], defenders: list[int]) -> Event:
+    column = odds_column(len(attackers), len(defenders))
+    return Event(
+        "odds",
+        f"{'+'.join(NAMES[h] for h in attackers)} against {'+'.join(NAMES[h] for h in defenders)}: odds {ODDS[column]}",
+    )
+
+
+def roll_die(dice: Dice | None, action: Battle) -> tuple[int | None, Dice | None]:
+    """The battle's die: the next of the seeded stream (checked against a written roll),
+    or the written roll when the seed is not in the record. Also the dice after it."""
+    if dice is None:
+        return action.roll, None
+    dice = dice.copy()
+    roll = dice.roll()
+    if action.roll is not None and action.roll != roll:
+        raise IllegalActionError(f"the die of this battle is {roll} (die {dice.rolled} of the seed), not {action.roll}")
+    return roll, dice
+
+
+def resolve(
+    field: Field,
+    crt: Crt,
+    dice: Dice | None,
+    seed_secret: bool,
+    side: int,
+    action: Battle,
+    attackers: list[int],
+    defenders: list[int],
+) -> Resolution:
+    """The battle's roll, result and fates, all checked against what the record wrote.
+    Raises Unwritten when the roll or a needed choice is missing."""
+    roll, dice_after = roll_die(dice, action)
+    if roll is None:
+        why = "the seed is secret" if seed_secret else "the record has no seed (physical dice)"
+        raise Unwritten(
+            "roll", side, f"the roll of the battle {action} ({why})", f"this battle's roll must be written: {why}"
+        )
+    column = odds_column(len(attackers), len(defenders))
+    result = crt[roll - 1][column]
+    if action.result is not None and action.result != result:
+        raise IllegalActionError(f"at odds {ODDS[column]} a roll of {roll} gives {result}, not {action.result}")
+    fates: list[Fate]
+    if result in ("AE", "DE"):
+        if action.choices is not None:
+            raise IllegalActionError(f"{result} takes no choices: {RESULT_WORDS[result]}")
+        losers = attackers if result == "AE" else defenders
+        fates = [(h, None, f"-{NAMES[h]}") for h in losers]
+    elif result == "EX":
+        fates = exchange(action, attackers, defenders, side)
+    else:
+        losers = attackers if result == "AB2" else defenders
+        loser = side if result == "AB2" else 1 - side
+        fates = retreats(field, action, losers, loser)
+    return Resolution(roll, result, fates, dice_after)
+
+
+def exchange(action: Battle, attackers: list[int], defenders: list[int], side: int) -> list[Fate]:
+    """`EX`: the attacker's written choice of one attacker and one defender to eliminate
+    (no choice needed on a side with one pawn)."""
+    chosen: dict[int, int] = {}
+    for item in action.choices or ():
+        if not item.eliminated:
+            raise IllegalActionError("an exchange eliminates one attacker and one defender: write them as (-g6,-h7)")
+        (hex_,) = read_hexes((item.pawn,))
+        group = 0 if hex_ in attackers else 1 if hex_ in defenders else None
+        if group is None:
+            raise IllegalActionError(f"{NAMES[hex_]} is not in this battle")
+        if group in chosen:
+            raise IllegalActionError("an exchange eliminates exactly one attacker and one defender")
+        chosen[group] = hex_
+    for group, pawns in ((0, attackers), (1, defenders)):
+        if group in chosen:
+            continue
+        if len(pawns) > 1:
+            if action.choices is None:
+                raise Unwritten(
+                    "choice",
+                    side,
+                    f"{SIDES[side]}'s choice of the attacker and the defender the exchange {action} eliminates",
+                    "the exchange's losses must be written, one attacker and one defender, "
+                    f"like (-{NAMES[attackers[0]]},-{NAMES[defenders[0]]})",
+                )
+            raise IllegalActionError(f"the attacker must choose which of {hex_names(pawns)} the exchange eliminates")
+        chosen[group] = pawns[0]
+    return [(chosen[0], None, f"-{NAMES[chosen[0]]}"), (chosen[1], None, f"-{NAMES[chosen[1]]}")]
+
+
+def retreat_paths(
+    field: Field, hex_: int, winner: int, filled: set[int], vacated: set[int]
+) -> Iterator[tuple[int, int]]:
+    """Each 2-step retreat from hex_: every hex entered empty, not gray and not next to a
+    pawn of the winning side. `filled`/`vacated` account for earlier retreats."""
+    occupant, control = field.occupant, field.control[winner]
+
+    def free(h: int) -> bool:
+        return not control[h] and ((not occupant[h] and h not in filled) or h in vacated)
+
+    for first in STEPS[hex_]:
+        if free(first):
+            for second in STEPS[first]:
+                if second != hex_ and free(second):
+                    yield first, second
+
+
+def retreats(field: Field, action: Battle, losers: list[int], loser: int) -> list[Fate]:
+    """`DB2`/`AB2`: the winner's written retreats, applied in order, then the losing pawns
+    left out, which must have no retreat left."""
+    winner = 1 - loser
+    if action.choices is None:
+        if any(next(retreat_paths(field, h, winner, set(), set()), None) for h in losers):
+            raise Unwritten(
+                "choice",
+                winner,
+                f"the 2-hex retreat of {SIDES[loser]}'s {hex_names(losers)} ({action}), chosen by {SIDES[winner]}",
+                f"the retreats must be written, one 2-step path per losing pawn, like ({NAMES[losers[0]]}-...-...)",
+            )
+        return [(h, None, f"-{NAMES[h]}") for h in losers]
+    filled: set[int] = set()
+    vacated: set[int] = set()
+    fates = _written_retreats(field, action.choices, losers, winner, filled, vacated)
+    done = {fate[0] for fate in fates}
+    for pawn in losers:
+        if pawn in done:
+            continue
+        if next(retreat_paths(field, pawn, winner, filled, vacated), None) is not None:
+            raise IllegalActionError(f"{NAMES[pawn]} can retreat, so its 2-step path must be written")
+        fates.append((pawn, None, f"-{NAMES[pawn]}"))
+        vacated.add(pawn)
+    return fates
+
+
+def _written_retreats(
+    field: Field,
+    choices: tuple[Choice, ...],
+    losers: list[int],
+    winner: int,
+    filled: set[int],
+    vacated: set[int],
+) -> list[Fate]:
+    """The written choices in order; `filled` and `vacated` follow the retreats made."""
+    fates: list[Fate] = []
+    done: set[int] = set()
+    for item in choices:
+        path = read_hexes(item.path)
+        pawn = path[0]
+        if pawn not in losers:
+            raise IllegalActionError(f"{NAMES[pawn]} is not a losing pawn of this battle")
+        if pawn in done:
+            raise IllegalActionError(f"{NAMES[pawn]} is given two retreats")
+        done.add(pawn)
+        if item.eliminated:
+            example = next(retreat_paths(field, pawn, winner, filled, vacated), None)
+            if example is not None:
+                raise IllegalActionError(
+                    f"{NAMES[pawn]} can retreat (for instance "
+                    f"{NAMES[pawn]}-{NAMES[example[0]]}-{NAMES[example[1]]}): "
+                    "only a pawn with no retreat is eliminated"
+                )
+            fates.append((pawn, None, f"-{NAMES[pawn]}"))
+        else:
+            check_retreat(field, path, winner, filled, vacated)
+            fates.append((pawn, path[-1], "-".join(NAMES[h] for h in path)))
+            filled.add(path[-1])
+            vacated.discard(path[-1])
+        vacated.add(pawn)
+    return fates
+
+
+def check_retreat(field: Field, path: list[int], winner: int, filled: set[int], vacated: set[int]) -> None:
+    if len(path) != RETREAT_STEPS + 1:
+        raise IllegalActionError(f"a retreat is exactly {RETREAT_STEPS} steps, like h7-h8-h9, not {len(path) - 1}")
+    occupant, control = field.occupant, field.control[winner]
+    for a, b in zip(path, path[1:], strict=False):
+        if b not in NEIGHBOURS[a]:
+            raise IllegalActionError(f"{NAMES[a]} and {NAMES[b]} are not neighbours")
+        if BOARD.terrain[b] == GRAY:
+            raise IllegalActionError(f"a retreat cannot enter {NAMES[b]}, a gray hex")
+        if (occupant[b] and b not in vacated) or b in filled or b == path[0]:
+            raise IllegalActionError(f"a retreat cannot enter {NAMES[b]}: it is not empty")
+        if control[b]:
+            raise IllegalActionError(
+                f"a retreat cannot enter {NAMES[b]}: it is next to a pawn of the winner, {SIDES[winner]}"
+            )
+
+
+def carry_out(field: Field, resolution: Resolution) -> list[Event]:
+    """Apply a battle's fates to the field: the events of the roll, result, eliminations
+    and retreats."""
+    seeded = "" if resolution.dice is not None else " (as written)"
+    events = [
+        Event("roll", f"die {resolution.roll}{seeded}"),
+        Event("result", f"{resolution.result}: {RESULT_WORDS[resolution.result]}"),
+    ]
+    for pawn, destination, text in resolution.fates:
+        owner = field.occupant[pawn] - 1
+        field.lift(pawn, owner)
+        if destination is None:
+            events.append(Event("elimination", f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated"))
+        else:
+            field.put(destination, owner)
+            events.append(Event("retreat", f"{SIDES[owner]}'s pawn retreats {text}"))
+    return events
+
+
+# -- the battles a turn could write (for legal_actions) -----------------------------
+
+
+Group = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def battle_groups(attackers: set[int], defenders: set[int]) -> list[Group]:
+    """Battles among the unfought pawns that leave every other engaged pawn a partner."""
+    if not attackers:
+        return []
+    partners: dict[int, set[int]] = {}
+    for a in attackers:
+        partners[a] = {n for n in NEIGHBOURS[a] if n in defenders}
+    for d in defenders:
+        partners[d] = {n for n in NEIGHBOURS[d] if n in attackers}
+    groups: list[Group] = []
+    for a in sorted(attackers):
+        foes = sorted(partners[a])
+        for size in range(1, len(foes) + 1):
+            groups.extend(((a,), group) for group in combinations(foes, size))
+    for d in sorted(defenders):
+        foes = sorted(partners[d])
+        for size in range(2, len(foes) + 1):
+            groups.extend((group, (d,)) for group in combinations(foes, size))
+    for a1, a2 in combinations(sorted(attackers), 2):
+        common = sorted(partners[a1] & partners[a2])
+        groups.extend(((a1, a2), pair) for pair in combinations(common, 2))
+
+    def leaves_partners(group: Group) -> bool:
+        gone = set(group[0]) | set(group[1])
+        return all(partners[n] - gone for h in gone for n in partners[h] if n not in gone)
+
+    return [group for group in groups if leaves_partners(group)]
+
+
+def completions(field: Field, crt: Crt, dice: Dice | None, side: int, battle: Battle) -> list[Battle]:
+    """The battle written out in full: roll, result and a few of the winner's choices."""
+    attackers = read_hexes(battle.attackers)
+    defenders = read_hexes(battle.defenders)
+    column = odds_column(len(attackers), len(defenders))
+    if dice is not None:
+        rolls = [dice.copy().roll()]
+    else:
+        rolls = [battle.roll] if battle.roll is not None else list(range(1, 7))
+    complete: list[Battle] = []
+    for roll in rolls:
+        result = crt[roll - 1][column]
+        base = Battle(battle.attackers, battle.defenders, roll, result)
+        if result in ("AE", "DE") or (result == "EX" and len(attackers) == 1 and len(defenders) == 1):
+            complete.append(base)
+        elif result == "EX":
+            complete.extend(
+                Battle(
+                    base.attackers, base.defenders, roll, result, (Choice((NAMES[a],), True), Choice((NAMES[d],), True))
+                )
+                for a in attackers
+                for d in defenders
+            )
+        else:
+            losers = attackers if result == "AB2" else defenders
+            loser = side if result == "AB2" else 1 - side
+            for choices in retreat_choices(field, losers, 1 - loser, 0, set(), set(), 6):
+                complete.append(Battle(base.attackers, base.defenders, roll, result, choices or None))
+    return complete
+
+
+def retreat_choices(
+    field: Field, losers: list[int], winner: int, index: int, filled: set[int], vacated: set[int], limit: int
+) -> list[tuple[Choice, ...]]:
+    """Up to `limit` ways to write the retreats of losers[index:], in order."""
+    if index == len(losers):
+        return [()]
+    pawn = losers[index]
+    found: list[tuple[Choice, ...]] = []
+    paths = list(retreat_paths(field, pawn, winner, filled, vacated))
+    if not paths:
+        for rest in retreat_choices(field, losers, winner, index + 1, filled, vacated | {pawn}, limit):
+            found.append((Choice((NAMES[pawn],), True), *rest))
+        return found
+    for first, second in paths:
+        rest_all = retreat_choices(
+            field, losers, winner, index + 1, filled | {second}, (vacated | {pawn}) - {second}, limit - len(found)
+        )
+        for rest in rest_all:
+            found.append((Choice((NAMES[pawn], NAMES[first], NAMES[second])), *rest))
+        if len(found) >= limit:
+            break
+    return found[:limit]

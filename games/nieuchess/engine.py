@@ -1,0 +1,136 @@
+"""The Nieuchess engine: a record's tags (`First`, `CRT`, `Seed`/`SeedHash`, the salts,
+`Position`) read into the start state."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from games.api import Engine, SetupError
+from games.nieuchess.actions import DIALECT
+from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
+from games.nieuchess.movement import ARMY, SIDES
+from games.nieuchess.state import INVASIONS, NieuchessState
+from games.randomness import Dice, seed_hash
+from games.registry import NIEUCHESS
+from notation.dialect import Dialect
+
+SEED_HASH = re.compile(r"sha256:[0-9a-f]{64}", re.IGNORECASE)
+POSITION_KEYS = {"r": "r", "b": "b", "red": "r", "blue": "b", "inv": "inv", "to": "to"}
+HEX_FORM = re.compile(r"[a-z][0-9]{1,2}", re.IGNORECASE)
+COUNT_FORM = re.compile(r"[0-9]+")
+
+
+class NieuchessEngine(Engine):
+    info = NIEUCHESS
+
+    def dialect(self) -> Dialect:
+        return DIALECT
+
+    def new_state(self, tags: Mapping[str, str]) -> NieuchessState:
+        self.variant(tags)
+        self.players(tags)
+        first_side = NIEUCHESS.side(tags.get("First", "Red").strip())
+        if first_side is None:
+            raise SetupError(f'"{tags.get("First")}" names no Nieuchess side (Red or Blue)', "First")
+        first = SIDES.index(first_side)
+        crt = STANDARD_CRT
+        if "CRT" in tags:
+            try:
+                crt = read_crt_tag(tags["CRT"])
+            except DataError as error:
+                raise SetupError(str(error), "CRT") from None
+        dice = _dice(tags)
+        position = tags.get("Position")
+        if position is None:
+            state = NieuchessState(crt, dice, first, first, ([], []), [INVASIONS, INVASIONS], 2)
+        else:
+            pawns, invasions, to_move = read_position(position, first)
+            state = NieuchessState(crt, dice, first, to_move, pawns, invasions, 0)
+        state.seed_secret = dice is None and "SeedHash" in tags
+        return state
+
+
+def _dice(tags: Mapping[str, str]) -> Dice | None:
+    commitment = tags.get("SeedHash")
+    if commitment is not None and not SEED_HASH.fullmatch(commitment.strip()):
+        raise SetupError('a SeedHash reads "sha256:" and 64 hex digits', "SeedHash")
+    seed = tags.get("Seed")
+    if seed is None:
+        return None
+    if not seed:
+        raise SetupError("the Seed tag is empty", "Seed")
+    if commitment is not None and seed_hash(seed) != commitment.strip().lower():
+        raise SetupError("the Seed does not match the SeedHash published before the game", "Seed")
+    return Dice(seed)
+
+
+def read_position(text: str, first: int) -> tuple[tuple[list[int], list[int]], list[int], int]:
+    """A Position string (nieuchess.md): each side's pawns, the invasions left, the side to
+    move (default `first`). Raises SetupError, naming the Position tag."""
+    fields = _position_fields(text)
+    pawns: tuple[list[int], list[int]] = ([], [])
+    taken: set[int] = set()
+    for side, key in ((0, "r"), (1, "b")):
+        pawns[side].extend(_position_pawns(fields[key], side, taken))
+    invasions = _position_invasions(fields["inv"]) if "inv" in fields else [INVASIONS, INVASIONS]
+    to_move = first
+    if "to" in fields:
+        named = NIEUCHESS.side(fields["to"])
+        if named is None:
+            raise SetupError(f'"to:{fields["to"]}" names no Nieuchess side', "Position")
+        to_move = SIDES.index(named)
+    return pawns, invasions, to_move
+
+
+def _position_fields(text: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for item in text.split():
+        key, colon, value = item.partition(":")
+        key = POSITION_KEYS.get(key.lower(), "")
+        if not colon or not key or key in fields:
+            raise SetupError(f'cannot read "{item}" in the Position (fields R:, B:, inv:, to:)', "Position")
+        fields[key] = value
+    if "r" not in fields or "b" not in fields:
+        raise SetupError("a Nieuchess Position lists the pawns of both sides: R:... B:...", "Position")
+    return fields
+
+
+def _position_pawns(text: str, side: int, taken: set[int]) -> list[int]:
+    """One side's comma-separated hexes; `taken` collects the hexes of both sides."""
+    pawns = []
+    for word in filter(None, text.split(",")):
+        hex_ = hex_index(word) if HEX_FORM.fullmatch(word) else None
+        if hex_ is None:
+            raise SetupError(f'"{word}" in the Position is not a hex of the map', "Position")
+        if BOARD.terrain[hex_] == GRAY:
+            raise SetupError(f"{NAMES[hex_]} in the Position is a gray hex", "Position")
+        if hex_ in taken:
+            raise SetupError(f"{NAMES[hex_]} is listed twice in the Position", "Position")
+        taken.add(hex_)
+        pawns.append(hex_)
+    if len(pawns) > ARMY:
+        raise SetupError(f"{SIDES[side]} has more than {ARMY} pawns in the Position", "Position")
+    return pawns
+
+
+def _position_invasions(text: str) -> list[int]:
+    """`inv:R=2,B=1`: the invasions each side has left (at most 2; a side not named keeps 2).
+    Counts are ASCII digits only, so that `int()` never sees a superscript or a huge number."""
+    invasions = [INVASIONS, INVASIONS]
+    seen: set[int] = set()
+    for part in text.split(","):
+        label, equals, count = part.partition("=")
+        named = NIEUCHESS.side(label.strip())
+        digits = (count.lstrip("0") or "0") if COUNT_FORM.fullmatch(count) else ""
+        if not equals or named is None or len(digits) != 1 or int(digits) > INVASIONS:
+            raise SetupError(f'cannot read "inv:{text}" in the Position (like inv:R=2,B=1)', "Position")
+        side = SIDES.index(named)
+        if side in seen:
+            raise SetupError(f"{named}'s invasions are given twice in the Position", "Position")
+        seen.add(side)
+        invasions[side] = int(digits)
+    return invasions
+
+
+ENGINE = NieuchessEngine()

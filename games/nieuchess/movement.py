@@ -1,0 +1,294 @@
+"""Nieuchess movement (nieuchess.md, "Movement"): the pawns on the map, their zones of
+control, and the searches that say where a pawn may go (at most 5 ordinary steps, then a
+ride along the hot line).
+
+A pawn has no identity beyond the hex it stands on. The `Field` keeps a flat `occupant`
+array (0 empty, 1 Red, 2 Blue) plus, per side, how many of its pawns touch each hex
+(`control`), updated on every placement and removal, so a zone-of-control test is one
+lookup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.api import IllegalActionError
+from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
+from games.registry import NIEUCHESS
+
+SIDES = NIEUCHESS.sides
+ARMY = 20
+MAX_STEPS = 5
+
+NEIGHBOURS = BOARD.neighbours
+STEPS = BOARD.steps
+HOT = BOARD.hot
+HOT_STEPS = BOARD.hot_steps
+AXIAL_Q = tuple(q for q, _ in BOARD.axial)
+AXIAL_R = tuple(r for _, r in BOARD.axial)
+
+
+def hex_names(hexes: Iterable[int]) -> str:
+    """Hexes named in a message, in board order: "g4, h5"."""
+    return ", ".join(NAMES[h] for h in sorted(hexes))
+
+
+def read_hexes(names: Iterable[str]) -> list[int]:
+    """The hex numbers of written hexes; a hex off the map breaks the rules."""
+    found = []
+    for text in names:
+        hex_ = hex_index(text)
+        if hex_ is None:
+            raise IllegalActionError(f"{text} is off the map (files a-y, ranks 1-{HEIGHT})")
+        found.append(hex_)
+    return found
+
+
+class Field:
+    """The map with the pawns on it: who holds each hex and whose zones cover it."""
+
+    __slots__ = ("control", "occupant", "pawns")
+
+    def __init__(self) -> None:
+        self.occupant = bytearray(SIZE)
+        self.control = (bytearray(SIZE), bytearray(SIZE))
+        self.pawns: tuple[set[int], set[int]] = (set(), set())
+
+    def copy(self) -> Field:
+        twin = Field.__new__(Field)
+        twin.occupant = bytearray(self.occupant)
+        twin.control = (bytearray(self.control[0]), bytearray(self.control[1]))
+        twin.pawns = (set(self.pawns[0]), set(self.pawns[1]))
+        return twin
+
+    def put(self, hex_: int, side: int) -> None:
+        self.occupant[hex_] = side + 1
+        self.pawns[side].add(hex_)
+        control = self.control[side]
+        for n in NEIGHBOURS[hex_]:
+            control[n] += 1
+
+    def lift(self, hex_: int, side: int) -> None:
+        self.occupant[hex_] = 0
+        self.pawns[side].discard(hex_)
+        control = self.control[side]
+        for n in NEIGHBOURS[hex_]:
+            control[n] -= 1
+
+    def pool(self, side: int) -> int:
+        """The side's eliminated pawns, waiting for a replacement step."""
+        return ARMY - len(self.pawns[side])
+
+    def beyond(self, side: int) -> int:
+        """How many of the side's pawns stand on the enemy half."""
+        return sum(1 for h in self.pawns[side] if BOARD.half[h] != side)
+
+    def own_pawn(self, hex_: int, side: int) -> None:
+        """Refuse an action unless the side has a pawn on the hex."""
+        holder = self.occupant[hex_]
+        if holder != side + 1:
+            what = "is empty" if not holder else f"holds a {SIDES[holder - 1]} pawn"
+            raise IllegalActionError(f"{NAMES[hex_]} {what}, not a {SIDES[side]} pawn")
+
+    def engaged(self, side: int) -> tuple[set[int], set[int]]:
+        """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's."""
+        enemy = 1 - side
+        theirs, ours = self.control[enemy], self.control[side]
+        return ({h for h in self.pawns[side] if theirs[h]}, {h for h in self.pawns[enemy] if ours[h]})
+
+    def map_lines(self) -> list[str]:
+        """The board drawn as text: X Red, O Blue, terrain symbols elsewhere."""
+        lines = ["      " + " ".join(FILES)]
+        for rank in range(HEIGHT, 0, -1):
+            row = (rank - 1) * WIDTH
+            cells = []
+            for hex_ in range(row, row + WIDTH):
+                holder = self.occupant[hex_]
+                cells.append("X" if holder == 1 else "O" if holder == 2 else BOARD.terrain[hex_])
+            shift = " " if rank % 2 == 0 else ""
+            lines.append(f"{rank:>3}   {shift}{' '.join(cells)}")
+            if rank == 19:
+                lines.append("      " + "- " * (WIDTH - 1) + "-   (centre line)")
+        lines.append("      " + " ".join(FILES))
+        legend = ", ".join(f"{symbol} {meaning}" for symbol, meaning in TERRAIN_NAMES.items())
+        lines.append(f"X Red pawn, O Blue pawn; {legend}")
+        return lines
+
+    # -- the destination form -----------------------------------------------------
+
+    def reaches(self, side: int, origin: int, target: int) -> bool:
+        """Whether some legal path leads from origin to target (the destination form)."""
+        if self.occupant[target] or not BOARD.passable[target]:
+            return False
+        if HOT[target]:
+            return target in self.destinations(side, origin)
+        if BOARD.distance(origin, target) > MAX_STEPS:
+            return False
+        return self._walks_to(side, origin, target)
+
+    def _walks_to(self, side: int, origin: int, target: int) -> bool:
+        """A breadth-first search over ordinary steps, pruned by the distance left."""
+        occupant = self.occupant
+        own, control = side + 1, self.control[1 - side]
+        tq, tr = AXIAL_Q[target], AXIAL_R[target]
+        seen = {origin}
+        frontier = [origin]
+        for left in range(MAX_STEPS - 1, -1, -1):
+            following = []
+            for hex_ in frontier:
+                for n in STEPS[hex_]:
+                    if n in seen:
+                        continue
+                    if n == target:
+                        return True
+                    seen.add(n)
+                    holder = occupant[n]
+                    if (holder and holder != own) or control[n]:
+                        continue
+                    dq, dr = AXIAL_Q[n] - tq, AXIAL_R[n] - tr
+                    if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= left:
+                        following.append(n)
+            frontier = following
+        return False
+
+    def destinations(self, side: int, origin: int) -> set[int]:
+        """Every hex the pawn on origin can legally end a move on."""
+        found, rides = self._walk(side, origin)
+        self._ride(side, origin, rides, found)
+        found.discard(origin)
+        return found
+
+    def _walk(self, side: int, origin: int) -> tuple[set[int], list[int]]:
+        """The hexes ordinary steps can end on, and the hot-line hexes a ride may start from."""
+        occupant = self.occupant
+        own, control = side + 1, self.control[1 - side]
+        found: set[int] = set()
+        seen = {origin}
+        frontier = [origin]
+        rides = [origin] if HOT[origin] else []
+        for _ in range(MAX_STEPS):
+            following = []
+            for hex_ in frontier:
+                for n in STEPS[hex_]:
+                    if n in seen:
+                        continue
+                    seen.add(n)
+                    holder = occupant[n]
+                    if holder:
+                        if holder == own and not control[n]:
+                            following.append(n)
+                        continue
+                    found.add(n)
+                    if not control[n]:
+                        following.append(n)
+                        if HOT[n]:
+                            rides.append(n)
+            frontier = following
+        return found, rides
+
+    def _ride(self, side: int, origin: int, rides: list[int], found: set[int]) -> None:
+        """Add to `found` every hex a ride along the hot line reaches from `rides`."""
+        occupant, control = self.occupant, self.control[1 - side]
+        ridden: set[int] = set()
+        for start in rides:
+            if start in ridden:
+                continue
+            ridden.add(start)
+            todo = [start]
+            while todo:
+                for n in HOT_STEPS[todo.pop()]:
+                    if n in ridden or (occupant[n] and n != origin):
+                        continue
+                    found.add(n)
+                    if not control[n]:
+                        ridden.add(n)
+                        todo.append(n)
+
+    def unreachable(self, side: int, origin: int, target: int) -> str:
+        """Why the destination form cannot reach target, in a player's words."""
+        holder = self.occupant[target]
+        if BOARD.terrain[target] == GRAY:
+            return f"{NAMES[target]} is a gray hex: pawns cannot enter it"
+        if holder == side + 1:
+            return f"{NAMES[target]} is held by {SIDES[side]}'s own pawn: a move cannot end there"
+        if holder:
+            return f"{NAMES[target]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex"
+        return (
+            f"no legal path leads from {NAMES[origin]} to {NAMES[target]}: at most {MAX_STEPS} steps, "
+            "stopping on the first hex in an enemy zone of control, then a ride along the hot line"
+        )
+
+    # -- the explicit path ----------------------------------------------------------
+
+    def check_path(self, side: int, path: list[int]) -> None:
+        """An explicit path: at most 5 ordinary steps, then any number of ride steps."""
+        self._check_steps(side, path)
+        origin, last = path[0], len(path) - 1
+        if self.occupant[path[-1]] and path[-1] != origin:
+            raise IllegalActionError(f"{NAMES[path[-1]]} is held by {SIDES[side]}'s own pawn: a move cannot end there")
+        if last > MAX_STEPS:
+            self._check_ride(path)
+
+    def _check_steps(self, side: int, path: list[int]) -> None:
+        """Each step goes to a neighbour that is not gray, not an enemy's, and stops the
+        pawn when it is in an enemy zone of control."""
+        occupant, control = self.occupant, self.control[1 - side]
+        last = len(path) - 1
+        for a, b in zip(path, path[1:], strict=False):
+            if b not in NEIGHBOURS[a]:
+                raise IllegalActionError(f"{NAMES[a]} and {NAMES[b]} are not neighbours: a path goes from hex to hex")
+        for index, hex_ in enumerate(path[1:], start=1):
+            holder = occupant[hex_]
+            if BOARD.terrain[hex_] == GRAY:
+                raise IllegalActionError(f"{NAMES[hex_]} is a gray hex: pawns cannot enter it")
+            if holder and holder != side + 1:
+                raise IllegalActionError(
+                    f"{NAMES[hex_]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex"
+                )
+            if control[hex_] and index < last:
+                if holder:
+                    raise IllegalActionError(
+                        f"{NAMES[hex_]} is in {SIDES[1 - side]}'s zone of control and held by "
+                        f"{SIDES[side]}'s own pawn: it cannot be entered"
+                    )
+                raise IllegalActionError(
+                    f"the pawn must stop on {NAMES[hex_]}, "
+                    f"the first hex it enters in {SIDES[1 - side]}'s zone of control"
+                )
+
+    def _check_ride(self, path: list[int]) -> None:
+        """A path longer than 5 steps: its end must be a ride along the hot line, free of
+        pawns (the mover's own start counts as empty), begun within the first 5 steps."""
+        occupant, origin, last = self.occupant, path[0], len(path) - 1
+        ride_start = last
+        while ride_start > 0 and HOT[path[ride_start - 1]] and HOT[path[ride_start]]:
+            below = path[ride_start]
+            if occupant[below] and below != origin:
+                break
+            ride_start -= 1
+        for split in range(min(MAX_STEPS, last - 1), -1, -1):
+            if split < ride_start:
+                break
+            hex_ = path[split]
+            if split == 0 or not occupant[hex_] or hex_ == origin:
+                return
+        self._explain_ride(path, ride_start)
+
+    def _explain_ride(self, path: list[int], ride_start: int) -> None:
+        occupant, origin = self.occupant, path[0]
+        if HOT[path[-1]] and ride_start > 0 and HOT[path[ride_start - 1]]:
+            blocker = path[ride_start]
+            raise IllegalActionError(
+                f"the ride along the hot line is blocked by the pawn on {NAMES[blocker]}: "
+                "rides never pass through pawns"
+            )
+        ridden = [i for i in range(1, len(path)) if HOT[path[i]] and HOT[path[i - 1]]]
+        if ridden and not HOT[path[-1]]:
+            raise IllegalActionError("after riding the hot line a pawn may not leave it in that turn")
+        if HOT[path[-1]] and occupant[path[ride_start]] and path[ride_start] != origin and ride_start <= MAX_STEPS:
+            raise IllegalActionError(
+                f"a ride starts from an empty hex, and {NAMES[path[ride_start]]} is held by a pawn"
+            )
+        raise IllegalActionError(
+            f"a move has at most {MAX_STEPS} steps, not {len(path) - 1} (only a ride along the hot line is not counted)"
+        )
