@@ -128,7 +128,7 @@ def _run(
     open_turn: Turn | None = None
     open_round: int | None = None
     items = record.items
-    last_move = _last_move(record)
+    open_ended = _open_ended(record)
     turns = 0
     for item in items:
         if isinstance(item, Turn):
@@ -160,7 +160,7 @@ def _run(
             numbers[id(item)] = open_round if opens_round else None
             for number, move in enumerate(item.moves, start=1):
                 try:
-                    events = state.apply(move.action, move is last_move)
+                    events = state.apply(move.action, id(move) in open_ended)
                 except RuleError as error:
                     where = _turn_text(open_round, item.side) + f', action {number} "{move.text}"'
                     return _Failure(move.span, open_round, item.side, move.text, error.message, where), turns
@@ -185,6 +185,26 @@ def _last_move(record: Record) -> Move | None:
                 if isinstance(sub, Move) and not isinstance(sub.action, Resign):
                     return sub
     return None
+
+
+def _open_ended(record: Record) -> set[int]:
+    """The ids of the actions that may leave a choice or a roll unwritten: the last action,
+    and every action right before a `resign` or a `draw`, which end the game with it
+    unwritten (a turn after them is a turn after the end)."""
+    last = _last_move(record)
+    found = {id(last)} if last is not None else set()
+    previous: Move | None = None
+    for item in record.items:
+        if isinstance(item, Turn):
+            previous = None
+            for sub in item.items:
+                if isinstance(sub, Move):
+                    if isinstance(sub.action, Resign) and previous is not None:
+                        found.add(id(previous))
+                    previous = sub
+        elif isinstance(item, Draw) and previous is not None:
+            found.add(id(previous))
+    return found
 
 
 def _turn_text(round_number: int | None, side: str) -> str:

@@ -40,6 +40,14 @@ class DataError(ValueError):
     """A map or table that cannot be read."""
 
 
+QUOTE_LIMIT = 24
+
+
+def quoted(text: str) -> str:
+    """A token of a record quoted in a message, cut short when long: "abc…"."""
+    return f'"{text}"' if len(text) <= QUOTE_LIMIT else f'"{text[:QUOTE_LIMIT]}…"'
+
+
 def name(hex_: int) -> str:
     """The hex's name, such as `g4`."""
     return f"{FILES[hex_ % WIDTH]}{hex_ // WIDTH + 1}"
@@ -93,7 +101,7 @@ def read_map(text: str) -> str:
         if not stripped or stripped.startswith("#"):
             continue
         words = stripped.split()
-        if not words[0].isdigit() or not 1 <= int(words[0]) <= HEIGHT:
+        if not re.fullmatch(r"[0-9]{1,2}", words[0]) or not 1 <= int(words[0]) <= HEIGHT:
             raise DataError(f"map line {number}: expected a rank number 1-{HEIGHT}")
         rank, cells = int(words[0]), words[1:]
         if len(cells) != WIDTH or any(cell not in TERRAIN_NAMES for cell in cells):
@@ -138,7 +146,7 @@ def read_crt_tag(value: str) -> Crt:
         raise DataError(f"the CRT tag holds 66 result codes, not {len(codes)}")
     wrong = [code for code in codes if code not in RESULTS]
     if wrong:
-        raise DataError(f'"{wrong[0]}" in the CRT tag is not a result ({", ".join(RESULTS)})')
+        raise DataError(f"{quoted(wrong[0])} in the CRT tag is not a result ({', '.join(RESULTS)})")
     width = len(ODDS)
     return tuple(tuple(codes[row * width : (row + 1) * width]) for row in range(6))
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from games.api import Engine, SetupError
 from games.nieuchess.actions import DIALECT
-from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
+from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, quoted, read_crt_tag
 from games.nieuchess.movement import ARMY, SIDES
 from games.nieuchess.state import INVASIONS, NieuchessState
 from games.randomness import Dice, seed_hash
@@ -32,7 +32,7 @@ class NieuchessEngine(Engine):
         self.players(tags)
         first_side = NIEUCHESS.side(tags.get("First", "Red").strip())
         if first_side is None:
-            raise SetupError(f'"{tags.get("First")}" names no Nieuchess side (Red or Blue)', "First")
+            raise SetupError(f"{quoted(tags['First'])} names no Nieuchess side (Red or Blue)", "First")
         first = SIDES.index(first_side)
         crt = STANDARD_CRT
         if "CRT" in tags:
@@ -78,7 +78,7 @@ def read_position(text: str, first: int) -> tuple[tuple[list[int], list[int]], l
     if "to" in fields:
         named = NIEUCHESS.side(fields["to"])
         if named is None:
-            raise SetupError(f'"to:{fields["to"]}" names no Nieuchess side', "Position")
+            raise SetupError(f"{quoted('to:' + fields['to'])} names no Nieuchess side", "Position")
         to_move = SIDES.index(named)
     return pawns, invasions, to_move
 
@@ -89,7 +89,7 @@ def _position_fields(text: str) -> dict[str, str]:
         key, colon, value = item.partition(":")
         key = POSITION_KEYS.get(key.lower(), "")
         if not colon or not key or key in fields:
-            raise SetupError(f'cannot read "{item}" in the Position (fields R:, B:, inv:, to:)', "Position")
+            raise SetupError(f"cannot read {quoted(item)} in the Position (fields R:, B:, inv:, to:)", "Position")
         fields[key] = value
     if "r" not in fields or "b" not in fields:
         raise SetupError("a Nieuchess Position lists the pawns of both sides: R:... B:...", "Position")
@@ -102,7 +102,7 @@ def _position_pawns(text: str, side: int, taken: set[int]) -> list[int]:
     for word in filter(None, text.split(",")):
         hex_ = hex_index(word) if HEX_FORM.fullmatch(word) else None
         if hex_ is None:
-            raise SetupError(f'"{word}" in the Position is not a hex of the map', "Position")
+            raise SetupError(f"{quoted(word)} in the Position is not a hex of the map", "Position")
         if BOARD.terrain[hex_] == GRAY:
             raise SetupError(f"{NAMES[hex_]} in the Position is a gray hex", "Position")
         if hex_ in taken:
@@ -124,7 +124,7 @@ def _position_invasions(text: str) -> list[int]:
         named = NIEUCHESS.side(label.strip())
         digits = (count.lstrip("0") or "0") if COUNT_FORM.fullmatch(count) else ""
         if not equals or named is None or len(digits) != 1 or int(digits) > INVASIONS:
-            raise SetupError(f'cannot read "inv:{text}" in the Position (like inv:R=2,B=1)', "Position")
+            raise SetupError(f"cannot read {quoted('inv:' + text)} in the Position (like inv:R=2,B=1)", "Position")
         side = SIDES.index(named)
         if side in seen:
             raise SetupError(f"{named}'s invasions are given twice in the Position", "Position")

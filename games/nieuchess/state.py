@@ -218,19 +218,34 @@ class NieuchessState(GameState):
         turn = self.turn
         if turn is None:
             return
-        if self._outcome is not None:
-            self.turn = None
-            return
+        if self._outcome is None:
+            self._check_complete(turn)
+        # After the end the order still advances, so that a turn written after the end is
+        # reported in the round the turn order gives it (NOTATION.md §6).
+        self._advance(turn)
+        self.turn = None
+        self._pending = None
+
+    def _check_complete(self, turn: TurnState) -> None:
+        """Refuse to end a turn that is not done: a setup or a replacement step without
+        its action, a complete turn with pawns in contact left unfought."""
         side = turn.side
-        if turn.kind == "setup":
-            if not turn.actions:
-                raise IllegalTurnError(f"{SIDES[side]} has not set up: write {SHORT[side]}: setup and its 20 hexes")
-            self.setups_left -= 1
-            self.next_side = 1 - side if self.setups_left else self.first
-        elif turn.kind == "main":
+        if turn.kind == "setup" and not turn.actions:
+            raise IllegalTurnError(f"{SIDES[side]} has not set up: write {SHORT[side]}: setup and its 20 hexes")
+        if turn.kind == "main":
             attackers, defenders = self._unfought(turn)
             if attackers or defenders:
                 raise IllegalTurnError(self._unfought_message(side, attackers, defenders))
+        if turn.kind == "step" and not turn.actions:
+            raise IllegalTurnError("a replacement step places 1 or 2 pawns on stars, like R+: g4")
+
+    def _advance(self, turn: TurnState) -> None:
+        """The turn order after `turn`: who moves next, and whether replacement steps may follow."""
+        side = turn.side
+        if turn.kind == "setup":
+            self.setups_left -= 1
+            self.next_side = 1 - side if self.setups_left else self.first
+        elif turn.kind == "main":
             if side == self.first:
                 self.next_side = 1 - side
             else:
@@ -238,11 +253,7 @@ class NieuchessState(GameState):
                 self.window = True
                 self.steps_done = set()
         else:
-            if not turn.actions:
-                raise IllegalTurnError("a replacement step places 1 or 2 pawns on stars, like R+: g4")
             self.steps_done.add(side)
-        self.turn = None
-        self._pending = None
 
     def next_turn(self) -> tuple[str, bool] | None:
         if self._outcome is not None:

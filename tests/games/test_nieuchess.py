@@ -581,3 +581,81 @@ def test_examples() -> None:
     assert found["finished"].status == "finished" and found["finished"].result_matches
     assert (found["pending-retreat"].status, found["pending-retreat"].pending) == ("ongoing", "choice")
     assert found["wrong-roll"].status == "illegal" and "die of this battle" in found["wrong-roll"].error.message
+
+
+# -- the verdicts of the amended spec (NOTATION.md §6, nieuchess.md) -------------------
+
+
+def where(result: Verdict) -> tuple[object, ...]:
+    """An illegal verdict's location: line, column, round, side, action."""
+    assert result.status == "illegal" and result.error is not None
+    error = result.error
+    return (error.line, error.column, error.round, error.side, error.action)
+
+
+def test_a_turn_after_the_end_is_at_its_label_in_the_round_the_turn_order_gives() -> None:
+    # Lines: 1 Game, 2 Position (and 3 CRT when given), then a blank line and the turns.
+    first_resigns = verdict("1. R: a1-b1 resign", "B: y36-x36", Position="R:a1 B:y36")
+    assert where(first_resigns) == (5, 1, 1, "Blue", None)
+    assert "the game ended" in first_resigns.error.message
+    second_resigns = verdict("1. R: a1-b1", "B: resign", "2. R: b1-c1", Position="R:a1 B:y36")
+    assert where(second_resigns) == (6, 4, 2, "Red", None)  # the label after its round number
+    from_blue = verdict("1... B: y36-x36 resign", "2. R: a1-b1", Position="R:a1 B:y36 to:B")
+    assert where(from_blue) == (5, 4, 2, "Red", None)
+    destroyed = verdict("1. R: g8xh8#4", "B: y36-x36", Position="R:g8 B:h8", CRT=crt("DE"))
+    assert where(destroyed) == (6, 1, 1, "Blue", None)
+    drawn = verdict("1. R: a1-b1", "B: y36-x36", "draw", "2. R: b1-c1", Position="R:a1 B:y36")
+    assert where(drawn) == (7, 4, 2, "Red", None)
+    setup = " ".join(f"{f}1" for f in "abcdefghijklmnopqrst")
+    in_setup = verdict(f"R: setup {setup}", "B: resign", "1. R: a1-a2")
+    assert where(in_setup) == (5, 4, 1, "Red", None)
+    before_setup = verdict(f"R: setup {setup} resign", "B: resign")
+    assert where(before_setup) == (4, 1, None, "Blue", None)
+
+
+def test_a_choice_left_unwritten_before_draw_or_resign_is_no_error() -> None:
+    tags = {"Position": "R:g8,h9,a1 B:h8,y36", "CRT": crt("EX")}
+    unwritten = verdict("1. R: g8+h9xh8#2=EX", **tags)
+    assert (unwritten.status, unwritten.pending, unwritten.to_move) == ("ongoing", "choice", "Red")
+    mid_record = verdict("1. R: g8+h9xh8#2=EX", "B: y36-x36", **tags)
+    assert mid_record.status == "illegal" and "losses must be written" in mid_record.error.message
+    drawn = verdict("1. R: g8+h9xh8#2=EX", "draw", **tags)
+    assert (drawn.status, drawn.draw, drawn.reason) == ("finished", True, "agreement")
+    resigned = verdict("1. R: g8+h9xh8#2=EX resign", **tags)
+    assert (resigned.status, resigned.winners, resigned.reason) == ("finished", ("Blue",), "resignation")
+    after_draw = verdict("1. R: g8+h9xh8#2=EX", "draw", "B: y36-x36", **tags)
+    assert where(after_draw) == (7, 1, 1, "Blue", None) and "the game ended" in after_draw.error.message
+    after_resign = verdict("1. R: g8+h9xh8#2=EX resign", "B: y36-x36", **tags)
+    assert where(after_resign) == (6, 1, 1, "Blue", None)
+    roll = verdict("1. R: g8xh8", "draw", "B: y36-x36", Position="R:g8,a1 B:h8,y36")
+    assert where(roll) == (6, 1, 1, "Blue", None)  # a roll left unwritten before the draw
+
+
+def test_with_a_choice_pending_the_side_that_makes_it_is_to_move() -> None:
+    board = {"Position": "R:g8,a1 B:h8,y36"}
+    for code, chooser in (("DB2", "Red"), ("AB2", "Blue"), ("EX", "Red")):
+        two = {"Position": "R:g8,h9,a1 B:h8,y36"} if code == "EX" else board
+        result = verdict(f"1. R: {'g8+h9' if code == 'EX' else 'g8'}xh8#3", CRT=crt(code), **two)
+        assert (result.status, result.pending, result.to_move) == ("ongoing", "choice", chooser), code
+    blue_attacks = verdict("1... B: h8xg8#3", Position="R:g8,a1 B:h8,y36 to:B", CRT=crt("DB2"))
+    assert (blue_attacks.pending, blue_attacks.to_move) == ("choice", "Blue")
+    blue_loses = verdict("1... B: h8xg8#3", Position="R:g8,a1 B:h8,y36 to:B", CRT=crt("AB2"))
+    assert (blue_loses.pending, blue_loses.to_move) == ("choice", "Red")
+    roll = verdict("1... B: h8xg8", Position="R:g8,a1 B:h8,y36 to:B", CRT=crt("AB2"))
+    assert (roll.pending, roll.to_move) == ("roll", "Blue")
+
+
+@pytest.mark.parametrize("count", ["²", "٢", "9" * 5000, "0" * 5000 + "3", "-1", "+1", "1.0", ""])
+def test_odd_numbers_of_invasions_are_malformed_not_a_crash(count: str) -> None:
+    text = f"R:a1 B:y36 inv:R={count}"
+    with pytest.raises(SetupError, match="inv:R="):
+        ENGINE.new_state({"Position": text})
+    result = verdict("", Position=text)
+    assert result.status == "malformed" and result.error is not None
+    assert len(result.error.message) < 200, "a long token is quoted by its prefix only"
+
+
+def test_leading_zeros_still_count() -> None:
+    assert (
+        ENGINE.new_state({"Position": "R:a1 B:y36 inv:R=" + "0" * 5000 + "1"}).position().endswith("inv:R=1,B=2 to:R")
+    )
