@@ -11,7 +11,7 @@ from games.nieuchess.actions import DIALECT
 from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, quoted, read_crt_tag
 from games.nieuchess.movement import ARMY, SIDES
 from games.nieuchess.state import INVASIONS, NieuchessState
-from games.randomness import Dice, seed_hash
+from games.randomness import Dice, effective_seed, salt_tag, seed_hash
 from games.registry import NIEUCHESS
 from notation.dialect import Dialect
 
@@ -55,6 +55,10 @@ def _dice(tags: Mapping[str, str]) -> Dice | None:
     commitment = tags.get("SeedHash")
     if commitment is not None and not SEED_HASH.fullmatch(commitment.strip()):
         raise SetupError('a SeedHash reads "sha256:" and 64 hex digits', "SeedHash")
+    salts = [(side, tags[salt_tag(side)]) for side in SIDES if salt_tag(side) in tags]
+    for side, salt in salts:
+        if not salt:
+            raise SetupError(f"the {salt_tag(side)} tag is empty: a salt is any non-empty text", salt_tag(side))
     seed = tags.get("Seed")
     if seed is None:
         return None
@@ -62,7 +66,8 @@ def _dice(tags: Mapping[str, str]) -> Dice | None:
         raise SetupError("the Seed tag is empty", "Seed")
     if commitment is not None and seed_hash(seed) != commitment.strip().lower():
         raise SetupError("the Seed does not match the SeedHash published before the game", "Seed")
-    return Dice(seed)
+    # The SeedHash commits to the seed alone; the dice follow the salted, effective seed.
+    return Dice(effective_seed(seed, salts))
 
 
 def read_position(text: str, first: int) -> tuple[tuple[list[int], list[int]], list[int], int]:

@@ -13,7 +13,7 @@ from games.nieuchess import ENGINE
 from games.nieuchess.actions import Battle, Invasion, Move, Place, Setup, parse_action
 from games.nieuchess.board import BOARD, INDEX, NAMES, RED, SIZE, STANDARD_CRT, odds_column, read_crt_tag
 from games.nieuchess.state import NieuchessState
-from games.randomness import Dice, seed_hash
+from games.randomness import Dice, effective_seed, seed_hash
 from referee.adjudicate import Verdict, adjudicate, read_source
 
 
@@ -659,3 +659,28 @@ def test_leading_zeros_still_count() -> None:
     assert (
         ENGINE.new_state({"Position": "R:a1 B:y36 inv:R=" + "0" * 5000 + "1"}).position().endswith("inv:R=1,B=2 to:R")
     )
+
+
+SALTED_DICE = [5, 2, 2, 1, 2, 6, 5, 2, 3, 2, 4, 3, 4, 3, 5, 2, 5, 1, 6, 2]  # RANDOM.md §5
+BLUE_SALTED_DICE = [5, 4, 6, 3, 6, 1, 1, 6, 3, 2, 2, 6, 5, 6, 2, 4, 5, 3, 5, 4]
+
+
+def test_salts_name_the_dice_stream_and_the_seed_hash_commits_to_the_seed_alone() -> None:
+    salts = {"RedSalt": "ann-7", "BlueSalt": "bo 42"}
+    both = Dice(effective_seed("example", [("Red", "ann-7"), ("Blue", "bo 42")]))
+    assert [both.roll() for _ in range(20)] == SALTED_DICE
+    committed = {"Seed": "example", "SeedHash": seed_hash("example")}
+    # Each battle of a salted record draws the next die of the salted stream.
+    board = "R:g8,g10,a1 B:h8,h10,y36"
+    written = f"g8xh8#{SALTED_DICE[0]}=DE g10xh10#{SALTED_DICE[1]}=DE"
+    result = verdict(f"1. R: {written}", Position=board, CRT=crt("DE"), **committed, **salts)
+    assert (result.status, result.rolls_as_given) == ("ongoing", False), result
+    reordered = {"BlueSalt": "bo 42", "RedSalt": "ann-7", "First": "Blue"}  # Red's salt first all the same
+    swapped = verdict(f"1. R: {written}", Position=board + " to:R", CRT=crt("DE"), **committed, **reordered)
+    assert swapped.status == "ongoing", swapped
+    unsalted = verdict(f"1. R: {written}", Position=board, CRT=crt("DE"), **committed)
+    assert unsalted.status == "illegal" and "die of this battle is 6" in unsalted.error.message
+    blue_only = f"1. R: g8xh8#{BLUE_SALTED_DICE[0]}=DE g10xh10#{BLUE_SALTED_DICE[1]}=DE"
+    assert verdict(blue_only, Position=board, CRT=crt("DE"), Seed="example", BlueSalt="bo 42").status == "ongoing"
+    with pytest.raises(SetupError, match="RedSalt"):
+        ENGINE.new_state({"Seed": "example", "RedSalt": ""})
