@@ -589,8 +589,10 @@ class GameState(abc.ABC, Generic[ActionT]):
     # -- messages -----------------------------------------------------------------------------
 
     def _ended_message(self) -> str:
+        if self._ended_turn == 0 and self._outcome is not None and self._outcome.reason != Reason.AGREEMENT:
+            return f"the game was already over in the Position ({self._outcome})"
         if self._ended_turn == 0:
-            return f"the game was over before the first turn ({self._outcome})"
+            return f"the game ended before the first turn ({self._outcome})"
         return f"the game ended at turn {self._ended_turn} ({self._outcome})"
 
     def _no_turn_message(self) -> str:

@@ -179,7 +179,7 @@ def test_off_board_squares_are_illegal_not_malformed() -> None:
 
 def test_a_turn_with_no_action_is_illegal_at_its_label() -> None:
     v = verdict("R: SSOOSOSO B: R: a1-a2")
-    illegal(v, "Blue's turn holds no action")
+    illegal(v, "Blue's turn ended after no action: a Numica turn holds exactly one action")
     assert (v.error.line, v.error.column, v.error.side, v.error.action) == (4, 13, "Blue", None)
 
 

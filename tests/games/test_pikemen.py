@@ -160,7 +160,7 @@ def test_a_turn_holds_exactly_one_action() -> None:
     v = verdict("1. R: h5(N) h4(N)")
     illegal(v, "exactly one action")
     assert v.error.action == "h4(N)"
-    illegal(verdict("1. R: B: a4(N)"), "holds no action")
+    illegal(verdict("1. R: B: a4(N)"), "ended after no action: a Pikemen turn holds exactly one action")
     assert verdict("1. R:").to_move == "Red"
 
 
@@ -254,6 +254,7 @@ def test_any_piece_not_upright_can_be_taken_even_by_a_smaller_one(players: int) 
     v = verdict("1. R: a1xa5", players, start)
     assert v.status == "ongoing"
     state = ENGINE.new_state({"Players": str(players), "Position": start})
+    state.begin_turn("Red")
     events = state.apply(Charge("a1", "a5", True))
     assert "Red scores 3" in events[0].text
     assert "score:Red=3," in state.position()
@@ -304,6 +305,7 @@ def test_a_written_facing_must_differ_from_the_old_one() -> None:
 
 def test_a_charge_without_a_facing_keeps_the_old_one() -> None:
     state = ENGINE.new_state({"Position": position(2, Red="a1LNE", Blue="h8LU")})
+    state.begin_turn("Red")
     state.apply(Charge("a1", "c3"))
     assert "c3LNE" in state.position()
 
@@ -382,6 +384,7 @@ def test_with_three_or_four_players_a_resigning_side_leaves_with_its_pieces(play
     assert (v.status, v.to_move) == ("ongoing", "Blue")
     illegal(verdict(played + " Y: a1(E)", players), "Yellow has resigned")
     state = ENGINE.new_state({"Players": str(players)})
+    state.begin_turn("Red")
     state.apply(RESIGN)
     assert state.to_move() == "Yellow" and state.outcome() is None
     assert state.position().startswith("Red: Yellow:")
@@ -411,6 +414,7 @@ def test_an_agreed_draw(players: int) -> None:
 def test_position_strings_read_back_to_the_same_state(players: int) -> None:
     state = ENGINE.new_state({"Players": str(players)})
     for _ in range(30):
+        state.begin_turn(state.due_side())
         actions = [action for action in state.legal_actions() if action is not RESIGN]
         captures = [action for action in actions if isinstance(action, Charge) and action.capture]
         state.apply((captures or actions)[len(actions) // 3 % len(captures or actions)])
@@ -508,6 +512,7 @@ def test_a_record_pasted_from_abstractplay_with_labels_added_checks() -> None:
 def test_every_listed_action_is_legal_and_canonical(players: int) -> None:
     state = ENGINE.new_state({"Players": str(players), "First": SIDES[players][-1]})
     for _ in range(12):
+        state.begin_turn(state.due_side())
         actions = state.legal_actions()
         assert RESIGN in actions
         assert len(set(map(str, actions))) == len(actions)
@@ -533,10 +538,11 @@ def test_legal_actions_list_charges_with_every_new_facing_and_captures() -> None
 def test_an_illegal_action_leaves_the_state_unchanged() -> None:
     state = ENGINE.new_state({"Players": "3"})
     before = state.position()
-    with pytest.raises(IllegalActionError):
-        state.apply(Charge("f5", "c5"))
     with pytest.raises(IllegalTurnError):
         state.begin_turn("Blue")
+    state.begin_turn("Red")
+    with pytest.raises(IllegalActionError):
+        state.apply(Charge("f5", "c5"))
     assert state.position() == before and state.to_move() == "Red"
 
 
