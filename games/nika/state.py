@@ -410,7 +410,8 @@ class NikaState(GameState[NikaAction]):
                 reached.append(chain[i])
                 events.append(
                     Event(
-                        EventKind.PUSH, f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({CITIES[CITY[board[chain[i]]]]})"
+                        EventKind.PUSH,
+                        f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({CITIES[CITY[board[chain[i]]]]})",
                     )
                 )
             board[chain[0]] = 0
