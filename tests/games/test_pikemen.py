@@ -557,3 +557,64 @@ def test_the_dialect_reads_labels_of_all_four_colours() -> None:
     (record,) = read_source(b'[Game "pikemen"]\n[Players "4"]\n1. R: h1(N) Yellow: a1(N) b: a8(S) GREEN: h8(S)')
     assert not isinstance(record, Malformed)
     assert [turn.side for turn in record.items] == ["Red", "Yellow", "Blue", "Green"]
+
+
+# -- after the end of the game (NOTATION.md §6) ------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_turn_after_a_win_is_in_the_round_the_turn_order_gives_it(players: int) -> None:
+    scores = ",".join(f"{side}=10" if side == "Red" else f"{side}=0" for side in SIDES[players])
+    other = SIDES[players][1]
+    start = position(players, score=scores, Red="a1LN,b1LN", **{other: "a5MN,b5SN,h8LU"})
+    after = verdict("1. R: a1xa5 Y: b5(S)", players, start)
+    illegal(after, "the game ended at turn 1 (Red win (score))")
+    assert (after.error.round, after.error.side, after.error.action) == (1, "Yellow", None)
+
+
+def test_a_turn_after_the_last_turn_of_a_round_is_in_the_next_round() -> None:
+    start = position(2, score="Red=0,Blue=10", Red="a1MN,h1LU", Blue="a8LS")
+    won = verdict("1. R: h1(N) B: a8xa1", 2, start)
+    assert (won.status, won.winners, won.reason) == ("finished", ("Blue",), "score")
+    after = verdict("1. R: h1(N) B: a8xa1 R: h1-h5", 2, start)
+    assert (after.status, after.error.round, after.error.side, after.error.action) == ("illegal", 2, "Red", None)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn(players: int) -> None:
+    late = verdict(f"{first_round(players)} 2. R: resign draw", players)
+    if players == 2:
+        assert (late.status, late.error.round, late.error.side, late.error.action) == ("illegal", 2, "Red", "draw")
+    else:  # Red leaves the game; it goes on.
+        assert late.status == "finished" and late.reason == "agreement"
+    decided = position(players, Red="a1LN")
+    early = verdict("draw", players, decided)
+    assert (early.status, early.error.round, early.error.side, early.error.action) == ("illegal", 1, "Red", "draw")
+
+
+def test_the_ongoing_round_is_the_round_of_the_side_to_move() -> None:
+    v = verdict(first_round(4), 4)
+    assert (v.status, v.to_move, v.round) == ("ongoing", "Red", 2)
+    v = verdict("1. R: h1(N) Y: a1(N)", 4)
+    assert (v.to_move, v.round) == ("Blue", 1)
+
+
+# -- the common tags ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["1" * 5000, "¹²", "٣", "-3", " 15x"])
+def test_numbers_int_would_refuse_or_misread_are_malformed_with_a_short_message(text: str) -> None:
+    for v in (
+        verdict("", None, None, Target=text),
+        verdict("", None, None, Players=text),
+        verdict("", 2, position(2, score=f"Red={text}", Red="a1LN", Blue="h8LU")),
+    ):
+        assert v.status == "malformed" and len(v.error.message) < 160, v
+
+
+def test_the_seed_must_match_its_seed_hash_in_every_game() -> None:
+    from games.randomness import seed_hash
+
+    assert verdict("", 2, Seed="s", SeedHash=seed_hash("s")).status == "ongoing"
+    wrong = verdict("", 2, Seed="s", SeedHash=seed_hash("t"))
+    assert wrong.status == "malformed" and "does not match the SeedHash" in wrong.error.message
