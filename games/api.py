@@ -1,28 +1,41 @@
 """The one small game API that every rule engine implements.
 
-Its value types are NamedTuples: immutable, with a good repr, and ten times cheaper to
-define than dataclasses, which `referee` pays at every start.
+Its value types are NamedTuples and StrEnums: immutable, with a good repr, cheap to define.
 
 A game is declared by a `GameInfo` (static metadata, cheap to import) and implemented by a
 `GameState` subclass in its own package, imported only when a record of that game is read.
 The referee drives every game the same way:
 
-    state = engine.new_state(tags)        # from the record's tags, or a Position
+    state = engine.new_state(tags)        # the common tags read once into a `Start`
     state.begin_turn(side, step, number)  # for each turn label
     state.apply(action, last)             # for each action of the turn
     state.end_turn()                      # when the next label arrives
     state.agree_draw()                    # at a `draw` termination
 
-and asks `to_move()`, `outcome()`, `pending()`, `legal_actions()` and `position()` at any
-point. Errors are `ValueError`s split by cause, each carrying a message a player
-understands, naming the rule.
+and asks `to_move()`, `round_number()`, `outcome()`, `pending()`, `legal_actions()` and
+`position()` at any point.
+
+The turn protocol lives here, once: the public methods of `GameState` are template methods
+(`typing.final`) that check the game's end, the open turn, the label's side, the round
+number, the count of actions and resignation, all with one wording and one error class per
+cause; each engine implements only the hooks they call (`_side_to_move`, `_round`,
+`_open_turn`, `_apply`, `_turn_problem`, `_close_turn`, `_legal_actions`, plus `position`
+and `render`). Likewise `Engine.new_state` reads the tags every game shares (`Variant`,
+`Players`, `First`, `Seed`, `SeedHash`, the salts, `Position`) and hands a `Start` to the
+game's own `_start`. Errors are `ValueError`s split by cause, each carrying a message a
+player understands, naming the rule.
 """
 
 from __future__ import annotations
 
 import abc
+import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from enum import StrEnum
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Self, TypeVar, final
+
+from games.randomness import effective_seed, salt_tag, seed_hash
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -33,11 +46,65 @@ Side = str
 """A side's long name, as the verdicts print it: "Red", "Athens"."""
 
 
+# -- fixed vocabularies ---------------------------------------------------------------
+# StrEnum members are `str`s equal to their values, so JSON and text output are unchanged.
+
+
+class Reason(StrEnum):
+    """Why a game ended (NOTATION.md §5)."""
+
+    VICTORY_AREA = "victory-area"
+    CAPTURES = "captures"
+    SCORE = "score"
+    ARMY_DESTROYED = "army-destroyed"
+    NO_MOVES = "no-moves"
+    LAST_PLAYER = "last-player"
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    ALL_PASSED = "all-passed"
+    REPETITION = "repetition"
+
+
+class PendingKind(StrEnum):
+    """What a record leaves unwritten at its end (NOTATION.md §8, Nieuchess)."""
+
+    CHOICE = "choice"
+    ROLL = "roll"
+    BATTLE = "battle"
+
+
+class EventKind(StrEnum):
+    """What an action caused, for `referee replay`."""
+
+    SETUP = "setup"
+    MOVE = "move"
+    CHARGE = "charge"
+    CAPTURE = "capture"
+    REORIENT = "reorient"
+    ROUT = "rout"
+    PUSH = "push"
+    ELIMINATED = "eliminated"
+    ELIMINATION = "elimination"
+    INVASION = "invasion"
+    ODDS = "odds"
+    ROLL = "roll"
+    RESULT = "result"
+    RETREAT = "retreat"
+    EXCHANGE = "exchange"
+    REPLACEMENT = "replacement"
+    RESIGN = "resign"
+    WIN = "win"
+    END = "end"
+
+
+# -- values -------------------------------------------------------------------------------
+
+
 class Outcome(NamedTuple):
     """How a game ended: the winners (none for a draw) and the reason of NOTATION.md §5."""
 
     winners: tuple[Side, ...]
-    reason: str
+    reason: Reason
 
     @property
     def draw(self) -> bool:
@@ -62,7 +129,7 @@ RESIGN = Resign()
 class Event(NamedTuple):
     """Something an action caused, for `referee replay`: a push, a rout, a roll, a capture."""
 
-    kind: str
+    kind: EventKind
     text: str
 
     def __str__(self) -> str:
@@ -75,6 +142,7 @@ class GameInfo(NamedTuple):
     `labels` maps every accepted side label form, lower case, to the side's long name;
     `short_labels` gives the canonical (short) label of each side for the writer.
     `engine` is the module that defines `ENGINE`, imported on first use only.
+    `first_choice`: the players choose who moves first (the `First` tag).
     """
 
     name: str
@@ -89,6 +157,12 @@ class GameInfo(NamedTuple):
     example_action: str = "pass"
     step_labels: bool = False
     sides_by_players: Mapping[int, tuple[Side, ...]] = {}
+    first_choice: bool = False
+
+    @property
+    def display(self) -> str:
+        """The game's name as a sentence writes it: "Numica"."""
+        return self.name.capitalize()
 
     def side(self, label: str) -> Side | None:
         """The long name of the side a label names (any form, any case), or None."""
@@ -125,6 +199,38 @@ class GameInfo(NamedTuple):
         )
 
 
+class Start(NamedTuple):
+    """The tags every game shares, read once by `Engine.new_state` (NOTATION.md §2,
+    RANDOM.md §4) and handed to the game's own `_start`.
+
+    `sides` are the sides in play, in turn order from the game's first side; `first` the
+    side that moves first (the `First` tag where the game lets players choose, else the
+    game's first side); `salts` the (side, salt) pairs in the game's side order; `tags`
+    every tag, for the game's own (`Target`, `Tiles`, `CRT`).
+    """
+
+    variant: str
+    players: int
+    sides: tuple[Side, ...]
+    first: Side
+    seed: str | None
+    seed_hash: str | None
+    salts: tuple[tuple[Side, str], ...]
+    position: str | None
+    tags: Mapping[str, str]
+
+    @property
+    def stream_seed(self) -> str | None:
+        """The seed that names every stream of the record: the `Seed`, followed by the salts
+        when there are any (RANDOM.md §4); None without a `Seed`."""
+        if self.seed is None:
+            return None
+        return effective_seed(self.seed, self.salts) if self.salts else self.seed
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+
 class RuleError(ValueError):
     """An action or turn that breaks a rule of the game. `message` is in a player's words."""
 
@@ -142,19 +248,20 @@ class IllegalTurnError(RuleError):
     pawns left unfought. Reported at the turn's label, with no action text."""
 
 
-def check_round(expected: int | None, written: int | None) -> None:
-    """A written round number must be the turn's round; setup turns (`expected` None)
-    carry none. Raises IllegalTurnError; shared so that every game words it alike."""
-    if written is None:
-        return
-    if expected is None:
-        raise IllegalTurnError("a setup turn carries no round number")
-    if written != expected:
-        raise IllegalTurnError(f"this turn is in round {expected}, not round {written}")
+class WrongSideError(IllegalTurnError):
+    """A turn labelled with a side that is not to move, or that does not play."""
 
 
-class GameOverError(IllegalTurnError):
-    """A turn or action after the game has ended."""
+class TurnOpenError(IllegalTurnError):
+    """A turn begun while another is still open (`end_turn` was not called)."""
+
+
+class TurnNotOpenError(IllegalActionError):
+    """An action, or the end of a turn, while no turn is open (`begin_turn` first)."""
+
+
+class GameOverError(IllegalTurnError, IllegalActionError):
+    """A turn or an action after the game has ended."""
 
 
 class SetupError(ValueError):
@@ -169,60 +276,237 @@ class SetupError(ValueError):
         self.tag = tag
 
 
-class GameState(abc.ABC):
-    """The mutable state of one game in play. `copy()` gives an independent state."""
+def check_round(expected: int | None, written: int | None) -> None:
+    """A written round number must be the turn's round; setup turns (`expected` None)
+    carry none. Raises IllegalTurnError; shared so that every game words it alike."""
+    if written is None:
+        return
+    if expected is None:
+        raise IllegalTurnError("a setup turn carries no round number")
+    if written != expected:
+        raise IllegalTurnError(f"this turn is in round {expected}, not round {written}")
+
+
+MAX_DIGITS = 6
+"""The longest whole number a tag or Position field may hold (far below what `int()` refuses)."""
+
+
+def whole_number(text: str, digits: int = MAX_DIGITS) -> int | None:
+    """The value of a whole number written in ASCII digits (at most `digits` of them), else
+    None: superscripts and other Unicode digits, signs, spaces and huge numbers are refused."""
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
+def quoted(text: str, limit: int = 24) -> str:
+    """A tag or field value as a message quotes it: in double quotes, cut after `limit` characters."""
+    return f'"{text}"' if len(text) <= limit else f'"{text[:limit]}..."'
+
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four")
+
+
+def _actions(count: int) -> str:
+    word = _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
+    return f"{word} action{'' if count <= 1 else 's'}"
+
+
+# -- the state of a game in play ------------------------------------------------------------
+
+ActionT = TypeVar("ActionT")
+
+
+class GameState(abc.ABC, Generic[ActionT]):
+    """The mutable state of one game in play, over the game's action type `ActionT`.
+
+    The public methods are the turn protocol, implemented here once; a game implements the
+    hooks (underscored) that they call. Class attributes a game sets:
+
+    - `actions_per_turn`: how many actions a turn holds (None: the game's `_turn_problem`
+      decides); the protocol refuses one more and ends a turn with fewer only once the game
+      is over.
+    - `copy_fields`: the attributes holding mutable values (lists, dicts, sets,
+      bytearrays, objects with a `copy()` method, or tuples of these), which `copy()`
+      duplicates; every other attribute is shared, so it must be immutable.
+    """
 
     info: ClassVar[GameInfo]
-
-    @abc.abstractmethod
-    def to_move(self) -> Side | None:
-        """The side that acts next (None once the game is over)."""
-
-    @abc.abstractmethod
-    def round_number(self) -> int | None:
-        """The round of the turn in progress or next to begin (None during setup)."""
-
-    @abc.abstractmethod
-    def begin_turn(self, side: Side, step: bool = False, number: int | None = None) -> bool:
-        """Open a turn labelled `side` (`step`: a `+` replacement step) with the written
-        round number, if any. Returns whether this turn opens a round (the canonical
-        writer numbers exactly those). Raises IllegalTurnError or GameOverError."""
-
-    @abc.abstractmethod
-    def apply(self, action: object, last: bool = False) -> tuple[Event, ...]:
-        """Play one action of the open turn. Raises IllegalActionError (state unchanged).
-
-        `last` says nothing follows it in the record: an unwritten choice or roll that
-        would be illegal mid-record is then left pending instead (see `pending()`)."""
-
-    @abc.abstractmethod
-    def end_turn(self) -> None:
-        """Close the open turn because another label follows it.
-        Raises IllegalTurnError when the turn is incomplete."""
-
-    @abc.abstractmethod
-    def legal_actions(self) -> list[object]:
-        """Every action the side to move may play next within its turn (a turn is begun
-        if none is open). Empty when the turn can only end."""
-
-    @abc.abstractmethod
-    def can_end_turn(self) -> bool:
-        """Whether the open turn may end here (used by random playouts)."""
+    actions_per_turn: ClassVar[int | None] = None
+    copy_fields: ClassVar[tuple[str, ...]] = ()
 
     _outcome: Outcome | None = None
 
+    def __init__(self, sides: tuple[Side, ...]) -> None:
+        self.sides = sides
+        self._outcome = None
+        self._ended_turn = 0
+        self._turns = 0
+        self._turn_open = False
+        self._turn_side: Side = ""
+        self._acted = 0
+
+    # -- what the referee asks --------------------------------------------------------
+
+    @final
     def outcome(self) -> Outcome | None:
         """The outcome once the game is over, else None."""
         return self._outcome
 
+    @final
+    def to_move(self) -> Side | None:
+        """The side that acts next (None once the game is over)."""
+        return None if self._outcome is not None else self._side_to_move()
+
+    @final
+    def due_side(self) -> Side:
+        """The side the turn order gives the next action to, even once the game is over
+        (the side that would have acted had the game gone on)."""
+        return self._side_to_move()
+
+    @final
+    def round_number(self) -> int | None:
+        """The round of the turn in progress or next to begin (None during setup). Once the
+        game is over, the round its next turn would have had by the turn order."""
+        return self._round()
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self._outcome is not None
+
+    @property
+    def turns(self) -> int:
+        """The turns begun so far (setup turns and replacement steps included)."""
+        return self._turns
+
+    @property
+    def turn_open(self) -> bool:
+        """Whether a turn is open: begun and not yet ended."""
+        return self._turn_open
+
+    @property
+    def acted(self) -> int:
+        """The actions played in the open turn (or the last one, once it has ended)."""
+        return self._acted
+
+    # -- the turn protocol ----------------------------------------------------------------
+
+    @final
+    def begin_turn(self, side: Side, step: bool = False, number: int | None = None) -> bool:
+        """Open a turn labelled `side` (`step`: a `+` replacement step) with the written
+        round number, if any. Returns whether this turn opens a round (the canonical
+        writer numbers exactly those). Raises GameOverError, TurnOpenError, WrongSideError
+        or IllegalTurnError; the state is unchanged then."""
+        if self._outcome is not None:
+            raise GameOverError(self._ended_message())
+        if self._turn_open:
+            raise TurnOpenError(f"{self._turn_side}'s turn is still open: it must end before another turn begins")
+        if side not in self.sides:
+            raise WrongSideError(self._not_playing(side))
+        if step and not self.info.step_labels:
+            raise IllegalTurnError(f"{self.info.display} has no replacement steps: a label has no '+'")
+        if not step:
+            due = self._side_to_move()
+            if side != due:
+                note = self._out_of_turn_note(side)
+                raise WrongSideError(f"it is {due}'s turn, not {side}'s" + (f" ({note})" if note else ""))
+        check_round(self._label_round(side, step), number)
+        opens = self._open_turn(side, step)
+        self._turns += 1
+        self._turn_open, self._turn_side, self._acted = True, side, 0
+        return opens
+
+    @final
+    def apply(self, action: ActionT, last: bool = False) -> tuple[Event, ...]:
+        """Play one action of the open turn. Raises IllegalActionError (state unchanged),
+        GameOverError after the end, TurnNotOpenError when no turn is open.
+
+        `last` says nothing follows it in the record: an unwritten choice or roll that
+        would be illegal mid-record is then left pending instead (see `pending()`)."""
+        if self._outcome is not None:
+            raise GameOverError(self._ended_message())
+        if not self._turn_open:
+            raise TurnNotOpenError(self._no_turn_message())
+        limit = self.actions_per_turn
+        if limit is not None and self._acted >= limit:
+            raise IllegalActionError(f"a {self.info.display} turn holds exactly {_actions(limit)}")
+        if isinstance(action, Resign):
+            events = self._resign(self._turn_side)
+        else:
+            events = self._apply(action, last)
+        self._acted += 1
+        return events
+
+    @final
+    def end_turn(self) -> None:
+        """Close the open turn because another label follows it. Raises IllegalTurnError
+        when the turn is incomplete (never once the game is over), TurnNotOpenError when
+        no turn is open."""
+        if not self._turn_open:
+            raise TurnNotOpenError(self._no_turn_message())
+        if self._outcome is None:
+            problem = self._turn_problem()
+            if problem is not None:
+                raise IllegalTurnError(problem)
+        self._close_turn()
+        self._turn_open = False
+
+    @final
+    def can_end_turn(self) -> bool:
+        """Whether the open turn may end here (used by random playouts)."""
+        return self._turn_open and (self._outcome is not None or self._turn_problem() is None)
+
+    @final
+    def legal_actions(self) -> list[ActionT]:
+        """Every action the side to move may play next within the open turn, or in the turn
+        that begins next when none is open. Empty when the open turn can only end."""
+        if self._outcome is not None:
+            return []
+        limit = self.actions_per_turn
+        if self._turn_open and limit is not None and self._acted >= limit:
+            return []
+        return self._legal_actions()
+
+    @final
     def agree_draw(self) -> None:
         """The `draw` termination: all players agree to a draw (the first ending stands)."""
         if self._outcome is None:
-            self._finish((), "agreement")
+            self._finish((), Reason.AGREEMENT)
 
-    def _finish(self, winners: tuple[Side, ...], reason: str) -> None:
-        """End the game; engines extend this to note when it ended."""
-        self._outcome = Outcome(winners, reason)
+    @final
+    def copy(self) -> Self:
+        """An independent copy: shared immutable values, duplicated `copy_fields`."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        for name in self.copy_fields:
+            setattr(twin, name, _duplicate(getattr(self, name)))
+        return twin
+
+    def next_turn(self) -> tuple[Side, bool] | None:
+        """The label (side, step) a random playout should open next, or None when over."""
+        side = self.to_move()
+        return None if side is None else (side, False)
+
+    def pending(self) -> PendingKind | None:
+        """What the game awaits that the record has not written, or None."""
+        return None
+
+    def pending_message(self) -> str | None:
+        """A player's description of what is pending, for the verdict's message."""
+        return None
+
+    @property
+    def rolls_as_given(self) -> bool:
+        """Whether the written rolls are taken as given (no `Seed`: RANDOM.md §4). Games
+        with dice override this."""
+        # Transitional: an engine that still reports the flag through `notes()`.
+        return "rolls_as_given" in self.notes()
+
+    def notes(self) -> tuple[str, ...]:
+        """Deprecated: the flags of the verdict before `rolls_as_given`; removed once no
+        engine overrides it."""
+        return ()
 
     @abc.abstractmethod
     def position(self) -> str:
@@ -232,30 +516,111 @@ class GameState(abc.ABC):
     def render(self) -> str:
         """The board drawn as text for `referee show`."""
 
-    @abc.abstractmethod
-    def copy(self) -> GameState:
-        """An independent copy."""
+    # -- for the game: ending it ----------------------------------------------------------
 
-    def pending(self) -> str | None:
-        """What the game awaits that the record has not written: `choice`, `roll`,
-        `battle` (Nieuchess), or None."""
+    @final
+    def _finish(self, winners: tuple[Side, ...], reason: Reason) -> None:
+        """End the game (the first ending stands) and note the turn it ended in."""
+        if self._outcome is None:
+            self._outcome = Outcome(winners, reason)
+            self._ended_turn = self._turns
+            self._on_finish()
+
+    def _on_finish(self) -> None:
+        """Hook: the game has just ended (clear what it awaited, for instance)."""
+
+    # -- hooks every game implements ------------------------------------------------------
+    # Not `abc.abstractmethod` while an engine still overrides the public methods instead;
+    # tests/test_protocol.py checks that every engine implements each of them.
+
+    def _side_to_move(self) -> Side:
+        """The side that acts next by the turn order, within the open turn or the next one,
+        whether or not the game is over."""
+        raise NotImplementedError
+
+    def _round(self) -> int | None:
+        """The round of the turn in progress or next to begin (None during setup), also
+        once the game is over (the turn order goes on as if it had not ended)."""
+        raise NotImplementedError
+
+    def _open_turn(self, side: Side, step: bool) -> bool:
+        """Open the turn: `side` is the side to move, the label and round number checked.
+        Returns whether it opens a round. May raise IllegalTurnError, before any change."""
+        raise NotImplementedError
+
+    def _apply(self, action: ActionT, last: bool) -> tuple[Event, ...]:
+        """Play one action (never `resign`) in the open turn, which has room for it.
+        Raises IllegalActionError with the state unchanged."""
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[ActionT]:
+        """The actions the side to move may play next (see `legal_actions`)."""
+        raise NotImplementedError
+
+    # -- hooks with a default ---------------------------------------------------------------
+
+    def _turn_problem(self) -> str | None:
+        """Why the open turn may not end here, or None when it may (the game not over)."""
+        limit = self.actions_per_turn
+        if limit is None or self._acted >= limit:
+            return None
+        return (
+            f"{self._turn_side}'s turn ended after {_actions(self._acted)}: "
+            f"a {self.info.display} turn holds exactly {_actions(limit)}"
+        )
+
+    def _close_turn(self) -> None:
+        """The open turn ends (complete, or the game over)."""
+
+    def _label_round(self, side: Side, step: bool) -> int | None:
+        """The round a label of `side` (a step, with `step`) would open now."""
+        return self._round()
+
+    def _resign(self, side: Side) -> tuple[Event, ...]:
+        """`side` resigns: by default, with two sides, the other one wins."""
+        winners = tuple(other for other in self.sides if other != side)
+        self._finish(winners, Reason.RESIGNATION)
+        return (Event(EventKind.RESIGN, f"{side} resigns"),)
+
+    def _out_of_turn_note(self, side: Side) -> str | None:
+        """Why `side`, a side of the game, is not the one to move (added to the message)."""
         return None
 
-    def pending_message(self) -> str | None:
-        """A player's description of what is pending, for the verdict's message."""
-        return None
+    # -- messages -----------------------------------------------------------------------------
 
-    def notes(self) -> tuple[str, ...]:
-        """Flags for the verdict, such as `rolls_as_given`."""
-        return ()
+    def _ended_message(self) -> str:
+        if self._ended_turn == 0 and self._outcome is not None and self._outcome.reason != Reason.AGREEMENT:
+            return f"the game was already over in the Position ({self._outcome})"
+        if self._ended_turn == 0:
+            return f"the game ended before the first turn ({self._outcome})"
+        return f"the game ended at turn {self._ended_turn} ({self._outcome})"
 
-    def next_turn(self) -> tuple[Side, bool] | None:
-        """The label (side, step) a random playout should open next, or None when over."""
-        side = self.to_move()
-        return None if side is None else (side, False)
+    def _no_turn_message(self) -> str:
+        return f"no turn is open: {self._side_to_move()}'s turn must begin with its label first"
+
+    def _not_playing(self, side: Side) -> str:
+        sides = ", ".join(self.sides)
+        if len(self.info.player_counts) > 1:
+            return f"{side} does not play in a {len(self.sides)}-player game: the sides are {sides}"
+        return f"{side} does not play {self.info.display}: the sides are {sides}"
 
 
-class Engine(abc.ABC):
+def _duplicate(value: Any) -> Any:
+    """An independent copy of a mutable field value (see `GameState.copy_fields`)."""
+    if type(value) is tuple:
+        return tuple(_duplicate(item) for item in value)
+    copier = getattr(value, "copy", None)
+    return value if copier is None else copier()
+
+
+# -- engines ------------------------------------------------------------------------------------
+
+StateT = TypeVar("StateT", bound=GameState[Any], covariant=True)
+
+SEED_HASH = re.compile(r"sha256:[0-9a-f]{64}", re.IGNORECASE)
+
+
+class Engine(abc.ABC, Generic[StateT]):
     """What a game package exports as `ENGINE`: its metadata, syntax and start states."""
 
     info: ClassVar[GameInfo]
@@ -264,35 +629,91 @@ class Engine(abc.ABC):
     def dialect(self) -> Dialect:
         """The `notation.Dialect` that reads and writes this game's actions."""
 
-    @abc.abstractmethod
-    def new_state(self, tags: Mapping[str, str]) -> GameState:
-        """The start state from a record's tags (`Position`, `Seed`, `Players`...).
-        Raises SetupError for a tag value it cannot read."""
+    @final
+    def new_state(self, tags: Mapping[str, str]) -> StateT:
+        """The start state from a record's tags. Raises SetupError for a tag value it
+        cannot read, naming the tag."""
+        return self._start(self.read_start(tags))
+
+    def _start(self, start: Start) -> StateT:
+        """Hook: the game's start state from the common tags (and its own, in `start.tags`)."""
+        raise NotImplementedError
+
+    @final
+    def read_start(self, tags: Mapping[str, str]) -> Start:
+        """The common tags of a record, checked (SetupError naming the tag otherwise)."""
+        players = self.players(tags)
+        sides = self.info.sides_for(players)
+        seed, commitment = self._seed(tags)
+        salts: list[tuple[Side, str]] = []
+        for side in self.info.sides:
+            salt = tags.get(salt_tag(side))
+            if side in sides and salt is not None:
+                if not salt:
+                    raise SetupError(f"the {salt_tag(side)} tag is empty: a salt is any non-empty text", salt_tag(side))
+                salts.append((side, salt))
+        return Start(
+            variant=self.variant(tags),
+            players=players,
+            sides=sides,
+            first=self._first(tags, sides),
+            seed=seed,
+            seed_hash=commitment,
+            salts=tuple(salts),
+            position=tags.get("Position"),
+            tags=MappingProxyType(dict(tags)),
+        )
 
     def variant(self, tags: Mapping[str, str]) -> str:
         """The record's `Variant` (default `standard`), one the game declares."""
         variant = tags.get("Variant", "standard").strip().lower()
         if variant not in self.info.variants:
             known = ", ".join(f'"{name}"' for name in self.info.variants)
-            raise SetupError(f'unknown variant "{variant}": {self.info.name} has {known}', "Variant")
+            raise SetupError(f"unknown variant {quoted(variant)}: {self.info.name} has {known}", "Variant")
         return variant
 
     def players(self, tags: Mapping[str, str]) -> int:
         """The record's `Players` (default the fewest the game allows), one it declares."""
         text = tags.get("Players", str(self.info.player_counts[0])).strip()
-        counts = self.info.player_counts
-        if not text.isdigit() or int(text) not in counts:
+        count = whole_number(text)
+        if count is None or count not in self.info.player_counts:
             raise SetupError(
-                f'{self.info.name} is played by {self.info.players_text()} players, not "{text}"', "Players"
+                f"{self.info.name} is played by {self.info.players_text()} players, not {quoted(text)}", "Players"
             )
-        return int(text)
+        return count
+
+    def _first(self, tags: Mapping[str, str], sides: tuple[Side, ...]) -> Side:
+        """The `First` tag's side where the players choose (default the game's first side)."""
+        text = tags.get("First")
+        if text is None or not self.info.first_choice:
+            return sides[0]
+        side = self.info.side(text.strip())
+        if side not in sides:
+            raise SetupError(f"the First tag must name one of {', '.join(sides)}, not {quoted(text)}", "First")
+        return side
+
+    def _seed(self, tags: Mapping[str, str]) -> tuple[str | None, str | None]:
+        """The `Seed` (exactly as written) and the `SeedHash` (normalised), which must agree."""
+        commitment = tags.get("SeedHash")
+        if commitment is not None:
+            commitment = commitment.strip()
+            if not SEED_HASH.fullmatch(commitment):
+                raise SetupError('a SeedHash reads "sha256:" and 64 hex digits', "SeedHash")
+            commitment = commitment.lower()
+        seed = tags.get("Seed")
+        if seed == "" and self.info.randomness is not None:
+            raise SetupError("the Seed tag is empty", "Seed")
+        if seed is not None and commitment is not None and seed_hash(seed) != commitment:
+            raise SetupError("the Seed does not match the SeedHash published before the game", "Seed")
+        return seed, commitment
 
     def new_tags(self, players: int | None, seed: str | None, first: str | None) -> dict[str, str]:
-        """The tags of a fresh record for `referee new` (besides `Game`)."""
+        """The tags of a fresh record for `referee new` (besides `Game`). `First` only for a
+        game whose players choose who moves first."""
         tags: dict[str, str] = {}
         if players is not None and len(self.info.player_counts) > 1:
             tags["Players"] = str(players)
-        if first is not None:
+        if first is not None and self.info.first_choice:
             tags["First"] = first
         if seed is not None:
             tags["Seed"] = seed

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import Any
 
-from games.api import Engine, GameInfo
+from games.api import Engine, GameInfo, GameState
 
 
 def _labels(*sides: tuple[str, ...]) -> dict[str, str]:
@@ -37,6 +38,7 @@ PIKEMEN = GameInfo(
     short_labels={"Red": "R", "Yellow": "Y", "Blue": "B", "Green": "G"},
     engine="games.pikemen",
     example_action="e1-e5(NE)",
+    first_choice=True,
     sides_by_players={
         2: ("Red", "Blue"),
         3: ("Red", "Yellow", "Blue"),
@@ -73,6 +75,7 @@ NIEUCHESS = GameInfo(
     randomness="dice",
     example_action="e4-g7",
     step_labels=True,
+    first_choice=True,
 )
 
 GAMES: dict[str, GameInfo] = {info.name: info for info in (NIKA, NUMICA, PIKEMEN, NIEUCHESS)}
@@ -84,8 +87,9 @@ def info(name: str) -> GameInfo | None:
 
 
 @cache
-def engine(name: str) -> Engine:
+def engine(name: str) -> Engine[GameState[Any]]:
     """The rule engine of a game, imported on first use."""
     game = GAMES[name.strip().lower()]
     module = importlib.import_module(game.engine)
-    return module.ENGINE
+    found: Engine[GameState[Any]] = module.ENGINE
+    return found

@@ -169,9 +169,12 @@ def _run(
         elif isinstance(item, Draw):
             ended = state.outcome()
             if ended is not None:
-                side = open_turn.side if open_turn is not None else None
+                # In the turn it stands in: the open one, or before any, the one due.
+                side = open_turn.side if open_turn is not None else state.due_side()
+                round_number = open_round if open_turn is not None else state.round_number()
                 message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
-                return _Failure(item.span, open_round, side, "draw", message, 'after the last turn, "draw"'), turns
+                where = f'{_turn_text(round_number, side)}, "draw"'
+                return _Failure(item.span, round_number, side, "draw", message, where), turns
             state.agree_draw()
     return None, turns
 
@@ -230,7 +233,7 @@ def _verdict(
         )
     outcome = state.outcome()
     randomness = registry.GAMES[record.game].randomness == "dice"
-    rolls_as_given = ("rolls_as_given" in state.notes()) if randomness else None
+    rolls_as_given = state.rolls_as_given if randomness else None
     if outcome is not None:
         return Verdict(
             source,

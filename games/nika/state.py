@@ -9,21 +9,10 @@ city` is the cheap hashable key of a position for the repetition draw.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
-from games.api import (
-    Engine,
-    Event,
-    GameOverError,
-    GameState,
-    IllegalActionError,
-    IllegalTurnError,
-    Outcome,
-    Resign,
-    SetupError,
-    check_round,
-)
-from games.nika.actions import DIALECT, PASS, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
+from games.api import Engine, Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
+from games.nika.actions import DIALECT, PASS, NikaAction, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
 from games.nika.board import BOARD, CITIES, DELTAS, FACINGS, LETTERS
 from games.registry import NIKA
 from notation.dialect import Dialect
@@ -50,6 +39,10 @@ TEAMS = (("Athens", "Messene"), ("Sparta", "Thebes"))
 FACING_OF = {letter: i for i, letter in enumerate(FACINGS)}
 PIECE_TEXT = re.compile(r"([a-z]\d{1,2})([nesw])")
 
+Plan = tuple[list[list[int]], list[int], list[tuple[list[int], int, bool]]]
+"""A phalanx move's runs (front first), routed squares, and pushed chains (with the square
+beyond each and whether its last piece is routed)."""
+
 
 def code(city: int, facing: int) -> int:
     return 1 + 4 * city + facing
@@ -71,67 +64,38 @@ def line_name(square: int, facing: int) -> str:
     return f"rank {square // WIDTH + 1}"
 
 
-class NikaState(GameState):
+class NikaState(GameState[NikaAction]):
     info = NIKA
+    actions_per_turn = ACTIONS_PER_TURN
+    copy_fields = ("board", "on_board", "seen")
 
     def __init__(self, board: bytearray, city: int) -> None:
+        super().__init__(CITIES)
         self.board = board
         self.city = city
-        self.opener = city
         self.on_board = [0, 0, 0, 0]
         for piece in board:
             if piece:
                 self.on_board[CITY[piece]] += 1
-        self.turns = 0
-        self.turn_open = False
-        self.acted = 0
         self.all_passed = True
         self.pass_streak = 0
         self.seen: dict[bytes, int] = {self._key(): 1}
-        self._outcome: Outcome | None = None
-        self.ended_at = 0
         self._judge(range(len(board)), city)
 
-    # -- the uniform API ------------------------------------------------------------
+    # -- the hooks of the turn protocol ---------------------------------------------------
 
-    def to_move(self) -> str | None:
-        return None if self._outcome else CITIES[self.city]
+    def _side_to_move(self) -> str:
+        return CITIES[self.city]
 
-    def round_number(self) -> int | None:
+    def _round(self) -> int | None:
         begun = self.turns - 1 if self.turn_open and self.acted < ACTIONS_PER_TURN else self.turns
         return begun // 4 + 1
 
-    def begin_turn(self, side: str, step: bool = False, number: int | None = None) -> bool:
-        if self._outcome:
-            raise GameOverError(self._ended())
-        if self.turn_open and self.acted < ACTIONS_PER_TURN:
-            raise IllegalTurnError(f"{CITIES[self.city]}'s turn is not over: a turn holds exactly two actions")
-        if step:
-            raise IllegalTurnError("Nika has no replacement steps: write the label without '+'")
-        if side != CITIES[self.city]:
-            raise IllegalTurnError(f"it is {CITIES[self.city]}'s turn, not {side}'s")
-        round_number = self.turns // 4 + 1
-        check_round(round_number, number)
-        opens_round = self.turns % 4 == 0
-        self.turns += 1
-        self.turn_open, self.acted, self.all_passed = True, 0, True
-        return opens_round
+    def _open_turn(self, side: str, step: bool) -> bool:
+        self.all_passed = True
+        return self.turns % 4 == 0
 
-    def end_turn(self) -> None:
-        if self.turn_open and self.acted < ACTIONS_PER_TURN and self._outcome is None:
-            played = "no action" if self.acted == 0 else "one action"
-            raise IllegalTurnError(
-                f"{CITIES[self.city]}'s turn ended after {played}: a Nika turn holds exactly two actions"
-            )
-        self.turn_open = False
-
-    def apply(self, action: object, last: bool = False) -> tuple[Event, ...]:
-        if self._outcome:
-            raise IllegalActionError(self._ended())
-        if not self.turn_open:
-            raise IllegalActionError(f"no turn is open: {CITIES[self.city]}'s turn must begin first")
-        if self.acted >= ACTIONS_PER_TURN:
-            raise IllegalActionError("a Nika turn holds exactly two actions")
+    def _apply(self, action: NikaAction, last: bool) -> tuple[Event, ...]:
         if isinstance(action, PhalanxMove):
             events = self._phalanx_move(action)
         elif isinstance(action, Step):
@@ -144,27 +108,29 @@ class NikaState(GameState):
             events = self._rally(action)
         elif isinstance(action, StepTo):
             events = self._step_to(action)
-        elif isinstance(action, Resign):
-            loser = self.city & 1
-            self._finish(TEAMS[1 - loser], "resignation")
-            return (Event("resign", f"{CITIES[self.city]} resigns: {' and '.join(TEAMS[loser])} lose"),)
         else:
             raise IllegalActionError(f"{action!r} is not a Nika action")
-        self.acted += 1
         if not isinstance(action, Pass):
             self.all_passed = False
-        if self._outcome is None and self.acted == ACTIONS_PER_TURN:
+        if not self.is_over and self.acted + 1 == ACTIONS_PER_TURN:
             self._complete_turn()
         return events
 
-    def legal_actions(self) -> list[object]:
-        if self._outcome or (self.turn_open and self.acted >= ACTIONS_PER_TURN):
-            return []
+    def _resign(self, side: str) -> tuple[Event, ...]:
+        loser = self.city & 1
+        self._finish(TEAMS[1 - loser], Reason.RESIGNATION)
+        return (Event(EventKind.RESIGN, f"{side} resigns: {' and '.join(TEAMS[loser])} lose"),)
+
+    def _close_turn(self) -> None:
+        if self.acted < ACTIONS_PER_TURN:  # the game ended within the turn: the order goes on
+            self.city = (self.city + 1) % 4
+
+    def _legal_actions(self) -> list[NikaAction]:
         city, board = self.city, self.board
         team = city & 1
         closed = CLOSED[team]
         mine = [i for i, piece in enumerate(board) if piece and CITY[piece] == city]
-        actions: list[object] = []
+        actions: list[NikaAction] = []
         for square in mine:
             facing = FACING[board[square]]
             for direction in range(4):
@@ -192,17 +158,6 @@ class NikaState(GameState):
         actions.append(PASS)
         return actions
 
-    def can_end_turn(self) -> bool:
-        return self.turn_open and (self.acted >= ACTIONS_PER_TURN or self._outcome is not None)
-
-    def copy(self) -> NikaState:
-        twin = NikaState.__new__(NikaState)
-        twin.__dict__.update(self.__dict__)
-        twin.board = bytearray(self.board)
-        twin.on_board = list(self.on_board)
-        twin.seen = dict(self.seen)
-        return twin
-
     # -- turns and the end of the game ------------------------------------------------
 
     def _key(self) -> bytes:
@@ -217,9 +172,9 @@ class NikaState(GameState):
         seen = self.seen.get(key, 0) + 1
         self.seen[key] = seen
         if self.pass_streak >= 4:
-            self._finish((), "all-passed")
+            self._finish((), Reason.ALL_PASSED)
         elif seen >= 3:
-            self._finish((), "repetition")
+            self._finish((), Reason.REPETITION)
 
     def _judge(self, squares: Iterable[int], mover: int) -> None:
         """Victory: a piece on a square it just reached that is its own city's victory area.
@@ -232,16 +187,7 @@ class NikaState(GameState):
                 winners.add(TEAM[piece])
         if winners:
             team = mover & 1 if mover & 1 in winners else winners.pop()
-            self._finish(TEAMS[team], "victory-area")
-
-    def _finish(self, winners: tuple[str, ...], reason: str) -> None:
-        self._outcome = Outcome(winners, reason)
-        self.ended_at = self.turns
-
-    def _ended(self) -> str:
-        if self.ended_at == 0:
-            return f"the game was over before the first turn ({self._outcome})"
-        return f"the game ended at turn {self.ended_at} ({self._outcome})"
+            self._finish(TEAMS[team], Reason.VICTORY_AREA)
 
     # -- actions ------------------------------------------------------------------------
 
@@ -289,7 +235,7 @@ class NikaState(GameState):
                     "not facing it, and never pushes"
                 )
             self.on_board[CITY[victim]] -= 1
-            events = (Event("rout", f"{name} routed ({owner})"),)
+            events = (Event(EventKind.ROUT, f"{name} routed ({owner})"),)
         board[target] = code(city, direction)
         board[origin] = 0
         self._judge((target,), city)
@@ -377,7 +323,7 @@ class NikaState(GameState):
                     groups.append(group)
         return groups
 
-    def _plan(self, squares: list[int], direction: int) -> tuple[list, list, list] | str:
+    def _plan(self, squares: list[int], direction: int) -> Plan | str:
         """What a phalanx move does, judged run by run on the board before the move:
         (runs front first, routed squares, pushed chains with whether their last piece is
         routed), or why it is illegal."""
@@ -448,23 +394,24 @@ class NikaState(GameState):
             piece = board[square]
             on_board[CITY[piece]] -= 1
             board[square] = 0
-            events.append(Event("rout", f"{NAMES[square]} routed ({CITIES[CITY[piece]]})"))
+            events.append(Event(EventKind.ROUT, f"{NAMES[square]} routed ({CITIES[CITY[piece]]})"))
         for chain, beyond, routed in chains:
             last = chain[-1]
             piece = board[last]
             if routed:
                 on_board[CITY[piece]] -= 1
-                events.append(Event("rout", f"{NAMES[last]} pushed and routed ({CITIES[CITY[piece]]})"))
+                events.append(Event(EventKind.ROUT, f"{NAMES[last]} pushed and routed ({CITIES[CITY[piece]]})"))
             else:
                 board[beyond] = piece
                 reached.append(beyond)
-                events.append(Event("push", f"{NAMES[last]} pushed to {NAMES[beyond]} ({CITIES[CITY[piece]]})"))
+                events.append(Event(EventKind.PUSH, f"{NAMES[last]} pushed to {NAMES[beyond]} ({CITIES[CITY[piece]]})"))
             for i in range(len(chain) - 1, 0, -1):
                 board[chain[i]] = board[chain[i - 1]]
                 reached.append(chain[i])
                 events.append(
                     Event(
-                        "push", f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({CITIES[CITY[board[chain[i]]]]})"
+                        EventKind.PUSH,
+                        f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({CITIES[CITY[board[chain[i]]]]})",
                     )
                 )
             board[chain[0]] = 0
@@ -520,8 +467,9 @@ class NikaState(GameState):
             "W Athens, R Sparta, B Messene, K Thebes; ^ > v < facing N E S W; "
             "[W ] victory area, (w ) rally area, ## central area"
         )
-        if self._outcome is not None:
-            lines.append(str(self._outcome))
+        outcome = self.outcome()
+        if outcome is not None:
+            lines.append(str(outcome))
         else:
             left = ACTIONS_PER_TURN - self.acted if self.turn_open and self.acted < ACTIONS_PER_TURN else 2
             lines.append(f"{CITIES[self.city]} to move ({left} action{'s' if left > 1 else ''} left)")
@@ -543,16 +491,14 @@ def _connected(squares: list[int]) -> bool:
     return len(reached) == len(members)
 
 
-class NikaEngine(Engine):
+class NikaEngine(Engine[NikaState]):
     info = NIKA
 
     def dialect(self) -> Dialect:
         return DIALECT
 
-    def new_state(self, tags: Mapping[str, str]) -> NikaState:
-        self.variant(tags)
-        self.players(tags)
-        return read_position(tags.get("Position", START))
+    def _start(self, start: Start) -> NikaState:
+        return read_position(START if start.position is None else start.position)
 
 
 def read_position(text: str) -> NikaState:

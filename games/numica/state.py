@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
-from games.api import (
-    Engine,
-    Event,
-    GameOverError,
-    GameState,
-    IllegalActionError,
-    IllegalTurnError,
-    Outcome,
-    Resign,
-    SetupError,
-    check_round,
-)
-from games.numica.actions import DIALECT, Setup, Step
+from games.api import Engine, Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
+from games.numica.actions import DIALECT, NumicaAction, Setup, Step
 from games.randomness import shuffled
 from games.registry import NUMICA
 from notation.dialect import Dialect
@@ -83,67 +72,53 @@ TILE_RULES = {
 Piece = tuple[int, str, bool]  # side index, shape "S"/"O", has moved
 
 
-class NumicaState(GameState):
+class NumicaState(GameState[NumicaAction]):
+    """Turn order: two setup turns (Red, Blue), then Red and Blue alternate one action a
+    turn; a round opens with the side that moved first (Red, or a Position's `to:`)."""
+
     info = NUMICA
+    actions_per_turn = 1
+    copy_fields = ("board",)
 
     def __init__(self, tiles: str, board: list[Piece | None], to_move: int, setups_left: int) -> None:
+        super().__init__(SIDES)
         self.tiles = tiles
         self.board = board
         self.side = to_move
         self.setups_left = setups_left
         self.round = 1
         self.opener = to_move
-        self.turns = 0
-        self.turn_open = False
-        self.acted = False
-        self._outcome: Outcome | None = None
         if not setups_left:
             self._judge_start()
 
-    # -- the uniform API ------------------------------------------------------------
+    # -- the hooks of the turn protocol ---------------------------------------------------
 
-    def to_move(self) -> str | None:
-        return None if self._outcome else SIDES[self.side]
+    def _side_to_move(self) -> str:
+        return SIDES[self.side]
 
-    def round_number(self) -> int | None:
+    def _round(self) -> int | None:
         return None if self.setups_left else self.round
 
-    def begin_turn(self, side: str, step: bool = False, number: int | None = None) -> bool:
-        if self._outcome:
-            raise GameOverError(f"the game ended at turn {self.turns} ({self._outcome})")
-        if side != SIDES[self.side]:
-            raise IllegalTurnError(f"it is {SIDES[self.side]}'s turn, not {side}'s")
-        check_round(None if self.setups_left else self.round, number)
-        self.turn_open, self.acted = True, False
-        self.turns += 1
+    def _open_turn(self, side: str, step: bool) -> bool:
         return not self.setups_left and self.side == self.opener
 
-    def end_turn(self) -> None:
-        if self.turn_open and not self.acted and self._outcome is None:
-            raise IllegalTurnError(f"{SIDES[self.side]}'s turn holds no action: a Numica turn holds exactly one")
-        self.turn_open = False
-
-    def apply(self, action: object, last: bool = False) -> tuple[Event, ...]:
-        if self._outcome:
-            raise IllegalActionError(f"the game ended at turn {self.turns} ({self._outcome})")
-        if self.acted:
-            raise IllegalActionError("a Numica turn holds exactly one action")
-        if isinstance(action, Resign):
-            self._finish((SIDES[1 - self.side],), "resignation")
-            self.acted = True
-            return (Event("resign", f"{SIDES[self.side]} resigns"),)
+    def _apply(self, action: NumicaAction, last: bool) -> tuple[Event, ...]:
         if self.setups_left:
             if not isinstance(action, Setup):
                 raise IllegalActionError(f"{SIDES[self.side]} must first set up its back row, written like SSOOSOSO")
             return self._setup(action)
         if isinstance(action, Setup):
             raise IllegalActionError("both sides have set up: a turn now moves one piece, like a1-c3")
-        assert isinstance(action, Step)
+        if not isinstance(action, Step):
+            raise IllegalActionError(f"{action} is not a Numica action")
         return self._step(action)
 
-    def legal_actions(self) -> list[object]:
-        if self._outcome or self.acted:
-            return []
+    def _resign(self, side: str) -> tuple[Event, ...]:
+        events = super()._resign(side)
+        self._advance()
+        return events
+
+    def _legal_actions(self) -> list[NumicaAction]:
         if self.setups_left:
             return [
                 Setup("".join("S" if i in squares else "O" for i in range(8))) for squares in combinations(range(8), 4)
@@ -153,14 +128,17 @@ class NumicaState(GameState):
             for origin, target in self._moves(self.side)
         ]
 
-    def can_end_turn(self) -> bool:
-        return self.acted or self._outcome is not None
-
-    def copy(self) -> NumicaState:
-        twin = NumicaState.__new__(NumicaState)
-        twin.__dict__.update(self.__dict__)
-        twin.board = list(self.board)
-        return twin
+    def _advance(self) -> None:
+        """The turn is played: the other side moves next, in the next round once the order
+        comes back to the side that opens rounds. Also after the game ends, so that a turn
+        written after the end is placed in the round the turn order gives it."""
+        self.side = 1 - self.side
+        if self.setups_left:
+            self.setups_left -= 1
+            if not self.setups_left:
+                self.opener = self.side
+        elif self.side == self.opener:
+            self.round += 1
 
     # -- rules --------------------------------------------------------------------
 
@@ -170,16 +148,14 @@ class NumicaState(GameState):
             raise IllegalActionError(
                 f'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not'
             )
-        rank = 0 if self.side == 0 else 7
+        me = self.side
+        rank = 0 if me == 0 else 7
         for file, shape in enumerate(shapes):
-            self.board[rank * 8 + file] = (self.side, shape, False)
-        self.acted = True
-        self.setups_left -= 1
-        self.side = 1 - self.side
+            self.board[rank * 8 + file] = (me, shape, False)
+        self._advance()
         if not self.setups_left:
-            self.opener = self.side
             self._judge_start()
-        return (Event("setup", f"{SIDES[1 - self.side]} sets up {shapes}"),)
+        return (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
 
     def _step(self, action: Step) -> tuple[Event, ...]:
         origin, target = INDEX.get(action.origin), INDEX.get(action.target)
@@ -215,20 +191,19 @@ class NumicaState(GameState):
                 )
         self.board[target] = (mover[0], mover[1], True)
         self.board[origin] = None
-        self.acted = True
         events: tuple[Event, ...] = ()
         if victim is not None:
             events = (
-                Event("capture", f"{action.target}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured"),
+                Event(
+                    EventKind.CAPTURE,
+                    f"{action.target}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured",
+                ),
             )
-            if self._has_captured_enough(self.side):
-                self._finish((me,), "captures")
-                return events
-        self.side = 1 - self.side
-        if self.side == self.opener:
-            self.round += 1
-        if not self._has_move(self.side):
-            self._finish((me,), "no-moves")
+            if self._has_captured_enough(mover[0]):
+                self._finish((me,), Reason.CAPTURES)
+        self._advance()
+        if not self.is_over and not self._has_move(self.side):
+            self._finish((me,), Reason.NO_MOVES)
         return events
 
     def _reaches(self, tile: str, origin: int, target: int) -> bool:
@@ -285,14 +260,11 @@ class NumicaState(GameState):
     def _judge_start(self) -> None:
         """A start (or Position) that is already decided ends the game before any turn."""
         if self._has_captured_enough(1 - self.side):
-            self._finish((SIDES[1 - self.side],), "captures")
+            self._finish((SIDES[1 - self.side],), Reason.CAPTURES)
         elif self._has_captured_enough(self.side):
-            self._finish((SIDES[self.side],), "captures")
+            self._finish((SIDES[self.side],), Reason.CAPTURES)
         elif not self._has_move(self.side):
-            self._finish((SIDES[1 - self.side],), "no-moves")
-
-    def _finish(self, winners: tuple[str, ...], reason: str) -> None:
-        self._outcome = Outcome(winners, reason)
+            self._finish((SIDES[1 - self.side],), Reason.NO_MOVES)
 
     # -- text -----------------------------------------------------------------------
 
@@ -322,31 +294,34 @@ class NumicaState(GameState):
             lines.append(f"{rank + 1:>2}   " + "".join(cells).rstrip())
         lines.append("")
         lines.append("tile then piece: R/B side, S square, O round, * has moved")
-        status = f"{SIDES[self.side]} to move" if self._outcome is None else str(self._outcome)
+        outcome = self.outcome()
+        status = f"{SIDES[self.side]} to move" if outcome is None else str(outcome)
         lines.append(status)
         return "\n".join(lines)
 
 
-class NumicaEngine(Engine):
+class NumicaEngine(Engine[NumicaState]):
     info = NUMICA
 
     def dialect(self) -> Dialect:
         return DIALECT
 
-    def new_state(self, tags: Mapping[str, str]) -> NumicaState:
-        variant = self.variant(tags)
-        tiles = self._tiles(tags, variant)
-        position = tags.get("Position")
-        if position is None:
+    def _start(self, start: Start) -> NumicaState:
+        tiles = self._tiles(start)
+        if start.position is None:
             if tiles is None:
                 raise SetupError("a Numica record needs a Seed or a Tiles tag to lay out its tiles", "Seed")
             return NumicaState(tiles, [None] * 64, 0, 2)
-        return self._from_position(position, tiles, variant)
+        return self._from_position(start.position, tiles, start.variant)
 
-    def _tiles(self, tags: Mapping[str, str], variant: str) -> str | None:
+    @staticmethod
+    def _tiles(start: Start) -> str | None:
+        """The tiles the Tiles tag gives, or those the seed lays out (salted: RANDOM.md §4)."""
+        variant = start.variant
         tile_set = TILE_SETS[variant]
-        seeded = "".join(shuffled(tile_set, tags["Seed"])) if tags.get("Seed") else None
-        written = tags.get("Tiles")
+        seed = start.stream_seed
+        seeded = "".join(shuffled(tile_set, seed)) if seed is not None else None
+        written = start.tags.get("Tiles")
         if written is None:
             return seeded
         written = written.strip().upper()

@@ -16,16 +16,16 @@ from games.api import (
     RESIGN,
     Engine,
     Event,
-    GameOverError,
+    EventKind,
     GameState,
     IllegalActionError,
-    IllegalTurnError,
-    Outcome,
-    Resign,
+    Reason,
     SetupError,
-    check_round,
+    Start,
+    quoted,
+    whole_number,
 )
-from games.pikemen.actions import DIALECT, Charge, Reorient
+from games.pikemen.actions import DIALECT, Charge, PikemenAction, Reorient
 from games.pikemen.board import (
     FACING_INDEX,
     FACINGS,
@@ -70,8 +70,10 @@ def _describe(piece: Piece, sides: tuple[str, ...]) -> str:
     return f"{sides[owner]}'s {pose}{SIZE_WORDS[size - 1]} piece{tail}"
 
 
-class PikemenState(GameState):
+class PikemenState(GameState[PikemenAction]):
     info = PIKEMEN
+    actions_per_turn = 1
+    copy_fields = ("board", "scores", "counts", "resigned")
 
     def __init__(
         self,
@@ -81,7 +83,7 @@ class PikemenState(GameState):
         to_move: int,
         target: int,
     ) -> None:
-        self.sides = sides
+        super().__init__(sides)
         self.board = board
         self.scores = scores
         self.target = target
@@ -94,96 +96,47 @@ class PikemenState(GameState):
         self.anchor = to_move  # the seat that opens round 1
         self.last_seat: int | None = None  # seat (relative to anchor) of the last turn begun
         self.round = 0  # the round of the last turn begun
-        self.turns = 0
-        self.turn_open = False
-        self.acted = False
-        self._outcome: Outcome | None = None
         self._judge_start()
-        self.decided_at_start = self._outcome is not None
 
-    # -- the uniform API ------------------------------------------------------------
+    # -- the hooks of the turn protocol ---------------------------------------------------
 
-    def to_move(self) -> str | None:
-        return None if self._outcome else self.sides[self.mover]
+    def _side_to_move(self) -> str:
+        return self.sides[self.mover]
 
-    def round_number(self) -> int | None:
-        if self.turn_open:
+    def _round(self) -> int | None:
+        if self.turn_open and not self.acted:
             return self.round
         return self.round + 1 if self._opens_round(self.mover) else self.round
 
-    def begin_turn(self, side: str, step: bool = False, number: int | None = None) -> bool:
-        if self._outcome:
-            raise GameOverError(self._ended())
-        if self.turn_open:
-            self.end_turn()
-        if side not in self.sides:
-            raise IllegalTurnError(
-                f"{side} does not play in a {len(self.sides)}-player game: the sides are {', '.join(self.sides)}"
-            )
-        if step:
-            raise IllegalTurnError("Pikemen has no replacement steps: a label has no '+'")
-        expected = self.sides[self.mover]
-        if side != expected:
-            index = self.sides.index(side)
-            if self.resigned[index]:
-                why = f"{side} has resigned"
-            elif not self.counts[index]:
-                why = f"{side} has no pieces left and is skipped"
-            else:
-                why = "turns go clockwise"
-            raise IllegalTurnError(f"it is {expected}'s turn, not {side}'s ({why})")
+    def _out_of_turn_note(self, side: str) -> str | None:
+        index = self.sides.index(side)
+        if self.resigned[index]:
+            return f"{side} has resigned"
+        if not self.counts[index]:
+            return f"{side} has no pieces left and is skipped"
+        return "turns go clockwise"
+
+    def _open_turn(self, side: str, step: bool) -> bool:
         opens = self._opens_round(self.mover)
-        round_here = self.round + 1 if opens else self.round
-        check_round(round_here, number)
-        self.round = round_here
+        if opens:
+            self.round += 1
         self.last_seat = self._seat(self.mover)
-        self.turn_open, self.acted = True, False
-        self.turns += 1
         return opens
 
-    def end_turn(self) -> None:
-        if self.turn_open and not self.acted and self._outcome is None:
-            raise IllegalTurnError(
-                f"{self.sides[self.mover]}'s turn holds no action: a Pikemen turn is exactly one action"
-            )
-        self.turn_open = False
-
-    def apply(self, action: object, last: bool = False) -> tuple[Event, ...]:
-        if self._outcome:
-            raise IllegalActionError(self._ended())
-        if self.turn_open and self.acted:
-            raise IllegalActionError("a Pikemen turn holds exactly one action")
-        if not self.turn_open:  # used without labels (search, tests): open the turn due
-            saved = (self.round, self.last_seat, self.turns)
-            self.begin_turn(self.sides[self.mover])
-            try:
-                events = self._play(action)
-            except IllegalActionError:
-                self.round, self.last_seat, self.turns = saved
-                self.turn_open = False
-                raise
+    def _apply(self, action: PikemenAction, last: bool) -> tuple[Event, ...]:
+        if isinstance(action, Charge):
+            events = self._charge(action)
+        elif isinstance(action, Reorient):
+            events = self._reorient(action)
         else:
-            events = self._play(action)
-        self.acted = True
-        if self._outcome is None:
-            self._advance()
+            raise IllegalActionError(f"{action} is not a Pikemen action")
+        self._advance()
         return events
 
-    def _play(self, action: object) -> tuple[Event, ...]:
-        if isinstance(action, Charge):
-            return self._charge(action)
-        if isinstance(action, Reorient):
-            return self._reorient(action)
-        if isinstance(action, Resign):
-            return self._resign()
-        raise IllegalActionError(f"{action} is not a Pikemen action")
-
-    def legal_actions(self) -> list[object]:
-        if self._outcome or (self.turn_open and self.acted):
-            return []
+    def _legal_actions(self) -> list[PikemenAction]:
         me = self.mover
         board = self.board
-        actions: list[object] = []
+        actions: list[PikemenAction] = []
         for origin, piece in enumerate(board):
             if piece is None or piece[0] != me:
                 continue
@@ -202,25 +155,6 @@ class PikemenState(GameState):
         actions.append(RESIGN)
         return actions
 
-    def can_end_turn(self) -> bool:
-        return self._outcome is not None or (self.turn_open and self.acted)
-
-    def copy(self) -> PikemenState:
-        twin = PikemenState.__new__(PikemenState)
-        twin.__dict__.update(self.__dict__)
-        twin.board = list(self.board)
-        twin.scores = list(self.scores)
-        twin.counts = list(self.counts)
-        twin.resigned = list(self.resigned)
-        return twin
-
-    def _ended(self) -> str:
-        if self.decided_at_start:
-            return f"the game was already over in the Position ({self._outcome})"
-        if not self.turns:
-            return f"the game ended before the first turn ({self._outcome})"
-        return f"the game ended at turn {self.turns} ({self._outcome})"
-
     # -- turn order -------------------------------------------------------------------
 
     def _seat(self, side: int) -> int:
@@ -233,7 +167,8 @@ class PikemenState(GameState):
         return self.last_seat is None or self._seat(side) <= self.last_seat
 
     def _advance(self) -> None:
-        """Pass the turn clockwise to the next side with pieces."""
+        """Pass the turn clockwise to the next side with pieces. Also after the game ends,
+        so that a turn written after the end is placed in the round the turn order gives it."""
         count = len(self.sides)
         side = self.mover
         for _ in range(count):
@@ -274,7 +209,7 @@ class PikemenState(GameState):
         square, piece = self._own_piece(action.square)
         facing = self._new_facing(action.square, piece, action.facing)
         self.board[square] = (piece[0], piece[1], facing)
-        return (Event("reorient", f"{action.square} turns {FACINGS[facing]}"),)
+        return (Event(EventKind.REORIENT, f"{action.square} turns {FACINGS[facing]}"),)
 
     def _charge(self, action: Charge) -> tuple[Event, ...]:
         origin, piece = self._own_piece(action.origin)
@@ -331,7 +266,7 @@ class PikemenState(GameState):
         self.board[target] = (owner, size, new_facing)
         turned = f", turning {FACINGS[new_facing]}" if action.facing else ""
         if victim is None:
-            return (Event("charge", f"{action.origin} charges to {action.target}{turned}"),)
+            return (Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}{turned}"),)
         return self._capture(action, victim, turned)
 
     def _capture(self, action: Charge, victim: Piece, turned: str) -> tuple[Event, ...]:
@@ -341,38 +276,40 @@ class PikemenState(GameState):
         self.scores[self.mover] += victim[1]
         events = [
             Event(
-                "capture",
+                EventKind.CAPTURE,
                 f"{action.origin} captures {_describe(victim, self.sides)} on {action.target}{turned}: "
                 f"{me} scores {victim[1]} ({self.scores[self.mover]} of {self.target})",
             )
         ]
         if not self.counts[loser]:
-            events.append(Event("eliminated", f"{self.sides[loser]} has no pieces left and leaves the game"))
+            events.append(Event(EventKind.ELIMINATED, f"{self.sides[loser]} has no pieces left and leaves the game"))
         if self.scores[self.mover] >= self.target:
-            self._outcome = Outcome((me,), "score")
-            events.append(Event("win", f"{me} reaches {self.target} points and wins"))
+            self._finish((me,), Reason.SCORE)
+            events.append(Event(EventKind.WIN, f"{me} reaches {self.target} points and wins"))
         elif self._last_side() is not None:
-            self._outcome = Outcome((me,), "last-player")
-            events.append(Event("win", f"{me} is the last side with pieces and wins"))
+            self._finish((me,), Reason.LAST_PLAYER)
+            events.append(Event(EventKind.WIN, f"{me} is the last side with pieces and wins"))
         return tuple(events)
 
-    def _resign(self) -> tuple[Event, ...]:
-        me = self.sides[self.mover]
-        events = [Event("resign", f"{me} resigns")]
+    def _resign(self, side: str) -> tuple[Event, ...]:
+        """With 2 players the other side wins; with 3-4 the side and its pieces leave the game."""
         if len(self.sides) == 2:
-            winner = self.sides[1 - self.mover]
-            self._outcome = Outcome((winner,), "resignation")
-            return tuple(events)
+            resigned = super()._resign(side)
+            self._advance()
+            return resigned
+        me = self.mover
+        events = [Event(EventKind.RESIGN, f"{side} resigns")]
         for square, piece in enumerate(self.board):
-            if piece is not None and piece[0] == self.mover:
+            if piece is not None and piece[0] == me:
                 self.board[square] = None
-        self.counts[self.mover] = 0
-        self.resigned[self.mover] = True
-        events.append(Event("eliminated", f"{me}'s pieces leave the game"))
+        self.counts[me] = 0
+        self.resigned[me] = True
+        events.append(Event(EventKind.ELIMINATED, f"{side}'s pieces leave the game"))
         last = self._last_side()
         if last is not None:
-            self._outcome = Outcome((self.sides[last],), "last-player")
-            events.append(Event("win", f"{self.sides[last]} is the last side with pieces and wins"))
+            self._finish((self.sides[last],), Reason.LAST_PLAYER)
+            events.append(Event(EventKind.WIN, f"{self.sides[last]} is the last side with pieces and wins"))
+        self._advance()
         return tuple(events)
 
     def _last_side(self) -> int | None:
@@ -384,11 +321,11 @@ class PikemenState(GameState):
         """A start (or Position) that is already decided ends the game before any turn."""
         reached = [side for side, score in enumerate(self.scores) if score >= self.target]
         if reached:
-            self._outcome = Outcome((self.sides[reached[0]],), "score")
+            self._finish((self.sides[reached[0]],), Reason.SCORE)
             return
         last = self._last_side()
         if last is not None:
-            self._outcome = Outcome((self.sides[last],), "last-player")
+            self._finish((self.sides[last],), Reason.LAST_PLAYER)
 
     # -- text -----------------------------------------------------------------------
 
@@ -430,8 +367,9 @@ class PikemenState(GameState):
             + ", ".join(self._score_note(side) for side in range(len(self.sides)))
             + f" (target {self.target})"
         )
-        if self._outcome is not None:
-            lines.append(str(self._outcome))
+        outcome = self.outcome()
+        if outcome is not None:
+            lines.append(str(outcome))
         else:
             lines.append(f"{self.sides[self.mover]} to move, round {self.round_number()}")
         return "\n".join(lines)
@@ -443,43 +381,32 @@ class PikemenState(GameState):
         return note if self.counts[side] else note + " (no pieces)"
 
 
-class PikemenEngine(Engine):
+class PikemenEngine(Engine[PikemenState]):
     info = PIKEMEN
 
     def dialect(self) -> Dialect:
         return DIALECT
 
-    def new_state(self, tags: Mapping[str, str]) -> PikemenState:
-        self.variant(tags)
-        players = self.players(tags)
-        sides = PIKEMEN.sides_for(players)
-        target = self._target(tags)
-        position = tags.get("Position")
-        if position is not None:
-            return self._from_position(position, sides, players, target)
+    def _start(self, start: Start) -> PikemenState:
+        sides, players = start.sides, start.players
+        target = self._target(start.tags)
+        if start.position is not None:
+            return self._from_position(start.position, sides, players, target)
         board: list[Piece | None] = [None] * 64
         for owner, side in enumerate(sides):
             for square, size in SETUPS[players][side]:
                 board[square] = (owner, size, UPRIGHT)
-        first = self._first(tags, sides)
-        return PikemenState(sides, board, [0] * len(sides), first, target)
+        return PikemenState(sides, board, [0] * len(sides), sides.index(start.first), target)
 
     @staticmethod
     def _target(tags: Mapping[str, str]) -> int:
         text = tags.get("Target", str(DEFAULT_TARGET)).strip()
-        if not text.isdecimal() or not 0 < int(text) <= 999:
-            raise SetupError(f'the Target tag must be a whole number of points from 1 to 999, not "{text}"', "Target")
-        return int(text)
-
-    @staticmethod
-    def _first(tags: Mapping[str, str], sides: tuple[str, ...]) -> int:
-        text = tags.get("First")
-        if text is None:
-            return 0
-        side = PIKEMEN.side(text.strip())
-        if side not in sides:
-            raise SetupError(f'the First tag must name one of {", ".join(sides)}, not "{text}"', "First")
-        return sides.index(side)
+        target = whole_number(text)
+        if target is None or not 0 < target <= 999:
+            raise SetupError(
+                f"the Target tag must be a whole number of points from 1 to 999, not {quoted(text)}", "Target"
+            )
+        return target
 
     @staticmethod
     def _from_position(text: str, sides: tuple[str, ...], players: int, target: int) -> PikemenState:
@@ -539,9 +466,12 @@ def _read_scores(value: str, sides: tuple[str, ...], scores: list[int]) -> None:
     for entry in filter(None, value.split(",")):
         who, equals, points = entry.partition("=")
         side = PIKEMEN.side(who)
-        if not equals or side not in sides or not points.isdecimal():
-            raise _position_error(f'cannot read the score "{entry}": write it like "Red=3" for a side in the game')
-        scores[sides.index(side)] = int(points)
+        points_value = whole_number(points)
+        if not equals or side not in sides or points_value is None:
+            raise _position_error(
+                f'cannot read the score {quoted(entry)}: write it like "Red=3" for a side in the game'
+            )
+        scores[sides.index(side)] = points_value
 
 
 def _place(board: list[Piece | None], owner: int, value: str, players: int) -> None:

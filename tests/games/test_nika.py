@@ -495,3 +495,26 @@ def test_legal_actions_are_exactly_the_actions_that_apply(position: str) -> None
     listed = [str(action) for action in state.legal_actions()]
     assert len(listed) == len(set(listed))
     assert set(listed) == applicable
+
+
+# -- after the end of the game (NOTATION.md §6) ------------------------------------------
+
+
+def test_a_turn_after_the_end_is_in_the_round_the_turn_order_gives_it() -> None:
+    # Athens wins with its first action of round 1: Sparta's turn of round 1 would come next.
+    after = verdict("1. W: f9-N R: pass pass", "W:f9n R: B: K: to:W")
+    assert (after.status, after.error.round, after.error.side, after.error.action) == ("illegal", 1, "Sparta", None)
+    assert "the game ended at turn 1 (Athens+Messene win (victory-area))" in after.error.message
+    # Thebes resigns in the last turn of round 1: Athens's turn of round 2 would come next.
+    after = verdict("1. W: pass pass R: pass pass B: pass pass K: resign W: pass pass")
+    assert (after.error.round, after.error.side, after.error.action) == (2, "Athens", None)
+
+
+def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn() -> None:
+    won = verdict("1. W: f9-N draw", "W:f9n R: B: K: to:W")
+    assert (won.status, won.error.round, won.error.side, won.error.action) == ("illegal", 1, "Athens", "draw")
+    after_the_round = verdict("1. W: pass pass R: pass pass B: pass pass K: resign draw")
+    assert (after_the_round.error.round, after_the_round.error.side) == (1, "Thebes")
+    decided = verdict("draw", "W: R: B:g1s K: to:R")
+    assert (decided.error.round, decided.error.side, decided.error.action) == (1, "Sparta", "draw")
+    assert "the game had already ended" in decided.error.message

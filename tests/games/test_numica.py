@@ -179,7 +179,7 @@ def test_off_board_squares_are_illegal_not_malformed() -> None:
 
 def test_a_turn_with_no_action_is_illegal_at_its_label() -> None:
     v = verdict("R: SSOOSOSO B: R: a1-a2")
-    illegal(v, "Blue's turn holds no action")
+    illegal(v, "Blue's turn ended after no action: a Numica turn holds exactly one action")
     assert (v.error.line, v.error.column, v.error.side, v.error.action) == (4, 13, "Blue", None)
 
 
@@ -219,3 +219,80 @@ def test_position_strings_read_back() -> None:
 def test_a_decided_position_is_finished_with_no_turns() -> None:
     v = verdict("", position({}, "a1S*", "a8S*,b8O*", "R").replace(padded("a8S*,b8O*", BLUE_RESERVE), "a8S*,b8O*"))
     assert (v.status, v.winners, v.reason, v.turns) == ("finished", ("Red",), "captures", 0)
+
+
+# -- after the end of the game (NOTATION.md §6) ------------------------------------------
+
+# Red has lost 2 square pieces: Blue's a3xa2 takes a third and wins.
+BLUE_WINS = position({"a3": "1", "f1": "1"}, "a2S*,f1S*,b1O*,c1O*,d1O*,e1O*", padded("a3S*", BLUE_RESERVE), pad=False)
+
+
+def test_a_turn_after_a_win_is_in_the_round_the_turn_order_gives_it() -> None:
+    won = verdict("1. R: f1-f2 B: a3xa2", BLUE_WINS)
+    assert (won.status, won.winners, won.reason) == ("finished", ("Blue",), "captures")
+    after = verdict("1. R: f1-f2 B: a3xa2 R: f2-f3", BLUE_WINS)
+    illegal(after, "the game ended at turn 2 (Blue win (captures))")
+    assert (after.error.round, after.error.side, after.error.action) == (2, "Red", None)
+    # Red's win in round 1 leaves Blue's turn of round 1 next.
+    red_wins = position({"a1": "1"}, "a1S*", "a2S*,b8S*,c8O*,d8O*,e8O*", pad=False).replace(
+        "R:a1S*", "R:" + padded("a1S*", RED_RESERVE)
+    )
+    after = verdict("1. R: a1xa2 B: b8-b7", red_wins)
+    assert (after.status, after.error.round, after.error.side, after.error.action) == ("illegal", 1, "Blue", None)
+
+
+def test_a_turn_after_a_resignation_is_in_the_round_the_turn_order_gives_it() -> None:
+    after_setup = verdict("R: SSOOSOSO B: resign R: a1-a2")
+    assert (after_setup.error.round, after_setup.error.side) == (1, "Red")
+    in_setup = verdict("R: resign B: OSOSOSOS")
+    assert (in_setup.status, in_setup.error.round, in_setup.error.side) == ("illegal", None, "Blue")
+    in_round = verdict("1. R: f1-f2 B: resign R: f2-f3", BLUE_WINS)
+    assert (in_round.error.round, in_round.error.side, in_round.error.action) == (2, "Red", None)
+
+
+def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn() -> None:
+    late = verdict("1. R: f1-f2 B: a3xa2 draw", BLUE_WINS)
+    assert (late.status, late.error.round, late.error.side, late.error.action) == ("illegal", 1, "Blue", "draw")
+    assert late.error_turn == 'turn 1 Blue, "draw"'
+    decided = position({}, "a1S*", "a8S*,b8O*", "B").replace(padded("a8S*,b8O*", BLUE_RESERVE), "a8S*,b8O*")
+    before_any_turn = verdict("draw", decided)
+    assert (before_any_turn.error.round, before_any_turn.error.side, before_any_turn.error.action) == (
+        1,
+        "Blue",
+        "draw",
+    )
+    illegal(before_any_turn, "the game had already ended (Red win (captures))")
+
+
+# -- the common tags ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", ["5", "1", "02x", "²", "9" * 5000])
+def test_a_players_tag_other_than_2_is_malformed(players: str) -> None:
+    v = verdict("", Players=players)
+    assert v.status == "malformed" and "numica is played by 2 players" in v.error.message
+    assert len(v.error.message) < 120
+    assert verdict("", Players="2").status == "ongoing"
+
+
+def test_the_seed_must_match_its_seed_hash() -> None:
+    from games.randomness import seed_hash
+
+    assert verdict("", Seed="rules", SeedHash=seed_hash("rules")).status == "ongoing"
+    wrong = verdict("", Seed="rules", SeedHash=seed_hash("other"))
+    assert wrong.status == "malformed" and "does not match the SeedHash" in wrong.error.message
+    assert verdict("", Seed="rules", SeedHash="sha256:12").status == "malformed"
+    assert verdict("", Seed="").status == "malformed"
+
+
+def test_salts_name_the_stream_that_lays_out_the_tiles() -> None:
+    from games.randomness import effective_seed, shuffled
+
+    salted = ENGINE.new_state({"Seed": "rules", "RedSalt": "ann-7", "BlueSalt": "bo 42"})
+    expected = "".join(shuffled(TILE_SETS["standard"], effective_seed("rules", [("Red", "ann-7"), ("Blue", "bo 42")])))
+    assert salted.tiles == expected != ENGINE.new_state({"Seed": "rules"}).tiles
+    # Any order of the tags: the salts go in the game's side order; GreenSalt is an unknown tag.
+    assert (
+        ENGINE.new_state({"BlueSalt": "bo 42", "GreenSalt": "x", "RedSalt": "ann-7", "Seed": "rules"}).tiles == expected
+    )
+    assert verdict("", RedSalt="").status == "malformed"

@@ -160,7 +160,7 @@ def test_a_turn_holds_exactly_one_action() -> None:
     v = verdict("1. R: h5(N) h4(N)")
     illegal(v, "exactly one action")
     assert v.error.action == "h4(N)"
-    illegal(verdict("1. R: B: a4(N)"), "holds no action")
+    illegal(verdict("1. R: B: a4(N)"), "ended after no action: a Pikemen turn holds exactly one action")
     assert verdict("1. R:").to_move == "Red"
 
 
@@ -254,6 +254,7 @@ def test_any_piece_not_upright_can_be_taken_even_by_a_smaller_one(players: int) 
     v = verdict("1. R: a1xa5", players, start)
     assert v.status == "ongoing"
     state = ENGINE.new_state({"Players": str(players), "Position": start})
+    state.begin_turn("Red")
     events = state.apply(Charge("a1", "a5", True))
     assert "Red scores 3" in events[0].text
     assert "score:Red=3," in state.position()
@@ -304,6 +305,7 @@ def test_a_written_facing_must_differ_from_the_old_one() -> None:
 
 def test_a_charge_without_a_facing_keeps_the_old_one() -> None:
     state = ENGINE.new_state({"Position": position(2, Red="a1LNE", Blue="h8LU")})
+    state.begin_turn("Red")
     state.apply(Charge("a1", "c3"))
     assert "c3LNE" in state.position()
 
@@ -382,6 +384,7 @@ def test_with_three_or_four_players_a_resigning_side_leaves_with_its_pieces(play
     assert (v.status, v.to_move) == ("ongoing", "Blue")
     illegal(verdict(played + " Y: a1(E)", players), "Yellow has resigned")
     state = ENGINE.new_state({"Players": str(players)})
+    state.begin_turn("Red")
     state.apply(RESIGN)
     assert state.to_move() == "Yellow" and state.outcome() is None
     assert state.position().startswith("Red: Yellow:")
@@ -411,6 +414,7 @@ def test_an_agreed_draw(players: int) -> None:
 def test_position_strings_read_back_to_the_same_state(players: int) -> None:
     state = ENGINE.new_state({"Players": str(players)})
     for _ in range(30):
+        state.begin_turn(state.due_side())
         actions = [action for action in state.legal_actions() if action is not RESIGN]
         captures = [action for action in actions if isinstance(action, Charge) and action.capture]
         state.apply((captures or actions)[len(actions) // 3 % len(captures or actions)])
@@ -508,6 +512,7 @@ def test_a_record_pasted_from_abstractplay_with_labels_added_checks() -> None:
 def test_every_listed_action_is_legal_and_canonical(players: int) -> None:
     state = ENGINE.new_state({"Players": str(players), "First": SIDES[players][-1]})
     for _ in range(12):
+        state.begin_turn(state.due_side())
         actions = state.legal_actions()
         assert RESIGN in actions
         assert len(set(map(str, actions))) == len(actions)
@@ -533,10 +538,11 @@ def test_legal_actions_list_charges_with_every_new_facing_and_captures() -> None
 def test_an_illegal_action_leaves_the_state_unchanged() -> None:
     state = ENGINE.new_state({"Players": "3"})
     before = state.position()
-    with pytest.raises(IllegalActionError):
-        state.apply(Charge("f5", "c5"))
     with pytest.raises(IllegalTurnError):
         state.begin_turn("Blue")
+    state.begin_turn("Red")
+    with pytest.raises(IllegalActionError):
+        state.apply(Charge("f5", "c5"))
     assert state.position() == before and state.to_move() == "Red"
 
 
@@ -551,3 +557,64 @@ def test_the_dialect_reads_labels_of_all_four_colours() -> None:
     (record,) = read_source(b'[Game "pikemen"]\n[Players "4"]\n1. R: h1(N) Yellow: a1(N) b: a8(S) GREEN: h8(S)')
     assert not isinstance(record, Malformed)
     assert [turn.side for turn in record.items] == ["Red", "Yellow", "Blue", "Green"]
+
+
+# -- after the end of the game (NOTATION.md §6) ------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_turn_after_a_win_is_in_the_round_the_turn_order_gives_it(players: int) -> None:
+    scores = ",".join(f"{side}=10" if side == "Red" else f"{side}=0" for side in SIDES[players])
+    other = SIDES[players][1]
+    start = position(players, score=scores, Red="a1LN,b1LN", **{other: "a5MN,b5SN,h8LU"})
+    after = verdict("1. R: a1xa5 Y: b5(S)", players, start)
+    illegal(after, "the game ended at turn 1 (Red win (score))")
+    assert (after.error.round, after.error.side, after.error.action) == (1, "Yellow", None)
+
+
+def test_a_turn_after_the_last_turn_of_a_round_is_in_the_next_round() -> None:
+    start = position(2, score="Red=0,Blue=10", Red="a1MN,h1LU", Blue="a8LS")
+    won = verdict("1. R: h1(N) B: a8xa1", 2, start)
+    assert (won.status, won.winners, won.reason) == ("finished", ("Blue",), "score")
+    after = verdict("1. R: h1(N) B: a8xa1 R: h1-h5", 2, start)
+    assert (after.status, after.error.round, after.error.side, after.error.action) == ("illegal", 2, "Red", None)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn(players: int) -> None:
+    late = verdict(f"{first_round(players)} 2. R: resign draw", players)
+    if players == 2:
+        assert (late.status, late.error.round, late.error.side, late.error.action) == ("illegal", 2, "Red", "draw")
+    else:  # Red leaves the game; it goes on.
+        assert late.status == "finished" and late.reason == "agreement"
+    decided = position(players, Red="a1LN")
+    early = verdict("draw", players, decided)
+    assert (early.status, early.error.round, early.error.side, early.error.action) == ("illegal", 1, "Red", "draw")
+
+
+def test_the_ongoing_round_is_the_round_of_the_side_to_move() -> None:
+    v = verdict(first_round(4), 4)
+    assert (v.status, v.to_move, v.round) == ("ongoing", "Red", 2)
+    v = verdict("1. R: h1(N) Y: a1(N)", 4)
+    assert (v.to_move, v.round) == ("Blue", 1)
+
+
+# -- the common tags ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["1" * 5000, "¹²", "٣", "-3", " 15x"])
+def test_numbers_int_would_refuse_or_misread_are_malformed_with_a_short_message(text: str) -> None:
+    for v in (
+        verdict("", None, None, Target=text),
+        verdict("", None, None, Players=text),
+        verdict("", 2, position(2, score=f"Red={text}", Red="a1LN", Blue="h8LU")),
+    ):
+        assert v.status == "malformed" and len(v.error.message) < 160, v
+
+
+def test_the_seed_must_match_its_seed_hash_in_every_game() -> None:
+    from games.randomness import seed_hash
+
+    assert verdict("", 2, Seed="s", SeedHash=seed_hash("s")).status == "ongoing"
+    wrong = verdict("", 2, Seed="s", SeedHash=seed_hash("t"))
+    assert wrong.status == "malformed" and "does not match the SeedHash" in wrong.error.message
