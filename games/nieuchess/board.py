@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
+from games.api import quoted
+
 FILES = "abcdefghijklmnopqrstuvwxy"
 WIDTH = len(FILES)
 HEIGHT = 36
@@ -38,14 +40,6 @@ Crt = tuple[tuple[str, ...], ...]
 
 class DataError(ValueError):
     """A map or table that cannot be read."""
-
-
-QUOTE_LIMIT = 24
-
-
-def quoted(text: str) -> str:
-    """A token of a record quoted in a message, cut short when long: "abc…"."""
-    return f'"{text}"' if len(text) <= QUOTE_LIMIT else f'"{text[:QUOTE_LIMIT]}…"'
 
 
 def name(hex_: int) -> str:

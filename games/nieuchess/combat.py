@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
-from games.api import Event, IllegalActionError
+from games.api import Event, EventKind, IllegalActionError, PendingKind
 from games.nieuchess.actions import Battle, Choice
 from games.nieuchess.board import BOARD, GRAY, NAMES, ODDS, Crt, odds_column
 from games.nieuchess.movement import NEIGHBOURS, SIDES, STEPS, Field, hex_names, read_hexes
@@ -37,7 +37,7 @@ class Unwritten(Exception):
     `side` the side that must write it, `message` what is pending, `refusal` the rule
     broken when the record goes on without it."""
 
-    def __init__(self, kind: str, side: int, message: str, refusal: str) -> None:
+    def __init__(self, kind: PendingKind, side: int, message: str, refusal: str) -> None:
         super().__init__(message)
         self.kind = kind
         self.side = side
@@ -80,7 +80,7 @@ def check_battle(field: Field, side: int, attackers: list[int], defenders: list[
 def odds_event(attackers: list[int], defenders: list[int]) -> Event:
     column = odds_column(len(attackers), len(defenders))
     return Event(
-        "odds",
+        EventKind.ODDS,
         f"{'+'.join(NAMES[h] for h in attackers)} against {'+'.join(NAMES[h] for h in defenders)}: odds {ODDS[column]}",
     )
 
@@ -113,7 +113,10 @@ def resolve(
     if roll is None:
         why = "the seed is secret" if seed_secret else "the record has no seed (physical dice)"
         raise Unwritten(
-            "roll", side, f"the roll of the battle {action} ({why})", f"this battle's roll must be written: {why}"
+            PendingKind.ROLL,
+            side,
+            f"the roll of the battle {action} ({why})",
+            f"this battle's roll must be written: {why}",
         )
     column = odds_column(len(attackers), len(defenders))
     result = crt[roll - 1][column]
@@ -154,7 +157,7 @@ def exchange(action: Battle, attackers: list[int], defenders: list[int], side: i
         if len(pawns) > 1:
             if action.choices is None:
                 raise Unwritten(
-                    "choice",
+                    PendingKind.CHOICE,
                     side,
                     f"{SIDES[side]}'s choice of the attacker and the defender the exchange {action} eliminates",
                     "the exchange's losses must be written, one attacker and one defender, "
@@ -189,7 +192,7 @@ def retreats(field: Field, action: Battle, losers: list[int], loser: int) -> lis
     if action.choices is None:
         if any(next(retreat_paths(field, h, winner, set(), set()), None) for h in losers):
             raise Unwritten(
-                "choice",
+                PendingKind.CHOICE,
                 winner,
                 f"the 2-hex retreat of {SIDES[loser]}'s {hex_names(losers)} ({action}), chosen by {SIDES[winner]}",
                 f"the retreats must be written, one 2-step path per losing pawn, like ({NAMES[losers[0]]}-...-...)",
@@ -268,17 +271,17 @@ def carry_out(field: Field, resolution: Resolution) -> list[Event]:
     and retreats."""
     seeded = "" if resolution.dice is not None else " (as written)"
     events = [
-        Event("roll", f"die {resolution.roll}{seeded}"),
-        Event("result", f"{resolution.result}: {RESULT_WORDS[resolution.result]}"),
+        Event(EventKind.ROLL, f"die {resolution.roll}{seeded}"),
+        Event(EventKind.RESULT, f"{resolution.result}: {RESULT_WORDS[resolution.result]}"),
     ]
     for pawn, destination, text in resolution.fates:
         owner = field.occupant[pawn] - 1
         field.lift(pawn, owner)
         if destination is None:
-            events.append(Event("elimination", f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated"))
+            events.append(Event(EventKind.ELIMINATION, f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated"))
         else:
             field.put(destination, owner)
-            events.append(Event("retreat", f"{SIDES[owner]}'s pawn retreats {text}"))
+            events.append(Event(EventKind.RETREAT, f"{SIDES[owner]}'s pawn retreats {text}"))
     return events
 
 

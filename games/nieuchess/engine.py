@@ -1,73 +1,49 @@
-"""The Nieuchess engine: a record's tags (`First`, `CRT`, `Seed`/`SeedHash`, the salts,
-`Position`) read into the start state."""
+"""The Nieuchess engine: a record's tags read into the start state. The common tags
+(`First`, `Seed`, `SeedHash`, the salts, `Position`'s text) are read by `games.api`; the
+`CRT` and the Position string are Nieuchess's own."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
-from games.api import Engine, SetupError
+from games.api import Engine, SetupError, Start, quoted, whole_number
 from games.nieuchess.actions import DIALECT
-from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, quoted, read_crt_tag
+from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
 from games.nieuchess.movement import ARMY, SIDES
 from games.nieuchess.state import INVASIONS, NieuchessState
-from games.randomness import Dice, effective_seed, salt_tag, seed_hash
+from games.randomness import Dice
 from games.registry import NIEUCHESS
 from notation.dialect import Dialect
 
-SEED_HASH = re.compile(r"sha256:[0-9a-f]{64}", re.IGNORECASE)
 POSITION_KEYS = {"r": "r", "b": "b", "red": "r", "blue": "b", "inv": "inv", "to": "to"}
 HEX_FORM = re.compile(r"[a-z][0-9]{1,2}", re.IGNORECASE)
-COUNT_FORM = re.compile(r"[0-9]+")
 
 
-class NieuchessEngine(Engine):
+class NieuchessEngine(Engine[NieuchessState]):
     info = NIEUCHESS
 
     def dialect(self) -> Dialect:
         return DIALECT
 
-    def new_state(self, tags: Mapping[str, str]) -> NieuchessState:
-        self.variant(tags)
-        self.players(tags)
-        first_side = NIEUCHESS.side(tags.get("First", "Red").strip())
-        if first_side is None:
-            raise SetupError(f"{quoted(tags['First'])} names no Nieuchess side (Red or Blue)", "First")
-        first = SIDES.index(first_side)
+    def _start(self, start: Start) -> NieuchessState:
+        """The start state: the common tags read by `Engine.new_state`, and the `CRT`."""
+        first = SIDES.index(start.first)
         crt = STANDARD_CRT
-        if "CRT" in tags:
+        if "CRT" in start.tags:
             try:
-                crt = read_crt_tag(tags["CRT"])
+                crt = read_crt_tag(start.tags["CRT"])
             except DataError as error:
                 raise SetupError(str(error), "CRT") from None
-        dice = _dice(tags)
-        position = tags.get("Position")
-        if position is None:
+        # The dice follow the effective seed (salted, RANDOM.md §4); the SeedHash, checked
+        # by the common reader, commits to the seed alone.
+        dice = Dice(start.stream_seed) if start.stream_seed is not None else None
+        if start.position is None:
             state = NieuchessState(crt, dice, first, first, ([], []), [INVASIONS, INVASIONS], 2)
         else:
-            pawns, invasions, to_move = read_position(position, first)
+            pawns, invasions, to_move = read_position(start.position, first)
             state = NieuchessState(crt, dice, first, to_move, pawns, invasions, 0)
-        state.seed_secret = dice is None and "SeedHash" in tags
+        state.seed_secret = dice is None and start.seed_hash is not None
         return state
-
-
-def _dice(tags: Mapping[str, str]) -> Dice | None:
-    commitment = tags.get("SeedHash")
-    if commitment is not None and not SEED_HASH.fullmatch(commitment.strip()):
-        raise SetupError('a SeedHash reads "sha256:" and 64 hex digits', "SeedHash")
-    salts = [(side, tags[salt_tag(side)]) for side in SIDES if salt_tag(side) in tags]
-    for side, salt in salts:
-        if not salt:
-            raise SetupError(f"the {salt_tag(side)} tag is empty: a salt is any non-empty text", salt_tag(side))
-    seed = tags.get("Seed")
-    if seed is None:
-        return None
-    if not seed:
-        raise SetupError("the Seed tag is empty", "Seed")
-    if commitment is not None and seed_hash(seed) != commitment.strip().lower():
-        raise SetupError("the Seed does not match the SeedHash published before the game", "Seed")
-    # The SeedHash commits to the seed alone; the dice follow the salted, effective seed.
-    return Dice(effective_seed(seed, salts))
 
 
 def read_position(text: str, first: int) -> tuple[tuple[list[int], list[int]], list[int], int]:
@@ -121,20 +97,20 @@ def _position_pawns(text: str, side: int, taken: set[int]) -> list[int]:
 
 def _position_invasions(text: str) -> list[int]:
     """`inv:R=2,B=1`: the invasions each side has left (at most 2; a side not named keeps 2).
-    Counts are ASCII digits only, so that `int()` never sees a superscript or a huge number."""
+    Counts are short runs of ASCII digits: a superscript or a huge number is refused."""
     invasions = [INVASIONS, INVASIONS]
     seen: set[int] = set()
     for part in text.split(","):
         label, equals, count = part.partition("=")
         named = NIEUCHESS.side(label.strip())
-        digits = (count.lstrip("0") or "0") if COUNT_FORM.fullmatch(count) else ""
-        if not equals or named is None or len(digits) != 1 or int(digits) > INVASIONS:
+        left = whole_number(count)
+        if not equals or named is None or left is None or left > INVASIONS:
             raise SetupError(f"cannot read {quoted('inv:' + text)} in the Position (like inv:R=2,B=1)", "Position")
         side = SIDES.index(named)
         if side in seen:
             raise SetupError(f"{named}'s invasions are given twice in the Position", "Position")
         seen.add(side)
-        invasions[side] = int(digits)
+        invasions[side] = left
     return invasions
 
 

@@ -10,17 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.api import (
-    Event,
-    GameOverError,
-    GameState,
-    IllegalActionError,
-    IllegalTurnError,
-    Outcome,
-    Resign,
-    check_round,
-)
-from games.nieuchess.actions import Battle, Invasion, Move, Place, Setup
+from games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
+from games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
 from games.nieuchess.board import BOARD, GRAY, NAMES, RED, SIZE, Crt
 from games.nieuchess.combat import (
     Resolution,
@@ -86,14 +77,18 @@ class TurnState:
 class Pending:
     """A battle written at the very end of a record without its roll or its choices."""
 
-    kind: str  # "roll" or "choice"
+    kind: PendingKind  # a roll or a choice
     battle: Battle
     side: int  # the side that must act: the attacker for a roll, the chooser for a choice
     message: str
 
 
-class NieuchessState(GameState):
+class NieuchessState(GameState[NieuchessAction]):
+    """The protocol of `games.api.GameState`, with Nieuchess's hooks: the order of play
+    (setup, complete turns, optional replacement steps) and the actions of each turn."""
+
     info = NIEUCHESS
+    copy_fields = ("field", "invasions", "steps_done", "turn", "dice")
 
     def __init__(
         self,
@@ -105,6 +100,7 @@ class NieuchessState(GameState):
         invasions: list[int],
         setups_left: int,
     ) -> None:
+        super().__init__(SIDES)
         self.crt = crt
         self.dice = dice
         self.first = first
@@ -119,18 +115,14 @@ class NieuchessState(GameState):
         self.window = False
         self.steps_done: set[int] = set()
         self.turn: TurnState | None = None
-        self._outcome: Outcome | None = None
-        self.ended_round: int | None = None
         self._pending: Pending | None = None
         self.seed_secret = False
         if not setups_left:
             self._judge_armies()
 
-    # -- the order of play --------------------------------------------------------
+    # -- the order of play ----------------------------------------------------------
 
-    def to_move(self) -> str | None:
-        if self._outcome is not None:
-            return None
+    def _side_to_move(self) -> str:
         if self._pending is not None:
             return SIDES[self._pending.side]
         turn = self.turn
@@ -148,10 +140,10 @@ class NieuchessState(GameState):
             return 1 - self.first
         return self.first
 
-    def round_number(self) -> int | None:
+    def _round(self) -> int | None:
         turn = self.turn
-        if turn is not None and self.to_move() != SIDES[turn.side]:
-            # The open turn may end here: like to_move(), name the turn that comes next.
+        if turn is not None and (self._outcome is not None or self._side_to_move() != SIDES[turn.side]):
+            # The open turn may end here: like the side to move, name the turn that comes next.
             if turn.kind == "setup":
                 return None if self.setups_left == 2 else 1
             return self.round + 1 if self._side_after(turn) == self.first else self.round
@@ -163,97 +155,82 @@ class NieuchessState(GameState):
             return self.round + 1
         return self.round
 
-    def begin_turn(self, side: str, step: bool = False, number: int | None = None) -> bool:
-        if self._outcome is not None:
-            raise GameOverError(self._ended())
-        if side not in SIDES:
-            raise IllegalTurnError(f"{side} does not play Nieuchess: the sides are Red and Blue")
-        if self.turn is not None:
-            self.end_turn()
+    def _label_round(self, side: str, step: bool) -> int | None:
+        """A replacement step is in the round of the complete turn it follows."""
+        if step and self.window and not self.setups_left:
+            return self.round
+        return self._round()
+
+    def _out_of_turn_note(self, side: str) -> str | None:
+        if self.setups_left:
+            return f"the setup: {SIDES[self.first]} first, then {SIDES[1 - self.first]}"
+        return None
+
+    def _open_turn(self, side: str, step: bool) -> bool:
         mover = SIDES.index(side)
         if self.setups_left:
-            self._begin_setup(mover, step, number)
+            if step:
+                raise IllegalTurnError(
+                    "replacement steps come at the end of complete turns; the game begins with the setup"
+                )
+            self.turn = TurnState(mover, "setup")
             return False
         if step:
-            self._begin_step(mover, number)
+            if not self.window:
+                raise IllegalTurnError(
+                    f"a replacement step ({SHORT[mover]}+:) comes only at the end of a complete turn, "
+                    f"after {SIDES[1 - self.first]}'s turn"
+                )
+            if mover in self.steps_done:
+                raise IllegalTurnError(f"{side} has already had its replacement step in round {self.round}")
+            self.turn = TurnState(mover, "step")
             return False
-        return self._begin_main(mover, number)
-
-    def _begin_setup(self, mover: int, step: bool, number: int | None) -> None:
-        if step:
-            raise IllegalTurnError(
-                "replacement steps come at the end of complete turns; the game begins with the setup"
-            )
-        if mover != self.next_side:
-            raise IllegalTurnError(f"{SIDES[self.next_side]} sets up now, not {SIDES[mover]}")
-        check_round(None, number)
-        self.turn = TurnState(mover, "setup")
-
-    def _begin_step(self, mover: int, number: int | None) -> None:
-        if not self.window:
-            raise IllegalTurnError(
-                f"a replacement step ({SHORT[mover]}+:) comes only at the end of a complete turn, "
-                f"after {SIDES[1 - self.first]}'s turn"
-            )
-        if mover in self.steps_done:
-            raise IllegalTurnError(f"{SIDES[mover]} has already had its replacement step in round {self.round}")
-        if number is not None and number != self.round:
-            raise IllegalTurnError(f"this replacement step ends round {self.round}, not {number}")
-        self.turn = TurnState(mover, "step")
-
-    def _begin_main(self, mover: int, number: int | None) -> bool:
-        if mover != self.next_side:
-            raise IllegalTurnError(f"it is {SIDES[self.next_side]}'s turn, not {SIDES[mover]}'s")
         opens = mover == self.first or self.round == 0
-        expected = self.round + 1 if opens else self.round
-        check_round(expected, number)
-        self.round = expected
         if opens:
+            self.round += 1
             self.window = False
             self.steps_done = set()
         self.turn = TurnState(mover, "main", invasions_before=self.invasions[mover])
         return opens
 
-    def end_turn(self) -> None:
+    def _turn_problem(self) -> str | None:
+        """Why the open turn may not end: a setup or a replacement step without its action,
+        pawns in contact left unfought, a roll or choice still to write."""
         turn = self.turn
         if turn is None:
-            return
-        if self._outcome is None:
-            self._check_complete(turn)
-        # After the end the order still advances, so that a turn written after the end is
-        # reported in the round the turn order gives it (NOTATION.md §6).
-        self._advance(turn)
-        self.turn = None
-        self._pending = None
-
-    def _check_complete(self, turn: TurnState) -> None:
-        """Refuse to end a turn that is not done: a setup or a replacement step without
-        its action, a complete turn with pawns in contact left unfought."""
+            return None
         side = turn.side
         if turn.kind == "setup" and not turn.actions:
-            raise IllegalTurnError(f"{SIDES[side]} has not set up: write {SHORT[side]}: setup and its 20 hexes")
+            return f"{SIDES[side]} has not set up: write {SHORT[side]}: setup and its 20 hexes"
         if turn.kind == "main":
             attackers, defenders = self._unfought(turn)
             if attackers or defenders:
-                raise IllegalTurnError(self._unfought_message(side, attackers, defenders))
+                return self._unfought_message(side, attackers, defenders)
         if turn.kind == "step" and not turn.actions:
-            raise IllegalTurnError("a replacement step places 1 or 2 pawns on stars, like R+: g4")
+            return "a replacement step places 1 or 2 pawns on stars, like R+: g4"
+        if self._pending is not None:
+            return f"{self._pending.message} is still to be written"
+        return None
 
-    def _advance(self, turn: TurnState) -> None:
-        """The turn order after `turn`: who moves next, and whether replacement steps may follow."""
-        side = turn.side
-        if turn.kind == "setup":
-            self.setups_left -= 1
-            self.next_side = 1 - side if self.setups_left else self.first
-        elif turn.kind == "main":
-            if side == self.first:
+    def _close_turn(self) -> None:
+        """The turn order goes on past the open turn, also once the game is over, so that a
+        turn written after the end is in the round the turn order gives it."""
+        turn = self.turn
+        if turn is not None:
+            side = turn.side
+            if turn.kind == "setup":
+                self.setups_left -= 1
+                self.next_side = 1 - side if self.setups_left else self.first
+            elif turn.kind == "main" and side == self.first:
                 self.next_side = 1 - side
-            else:
+            elif turn.kind == "main":
                 self.next_side = self.first
                 self.window = True
                 self.steps_done = set()
-        else:
-            self.steps_done.add(side)
+            else:
+                self.steps_done.add(side)
+        self.turn = None
+        self._pending = None
 
     def next_turn(self) -> tuple[str, bool] | None:
         if self._outcome is not None:
@@ -272,18 +249,7 @@ class NieuchessState(GameState):
                     return SIDES[side], True
         return SIDES[self.next_side], False
 
-    def can_end_turn(self) -> bool:
-        turn = self.turn
-        if self._outcome is not None or turn is None:
-            return True
-        if self._pending is not None:
-            return False
-        if turn.kind == "main":
-            attackers, defenders = self._unfought(turn)
-            return not attackers and not defenders
-        return turn.actions > 0
-
-    def pending(self) -> str | None:
+    def pending(self) -> PendingKind | None:
         if self._outcome is not None:
             return None
         if self._pending is not None:
@@ -292,7 +258,7 @@ class NieuchessState(GameState):
         if turn is not None and turn.kind == "main" and turn.actions:
             attackers, defenders = self._unfought(turn)
             if attackers or defenders:
-                return "battle"
+                return PendingKind.BATTLE
         return None
 
     def pending_message(self) -> str | None:
@@ -305,15 +271,12 @@ class NieuchessState(GameState):
         attackers, defenders = self._unfought(self.turn)
         return f"battles for the pawns in contact: {self._pawn_list(self.turn.side, attackers, defenders)}"
 
-    def notes(self) -> tuple[str, ...]:
-        return () if self.dice is not None else ("rolls_as_given",)
+    @property
+    def rolls_as_given(self) -> bool:
+        """Without a `Seed` in the record, the written rolls are taken as given."""
+        return self.dice is None
 
-    def _ended(self) -> str:
-        return f"the game ended at turn {self.ended_round} ({self._outcome})"
-
-    def _finish(self, winners: tuple[str, ...], reason: str) -> None:
-        self._outcome = Outcome(winners, reason)
-        self.ended_round = self.round
+    def _on_finish(self) -> None:
         self._pending = None
 
     def _judge_armies(self) -> tuple[Event, ...]:
@@ -322,24 +285,17 @@ class NieuchessState(GameState):
         if not red and not blue:
             return ()
         if red and blue:
-            self._finish((), "army-destroyed")
-            return (Event("end", "both armies are destroyed: the game is drawn"),)
+            self._finish((), Reason.ARMY_DESTROYED)
+            return (Event(EventKind.END, "both armies are destroyed: the game is drawn"),)
         loser = 0 if red else 1
-        self._finish((SIDES[1 - loser],), "army-destroyed")
-        return (Event("end", f"{SIDES[loser]}'s army is destroyed: {SIDES[1 - loser]} wins"),)
+        self._finish((SIDES[1 - loser],), Reason.ARMY_DESTROYED)
+        return (Event(EventKind.END, f"{SIDES[loser]}'s army is destroyed: {SIDES[1 - loser]} wins"),)
 
     # -- actions ------------------------------------------------------------------
 
-    def apply(self, action: object, last: bool = False) -> tuple[Event, ...]:
-        if self._outcome is not None:
-            raise IllegalActionError(self._ended())
+    def _apply(self, action: NieuchessAction, last: bool) -> tuple[Event, ...]:
         turn = self.turn
-        if turn is None:
-            raise IllegalActionError("no turn is open")
-        if isinstance(action, Resign):
-            turn.actions += 1
-            self._finish((SIDES[1 - turn.side],), "resignation")
-            return (Event("resign", f"{SIDES[turn.side]} resigns"),)
+        assert turn is not None, "the protocol opens a turn before its actions"
         if turn.kind == "setup":
             events = self._setup(turn, action)
         elif turn.kind == "step":
@@ -352,7 +308,12 @@ class NieuchessState(GameState):
         self._pending = None
         return events
 
-    def _main_action(self, turn: TurnState, action: object, last: bool) -> tuple[Event, ...]:
+    def _resign(self, side: str) -> tuple[Event, ...]:
+        if self.turn is not None:
+            self.turn.actions += 1
+        return super()._resign(side)
+
+    def _main_action(self, turn: TurnState, action: NieuchessAction, last: bool) -> tuple[Event, ...]:
         """An action of a complete turn: a move, an invasion or a battle."""
         if isinstance(action, Move):
             return self._move(turn, action)
@@ -369,7 +330,7 @@ class NieuchessState(GameState):
             )
         raise IllegalActionError(f"{action} is not a Nieuchess action")
 
-    def _setup(self, turn: TurnState, action: object) -> tuple[Event, ...]:
+    def _setup(self, turn: TurnState, action: NieuchessAction) -> tuple[Event, ...]:
         side = turn.side
         if not isinstance(action, Setup):
             raise IllegalActionError(f"{SIDES[side]} must first set up: {SHORT[side]}: setup and 20 hexes of its half")
@@ -391,7 +352,7 @@ class NieuchessState(GameState):
             raise IllegalActionError(f"a setup places all {ARMY} pawns, not {len(hexes)}")
         for hex_ in hexes:
             self.field.put(hex_, side)
-        return (Event("setup", f"{SIDES[side]} sets up {ARMY} pawns"),)
+        return (Event(EventKind.SETUP, f"{SIDES[side]} sets up {ARMY} pawns"),)
 
     def _move(self, turn: TurnState, action: Move) -> tuple[Event, ...]:
         if turn.combat:
@@ -443,7 +404,7 @@ class NieuchessState(GameState):
         self.invasions[side] = turn.invasions_before - used
         return (
             Event(
-                "invasion",
+                EventKind.INVASION,
                 f"{SIDES[side]}'s pawn on {NAMES[origin]} lands on {NAMES[target]} "
                 f"({self.invasions[side]} invasion(s) left after this turn)",
             ),
@@ -508,7 +469,7 @@ class NieuchessState(GameState):
 
     # -- replacement steps -----------------------------------------------------------
 
-    def _place(self, turn: TurnState, action: object) -> tuple[Event, ...]:
+    def _place(self, turn: TurnState, action: NieuchessAction) -> tuple[Event, ...]:
         side = turn.side
         if not isinstance(action, Place):
             raise IllegalActionError(
@@ -519,13 +480,15 @@ class NieuchessState(GameState):
         self.field.put(star, side)
         turn.stars.add(star)
         left = self.field.pool(side)
-        return (Event("replacement", f"{SIDES[side]} brings back a pawn on {NAMES[star]} ({left} left in its pool)"),)
+        return (
+            Event(
+                EventKind.REPLACEMENT, f"{SIDES[side]} brings back a pawn on {NAMES[star]} ({left} left in its pool)"
+            ),
+        )
 
     # -- listing legal actions ----------------------------------------------------
 
-    def legal_actions(self) -> list[object]:
-        if self._outcome is not None:
-            return []
+    def _legal_actions(self) -> list[NieuchessAction]:
         if self._pending is not None:
             return self._completions(self._pending.battle)
         turn = self.turn
@@ -541,16 +504,16 @@ class NieuchessState(GameState):
             return [] if turn.actions else self._setups(side)
         if turn.kind == "step":
             return [Place(NAMES[star]) for star in stars_open(self.field, side, turn.actions) if star not in turn.stars]
-        actions: list[object] = [] if turn.combat else self._movements(turn)
+        actions: list[NieuchessAction] = [] if turn.combat else self._movements(turn)
         for attackers, defenders in battle_groups(*self._unfought(turn)):
             battle = Battle(tuple(NAMES[h] for h in attackers), tuple(NAMES[h] for h in defenders))
             actions.extend(self._completions(battle))
         return actions
 
-    def _movements(self, turn: TurnState) -> list[object]:
+    def _movements(self, turn: TurnState) -> list[NieuchessAction]:
         """Every move in destination form, and every invasion the turn may still make."""
         side, pieces = turn.side, self.field
-        actions: list[object] = []
+        actions: list[NieuchessAction] = []
         for origin in sorted(pieces.pawns[side] - turn.moved):
             targets = sorted(pieces.destinations(side, origin))
             actions.extend(Move((NAMES[origin], NAMES[target])) for target in targets)
@@ -561,14 +524,14 @@ class NieuchessState(GameState):
                     actions.extend(Invasion(NAMES[origin], NAMES[target]) for target in vacant)
         return actions
 
-    def _completions(self, battle: Battle) -> list[object]:
+    def _completions(self, battle: Battle) -> list[NieuchessAction]:
         side = self.turn.side if self.turn is not None else self.next_side
-        return list(completions(self.field, self.crt, self.dice, side, battle))
+        return [*completions(self.field, self.crt, self.dice, side, battle)]
 
-    def _setups(self, side: int) -> list[object]:
+    def _setups(self, side: int) -> list[NieuchessAction]:
         """A few varied setups: listing every one is impossible (C(400, 20))."""
         hexes = [h for h in range(SIZE) if BOARD.half[h] == side and BOARD.passable[h]]
-        chosen: list[object] = []
+        chosen: list[NieuchessAction] = []
         for variant in range(8):
             ordered = sorted(hexes, key=lambda h: (h * 2654435761 + variant * 40503) % 1000003)
             chosen.append(Setup(tuple(NAMES[h] for h in sorted(ordered[:ARMY]))))
@@ -597,13 +560,3 @@ class NieuchessState(GameState):
             number = self.round_number()
             lines.append(f"{self.to_move()} to move" + (f", round {number}" if number else ""))
         return "\n".join(lines)
-
-    def copy(self) -> NieuchessState:
-        twin = NieuchessState.__new__(NieuchessState)
-        twin.__dict__.update(self.__dict__)
-        twin.field = self.field.copy()
-        twin.invasions = list(self.invasions)
-        twin.steps_done = set(self.steps_done)
-        twin.turn = self.turn.copy() if self.turn is not None else None
-        twin.dice = self.dice.copy() if self.dice is not None else None
-        return twin
