@@ -642,8 +642,10 @@ class Engine(abc.ABC, Generic[StateT]):
     @final
     def read_start(self, tags: Mapping[str, str]) -> Start:
         """The common tags of a record, checked (SetupError naming the tag otherwise)."""
+        variant = self.variant(tags)
         players = self.players(tags)
         sides = self.info.sides_for(players)
+        first = self._first(tags, sides)
         seed, commitment = self._seed(tags)
         salts: list[tuple[Side, str]] = []
         for side in self.info.sides:
@@ -653,10 +655,10 @@ class Engine(abc.ABC, Generic[StateT]):
                     raise SetupError(f"the {salt_tag(side)} tag is empty: a salt is any non-empty text", salt_tag(side))
                 salts.append((side, salt))
         return Start(
-            variant=self.variant(tags),
+            variant=variant,
             players=players,
             sides=sides,
-            first=self._first(tags, sides),
+            first=first,
             seed=seed,
             seed_hash=commitment,
             salts=tuple(salts),

@@ -3,7 +3,7 @@ NOTATION.md §5-6. A library layer: it returns values and never prints."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from games import registry
 from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError
@@ -63,7 +63,7 @@ class Replay:
     """The state a record leaves, with the verdict. `steps` holds every action replayed
     when asked for; `numbers` the round number the canonical form writes on each turn."""
 
-    def __init__(self, record: Record | None, state: GameState | None, verdict: Verdict) -> None:
+    def __init__(self, record: Record | None, state: GameState[Any] | None, verdict: Verdict) -> None:
         self.record = record
         self.state = state
         self.verdict = verdict
@@ -117,7 +117,7 @@ class _Failure(NamedTuple):
 
 def _run(
     record: Record,
-    state: GameState,
+    state: GameState[Any],
     steps: list[Played] | None,
     until_round: int | None,
     numbers: dict[int, int | None],
@@ -221,7 +221,7 @@ def _malformed(source: str, index: int, game: str | None, span: Span, message: s
 
 
 def _verdict(
-    record: Record, state: GameState, source: str, index: int, failure: _Failure | None, turns: int
+    record: Record, state: GameState[Any], source: str, index: int, failure: _Failure | None, turns: int
 ) -> Verdict:
     claimed = record.tag("Result")
     if failure is not None:

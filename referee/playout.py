@@ -5,6 +5,7 @@ reproducible; the games' own dice and tiles come from the record's Seed as usual
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games import registry
 from games.api import GameState, Resign
@@ -21,7 +22,7 @@ class Playout:
 
     record: Record
     text: str
-    state: GameState
+    state: GameState[Any]
     actions: int
 
 

@@ -108,7 +108,7 @@ def replay_text(name: str, index: int) -> tuple[str, int]:
 
 class Shown(NamedTuple):
     verdict: Verdict
-    state: GameState | None
+    state: GameState[Any] | None
     at: int | None
 
     @property
@@ -159,7 +159,7 @@ class Listed(NamedTuple):
         return {"to_move": self.verdict.to_move, "actions": self.actions, "verdict": report.as_json(self.verdict)}
 
 
-def next_actions(state: GameState, open_side: str | None = None) -> list[object]:
+def next_actions(state: GameState[Any], open_side: str | None = None) -> list[object]:
     """The actions open to the side to move: in the turn the record left open (labelled
     `open_side`) while that side still has the move, else in the turn that begins next."""
     label = state.next_turn()
