@@ -145,7 +145,8 @@ def _run(
                         _turn_text(open_round, open_turn.side),
                     )
                     return failure, turns
-            round_before = state.round_number()
+            # A replacement step is in the round of the turn it follows (nieuchess.md).
+            round_before = open_round if item.step and open_turn is not None else state.round_number()
             if until_round is not None and round_before is not None and round_before > until_round:
                 return None, turns
             try:

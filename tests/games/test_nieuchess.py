@@ -682,3 +682,23 @@ def test_salts_name_the_dice_stream_and_the_seed_hash_commits_to_the_seed_alone(
     assert verdict(blue_only, Position=board, CRT=crt("DE"), Seed="example", BlueSalt="bo 42").status == "ongoing"
     with pytest.raises(SetupError, match="RedSalt"):
         ENGINE.new_state({"Seed": "example", "RedSalt": ""})
+
+
+def test_replacement_steps_at_fault_are_in_the_round_of_the_turn_they_follow() -> None:
+    position = "R:k25,l25,a1 B:y36"
+    twice = verdict("1. R: a1-b1", "B: y36-x36", "R+: g4", "R+: s4", Position=position)
+    assert where(twice) == (7, 1, 1, "Red", None) and "already had its replacement step" in twice.error.message
+    from_blue = verdict("1... B: y36-x36", "R+: g4", "R+: s4", Position=position + " to:B")
+    assert where(from_blue) == (6, 1, 1, "Red", None)
+    later = verdict("1. R: a1-b1", "B: y36-x36", "2. R: b1-c1", "B: x36-w36", "R+: g4", "R+: s4", Position=position)
+    assert where(later) == (9, 1, 2, "Red", None)
+    empty = verdict("1. R: a1-b1", "B: y36-x36", "R+:", "2. R: b1-c1", Position=position)
+    assert where(empty) == (6, 1, 1, "Red", None) and "places 1 or 2 pawns" in empty.error.message
+    after_the_end = verdict("1. R: a1-b1", "B: y36-x36 resign", "R+: g4", Position=position)
+    assert where(after_the_end) == (6, 1, 1, "Red", None) and "the game ended" in after_the_end.error.message
+    # The step itself, written with its round number, and a replay up to round 1 count it in round 1.
+    text = record("1. R: a1-b1", "B: y36-x36", "1. R+: g4", "2. R: b1-c1", Position=position)
+    (result,) = read_source(text.encode())
+    assert adjudicate(result).verdict.status == "ongoing"
+    replay = adjudicate(result, until_round=1)
+    assert replay.state is not None and "R:b1,g4,k25,l25 " in replay.state.position()
