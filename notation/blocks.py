@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def square_pattern(files: str, max_rank: int) -> str:
     """The regex fragment of a square: a file letter in `files`, then the rank's digits."""
-    return rf"[{files}]" + (r"\d{1,2}" if max_rank > 9 else r"\d")
+    return rf"[{files}]" + (r"[0-9]{1,2}" if max_rank > 9 else r"[0-9]")
 
 
 def choice_pattern(words: list[str]) -> str:

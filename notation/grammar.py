@@ -10,13 +10,26 @@ record needs it.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import cache
 
 import pyparsing as pp
 
 from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.lexicon import NUMBER, TAG_NAME, TAG_VALUE, TOKEN_END, WORD, label_regex, last_move_index, unescape
-from notation.model import Comment, Draw, Move, NotationError, Record, RecordItem, Span, Tag, Turn
+from notation.lexicon import (
+    MAX_NUMBER_DIGITS,
+    NUMBER,
+    TAG_NAME,
+    TAG_VALUE,
+    TOKEN_END,
+    WORD,
+    label_regex,
+    last_move_index,
+    quote,
+    shorten,
+    unescape,
+)
+from notation.model import Comment, Draw, Move, NotationError, Record, RecordItem, Span, Tag, Turn, TurnItem
 
 
 class RgnGrammar:
@@ -26,11 +39,20 @@ class RgnGrammar:
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
         self._first_line = 1
+        self._first_column = 1
         self._text = ""
+        self._offset = 0  # where self._text starts in the record's text
+        self._line_starts: list[int] = [0]
+        self.tail: pp.ParserElement = pp.Empty()
         self.record = self._build()
 
     def _span(self, loc: int) -> Span:
-        return Span(self._first_line + pp.lineno(loc, self._text) - 1, pp.col(loc, self._text))
+        """Line and column of an offset: a binary search over the record's line starts,
+        so explaining an error late in a long record costs no more than reading it."""
+        loc += self._offset
+        index = bisect_right(self._line_starts, loc) - 1
+        column = loc - self._line_starts[index] + 1
+        return Span(self._first_line + index, column + (self._first_column - 1 if index == 0 else 0))
 
     def _fail(self, loc: int, message: str) -> None:
         raise pp.ParseFatalException(self._text, loc, message)
@@ -57,25 +79,29 @@ class RgnGrammar:
 
         number = pp.Regex(NUMBER).set_name('a round number such as "12."')
         number.set_parse_action(lambda t: int(t[0].rstrip(".")))
+        long_number = pp.Regex(rf"[0-9]{{{MAX_NUMBER_DIGITS + 1},}}\.(?:\.\.)?").set_name("a round number")
+        long_number.set_parse_action(
+            lambda s, loc, t: self._fail(loc, f"a round number has at most {MAX_NUMBER_DIGITS} digits")
+        )
         label = pp.Regex(label_regex(dialect), flags=re.IGNORECASE | re.ASCII).set_name(hint)
         label.set_parse_action(lambda s, loc, t: (t[0], self._span(loc)))
         draw = pp.Regex(rf"draw{TOKEN_END}", flags=re.IGNORECASE | re.ASCII).set_name('"draw"')
         draw.set_parse_action(lambda s, loc, t: Draw(self._span(loc)))
         glyph = pp.Regex(rf"(?:{GLYPH_PATTERN}){TOKEN_END}").set_name('a glyph such as "!?"')
-        glyph.set_parse_action(lambda t: ("glyph", t[0]))
+        glyph.set_parse_action(lambda s, loc, t: ("glyph", t[0], loc))
         action = pp.Regex(
             rf"(?P<text>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}",
             flags=re.IGNORECASE | re.ASCII,
         ).set_name(example)
         action.set_parse_action(self._make_move)
 
-        boundary = number | label | draw
+        boundary = number | long_number | label | draw
         bad_word = pp.Regex(WORD).set_name(example)
         bad_word.set_parse_action(lambda s, loc, t: self._explain_token(loc, t[0]))
         bad_in_turn = ~boundary + bad_word
         turn_items = pp.ZeroOrMore(comment | action | glyph | bad_in_turn)
         unnumbered = pp.Empty().set_parse_action(lambda: [None])
-        header = (number - label) | (unnumbered + label)
+        header = (number - label) | (unnumbered + label) | long_number
         turn = (header - pp.Group(turn_items)).set_name("a turn")
         turn.set_parse_action(self._make_turn)
 
@@ -84,6 +110,7 @@ class RgnGrammar:
         stray = ~boundary + stray_word
         movetext = pp.ZeroOrMore(turn | comment | draw | stray)
         record = pp.Group(pp.OneOrMore(tag)) - pp.Group(movetext) - pp.StringEnd().set_name(hint)
+        self.tail = (pp.Group(movetext) - pp.StringEnd().set_name(hint)).parse_with_tabs()
         return record.parse_with_tabs()  # a tab is one column, as the contract counts
 
     def _make_move(self, s: str, loc: int, tokens: pp.ParseResults) -> tuple[str, Move]:
@@ -92,20 +119,24 @@ class RgnGrammar:
             action = self.dialect.parse_action(text)
         except ValueError as error:
             self._fail(loc, str(error))
-        return ("move", Move(action, text, self._span(loc), tokens.get("glyph")))
+        glyph: str | None = tokens["glyph"] if "glyph" in tokens else None
+        return ("move", Move(action, text, self._span(loc), glyph))
 
     def _make_turn(self, s: str, loc: int, tokens: pp.ParseResults) -> Turn:
         number, (label_text, span), items = tokens[0], tokens[1], tokens[2]
-        built: list = []
+        built: list[TurnItem] = []
         for item in items:
             if isinstance(item, Comment):
                 built.append(item)
             elif item[0] == "move":
                 built.append(item[1])
-            elif (last := last_move_index(built)) is not None and built[last].glyph is None:
-                built[last] = built[last]._replace(glyph=item[1])
             else:
-                self._fail(loc, "a glyph must follow an action")
+                last = last_move_index(built)
+                move = None if last is None else built[last]
+                if not isinstance(move, Move) or move.glyph is not None or last is None:
+                    self._fail(item[2], "a glyph must follow an action")
+                    continue
+                built[last] = move._replace(glyph=item[1])
         label = label_text[:-1]
         step = label.endswith("+")
         side = self.dialect.labels[label.rstrip("+").lower()]
@@ -114,9 +145,9 @@ class RgnGrammar:
     def _explain_token(self, loc: int, token: str) -> None:
         """Say why a word inside a turn is no action: the action grammar's own words."""
         if token.endswith(":"):
-            self._fail(loc, f"expected {self.dialect.label_hint()}, found {token!r}")
+            self._fail(loc, f"expected {self.dialect.label_hint()}, found {quote(token)}")
         if token in "};":
-            self._fail(loc, f"expected {self.dialect.label_hint()} or an action, found {token!r}")
+            self._fail(loc, f"expected {self.dialect.label_hint()} or an action, found {quote(token)}")
         bare = re.sub(rf"(?:{GLYPH_PATTERN})$", "", token)
         detail = ""
         try:
@@ -124,29 +155,50 @@ class RgnGrammar:
         except pp.ParseBaseException as error:
             if error.loc > 0:
                 expected = error.msg[:1].lower() + error.msg[1:]
-                detail = f": after {bare[: error.loc]!r}, {expected}"
-        self._fail(loc, f'expected an action such as "{self.dialect.example_action}", found {token!r}{detail}')
+                detail = f": after {quote(bare[: error.loc])}, {shorten(expected, 200)}"
+        self._fail(loc, f'expected an action such as "{self.dialect.example_action}", found {quote(token)}{detail}')
 
     def _explain_stray(self, loc: int, token: str) -> None:
-        self._fail(loc, f"expected {self.dialect.label_hint()}, found {token!r}")
+        self._fail(loc, f"expected {self.dialect.label_hint()}, found {quote(token)}")
 
-    def parse(self, text: str, first_line: int = 1) -> Record:
-        self._text, self._first_line = text, first_line
+    def parse(self, text: str, first_line: int = 1, first_column: int = 1, resume: int | None = None) -> Record:
+        """The record of `text`, which starts at `first_line`, `first_column` of its input.
+
+        `resume`, when given, is the start of a move-text item (a turn, a comment, `draw`)
+        before which the text is known to be RGN: the error, which must lie after it, is
+        sought from there, so that explaining an error late in a long record costs about
+        what reading it costs. Should that part read without error, the whole is parsed."""
+        self._first_line, self._first_column = first_line, first_column
+        self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(text))]
         try:
-            tags, items = self.record.parse_string(text, parse_all=True)
+            if resume:
+                self._parse(self.tail, text, resume)
+            return self._record(self._parse(self.record, text, 0))
+        finally:
+            self._text, self._offset, self._line_starts = "", 0, [0]
+
+    def _parse(self, element: pp.ParserElement, text: str, start: int) -> pp.ParseResults:
+        self._text, self._offset = text[start:] if start else text, start
+        try:
+            return element.parse_string(self._text, parse_all=True)
         except pp.ParseBaseException as error:
             message = error.msg
             if message.startswith("Expected "):
                 message = "expected " + message[len("Expected ") :]
-            found = text[error.loc :].split(None, 1)
+            found = _FOUND.match(self._text, error.loc)
             if found and "found" not in message and "never closed" not in message:
-                message += f", found {found[0]!r}"
+                message += f", found {quote(found.group())}"
             raise NotationError(message, self._span(error.loc)) from None
-        finally:
-            self._text = ""
+
+    def _record(self, results: pp.ParseResults) -> Record:
+        tags, items = results
         record_items: list[RecordItem] = list(items)
         game = tags[0].value.strip().lower()
         return Record(game, tuple(tags), tuple(record_items), tags[0].span)
+
+
+_NEWLINE = re.compile("\n")
+_FOUND = re.compile(r"\S{1,41}")  # enough of the next word to quote (quote() shortens it)
 
 
 @cache

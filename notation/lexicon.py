@@ -5,15 +5,33 @@ records never imports it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from notation.dialect import Dialect
 from notation.model import Move
 
 TOKEN_END = r"(?=\s|[{;]|$)"
 TAG_NAME = r"[A-Za-z0-9_]+"
-TAG_VALUE = r'"(?:[^"\\\n]|\\["\\])*"'
-NUMBER = r"\d+\.(?:\.\.)?"
+# Unrolled ("normal* (special normal*)*") rather than an alternation under `*`: Python's
+# regex engine keeps a backtracking frame per repetition of a group, about 170 bytes a
+# character for `(?:a|b)*`, but none for a repeated single character class.
+TAG_VALUE = r'"[^"\\\n]*(?:\\["\\][^"\\\n]*)*"'
+MAX_NUMBER_DIGITS = 9
+"""A round number has at most this many digits (a billion rounds): more is not RGN."""
+NUMBER = rf"[0-9]{{1,{MAX_NUMBER_DIGITS}}}\.(?:\.\.)?"
+QUOTE_LIMIT = 40
 WORD = r"[^\s{};]+|[};]"
+
+
+def shorten(token: str, limit: int = QUOTE_LIMIT) -> str:
+    """At most `limit` characters of a token, then an ellipsis: messages never quote a
+    long token whole."""
+    return token if len(token) <= limit else token[:limit] + "…"
+
+
+def quote(token: str, limit: int = QUOTE_LIMIT) -> str:
+    """A token for a message, in quotes, shortened."""
+    return repr(shorten(token, limit))
 
 
 def unescape(quoted: str) -> str:
@@ -26,7 +44,7 @@ def label_regex(dialect: Dialect) -> str:
     return rf"(?:{dialect.label_pattern}){plus}:"
 
 
-def last_move_index(items: list) -> int | None:
+def last_move_index(items: Sequence[object]) -> int | None:
     """Where the turn's latest action stands: a glyph standing apart belongs to it."""
     for index in range(len(items) - 1, -1, -1):
         if isinstance(items[index], Move):

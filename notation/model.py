@@ -80,12 +80,17 @@ RecordItem = Turn | Comment | Draw
 
 
 class Record(NamedTuple):
-    """One game record: its tags in file order, then its move text items."""
+    """One game record: its tags in file order, then its move text items.
+
+    `offset` is the byte offset of its `[Game` in the input and `raw` its bytes exactly as
+    read (both set by the reader; a record built otherwise has 0 and b"")."""
 
     game: str
     tags: tuple[Tag, ...]
     items: tuple[RecordItem, ...]
     span: Span
+    offset: int = 0
+    raw: bytes = b""
 
     @property
     def turns(self) -> tuple[Turn, ...]:
@@ -118,11 +123,34 @@ class NotationError(ValueError):
 
 
 class Malformed(NamedTuple):
-    """A record the reader could not read: its game (if known), where it starts, the error."""
+    """A record the reader could not read: its game (if known), where it starts, the error,
+    its byte offset and its bytes exactly as read (what `format` passes through)."""
 
     game: str | None
     span: Span
     error: NotationError
+    offset: int = 0
+    raw: bytes = b""
 
 
 ReadResult = Record | Malformed
+
+
+class ReadCrash(NamedTuple):
+    """A record whose reading met an unforeseen error: a bug of the reader or of a game's
+    notation, not of the record. The reader yields it in the record's place and goes on
+    with the next record; the referee gives it a verdict with status `error`.
+
+    `message` is one line, `TypeName: text`; `where` is the innermost `file:line` of the
+    failure (for a bug report)."""
+
+    game: str | None
+    span: Span
+    offset: int
+    raw: bytes
+    message: str
+    where: str
+
+
+ReadItem = Record | Malformed | ReadCrash
+"""What `notation.reader.iter_records` yields for each record of its input."""

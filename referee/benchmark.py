@@ -8,6 +8,7 @@ from __future__ import annotations
 import resource
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 from games import registry
 from referee.adjudicate import adjudicate, read_source
@@ -110,4 +111,74 @@ def run(names: list[str] | None, records: int, seed: str) -> Iterator[str]:
             yield (
                 f"{label:<16}{records:>8}{actions:>9}{actions / _best(parse):>14,.0f}"
                 f"{actions / _best(check):>14,.0f}{peak:>9.1f}"
+            )
+
+
+# The child process of `memory`: reads one file one record at a time and judges each
+# record, then reports on one JSON line.
+_MEASURE = """
+import json, resource, sys, time
+start = time.perf_counter()
+from notation.model import ReadCrash
+from notation.reader import iter_records
+from referee.adjudicate import adjudicate, dialect_for
+first, statuses = None, {}
+with open(sys.argv[1], "rb") as stream:
+    for index, result in enumerate(iter_records(stream, dialect_for), start=1):
+        status = "error" if isinstance(result, ReadCrash) else adjudicate(result, "bench", index).verdict.status
+        statuses[status] = statuses.get(status, 0) + 1
+        if first is None:
+            first = time.perf_counter() - start
+total = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"first": first, "total": total, "peak": peak, "statuses": statuses}))
+"""
+
+
+def memory_inputs(folder: Path, scale: float = 1.0) -> list[tuple[str, Path]]:
+    """The inputs `memory` measures, written into `folder`: a file of many records (50 MB at
+    scale 1), a 10 MB tag value, 200,000 comment lines then a bad token, and a
+    100,000-turn Pikemen game with a typo at the end (each scaled by `scale`)."""
+    texts = [play(game, None, f"memory-{game}-{i}").text for game in ("nika", "numica", "pikemen") for i in range(40)]
+    block = ("\n".join(texts) + "\n").encode("utf-8")
+    cases = {
+        "many records": block * max(1, round(50_000_000 * scale / len(block))),
+        "long tag value": b'[Game "numica"]\n[Event "'
+        + b"x" * round(10_000_000 * scale)
+        + b'"]\n[Seed "s"]\n\nR: SSOOSOSO\n',
+        "comment lines": b'[Game "numica"]\n[Seed "s"]\n\n'
+        + b"; a comment line\n" * round(200_000 * scale)
+        + b"R: SSOOSOSO zz\n",
+        "long game typo": b'[Game "pikemen"]\n\n' + b"R: h4(SE)\nB: c6(E)\n" * round(50_000 * scale) + b"R: h4(SX)\n",
+    }
+    paths = []
+    for name, data in cases.items():
+        path = folder / f"{name.replace(' ', '-')}.rgn"
+        path.write_bytes(data)
+        paths.append((name, path))
+    return paths
+
+
+def memory(scale: float = 1.0) -> Iterator[str]:
+    """Peak memory and time of reading and judging large inputs one record at a time, each
+    in a fresh process (`iter_records` and `adjudicate`, as `referee check` does)."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    yield f"{'input':<16}{'MB':>8}{'records':>9}{'first s':>9}{'total s':>9}{'peak MB':>9}  statuses"
+    with tempfile.TemporaryDirectory() as folder:
+        for name, path in memory_inputs(Path(folder), scale):
+            done = subprocess.run(
+                [sys.executable, "-c", _MEASURE, str(path)], capture_output=True, text=True, check=False
+            )
+            if done.returncode != 0:
+                yield f"{name:<16}failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
+                continue
+            got = json.loads(done.stdout.strip().splitlines()[-1])
+            statuses = ", ".join(f"{count} {status}" for status, count in sorted(got["statuses"].items()))
+            yield (
+                f"{name:<16}{path.stat().st_size / 1e6:>8.1f}{sum(got['statuses'].values()):>9}"
+                f"{got['first'] or 0:>9.2f}{got['total']:>9.2f}{got['peak'] / 1e6:>9.1f}  {statuses}"
             )

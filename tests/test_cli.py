@@ -114,7 +114,7 @@ def test_usage_errors_exit_2() -> None:
 
 def test_format_writes_canonical_form_that_reads_back(tmp_path: Path) -> None:
     messy = (
-        '[Seed "cli"] [Game "numica"]\n[Event "x"]\n'
+        'Seed "cli", Game "numica"\n[Event "x"]\n'
         '[Game "numica"] [Result "*"] [Seed "cli"]  [Red "Ann"]\n r:  ssoosoSO {hi}\nblue: osososos  !  R: a1-a3\n'
     )
     source = tmp_path / "messy.rgn"

@@ -90,7 +90,7 @@ def test_unclosed_comment_is_reported_at_its_brace_and_the_next_record_is_read()
         ("1. 2. R: SSOOSOSO", 3, 4, "expected a side label"),
         ("R: SSOOSOSO 3.", 3, 15, "expected a side label"),
         ("R+: SSOOSOSO", 3, 1, "expected a side label"),
-        ("R: ! SSOOSOSO", 3, 1, "a glyph must follow an action"),
+        ("R: ! SSOOSOSO", 3, 4, "a glyph must follow an action"),
         ("R: a1-a2}", 3, 4, "expected an action"),
     ],
 )
@@ -134,7 +134,7 @@ def test_canonical_form_reads_back_to_the_same_record(seed: int) -> None:
     assert [(t.side, t.number, [m.action for m in t.moves]) for t in again.turns] == [
         (t.side, t.number, [m.action for m in t.moves]) for t in playout.record.turns
     ]
-    assert grammar(dialect).parse(playout.text) == again
+    assert grammar(dialect).parse(playout.text) == again._replace(offset=0, raw=b"")
 
 
 @settings(max_examples=200, deadline=None)

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from games import registry
 from referee.adjudicate import adjudicate, read_source
 from referee.session import next_actions
-from tests.conftest import CONFORMANCE
+from tests.conftest import conformance_folder
 
 STATUSES = {"finished", "ongoing", "illegal", "malformed"}
 
 
 def samples(game: str) -> list[bytes]:
-    files = sorted((CONFORMANCE / game).glob("*.rgn"))[:6]
+    files = sorted(conformance_folder(game).glob("*.rgn"))[:6]
     return [path.read_bytes() for path in files]
 
 
