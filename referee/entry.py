@@ -21,10 +21,10 @@ import typer
 from referee.exits import ExitStatus
 
 
-def _say(text: str) -> None:
+def _say(text: str, prefix: str = "referee: ") -> None:
     if sys.stderr is not None:
         try:
-            sys.stderr.write(f"referee: {text}\n")
+            sys.stderr.write(f"{prefix}{text}\n")
             sys.stderr.flush()
         except (OSError, ValueError):
             pass
@@ -42,11 +42,10 @@ def _silence_stdout() -> None:
 
 
 def _usage_line(error: click.ClickException) -> str:
-    message = error.format_message()
+    message = error.format_message().rstrip(".")
     context = getattr(error, "ctx", None)
-    if isinstance(context, click.Context):
-        return f"{context.command_path}: {message} (see {context.command_path} --help)"
-    return message
+    path = context.command_path if isinstance(context, click.Context) else "referee"
+    return f"{path}: {message} (see {path} --help)"
 
 
 def run(app: typer.Typer, args: list[str]) -> int:
@@ -80,7 +79,7 @@ def _dispatch(app: typer.Typer, args: list[str]) -> int:
         error.show()
         return ExitStatus.USAGE
     except click.ClickException as error:
-        _say(_usage_line(error))
+        _say(_usage_line(error), prefix="")
         return error.exit_code
     except click.Abort:
         return ExitStatus.REJECTED
