@@ -1,52 +1,21 @@
 """Adjudication: replay a record through its game's engine and give the verdict of
-NOTATION.md §5-6. A library layer: it returns values and never prints."""
+NOTATION.md §5-6. A library layer: it returns values and never prints.
+
+Whatever unforeseen exception a record causes stays with that record: its verdict has
+status `error` (see `referee.verdicts.crashed`) and the caller reads the next record."""
 
 from __future__ import annotations
 
 from typing import Any, NamedTuple
 
 from games import registry
-from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError
+from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError, Side
 from notation import reader
 from notation.dialect import Dialect
 from notation.model import Draw, Malformed, Move, ReadResult, Record, Span, Turn
-
-
-class ErrorReport(NamedTuple):
-    """Where a record stops being legal or readable, and why, in a player's words."""
-
-    line: int
-    column: int
-    round: int | None
-    side: str | None
-    action: str | None
-    message: str
-
-
-class Verdict(NamedTuple):
-    """A record's verdict (NOTATION.md §5-6); `error_turn` words the turn for messages."""
-
-    source: str
-    record: int
-    game: str | None
-    status: str
-    winners: tuple[str, ...] = ()
-    draw: bool = False
-    reason: str | None = None
-    turns: int | None = None
-    to_move: str | None = None
-    round: int | None = None
-    claimed: str | None = None
-    result_matches: bool | None = None
-    pending: str | None = None
-    pending_message: str | None = None
-    rolls_as_given: bool | None = None
-    error: ErrorReport | None = None
-    error_turn: str | None = None
-
-    @property
-    def legal(self) -> bool:
-        return self.status in ("finished", "ongoing") and self.result_matches is not False
+from referee.verdicts import ErrorReport as ErrorReport
+from referee.verdicts import Ongoing, Status, crashed, malformed
+from referee.verdicts import Verdict as Verdict
 
 
 class Played(NamedTuple):
@@ -60,15 +29,24 @@ class Played(NamedTuple):
 
 
 class Replay:
-    """The state a record leaves, with the verdict. `steps` holds every action replayed
-    when asked for; `numbers` the round number the canonical form writes on each turn."""
+    """The state a record leaves, with the verdict.
+
+    `steps` holds every action replayed when asked for. `rounds` holds, for each turn
+    begun (in record order), its round (None for setup turns), and `numbers` the round
+    number the canonical form writes on it (None on turns that do not open a round)."""
 
     def __init__(self, record: Record | None, state: GameState[Any] | None, verdict: Verdict) -> None:
         self.record = record
         self.state = state
         self.verdict = verdict
         self.steps: list[Played] = []
-        self.numbers: dict[int, int | None] = {}
+        self.rounds: list[int | None] = []
+        self.numbers: list[int | None] = []
+
+    @property
+    def last_round(self) -> int:
+        """The highest round the replay reached (0 when only setup turns were played)."""
+        return max((number for number in self.rounds if number is not None), default=0)
 
 
 def dialect_for(game: str) -> Dialect | None:
@@ -79,6 +57,7 @@ def dialect_for(game: str) -> Dialect | None:
 
 
 def read_source(data: bytes) -> list[ReadResult]:
+    """Every record of a file's bytes, read or explained (the whole file at once)."""
     return reader.read(data, dialect_for)
 
 
@@ -90,61 +69,46 @@ def adjudicate(
     keep_steps: bool = False,
     until_round: int | None = None,
 ) -> Replay:
-    """Replay one record (or explain a malformed one) and give its verdict."""
+    """Replay one record (or explain a malformed one) and give its verdict. An exception
+    the referee did not foresee gives the verdict `error` instead of escaping."""
     if isinstance(result, Malformed):
-        return Replay(None, None, _malformed(source, index, result.game, result.error.span, result.error.message))
-    record = result
+        span = result.error.span
+        return Replay(None, None, malformed(source, index, result.game, span.line, span.column, result.error.message))
+    try:
+        return _adjudicate(result, source, index, keep_steps, until_round)
+    except Exception as error:  # a bug of the referee: the record gets its own verdict
+        return Replay(result, None, crashed(source, index, result.game, result.span.line, error))
+
+
+def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until_round: int | None) -> Replay:
     engine = registry.engine(record.game)
     try:
         state = engine.new_state(record.tag_map)
     except SetupError as error:
-        span = record.tag_span(error.tag) if error.tag else None
-        return Replay(record, None, _malformed(source, index, record.game, span or record.span, error.message))
-    replay = Replay(record, state, Verdict(source, index, record.game, "ongoing"))
-    failure, turns = _run(record, state, replay.steps if keep_steps else None, until_round, replay.numbers)
+        span = (record.tag_span(error.tag) if error.tag else None) or record.span
+        return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
+    replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
+    failure, turns = _run(record, state, replay, keep_steps, until_round)
     replay.verdict = _verdict(record, state, source, index, failure, turns)
     return replay
 
 
-class _Failure(NamedTuple):
-    span: Span
-    round: int | None
-    side: str | None
-    action: str | None
-    message: str
-    turn_text: str
-
-
 def _run(
-    record: Record,
-    state: GameState[Any],
-    steps: list[Played] | None,
-    until_round: int | None,
-    numbers: dict[int, int | None],
-) -> tuple[_Failure | None, int]:
+    record: Record, state: GameState[Any], replay: Replay, keep_steps: bool, until_round: int | None
+) -> tuple[ErrorReport | None, int]:
     """Drive the state over the record: the first rule broken (or None) and the turns
-    replayed. `numbers` receives, for each turn begun, the round number the canonical
-    form writes on it (None on turns that do not open a round)."""
+    replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps`."""
     open_turn: Turn | None = None
     open_round: int | None = None
-    items = record.items
     open_ended = _open_ended(record)
     turns = 0
-    for item in items:
+    for item in record.items:
         if isinstance(item, Turn):
             if open_turn is not None:
                 try:
                     state.end_turn()
                 except RuleError as error:
-                    failure = _Failure(
-                        open_turn.span,
-                        open_round,
-                        open_turn.side,
-                        None,
-                        error.message,
-                        _turn_text(open_round, open_turn.side),
-                    )
-                    return failure, turns
+                    return _report(open_turn.span, open_round, open_turn.side, None, error.message), turns
             # A replacement step is in the round of the turn it follows (nieuchess.md).
             round_before = open_round if item.step and open_turn is not None else state.round_number()
             if until_round is not None and round_before is not None and round_before > until_round:
@@ -152,21 +116,18 @@ def _run(
             try:
                 opens_round = state.begin_turn(item.side, item.step, item.number)
             except RuleError as error:
-                failure = _Failure(
-                    item.span, round_before, item.side, None, error.message, _turn_text(round_before, item.side)
-                )
-                return failure, turns
+                return _report(item.span, round_before, item.side, None, error.message), turns
             turns += 1
             open_turn, open_round = item, state.round_number()
-            numbers[id(item)] = open_round if opens_round else None
+            replay.rounds.append(open_round)
+            replay.numbers.append(open_round if opens_round else None)
             for number, move in enumerate(item.moves, start=1):
                 try:
-                    events = state.apply(move.action, id(move) in open_ended)
+                    events = state.apply(move.action, move in open_ended)
                 except RuleError as error:
-                    where = _turn_text(open_round, item.side) + f', action {number} "{move.text}"'
-                    return _Failure(move.span, open_round, item.side, move.text, error.message, where), turns
-                if steps is not None:
-                    steps.append(Played(item, number, move, events, open_round))
+                    return _report(move.span, open_round, item.side, move.text, error.message, number), turns
+                if keep_steps:
+                    replay.steps.append(Played(item, number, move, events, open_round))
         elif isinstance(item, Draw):
             ended = state.outcome()
             if ended is not None:
@@ -174,10 +135,15 @@ def _run(
                 side = open_turn.side if open_turn is not None else state.due_side()
                 round_number = open_round if open_turn is not None else state.round_number()
                 message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
-                where = f'{_turn_text(round_number, side)}, "draw"'
-                return _Failure(item.span, round_number, side, "draw", message, where), turns
+                return _report(item.span, round_number, side, "draw", message), turns
             state.agree_draw()
     return None, turns
+
+
+def _report(
+    span: Span, round_number: int | None, side: Side | None, action: str | None, message: str, number: int | None = None
+) -> ErrorReport:
+    return ErrorReport(span.line, span.column, round_number, side, action, message, number)
 
 
 def _last_move(record: Record) -> Move | None:
@@ -191,12 +157,12 @@ def _last_move(record: Record) -> Move | None:
     return None
 
 
-def _open_ended(record: Record) -> set[int]:
-    """The ids of the actions that may leave a choice or a roll unwritten: the last action,
-    and every action right before a `resign` or a `draw`, which end the game with it
+def _open_ended(record: Record) -> set[Move]:
+    """The actions that may leave a choice or a roll unwritten: the last action, and
+    every action right before a `resign` or a `draw`, which end the game with it
     unwritten (a turn after them is a turn after the end)."""
     last = _last_move(record)
-    found = {id(last)} if last is not None else set()
+    found = {last} if last is not None else set()
     previous: Move | None = None
     for item in record.items:
         if isinstance(item, Turn):
@@ -204,64 +170,45 @@ def _open_ended(record: Record) -> set[int]:
             for sub in item.items:
                 if isinstance(sub, Move):
                     if isinstance(sub.action, Resign) and previous is not None:
-                        found.add(id(previous))
+                        found.add(previous)
                     previous = sub
         elif isinstance(item, Draw) and previous is not None:
-            found.add(id(previous))
+            found.add(previous)
     return found
 
 
-def _turn_text(round_number: int | None, side: str) -> str:
-    return f"setup {side}" if round_number is None else f"turn {round_number} {side}"
-
-
-def _malformed(source: str, index: int, game: str | None, span: Span, message: str) -> Verdict:
-    return Verdict(
-        source, index, game, "malformed", error=ErrorReport(span.line, span.column, None, None, None, message)
-    )
-
-
 def _verdict(
-    record: Record, state: GameState[Any], source: str, index: int, failure: _Failure | None, turns: int
+    record: Record, state: GameState[Any], source: str, index: int, failure: ErrorReport | None, turns: int
 ) -> Verdict:
     claimed = record.tag("Result")
     if failure is not None:
-        error = ErrorReport(
-            failure.span.line, failure.span.column, failure.round, failure.side, failure.action, failure.message
-        )
-        return Verdict(
-            source, index, record.game, "illegal", claimed=claimed, error=error, error_turn=failure.turn_text
-        )
+        return Verdict(source, index, record.game, Status.ILLEGAL, error=failure, claimed=claimed)
     outcome = state.outcome()
-    randomness = registry.GAMES[record.game].randomness == "dice"
-    rolls_as_given = state.rolls_as_given if randomness else None
+    matches = _matches(record, claimed, outcome)
+    rolls = state.rolls_as_given if registry.GAMES[record.game].randomness == "dice" else None
     if outcome is not None:
         return Verdict(
             source,
             index,
             record.game,
-            "finished",
-            outcome.winners,
-            outcome.draw,
-            outcome.reason,
-            turns,
+            Status.FINISHED,
+            outcome=outcome,
+            turns=turns,
             claimed=claimed,
-            result_matches=_matches(record, claimed, outcome),
-            rolls_as_given=rolls_as_given,
+            result_matches=matches,
+            rolls_as_given=rolls,
         )
+    ongoing = Ongoing(state.to_move(), state.round_number(), state.pending(), state.pending_message())
     return Verdict(
         source,
         index,
         record.game,
-        "ongoing",
+        Status.ONGOING,
+        ongoing=ongoing,
         turns=turns,
-        to_move=state.to_move(),
-        round=state.round_number(),
         claimed=claimed,
-        result_matches=_matches(record, claimed, None),
-        pending=state.pending(),
-        pending_message=state.pending_message(),
-        rolls_as_given=rolls_as_given,
+        result_matches=matches,
+        rolls_as_given=rolls,
     )
 
 

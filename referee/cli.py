@@ -1,28 +1,40 @@
-"""The `referee` command line: parse options, call the library, render, choose the exit code.
+"""The `referee` command line: parse options, call the library, print what
+`referee.render` words, and exit with what `referee.exits.exit_status` chooses.
 
-Exit status: 0 when every record read is legal and every claimed result matches; 1 when
-any record is illegal or malformed, a claimed result does not match, or no record was
-found; 2 for a usage error or an unreadable file.
+Exit status (NOTATION.md §8): 0 every record legal and every claimed result matching;
+1 a record illegal or malformed, a claim that does not match, or no record found; 2 a
+usage error, an unreadable input or output that cannot be written; 3 a record met an
+error of the referee itself (it gets the verdict `error`, the next record is read);
+75 a game file is busy. New commands go at the end of this file.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Iterable
+from typing import Annotated, NoReturn
 
 import typer
 
-from referee import session
-from referee.session import UsageError
+from referee import render, session
+from referee.errors import UsageError
+from referee.exits import ExitStatus, Problem, Tally, exit_status
+from referee.verdicts import Verdict
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
     help=(
         "Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN.\n\n"
         "Reads records, replays them through the rules and says for each whether it is "
         "finished, ongoing, illegal (the first broken rule) or malformed (where the text "
-        "stops being RGN). FILE may be - for standard input."
+        "stops being RGN). FILE may be - for standard input.\n\n"
+        "Exit status: 0 all legal; 1 a record illegal or malformed, a wrong Result claim or "
+        "no record; 2 a usage error, an unreadable file or unwritable output; 3 an error of "
+        "the referee itself (please report it)."
     ),
 )
 
@@ -32,11 +44,53 @@ RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
 
 
+# Printing: verdicts and boards to standard output, problems to standard error.
+
+
+def _out(text: str) -> None:
+    typer.echo(text)
+
+
+def _err(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def _fail_usage(error: UsageError) -> NoReturn:
+    _err(f"referee: {error}")
+    raise typer.Exit(ExitStatus.USAGE)
+
+
+def _exit(tally: Tally) -> NoReturn:
+    raise typer.Exit(exit_status(tally))
+
+
+def _stderr_is_terminal() -> bool:
+    return sys.stderr is not None and sys.stderr.isatty()
+
+
+def _version_text() -> str:
+    """`referee 0.1.0`; from a checkout that is not installed, the version its
+    pyproject.toml declares, said as such."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"referee {version('referee')}"
+    except PackageNotFoundError:
+        pass
+    try:
+        import tomllib
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        return f"referee {declared} (not installed)"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "referee (not installed)"
+
+
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
-
-        typer.echo(f"referee {version('referee')}")
+        _out(_version_text())
         raise typer.Exit()
 
 
@@ -50,9 +104,13 @@ def main_options(
     """Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN."""
 
 
-def _fail_usage(error: UsageError) -> None:
-    typer.echo(f"referee: {error}", err=True)
-    raise typer.Exit(2)
+def _one_record(item: Verdict | Problem, tally: Tally) -> bool:
+    """Count a one-record command's verdict or problem; print a problem. True for a verdict."""
+    tally.add(item)
+    if isinstance(item, Problem):
+        _err(render.problem_line(item))
+        return False
+    return True
 
 
 @app.command()
@@ -65,37 +123,24 @@ def check(
 ) -> None:
     """Replay every record and print one verdict line per record.
 
-    Exit status 0 when every record is legal and every claimed Result matches, 1 when
-    any is illegal, malformed or wrongly claimed (or no record was found), 2 for a
-    usage error or an unreadable file.
+    Exit status 0 when every record is legal and every claimed Result matches, 1 when any
+    is illegal, malformed or wrongly claimed (or no record was found), 2 for a usage
+    error or an unreadable file, 3 when the referee itself failed on a record.
 
     Example: referee check games.rgn   |   cat mail.txt | referee check --json -
     """
-    from referee import report
-
-    if json_output:
-        import json
-    outcome = session.check_files(files)
-    counts: dict[str, int] = {}
-    for verdict in outcome:
-        counts[verdict.status] = counts.get(verdict.status, 0) + 1
-        if quiet and verdict.legal:
-            continue
-        if json_output:
-            typer.echo(json.dumps(report.as_json(verdict)))
-        else:
-            typer.echo(report.line(verdict))
-    for problem in outcome.problems:
-        typer.echo(f"referee: {problem}", err=True)
+    tally = Tally()
+    for item in session.check(files):
+        tally.add(item)
+        if isinstance(item, Problem):
+            _err(render.problem_line(item))
+        elif not (quiet and item.legal):
+            _out(render.verdict_json(item) if json_output else render.verdict_line(item))
     if quiet:
-        summary = ", ".join(
-            f"{counts.get(status, 0)} {status}" for status in ("finished", "ongoing", "illegal", "malformed")
-        )
-        mismatched = sum(1 for v in outcome.verdicts if v.result_matches is False)
-        typer.echo(
-            f"{len(outcome.verdicts)} records: {summary}; {mismatched} claimed results do not match", err=json_output
-        )
-    raise typer.Exit(outcome.exit_code)
+        typer.echo(render.summary(tally), err=json_output)
+    elif tally.records > 1 and _stderr_is_terminal():
+        _err(render.summary(tally))
+    _exit(tally)
 
 
 @app.command()
@@ -105,11 +150,15 @@ def replay(file: OneFile, record: RecordOption = 1) -> None:
     Example: referee replay --record 2 league.rgn
     """
     try:
-        text, code = session.replay_text(file, record)
+        played = session.replay(file, record)
     except UsageError as error:
         _fail_usage(error)
-    typer.echo(text)
-    raise typer.Exit(code)
+    tally = Tally()
+    if isinstance(played, Problem):
+        _one_record(played, tally)
+    elif _one_record(played.verdict, tally):
+        _out(render.replay_text(played))
+    _exit(tally)
 
 
 @app.command()
@@ -121,19 +170,18 @@ def show(
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N), with its position string.
 
-    Example: referee show --at 12 game.rgn
+    On an illegal record, the board before the illegal action. Example: referee show --at 12 game.rgn
     """
-    import json
-
     try:
         shown = session.show(file, record, at)
     except UsageError as error:
         _fail_usage(error)
-    if json_output:
-        typer.echo(json.dumps(shown.as_json()))
-    else:
-        typer.echo(shown.text())
-    raise typer.Exit(shown.exit_code)
+    tally = Tally()
+    if isinstance(shown, Problem):
+        _one_record(shown, tally)
+    elif _one_record(shown.verdict, tally):
+        _out(render.shown_json(shown) if json_output else render.shown_text(shown))
+    _exit(tally)
 
 
 @app.command()
@@ -143,17 +191,16 @@ def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = Fal
     For play by e-mail: the moves open to the player whose turn the record leaves.
     Example: referee moves game.rgn
     """
-    import json
-
     try:
         listed = session.moves(file, record)
     except UsageError as error:
         _fail_usage(error)
-    if json_output:
-        typer.echo(json.dumps(listed.as_json()))
-    else:
-        typer.echo(listed.text())
-    raise typer.Exit(listed.exit_code)
+    tally = Tally()
+    if isinstance(listed, Problem):
+        _one_record(listed, tally)
+    elif _one_record(listed.verdict, tally):
+        _out(render.listed_json(listed) if json_output else render.listed_text(listed))
+    _exit(tally)
 
 
 @app.command("format")
@@ -163,16 +210,30 @@ def format_records(files: Files) -> None:
     Tags in order, one turn per line with short labels and round numbers, canonical
     actions, comments kept. Example: referee format messy.rgn > clean.rgn
     """
-    outcome = session.format_files(files)
-    sys.stdout.write(outcome.text)
-    for problem in outcome.problems:
-        typer.echo(f"referee: {problem}", err=True)
-    raise typer.Exit(outcome.exit_code)
+    tally = Tally()
+    first = True
+    for item in session.format_records(files):
+        if isinstance(item, Problem):
+            tally.add(item)
+            _err(render.problem_line(item))
+            continue
+        _write_bytes(item.data if first else b"\n" + item.data)
+        first = False
+        if item.verdict is not None:
+            tally.add(item.verdict)
+            _err(render.passed_through(item.verdict))
+    _exit(tally)
+
+
+def _write_bytes(data: bytes) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
 
 
 @app.command()
 def new(
-    game: Annotated[str, typer.Argument(help="nika, numica, pikemen or nieuchess.")],
+    game: Annotated[str, typer.Argument(help="nika, numica, pikemen or nieuchess.", metavar="GAME")],
     players: Annotated[
         int | None, typer.Option("--players", help="Number of players, where the game allows several.")
     ] = None,
@@ -184,43 +245,22 @@ def new(
     ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
 ) -> None:
-    """Write a fresh record with its tags, ready for play.
+    """Write a fresh record with its tags, ready for play. It always checks as legal.
 
     Example: referee new pikemen --players 3 --tag Event="Club night" > game.rgn
     """
     try:
-        typer.echo(session.new_record(game, players, seed, first, tag or []), nl=False)
+        text = session.new_record(game, players, seed, first, tag or [])
     except UsageError as error:
         _fail_usage(error)
+    typer.echo(text, nl=False)
 
 
 @app.command()
 def games(json_output: JsonOption = False) -> None:
     """List the games, their sides, player counts and variants."""
-    import json
-
-    from games.registry import GAMES
-
-    if json_output:
-        for info in GAMES.values():
-            typer.echo(
-                json.dumps(
-                    {
-                        "name": info.name,
-                        "title": info.title,
-                        "sides": list(info.sides),
-                        "players": list(info.player_counts),
-                        "variants": list(info.variants),
-                        "labels": sorted({**{v: k for k, v in info.short_labels.items()}}),
-                    }
-                )
-            )
-        return
-    for info in GAMES.values():
-        counts = ", ".join(map(str, info.player_counts))
-        typer.echo(f"{info.name}: {info.title}")
-        typer.echo(f"  sides: {', '.join(f'{s} ({info.short_labels[s]})' for s in info.sides)}")
-        typer.echo(f"  players: {counts}; variants: {', '.join(info.variants)}")
+    for line in render.games_json() if json_output else render.games_text():
+        _out(line)
 
 
 @app.command()
@@ -241,19 +281,26 @@ def bench(
     from referee import benchmark
 
     try:
-        rows = benchmark.startup(startup) if startup else benchmark.run(names or None, records, seed)
+        chosen = [_game_name(name) for name in names or []]
+        rows: Iterable[str] = benchmark.startup(startup) if startup else benchmark.run(chosen or None, records, seed)
         for row in rows:
-            typer.echo(row)
+            _out(row)
     except UsageError as error:
         _fail_usage(error)
 
 
-def main() -> None:
-    """Entry point of the installed `referee` command."""
-    try:
-        app()
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except BrokenPipeError:
-        sys.stderr.close()
-        sys.exit(1)
+def _game_name(name: str) -> str:
+    """A game's registered name from any spelling of it (names are case-insensitive)."""
+    from games import registry
+
+    info = registry.info(name)
+    if info is None:
+        raise UsageError(f'unknown game "{name}": choose from {", ".join(registry.GAMES)}')
+    return info.name
+
+
+def main() -> NoReturn:
+    """Entry point of the installed `referee` command (and of `python -m referee`)."""
+    from referee.entry import run
+
+    sys.exit(run(app, sys.argv[1:]))

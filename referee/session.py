@@ -1,162 +1,115 @@
-"""What each command does, as functions returning values: reading files (`-` is standard
-input), adjudicating, formatting. The CLI only renders these and picks the exit code."""
+"""What each command does, as functions returning values: read the sources, adjudicate,
+format, make a new record. Nothing here prints: `referee.render` words the values and
+`referee.exits` chooses the exit status; the CLI only connects them."""
 
 from __future__ import annotations
 
-import sys
+import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from games import registry
-from games.api import GameState
+from games.api import GameState, SetupError
+from notation.lexicon import TAG_NAME
 from notation.model import Malformed, Record, Turn
-from referee.adjudicate import Replay, Verdict, adjudicate, read_source
+from referee import sources
+from referee.adjudicate import Replay, adjudicate
+from referee.errors import UnreadableError
+from referee.errors import UsageError as UsageError
+from referee.exits import Problem, ProblemKind
+from referee.sources import Read, ReadCrash
+from referee.verdicts import Status, Verdict, crashed, malformed
+from referee.words import plural
 
 
-class UsageError(ValueError):
-    """A command used wrongly or a file that cannot be read: exit status 2."""
+def judge(read: Read, source: str, *, keep_steps: bool = False, until_round: int | None = None) -> Replay:
+    """One record read from `source`, replayed (a crash of the reader gives the verdict `error`)."""
+    if isinstance(read.result, ReadCrash):
+        crash = read.result
+        return Replay(None, None, crashed(source, read.number, crash.game, crash.line, crash.error))
+    return adjudicate(read.result, source, read.number, keep_steps=keep_steps, until_round=until_round)
 
 
-def read_bytes(name: str) -> bytes:
-    if name == "-":
-        return sys.stdin.buffer.read()
-    try:
-        return Path(name).read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {name}: {error.strerror or error}") from None
+def _no_record(name: str) -> Problem:
+    return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
 
 
-def _exit_code(verdicts: list[Verdict], problems: list[str], usage: bool) -> int:
-    if usage:
-        return 2
-    if problems or any(not verdict.legal for verdict in verdicts):
-        return 1
-    return 0
+def check(names: list[str]) -> Iterator[Verdict | Problem]:
+    """The verdict of every record of every source, each as soon as it is reached, and
+    the problems of the sources (unreadable, no record) where they occur."""
+    for name in names:
+        found = False
+        try:
+            for read in sources.records(name):
+                found = True
+                yield judge(read, name).verdict
+        except UnreadableError as error:
+            yield Problem(ProblemKind.UNREADABLE, str(error))
+            continue
+        if not found:
+            yield _no_record(name)
 
 
-class Checked:
-    """Checks files one record at a time, so that verdicts stream out of a long batch as
-    they are reached; afterwards it holds every verdict, the problems with the inputs
-    (unreadable files, files with no record) and the exit status."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.names = names
-        self.verdicts: list[Verdict] = []
-        self.problems: list[str] = []
-        self._unreadable = False
-
-    def __iter__(self) -> Iterator[Verdict]:
-        for name in self.names:
-            try:
-                data = read_bytes(name)
-            except UsageError as error:
-                self.problems.append(str(error))
-                self._unreadable = True
-                continue
-            results = read_source(data)
-            if not results:
-                self.problems.append(f'{name}: no record found (a record starts with [Game "..."])')
-            for index, result in enumerate(results, start=1):
-                verdict = adjudicate(result, name, index).verdict
-                self.verdicts.append(verdict)
-                yield verdict
-
-    @property
-    def exit_code(self) -> int:
-        return _exit_code(self.verdicts, self.problems, self._unreadable)
+def _find(name: str, index: int) -> Read | Problem:
+    """The index-th record of a source. Raises UsageError when it holds fewer records."""
+    count = 0
+    for read in sources.records(name):
+        count = read.number
+        if read.number == index:
+            return read
+    if count == 0:
+        return _no_record(name)
+    raise UsageError(f"{name} holds {plural(count, 'record')}, not {index}")
 
 
-def check_files(names: list[str]) -> Checked:
-    """The verdicts of every record of every file, as they are reached."""
-    return Checked(names)
-
-
-def _one(name: str, index: int, **options: Any) -> Replay:
-    """One record of a file, replayed."""
-    results = read_source(read_bytes(name))
-    if not results:
-        raise UsageError(f'{name}: no record found (a record starts with [Game "..."])')
-    if index > len(results):
-        raise UsageError(f"{name} holds {len(results)} record(s), not {index}")
-    return adjudicate(results[index - 1], name, index, **options)
-
-
-def _verdict_line(verdict: Verdict) -> str:
-    from referee import report
-
-    return report.line(verdict)
-
-
-def replay_text(name: str, index: int) -> tuple[str, int]:
-    """Every action with its consequences, the final board and the verdict."""
-    replay = _one(name, index, keep_steps=True)
-    lines: list[str] = []
-    turn: Turn | None = None
-    for played in replay.steps:
-        if played.turn is not turn:
-            turn = played.turn
-            where = "setup" if played.round is None else f"round {played.round}"
-            lines.append(f"{where}, {turn.side}{' (replacement step)' if turn.step else ''}:")
-        lines.append(f"  {played.move.text}")
-        lines.extend(f"    {event}" for event in played.events)
-    if replay.state is not None:
-        lines += ["", replay.state.render()]
-    lines += ["", _verdict_line(replay.verdict)]
-    return "\n".join(lines), 0 if replay.verdict.legal else 1
+def replay(name: str, index: int) -> Replay | Problem:
+    """One record replayed with every action and what it caused."""
+    found = _find(name, index)
+    return found if isinstance(found, Problem) else judge(found, name, keep_steps=True)
 
 
 class Shown(NamedTuple):
+    """A board to show: the record's verdict, the state shown and what it is (`heading`)."""
+
     verdict: Verdict
     state: GameState[Any] | None
-    at: int | None
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.verdict.legal or self.at is not None and self.state is not None else 1
-
-    def text(self) -> str:
-        if self.state is None:
-            return _verdict_line(self.verdict)
-        heading = f"after round {self.at}" if self.at is not None else "at the end of the record"
-        return f"{heading}:\n{self.state.render()}\nposition: {self.state.position()}\n{_verdict_line(self.verdict)}"
-
-    def as_json(self) -> dict[str, Any]:
-        from referee import report
-
-        return {
-            "position": None if self.state is None else self.state.position(),
-            "to_move": None if self.state is None else self.state.to_move(),
-            "board": None if self.state is None else self.state.render(),
-            "verdict": report.as_json(self.verdict),
-        }
+    heading: str
 
 
-def show(name: str, index: int, at: int | None) -> Shown:
-    replay = _one(name, index, until_round=at)
-    return Shown(replay.verdict, replay.state, at)
+def _before_error(replay: Replay) -> str:
+    error = replay.verdict.error
+    assert error is not None
+    what = "turn" if error.action is None else "action"
+    when = "the setup" if error.round is None else f"round {error.round}"
+    return f"before the illegal {what} of {when}"
+
+
+def show(name: str, index: int, at: int | None) -> Shown | Problem:
+    """The board at the end of a record, or after round `at`. An illegal record shows the
+    board before its illegal action. Raises UsageError when `at` is past the end."""
+    found = _find(name, index)
+    if isinstance(found, Problem):
+        return found
+    full = judge(found, name)
+    verdict = full.verdict
+    if at is None:
+        if verdict.status == Status.ILLEGAL:
+            return Shown(verdict, full.state, _before_error(full))
+        return Shown(verdict, full.state, "at the end of the record")
+    if verdict.status in (Status.FINISHED, Status.ONGOING) and at > full.last_round:
+        rounds = plural(full.last_round, "round")
+        raise UsageError(f"{name}:{index}: the record has {rounds}, so there is no board after round {at}")
+    partial = judge(found, name, until_round=at)
+    if partial.verdict.status == Status.ILLEGAL:
+        return Shown(verdict, partial.state, _before_error(partial))
+    return Shown(verdict, partial.state, f"after round {at}")
 
 
 class Listed(NamedTuple):
+    """The legal actions of the side to move at the end of a legal, unfinished record."""
+
     verdict: Verdict
     actions: list[str]
-
-    @property
-    def exit_code(self) -> int:
-        return 0 if self.verdict.legal else 1
-
-    def text(self) -> str:
-        if self.verdict.status in ("illegal", "malformed"):
-            return _verdict_line(self.verdict)
-        if self.verdict.status == "finished":
-            return f"no legal actions: the game is over\n{_verdict_line(self.verdict)}"
-        header = f"{self.verdict.to_move} to move: {len(self.actions)} legal action(s)"
-        return "\n".join([header, *self.actions])
-
-    def as_json(self) -> dict[str, Any]:
-        from referee import report
-
-        return {"to_move": self.verdict.to_move, "actions": self.actions, "verdict": report.as_json(self.verdict)}
 
 
 def next_actions(state: GameState[Any], open_side: str | None = None) -> list[object]:
@@ -178,89 +131,169 @@ def next_actions(state: GameState[Any], open_side: str | None = None) -> list[ob
     return following.legal_actions()
 
 
-def moves(name: str, index: int) -> Listed:
-    replay = _one(name, index)
+def moves(name: str, index: int) -> Listed | Problem:
+    found = _find(name, index)
+    if isinstance(found, Problem):
+        return found
+    played = judge(found, name)
     actions: list[str] = []
-    if replay.state is not None and replay.record is not None and replay.verdict.status == "ongoing":
-        turns = replay.record.turns
+    if played.state is not None and played.record is not None and played.verdict.status == Status.ONGOING:
+        turns = played.record.turns
         open_side = turns[-1].side if turns and turns[-1].moves else None
-        actions = [str(action) for action in next_actions(replay.state, open_side)]
-    return Listed(replay.verdict, actions)
+        try:
+            actions = [str(action) for action in next_actions(played.state, open_side)]
+        except Exception as error:  # a bug of the engine: the record gets the verdict `error`
+            verdict = crashed(name, index, played.record.game, played.record.span.line, error)
+            return Listed(verdict, [])
+    return Listed(played.verdict, actions)
 
 
-class Formatted:
-    """Records in canonical form, problems met, and the exit status."""
+class Formatted(NamedTuple):
+    """One record as `format` writes it: its canonical form, or its bytes as read when
+    it is malformed or the referee failed on it (`verdict` then says why)."""
 
-    def __init__(self) -> None:
-        self.text = ""
-        self.problems: list[str] = []
-        self.exit_code = 0
+    data: bytes
+    verdict: Verdict | None = None
 
 
-def canonical(record: Record) -> str:
+def canonical(record: Record, replay: Replay | None = None) -> str:
     """The record in canonical form, its round numbers set from a replay (turns past an
     illegal action keep the numbers they were written with)."""
     from notation import writer
 
-    numbers = adjudicate(record).numbers
-    items = tuple(
-        item._replace(number=numbers[id(item)]) if isinstance(item, Turn) and id(item) in numbers else item
-        for item in record.items
-    )
-    return writer.write(record._replace(items=items), registry.engine(record.game).dialect())
+    numbers = (replay or adjudicate(record)).numbers
+    items = []
+    begun = 0
+    for item in record.items:
+        if isinstance(item, Turn) and begun < len(numbers):
+            item = item._replace(number=numbers[begun])
+            begun += 1
+        items.append(item)
+    return writer.write(record._replace(items=tuple(items)), registry.engine(record.game).dialect())
 
 
-def format_files(names: list[str]) -> Formatted:
-    formatted = Formatted()
-    usage = False
-    pieces: list[str] = []
+def _formatted(read: Read, name: str) -> Formatted:
+    raw = read.raw.rstrip(b"\n") + b"\n"
+    result = read.result
+    if isinstance(result, Malformed):
+        span = result.error.span
+        return Formatted(raw, malformed(name, read.number, result.game, span.line, span.column, result.error.message))
+    played = judge(read, name)
+    if played.verdict.status == Status.ERROR or not isinstance(result, Record):
+        return Formatted(raw, played.verdict)
+    try:
+        return Formatted(canonical(result, played).encode("utf-8"))
+    except Exception as error:  # a bug of the writer: pass the record through, say so
+        return Formatted(raw, crashed(name, read.number, result.game, result.span.line, error))
+
+
+def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
+    """Every record of every source in canonical form, as it is reached."""
     for name in names:
+        found = False
         try:
-            data = read_bytes(name)
-        except UsageError as error:
-            formatted.problems.append(str(error))
-            usage = True
+            for read in sources.records(name):
+                found = True
+                yield _formatted(read, name)
+        except UnreadableError as error:
+            yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
-        from notation.reader import split_records
+        if not found:
+            yield _no_record(name)
 
-        chunks = split_records(data)
-        results = read_source(data)
-        if not results:
-            formatted.problems.append(f'{name}: no record found (a record starts with [Game "..."])')
-        for index, (result, (_, chunk)) in enumerate(zip(results, chunks, strict=False), start=1):
-            if isinstance(result, Malformed):
-                formatted.problems.append(f"{name}:{index}: malformed, passed through as read: {result.error}")
-                pieces.append(chunk.decode("utf-8", "replace").rstrip("\n") + "\n")
-            else:
-                pieces.append(canonical(result))
-    formatted.text = "\n".join(pieces)
-    formatted.exit_code = 2 if usage else (1 if formatted.problems else 0)
-    return formatted
+
+CHOOSES_FIRST = frozenset({"pikemen", "nieuchess"})
+"""The games whose rules let the players choose who moves first (NOTATION.md §2, `First`)."""
+
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _extra_tags(entries: list[str]) -> dict[str, str]:
+    """`--tag NAME=VALUE` entries as tags, each name once, each a tag RGN can hold."""
+    tags: dict[str, str] = {}
+    for entry in entries:
+        name, equals, value = entry.partition("=")
+        if not equals:
+            raise UsageError(f'--tag takes NAME=VALUE, not "{entry}"')
+        if re.fullmatch(TAG_NAME, name) is None:
+            raise UsageError(f'--tag {entry}: a tag name is letters, digits and _ only, not "{name}"')
+        if name == "Game":
+            raise UsageError("--tag cannot set the Game tag: the game is the command's GAME argument")
+        if any(char in LINE_BREAKS for char in value):
+            raise UsageError(f"--tag {name}: a tag value must stay on one line")
+        if name in tags:
+            raise UsageError(f"--tag {name} is given twice")
+        tags[name] = value
+    return tags
 
 
 def new_record(game: str, players: int | None, seed: str | None, first: str | None, tags: list[str]) -> str:
-    """A fresh record's tags; a fresh random seed for games that draw randomness."""
+    """A fresh record's tags; a fresh random seed for games that draw randomness. Raises
+    UsageError for anything that would make a record `check` does not accept."""
     from notation import writer
     from notation.model import Span, Tag
 
     info = registry.info(game)
     if info is None:
         raise UsageError(f'unknown game "{game}": choose one of {", ".join(registry.GAMES)}')
+    extra = _extra_tags(tags)
     if players is not None and players not in info.player_counts:
         raise UsageError(f"{info.name} is played by {info.players_text()} players, not {players}")
-    if first is not None and info.side(first) is None:
-        raise UsageError(f'"{first}" is not a side of {info.name}')
-    if seed is None and info.randomness is not None:
+    if "Players" in extra:
+        written = extra["Players"].strip()
+        if not (written.isascii() and written.isdigit()) or int(written) not in info.player_counts:
+            raise UsageError(f'{info.name} is played by {info.players_text()} players, not "{written}"')
+        if players is not None and int(written) != players:
+            raise UsageError(f"--tag Players={written} contradicts --players {players}")
+        players = int(written) if len(info.player_counts) > 1 else players
+        del extra["Players"]
+    if seed is not None and not seed.strip():
+        raise UsageError("--seed needs a value (leave it out to draw a fresh random seed)")
+    if "Seed" in extra:
+        if not extra["Seed"].strip():
+            raise UsageError("--tag Seed needs a value (leave it out to draw a fresh random seed)")
+        if seed is not None and extra["Seed"] != seed:
+            raise UsageError(f"--tag Seed={extra['Seed']} contradicts --seed {seed}")
+        seed = extra.pop("Seed")
+    if "First" in extra:
+        if first is not None and info.side(extra["First"]) != info.side(first):
+            raise UsageError(f"--tag First={extra['First']} contradicts --first {first}")
+        first = extra.pop("First")
+    side = None
+    if first is not None:
+        if info.name not in CHOOSES_FIRST:
+            raise UsageError(f"in {info.name} the rules say who moves first: there is no first side to choose")
+        side = info.side(first)
+        sides = info.sides_for(players or info.player_counts[0])
+        if side is None or side not in sides:
+            raise UsageError(f'"{first}" is not a side of this {info.name} game: choose one of {", ".join(sides)}')
+    given = {"SeedHash", "Tiles"} | ({"Position"} if info.randomness == "tiles" else set())
+    if seed is None and info.randomness is not None and not given & set(extra):
         import secrets
 
         seed = secrets.token_hex(8)
     engine = registry.engine(info.name)
-    values = {"Game": info.name, **engine.new_tags(players, seed, info.side(first) if first else None)}
-    for entry in tags:
-        name, equals, value = entry.partition("=")
-        if not equals or not name.isidentifier():
-            raise UsageError(f'--tag takes NAME=VALUE, not "{entry}"')
-        values[name] = value
+    values = {"Game": info.name, **engine.new_tags(players, seed, side), **extra}
+    try:
+        engine.new_state(values)
+    except SetupError as error:
+        culprit = f"the {error.tag} tag" if error.tag else "the tags"
+        raise UsageError(f"{culprit} would make the record malformed: {error.message}") from None
     span = Span(1, 1)
-    dialect = engine.dialect()
-    return writer.write_tags(writer.ordered_tags([Tag(k, v, span) for k, v in values.items()], dialect))
+    text = writer.write_tags(writer.ordered_tags([Tag(k, v, span) for k, v in values.items()], engine.dialect()))
+    _self_check(text)
+    return text
+
+
+def _self_check(text: str) -> None:
+    """What `new` writes must read back as one legal record whose claim, if any, matches."""
+    from referee.adjudicate import read_source
+
+    results = read_source(text.encode("utf-8"))
+    if len(results) != 1:
+        raise UsageError("the tags would not make exactly one record")
+    verdict = adjudicate(results[0]).verdict
+    if verdict.error is not None:
+        raise UsageError(f"the tags would make the record {verdict.status}: {verdict.error.message}")
+    if verdict.result_matches is False:
+        raise UsageError(f'the Result tag claims "{verdict.claimed}", which does not match a game not yet played')

@@ -11,6 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
+from referee.verdicts import Verdict
+from tests.conftest import CONFORMANCE, EXAMPLES
 
 runner = CliRunner()
 
@@ -181,3 +183,159 @@ def test_show_at_a_round_shows_the_board_after_it(tmp_path: Path) -> None:
     late = runner.invoke(app, ["show", "--json", str(path)])
     assert json.loads(early.output)["position"] != json.loads(late.output)["position"]
     assert json.loads(early.output)["to_move"] == "Red"
+
+
+# One render module, one exit rule, values in the verdict (issue 9)
+
+
+def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> None:
+    from games.api import Outcome
+    from referee import render, session
+    from referee.verdicts import Status
+
+    finished, ongoing = (item for item in session.check([files["finished"], files["ongoing"]]))
+    assert isinstance(finished, Verdict) and isinstance(ongoing, Verdict)
+    assert finished.status is Status.FINISHED and finished.outcome == Outcome(("Red",), "resignation")
+    assert finished.ongoing is None and finished.error is None
+    assert ongoing.ongoing is not None and (ongoing.ongoing.to_move, ongoing.ongoing.round) == ("Red", 1)
+    assert "Outcome(winners=('Red',), reason='resignation')" in repr(finished)
+    fields = json.loads(render.verdict_json(finished))
+    assert (fields["status"], fields["winners"], fields["reason"], fields["to_move"]) == (
+        "finished",
+        ["Red"],
+        "resignation",
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("statuses", "mismatched", "problems", "expected"),
+    [
+        ([], 0, [], 0),
+        (["finished", "ongoing"], 0, [], 0),
+        (["finished"], 1, [], 1),
+        (["illegal"], 0, [], 1),
+        (["malformed"], 0, [], 1),
+        ([], 0, ["no-record"], 1),
+        (["illegal", "error"], 0, [], 3),
+        (["error"], 0, ["no-record"], 3),
+        (["error", "illegal"], 0, ["unreadable"], 2),
+        (["finished"], 0, ["unreadable"], 2),
+    ],
+)
+def test_exit_status_precedence(statuses: list[str], mismatched: int, problems: list[str], expected: int) -> None:
+    from referee.exits import ProblemKind, Tally, exit_status
+    from referee.verdicts import Status
+
+    tally = Tally()
+    for status in statuses:
+        tally.statuses[Status(status)] += 1
+    tally.mismatched = mismatched
+    for kind in problems:
+        tally.problems[ProblemKind(kind)] += 1
+    assert exit_status(tally) == expected
+
+
+def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rendering() -> None:
+    """The JSON writer flattens the verdict values into exactly the contract's fields, in order."""
+    from referee import render, session
+
+    names = sorted(str(path) for path in CONFORMANCE.glob("*/*.rgn")) + sorted(
+        str(path) for path in EXAMPLES.rglob("*.rgn")
+    )
+    assert names, "no conformance records beside the repository"
+    keys = [
+        "source",
+        "record",
+        "game",
+        "status",
+        "winners",
+        "draw",
+        "reason",
+        "turns",
+        "to_move",
+        "round",
+        "claimed",
+        "result_matches",
+        "pending",
+        "rolls_as_given",
+        "error",
+        "message",
+    ]
+    for item in session.check(names):
+        assert isinstance(item, Verdict)
+        fields = json.loads(render.verdict_json(item))
+        assert list(fields) == keys
+        assert fields["message"] == render.describe(item)
+        if item.status in ("illegal", "malformed"):
+            assert fields["turns"] is None and fields["to_move"] is None and fields["error"] is not None
+
+
+# show, replay and moves (issue 8, point 7)
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "moves"])
+def test_one_record_commands_exit_1_when_the_input_has_no_record(tmp_path: Path, command: str) -> None:
+    empty = tmp_path / "mail.txt"
+    empty.write_text("Dear GM, my move follows tomorrow.\n")
+    result = runner.invoke(app, [command, str(empty)])
+    assert result.exit_code == 1 and "no record found" in result.output
+
+
+def test_show_at_beyond_the_end_says_how_many_rounds_the_record_has(files: dict[str, str]) -> None:
+    result = runner.invoke(app, ["show", "--at", "5", files["ongoing"]])
+    assert result.exit_code == 2
+    assert "the record has 0 rounds" in result.output
+    path = Path(files["ongoing"])
+    path.write_text(ONGOING + "1. R: a1-a6\nB: h8-h3\n2. R: a6-a5\n")
+    result = runner.invoke(app, ["show", "--at", "3", str(path)])
+    assert result.exit_code == 2 and "the record has 2 rounds" in result.output
+    assert runner.invoke(app, ["show", "--at", "2", str(path)]).exit_code == 0
+
+
+def test_show_of_an_illegal_record_says_which_board_it_shows_and_exits_1(files: dict[str, str]) -> None:
+    result = runner.invoke(app, ["show", files["illegal"]])
+    assert result.exit_code == 1
+    assert result.output.startswith("before the illegal action of round 1:\n")
+    assert ": illegal: line 6, col 7:" in result.output
+    shown = json.loads(runner.invoke(app, ["show", "--json", files["illegal"]]).output)
+    assert shown["shows"] == "before the illegal action of round 1" and shown["verdict"]["status"] == "illegal"
+    early = runner.invoke(app, ["show", "--at", "0", files["illegal"]])
+    assert early.exit_code == 1 and early.output.startswith("after round 0:\n")
+
+
+def test_replay_of_a_malformed_record_starts_with_its_verdict(files: dict[str, str]) -> None:
+    result = runner.invoke(app, ["replay", files["malformed"]])
+    assert result.exit_code == 1
+    assert result.output.startswith(files["malformed"] + ":1: numica: malformed: line 5, col 1:")
+
+
+def test_replay_of_a_record_with_no_action_starts_with_the_board() -> None:
+    result = runner.invoke(app, ["replay", "-"], input='[Game "numica"]\n[Seed "cli"]\n')
+    assert result.exit_code == 0 and not result.output.startswith("\n")
+    assert result.output.rstrip().endswith("-:1: numica: ongoing: Red to move")
+
+
+# Small things (issue 8, point 9)
+
+
+def test_dash_h_is_help_and_arguments_are_shown_as_files() -> None:
+    for command in (["-h"], ["check", "-h"], ["show", "-h"]):
+        assert runner.invoke(app, command).output == runner.invoke(app, [*command[:-1], "--help"]).output
+    check_help = runner.invoke(app, ["check", "-h"]).output
+    assert "FILE...  RGN files to read; - reads standard input." in check_help
+    show_help = runner.invoke(app, ["show", "-h"]).output
+    assert "FILE  An RGN file; - reads standard input." in show_help
+    assert "TEXT" not in show_help and "file TEXT" not in check_help
+
+
+def test_plurals_in_verdicts_and_summaries(tmp_path: Path) -> None:
+    one = tmp_path / "one.rgn"
+    one.write_text('[Game "numica"]\n[Seed "cli"]\n\nR: resign\n')
+    result = runner.invoke(app, ["check", "--quiet", str(one)])
+    assert result.output == "1 record: 1 finished, 0 ongoing, 0 illegal, 0 malformed; 0 claimed results do not match\n"
+    assert runner.invoke(app, ["check", str(one)]).output.endswith("Blue wins (resignation) after 1 turn\n")
+    claim = tmp_path / "claim.rgn"
+    claim.write_text(WRONG_CLAIM)
+    summary = runner.invoke(app, ["check", "-q", str(claim)]).output.splitlines()[-1]
+    assert summary == "1 record: 1 finished, 0 ongoing, 0 illegal, 0 malformed; 1 claimed result does not match"

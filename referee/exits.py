@@ -1,0 +1,73 @@
+"""The exit status of every command, chosen in one place (`exit_status`) from a `Tally`
+of what the command met. NOTATION.md §8; the README's exit-status table says the same.
+
+Precedence, highest first: 75 (a game file is busy: nothing was done), 2 (a usage error,
+an unreadable input, output that cannot be written: the run is incomplete), 3 (a record
+met an error of the referee itself), 1 (a record illegal or malformed, a claimed result
+that does not match, an input with no record), 0."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from enum import IntEnum, StrEnum
+from typing import NamedTuple
+
+from referee.verdicts import Status, Verdict
+
+
+class ExitStatus(IntEnum):
+    OK = 0
+    REJECTED = 1
+    USAGE = 2
+    ERROR = 3
+    BUSY = 75
+
+
+class ProblemKind(StrEnum):
+    UNREADABLE = "unreadable"
+    NO_RECORD = "no-record"
+
+
+class Problem(NamedTuple):
+    """Something wrong with an input as a whole, reported on standard error where it occurs."""
+
+    kind: ProblemKind
+    message: str
+
+
+@dataclass
+class Tally:
+    """What a command met: verdicts by status, claims that do not match, problems."""
+
+    statuses: Counter[Status] = field(default_factory=Counter)
+    mismatched: int = 0
+    problems: Counter[ProblemKind] = field(default_factory=Counter)
+    usage: bool = False
+    busy: bool = False
+
+    def add(self, item: Verdict | Problem) -> None:
+        if isinstance(item, Problem):
+            self.problems[item.kind] += 1
+            return
+        self.statuses[item.status] += 1
+        if item.result_matches is False:
+            self.mismatched += 1
+
+    @property
+    def records(self) -> int:
+        return sum(self.statuses.values())
+
+
+def exit_status(tally: Tally) -> ExitStatus:
+    """The one rule that turns what a command met into its exit status."""
+    if tally.busy:
+        return ExitStatus.BUSY
+    if tally.usage or tally.problems[ProblemKind.UNREADABLE]:
+        return ExitStatus.USAGE
+    if tally.statuses[Status.ERROR]:
+        return ExitStatus.ERROR
+    rejected = tally.statuses[Status.ILLEGAL] + tally.statuses[Status.MALFORMED]
+    if rejected or tally.mismatched or tally.problems[ProblemKind.NO_RECORD]:
+        return ExitStatus.REJECTED
+    return ExitStatus.OK

@@ -1,0 +1,203 @@
+"""Every command's output, in words for people and in JSON for scripts. The one place
+that turns the library's values (verdicts, replays, boards, lists) into text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games.registry import GAMES
+from referee.adjudicate import Replay
+from referee.exits import Problem, Tally
+from referee.session import Listed, Shown
+from referee.verdicts import ErrorReport, Status, Verdict
+from referee.words import plural
+
+# Verdicts (check, and the last line of replay, show and moves)
+
+
+def _where(error: ErrorReport) -> str:
+    """The turn and action an illegal verdict names: `turn 9 Sparta, action 2 "c4-S"`."""
+    if error.action is not None and error.number is None:
+        return 'after the last turn, "draw"'
+    text = f"setup {error.side}" if error.round is None else f"turn {error.round} {error.side}"
+    if error.number is not None:
+        text += f', action {error.number} "{error.action}"'
+    return text
+
+
+def describe(verdict: Verdict) -> str:
+    """What the verdict says after its status, in words."""
+    if verdict.error is not None:
+        where = f"line {verdict.error.line}, col {verdict.error.column}"
+        if verdict.status == Status.ILLEGAL:
+            return f"{where}: {_where(verdict.error)}: {verdict.error.message}"
+        return f"{where}: {verdict.error.message}"
+    if verdict.outcome is not None:
+        turns = plural(verdict.turns or 0, "turn")
+        if verdict.outcome.draw:
+            text = f"draw ({verdict.outcome.reason}) after {turns}"
+        else:
+            winners = verdict.outcome.winners
+            verb = "wins" if len(winners) == 1 else "win"
+            text = f"{'+'.join(winners)} {verb} ({verdict.outcome.reason}) after {turns}"
+    else:
+        ongoing = verdict.ongoing
+        text = f"{ongoing.to_move if ongoing else None} to move"
+        if ongoing is not None and ongoing.round is not None:
+            text += f", round {ongoing.round}"
+        if ongoing is not None and ongoing.pending_message:
+            text += f", awaiting {ongoing.pending_message}"
+    if verdict.rolls_as_given:
+        text += "; rolls taken as written (no seed in the record)"
+    if verdict.result_matches is False:
+        text += f'; the claimed result "{verdict.claimed}" does not match'
+    return text
+
+
+def verdict_line(verdict: Verdict) -> str:
+    return f"{verdict.source}:{verdict.record}: {verdict.game or '?'}: {verdict.status}: {describe(verdict)}"
+
+
+def verdict_fields(verdict: Verdict) -> dict[str, Any]:
+    """The JSON verdict of NOTATION.md §8: the verdict's values flattened into its fields."""
+    error = None
+    if verdict.error is not None:
+        report = verdict.error
+        error = {
+            "line": report.line,
+            "column": report.column,
+            "round": report.round,
+            "side": report.side,
+            "action": report.action,
+            "message": report.message,
+        }
+    outcome, ongoing = verdict.outcome, verdict.ongoing
+    return {
+        "source": verdict.source,
+        "record": verdict.record,
+        "game": verdict.game,
+        "status": str(verdict.status),
+        "winners": list(outcome.winners) if outcome else [],
+        "draw": outcome.draw if outcome else False,
+        "reason": outcome.reason if outcome else None,
+        "turns": verdict.turns,
+        "to_move": ongoing.to_move if ongoing else None,
+        "round": ongoing.round if ongoing else None,
+        "claimed": verdict.claimed,
+        "result_matches": verdict.result_matches,
+        "pending": str(ongoing.pending) if ongoing and ongoing.pending is not None else None,
+        "rolls_as_given": verdict.rolls_as_given,
+        "error": error,
+        "message": describe(verdict),
+    }
+
+
+def verdict_json(verdict: Verdict) -> str:
+    return json.dumps(verdict_fields(verdict))
+
+
+def problem_line(problem: Problem) -> str:
+    return f"referee: {problem.message}"
+
+
+def passed_through(verdict: Verdict) -> str:
+    """What `format` says of a record it passes through as read."""
+    return f"referee: {verdict.source}:{verdict.record}: {verdict.status}, passed through as read: {describe(verdict)}"
+
+
+def summary(tally: Tally) -> str:
+    """One line: how many records, by status, and the claims that do not match."""
+    counts = ", ".join(
+        f"{tally.statuses[status]} {status}" for status in Status if status != Status.ERROR or tally.statuses[status]
+    )
+    claims = "claimed result does not" if tally.mismatched == 1 else "claimed results do not"
+    return f"{plural(tally.records, 'record')}: {counts}; {tally.mismatched} {claims} match"
+
+
+# replay, show, moves
+
+
+def replay_text(replay: Replay) -> str:
+    """Every action with what it caused, the final board and the verdict; sections are
+    separated by one blank line, with none before the first."""
+    sections: list[str] = []
+    lines: list[str] = []
+    turn = None
+    for played in replay.steps:
+        if played.turn is not turn:
+            turn = played.turn
+            where = "setup" if played.round is None else f"round {played.round}"
+            lines.append(f"{where}, {turn.side}{' (replacement step)' if turn.step else ''}:")
+        lines.append(f"  {played.move.text}")
+        lines.extend(f"    {event}" for event in played.events)
+    if lines:
+        sections.append("\n".join(lines))
+    if replay.state is not None:
+        sections.append(replay.state.render())
+    sections.append(verdict_line(replay.verdict))
+    return "\n\n".join(sections)
+
+
+def shown_text(shown: Shown) -> str:
+    if shown.state is None:
+        return verdict_line(shown.verdict)
+    board = shown.state.render()
+    return f"{shown.heading}:\n{board}\nposition: {shown.state.position()}\n{verdict_line(shown.verdict)}"
+
+
+def shown_json(shown: Shown) -> str:
+    state = shown.state
+    return json.dumps(
+        {
+            "position": None if state is None else state.position(),
+            "to_move": None if state is None else state.to_move(),
+            "board": None if state is None else state.render(),
+            "shows": None if state is None else shown.heading,
+            "verdict": verdict_fields(shown.verdict),
+        }
+    )
+
+
+def listed_text(listed: Listed) -> str:
+    verdict = listed.verdict
+    if verdict.status == Status.FINISHED:
+        return f"no legal actions: the game is over\n{verdict_line(verdict)}"
+    if verdict.status != Status.ONGOING:
+        return verdict_line(verdict)
+    header = f"{verdict.to_move} to move: {plural(len(listed.actions), 'legal action')}"
+    return "\n".join([header, *listed.actions])
+
+
+def listed_json(listed: Listed) -> str:
+    verdict = listed.verdict
+    return json.dumps({"to_move": verdict.to_move, "actions": listed.actions, "verdict": verdict_fields(verdict)})
+
+
+# games
+
+
+def games_text() -> list[str]:
+    lines = []
+    for info in GAMES.values():
+        counts = ", ".join(map(str, info.player_counts))
+        lines.append(f"{info.name}: {info.title}")
+        lines.append(f"  sides: {', '.join(f'{s} ({info.short_labels[s]})' for s in info.sides)}")
+        lines.append(f"  players: {counts}; variants: {', '.join(info.variants)}")
+    return lines
+
+
+def games_json() -> list[str]:
+    return [
+        json.dumps(
+            {
+                "name": info.name,
+                "title": info.title,
+                "sides": list(info.sides),
+                "players": list(info.player_counts),
+                "variants": list(info.variants),
+                "labels": sorted(info.short_labels.values()),
+            }
+        )
+        for info in GAMES.values()
+    ]

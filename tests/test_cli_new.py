@@ -1,0 +1,119 @@
+"""`referee new` never writes a record that `check` rejects (issue 8, point 6): it refuses,
+with exit 2 and one clear line, whatever would make the record malformed or its claim
+wrong; and whatever it does write, `check` accepts."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from games import registry
+from referee import session
+from referee.adjudicate import adjudicate, read_source
+from referee.cli import app
+from referee.errors import UsageError
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["numica", "--tag", "Game=nika"], "cannot set the Game tag"),
+        (["nika", "--players", "3", "--tag", "Players=4"], "--tag Players=4 contradicts --players 3"),
+        (["nika", "--tag", "Players=5"], 'nika is played by 2, 3 or 4 players, not "5"'),
+        (["numica", "--tag", "Players=5"], 'numica is played by 2 players, not "5"'),
+        (["pikemen", "--tag", "Players=²"], 'pikemen is played by 2, 3 or 4 players, not "²"'),
+        (["nieuchess", "--tag", "Position=R:zz9"], "the Position tag would make the record malformed"),
+        (["pikemen", "--tag", "Position=nonsense"], "the Position tag would make the record malformed"),
+        (["nika", "--tag", "Bad-Name=x"], 'a tag name is letters, digits and _ only, not "Bad-Name"'),
+        (["nika", "--tag", "=x"], 'a tag name is letters, digits and _ only, not ""'),
+        (["nika", "--tag", "Event=two\nlines"], "a tag value must stay on one line"),
+        (["nika", "--tag", "Event=two\u2028lines"], "a tag value must stay on one line"),
+        (["nika", "--tag", "Event"], "--tag takes NAME=VALUE"),
+        (["nika", "--tag", "Event=a", "--tag", "Event=b"], "--tag Event is given twice"),
+        (["numica", "--seed", ""], "--seed needs a value"),
+        (["numica", "--seed", "  "], "--seed needs a value"),
+        (["numica", "--tag", "Seed="], "--tag Seed needs a value"),
+        (["numica", "--seed", "a", "--tag", "Seed=b"], "--tag Seed=b contradicts --seed a"),
+        (["pikemen", "--first", "Yellow"], '"Yellow" is not a side of this pikemen game: choose one of Red, Blue'),
+        (["nieuchess", "--first", "Green"], '"Green" is not a side of this nieuchess game'),
+        (["nika", "--first", "Sparta"], "in nika the rules say who moves first"),
+        (["numica", "--first", "Red"], "in numica the rules say who moves first"),
+        (["numica", "--tag", "First=Blue"], "in numica the rules say who moves first"),
+        (["numica", "--tag", "Result=Red"], 'the Result tag claims "Red"'),
+        (["numica", "--tag", "Variant=giant"], "the Variant tag would make the record malformed"),
+        (["nika", "--players", "7"], "nika is played by 2, 3 or 4 players, not 7"),
+        (["chess"], 'unknown game "chess"'),
+    ],
+)
+def test_new_refuses_what_check_would_reject(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["new", *args])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and message in result.output
+
+
+def test_new_writes_first_only_for_games_that_let_players_choose() -> None:
+    pikemen = runner.invoke(app, ["new", "pikemen", "--players", "3", "--first", "y"])
+    assert pikemen.exit_code == 0 and '[First "Yellow"]' in pikemen.output
+    for game in ("nika", "numica"):
+        assert "First" not in runner.invoke(app, ["new", game]).output
+
+
+def test_new_accepts_consistent_repetitions_and_reads_players_from_a_tag() -> None:
+    result = runner.invoke(app, ["new", "pikemen", "--players", "4", "--tag", "Players=4", "--first", "Green"])
+    assert result.output == '[Game "pikemen"]\n[Players "4"]\n[First "Green"]\n'
+    tagged = runner.invoke(app, ["new", "nika", "--tag", "Players=3", "--tag", "Sparta=Bo"])
+    assert tagged.output == '[Game "nika"]\n[Players "3"]\n[Sparta "Bo"]\n'
+    claimed = runner.invoke(app, ["new", "numica", "--seed", "s", "--tag", "Result=*"])
+    assert claimed.output == '[Game "numica"]\n[Seed "s"]\n[Result "*"]\n'
+
+
+def checks_as_legal(text: str) -> None:
+    results = read_source(text.encode("utf-8"))
+    assert len(results) == 1, text
+    verdict = adjudicate(results[0]).verdict
+    assert verdict.legal and verdict.status == "ongoing", (text, verdict)
+
+
+TAG_NAMES = st.one_of(
+    st.sampled_from(
+        ["Players", "Seed", "First", "Position", "Result", "Variant", "SeedHash", "Tiles", "Event", "Red", "Game"]
+    ),
+    st.text(string.ascii_letters + string.digits + "_-. é", min_size=0, max_size=8),
+)
+TAG_VALUES = st.one_of(
+    st.sampled_from(["2", "3", "4", "5", "*", "Red", "Blue", "Yellow", "draw", "standard", "warpspawn", "x", ""]),
+    st.text(max_size=12),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(list(registry.GAMES)),
+    players=st.none() | st.integers(min_value=0, max_value=5),
+    seed=st.none() | st.text(max_size=6),
+    first=st.none() | st.sampled_from(["Red", "Blue", "Yellow", "Green", "Athens", "r", "b", "Nobody"]),
+    tags=st.lists(st.tuples(TAG_NAMES, TAG_VALUES).map("=".join), max_size=4),
+)
+def test_whatever_new_writes_check_accepts(
+    game: str, players: int | None, seed: str | None, first: str | None, tags: list[str]
+) -> None:
+    try:
+        text = session.new_record(game, players, seed, first, tags)
+    except UsageError as error:
+        assert str(error) and "\n" not in str(error)
+        return
+    checks_as_legal(text)
+
+
+def test_every_game_and_player_count_with_every_first_side_checks() -> None:
+    for info in registry.GAMES.values():
+        for players in info.player_counts:
+            firsts = info.sides_for(players) if info.name in session.CHOOSES_FIRST else (None,)
+            for first in firsts:
+                checks_as_legal(session.new_record(info.name, players, None, first, ["Event=Club night"]))
