@@ -146,7 +146,7 @@ def _run(
                     )
                     return failure, turns
             # A replacement step is in the round of the turn it follows (nieuchess.md).
-            round_before = open_round if item.step and open_turn is not None else state.round_number()
+            round_before = open_round if item.step and open_round is not None else state.round_number()
             if until_round is not None and round_before is not None and round_before > until_round:
                 return None, turns
             try:
