@@ -110,7 +110,7 @@ def _run(
                 except RuleError as error:
                     return _report(open_turn.span, open_round, open_turn.side, None, error.message), turns
             # A replacement step is in the round of the turn it follows (nieuchess.md).
-            round_before = open_round if item.step and open_turn is not None else state.round_number()
+            round_before = open_round if item.step and open_round is not None else state.round_number()
             if until_round is not None and round_before is not None and round_before > until_round:
                 return None, turns
             try:

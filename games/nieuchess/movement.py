@@ -120,11 +120,11 @@ class Field:
         """Whether some legal path leads from origin to target (the destination form)."""
         if self.occupant[target] or not BOARD.passable[target]:
             return False
+        walkable = BOARD.distance(origin, target) <= MAX_STEPS
         if HOT[target]:
-            return target in self.destinations(side, origin)
-        if BOARD.distance(origin, target) > MAX_STEPS:
-            return False
-        return self._walks_to(side, origin, target)
+            # Most moves onto the line walk there; only the others need the ride search.
+            return (walkable and self._walks_to(side, origin, target)) or target in self.destinations(side, origin)
+        return walkable and self._walks_to(side, origin, target)
 
     def _walks_to(self, side: int, origin: int, target: int) -> bool:
         """A breadth-first search over ordinary steps, pruned by the distance left."""

@@ -9,6 +9,7 @@ since a pawn has no identity beyond the hex it stands on.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
 from games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
@@ -33,6 +34,10 @@ INVASIONS = 2
 INVASION_SIZE = 5
 
 
+TurnKind = Literal["setup", "main", "step"]
+"""A setup turn, a complete turn's main part (movement then combat), a replacement step."""
+
+
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
@@ -42,7 +47,7 @@ class TurnState:
     """The open turn: whose, what kind, and what happened in it so far."""
 
     side: int
-    kind: str  # "setup", "main" or "step"
+    kind: TurnKind
     actions: int = 0
     moved: set[int] = field(default_factory=set)
     placements: int = 0

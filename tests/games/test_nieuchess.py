@@ -696,6 +696,9 @@ def test_replacement_steps_at_fault_are_in_the_round_of_the_turn_they_follow() -
     assert where(empty) == (6, 1, 1, "Red", None) and "places 1 or 2 pawns" in empty.error.message
     after_the_end = verdict("1. R: a1-b1", "B: y36-x36 resign", "R+: g4", Position=position)
     assert where(after_the_end) == (6, 1, 1, "Red", None) and "the game ended" in after_the_end.error.message
+    setup = " ".join(f"{f}1" for f in "abcdefghijklmnopqrst")
+    after_setup = verdict(f"R: setup {setup}", f"B: setup {setup.replace('1', '36')}", "R+: g4")
+    assert where(after_setup) == (5, 1, 1, "Red", None) and "end of a complete turn" in after_setup.error.message
     # The step itself, written with its round number, and a replay up to round 1 count it in round 1.
     text = record("1. R: a1-b1", "B: y36-x36", "1. R+: g4", "2. R: b1-c1", Position=position)
     (result,) = read_source(text.encode())
