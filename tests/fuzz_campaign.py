@@ -59,9 +59,9 @@ def main() -> int:
     first: dict[str, tuple[str, str]] = {}
     done = 0
     began = time.monotonic()
-    signal.signal(signal.SIGTERM, _stop)
     try:
         with Pool(max(1, options.jobs), initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+            signal.signal(signal.SIGTERM, _stop)  # after the workers start: they keep the default
             for count, found in pool.imap(_run, jobs):
                 done += count
                 for site, example, message in found:
