@@ -26,8 +26,8 @@ BLOCK = 1 << 16
 
 _GAME = rb"\[Game(?![A-Za-z0-9_])"
 _START = re.compile(_GAME)
-_OUTSIDE = re.compile(rb'[{;"]|' + _GAME)
-_IN_BRACES = re.compile(rb"\}|^[ \t]*(" + _GAME + rb")", re.MULTILINE)
+_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_LINE_START_GAME = re.compile(rb"^[ \t]*(" + _GAME + rb")", re.MULTILINE)
 # A quoted value ends at its closing quote or its line's end; written unrolled so that a
 # long value costs no memory per character in the regex engine.
 _IN_QUOTES = re.compile(rb'[^"\\\n]*(?:\\[^\n][^"\\\n]*)*')
@@ -97,30 +97,48 @@ class Splitter:
         self._position, self._state = 5, _OUTSIDE_STATE
 
     def _scan(self, limit: int) -> int | None:
-        """Scan on from the last position; the start of the next record, if reached."""
+        """Scan on from the last position; the start of the next record, if reached.
+
+        Outside comments and values, the next `{`, `;`, `"` and `[Game` are each found by a
+        plain byte search and remembered until passed, so that the text between them is
+        gone over at the speed of `bytes.find`, not of a regular expression."""
         buffer, position = self._buffer, self._position
+        ahead: dict[bytes, int] = {}  # the next occurrence of each, or `limit` when none
+
+        def next_of(what: bytes) -> int:
+            at = ahead.get(what, -1)
+            if at < position:
+                at = buffer.find(what, position, limit)
+                ahead[what] = limit if at < 0 else at
+            return ahead[what]
+
         while position < limit:
             state = self._state
             if state == _OUTSIDE_STATE:
-                match = _OUTSIDE.search(buffer, position, limit)
-                if match is None:
+                game = next_of(b"[Game")
+                while game < limit and game + 5 < len(buffer) and buffer[game + 5] in _NAME_BYTES:
+                    position = max(position, game + 1)  # "[Gamesmanship": not a Game tag
+                    game = next_of(b"[Game")
+                found = min(next_of(b"{"), next_of(b";"), next_of(b'"'), game)
+                if found >= limit:
                     position = limit
                     break
-                found = buffer[match.start()]
-                if found == 0x5B:  # "["
-                    self._position = match.start()
-                    return match.start()
-                self._state = {0x7B: _BRACES, 0x3B: _LINE_COMMENT, 0x22: _QUOTES}[found]
-                position = match.end()
+                if found == game:
+                    self._position = game
+                    return game
+                self._state = {0x7B: _BRACES, 0x3B: _LINE_COMMENT, 0x22: _QUOTES}[buffer[found]]
+                position = found + 1
             elif state == _BRACES:
-                match = _IN_BRACES.search(buffer, position, limit)
-                if match is None:
-                    position = limit
-                    break
-                if match.group(1) is not None:
+                close = buffer.find(b"}", position, limit)
+                end = limit if close < 0 else close
+                match = _LINE_START_GAME.search(buffer, position, end)
+                if match is not None:
                     self._position = match.start(1)
                     return match.start(1)
-                self._state, position = _OUTSIDE_STATE, match.end()
+                if close < 0:
+                    position = limit
+                    break
+                self._state, position = _OUTSIDE_STATE, close + 1
             elif state == _LINE_COMMENT:
                 newline = buffer.find(b"\n", position, limit)
                 if newline < 0:

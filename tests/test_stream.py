@@ -239,3 +239,14 @@ def test_a_crash_while_reading_a_record_stays_with_that_record() -> None:
     assert data[crashed.offset :].startswith(crashed.raw)
     with pytest.raises(KeyError):
         read(data, _broken_dialect)
+
+
+def test_well_formed_records_are_read_without_pyparsing() -> None:
+    """Start-up stays fast: the detailed grammar is imported only to explain an error."""
+    code = (
+        "import io, sys\nfrom notation.reader import iter_records\nfrom referee.adjudicate import dialect_for\n"
+        f"assert all(r.raw for r in iter_records(io.BytesIO({(RECORD * 3).encode()!r}), dialect_for))\n"
+        "print('pyparsing' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
