@@ -11,8 +11,8 @@ error of the referee itself (it gets the verdict `error`, the next record is rea
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
-from typing import Annotated, NoReturn
+from collections.abc import Callable, Iterable
+from typing import Annotated, NoReturn, Protocol, TypeVar
 
 import typer
 
@@ -104,13 +104,23 @@ def main_options(
     """Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN."""
 
 
-def _one_record(item: Verdict | Problem, tally: Tally) -> bool:
-    """Count a one-record command's verdict or problem; print a problem. True for a verdict."""
-    tally.add(item)
+class _Judged(Protocol):
+    @property
+    def verdict(self) -> Verdict: ...
+
+
+Judged = TypeVar("Judged", bound=_Judged)
+
+
+def _print_one(item: Judged | Problem, text: Callable[[Judged], str]) -> NoReturn:
+    """A one-record command's ending: its output (or the input's problem), then its exit."""
+    tally = Tally()
+    tally.add(item if isinstance(item, Problem) else item.verdict)
     if isinstance(item, Problem):
         _err(render.problem_line(item))
-        return False
-    return True
+    else:
+        _out(text(item))
+    _exit(tally)
 
 
 @app.command()
@@ -153,12 +163,7 @@ def replay(file: OneFile, record: RecordOption = 1) -> None:
         played = session.replay(file, record)
     except UsageError as error:
         _fail_usage(error)
-    tally = Tally()
-    if isinstance(played, Problem):
-        _one_record(played, tally)
-    elif _one_record(played.verdict, tally):
-        _out(render.replay_text(played))
-    _exit(tally)
+    _print_one(played, render.replay_text)
 
 
 @app.command()
@@ -176,12 +181,7 @@ def show(
         shown = session.show(file, record, at)
     except UsageError as error:
         _fail_usage(error)
-    tally = Tally()
-    if isinstance(shown, Problem):
-        _one_record(shown, tally)
-    elif _one_record(shown.verdict, tally):
-        _out(render.shown_json(shown) if json_output else render.shown_text(shown))
-    _exit(tally)
+    _print_one(shown, render.shown_json if json_output else render.shown_text)
 
 
 @app.command()
@@ -195,12 +195,7 @@ def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = Fal
         listed = session.moves(file, record)
     except UsageError as error:
         _fail_usage(error)
-    tally = Tally()
-    if isinstance(listed, Problem):
-        _one_record(listed, tally)
-    elif _one_record(listed.verdict, tally):
-        _out(render.listed_json(listed) if json_output else render.listed_text(listed))
-    _exit(tally)
+    _print_one(listed, render.listed_json if json_output else render.listed_text)
 
 
 @app.command("format")
