@@ -208,19 +208,28 @@ CHOOSES_FIRST = frozenset({"pikemen", "nieuchess"})
 LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
+def _shown(text: str) -> str:
+    """Text quoted for a one-line message: characters that are not printable escaped."""
+    return '"' + "".join(char if char.isprintable() else f"\\u{ord(char):04x}" for char in text) + '"'
+
+
+def _one_line(what: str, value: str) -> None:
+    if any(char in LINE_BREAKS for char in value):
+        raise UsageError(f"{what}: a tag value must stay on one line, not {_shown(value)}")
+
+
 def _extra_tags(entries: list[str]) -> dict[str, str]:
     """`--tag NAME=VALUE` entries as tags, each name once, each a tag RGN can hold."""
     tags: dict[str, str] = {}
     for entry in entries:
         name, equals, value = entry.partition("=")
         if not equals:
-            raise UsageError(f'--tag takes NAME=VALUE, not "{entry}"')
+            raise UsageError(f"--tag takes NAME=VALUE, not {_shown(entry)}")
         if re.fullmatch(TAG_NAME, name) is None:
-            raise UsageError(f'--tag {entry}: a tag name is letters, digits and _ only, not "{name}"')
+            raise UsageError(f"--tag: a tag name is letters, digits and _ only, not {_shown(name)}")
         if name == "Game":
             raise UsageError("--tag cannot set the Game tag: the game is the command's GAME argument")
-        if any(char in LINE_BREAKS for char in value):
-            raise UsageError(f"--tag {name}: a tag value must stay on one line")
+        _one_line(f"--tag {name}", value)
         if name in tags:
             raise UsageError(f"--tag {name} is given twice")
         tags[name] = value
@@ -235,29 +244,31 @@ def new_record(game: str, players: int | None, seed: str | None, first: str | No
 
     info = registry.info(game)
     if info is None:
-        raise UsageError(f'unknown game "{game}": choose one of {", ".join(registry.GAMES)}')
+        raise UsageError(f"unknown game {_shown(game)}: choose one of {', '.join(registry.GAMES)}")
     extra = _extra_tags(tags)
     if players is not None and players not in info.player_counts:
         raise UsageError(f"{info.name} is played by {info.players_text()} players, not {players}")
     if "Players" in extra:
         written = extra["Players"].strip()
         if not (written.isascii() and written.isdigit()) or int(written) not in info.player_counts:
-            raise UsageError(f'{info.name} is played by {info.players_text()} players, not "{written}"')
+            raise UsageError(f"{info.name} is played by {info.players_text()} players, not {_shown(written)}")
         if players is not None and int(written) != players:
             raise UsageError(f"--tag Players={written} contradicts --players {players}")
         players = int(written) if len(info.player_counts) > 1 else players
         del extra["Players"]
     if seed is not None and not seed.strip():
         raise UsageError("--seed needs a value (leave it out to draw a fresh random seed)")
+    if seed is not None:
+        _one_line("--seed", seed)
     if "Seed" in extra:
         if not extra["Seed"].strip():
             raise UsageError("--tag Seed needs a value (leave it out to draw a fresh random seed)")
         if seed is not None and extra["Seed"] != seed:
-            raise UsageError(f"--tag Seed={extra['Seed']} contradicts --seed {seed}")
+            raise UsageError(f"--tag Seed={_shown(extra['Seed'])} contradicts --seed {_shown(seed)}")
         seed = extra.pop("Seed")
     if "First" in extra:
         if first is not None and info.side(extra["First"]) != info.side(first):
-            raise UsageError(f"--tag First={extra['First']} contradicts --first {first}")
+            raise UsageError(f"--tag First={_shown(extra['First'])} contradicts --first {_shown(first)}")
         first = extra.pop("First")
     side = None
     if first is not None:
@@ -266,7 +277,9 @@ def new_record(game: str, players: int | None, seed: str | None, first: str | No
         side = info.side(first)
         sides = info.sides_for(players or info.player_counts[0])
         if side is None or side not in sides:
-            raise UsageError(f'"{first}" is not a side of this {info.name} game: choose one of {", ".join(sides)}')
+            raise UsageError(
+                f"{_shown(first)} is not a side of this {info.name} game: choose one of {', '.join(sides)}"
+            )
     given = {"SeedHash", "Tiles"} | ({"Position"} if info.randomness == "tiles" else set())
     if seed is None and info.randomness is not None and not given & set(extra):
         import secrets

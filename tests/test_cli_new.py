@@ -31,6 +31,8 @@ runner = CliRunner()
         (["nieuchess", "--tag", "Position=R:zz9"], "the Position tag would make the record malformed"),
         (["pikemen", "--tag", "Position=nonsense"], "the Position tag would make the record malformed"),
         (["nika", "--tag", "Bad-Name=x"], 'a tag name is letters, digits and _ only, not "Bad-Name"'),
+        (["nika", "--tag", "Bad\nName=x"], 'a tag name is letters, digits and _ only, not "Bad\\u000aName"'),
+        (["nieuchess", "--seed", "two\nlines"], "--seed: a tag value must stay on one line"),
         (["nika", "--tag", "=x"], 'a tag name is letters, digits and _ only, not ""'),
         (["nika", "--tag", "Event=two\nlines"], "a tag value must stay on one line"),
         (["nika", "--tag", "Event=two\u2028lines"], "a tag value must stay on one line"),
@@ -39,7 +41,7 @@ runner = CliRunner()
         (["numica", "--seed", ""], "--seed needs a value"),
         (["numica", "--seed", "  "], "--seed needs a value"),
         (["numica", "--tag", "Seed="], "--tag Seed needs a value"),
-        (["numica", "--seed", "a", "--tag", "Seed=b"], "--tag Seed=b contradicts --seed a"),
+        (["numica", "--seed", "a", "--tag", "Seed=b"], '--tag Seed="b" contradicts --seed "a"'),
         (["pikemen", "--first", "Yellow"], '"Yellow" is not a side of this pikemen game: choose one of Red, Blue'),
         (["nieuchess", "--first", "Green"], '"Green" is not a side of this nieuchess game'),
         (["nika", "--first", "Sparta"], "in nika the rules say who moves first"),
@@ -90,15 +92,20 @@ TAG_VALUES = st.one_of(
     st.sampled_from(["2", "3", "4", "5", "*", "Red", "Blue", "Yellow", "draw", "standard", "warpspawn", "x", ""]),
     st.text(max_size=12),
 )
+HOSTILE_TAGS = st.tuples(TAG_NAMES, TAG_VALUES)
+FREE_TAGS = st.tuples(
+    st.sampled_from(["Event", "Site", "Date", "Round", "Annotator", "Red", "Blue", "Athens", "Custom_1", "Result"]),
+    st.text(st.characters(blacklist_categories=("Cc", "Zl", "Zp", "Cs")), max_size=12) | st.just("*"),
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     game=st.sampled_from(list(registry.GAMES)),
-    players=st.none() | st.integers(min_value=0, max_value=5),
-    seed=st.none() | st.text(max_size=6),
+    players=st.none() | st.sampled_from([2, 3, 4]) | st.integers(min_value=0, max_value=5),
+    seed=st.none() | st.text(string.ascii_letters + string.digits, min_size=1, max_size=6) | st.text(max_size=6),
     first=st.none() | st.sampled_from(["Red", "Blue", "Yellow", "Green", "Athens", "r", "b", "Nobody"]),
-    tags=st.lists(st.tuples(TAG_NAMES, TAG_VALUES).map("=".join), max_size=4),
+    tags=st.lists(st.one_of(FREE_TAGS, FREE_TAGS, HOSTILE_TAGS).map("=".join), max_size=3),
 )
 def test_whatever_new_writes_check_accepts(
     game: str, players: int | None, seed: str | None, first: str | None, tags: list[str]
