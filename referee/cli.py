@@ -16,7 +16,7 @@ from typing import Annotated, NoReturn, Protocol, TypeVar
 
 import typer
 
-from referee import render, session
+from referee import fresh, render, session
 from referee.errors import UsageError
 from referee.exits import ExitStatus, Problem, Tally, exit_status
 from referee.verdicts import Verdict
@@ -245,7 +245,7 @@ def new(
     Example: referee new pikemen --players 3 --tag Event="Club night" > game.rgn
     """
     try:
-        text = session.new_record(game, players, seed, first, tag or [])
+        text = fresh.new_record(game, players, seed, first, tag or [])
     except UsageError as error:
         _fail_usage(error)
     typer.echo(text, nl=False)

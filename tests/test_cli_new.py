@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from games import registry
-from referee import session
+from referee import fresh
 from referee.adjudicate import adjudicate, read_source
 from referee.cli import app
 from referee.errors import UsageError
@@ -111,7 +111,7 @@ def test_whatever_new_writes_check_accepts(
     game: str, players: int | None, seed: str | None, first: str | None, tags: list[str]
 ) -> None:
     try:
-        text = session.new_record(game, players, seed, first, tags)
+        text = fresh.new_record(game, players, seed, first, tags)
     except UsageError as error:
         assert str(error) and "\n" not in str(error)
         return
@@ -121,6 +121,6 @@ def test_whatever_new_writes_check_accepts(
 def test_every_game_and_player_count_with_every_first_side_checks() -> None:
     for info in registry.GAMES.values():
         for players in info.player_counts:
-            firsts = info.sides_for(players) if info.name in session.CHOOSES_FIRST else (None,)
+            firsts = info.sides_for(players) if info.name in fresh.CHOOSES_FIRST else (None,)
             for first in firsts:
-                checks_as_legal(session.new_record(info.name, players, None, first, ["Event=Club night"]))
+                checks_as_legal(fresh.new_record(info.name, players, None, first, ["Event=Club night"]))
