@@ -16,7 +16,7 @@ from typing import Annotated, NoReturn, Protocol, TypeVar
 
 import typer
 
-from referee import fresh, render, session
+from referee import render, session
 from referee.errors import UsageError
 from referee.exits import ExitStatus, Problem, Tally, exit_status
 from referee.verdicts import Verdict
@@ -244,6 +244,8 @@ def new(
 
     Example: referee new pikemen --players 3 --tag Event="Club night" > game.rgn
     """
+    from referee import fresh
+
     try:
         text = fresh.new_record(game, players, seed, first, tag or [])
     except UsageError as error:
