@@ -123,7 +123,7 @@ def _print_one(item: Judged | Problem, text: Callable[[Judged], str]) -> NoRetur
     _exit(tally)
 
 
-@app.command()
+@app.command(short_help="One verdict line per record (--json, --quiet).")
 def check(
     files: Files,
     json_output: JsonOption = False,
@@ -153,7 +153,7 @@ def check(
     _exit(tally)
 
 
-@app.command()
+@app.command(short_help="Every action with what it caused, then the board.")
 def replay(file: OneFile, record: RecordOption = 1) -> None:
     """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
 
@@ -166,7 +166,7 @@ def replay(file: OneFile, record: RecordOption = 1) -> None:
     _print_one(played, render.replay_text)
 
 
-@app.command()
+@app.command(short_help="The board at the end, or after round N (--at N).")
 def show(
     file: OneFile,
     record: RecordOption = 1,
@@ -184,7 +184,7 @@ def show(
     _print_one(shown, render.shown_json if json_output else render.shown_text)
 
 
-@app.command()
+@app.command(short_help="The legal actions of the side to move.")
 def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
     """List the legal actions of the side to move at the end of a record, in canonical form.
 
@@ -198,7 +198,7 @@ def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = Fal
     _print_one(listed, render.listed_json if json_output else render.listed_text)
 
 
-@app.command("format")
+@app.command("format", short_help="Every record in canonical form.")
 def format_records(files: Files) -> None:
     """Write every record in canonical form (NOTATION.md §7). Malformed records are passed through as read.
 
@@ -226,7 +226,7 @@ def _write_bytes(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
-@app.command()
+@app.command(short_help="A fresh record's tags, ready for play.")
 def new(
     game: Annotated[str, typer.Argument(help="nika, numica, pikemen or nieuchess.", metavar="GAME")],
     players: Annotated[
@@ -253,14 +253,14 @@ def new(
     typer.echo(text, nl=False)
 
 
-@app.command()
+@app.command(short_help="The games, their sides, player counts and variants.")
 def games(json_output: JsonOption = False) -> None:
     """List the games, their sides, player counts and variants."""
     for line in render.games_json() if json_output else render.games_text():
         _out(line)
 
 
-@app.command()
+@app.command(short_help="Actions read and checked per second, peak memory.")
 def bench(
     names: Annotated[
         list[str] | None, typer.Argument(help="Games to measure (default: all).", metavar="GAME...")
