@@ -18,7 +18,7 @@ import typer
 
 from referee import render, session
 from referee.errors import UsageError
-from referee.exits import ExitStatus, Problem, Tally, exit_status
+from referee.exits import Problem, Tally, exit_status
 from referee.verdicts import Verdict
 
 app = typer.Typer(
@@ -57,7 +57,9 @@ def _err(text: str) -> None:
 
 def _fail_usage(error: UsageError) -> NoReturn:
     _err(f"referee: {error}")
-    raise typer.Exit(ExitStatus.USAGE)
+    tally = Tally()
+    tally.usage = True
+    _exit(tally)
 
 
 def _exit(tally: Tally) -> NoReturn:
