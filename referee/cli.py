@@ -11,14 +11,14 @@ error of the referee itself (it gets the verdict `error`, the next record is rea
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
-from typing import Annotated, NoReturn
+from collections.abc import Callable, Iterable
+from typing import Annotated, NoReturn, Protocol, TypeVar
 
 import typer
 
 from referee import render, session
 from referee.errors import UsageError
-from referee.exits import ExitStatus, Problem, Tally, exit_status
+from referee.exits import Problem, Tally, exit_status
 from referee.verdicts import Verdict
 
 app = typer.Typer(
@@ -57,7 +57,9 @@ def _err(text: str) -> None:
 
 def _fail_usage(error: UsageError) -> NoReturn:
     _err(f"referee: {error}")
-    raise typer.Exit(ExitStatus.USAGE)
+    tally = Tally()
+    tally.usage = True
+    _exit(tally)
 
 
 def _exit(tally: Tally) -> NoReturn:
@@ -104,16 +106,26 @@ def main_options(
     """Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN."""
 
 
-def _one_record(item: Verdict | Problem, tally: Tally) -> bool:
-    """Count a one-record command's verdict or problem; print a problem. True for a verdict."""
-    tally.add(item)
+class _Judged(Protocol):
+    @property
+    def verdict(self) -> Verdict: ...
+
+
+Judged = TypeVar("Judged", bound=_Judged)
+
+
+def _print_one(item: Judged | Problem, text: Callable[[Judged], str]) -> NoReturn:
+    """A one-record command's ending: its output (or the input's problem), then its exit."""
+    tally = Tally()
+    tally.add(item if isinstance(item, Problem) else item.verdict)
     if isinstance(item, Problem):
         _err(render.problem_line(item))
-        return False
-    return True
+    else:
+        _out(text(item))
+    _exit(tally)
 
 
-@app.command()
+@app.command(short_help="One verdict line per record (--json, --quiet).")
 def check(
     files: Files,
     json_output: JsonOption = False,
@@ -143,7 +155,7 @@ def check(
     _exit(tally)
 
 
-@app.command()
+@app.command(short_help="Every action with what it caused, then the board.")
 def replay(file: OneFile, record: RecordOption = 1) -> None:
     """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
 
@@ -153,15 +165,10 @@ def replay(file: OneFile, record: RecordOption = 1) -> None:
         played = session.replay(file, record)
     except UsageError as error:
         _fail_usage(error)
-    tally = Tally()
-    if isinstance(played, Problem):
-        _one_record(played, tally)
-    elif _one_record(played.verdict, tally):
-        _out(render.replay_text(played))
-    _exit(tally)
+    _print_one(played, render.replay_text)
 
 
-@app.command()
+@app.command(short_help="The board at the end, or after round N (--at N).")
 def show(
     file: OneFile,
     record: RecordOption = 1,
@@ -176,15 +183,10 @@ def show(
         shown = session.show(file, record, at)
     except UsageError as error:
         _fail_usage(error)
-    tally = Tally()
-    if isinstance(shown, Problem):
-        _one_record(shown, tally)
-    elif _one_record(shown.verdict, tally):
-        _out(render.shown_json(shown) if json_output else render.shown_text(shown))
-    _exit(tally)
+    _print_one(shown, render.shown_json if json_output else render.shown_text)
 
 
-@app.command()
+@app.command(short_help="The legal actions of the side to move.")
 def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
     """List the legal actions of the side to move at the end of a record, in canonical form.
 
@@ -195,15 +197,10 @@ def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = Fal
         listed = session.moves(file, record)
     except UsageError as error:
         _fail_usage(error)
-    tally = Tally()
-    if isinstance(listed, Problem):
-        _one_record(listed, tally)
-    elif _one_record(listed.verdict, tally):
-        _out(render.listed_json(listed) if json_output else render.listed_text(listed))
-    _exit(tally)
+    _print_one(listed, render.listed_json if json_output else render.listed_text)
 
 
-@app.command("format")
+@app.command("format", short_help="Every record in canonical form.")
 def format_records(files: Files) -> None:
     """Write every record in canonical form (NOTATION.md §7). Malformed records are passed through as read.
 
@@ -231,7 +228,7 @@ def _write_bytes(data: bytes) -> None:
     sys.stdout.buffer.flush()
 
 
-@app.command()
+@app.command(short_help="A fresh record's tags, ready for play.")
 def new(
     game: Annotated[str, typer.Argument(help="nika, numica, pikemen or nieuchess.", metavar="GAME")],
     players: Annotated[
@@ -249,21 +246,23 @@ def new(
 
     Example: referee new pikemen --players 3 --tag Event="Club night" > game.rgn
     """
+    from referee import fresh
+
     try:
-        text = session.new_record(game, players, seed, first, tag or [])
+        text = fresh.new_record(game, players, seed, first, tag or [])
     except UsageError as error:
         _fail_usage(error)
     typer.echo(text, nl=False)
 
 
-@app.command()
+@app.command(short_help="The games, their sides, player counts and variants.")
 def games(json_output: JsonOption = False) -> None:
     """List the games, their sides, player counts and variants."""
     for line in render.games_json() if json_output else render.games_text():
         _out(line)
 
 
-@app.command()
+@app.command(short_help="Actions read and checked per second, peak memory.")
 def bench(
     names: Annotated[
         list[str] | None, typer.Argument(help="Games to measure (default: all).", metavar="GAME...")

@@ -61,15 +61,21 @@ def run(app: typer.Typer, args: list[str]) -> int:
         _silence_stdout()
         return ExitStatus.USAGE
     except OSError as error:
+        if error.filename is not None:  # not the output: a file the referee itself needed
+            return _internal(error)
         _silence_stdout()
         _say(f"cannot write the output: {error.strerror or error}")
         return ExitStatus.USAGE
     except KeyboardInterrupt:
         return 130
     except Exception as error:
-        text = " ".join(str(error).split())
-        _say(f"internal error ({type(error).__name__}: {text}); this is a bug of the referee: please report it")
-        return ExitStatus.ERROR
+        return _internal(error)
+
+
+def _internal(error: Exception) -> int:
+    text = " ".join(str(error).split())
+    _say(f"internal error ({type(error).__name__}: {text}); this is a bug of the referee: please report it")
+    return ExitStatus.ERROR
 
 
 def _dispatch(app: typer.Typer, args: list[str]) -> int:

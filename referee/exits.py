@@ -9,7 +9,6 @@ that does not match, an input with no record), 0."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
@@ -36,15 +35,23 @@ class Problem(NamedTuple):
     message: str
 
 
-@dataclass
 class Tally:
     """What a command met: verdicts by status, claims that do not match, problems."""
 
-    statuses: Counter[Status] = field(default_factory=Counter)
-    mismatched: int = 0
-    problems: Counter[ProblemKind] = field(default_factory=Counter)
-    usage: bool = False
-    busy: bool = False
+    def __init__(self) -> None:
+        self.statuses: Counter[Status] = Counter()
+        self.mismatched = 0
+        self.problems: Counter[ProblemKind] = Counter()
+        self.usage = False
+        self.busy = False
+
+    def __repr__(self) -> str:
+        statuses = {str(status): count for status, count in self.statuses.items()}
+        problems = {str(kind): count for kind, count in self.problems.items()}
+        return (
+            f"Tally(statuses={statuses}, mismatched={self.mismatched}, problems={problems}, "
+            f"usage={self.usage}, busy={self.busy})"
+        )
 
     def add(self, item: Verdict | Problem) -> None:
         if isinstance(item, Problem):

@@ -3,7 +3,6 @@ that turns the library's values (verdicts, replays, boards, lists) into text."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from games.registry import GAMES
@@ -12,6 +11,13 @@ from referee.exits import Problem, Tally
 from referee.session import Listed, Shown
 from referee.verdicts import ErrorReport, Status, Verdict
 from referee.words import plural
+
+
+def _json(value: dict[str, Any]) -> str:
+    import json  # only when JSON is asked for: `referee check` starts faster without it
+
+    return json.dumps(value)
+
 
 # Verdicts (check, and the last line of replay, show and moves)
 
@@ -94,7 +100,7 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
 
 
 def verdict_json(verdict: Verdict) -> str:
-    return json.dumps(verdict_fields(verdict))
+    return _json(verdict_fields(verdict))
 
 
 def problem_line(problem: Problem) -> str:
@@ -148,7 +154,7 @@ def shown_text(shown: Shown) -> str:
 
 def shown_json(shown: Shown) -> str:
     state = shown.state
-    return json.dumps(
+    return _json(
         {
             "position": None if state is None else state.position(),
             "to_move": None if state is None else state.to_move(),
@@ -171,7 +177,7 @@ def listed_text(listed: Listed) -> str:
 
 def listed_json(listed: Listed) -> str:
     verdict = listed.verdict
-    return json.dumps({"to_move": verdict.to_move, "actions": listed.actions, "verdict": verdict_fields(verdict)})
+    return _json({"to_move": verdict.to_move, "actions": listed.actions, "verdict": verdict_fields(verdict)})
 
 
 # games
@@ -189,7 +195,7 @@ def games_text() -> list[str]:
 
 def games_json() -> list[str]:
     return [
-        json.dumps(
+        _json(
             {
                 "name": info.name,
                 "title": info.title,

@@ -4,13 +4,11 @@ format, make a new record. Nothing here prints: `referee.render` words the value
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from games import registry
-from games.api import GameState, SetupError
-from notation.lexicon import TAG_NAME
+from games.api import GameState
 from notation.model import Malformed, Record, Turn
 from referee import sources
 from referee.adjudicate import Replay, adjudicate
@@ -200,100 +198,3 @@ def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
             continue
         if not found:
             yield _no_record(name)
-
-
-CHOOSES_FIRST = frozenset({"pikemen", "nieuchess"})
-"""The games whose rules let the players choose who moves first (NOTATION.md §2, `First`)."""
-
-LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-
-
-def _extra_tags(entries: list[str]) -> dict[str, str]:
-    """`--tag NAME=VALUE` entries as tags, each name once, each a tag RGN can hold."""
-    tags: dict[str, str] = {}
-    for entry in entries:
-        name, equals, value = entry.partition("=")
-        if not equals:
-            raise UsageError(f'--tag takes NAME=VALUE, not "{entry}"')
-        if re.fullmatch(TAG_NAME, name) is None:
-            raise UsageError(f'--tag {entry}: a tag name is letters, digits and _ only, not "{name}"')
-        if name == "Game":
-            raise UsageError("--tag cannot set the Game tag: the game is the command's GAME argument")
-        if any(char in LINE_BREAKS for char in value):
-            raise UsageError(f"--tag {name}: a tag value must stay on one line")
-        if name in tags:
-            raise UsageError(f"--tag {name} is given twice")
-        tags[name] = value
-    return tags
-
-
-def new_record(game: str, players: int | None, seed: str | None, first: str | None, tags: list[str]) -> str:
-    """A fresh record's tags; a fresh random seed for games that draw randomness. Raises
-    UsageError for anything that would make a record `check` does not accept."""
-    from notation import writer
-    from notation.model import Span, Tag
-
-    info = registry.info(game)
-    if info is None:
-        raise UsageError(f'unknown game "{game}": choose one of {", ".join(registry.GAMES)}')
-    extra = _extra_tags(tags)
-    if players is not None and players not in info.player_counts:
-        raise UsageError(f"{info.name} is played by {info.players_text()} players, not {players}")
-    if "Players" in extra:
-        written = extra["Players"].strip()
-        if not (written.isascii() and written.isdigit()) or int(written) not in info.player_counts:
-            raise UsageError(f'{info.name} is played by {info.players_text()} players, not "{written}"')
-        if players is not None and int(written) != players:
-            raise UsageError(f"--tag Players={written} contradicts --players {players}")
-        players = int(written) if len(info.player_counts) > 1 else players
-        del extra["Players"]
-    if seed is not None and not seed.strip():
-        raise UsageError("--seed needs a value (leave it out to draw a fresh random seed)")
-    if "Seed" in extra:
-        if not extra["Seed"].strip():
-            raise UsageError("--tag Seed needs a value (leave it out to draw a fresh random seed)")
-        if seed is not None and extra["Seed"] != seed:
-            raise UsageError(f"--tag Seed={extra['Seed']} contradicts --seed {seed}")
-        seed = extra.pop("Seed")
-    if "First" in extra:
-        if first is not None and info.side(extra["First"]) != info.side(first):
-            raise UsageError(f"--tag First={extra['First']} contradicts --first {first}")
-        first = extra.pop("First")
-    side = None
-    if first is not None:
-        if info.name not in CHOOSES_FIRST:
-            raise UsageError(f"in {info.name} the rules say who moves first: there is no first side to choose")
-        side = info.side(first)
-        sides = info.sides_for(players or info.player_counts[0])
-        if side is None or side not in sides:
-            raise UsageError(f'"{first}" is not a side of this {info.name} game: choose one of {", ".join(sides)}')
-    given = {"SeedHash", "Tiles"} | ({"Position"} if info.randomness == "tiles" else set())
-    if seed is None and info.randomness is not None and not given & set(extra):
-        import secrets
-
-        seed = secrets.token_hex(8)
-    engine = registry.engine(info.name)
-    values = {"Game": info.name, **engine.new_tags(players, seed, side), **extra}
-    try:
-        engine.new_state(values)
-    except SetupError as error:
-        culprit = f"the {error.tag} tag" if error.tag else "the tags"
-        raise UsageError(f"{culprit} would make the record malformed: {error.message}") from None
-    span = Span(1, 1)
-    text = writer.write_tags(writer.ordered_tags([Tag(k, v, span) for k, v in values.items()], engine.dialect()))
-    _self_check(text)
-    return text
-
-
-def _self_check(text: str) -> None:
-    """What `new` writes must read back as one legal record whose claim, if any, matches."""
-    from referee.adjudicate import read_source
-
-    results = read_source(text.encode("utf-8"))
-    if len(results) != 1:
-        raise UsageError("the tags would not make exactly one record")
-    verdict = adjudicate(results[0]).verdict
-    if verdict.error is not None:
-        raise UsageError(f"the tags would make the record {verdict.status}: {verdict.error.message}")
-    if verdict.result_matches is False:
-        raise UsageError(f'the Result tag claims "{verdict.claimed}", which does not match a game not yet played')

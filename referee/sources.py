@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from pathlib import Path
-from typing import NamedTuple
+from contextlib import AbstractContextManager, nullcontext
+from typing import BinaryIO, NamedTuple
 
 from notation import reader
 from notation.model import ReadResult
@@ -34,9 +34,14 @@ class Read(NamedTuple):
 
 def records(name: str) -> Iterator[Read]:
     """The records of a file or of standard input, in order. Raises UnreadableError
-    when the source cannot be read."""
-    for index, (line, chunk) in enumerate(reader.split_records(read_bytes(name)), start=1):
-        yield Read(index, _read_one(chunk, line), chunk)
+    when the source cannot be opened or read."""
+    with open_source(name) as stream:
+        try:
+            chunks = reader.split_records(stream.read())
+            for index, (line, chunk) in enumerate(chunks, start=1):
+                yield Read(index, _read_one(chunk, line), chunk)
+        except OSError as error:
+            raise _unreadable(name, error) from None
 
 
 def _read_one(chunk: bytes, line: int) -> ReadResult | ReadCrash:
@@ -47,14 +52,18 @@ def _read_one(chunk: bytes, line: int) -> ReadResult | ReadCrash:
         return ReadCrash(game.group(1).strip().lower() if game else None, line, error)
 
 
-def read_bytes(name: str) -> bytes:
-    """All the bytes of a file, or of standard input for `-`."""
+def open_source(name: str) -> AbstractContextManager[BinaryIO]:
+    """A file opened for reading bytes, or standard input for `-` (left open after use)."""
+    if name == "-":
+        if sys.stdin is None:
+            raise UnreadableError("cannot read standard input: it is closed")
+        return nullcontext(sys.stdin.buffer)
     try:
-        if name == "-":
-            if sys.stdin is None:
-                raise UnreadableError("cannot read standard input: it is closed")
-            return sys.stdin.buffer.read()
-        return Path(name).read_bytes()
+        return open(name, "rb")
     except OSError as error:
-        what = "standard input" if name == "-" else name
-        raise UnreadableError(f"cannot read {what}: {error.strerror or error}") from None
+        raise _unreadable(name, error) from None
+
+
+def _unreadable(name: str, error: OSError) -> UnreadableError:
+    what = "standard input" if name == "-" else name
+    return UnreadableError(f"cannot read {what}: {error.strerror or error}")

@@ -339,3 +339,26 @@ def test_plurals_in_verdicts_and_summaries(tmp_path: Path) -> None:
     claim.write_text(WRONG_CLAIM)
     summary = runner.invoke(app, ["check", "-q", str(claim)]).output.splitlines()[-1]
     assert summary == "1 record: 1 finished, 0 ongoing, 0 illegal, 0 malformed; 1 claimed result does not match"
+
+
+def test_a_crash_while_reading_stays_with_its_record(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A fault planted in the reader's dialect lookup for one game: that record gets the
+    verdict `error`, the records around it are read and judged."""
+    from referee import session, sources
+
+    real = sources.dialect_for
+
+    def failing(game: str) -> object:
+        if game == "nika":
+            raise RuntimeError("planted fault")
+        return real(game)
+
+    monkeypatch.setattr(sources, "dialect_for", failing)
+    path = tmp_path / "mixed.rgn"
+    path.write_text(ONGOING + '[Game "nika"]\n\n1. W: pass pass\n' + FINISHED)
+    verdicts = list(session.check([str(path)]))
+    assert [getattr(item, "status", None) for item in verdicts] == ["ongoing", "error", "finished"]
+    crashed = verdicts[1]
+    assert isinstance(crashed, Verdict) and crashed.error is not None
+    assert (crashed.game, crashed.error.line) == ("nika", 6)
+    assert "RuntimeError: planted fault" in crashed.error.message

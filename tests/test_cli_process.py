@@ -254,3 +254,16 @@ def test_a_summary_goes_to_standard_error_when_it_is_a_terminal(record: str) -> 
     assert seen.decode().splitlines() == [expected]
     piped = run("check", record)
     assert piped.stderr == b""
+
+
+def test_format_passes_a_malformed_record_through_byte_for_byte(tmp_path: Path) -> None:
+    latin = b'[Game "numica"]\n[Event "caf\xe9"]\n[Seed "cli"]\n\nR: SSOOSOSO\n'
+    path = tmp_path / "latin.rgn"
+    path.write_bytes(ONGOING.encode() + latin)
+    done = run("format", str(path))
+    assert_clean(done)
+    assert done.returncode == 1
+    assert done.stdout.endswith(b"\n" + latin)
+    assert done.stderr.decode().splitlines() == [
+        f"referee: {path}:2: malformed, passed through as read: line 7, col 12: these bytes are not UTF-8 text"
+    ]
