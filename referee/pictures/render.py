@@ -19,7 +19,7 @@ def state_svg(state: GameState, action: str | None = None, message: str | None =
         lines += wrap(where + message, width)
         marks = drawing.marks(action or message, "illegal")
     elif action:
-        lines.append(f"last action: {action}")
+        lines += wrap(f"last played: {action}", width)
         marks = drawing.marks(action, "last")
     if state.pending() == "battle":
         marks += drawing.contacts(position)
