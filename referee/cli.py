@@ -32,7 +32,8 @@ RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
 HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
 OutputOption = Annotated[
-    str | None, typer.Option("--output", "-o", help="With --svg or --html: the file to write (default: standard output).")
+    str | None,
+    typer.Option("--output", "-o", help="With --svg or --html: the file to write (default: standard output)."),
 ]
 
 

@@ -44,7 +44,8 @@ def show_svg(name: str, index: int, at: int | None, output: str | None) -> int:
 
     replay, _ = _one(name, index, at)
     if replay.state is None:
-        raise UsageError(f"no board to draw: {line(replay.verdict)}")
+        sys.stderr.write(f"referee: no board to draw: {line(replay.verdict)}\n")
+        return 1
     error = replay.verdict.error
     if replay.verdict.status == "illegal" and error is not None:
         picture = board_svg(replay.state, error.action, error.message)

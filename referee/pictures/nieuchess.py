@@ -21,6 +21,7 @@ SIDES = {"R": "Red", "B": "Blue"}
 COLOURS = {"Red": "#c8352b", "Blue": "#2f63c4"}
 PAWNS = 20
 FILLS = {".": "#f4efe1", "#": "#8a8a8a", "R": "#e0574b", "=": "#f7cdc8", "p": "#c7a4e4", "*": "#9b66c9"}
+KINDS = {".": "plain", "#": "gray", "R": "red", "=": "hot-line", "p": "purple", "*": "star"}
 HEX = re.compile(r"\b[a-y](?:3[0-6]|[12][0-9]|[1-9])\b")
 
 
@@ -80,8 +81,9 @@ class NieuchessDrawing(Drawing):
         return x, MARGIN + RADIUS + (RANKS - rank) * 1.5 * RADIUS
 
     def defs(self, parent: ET.Element) -> None:
-        svg.sub(svg.sub(parent, "symbol", id="cell-mark", overflow="visible"), "polygon",
-                points=_points(0, 0, RADIUS - 1.2))
+        svg.sub(
+            svg.sub(parent, "symbol", id="cell-mark", overflow="visible"), "polygon", points=_points(0, 0, RADIUS - 1.2)
+        )
         for side, colour in COLOURS.items():
             group = svg.sub(parent, "g", id=f"pawn-{side.lower()}")
             svg.sub(group, "circle", cx=0, cy=0, r=6.2, fill=colour, stroke="#000000", stroke_width=1.1)
@@ -92,7 +94,9 @@ class NieuchessDrawing(Drawing):
         line: list[tuple[float, float]] = []
         for at, mark in self.cells.items():
             x, y = self.centre(at) or (0.0, 0.0)
-            svg.sub(group, "polygon", points=_points(x, y, RADIUS), fill=FILLS.get(mark, "#ffffff"))
+            cell = svg.sub(group, "polygon", points=_points(x, y, RADIUS), fill=FILLS.get(mark, "#ffffff"))
+            cell.set(svg.RF_AT, at)
+            cell.set(f"{{{svg.RF_NS}}}kind", KINDS.get(mark, "plain"))
             if mark == "=":
                 line.append((x, y))
         stars = svg.sub(parent, "g", id="stars")
@@ -134,9 +138,8 @@ class NieuchessDrawing(Drawing):
 
     def details(self, position: str) -> list[str]:
         found = fields(position)
-        pools = ", ".join(
-            f"{side} {PAWNS - len([e for e in found.get(letter, '').split(',') if e])}" for letter, side in SIDES.items()
-        )
+        counts = {side: len([at for at in found.get(letter, "").split(",") if at]) for letter, side in SIDES.items()}
+        pools = ", ".join(f"{side} {PAWNS - count}" for side, count in counts.items())
         left = dict(item.partition("=")[::2] for item in found.get("inv", "").split(",") if item)
         invasions = ", ".join(f"{side} {left.get(letter, '2')}" for letter, side in SIDES.items())
         return [f"pool: {pools}; invasions left: {invasions}"]

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 from referee.pictures import svg
 from referee.pictures.board import MARGIN, Drawing, data_lines
-from referee.pictures.svg import Piece, Swatch
+from referee.pictures.svg import Mark, Piece, Swatch
 
 CELL = 40
 FILES = "abcdefghijkl"
@@ -21,6 +21,7 @@ AREAS = {"Athens": "#cfc6a4", "Sparta": "#eaa49c", "Messene": "#a9c0ea", "Thebes
 FACINGS = {"n": 0, "e": 90, "s": 180, "w": 270}
 FACING_WORDS = {"n": "N", "e": "E", "s": "S", "w": "W"}
 PIECES_PER_CITY = 6
+STEPS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
 
 def read_board() -> dict[str, str]:
@@ -51,12 +52,19 @@ class NikaDrawing(Drawing):
 
     def defs(self, parent: ET.Element) -> None:
         half = CELL / 2
-        svg.sub(svg.sub(parent, "symbol", id="cell-mark", overflow="visible"), "rect", x=2 - half, y=2 - half,
-                width=CELL - 4, height=CELL - 4)
+        svg.sub(
+            svg.sub(parent, "symbol", id="cell-mark", overflow="visible"),
+            "rect",
+            x=2 - half,
+            y=2 - half,
+            width=CELL - 4,
+            height=CELL - 4,
+        )
         for city, colour in COLOURS.items():
             group = svg.sub(parent, "g", id=f"nika-{city.lower()}")
-            svg.sub(group, "path", d="M -7 -11.5 L 0 -18.5 L 7 -11.5 Z", fill=colour, stroke="#000000",
-                    stroke_width=1.2)
+            svg.sub(
+                group, "path", d="M -7 -11.5 L 0 -18.5 L 7 -11.5 Z", fill=colour, stroke="#000000", stroke_width=1.2
+            )
             svg.sub(group, "circle", cx=0, cy=0, r=13.5, fill=colour, stroke="#000000", stroke_width=1.5)
             svg.sub(group, "path", d="M 0 -9 L 6 3 L 0 0 L -6 3 Z", fill=MARKS[city])
 
@@ -73,20 +81,47 @@ class NikaDrawing(Drawing):
             city = CITIES.get(mark.upper())
             if city is not None:
                 fill = AREAS[city] if mark.isupper() else _lighter(AREAS[city])
-            svg.sub(group, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill)
+            svg.sub(group, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill).set(svg.RF_AT, at)
             if city is not None:
                 label = ("victory " if mark.isupper() else "rally ") + mark
-                svg.sub(group, "text", label, x=x + CELL / 2, y=y + CELL - 3, font_size=7, text_anchor="middle",
-                        fill="#4a4436", stroke="none")
+                svg.sub(
+                    group,
+                    "text",
+                    label,
+                    x=x + CELL / 2,
+                    y=y + CELL - 3,
+                    font_size=7,
+                    text_anchor="middle",
+                    fill="#4a4436",
+                    stroke="none",
+                )
         if central:
             left = min(x for x, _ in central)
             top = min(y for _, y in central)
             width = max(x for x, _ in central) + CELL - left
             height = max(y for _, y in central) + CELL - top
-            svg.sub(parent, "rect", id="central-area", x=left, y=top, width=width, height=height, fill="#7d7768",
-                    stroke="#4a4436", stroke_width=1.5)
-            svg.sub(parent, "text", "central area (not part of the board)", x=left + width / 2, y=top + height / 2 + 4,
-                    font_size=11, text_anchor="middle", fill="#f3ead5")
+            svg.sub(
+                parent,
+                "rect",
+                id="central-area",
+                x=left,
+                y=top,
+                width=width,
+                height=height,
+                fill="#7d7768",
+                stroke="#4a4436",
+                stroke_width=1.5,
+            )
+            svg.sub(
+                parent,
+                "text",
+                "central area (not part of the board)",
+                x=left + width / 2,
+                y=top + height / 2 + 4,
+                font_size=11,
+                text_anchor="middle",
+                fill="#f3ead5",
+            )
         svg.coordinates(
             parent,
             [(file, MARGIN + (index + 0.5) * CELL) for index, file in enumerate(FILES)],
@@ -104,10 +139,26 @@ class NikaDrawing(Drawing):
                 if centre is None or facing not in FACINGS:
                     continue
                 placed.append(
-                    Piece(at, city, f"nika-{city.lower()}", *centre, FACINGS[facing],
-                          (("facing", FACING_WORDS[facing]),))
+                    Piece(
+                        at, city, f"nika-{city.lower()}", *centre, FACINGS[facing], (("facing", FACING_WORDS[facing]),)
+                    )
                 )
         return placed
+
+    def marks(self, action: str, kind: str) -> list[Mark]:
+        """The squares an action names, and for moves (`d2-N`, `d1+d2-W`) the squares they move to."""
+        found = super().marks(action, kind)
+        for token in action.split():
+            group, dash, direction = token.partition("-")
+            step = STEPS.get(direction)
+            if not dash or step is None:
+                continue
+            for at in self.square_pattern.findall(group):
+                file, rank = FILES.index(at[0]) + step[0], int(at[1:]) + step[1]
+                target = f"{FILES[file]}{rank}" if 0 <= file < len(FILES) else ""
+                if self.centre(target) is not None and all(mark.at != target for mark in found):
+                    found.append(Mark(target, kind))
+        return found
 
     def details(self, position: str) -> list[str]:
         routed = [f"{city} {PIECES_PER_CITY - len(entries)}" for _, city, entries in _cities(position)]

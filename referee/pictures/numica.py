@@ -63,14 +63,30 @@ class NumicaDrawing(Drawing):
 
     def defs(self, parent: ET.Element) -> None:
         half = CELL / 2
-        svg.sub(svg.sub(parent, "symbol", id="cell-mark", overflow="visible"), "rect", x=2 - half, y=2 - half,
-                width=CELL - 4, height=CELL - 4)
+        svg.sub(
+            svg.sub(parent, "symbol", id="cell-mark", overflow="visible"),
+            "rect",
+            x=2 - half,
+            y=2 - half,
+            width=CELL - 4,
+            height=CELL - 4,
+        )
         for side, colour in COLOURS.items():
             for moved in (False, True):
                 suffix = "-moved" if moved else ""
                 square = svg.sub(parent, "g", id=f"numica-{side.lower()}-square{suffix}")
-                svg.sub(square, "rect", x=-12, y=-12, width=24, height=24, rx=3, fill=colour, stroke="#000000",
-                        stroke_width=1.5)
+                svg.sub(
+                    square,
+                    "rect",
+                    x=-12,
+                    y=-12,
+                    width=24,
+                    height=24,
+                    rx=3,
+                    fill=colour,
+                    stroke="#000000",
+                    stroke_width=1.5,
+                )
                 round_ = svg.sub(parent, "g", id=f"numica-{side.lower()}-round{suffix}")
                 svg.sub(round_, "circle", cx=0, cy=0, r=13, fill=colour, stroke="#000000", stroke_width=1.5)
                 if moved:
@@ -83,9 +99,21 @@ class NumicaDrawing(Drawing):
             file, rank = index % 8, index // 8 + 1
             x, y = MARGIN + file * CELL, MARGIN + (8 - rank) * CELL
             tile = self.tiles[index] if index < len(self.tiles) else "?"
-            svg.sub(group, "rect", x=x, y=y, width=CELL, height=CELL, fill=TILE_FILLS.get(tile, "#ffffff"))
-            svg.sub(group, "text", tile, x=x + 4, y=y + 13, font_size=12, font_weight="bold", fill="#5a4a2a",
-                    stroke="none", class_="tile")
+            cell = svg.sub(group, "rect", x=x, y=y, width=CELL, height=CELL, fill=TILE_FILLS.get(tile, "#ffffff"))
+            cell.set(svg.RF_AT, f"{FILES[file]}{rank}")
+            cell.set(f"{{{svg.RF_NS}}}tile", tile)
+            svg.sub(
+                group,
+                "text",
+                tile,
+                x=x + 4,
+                y=y + 13,
+                font_size=12,
+                font_weight="bold",
+                fill="#5a4a2a",
+                stroke="none",
+                class_="tile",
+            )
         svg.coordinates(
             parent,
             [(file, MARGIN + (index + 0.5) * CELL) for index, file in enumerate(FILES)],

@@ -47,24 +47,51 @@ class PikemenDrawing(Drawing):
 
     def defs(self, parent: ET.Element) -> None:
         half = CELL / 2
-        svg.sub(svg.sub(parent, "symbol", id="cell-mark", overflow="visible"), "rect", x=2 - half, y=2 - half,
-                width=CELL - 4, height=CELL - 4)
+        svg.sub(
+            svg.sub(parent, "symbol", id="cell-mark", overflow="visible"),
+            "rect",
+            x=2 - half,
+            y=2 - half,
+            width=CELL - 4,
+            height=CELL - 4,
+        )
         for side in self.sides:
             colour, pip = COLOURS[side], PIPS[side]
             for letter, size in SIZES.items():
                 length = 9 + 4.5 * size
                 lying = svg.sub(parent, "g", id=f"pike-{side.lower()}-{letter}-attack")
-                svg.sub(lying, "path", d=f"M 0 {-length} L {0.72 * length} {0.62 * length} "
-                        f"L {-0.72 * length} {0.62 * length} Z", fill=colour, stroke="#000000", stroke_width=1.3,
-                        stroke_linejoin="round")
+                svg.sub(
+                    lying,
+                    "path",
+                    d=f"M 0 {-length} L {0.72 * length} {0.62 * length} L {-0.72 * length} {0.62 * length} Z",
+                    fill=colour,
+                    stroke="#000000",
+                    stroke_width=1.3,
+                    stroke_linejoin="round",
+                )
                 _pips(lying, size, 0.3 * length, pip)
                 side_half = 6 + 3.6 * size
                 upright = svg.sub(parent, "g", id=f"pike-{side.lower()}-{letter}-upright")
-                svg.sub(upright, "rect", x=-side_half, y=-side_half, width=2 * side_half, height=2 * side_half,
-                        fill=colour, stroke="#000000", stroke_width=1.3)
-                svg.sub(upright, "path", d=f"M {-side_half} {-side_half} L {side_half} {side_half} "
-                        f"M {side_half} {-side_half} L {-side_half} {side_half}", stroke="#000000",
-                        stroke_width=0.8, stroke_opacity=0.6)
+                svg.sub(
+                    upright,
+                    "rect",
+                    x=-side_half,
+                    y=-side_half,
+                    width=2 * side_half,
+                    height=2 * side_half,
+                    fill=colour,
+                    stroke="#000000",
+                    stroke_width=1.3,
+                )
+                svg.sub(
+                    upright,
+                    "path",
+                    d=f"M {-side_half} {-side_half} L {side_half} {side_half} "
+                    f"M {side_half} {-side_half} L {-side_half} {side_half}",
+                    stroke="#000000",
+                    stroke_width=0.8,
+                    stroke_opacity=0.6,
+                )
                 _pips(upright, size, side_half * 0.55, pip)
 
     def board(self, parent: ET.Element) -> None:
@@ -72,8 +99,10 @@ class PikemenDrawing(Drawing):
         for index in range(64):
             file, rank = index % 8, index // 8 + 1
             fill = "#f1efe8" if (file + rank) % 2 else "#d9d5c7"
-            svg.sub(group, "rect", x=MARGIN + file * CELL, y=MARGIN + (8 - rank) * CELL, width=CELL, height=CELL,
-                    fill=fill)
+            cell = svg.sub(
+                group, "rect", x=MARGIN + file * CELL, y=MARGIN + (8 - rank) * CELL, width=CELL, height=CELL, fill=fill
+            )
+            cell.set(svg.RF_AT, f"{FILES[file]}{rank}")
         svg.coordinates(
             parent,
             [(file, MARGIN + (index + 0.5) * CELL) for index, file in enumerate(FILES)],
@@ -104,8 +133,10 @@ class PikemenDrawing(Drawing):
     def legend(self) -> list[Swatch]:
         entries = [Swatch(side, symbol=f"pike-{side.lower()}-M-attack") for side in self.sides]
         first = self.sides[0].lower()
-        entries += [Swatch(f"{SIZE_WORDS[letter]}: {SIZES[letter]} pip", symbol=f"pike-{first}-{letter}-upright")
-                    for letter in SIZES]
+        entries += [
+            Swatch(f"{SIZE_WORDS[letter]}: {SIZES[letter]} pip", symbol=f"pike-{first}-{letter}-upright")
+            for letter in SIZES
+        ]
         entries += [
             Swatch("square: upright (defence)", symbol=f"pike-{first}-L-upright"),
             Swatch("triangle: points its facing", symbol=f"pike-{first}-L-attack"),

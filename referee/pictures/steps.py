@@ -78,10 +78,8 @@ def frames(replay: Replay, title: str) -> list[Frame]:
         where = replay.verdict.error_turn or "illegal"
         label = where.split(", action")[0]
         spot = (error.line, error.column)
-        turn = max((number for number, t in enumerate(record.turns) if tuple(t.span) <= spot), default=0)
-        found.append(
-            Frame(turn, label, error.action, (), final.position(), heading(final, title), error.message)
-        )
+        at_turn = max((number for number, t in enumerate(record.turns) if tuple(t.span) <= spot), default=0)
+        found.append(Frame(at_turn, label, error.action, (), final.position(), heading(final, title), error.message))
     else:
         found[-1] = found[-1]._replace(heading=heading(final, title))
     return found

@@ -25,7 +25,7 @@ ET.register_namespace("rf", RF_NS)
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK = "#222222"
 PAPER = "#ffffff"
-MARK_LAST = "#f0a020"
+MARK_LAST = "#0f9d9d"
 MARK_ILLEGAL = "#e01010"
 CAPTION_HEIGHT = 44
 
@@ -34,6 +34,9 @@ def num(value: float) -> str:
     """A coordinate as SVG text: at most two decimals, no trailing zeros (deterministic)."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+RF_AT = f"{{{RF_NS}}}at"
 
 
 def q(name: str) -> str:
