@@ -72,13 +72,14 @@ class NieuchessDrawing(Drawing):
     def __init__(self, position: str) -> None:
         super().__init__(position)
         self.cells = read_board()
+        self.centres: dict[str, tuple[float, float]] = {}
+        for at in self.cells:
+            file, rank = FILES.index(at[0]), int(at[1:])
+            x = MARGIN + WIDE / 2 + file * WIDE + (WIDE / 2 if rank % 2 == 0 else 0)
+            self.centres[at] = (x, MARGIN + RADIUS + (RANKS - rank) * 1.5 * RADIUS)
 
     def centre(self, at: str) -> tuple[float, float] | None:
-        if at not in self.cells:
-            return None
-        file, rank = FILES.index(at[0]), int(at[1:])
-        x = MARGIN + WIDE / 2 + file * WIDE + (WIDE / 2 if rank % 2 == 0 else 0)
-        return x, MARGIN + RADIUS + (RANKS - rank) * 1.5 * RADIUS
+        return self.centres.get(at)
 
     def defs(self, parent: ET.Element) -> None:
         svg.sub(

@@ -24,6 +24,7 @@
   var shown = {};
   var current = -1;
   var buttons = [];
+  var highlighted = -1;
   var COLOURS = data.colours;
 
   function text(id, value) { $(id).textContent = value; }
@@ -89,9 +90,24 @@
       events.appendChild(item);
     });
     drawMarks(step);
-    buttons.forEach(function (button, index) { button.className = index === n ? "current" : (steps[index].x !== undefined ? "illegal" : ""); });
-    if (buttons[n]) { buttons[n].scrollIntoView({ block: "nearest" }); }
+    if (buttons[highlighted]) { buttons[highlighted].classList.remove("current"); }
+    highlighted = n;
+    if (buttons[n]) {
+      buttons[n].classList.add("current");
+      scrollSoon();
+    }
     document.body.setAttribute("data-step", String(n));
+  }
+
+  // Scrolling the move list needs a layout: do it once per frame, not once per step.
+  var scrollPending = false;
+  function scrollSoon() {
+    if (scrollPending) { return; }
+    scrollPending = true;
+    window.requestAnimationFrame(function () {
+      scrollPending = false;
+      if (buttons[highlighted]) { buttons[highlighted].scrollIntoView({ block: "nearest" }); }
+    });
   }
 
   function goTo(n) {
@@ -133,6 +149,7 @@
       button.type = "button";
       button.textContent = step.m === null ? "start" : step.m;
       button.setAttribute("data-step", String(index));
+      if (step.x !== undefined) { button.className = "illegal"; }
       button.addEventListener("click", function () { goTo(index); });
       item.appendChild(button);
       buttons.push(button);

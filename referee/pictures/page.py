@@ -66,7 +66,7 @@ def _data(replay: Replay, text: str | None) -> tuple[dict[str, Any], Drawing | N
     title = registry.GAMES[record.game].title.split(" (")[0]
     found = frames(replay, title)
     drawing = drawing_for(record.game, found[0].position)
-    table: dict[tuple[Any, ...], int] = {}
+    table: dict[svg.Piece, int] = {}
     cells: dict[str, list[str]] = {}
     shown: set[int] = set()
     previous_details: list[str] | None = None
@@ -74,11 +74,11 @@ def _data(replay: Replay, text: str | None) -> tuple[dict[str, Any], Drawing | N
     for frame in found:
         ids = set()
         for piece in drawing.pieces(frame.position):
-            key = (piece.symbol, piece.transform(), tuple(sorted(piece.fields().items())))
-            if key not in table:
-                table[key] = len(table)
+            number = table.get(piece)
+            if number is None:
+                number = table[piece] = len(table)
                 data["pieces"].append([piece.symbol, piece.transform(), piece.fields()])
-            ids.add(table[key])
+            ids.add(number)
         marks = []
         for mark in _marks(drawing, frame):
             centre = drawing.centre(mark.at)
