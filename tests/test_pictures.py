@@ -100,9 +100,8 @@ def _inside(cell: ET.Element, x: float, y: float) -> bool:
     if cell.tag == f"{SVG}rect":
         left, top = float(cell.get("x", "0")), float(cell.get("y", "0"))
         return left < x < left + float(cell.get("width", "0")) and top < y < top + float(cell.get("height", "0"))
-    points = [tuple(map(float, pair.split(","))) for pair in cell.get("points", "").split()]
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    return min(xs) < x < max(xs) and min(ys) < y < max(ys) and abs(x - sum(xs) / 6) < 1 and abs(y - sum(ys) / 6) < 1
+    # A hex: a <use> of the hex shape, placed at its centre.
+    return abs(float(cell.get("x", "0")) - x) < 0.01 and abs(float(cell.get("y", "0")) - y) < 0.01
 
 
 def _hue(colour: str) -> str:
@@ -129,8 +128,8 @@ def check_picture(game: str, state: GameState, text: str) -> ET.Element:
     assert root.tag == f"{SVG}svg" and root.get("version") == "1.1"
     position = state.position()
     assert drawn_pieces(root) == expected_pieces(game, position)
-    shapes = (f"{SVG}rect", f"{SVG}polygon")
-    cells = {cell.get(f"{RF}at"): cell for cell in root.iter() if cell.get(f"{RF}at") and cell.tag in shapes}
+    layers = [layer for layer in root.iter(f"{SVG}g") if layer.get("id") in ("squares", "hexes")]
+    cells = {cell.get(f"{RF}at"): cell for layer in layers for cell in layer if cell.get(f"{RF}at")}
     symbols = {element.get("id"): element for element in root.iter() if element.get("id")}
     for use in (use for use in root.iter(f"{SVG}use") if use.get("class") == "piece"):
         at, side = use.get(f"{RF}at", ""), use.get(f"{RF}side", "")
@@ -213,7 +212,8 @@ def _board_data(name: str) -> dict[str, str]:
 def test_nieuchess_map_has_every_hex_of_the_data_file_in_its_kind() -> None:
     root = ET.fromstring(board_svg(start_state("nieuchess")))
     kinds = {"." : "plain", "#": "gray", "R": "red", "=": "hot-line", "p": "purple", "*": "star"}
-    drawn = {hex_.get(f"{RF}at"): hex_.get(f"{RF}kind") for hex_ in root.iter(f"{SVG}polygon") if hex_.get(f"{RF}at")}
+    hexes = root.findall(f".//{SVG}g[@id='hexes']/{SVG}use")
+    drawn = {hex_.get(f"{RF}at"): hex_.get(f"{RF}kind") for hex_ in hexes}
     data = _board_data("nieuchess/board.txt")
     assert len(data) == 25 * 36
     assert drawn == {at: kinds[mark] for at, mark in data.items()}
@@ -251,6 +251,11 @@ def test_a_record_ending_in_combat_marks_attackers_and_defenders() -> None:
     marks = {use.get(f"{RF}at"): use.get(f"{RF}kind") for use in root.findall(f".//{SVG}g[@id='marks']/{SVG}use")}
     assert replay.steps[-1].move.text == "j18+k18xk17#2=DB2"
     assert marks == {"j18": "attack", "k18": "attack", "k17": "defend"}
+    # As `show --svg` draws it: the whole last turn, a pawn that moved and then attacked marked as attacker.
+    result = _run("show", "--svg", "examples/nieuchess-pending-retreat.rgn")
+    root = ET.fromstring(result.stdout)
+    marks = {use.get(f"{RF}at"): use.get(f"{RF}kind") for use in root.findall(f".//{SVG}g[@id='marks']/{SVG}use")}
+    assert marks == {"j18": "attack", "k18": "attack", "k17": "defend", "i20": "last", "p17": "last", "m16": "last"}
 
 
 def test_an_illegal_record_shows_the_action_in_red_with_the_rule(tmp_path: Path) -> None:

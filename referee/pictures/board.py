@@ -41,6 +41,10 @@ class Drawing(abc.ABC):
     def __init__(self, position: str) -> None:
         self.first = position
 
+    def key(self) -> str:
+        """What of the first position the board depends on (Numica's tiles, Pikemen's sides)."""
+        return ""
+
     @abc.abstractmethod
     def defs(self, parent: ET.Element) -> None:
         """Symbols: one per kind of piece, and `cell-mark`, the outline of one square or hex."""

@@ -85,6 +85,7 @@ class NieuchessDrawing(Drawing):
         svg.sub(
             svg.sub(parent, "symbol", id="cell-mark", overflow="visible"), "polygon", points=_points(0, 0, RADIUS - 1.2)
         )
+        svg.sub(parent, "polygon", id="hex", points=_points(0, 0, RADIUS))
         for side, colour in COLOURS.items():
             group = svg.sub(parent, "g", id=f"pawn-{side.lower()}")
             svg.sub(group, "circle", cx=0, cy=0, r=6.2, fill=colour, stroke="#000000", stroke_width=1.1)
@@ -95,7 +96,11 @@ class NieuchessDrawing(Drawing):
         line: list[tuple[float, float]] = []
         for at, mark in self.cells.items():
             x, y = self.centre(at) or (0.0, 0.0)
-            cell = svg.sub(group, "polygon", points=_points(x, y, RADIUS), fill=FILLS.get(mark, "#ffffff"))
+            cell = ET.SubElement(group, svg.q("use"))
+            cell.set(f"{{{svg.XLINK_NS}}}href", "#hex")
+            cell.set("x", svg.num(x))
+            cell.set("y", svg.num(y))
+            cell.set("fill", FILLS.get(mark, "#ffffff"))
             cell.set(svg.RF_AT, at)
             cell.set(f"{{{svg.RF_NS}}}kind", KINDS.get(mark, "plain"))
             if mark == "=":
@@ -150,14 +155,16 @@ class NieuchessDrawing(Drawing):
         if kind != "last":
             return super().marks(action, kind)
         found: dict[str, str] = {}
-        for token in action.split():
+        tokens = action.split()
+        for token in tokens:
             if "x" in token:
                 attackers, _, rest = token.partition("x")
                 defenders = re.split(r"[#=(]", rest, maxsplit=1)[0]
                 for at in HEX.findall(attackers):
-                    found.setdefault(at, "attack")
+                    found[at] = "attack"
                 for at in HEX.findall(defenders):
-                    found.setdefault(at, "defend")
+                    found[at] = "defend"
+        for token in tokens:
             for at in HEX.findall(token):
                 found.setdefault(at, "last")
         return [Mark(at, mark) for at, mark in found.items() if at in self.cells]

@@ -56,6 +56,9 @@ class NumicaDrawing(Drawing):
         super().__init__(position)
         self.tiles = fields(position).get("tiles", "")
 
+    def key(self) -> str:
+        return self.tiles
+
     def centre(self, at: str) -> tuple[float, float] | None:
         if len(at) != 2 or at[0] not in FILES or at[1] not in "12345678":
             return None

@@ -113,12 +113,24 @@ def _data(replay: Replay, text: str | None) -> tuple[dict[str, Any], Drawing | N
     return data, drawing
 
 
+_BOARDS: dict[tuple[str, str], str] = {}
+
+
+def _board(drawing: Drawing) -> str:
+    """The board without pieces as inline SVG markup; kept, since a batch of records of one
+    game draws the same board again and again."""
+    key = (type(drawing).__name__, drawing.key())
+    if key not in _BOARDS:
+        if len(_BOARDS) > 32:
+            _BOARDS.clear()
+        _BOARDS[key] = svg.serialize(compose(drawing, None, [])).split("\n", 1)[1]
+    return _BOARDS[key]
+
+
 def page(replay: Replay, text: str | None = None) -> str:
     """The whole page as text (UTF-8, deterministic)."""
     data, drawing = _data(replay, text)
-    board = ""
-    if drawing is not None:
-        board = svg.serialize(compose(drawing, None, [])).split("\n", 1)[1]
+    board = "" if drawing is None else _board(drawing)
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     parts = {
         "TITLE": html.escape(data["verdict"]),

@@ -40,6 +40,9 @@ class PikemenDrawing(Drawing):
         present = fields(position)
         self.sides = tuple(side for side in SIDES if side in present) or SIDES[:2]
 
+    def key(self) -> str:
+        return " ".join(self.sides)
+
     def centre(self, at: str) -> tuple[float, float] | None:
         if len(at) != 2 or at[0] not in FILES or at[1] not in "12345678":
             return None
