@@ -151,9 +151,9 @@ def check_picture(game: str, state: GameState, text: str) -> ET.Element:
             else:
                 assert rotate == PIKEMEN_DEGREES[facing or ""] and body == f"{SVG}path"
     caption = "".join(root.find(f"{SVG}g[@id='caption']").itertext())  # type: ignore[union-attr]
-    side = state.to_move()
-    if state.outcome() is None and side is not None:
-        assert f"{side} to move" in caption
+    mover = state.to_move()
+    if state.outcome() is None and mover is not None:
+        assert f"{mover} to move" in caption
         if state.round_number() is not None:
             assert f"round {state.round_number()}" in caption
     else:
@@ -211,7 +211,7 @@ def _board_data(name: str) -> dict[str, str]:
 
 def test_nieuchess_map_has_every_hex_of_the_data_file_in_its_kind() -> None:
     root = ET.fromstring(board_svg(start_state("nieuchess")))
-    kinds = {"." : "plain", "#": "gray", "R": "red", "=": "hot-line", "p": "purple", "*": "star"}
+    kinds = {".": "plain", "#": "gray", "R": "red", "=": "hot-line", "p": "purple", "*": "star"}
     hexes = root.findall(f".//{SVG}g[@id='hexes']/{SVG}use")
     drawn = {hex_.get(f"{RF}at"): hex_.get(f"{RF}kind") for hex_ in hexes}
     data = _board_data("nieuchess/board.txt")
@@ -320,7 +320,8 @@ def test_replay_page_is_self_contained_and_has_a_step_per_action(tmp_path: Path)
     assert data["verdict"].endswith("finished: Red wins (army-destroyed) after 20 turns")
     assert ["Game", "nieuchess"] in data["tags"]
     again = replay_page(replayed(EXAMPLES / "nieuchess-finished.rgn"))
-    assert _page_data(again)["steps"] == data["steps"] and again == replay_page(replayed(EXAMPLES / "nieuchess-finished.rgn"))
+    assert _page_data(again)["steps"] == data["steps"]
+    assert again == replay_page(replayed(EXAMPLES / "nieuchess-finished.rgn")), "the page must be deterministic"
 
 
 def test_replay_page_of_a_malformed_record_shows_where_the_text_stops(tmp_path: Path) -> None:

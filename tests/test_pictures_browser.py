@@ -158,6 +158,7 @@ def test_every_conformance_record_steps_through_in_the_browser(browser: Any, tmp
             assert expected[-1] == replay.state.position(), where
             for number, (step, move, pieces, error) in enumerate(shown):
                 assert step == str(number), where
+                assert error == "" or number == count, f"{where}, step {number}: {error}"
                 position = expected[min(number, len(expected) - 1)]
                 assert pieces == _signature(replay.record.game, position), f"{where}, step {number}"
                 if 1 <= number <= len(replay.steps):
@@ -253,7 +254,7 @@ def _png_colours(png: bytes) -> int:
     assert depth == 8 and colour in (2, 6)
     size = 3 if colour == 2 else 4
     raw, stride = zlib.decompress(chunks), width * size
-    previous, colours = bytearray(stride), set()
+    previous, colours = bytearray(stride), set[bytes]()
     for row in range(height):
         kind, line = raw[row * (stride + 1)], bytearray(raw[row * (stride + 1) + 1 : (row + 1) * (stride + 1)])
         for i in range(stride):
