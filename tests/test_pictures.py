@@ -7,6 +7,7 @@ inside the square or hex it names), by colour, size and facing.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -58,25 +59,29 @@ def _fields(position: str) -> dict[str, list[str]]:
 def expected_pieces(game: str, position: str) -> Expected:
     """Every piece a position string places, as (square, side, attributes), read by the spec."""
     fields = _fields(position)
-    pieces: Expected = set()
+    return {_entry(game, name, entry) for name in FIELDS[game] for entry in fields.get(name, [])}
+
+
+FIELDS = {
+    "nika": tuple(NIKA_CITIES),
+    "numica": ("R", "B"),
+    "pikemen": ("Red", "Yellow", "Blue", "Green"),
+    "nieuchess": ("R", "B"),
+}
+
+
+@functools.cache
+def _entry(game: str, field: str, entry: str) -> tuple[str, str, frozenset[tuple[str, str]]]:
+    """One piece entry of a position string's field, as the spec words it."""
     if game == "nika":
-        for letter, city in NIKA_CITIES.items():
-            for entry in fields.get(letter, []):
-                pieces.add((entry[:-1], city, frozenset({("facing", entry[-1].upper())})))
-    elif game == "numica":
-        for letter, side in (("R", "Red"), ("B", "Blue")):
-            for entry in fields.get(letter, []):
-                shape = {"S": "square", "O": "round"}[entry[2]]
-                moved = "yes" if entry.endswith("*") else "no"
-                pieces.add((entry[:2], side, frozenset({("shape", shape), ("moved", moved)})))
-    elif game == "pikemen":
-        for side in ("Red", "Yellow", "Blue", "Green"):
-            for entry in fields.get(side, []):
-                pieces.add((entry[:2], side, frozenset({("size", entry[2]), ("facing", entry[3:])})))
-    else:
-        for letter, side in (("R", "Red"), ("B", "Blue")):
-            pieces.update((at, side, frozenset()) for at in fields.get(letter, []))
-    return pieces
+        return entry[:-1], NIKA_CITIES[field], frozenset({("facing", entry[-1].upper())})
+    side = {"R": "Red", "B": "Blue"}.get(field, field)
+    if game == "numica":
+        shape = {"S": "square", "O": "round"}[entry[2]]
+        return entry[:2], side, frozenset({("shape", shape), ("moved", "yes" if entry.endswith("*") else "no")})
+    if game == "pikemen":
+        return entry[:2], side, frozenset({("size", entry[2]), ("facing", entry[3:])})
+    return entry, side, frozenset()
 
 
 def drawn_pieces(root: ET.Element) -> Expected:

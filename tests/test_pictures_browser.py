@@ -8,6 +8,7 @@ library computes for that step.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import struct
 import tempfile
@@ -94,11 +95,15 @@ return out;
 
 
 def _signature(game: str, position: str) -> str:
-    pieces = []
-    for at, side, attributes in expected_pieces(game, position):
-        fields = {"at": at, "side": side, **dict(attributes)}
-        pieces.append(";".join(f"{name}={fields[name]}" for name in sorted(fields)))
-    return " ".join(sorted(pieces))
+    """The pieces of a position as the page's script lists them (see COLLECT)."""
+    return " ".join(sorted(map(_piece_text, expected_pieces(game, position))))
+
+
+@functools.cache
+def _piece_text(piece: tuple[str, str, frozenset[tuple[str, str]]]) -> str:
+    at, side, attributes = piece
+    fields = {"at": at, "side": side, **dict(attributes)}
+    return ";".join(f"{name}={fields[name]}" for name in sorted(fields))
 
 
 def _last_move(record: Record) -> Move | None:

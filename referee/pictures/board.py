@@ -40,6 +40,7 @@ class Drawing(abc.ABC):
 
     def __init__(self, position: str) -> None:
         self.first = position
+        self._pieces: dict[tuple[str, str], Piece | None] = {}
 
     def key(self) -> str:
         """What of the first position the board depends on (Numica's tiles, Pikemen's sides)."""
@@ -54,8 +55,24 @@ class Drawing(abc.ABC):
         """The board without its pieces, coordinates included."""
 
     @abc.abstractmethod
+    def entries(self, position: str) -> list[tuple[str, str]]:
+        """Each piece entry of a position string, with its side: ("Athens", "d1w")."""
+
+    @abc.abstractmethod
+    def piece(self, side: str, entry: str) -> Piece | None:
+        """The piece one entry of the position string places (None for one off the board)."""
+
     def pieces(self, position: str) -> list[Piece]:
-        """The pieces a position string of this game places, in a stable order."""
+        """The pieces a position string of this game places, in a stable order. Entries
+        repeat from one position to the next, so each is read once per drawing."""
+        placed = []
+        for key in self.entries(position):
+            if key not in self._pieces:
+                self._pieces[key] = self.piece(*key)
+            found = self._pieces[key]
+            if found is not None:
+                placed.append(found)
+        return placed
 
     @abc.abstractmethod
     def centre(self, at: str) -> tuple[float, float] | None:

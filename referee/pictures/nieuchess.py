@@ -132,15 +132,13 @@ class NieuchessDrawing(Drawing):
             (left, top, right, bottom),
         )
 
-    def pieces(self, position: str) -> list[Piece]:
-        placed: list[Piece] = []
+    def entries(self, position: str) -> list[tuple[str, str]]:
         found = fields(position)
-        for letter, side in SIDES.items():
-            for at in (entry for entry in found.get(letter, "").split(",") if entry):
-                centre = self.centre(at)
-                if centre is not None:
-                    placed.append(Piece(at, side, f"pawn-{side.lower()}", *centre))
-        return placed
+        return [(side, at) for letter, side in SIDES.items() for at in found.get(letter, "").split(",") if at]
+
+    def piece(self, side: str, entry: str) -> Piece | None:
+        centre = self.centre(entry)
+        return None if centre is None else Piece(entry, side, f"pawn-{side.lower()}", *centre)
 
     def details(self, position: str) -> list[str]:
         found = fields(position)

@@ -129,21 +129,15 @@ class NikaDrawing(Drawing):
             (MARGIN, MARGIN, MARGIN + len(FILES) * CELL, MARGIN + RANKS * CELL),
         )
 
-    def pieces(self, position: str) -> list[Piece]:
-        placed: list[Piece] = []
-        for letter, city, entries in _cities(position):
-            del letter
-            for entry in entries:
-                at, facing = entry[:-1], entry[-1].lower()
-                centre = self.centre(at)
-                if centre is None or facing not in FACINGS:
-                    continue
-                placed.append(
-                    Piece(
-                        at, city, f"nika-{city.lower()}", *centre, FACINGS[facing], (("facing", FACING_WORDS[facing]),)
-                    )
-                )
-        return placed
+    def entries(self, position: str) -> list[tuple[str, str]]:
+        return [(city, entry) for _, city, entries in _cities(position) for entry in entries]
+
+    def piece(self, side: str, entry: str) -> Piece | None:
+        at, facing = entry[:-1], entry[-1].lower()
+        centre = self.centre(at)
+        if centre is None or facing not in FACINGS:
+            return None
+        return Piece(at, side, f"nika-{side.lower()}", *centre, FACINGS[facing], (("facing", FACING_WORDS[facing]),))
 
     def marks(self, action: str, kind: str) -> list[Mark]:
         """The squares an action names, and for moves (`d2-N`, `d1+d2-W`) the squares they move to."""

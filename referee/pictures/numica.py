@@ -124,18 +124,17 @@ class NumicaDrawing(Drawing):
             (MARGIN, MARGIN, MARGIN + 8 * CELL, MARGIN + 8 * CELL),
         )
 
-    def pieces(self, position: str) -> list[Piece]:
-        placed: list[Piece] = []
-        for letter, side in SIDES.items():
-            for entry in _entries(fields(position).get(letter, "")):
-                at, shape, moved = entry[:2], entry[2:3], entry.endswith("*")
-                centre = self.centre(at)
-                if centre is None or shape not in SHAPES:
-                    continue
-                symbol = f"numica-{side.lower()}-{SHAPES[shape]}{'-moved' if moved else ''}"
-                attributes = (("shape", SHAPES[shape]), ("moved", "yes" if moved else "no"))
-                placed.append(Piece(at, side, symbol, *centre, 0, attributes))
-        return placed
+    def entries(self, position: str) -> list[tuple[str, str]]:
+        found = fields(position)
+        return [(side, entry) for letter, side in SIDES.items() for entry in _entries(found.get(letter, ""))]
+
+    def piece(self, side: str, entry: str) -> Piece | None:
+        at, shape, moved = entry[:2], entry[2:3], entry.endswith("*")
+        centre = self.centre(at)
+        if centre is None or shape not in SHAPES:
+            return None
+        symbol = f"numica-{side.lower()}-{SHAPES[shape]}{'-moved' if moved else ''}"
+        return Piece(at, side, symbol, *centre, 0, (("shape", SHAPES[shape]), ("moved", "yes" if moved else "no")))
 
     def details(self, position: str) -> list[str]:
         found = fields(position)

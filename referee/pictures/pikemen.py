@@ -113,21 +113,20 @@ class PikemenDrawing(Drawing):
             (MARGIN, MARGIN, MARGIN + 8 * CELL, MARGIN + 8 * CELL),
         )
 
-    def pieces(self, position: str) -> list[Piece]:
-        placed: list[Piece] = []
+    def entries(self, position: str) -> list[tuple[str, str]]:
         found = fields(position)
-        for side in self.sides:
-            for entry in (entry for entry in found.get(side, "").split(",") if entry):
-                match = ENTRY.match(entry)
-                centre = self.centre(entry[:2])
-                if match is None or centre is None:
-                    continue
-                at, size, facing = match.groups()
-                upright = facing == "U"
-                symbol = f"pike-{side.lower()}-{size}-{'upright' if upright else 'attack'}"
-                rotate = 0 if upright else 45 * FACINGS.index(facing)
-                placed.append(Piece(at, side, symbol, *centre, rotate, (("size", size), ("facing", facing))))
-        return placed
+        return [(side, entry) for side in self.sides for entry in found.get(side, "").split(",") if entry]
+
+    def piece(self, side: str, entry: str) -> Piece | None:
+        match = ENTRY.match(entry)
+        centre = self.centre(entry[:2])
+        if match is None or centre is None:
+            return None
+        at, size, facing = match.groups()
+        upright = facing == "U"
+        symbol = f"pike-{side.lower()}-{size}-{'upright' if upright else 'attack'}"
+        rotate = 0 if upright else 45 * FACINGS.index(facing)
+        return Piece(at, side, symbol, *centre, rotate, (("size", size), ("facing", facing)))
 
     def details(self, position: str) -> list[str]:
         scores = dict(item.partition("=")[::2] for item in fields(position).get("score", "").split(",") if item)
