@@ -42,6 +42,11 @@ Files = Annotated[list[str], typer.Argument(help="RGN files to read; - reads sta
 OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard input.", metavar="FILE")]
 RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
+HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
+OutputOption = Annotated[
+    str | None,
+    typer.Option("--output", "-o", help="With --svg or --html: the file to write (default: standard output)."),
+]
 
 
 # Printing: verdicts and boards to standard output, problems to standard error.
@@ -156,11 +161,18 @@ def check(
 
 
 @app.command(short_help="Every action with what it caused, then the board.")
-def replay(file: OneFile, record: RecordOption = 1) -> None:
+def replay(
+    file: OneFile,
+    record: RecordOption = 1,
+    html: HtmlOption = False,
+    output: OutputOption = None,
+) -> None:
     """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
 
-    Example: referee replay --record 2 league.rgn
+    Example: referee replay --record 2 league.rgn   |   referee replay --html -o game.html game.rgn
     """
+    if html:
+        _pictures("replay_html", file, record, output)
     try:
         played = session.replay(file, record)
     except UsageError as error:
@@ -174,11 +186,17 @@ def show(
     record: RecordOption = 1,
     at: Annotated[int | None, typer.Option("--at", min=0, help="Show the board after round N.")] = None,
     json_output: JsonOption = False,
+    svg: Annotated[bool, typer.Option("--svg", help="Draw the board as an SVG picture instead.")] = False,
+    output: OutputOption = None,
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N), with its position string.
 
-    On an illegal record, the board before the illegal action. Example: referee show --at 12 game.rgn
+    On an illegal record, the board before the illegal action.
+
+    Example: referee show --at 12 game.rgn   |   referee show --svg -o board.svg game.rgn
     """
+    if svg:
+        _pictures("show_svg", file, record, at, output)
     try:
         shown = session.show(file, record, at)
     except UsageError as error:
@@ -303,3 +321,14 @@ def main() -> NoReturn:
     from referee.entry import run
 
     sys.exit(run(app, sys.argv[1:]))
+
+
+def _pictures(command: str, *arguments: object) -> NoReturn:
+    """Run a command of `referee.pictures.commands` and exit with its status."""
+    from referee.pictures import commands
+
+    try:
+        code = getattr(commands, command)(*arguments)
+    except UsageError as error:
+        _fail_usage(error)
+    raise typer.Exit(code)
