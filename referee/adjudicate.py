@@ -42,6 +42,9 @@ class Replay:
         self.steps: list[Played] = []
         self.rounds: list[int | None] = []
         self.numbers: list[int | None] = []
+        self.source = b""
+        """The record's text as read, for pages that quote it; its first line is `first_line`."""
+        self.first_line = 1
 
     @property
     def last_round(self) -> int:

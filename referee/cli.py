@@ -17,6 +17,7 @@ from typing import Annotated, NoReturn, Protocol, TypeVar
 import typer
 
 from referee import render, session
+from referee.adjudicate import Replay
 from referee.errors import UsageError
 from referee.exits import Problem, Tally, exit_status
 from referee.verdicts import Verdict
@@ -45,7 +46,9 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of 
 HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
 OutputOption = Annotated[
     str | None,
-    typer.Option("--output", "-o", help="With --svg or --html: the file to write (default: standard output)."),
+    typer.Option(
+        "--output", "-o", metavar="OUT", help="With --svg or --html: the file to write (default: standard output)."
+    ),
 ]
 
 
@@ -172,7 +175,7 @@ def replay(
     Example: referee replay --record 2 league.rgn   |   referee replay --html -o game.html game.rgn
     """
     if html:
-        _pictures("replay_html", file, record, output)
+        _draw(file, record, None, output, page=True)
     try:
         played = session.replay(file, record)
     except UsageError as error:
@@ -196,7 +199,7 @@ def show(
     Example: referee show --at 12 game.rgn   |   referee show --svg -o board.svg game.rgn
     """
     if svg:
-        _pictures("show_svg", file, record, at, output)
+        _draw(file, record, at, output, page=False)
     try:
         shown = session.show(file, record, at)
     except UsageError as error:
@@ -323,12 +326,27 @@ def main() -> NoReturn:
     sys.exit(run(app, sys.argv[1:]))
 
 
-def _pictures(command: str, *arguments: object) -> NoReturn:
-    """Run a command of `referee.pictures.commands` and exit with its status."""
+def _draw(file: str, record: int, at: int | None, output: str | None, *, page: bool) -> NoReturn:
+    """`show --svg` and `replay --html`: the picture or page to OUT (or standard output)."""
     from referee.pictures import commands
 
     try:
-        code = getattr(commands, command)(*arguments)
+        played = session.replay(file, record, at)
+        tally = Tally()
+        if isinstance(played, Problem):
+            tally.add(played)
+            _err(render.problem_line(played))
+            _exit(tally)
+        # The exit status tells of the whole record, as `show --at` does.
+        whole = played if at is None else session.replay(file, record)
+        tally.add(whole.verdict if isinstance(whole, Replay) else whole)
+        text = commands.replay_html(played) if page else commands.board_picture(played)
+        if text is None:
+            _err(f"referee: no board to draw: {render.verdict_line(played.verdict)}")
+        elif output is None or output == "-":
+            _out(text.rstrip("\n"))
+        else:
+            commands.write(text, output)
     except UsageError as error:
         _fail_usage(error)
-    raise typer.Exit(code)
+    _exit(tally)

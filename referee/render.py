@@ -22,13 +22,16 @@ def _json(value: dict[str, Any]) -> str:
 # Verdicts (check, and the last line of replay, show and moves)
 
 
-def _where(error: ErrorReport) -> str:
-    """The turn and action an illegal verdict names: `turn 9 Sparta, action 2 "c4-S"`."""
-    if error.action is not None and error.number is None:
-        return 'after the last turn, "draw"'
+def turn_text(error: ErrorReport) -> str:
+    """The turn and action an illegal verdict names: `turn 9 Sparta, action 2 "c4-S"`,
+    or `turn 12 Blue, "draw"` for a draw written after the end."""
+    if error.side is None:
+        return 'after the last turn, "draw"' if error.action is not None else "before the first turn"
     text = f"setup {error.side}" if error.round is None else f"turn {error.round} {error.side}"
     if error.number is not None:
         text += f', action {error.number} "{error.action}"'
+    elif error.action is not None:
+        text += f', "{error.action}"'
     return text
 
 
@@ -37,7 +40,7 @@ def describe(verdict: Verdict) -> str:
     if verdict.error is not None:
         where = f"line {verdict.error.line}, col {verdict.error.column}"
         if verdict.status == Status.ILLEGAL:
-            return f"{where}: {_where(verdict.error)}: {verdict.error.message}"
+            return f"{where}: {turn_text(verdict.error)}: {verdict.error.message}"
         return f"{where}: {verdict.error.message}"
     if verdict.outcome is not None:
         turns = plural(verdict.turns or 0, "turn")

@@ -24,8 +24,11 @@ def judge(read: Read, source: str, *, keep_steps: bool = False, until_round: int
     """One record read from `source`, replayed (a crash of the reader gives the verdict `error`)."""
     if isinstance(read.result, ReadCrash):
         crash = read.result
-        return Replay(None, None, crashed(source, read.number, crash.game, crash.line, crash.error))
-    return adjudicate(read.result, source, read.number, keep_steps=keep_steps, until_round=until_round)
+        judged = Replay(None, None, crashed(source, read.number, crash.game, crash.line, crash.error))
+    else:
+        judged = adjudicate(read.result, source, read.number, keep_steps=keep_steps, until_round=until_round)
+    judged.source, judged.first_line = read.raw, read.line
+    return judged
 
 
 def _no_record(name: str) -> Problem:
@@ -60,10 +63,22 @@ def _find(name: str, index: int) -> Read | Problem:
     raise UsageError(f"{name} holds {plural(count, 'record')}, not {index}")
 
 
-def replay(name: str, index: int) -> Replay | Problem:
-    """One record replayed with every action and what it caused."""
+def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
+    """One record replayed with every action and what it caused (up to round `at` if
+    given). Raises UsageError when `at` is past the end of the record."""
     found = _find(name, index)
-    return found if isinstance(found, Problem) else judge(found, name, keep_steps=True)
+    if isinstance(found, Problem):
+        return found
+    if at is not None:
+        _check_at(judge(found, name), name, index, at)
+    return judge(found, name, keep_steps=True, until_round=at)
+
+
+def _check_at(full: Replay, name: str, index: int, at: int) -> None:
+    """Refuse a round past the end of a legal record."""
+    if full.verdict.status in (Status.FINISHED, Status.ONGOING) and at > full.last_round:
+        rounds = plural(full.last_round, "round")
+        raise UsageError(f"{name}:{index}: the record has {rounds}, so there is no board after round {at}")
 
 
 class Shown(NamedTuple):
@@ -94,9 +109,7 @@ def show(name: str, index: int, at: int | None) -> Shown | Problem:
         if verdict.status == Status.ILLEGAL:
             return Shown(verdict, full.state, _before_error(full))
         return Shown(verdict, full.state, "at the end of the record")
-    if verdict.status in (Status.FINISHED, Status.ONGOING) and at > full.last_round:
-        rounds = plural(full.last_round, "round")
-        raise UsageError(f"{name}:{index}: the record has {rounds}, so there is no board after round {at}")
+    _check_at(full, name, index, at)
     partial = judge(found, name, until_round=at)
     if partial.verdict.status == Status.ILLEGAL:
         return Shown(verdict, partial.state, _before_error(partial))

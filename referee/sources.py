@@ -30,6 +30,8 @@ class Read(NamedTuple):
     number: int
     result: ReadResult | ReadCrash
     raw: bytes
+    line: int = 1
+    """The line of the file the record's text starts on."""
 
 
 def records(name: str) -> Iterator[Read]:
@@ -39,7 +41,7 @@ def records(name: str) -> Iterator[Read]:
         try:
             chunks = reader.split_records(stream.read())
             for index, (line, chunk) in enumerate(chunks, start=1):
-                yield Read(index, _read_one(chunk, line), chunk)
+                yield Read(index, _read_one(chunk, line), chunk, line)
         except OSError as error:
             raise _unreadable(name, error) from None
 

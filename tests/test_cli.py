@@ -198,7 +198,7 @@ def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> N
     assert finished.status is Status.FINISHED and finished.outcome == Outcome(("Red",), "resignation")
     assert finished.ongoing is None and finished.error is None
     assert ongoing.ongoing is not None and (ongoing.ongoing.to_move, ongoing.ongoing.round) == ("Red", 1)
-    assert "Outcome(winners=('Red',), reason='resignation')" in repr(finished)
+    assert "Outcome(winners=('Red',), reason=<Reason.RESIGNATION: 'resignation'>)" in repr(finished)
     fields = json.loads(render.verdict_json(finished))
     assert (fields["status"], fields["winners"], fields["reason"], fields["to_move"]) == (
         "finished",

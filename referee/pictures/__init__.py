@@ -52,12 +52,13 @@ def board_svg(state: GameState, action: str | None = None, message: str | None =
     return state_svg(state, action, message)
 
 
-def replay_page(replay: Replay, text: str | None = None) -> str:
+def replay_page(replay: Replay, text: str | None = None, first_line: int = 1) -> str:
     """The replay page of an adjudicated record (`adjudicate(..., keep_steps=True)`);
-    `text` is the record's source text, shown where a malformed record stops being RGN."""
+    `text` is the record's source text (its first line is line `first_line` of the file),
+    shown where a malformed record stops being RGN."""
     from referee.pictures.page import page
 
-    return page(replay, text)
+    return page(replay, text, first_line)
 
 
 __all__ = ["board_svg", "drawing_for", "replay_page"]

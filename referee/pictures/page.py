@@ -35,7 +35,7 @@ def _marks(drawing: Drawing, frame: Frame) -> list[svg.Mark]:
     return drawing.marks(frame.move, "last")
 
 
-def _data(replay: Replay, text: str | None) -> tuple[dict[str, Any], Drawing | None]:
+def _data(replay: Replay, text: str | None, first_line: int = 1) -> tuple[dict[str, Any], Drawing | None]:
     """Everything the script needs, as plain JSON."""
     verdict = replay.verdict
     record = replay.record
@@ -53,10 +53,10 @@ def _data(replay: Replay, text: str | None) -> tuple[dict[str, Any], Drawing | N
     }
     if verdict.status == "malformed" and verdict.error is not None and text is not None:
         lines = text.splitlines()
-        first = max(1, verdict.error.line - 4)
+        first = max(first_line, verdict.error.line - 4)
         data["source"] = {
             "first": first,
-            "lines": lines[first - 1 : verdict.error.line + 2],
+            "lines": lines[first - first_line : verdict.error.line + 3 - first_line],
             "line": verdict.error.line,
             "column": verdict.error.column,
             "message": verdict.error.message,
@@ -127,9 +127,10 @@ def _board(drawing: Drawing) -> str:
     return _BOARDS[key]
 
 
-def page(replay: Replay, text: str | None = None) -> str:
-    """The whole page as text (UTF-8, deterministic)."""
-    data, drawing = _data(replay, text)
+def page(replay: Replay, text: str | None = None, first_line: int = 1) -> str:
+    """The whole page as text (UTF-8, deterministic). `text` is the record's source,
+    whose first line is line `first_line` of its file."""
+    data, drawing = _data(replay, text, first_line)
     board = "" if drawing is None else _board(drawing)
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     parts = {

@@ -16,6 +16,7 @@ from games.api import Event, GameState, Resign
 from notation.model import Move, Record, Turn
 from referee.adjudicate import Replay
 from referee.pictures.board import heading
+from referee.render import turn_text
 
 
 class Frame(NamedTuple):
@@ -75,8 +76,7 @@ def frames(replay: Replay, title: str) -> list[Frame]:
     final = replay.state
     error = replay.verdict.error
     if replay.verdict.status == "illegal" and error is not None:
-        where = replay.verdict.error_turn or "illegal"
-        label = where.split(", action")[0]
+        label = turn_text(error).split(", ")[0]
         spot = (error.line, error.column)
         at_turn = max((number for number, t in enumerate(record.turns) if tuple(t.span) <= spot), default=0)
         found.append(Frame(at_turn, label, error.action, (), final.position(), heading(final, title), error.message))

@@ -8,6 +8,7 @@ import pytest
 
 from games.numica.state import ENGINE, INDEX, TILE_SETS
 from referee.adjudicate import Verdict, adjudicate, read_source
+from referee.render import turn_text
 
 
 def tiles_with(placed: dict[str, str], variant: str = "standard") -> str:
@@ -253,7 +254,7 @@ def test_a_turn_after_a_resignation_is_in_the_round_the_turn_order_gives_it() ->
 def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn() -> None:
     late = verdict("1. R: f1-f2 B: a3xa2 draw", BLUE_WINS)
     assert (late.status, late.error.round, late.error.side, late.error.action) == ("illegal", 1, "Blue", "draw")
-    assert late.error_turn == 'turn 1 Blue, "draw"'
+    assert turn_text(late.error) == 'turn 1 Blue, "draw"'
     decided = position({}, "a1S*", "a8S*,b8O*", "B").replace(padded("a8S*,b8O*", BLUE_RESERVE), "a8S*,b8O*")
     before_any_turn = verdict("draw", decided)
     assert (before_any_turn.error.round, before_any_turn.error.side, before_any_turn.error.action) == (
