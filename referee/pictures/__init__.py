@@ -10,7 +10,7 @@ files, so the pictures stay right whatever the engines keep inside.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.pictures.board import Drawing
 
@@ -40,7 +40,7 @@ def drawing_for(game: str, position: str) -> Drawing:
     raise ValueError(f'no picture for the game "{game}"')
 
 
-def board_svg(state: GameState, action: str | None = None, message: str | None = None) -> str:
+def board_svg(state: GameState[Any], action: str | None = None, message: str | None = None) -> str:
     """The board of `state` as a complete SVG document.
 
     `action`, when given, is the text of the last action played (its squares are outlined;

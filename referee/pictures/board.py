@@ -14,6 +14,7 @@ import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from importlib import resources
+from typing import Any
 
 from games.api import GameState
 from referee.pictures import svg
@@ -95,7 +96,7 @@ class Drawing(abc.ABC):
         return [Mark(at, kind) for at in svg.squares_in(action, self.square_pattern) if self.centre(at) is not None]
 
 
-def heading(state: GameState, title: str) -> str:
+def heading(state: GameState[Any], title: str) -> str:
     """The caption's first line: the game, then the side to move and the round, or the outcome."""
     outcome = state.outcome()
     if outcome is not None:

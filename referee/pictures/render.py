@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.api import GameState
 from referee.pictures import drawing_for, svg
 from referee.pictures.board import compose, heading, wrap
 
 
-def state_svg(state: GameState, action: str | None = None, message: str | None = None) -> str:
+def state_svg(state: GameState[Any], action: str | None = None, message: str | None = None) -> str:
     position = state.position()
     drawing = drawing_for(state.info.name, position)
     width = int(drawing.width / 6.4)

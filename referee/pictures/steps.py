@@ -9,7 +9,7 @@ the second drive ever disagrees with it, the frames stop there.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from games import registry
 from games.api import Event, GameState, Resign
@@ -53,7 +53,7 @@ def frames(replay: Replay, title: str) -> list[Frame]:
     record = replay.record
     if record is None or replay.state is None:
         return []
-    state: GameState = registry.engine(record.game).new_state(record.tag_map)
+    state: GameState[Any] = registry.engine(record.game).new_state(record.tag_map)
     found = [Frame(-1, "start", None, (), state.position(), heading(state, title))]
     last = _last_move(record)
     remaining = list(reversed(replay.steps))
