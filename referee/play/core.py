@@ -380,6 +380,7 @@ class _Plan:
         for item in rest:
             if isinstance(item, Turn):
                 self._note(item)
+            self.actions = self.actions or isinstance(item, Turn | Draw)
         self.items.extend(rest)
 
     def _turn(self, index: int) -> Turn:
