@@ -330,3 +330,10 @@ def test_the_seed_never_appears_in_any_output_before_the_reveal(tmp_path: Path) 
     assert referee("reveal", str(path), "--seed-file", str(key_file)) in (0, 1)
     assert f'[Seed "{seed}"]' in path.read_text()
     assert referee("check", str(path)) == 0
+
+
+def test_as_the_attacker_may_not_write_the_defenders_retreat(tmp_path: Path) -> None:
+    path = game(tmp_path, PHYSICAL)
+    refused = play(path, "j20+k21xj21#1(j20-j19-j18,k21-l21-l20)", as_side="Red")
+    assert refused.exit_code == 1 and "chosen by the defender" in (refused.error or "")
+    assert play(path, "j20+k21xj21#2(j21-i22-i23)", as_side="Red").exit_code == 0  # DB2: the attacker's choice

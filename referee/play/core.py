@@ -52,6 +52,8 @@ def submit(
         game = _Game(path, read_game(path))
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
         result = dataclasses.replace(result, dry_run=dry_run)
+        if dry_run and result.exit_code == 0:
+            result = dataclasses.replace(result, notice="dry run: nothing written")
         if text is not None and not dry_run:
             write_atomically(path, text)
             result = dataclasses.replace(result, written=True)
@@ -97,6 +99,7 @@ class _Game:
         self.current = bridge.replay(results[0], self.source)
         self.token = token_of(self.current)
         self.verdict = bridge.annotated(self.current.verdict, self.token)
+        self.as_side: str | None = None
 
     # -- outcomes -------------------------------------------------------------------
 
@@ -146,6 +149,7 @@ class _Game:
             raise _Refusal(f"{bridge.verdict_line(self.verdict)}: the game is over, nothing more can be played")
         info = registry.GAMES[record.game]
         side = keys.side_of(info, as_side) if as_side is not None else None
+        self.as_side = side
         new_salts = keys.checked_salts(info, salts)
         if expect is not None and expect.strip() != self.token:
             raise _Refusal(
@@ -229,6 +233,7 @@ class _Game:
         for played in first.steps:
             if id(played.move) not in drawn_ids:
                 continue
+            self._check_chooser(played)
             events.extend(str(event) for event in played.events)
             move = _with_roll(played.move, played.events)
             if move is not None:
@@ -259,6 +264,18 @@ class _Game:
             headline=bridge.verdict_line(verdict),
         )
         return result, text
+
+    def _check_chooser(self, played: bridge.Played) -> None:
+        """`--as SIDE`: a Nieuchess retreat after AB2 is the defender's choice, so the
+        attacker's submission may not write it."""
+        side = self.as_side
+        choices = getattr(played.move.action, "choices", None)
+        if side is None or choices is None or played.turn.side != side:
+            return
+        if any(event.kind == "result" and str(event).startswith("AB2") for event in played.events):
+            raise _Refusal(
+                f"the retreat after {played.move.text} (AB2) is chosen by the defender: {side} may not write it"
+            )
 
     @staticmethod
     def _fill_pending_choice(
