@@ -337,3 +337,21 @@ def test_as_the_attacker_may_not_write_the_defenders_retreat(tmp_path: Path) -> 
     refused = play(path, "j20+k21xj21#1(j20-j19-j18,k21-l21-l20)", as_side="Red")
     assert refused.exit_code == 1 and "chosen by the defender" in (refused.error or "")
     assert play(path, "j20+k21xj21#2(j21-i22-i23)", as_side="Red").exit_code == 0  # DB2: the attacker's choice
+
+
+def test_the_game_master_resolving_reads_no_moves_from_standard_input(tmp_path: Path) -> None:
+    path, key_file = game(tmp_path, SECRET), key(tmp_path)
+    play(path, "j20+k21xj21")
+    result = runner.invoke(app, ["play", str(path), "--seed-file", str(key_file)], input="B: x30-x28\n")
+    assert result.exit_code == 0, result.output
+    assert last_line(path) == "1. R: j20+k21xj21#6=AE"
+    assert "die 6" in result.output.splitlines()
+
+
+def test_reveal_json_and_a_second_reveal(tmp_path: Path) -> None:
+    path, key_file = game(tmp_path, SECRET), key(tmp_path)
+    first = runner.invoke(app, ["reveal", "--json", str(path), "--seed-file", str(key_file)])
+    assert first.exit_code == 0 and '"written": true' in first.output
+    before = path.read_text()
+    again = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file)])
+    assert again.exit_code == 0 and "already revealed" in again.output and path.read_text() == before
