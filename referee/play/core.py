@@ -48,6 +48,9 @@ def submit(
     `seed` is the game master's key (the key file's text); `salts` are (side, text) pairs
     to write as the sides' salts. Raises GameBusy (exit 75) and PlayUsageError (exit 2)."""
     path = Path(path)
+    if not path.is_file():
+        read_game(path)  # the reason, before a lock file is made beside a missing game
+        raise PlayUsageError(f"cannot read {path}: not a file")
     with locked(path, wait):
         game = _Game(path, read_game(path))
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
