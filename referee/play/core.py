@@ -197,7 +197,9 @@ class _Game:
         if keyed and seed is not None:
             values = keys.keyed_tags(info, {tag.name: tag.value for tag in written_tags}, seed)
             engine_tags = [Tag(name, value, NOWHERE) for name, value in values.items()]
-        return self._judge(plan, written_tags, engine_tags, keyed, pending)
+        result, written = self._judge(plan, written_tags, engine_tags, keyed, pending)
+        noted = [f'{name}\'s salt is written: [{salt_tag(name)} "{value}"]' for name, value in new_salts]
+        return dataclasses.replace(result, events=noted + result.events), written
 
     def _check_salts(self, info: GameInfo, record: Record, tags: dict[str, str], salts: list[tuple[str, str]]) -> None:
         if info.randomness == "tiles":
