@@ -189,11 +189,20 @@ def test_without_the_key_a_player_cannot_write_a_roll_in_a_secret_game(tmp_path:
     assert play(path, "#4").exit_code == 1
 
 
-def test_a_written_roll_must_be_the_streams_when_the_key_is_given(tmp_path: Path) -> None:
+def test_even_with_the_key_a_submission_writes_no_roll_so_no_guess_is_ever_checked(tmp_path: Path) -> None:
     path, seed = game(tmp_path, SECRET), read_key(key(tmp_path))
-    refused = play(path, "j20+k21xj21#4", seed=seed)
+    for roll in "123456":  # a refusal that compared guesses with the key would tell the die
+        refused = play(path, f"j20+k21xj21#{roll}", seed=seed)
+        assert refused.exit_code == 1 and "leave the roll out" in (refused.error or "")
+        assert "6" not in (refused.error or "")
+    assert play(path, "j20+k21xj21", seed=seed).exit_code == 0
+
+
+def test_a_roll_in_the_record_must_be_the_streams_when_the_key_is_given(tmp_path: Path) -> None:
+    path, seed = game(tmp_path, SECRET.replace("\n\n", "\n\n1. R: j20+k21xj21#4=DB2(j21-i22-i23)\n")), "example"
+    assert play(path, "B: x30-x28").exit_code == 0  # rolls as given while the seed is secret
+    refused = play(path, "R: a1-b1", seed=seed)
     assert refused.exit_code == 1 and "the die of this battle is 6" in (refused.error or "")
-    assert play(path, "j20+k21xj21#6", seed=seed).exit_code == 0
 
 
 def test_nothing_awaiting_the_key_is_refused(tmp_path: Path) -> None:

@@ -181,7 +181,7 @@ class _Game:
         if sub is not None:
             if side is not None:
                 plan.check_sides(side)
-            if secret and not keyed:
+            if secret:
                 plan.check_no_rolls()
         pending = self.current.state.pending() if self.current.state is not None else None
         if not plan.actions and not new_salts:
@@ -460,7 +460,7 @@ class _Plan:
         if written:
             raise _Refusal(
                 "this game's dice are secret: every roll is drawn by the game master's key "
-                "(referee play --seed-file), never written in a submission"
+                "(referee play --seed-file), never written in a submission; leave the roll out"
             )
 
     def last_move(self) -> Move | None:
