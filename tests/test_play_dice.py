@@ -364,3 +364,19 @@ def test_reveal_json_and_a_second_reveal(tmp_path: Path) -> None:
     before = path.read_text()
     again = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file)])
     assert again.exit_code == 0 and "already revealed" in again.output and path.read_text() == before
+
+
+def test_salts_stand_after_the_seed_hash_in_canonical_form(tmp_path: Path) -> None:
+    path = game(tmp_path, SECRET)
+    play(path, None, salts=[("Blue", "bo"), ("Red", "ann")])
+    tags = [line.split()[0][1:] for line in path.read_text().splitlines() if line.startswith("[")]
+    assert tags == ["Game", "SeedHash", "RedSalt", "BlueSalt", "Position", "Result"]
+
+
+def test_a_nieuchess_turn_in_progress_is_continued(tmp_path: Path) -> None:
+    path = game(tmp_path, PHYSICAL)
+    moved = play(path, "a1-b1")
+    assert moved.exit_code == 0 and moved.verdict["pending"] == "battle" and moved.verdict["to_move"] == "Red"
+    assert play(path, "j20+k21xj21#2(j21-i22-i23)", as_side="Red").exit_code == 0
+    assert last_line(path) == "1. R: a1-b1 j20+k21xj21#2=DB2(j21-i22-i23)"
+    assert play(path, "R: a1-c1").exit_code == 1  # Blue has the move: Red's turn is closed
