@@ -7,6 +7,7 @@ combined record is what `check` will say of the file once written."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -100,9 +101,16 @@ class _Game:
         if len(results) != 1:
             raise PlayUsageError(f"{path} must hold one game, it holds {len(results)}")
         self.current = bridge.replay(results[0], self.source)
-        self.token = token_of(self.current)
-        self.verdict = bridge.annotated(self.current.verdict, self.token)
         self.as_side: str | None = None
+
+    @functools.cached_property
+    def token(self) -> str | None:
+        """The token of the game as it stands (only written out when asked for)."""
+        return token_of(self.current)
+
+    @functools.cached_property
+    def verdict(self) -> bridge.Verdict:
+        return bridge.annotated(self.current.verdict, self.token)
 
     # -- outcomes -------------------------------------------------------------------
 
