@@ -269,3 +269,11 @@ def test_draw_alone_ends_the_game_by_agreement(nika: Path) -> None:
     assert result.exit_code == 0 and result.verdict["status"] == "finished"
     assert result.verdict["reason"] == "agreement" and '[Result "draw"]' in nika.read_text()
     assert play(nika, "R: a4-S").exit_code == 1
+
+
+def test_a_continued_turn_keeps_a_comment_written_before_its_label(nika: Path) -> None:
+    play(nika, "d1-W")
+    assert play(nika, "{ then west } W: d2-W").exit_code == 0
+    assert nika.read_text().endswith("1. W: d1-W { then west } d2-W\n")
+    result = play(nika, "2. R: a4-S a3-S")
+    assert result.exit_code == 1 and "round 1, not round 2" in (result.error or "")

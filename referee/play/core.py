@@ -15,7 +15,7 @@ from pathlib import Path
 from games import registry
 from games.api import GameInfo
 from games.randomness import salt_tag
-from notation.model import Draw, Move, Record, RecordItem, Span, Tag, Turn
+from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Turn
 from referee.play import bridge, keys, submission
 from referee.play.result import PlayResult
 from referee.play.safe import PlayUsageError, locked, write_atomically
@@ -386,11 +386,13 @@ class _Plan:
         if sub.record is None:
             return
         rest = list(sub.record.items)
-        first = rest[0]
+        lead = 0  # comments before the first label go with the turn they precede
+        while lead < len(rest) - 1 and isinstance(rest[lead], Comment):
+            lead += 1
+        first = rest[lead]
         open_turn = self._turn(self.turn_index) if self.turn_index is not None else None
         if open_turn is not None and not any(isinstance(item, Draw) for item in self.items[self.turn_index or 0 :]):
-            anchor = first.span if isinstance(first, Turn) else rest[0].span
-            self.relocate[open_turn.span] = submission.local(anchor)
+            self.relocate[open_turn.span] = submission.local(first.span)
             if (
                 isinstance(first, Turn)
                 and first.side == open_turn.side
@@ -398,14 +400,15 @@ class _Plan:
                 and verdict.to_move == open_turn.side
             ):
                 if first.number is not None and first.number != verdict.round:
+                    where = submission.local(first.span)
                     raise _Refusal(
-                        f"submission: {record.game}: illegal: line {submission.local(first.span).line}, "
-                        f"col {submission.local(first.span).column}: this turn is in round {verdict.round}, "
-                        f"not round {first.number}"
+                        f"submission: {record.game}: illegal: line {where.line}, col {where.column}: "
+                        f"this turn is in round {verdict.round}, not round {first.number}"
                     )
                 assert self.turn_index is not None
-                self.items[self.turn_index] = open_turn._replace(items=open_turn.items + first.items)
-                rest = rest[1:]
+                comments = tuple(item for item in rest[:lead] if isinstance(item, Comment))
+                self.items[self.turn_index] = open_turn._replace(items=open_turn.items + comments + first.items)
+                rest = rest[lead + 1 :]
                 self._note(first)
         for item in rest:
             if isinstance(item, Turn):
