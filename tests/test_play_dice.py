@@ -380,3 +380,16 @@ def test_a_nieuchess_turn_in_progress_is_continued(tmp_path: Path) -> None:
     assert play(path, "j20+k21xj21#2(j21-i22-i23)", as_side="Red").exit_code == 0
     assert last_line(path) == "1. R: a1-b1 j20+k21xj21#2=DB2(j21-i22-i23)"
     assert play(path, "R: a1-c1").exit_code == 1  # Blue has the move: Red's turn is closed
+
+
+def test_a_key_file_holds_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "k.key"
+    path.write_text("seed text\n\n")
+    assert read_key(path) == "seed text"
+    for bad in ("", "\n", "one\ntwo\n"):
+        path.write_text(bad)
+        with pytest.raises(PlayUsageError, match="one line"):
+            read_key(path)
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(PlayUsageError, match="not UTF-8"):
+        read_key(path)
