@@ -150,7 +150,7 @@ def check(
     Example: referee check games.rgn   |   cat mail.txt | referee check --json -
     """
     tally = Tally()
-    for item in session.check(files):
+    for item in session.check(files, annotate=json_output):
         tally.add(item)
         if isinstance(item, Problem):
             _err(render.problem_line(item))
@@ -262,13 +262,24 @@ def new(
         str | None, typer.Option("--first", help="The side that moves first, where the rules let players choose.")
     ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
+    secret: Annotated[
+        str | None,
+        typer.Option("--secret", help="Keep the seed secret: write it to the new key file KEY, publish its SeedHash."),
+    ] = None,
+    salt: Annotated[
+        list[str] | None, typer.Option("--salt", help="With --secret: a side's salt, as SIDE=TEXT (repeatable).")
+    ] = None,
 ) -> None:
     """Write a fresh record with its tags, ready for play. It always checks as legal.
 
     Example: referee new pikemen --players 3 --tag Event="Club night" > game.rgn
+    Secret dice: referee new nieuchess --secret game.key > game.rgn
     """
     from referee import fresh
 
+    if secret is not None or salt:
+        _new_secret(game, players, seed, first, tag or [], secret, salt or [])
+        return
     try:
         text = fresh.new_record(game, players, seed, first, tag or [])
     except UsageError as error:
@@ -349,4 +360,148 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
             commands.write(text, output)
     except UsageError as error:
         _fail_usage(error)
+    _exit(tally)
+
+
+# -- live games: play, reveal (referee.play) ------------------------------------------
+
+
+def _new_secret(
+    game: str,
+    players: int | None,
+    seed: str | None,
+    first: str | None,
+    tags: list[str],
+    key: str | None,
+    salts: list[str],
+) -> None:
+    from pathlib import Path
+
+    from referee.fresh import new_record
+    from referee.play import PlayUsageError
+    from referee.play.keys import fresh_seed
+    from referee.play.secret import new_secret
+
+    if key is None:
+        _fail_usage(UsageError("--salt goes with --secret KEY: salts are for a secret seed"))
+    if seed is not None:
+        _fail_usage(UsageError("--seed and --secret exclude each other: a secret seed is drawn fresh"))
+    assert key is not None
+    try:
+        drawn = fresh_seed()
+        text = new_secret(new_record(game, players, drawn, first, tags), Path(key), salts, drawn)
+    except (UsageError, PlayUsageError) as error:
+        _fail_usage(UsageError(str(error)))
+    typer.echo(text, nl=False)
+
+
+def _moves_text(moves: str | None, gm_only: bool) -> str | None:
+    """MOVES as given; `-`, or absent without --seed-file/--salt, reads standard input."""
+    if moves is not None and moves != "-":
+        return moves
+    if moves is None and gm_only:
+        return None
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError:
+        _fail_usage(UsageError("MOVES on standard input is not UTF-8 text"))
+    except (OSError, AttributeError, ValueError):
+        _fail_usage(UsageError("cannot read MOVES from standard input"))
+    return None
+
+
+WaitOption = Annotated[
+    float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game before giving up (exit 75).")
+]
+SeedFileOption = Annotated[
+    str | None, typer.Option("--seed-file", help="The game master's key file: rolls are drawn from the secret seed.")
+]
+
+
+@app.command(short_help="Append moves to a live game, safely (secret dice, tokens).")
+def play(
+    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    moves: Annotated[
+        str | None, typer.Argument(help="RGN move text that continues the game; - or absent: standard input.")
+    ] = None,
+    as_side: Annotated[str | None, typer.Option("--as", help="The side submitting: only its turns.")] = None,
+    expect: Annotated[
+        str | None, typer.Option("--expect", help="Refuse unless the game is at this turn token.")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Check and report everything, write nothing.")] = False,
+    seed_file: SeedFileOption = None,
+    salt: Annotated[
+        list[str] | None, typer.Option("--salt", help="Write a side's salt, as SIDE=TEXT (repeatable).")
+    ] = None,
+    json_output: JsonOption = False,
+    wait: WaitOption = 10.0,
+) -> None:
+    """Append moves to a live game: checked, all or nothing, written safely.
+
+    MOVES continues the record; a first action without a label is the side to move's.
+
+    Exit status: 0 written (or would be, with --dry-run); 1 refused; 2 usage; 75 busy, try again later.
+
+    Example: referee play game.rgn "d1-W d2-W" --as Athens --expect 12-ab12cd34ef
+    """
+    from pathlib import Path
+
+    from referee.play import GameBusy, PlayUsageError, read_key, submit
+
+    try:
+        seed = read_key(Path(seed_file)) if seed_file is not None else None
+        text = _moves_text(moves, gm_only=seed_file is not None or bool(salt))
+        pairs = [(entry.partition("=")[0], entry.partition("=")[2]) for entry in salt or []]
+        for entry in salt or []:
+            if "=" not in entry:
+                raise PlayUsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
+        result = submit(
+            Path(file), text, as_side=as_side, expect=expect, dry_run=dry_run, seed=seed, salts=pairs, wait=wait
+        )
+    except PlayUsageError as error:
+        _fail_usage(UsageError(str(error)))
+    except GameBusy as error:
+        _busy(error)
+    _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
+
+
+@app.command(short_help="Publish a secret game's seed: every roll is then checked.")
+def reveal(
+    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    seed_file: Annotated[str, typer.Option("--seed-file", help="The game master's key file.")],
+    json_output: JsonOption = False,
+    wait: WaitOption = 10.0,
+) -> None:
+    """Publish a secret game's seed (the Seed tag, SeedHash kept): check then verifies every roll.
+
+    Exit status: 0 the revealed record is legal; 1 it is not (the seed is written either way); 2 usage; 75 busy.
+
+    Example: referee reveal game.rgn --seed-file game.key
+    """
+    from pathlib import Path
+
+    from referee.play import GameBusy, PlayUsageError, read_key
+    from referee.play.secret import reveal as reveal_seed
+
+    try:
+        result = reveal_seed(Path(file), read_key(Path(seed_file)), wait)
+    except PlayUsageError as error:
+        _fail_usage(UsageError(str(error)))
+    except GameBusy as error:
+        _busy(error)
+    _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
+
+
+def _busy(error: Exception) -> NoReturn:
+    _err(f"referee: {error}")
+    tally = Tally()
+    tally.busy = True
+    _exit(tally)
+
+
+def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
+    """The end of `play` and `reveal`: their report, then 0 written or 1 refused."""
+    _out(output if isinstance(output, str) else render.json_line(output))
+    tally = Tally()
+    tally.refused = refused
     _exit(tally)

@@ -44,13 +44,15 @@ class Tally:
         self.problems: Counter[ProblemKind] = Counter()
         self.usage = False
         self.busy = False
+        self.refused = False
+        """A submission (`play`, `reveal`) was refused or left the game illegal."""
 
     def __repr__(self) -> str:
         statuses = {str(status): count for status, count in self.statuses.items()}
         problems = {str(kind): count for kind, count in self.problems.items()}
         return (
             f"Tally(statuses={statuses}, mismatched={self.mismatched}, problems={problems}, "
-            f"usage={self.usage}, busy={self.busy})"
+            f"usage={self.usage}, busy={self.busy}, refused={self.refused})"
         )
 
     def add(self, item: Verdict | Problem) -> None:
@@ -75,6 +77,6 @@ def exit_status(tally: Tally) -> ExitStatus:
     if tally.statuses[Status.ERROR]:
         return ExitStatus.ERROR
     rejected = tally.statuses[Status.ILLEGAL] + tally.statuses[Status.MALFORMED]
-    if rejected or tally.mismatched or tally.problems[ProblemKind.NO_RECORD]:
+    if rejected or tally.refused or tally.mismatched or tally.problems[ProblemKind.NO_RECORD]:
         return ExitStatus.REJECTED
     return ExitStatus.OK

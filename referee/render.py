@@ -99,7 +99,14 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
         "rolls_as_given": verdict.rolls_as_given,
         "error": error,
         "message": describe(verdict),
+        "token": verdict.token,
+        "suggestions": list(verdict.suggestions),
     }
+
+
+def json_line(value: dict[str, Any]) -> str:
+    """One JSON object on one line (JSON Lines)."""
+    return _json(value)
 
 
 def verdict_json(verdict: Verdict) -> str:
@@ -152,7 +159,8 @@ def shown_text(shown: Shown) -> str:
     if shown.state is None:
         return verdict_line(shown.verdict)
     board = shown.state.render()
-    return f"{shown.heading}:\n{board}\nposition: {shown.state.position()}\n{verdict_line(shown.verdict)}"
+    token = f"\ntoken: {shown.verdict.token}" if shown.verdict.token else ""
+    return f"{shown.heading}:\n{board}\nposition: {shown.state.position()}{token}\n{verdict_line(shown.verdict)}"
 
 
 def shown_json(shown: Shown) -> str:
@@ -163,6 +171,7 @@ def shown_json(shown: Shown) -> str:
             "to_move": None if state is None else state.to_move(),
             "board": None if state is None else state.render(),
             "shows": None if state is None else shown.heading,
+            "token": shown.verdict.token,
             "verdict": verdict_fields(shown.verdict),
         }
     )

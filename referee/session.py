@@ -35,15 +35,25 @@ def _no_record(name: str) -> Problem:
     return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
 
 
-def check(names: list[str]) -> Iterator[Verdict | Problem]:
+def annotated(judged: Replay) -> Verdict:
+    """The verdict with the turn token of a legal record (PLAY.md §2) and the did-you-mean
+    suggestions of an illegal action."""
+    from referee.play.annotate import annotate
+
+    return annotate(judged)
+
+
+def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Problem]:
     """The verdict of every record of every source, each as soon as it is reached, and
-    the problems of the sources (unreadable, no record) where they occur."""
+    the problems of the sources (unreadable, no record) where they occur. `annotate` adds
+    tokens and suggestions (for JSON)."""
     for name in names:
         found = False
         try:
             for read in sources.records(name):
                 found = True
-                yield judge(read, name).verdict
+                judged = judge(read, name)
+                yield annotated(judged) if annotate else judged.verdict
         except UnreadableError as error:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
@@ -108,7 +118,7 @@ def show(name: str, index: int, at: int | None) -> Shown | Problem:
     if at is None:
         if verdict.status == Status.ILLEGAL:
             return Shown(verdict, full.state, _before_error(full))
-        return Shown(verdict, full.state, "at the end of the record")
+        return Shown(annotated(full), full.state, "at the end of the record")
     _check_at(full, name, index, at)
     partial = judge(found, name, until_round=at)
     if partial.verdict.status == Status.ILLEGAL:

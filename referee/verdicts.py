@@ -63,6 +63,10 @@ class Verdict(NamedTuple):
     claimed: str | None = None
     result_matches: bool | None = None
     rolls_as_given: bool | None = None
+    token: str | None = None
+    """The turn token of PLAY.md §2 (legal records, when asked for)."""
+    suggestions: tuple[str, ...] = ()
+    """Legal actions close to an illegal one (did you mean), when asked for."""
 
     @property
     def legal(self) -> bool:

@@ -261,6 +261,8 @@ def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rend
         "rolls_as_given",
         "error",
         "message",
+        "token",
+        "suggestions",
     ]
     for item in session.check(names):
         assert isinstance(item, Verdict)
