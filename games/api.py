@@ -1,6 +1,6 @@
 """The one small game API that every rule engine implements.
 
-Its value types are NamedTuples and StrEnums: immutable, with a good repr, cheap to define.
+Its values, vocabularies and errors live in `games.values` and are re-exported here.
 
 A game is declared by a `GameInfo` (static metadata, cheap to import) and implemented by a
 `GameState` subclass in its own package, imported only when a record of that game is read.
@@ -30,279 +30,66 @@ from __future__ import annotations
 
 import abc
 import re
-from collections.abc import Callable, Mapping
-from enum import StrEnum
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Self, TypeVar, final
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, final
 
-from games.randomness import effective_seed, salt_tag, seed_hash
+from games.randomness import salt_tag, seed_hash
+from games.values import (
+    MAX_DIGITS,
+    RESIGN,
+    Event,
+    EventKind,
+    GameInfo,
+    GameOverError,
+    IllegalActionError,
+    IllegalTurnError,
+    Outcome,
+    PendingKind,
+    Reason,
+    Resign,
+    RuleError,
+    SetupError,
+    Side,
+    Start,
+    TurnNotOpenError,
+    TurnOpenError,
+    WrongSideError,
+    check_round,
+    quoted,
+    whole_number,
+)
 
 if TYPE_CHECKING:
-    import pyparsing as pp
-
     from notation.dialect import Dialect
 
-Side = str
-"""A side's long name, as the verdicts print it: "Red", "Athens"."""
-
-
-# -- fixed vocabularies ---------------------------------------------------------------
-# StrEnum members are `str`s equal to their values, so JSON and text output are unchanged.
-
-
-class Reason(StrEnum):
-    """Why a game ended (NOTATION.md §5)."""
-
-    VICTORY_AREA = "victory-area"
-    CAPTURES = "captures"
-    SCORE = "score"
-    ARMY_DESTROYED = "army-destroyed"
-    NO_MOVES = "no-moves"
-    LAST_PLAYER = "last-player"
-    RESIGNATION = "resignation"
-    AGREEMENT = "agreement"
-    ALL_PASSED = "all-passed"
-    REPETITION = "repetition"
-
-
-class PendingKind(StrEnum):
-    """What a record leaves unwritten at its end (NOTATION.md §8, Nieuchess)."""
-
-    CHOICE = "choice"
-    ROLL = "roll"
-    BATTLE = "battle"
-
-
-class EventKind(StrEnum):
-    """What an action caused, for `referee replay`."""
-
-    SETUP = "setup"
-    MOVE = "move"
-    CHARGE = "charge"
-    CAPTURE = "capture"
-    REORIENT = "reorient"
-    ROUT = "rout"
-    PUSH = "push"
-    ELIMINATED = "eliminated"
-    ELIMINATION = "elimination"
-    INVASION = "invasion"
-    ODDS = "odds"
-    ROLL = "roll"
-    RESULT = "result"
-    RETREAT = "retreat"
-    EXCHANGE = "exchange"
-    REPLACEMENT = "replacement"
-    RESIGN = "resign"
-    WIN = "win"
-    END = "end"
-
-
-# -- values -------------------------------------------------------------------------------
-
-
-class Outcome(NamedTuple):
-    """How a game ended: the winners (none for a draw) and the reason of NOTATION.md §5."""
-
-    winners: tuple[Side, ...]
-    reason: Reason
-
-    @property
-    def draw(self) -> bool:
-        return not self.winners
-
-    def __str__(self) -> str:
-        if self.draw:
-            return f"draw ({self.reason})"
-        return f"{'+'.join(self.winners)} win ({self.reason})"
-
-
-class Resign(NamedTuple):
-    """`resign`: the side whose turn it is gives up. Shared by every game."""
-
-    def __str__(self) -> str:
-        return "resign"
-
-
-RESIGN = Resign()
-
-
-class Event(NamedTuple):
-    """Something an action caused, for `referee replay`: a push, a rout, a roll, a capture."""
-
-    kind: EventKind
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-class GameInfo(NamedTuple):
-    """A game's metadata: what `referee games` lists and what the reader needs to know.
-
-    `labels` maps every accepted side label form, lower case, to the side's long name;
-    `short_labels` gives the canonical (short) label of each side for the writer.
-    `engine` is the module that defines `ENGINE`, imported on first use only.
-    `first_choice`: the players choose who moves first (the `First` tag).
-    """
-
-    name: str
-    title: str
-    sides: tuple[Side, ...]
-    player_counts: tuple[int, ...]
-    variants: tuple[str, ...]
-    labels: Mapping[str, Side]
-    short_labels: Mapping[Side, str]
-    engine: str
-    randomness: str | None = None
-    example_action: str = "pass"
-    step_labels: bool = False
-    sides_by_players: Mapping[int, tuple[Side, ...]] = {}
-    first_choice: bool = False
-
-    @property
-    def display(self) -> str:
-        """The game's name as a sentence writes it: "Numica"."""
-        return self.name.capitalize()
-
-    def side(self, label: str) -> Side | None:
-        """The long name of the side a label names (any form, any case), or None."""
-        return self.labels.get(label.lower())
-
-    def players_text(self) -> str:
-        """The player counts in words: "2", "2, 3 or 4"."""
-        counts = [str(count) for count in self.player_counts]
-        return " or ".join(filter(None, (", ".join(counts[:-1]), counts[-1])))
-
-    def sides_for(self, players: int) -> tuple[Side, ...]:
-        return self.sides_by_players.get(players, self.sides)
-
-    def dialect(
-        self,
-        action_pattern: str,
-        parse_action: Callable[[str], object],
-        action_element: Callable[[], pp.ParserElement],
-    ) -> Dialect:
-        """The game's notation: its labels from this metadata, its actions from the game."""
-        from notation.dialect import Dialect
-
-        first = self.sides[0]
-        return Dialect(
-            game=self.name,
-            labels=self.labels,
-            short_labels=self.short_labels,
-            action_pattern=action_pattern,
-            parse_action=parse_action,
-            action_element=action_element,
-            example_action=self.example_action,
-            step_labels=self.step_labels,
-            label_examples=(f"{self.short_labels[first]}:", f"{first}:"),
-        )
-
-
-class Start(NamedTuple):
-    """The tags every game shares, read once by `Engine.new_state` (NOTATION.md §2,
-    RANDOM.md §4) and handed to the game's own `_start`.
-
-    `sides` are the sides in play, in turn order from the game's first side; `first` the
-    side that moves first (the `First` tag where the game lets players choose, else the
-    game's first side); `salts` the (side, salt) pairs in the game's side order; `tags`
-    every tag, for the game's own (`Target`, `Tiles`, `CRT`).
-    """
-
-    variant: str
-    players: int
-    sides: tuple[Side, ...]
-    first: Side
-    seed: str | None
-    seed_hash: str | None
-    salts: tuple[tuple[Side, str], ...]
-    position: str | None
-    tags: Mapping[str, str]
-
-    @property
-    def stream_seed(self) -> str | None:
-        """The seed that names every stream of the record: the `Seed`, followed by the salts
-        when there are any (RANDOM.md §4); None without a `Seed`."""
-        if self.seed is None:
-            return None
-        return effective_seed(self.seed, self.salts) if self.salts else self.seed
-
-
-# -- errors ---------------------------------------------------------------------------------
-
-
-class RuleError(ValueError):
-    """An action or turn that breaks a rule of the game. `message` is in a player's words."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class IllegalActionError(RuleError):
-    """An action of a valid form that the rules forbid here."""
-
-
-class IllegalTurnError(RuleError):
-    """A problem with a whole turn: a wrong label or round number, a turn cut short,
-    pawns left unfought. Reported at the turn's label, with no action text."""
-
-
-class WrongSideError(IllegalTurnError):
-    """A turn labelled with a side that is not to move, or that does not play."""
-
-
-class TurnOpenError(IllegalTurnError):
-    """A turn begun while another is still open (`end_turn` was not called)."""
-
-
-class TurnNotOpenError(IllegalActionError):
-    """An action, or the end of a turn, while no turn is open (`begin_turn` first)."""
-
-
-class GameOverError(IllegalTurnError, IllegalActionError):
-    """A turn or an action after the game has ended."""
-
-
-class SetupError(ValueError):
-    """A tag value the game cannot read (bad Position, unknown Variant, Seed against Tiles).
-
-    It makes the record malformed; `tag` names the tag at fault, when there is one.
-    """
-
-    def __init__(self, message: str, tag: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.tag = tag
-
-
-def check_round(expected: int | None, written: int | None) -> None:
-    """A written round number must be the turn's round; setup turns (`expected` None)
-    carry none. Raises IllegalTurnError; shared so that every game words it alike."""
-    if written is None:
-        return
-    if expected is None:
-        raise IllegalTurnError("a setup turn carries no round number")
-    if written != expected:
-        raise IllegalTurnError(f"this turn is in round {expected}, not round {written}")
-
-
-MAX_DIGITS = 6
-"""The longest whole number a tag or Position field may hold (far below what `int()` refuses)."""
-
-
-def whole_number(text: str, digits: int = MAX_DIGITS) -> int | None:
-    """The value of a whole number written in ASCII digits (at most `digits` of them), else
-    None: superscripts and other Unicode digits, signs, spaces and huge numbers are refused."""
-    if text.isascii() and text.isdigit() and len(text) <= digits:
-        return int(text)
-    return None
-
-
-def quoted(text: str, limit: int = 24) -> str:
-    """A tag or field value as a message quotes it: in double quotes, cut after `limit` characters."""
-    return f'"{text}"' if len(text) <= limit else f'"{text[:limit]}..."'
-
+__all__ = [
+    "MAX_DIGITS",
+    "RESIGN",
+    "ActionT",
+    "Engine",
+    "Event",
+    "EventKind",
+    "GameInfo",
+    "GameOverError",
+    "GameState",
+    "IllegalActionError",
+    "IllegalTurnError",
+    "Outcome",
+    "PendingKind",
+    "Reason",
+    "Resign",
+    "RuleError",
+    "SetupError",
+    "Side",
+    "Start",
+    "TurnNotOpenError",
+    "TurnOpenError",
+    "WrongSideError",
+    "check_round",
+    "quoted",
+    "whole_number",
+]
 
 _NUMBER_WORDS = ("no", "one", "two", "three", "four")
 
