@@ -705,3 +705,9 @@ def test_replacement_steps_at_fault_are_in_the_round_of_the_turn_they_follow() -
     assert adjudicate(result).verdict.status == "ongoing"
     replay = adjudicate(result, until_round=1)
     assert replay.state is not None and "R:b1,g4,k25,l25 " in replay.state.position()
+
+
+@pytest.mark.parametrize("roll", ["٣", "³", "３"])
+def test_a_roll_is_an_ascii_digit(roll: str) -> None:
+    result = verdict(f"1. R: g8xh8#{roll}", Position="R:g8,a1 B:h8,y36")
+    assert result.status == "malformed", result
