@@ -31,7 +31,7 @@ RESULT_PATTERN = choice_pattern(list(RESULTS))
 _CHOICE = rf"(?:-{HEX_PATTERN}|{HEX_PATTERN}(?:-{HEX_PATTERN})+)"
 _BATTLE = (
     rf"{HEX_PATTERN}(?:\+{HEX_PATTERN})*x{HEX_PATTERN}(?:\+{HEX_PATTERN})*"
-    rf"(?:#\d)?(?:={RESULT_PATTERN})?(?:\({_CHOICE}(?:,{_CHOICE})*\))?"
+    rf"(?:#[0-9])?(?:={RESULT_PATTERN})?(?:\({_CHOICE}(?:,{_CHOICE})*\))?"
 )
 ACTION_PATTERN = (
     rf"setup(?:\s+{HEX_PATTERN}(?![^\s{{;]))*"
@@ -140,7 +140,7 @@ NieuchessAction = Setup | Move | Invasion | Battle | Place | Resign
 
 _HEX = re.compile(HEX_PATTERN, re.IGNORECASE)
 _PAWNS = rf"{HEX_PATTERN}(?:\+{HEX_PATTERN})*"
-_BATTLE_PARTS = re.compile(rf"({_PAWNS})x({_PAWNS})(?:#(\d))?(?:=(\w+))?(?:\((.*)\))?", re.IGNORECASE)
+_BATTLE_PARTS = re.compile(rf"({_PAWNS})x({_PAWNS})(?:#([0-9]))?(?:=(\w+))?(?:\((.*)\))?", re.IGNORECASE)
 
 
 def _hexes(text: str) -> tuple[str, ...]:
@@ -194,7 +194,7 @@ def action_element() -> pp.ParserElement:
     choices = (
         pp.Literal("(") - item + pp.ZeroOrMore(pp.Literal(",") - item) + pp.Literal(")").set_name('")"')
     ).set_name('choices such as "(h7-h8-h9)"')
-    roll = (pp.Literal("#") - pp.Regex(r"\d").set_name('a die roll such as "4"')).set_name('a roll such as "#4"')
+    roll = (pp.Literal("#") - pp.Regex(r"[0-9]").set_name('a die roll such as "4"')).set_name('a roll such as "#4"')
     result = (pp.Literal("=") - RESULT_element).set_name('a result such as "=DB2"')
     pawns = (hex_ + pp.ZeroOrMore(pp.Literal("+") + hex_)).set_name('pawns such as "g6+h6"')
     battle = (

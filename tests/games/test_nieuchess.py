@@ -705,3 +705,18 @@ def test_replacement_steps_at_fault_are_in_the_round_of_the_turn_they_follow() -
     assert adjudicate(result).verdict.status == "ongoing"
     replay = adjudicate(result, until_round=1)
     assert replay.state is not None and "R:b1,g4,k25,l25 " in replay.state.position()
+
+
+@pytest.mark.parametrize("roll", ["٣", "³", "３"])
+def test_a_roll_is_an_ascii_digit(roll: str) -> None:
+    result = verdict(f"1. R: g8xh8#{roll}", Position="R:g8,a1 B:h8,y36")
+    assert result.status == "malformed", result
+
+
+def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn() -> None:
+    resigned = verdict("1. R: a1-b1", "B: resign", "draw", Position="R:a1 B:y36")
+    assert where(resigned) == (6, 1, 1, "Blue", "draw") and "already ended" in resigned.error.message
+    destroyed = verdict("1. R: g8xh8#4", "draw", Position="R:g8 B:h8", CRT=crt("DE"))
+    assert where(destroyed) == (6, 1, 1, "Red", "draw")
+    decided = verdict("draw", Position="R:g8 B:")  # before any turn: the turn that was due
+    assert where(decided) == (4, 1, 1, "Red", "draw")
