@@ -1,7 +1,9 @@
 """`referee bench`: how fast records are read and validated, on one core, in figures
 anyone can re-run. Records come from seeded random playouts, generated before timing;
 the best of five passes counts, which keeps a stray pause on a busy machine out of the
-figures."""
+figures. `memory()` measures peak memory and time on large inputs (a 50 MB file of many
+records, a 10 MB tag value, an error after 200,000 comment lines or 100,000 turns), each
+read one record at a time in a fresh process."""
 
 from __future__ import annotations
 
