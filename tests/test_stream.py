@@ -177,6 +177,9 @@ def test_round_numbers_beyond_ascii_or_nine_digits_are_malformed(number: str) ->
     assert isinstance(result, Malformed)
     assert adjudicate(result).verdict.status == "malformed"
     assert len(result.error.message) < 120
+    assert result.error.span == (3, 25)
+    if number.isascii():
+        assert "a round number has at most 9 digits" in result.error.message
 
 
 def test_a_nine_digit_round_number_is_read_and_judged_by_the_rules() -> None:
