@@ -161,20 +161,49 @@ def memory_inputs(folder: Path, scale: float = 1.0) -> list[tuple[str, Path]]:
     return paths
 
 
-def memory(scale: float = 1.0) -> Iterator[str]:
+# The child process of `memory(command=True)`: runs `referee check FILE` and reports when
+# its first verdict line arrived, its total time and its peak memory.
+_MEASURE_COMMAND = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+first_line = process.stdout.readline()
+first = time.perf_counter() - start if first_line else None
+lines = (1 if first_line else 0) + sum(1 for _ in process.stdout)
+process.wait()
+total = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+print(json.dumps({"first": first, "total": total, "peak": peak, "statuses": {f"exit {process.returncode}": lines}}))
+"""
+
+
+def memory(scale: float = 1.0, command: bool = False) -> Iterator[str]:
     """Peak memory and time of reading and judging large inputs one record at a time, each
-    in a fresh process (`iter_records` and `adjudicate`, as `referee check` does)."""
+    in a fresh process: the library (`iter_records` and `adjudicate`), or with `command`
+    the whole `referee check FILE` process (statuses then show its exit status and the
+    number of verdict lines)."""
     import json
+    import shutil
     import subprocess
     import sys
     import tempfile
 
+    referee = shutil.which("referee")
+    check = [referee] if referee else [sys.executable, "-m", "referee"]
     yield f"{'input':<16}{'MB':>8}{'records':>9}{'first s':>9}{'total s':>9}{'peak MB':>9}  statuses"
     with tempfile.TemporaryDirectory() as folder:
         for name, path in memory_inputs(Path(folder), scale):
-            done = subprocess.run(
-                [sys.executable, "-c", _MEASURE, str(path)], capture_output=True, text=True, check=False
+            child = (
+                [sys.executable, "-c", _MEASURE_COMMAND, *check, "check", str(path)]
+                if command
+                else [
+                    sys.executable,
+                    "-c",
+                    _MEASURE,
+                    str(path),
+                ]
             )
+            done = subprocess.run(child, capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 yield f"{name:<16}failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
                 continue

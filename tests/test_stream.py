@@ -315,3 +315,12 @@ def test_the_splitter_follows_the_rules_whatever_the_blocks(pieces: list[str], b
     fed += splitter.feed(b"", end=True)
     assert [raw.offset for raw in fed] == expected
     assert b"".join(raw.raw for raw in fed) == data[expected[0] :] if expected else not fed
+
+
+def test_the_memory_benchmark_reports_every_input() -> None:
+    from referee.benchmark import memory
+
+    lines = list(memory(0.002))
+    assert lines[0].split()[:2] == ["input", "MB"]
+    assert [line.split()[0] for line in lines[1:]] == ["many", "long", "comment", "long"]
+    assert "malformed" in lines[3] and "malformed" in lines[4] and "failed" not in "".join(lines)
