@@ -141,7 +141,10 @@ def memory_inputs(folder: Path, scale: float = 1.0) -> list[tuple[str, Path]]:
     """The inputs `memory` measures, written into `folder`: a file of many records (50 MB at
     scale 1), a 10 MB tag value, 200,000 comment lines then a bad token, and a
     100,000-turn Pikemen game with a typo at the end (each scaled by `scale`)."""
-    texts = [play(game, None, f"memory-{game}-{i}").text for game in ("nika", "numica", "pikemen") for i in range(40)]
+    playouts = max(2, min(40, round(2000 * scale)))  # 40 of each game, fewer for a quick small run
+    texts = [
+        play(game, None, f"memory-{game}-{i}").text for game in ("nika", "numica", "pikemen") for i in range(playouts)
+    ]
     block = ("\n".join(texts) + "\n").encode("utf-8")
     cases = {
         "many records": block * max(1, round(50_000_000 * scale / len(block))),
