@@ -79,8 +79,10 @@ class RgnGrammar:
 
         number = pp.Regex(NUMBER).set_name('a round number such as "12."')
         number.set_parse_action(lambda t: int(t[0].rstrip(".")))
-        long_number = pp.Regex(rf"[0-9]{{{MAX_NUMBER_DIGITS + 1},}}\.(?:\.\.)?").set_name("a round number")
-        long_number.set_parse_action(
+        long_pattern = rf"[0-9]{{{MAX_NUMBER_DIGITS + 1},}}\.(?:\.\.)?"
+        long_number = pp.Regex(long_pattern).set_name("a round number")  # no action: `~` may run actions
+        too_long = pp.Regex(long_pattern).set_name("a round number")
+        too_long.set_parse_action(
             lambda s, loc, t: self._fail(loc, f"a round number has at most {MAX_NUMBER_DIGITS} digits")
         )
         label = pp.Regex(label_regex(dialect), flags=re.IGNORECASE | re.ASCII).set_name(hint)
@@ -101,7 +103,7 @@ class RgnGrammar:
         bad_in_turn = ~boundary + bad_word
         turn_items = pp.ZeroOrMore(comment | action | glyph | bad_in_turn)
         unnumbered = pp.Empty().set_parse_action(lambda: [None])
-        header = (number - label) | (unnumbered + label) | long_number
+        header = (number - label) | (unnumbered + label) | too_long
         turn = (header - pp.Group(turn_items)).set_name("a turn")
         turn.set_parse_action(self._make_turn)
 

@@ -109,6 +109,8 @@ class Splitter:
             at = ahead.get(what, -1)
             if at < position:
                 at = buffer.find(what, position, limit)
+                while what == b"[Game" and 0 <= at < len(buffer) - 5 and buffer[at + 5] in _NAME_BYTES:
+                    at = buffer.find(what, at + 1, limit)  # "[Gamesmanship" is no Game tag
                 ahead[what] = limit if at < 0 else at
             return ahead[what]
 
@@ -116,9 +118,6 @@ class Splitter:
             state = self._state
             if state == _OUTSIDE_STATE:
                 game = next_of(b"[Game")
-                while game < limit and game + 5 < len(buffer) and buffer[game + 5] in _NAME_BYTES:
-                    position = max(position, game + 1)  # "[Gamesmanship": not a Game tag
-                    game = next_of(b"[Game")
                 found = min(next_of(b"{"), next_of(b";"), next_of(b'"'), game)
                 if found >= limit:
                     position = limit

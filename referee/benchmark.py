@@ -1,7 +1,9 @@
 """`referee bench`: how fast records are read and validated, on one core, in figures
 anyone can re-run. Records come from seeded random playouts, generated before timing;
 the best of five passes counts, which keeps a stray pause on a busy machine out of the
-figures."""
+figures. `memory()` measures peak memory and time on large inputs (a 50 MB file of many
+records, a 10 MB tag value, an error after 200,000 comment lines or 100,000 turns), each
+read one record at a time in a fresh process."""
 
 from __future__ import annotations
 
@@ -139,7 +141,10 @@ def memory_inputs(folder: Path, scale: float = 1.0) -> list[tuple[str, Path]]:
     """The inputs `memory` measures, written into `folder`: a file of many records (50 MB at
     scale 1), a 10 MB tag value, 200,000 comment lines then a bad token, and a
     100,000-turn Pikemen game with a typo at the end (each scaled by `scale`)."""
-    texts = [play(game, None, f"memory-{game}-{i}").text for game in ("nika", "numica", "pikemen") for i in range(40)]
+    playouts = max(2, min(40, round(2000 * scale)))  # 40 of each game, fewer for a quick small run
+    texts = [
+        play(game, None, f"memory-{game}-{i}").text for game in ("nika", "numica", "pikemen") for i in range(playouts)
+    ]
     block = ("\n".join(texts) + "\n").encode("utf-8")
     cases = {
         "many records": block * max(1, round(50_000_000 * scale / len(block))),
@@ -159,20 +164,49 @@ def memory_inputs(folder: Path, scale: float = 1.0) -> list[tuple[str, Path]]:
     return paths
 
 
-def memory(scale: float = 1.0) -> Iterator[str]:
+# The child process of `memory(command=True)`: runs `referee check FILE` and reports when
+# its first verdict line arrived, its total time and its peak memory.
+_MEASURE_COMMAND = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+first_line = process.stdout.readline()
+first = time.perf_counter() - start if first_line else None
+lines = (1 if first_line else 0) + sum(1 for _ in process.stdout)
+process.wait()
+total = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+print(json.dumps({"first": first, "total": total, "peak": peak, "statuses": {f"exit {process.returncode}": lines}}))
+"""
+
+
+def memory(scale: float = 1.0, command: bool = False) -> Iterator[str]:
     """Peak memory and time of reading and judging large inputs one record at a time, each
-    in a fresh process (`iter_records` and `adjudicate`, as `referee check` does)."""
+    in a fresh process: the library (`iter_records` and `adjudicate`), or with `command`
+    the whole `referee check FILE` process (statuses then show its exit status and the
+    number of verdict lines)."""
     import json
+    import shutil
     import subprocess
     import sys
     import tempfile
 
+    referee = shutil.which("referee")
+    check = [referee] if referee else [sys.executable, "-m", "referee"]
     yield f"{'input':<16}{'MB':>8}{'records':>9}{'first s':>9}{'total s':>9}{'peak MB':>9}  statuses"
     with tempfile.TemporaryDirectory() as folder:
         for name, path in memory_inputs(Path(folder), scale):
-            done = subprocess.run(
-                [sys.executable, "-c", _MEASURE, str(path)], capture_output=True, text=True, check=False
+            child = (
+                [sys.executable, "-c", _MEASURE_COMMAND, *check, "check", str(path)]
+                if command
+                else [
+                    sys.executable,
+                    "-c",
+                    _MEASURE,
+                    str(path),
+                ]
             )
+            done = subprocess.run(child, capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 yield f"{name:<16}failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
                 continue

@@ -11,6 +11,8 @@ import sys
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from notation.dialect import Dialect
 from notation.grammar import grammar
@@ -53,6 +55,9 @@ def test_offsets_and_raw_bytes_give_back_the_input() -> None:
         ('[Game "numica"] [Event "see [Game \\" here"]\n', 1),  # inside a tag value
         ('[Game "numica"] [Gamestate "x"] [Game_2 "y"]\n', 1),  # another tag name
         ('[Game "numica"][Game "nika"]\n', 2),
+        (RECORD + 'B: a8-a7 {x [Gamesmanship [Game "numica"] }\n', 1),
+        (RECORD + 'B: a8-a7 [Gamesmanship; [Game "numica"]\n', 1),
+        (RECORD + 'B: a8-a7 [Gamesmanship [Game "numica"]\n', 2),
     ],
 )
 def test_where_records_start(text: str, count: int) -> None:
@@ -172,6 +177,9 @@ def test_round_numbers_beyond_ascii_or_nine_digits_are_malformed(number: str) ->
     assert isinstance(result, Malformed)
     assert adjudicate(result).verdict.status == "malformed"
     assert len(result.error.message) < 120
+    assert result.error.span == (3, 25)
+    if number.isascii():
+        assert "a round number has at most 9 digits" in result.error.message
 
 
 def test_a_nine_digit_round_number_is_read_and_judged_by_the_rules() -> None:
@@ -250,3 +258,69 @@ def test_well_formed_records_are_read_without_pyparsing() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+_NAME = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _reference_starts(data: bytes) -> list[int]:
+    """Where records start, by the rules of NOTATION.md §1, §3, one byte at a time."""
+    starts: list[int] = []
+    state, index = "outside", 0
+
+    def is_game(at: int) -> bool:
+        return data.startswith(b"[Game", at) and (at + 5 >= len(data) or data[at + 5] not in _NAME)
+
+    def at_line_start(at: int) -> bool:
+        while at > 0 and data[at - 1] in b" \t":
+            at -= 1
+        return at == 0 or data[at - 1] == 0x0A
+
+    while index < len(data):
+        if is_game(index) and (not starts or state == "outside" or state == "braces" and at_line_start(index)):
+            starts.append(index)
+            state, index = "outside", index + 5
+            continue
+        byte = data[index]
+        if starts and state == "outside":
+            state = {0x7B: "braces", 0x3B: "line", 0x22: "quotes"}.get(byte, "outside")
+        elif state == "braces" and byte == 0x7D or state == "line" and byte == 0x0A:
+            state = "outside"
+        elif state == "quotes":
+            if byte == 0x5C and index + 1 < len(data) and data[index + 1] != 0x0A:
+                index += 2
+                continue
+            if byte in b'"\n':
+                state = "outside"
+        index += 1
+    return starts
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["[Game", "[Gamex", "[Game_", "{", "}", ";", '"', "\\", "\n", " ", "\t", "x", "é", "[", "G"]),
+        max_size=40,
+    ),
+    st.integers(1, 9),
+)
+def test_the_splitter_follows_the_rules_whatever_the_blocks(pieces: list[str], block: int) -> None:
+    data = "".join(pieces).encode("utf-8")
+    expected = _reference_starts(data)
+    assert [raw.offset for raw in split(data)] == expected
+    splitter = Splitter()
+    fed = []
+    for at in range(0, len(data), block):
+        fed += splitter.feed(data[at : at + block])
+    fed += splitter.feed(b"", end=True)
+    assert [raw.offset for raw in fed] == expected
+    assert b"".join(raw.raw for raw in fed) == data[expected[0] :] if expected else not fed
+
+
+def test_the_memory_benchmark_reports_every_input() -> None:
+    from referee.benchmark import memory
+
+    lines = list(memory(0.002))
+    assert lines[0].split()[:2] == ["input", "MB"]
+    assert [line.split()[0] for line in lines[1:]] == ["many", "long", "comment", "long"]
+    assert "malformed" in lines[3] and "malformed" in lines[4] and "failed" not in "".join(lines)
