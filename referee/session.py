@@ -24,7 +24,7 @@ def judge(read: Read, source: str, *, keep_steps: bool = False, until_round: int
     """One record read from `source`, replayed (a crash of the reader gives the verdict `error`)."""
     if isinstance(read.result, ReadCrash):
         crash = read.result
-        judged = Replay(None, None, crashed(source, read.number, crash.game, crash.line, crash.error))
+        judged = Replay(None, None, crashed(source, read.number, crash.game, crash.span.line, crash.message))
     else:
         judged = adjudicate(read.result, source, read.number, keep_steps=keep_steps, until_round=until_round)
     judged.source, judged.first_line = read.raw, read.line

@@ -1,9 +1,10 @@
 """Where records come from: `records(name)` is the one function that turns a file name
 (`-` for standard input) into its records, read one after another.
 
-Each item is a `Read`: the record's place in the source, what the reader made of it (a
-`Record`, a `Malformed`, or a `ReadCrash` when the reader itself failed on it) and its
-bytes as read (for `format`, which passes malformed records through)."""
+Each item is a `Read`: the record's place in the source and what the streaming reader
+made of it (a `Record`, a `Malformed`, or a `ReadCrash` when the reader itself failed on
+it), which carries its bytes as read (for `format`, which passes malformed records
+through) and its byte offset."""
 
 from __future__ import annotations
 
@@ -13,45 +14,39 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import BinaryIO, NamedTuple
 
 from notation import reader
-from notation.model import ReadResult
+from notation.model import ReadCrash as ReadCrash
+from notation.model import ReadItem
 from referee.adjudicate import dialect_for
 from referee.errors import UnreadableError
 
 
-class ReadCrash(NamedTuple):
-    """A record on which the reader failed with an exception it did not foresee."""
-
-    game: str | None
-    line: int
-    error: Exception
-
-
 class Read(NamedTuple):
+    """One record of a source: its place (1 = first) and what the reader made of it."""
+
     number: int
-    result: ReadResult | ReadCrash
-    raw: bytes
-    line: int = 1
-    """The line of the file the record's text starts on."""
+    result: ReadItem
+
+    @property
+    def raw(self) -> bytes:
+        """The record's bytes exactly as read."""
+        return self.result.raw
+
+    @property
+    def line(self) -> int:
+        """The line of the source its `[Game` stands on."""
+        return self.result.span.line
 
 
 def records(name: str) -> Iterator[Read]:
-    """The records of a file or of standard input, in order. Raises UnreadableError
-    when the source cannot be opened or read."""
+    """The records of a file or of standard input, one at a time, each as soon as its text
+    has arrived (memory is bounded by the largest record, not the source). Raises
+    UnreadableError when the source cannot be opened or read."""
     with open_source(name) as stream:
         try:
-            chunks = reader.split_records(stream.read())
-            for index, (line, chunk) in enumerate(chunks, start=1):
-                yield Read(index, _read_one(chunk, line), chunk, line)
+            for index, item in enumerate(reader.iter_records(stream, dialect_for), start=1):
+                yield Read(index, item)
         except OSError as error:
             raise _unreadable(name, error) from None
-
-
-def _read_one(chunk: bytes, line: int) -> ReadResult | ReadCrash:
-    try:
-        return reader.read_record(chunk, line, dialect_for)
-    except Exception as error:  # a bug of the reader: this record gets its own verdict
-        game = reader.GAME_VALUE.match(chunk.decode("utf-8", "replace"))
-        return ReadCrash(game.group(1).strip().lower() if game else None, line, error)
 
 
 def open_source(name: str) -> AbstractContextManager[BinaryIO]:

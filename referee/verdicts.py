@@ -108,14 +108,14 @@ def malformed(source: str, index: int, game: str | None, line: int, column: int,
     return Verdict(source, index, game, Status.MALFORMED, error=ErrorReport(line, column, None, None, None, message))
 
 
-def crashed(source: str, index: int, game: str | None, line: int, error: BaseException) -> Verdict:
+def crashed(source: str, index: int, game: str | None, line: int, error: BaseException | str) -> Verdict:
     """The verdict of a record on which the referee itself failed: the exception in one
-    line, located at the record's start, with a request to report it."""
-    text = " ".join(str(error).split()) or "no message"
-    if len(text) > 200:
-        text = text[:200] + "..."
+    line (`TypeName: text`, or an exception), located at the record's start, with a
+    request to report it."""
+    if isinstance(error, BaseException):
+        error = f"{type(error).__name__}: {' '.join(str(error).split()) or 'no message'}"
+    text = error if len(error) <= 200 else error[:200] + "..."
     message = (
-        f"the referee failed on this record ({type(error).__name__}: {text}); "
-        "this is a bug of the referee: please report it with the record"
+        f"the referee failed on this record ({text}); this is a bug of the referee: please report it with the record"
     )
     return Verdict(source, index, game, Status.ERROR, error=ErrorReport(line, 1, None, None, None, message))
