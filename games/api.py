@@ -174,7 +174,8 @@ class GameState(abc.ABC, Generic[ActionT]):
 
     @property
     def acted(self) -> int:
-        """The actions played in the open turn (or the last one, once it has ended)."""
+        """The actions played in the open turn (or the last one, once it has ended); inside
+        the `_apply` and `_resign` hooks, those before the action being played."""
         return self._acted
 
     # -- the turn protocol ----------------------------------------------------------------
