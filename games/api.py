@@ -210,8 +210,9 @@ class GameState(abc.ABC, Generic[ActionT]):
         """Play one action of the open turn. Raises IllegalActionError (state unchanged),
         GameOverError after the end, TurnNotOpenError when no turn is open.
 
-        `last` says nothing follows it in the record: an unwritten choice or roll that
-        would be illegal mid-record is then left pending instead (see `pending()`)."""
+        `last` says nothing but comments, `resign` or `draw` follows it in the record: an
+        unwritten choice or roll that would be illegal mid-record is then left pending
+        instead (see `pending()`), since those end the game anyway."""
         if self._outcome is not None:
             raise GameOverError(self._ended_message())
         if not self._turn_open:
@@ -288,13 +289,7 @@ class GameState(abc.ABC, Generic[ActionT]):
     def rolls_as_given(self) -> bool:
         """Whether the written rolls are taken as given (no `Seed`: RANDOM.md §4). Games
         with dice override this."""
-        # Transitional: an engine that still reports the flag through `notes()`.
-        return "rolls_as_given" in self.notes()
-
-    def notes(self) -> tuple[str, ...]:
-        """Deprecated: the flags of the verdict before `rolls_as_given`; removed once no
-        engine overrides it."""
-        return ()
+        return False
 
     @abc.abstractmethod
     def position(self) -> str:
@@ -318,32 +313,30 @@ class GameState(abc.ABC, Generic[ActionT]):
         """Hook: the game has just ended (clear what it awaited, for instance)."""
 
     # -- hooks every game implements ------------------------------------------------------
-    # Not `abc.abstractmethod` while an engine still overrides the public methods instead;
-    # tests/test_protocol.py checks that every engine implements each of them.
 
+    @abc.abstractmethod
     def _side_to_move(self) -> Side:
         """The side that acts next by the turn order, within the open turn or the next one,
         whether or not the game is over."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _round(self) -> int | None:
         """The round of the turn in progress or next to begin (None during setup), also
         once the game is over (the turn order goes on as if it had not ended)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _open_turn(self, side: Side, step: bool) -> bool:
         """Open the turn: `side` is the side to move, the label and round number checked.
         Returns whether it opens a round. May raise IllegalTurnError, before any change."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _apply(self, action: ActionT, last: bool) -> tuple[Event, ...]:
         """Play one action (never `resign`) in the open turn, which has room for it.
         Raises IllegalActionError with the state unchanged."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def _legal_actions(self) -> list[ActionT]:
         """The actions the side to move may play next (see `legal_actions`)."""
-        raise NotImplementedError
 
     # -- hooks with a default ---------------------------------------------------------------
 
@@ -423,9 +416,9 @@ class Engine(abc.ABC, Generic[StateT]):
         cannot read, naming the tag."""
         return self._start(self.read_start(tags))
 
+    @abc.abstractmethod
     def _start(self, start: Start) -> StateT:
         """Hook: the game's start state from the common tags (and its own, in `start.tags`)."""
-        raise NotImplementedError
 
     @final
     def read_start(self, tags: Mapping[str, str]) -> Start:

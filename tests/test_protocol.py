@@ -21,10 +21,6 @@ from games.api import (
 )
 from games.randomness import seed_hash
 
-NIEUCHESS_PENDING = pytest.mark.xfail(
-    strict=False, reason="Nieuchess still overrides the public methods until branch nieuchess adopts the hooks"
-)
-
 CASES = [
     pytest.param("nika", 2, id="nika-2"),
     pytest.param("nika", 3, id="nika-3"),
@@ -33,9 +29,9 @@ CASES = [
     pytest.param("pikemen", 2, id="pikemen-2"),
     pytest.param("pikemen", 3, id="pikemen-3"),
     pytest.param("pikemen", 4, id="pikemen-4"),
-    pytest.param("nieuchess", 2, id="nieuchess-2", marks=NIEUCHESS_PENDING),
+    pytest.param("nieuchess", 2, id="nieuchess-2"),
 ]
-"""Every game and player count; Nieuchess marked until it implements the hooks."""
+"""Every game and player count."""
 
 ALL = [pytest.param(*case.values, id=case.id) for case in CASES]
 """The same, unmarked: the common tags are read by the base class in every game already."""
