@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.registry import GAMES
+from notation.lexicon import shorten
 from referee.adjudicate import Replay
 from referee.exits import Problem, Tally
 from referee.session import Listed, Shown
@@ -29,9 +30,9 @@ def turn_text(error: ErrorReport) -> str:
         return 'after the last turn, "draw"' if error.action is not None else "before the first turn"
     text = f"setup {error.side}" if error.round is None else f"turn {error.round} {error.side}"
     if error.number is not None:
-        text += f', action {error.number} "{error.action}"'
+        text += f', action {error.number} "{shorten(error.action or "")}"'
     elif error.action is not None:
-        text += f', "{error.action}"'
+        text += f', "{shorten(error.action)}"'
     return text
 
 

@@ -364,3 +364,10 @@ def test_a_crash_while_reading_stays_with_its_record(monkeypatch: pytest.MonkeyP
     assert isinstance(crashed, Verdict) and crashed.error is not None
     assert (crashed.game, crashed.error.line) == ("nika", 6)
     assert "RuntimeError: planted fault" in crashed.error.message
+
+
+def test_a_long_action_is_quoted_by_a_short_prefix_only() -> None:
+    record = '[Game "nieuchess"]\n\nR: setup' + " a1" * 100_000 + "\n"
+    result = runner.invoke(app, ["check", "-"], input=record)
+    assert result.exit_code == 1 and 'action 1 "setup a1 a1' in result.output
+    assert len(result.output) < 400

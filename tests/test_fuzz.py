@@ -13,6 +13,7 @@ from tests.fuzzing import Crash, check, mutate
 SEED = 20261123
 INPUTS = 300
 
+
 def _crashes() -> dict[int, list[Crash]]:
     return {number: check(mutate(SEED, number)) for number in range(INPUTS)}
 
@@ -26,11 +27,7 @@ def test_the_reader_never_crashes_on_mutated_records() -> None:
 
 
 def test_the_referee_gives_every_mutated_record_a_verdict() -> None:
-    found = {
-        f"{SEED}:{number}": crash.site
-        for number, crashes in CRASHES.items()
-        for crash in crashes
-    }
+    found = {f"{SEED}:{number}": crash.site for number, crashes in CRASHES.items() for crash in crashes}
     assert not found, f"new crash sites (reproduce with python tests/fuzz_campaign.py --show SEED:N): {found}"
 
 

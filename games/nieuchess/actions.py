@@ -33,8 +33,10 @@ _BATTLE = (
     rf"{HEX_PATTERN}(?:\+{HEX_PATTERN})*x{HEX_PATTERN}(?:\+{HEX_PATTERN})*"
     rf"(?:#[0-9])?(?:={RESULT_PATTERN})?(?:\({_CHOICE}(?:,{_CHOICE})*\))?"
 )
+# The setup's hexes repeat possessively (`*+`): a plain `*` keeps a backtracking frame per
+# hex, which made a megabyte-long setup cost hundreds of megabytes.
 ACTION_PATTERN = (
-    rf"setup(?:\s+{HEX_PATTERN}(?![^\s{{;]))*"
+    rf"setup(?:\s+{HEX_PATTERN}(?![^\s{{;]))*+"
     rf"|{_BATTLE}"
     rf"|{HEX_PATTERN}>{HEX_PATTERN}"
     rf"|{HEX_PATTERN}(?:-{HEX_PATTERN})*"
