@@ -59,7 +59,7 @@ def describe(verdict: Verdict) -> str:
         if ongoing is not None and ongoing.pending_message:
             text += f", awaiting {ongoing.pending_message}"
     if verdict.rolls_as_given:
-        text += "; rolls taken as written (no seed in the record)"
+        text += "; rolls taken as written (no seed revealed in the record)"
     if verdict.result_matches is False:
         text += f'; the claimed result "{verdict.claimed}" does not match'
     return text
