@@ -257,3 +257,68 @@ def main() -> None:
     except BrokenPipeError:
         sys.stderr.close()
         sys.exit(1)
+
+
+@app.command()
+def mail(
+    games_dir: Annotated[
+        str, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
+    ],
+    outbox: Annotated[
+        str | None, typer.Option("--outbox", help="Write answers as .eml files here (default DIR/outbox).")
+    ] = None,
+    smtp: Annotated[
+        str | None, typer.Option("--smtp", help="Send answers by SMTP to HOST:PORT.", metavar="HOST:PORT")
+    ] = None,
+    starttls: Annotated[bool, typer.Option("--starttls", help="Use STARTTLS with --smtp.")] = False,
+    smtp_user: Annotated[
+        str | None,
+        typer.Option("--smtp-user", help="Log in as USER; the password is read from REFEREE_SMTP_PASSWORD."),
+    ] = None,
+    keys: Annotated[
+        str | None, typer.Option("--keys", help="The GM's seed files KEYS/ID.key: rolls are drawn at once.")
+    ] = None,
+    sender: Annotated[
+        str | None, typer.Option("--from", help="The address answers come from (default referee@HOSTNAME).")
+    ] = None,
+    wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game.")] = 10.0,
+    add_player: Annotated[
+        str | None,
+        typer.Option("--add-player", help="Write ADDRESS's passphrase (read from stdin) into DIR/players.toml."),
+    ] = None,
+) -> None:
+    """Play the moves of one e-mail message read on standard input, and answer (PLAY.md §5).
+
+    The subject names the game as [ID]; the sender must be a player named in the record's
+    side tags. Exit status 0 when the message was handled (a refusal or a stranger
+    included), 75 when the game is busy (the mail system delivers it again), 2 for a usage
+    error. Example (procmail, .forward): referee mail --games ~/games --smtp localhost:25
+    """
+    from pathlib import Path
+
+    from referee import mail as gateway
+
+    try:
+        if add_player is not None:
+            typer.echo(gateway.add_player(Path(games_dir), add_player, sys.stdin.read(), wait), err=True)
+            return
+        config = gateway.settings(
+            Path(games_dir),
+            outbox=Path(outbox) if outbox is not None else None,
+            smtp=smtp,
+            starttls=starttls,
+            smtp_user=smtp_user,
+            keys=Path(keys) if keys is not None else None,
+            sender=sender,
+            wait=wait,
+        )
+        handled = gateway.run(sys.stdin.buffer, config)
+    except gateway.BusyError as error:
+        typer.echo(f"referee mail: {error}", err=True)
+        raise typer.Exit(gateway.EX_TEMPFAIL) from None
+    except gateway.MailUsageError as error:
+        typer.echo(f"referee mail: {error}", err=True)
+        raise typer.Exit(2) from None
+    for note in handled.notes:
+        typer.echo(f"referee mail: {note}", err=True)
+    raise typer.Exit(handled.exit_code)
