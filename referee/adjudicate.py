@@ -43,6 +43,8 @@ class Verdict(NamedTuple):
     rolls_as_given: bool | None = None
     error: ErrorReport | None = None
     error_turn: str | None = None
+    token: str | None = None
+    suggestions: tuple[str, ...] = ()
 
     @property
     def legal(self) -> bool:

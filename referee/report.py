@@ -66,4 +66,6 @@ def as_json(verdict: Verdict) -> dict[str, Any]:
         "rolls_as_given": verdict.rolls_as_given,
         "error": error,
         "message": describe(verdict),
+        "token": verdict.token,
+        "suggestions": list(verdict.suggestions),
     }
