@@ -73,7 +73,7 @@ def _address(address: str, name: str) -> Address:
 
 
 def _turn_block(turn: Turn) -> list[str]:
-    lines = [turn.verdict]
+    lines = [turn.verdict] if turn.verdict else []
     lines += list(turn.events)
     lines += ["", turn.board.rstrip("\n"), "", turn.next]
     return lines
@@ -98,7 +98,8 @@ def refused(
     if suggestions:
         lines.append(f"Did you mean: {', '.join(suggestions)}?")
     if turn is not None:
-        lines += ["", *_turn_block(turn)]
+        # The refusal's verdict is the error above: the board and who is to move follow it.
+        lines += ["", *_turn_block(turn._replace(verdict="", events=()))]
     if token:
         lines += ["", _reply_hint(token)]
     return "\n".join(lines) + "\n"
