@@ -64,7 +64,7 @@ def test_a_refusal_goes_to_the_sender_alone_with_the_error_suggestions_and_board
 
 def test_a_player_not_to_move_is_told_whose_turn_it_is(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
-    code, _ = _mail(tmp_path, smtp, message(BO, "[g1]", "c7-N c6-N\n").as_bytes())
+    code, _ = _mail(tmp_path, smtp, message(BO, "[g1]", "a4-S b4-S\n").as_bytes())
     assert code == 0
     assert "W:" not in path.read_text()
     [answer] = smtp.take()
@@ -148,7 +148,7 @@ def test_a_stale_token_is_refused(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     assert _mail(tmp_path, smtp, message(ANN, "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())[0] == 0
     smtp.take()
-    stale = message(BO, "[g1]", "Token: 0-0000000000\nc7-N c6-N\n")
+    stale = message(BO, "[g1]", "Token: 0-0000000000\na4-S b4-S\n")
     assert _mail(tmp_path, smtp, stale.as_bytes())[0] == 0
     [answer] = smtp.take()
     assert answer.recipients == ("bo@example.org",)
