@@ -4,7 +4,7 @@ with a SHA-256 tool. Game randomness comes only from here, never from `random`."
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -93,3 +93,8 @@ def effective_seed(seed: str, salts: Sequence[tuple[str, str]]) -> str:
     lists its sides; the `SeedHash` still commits to `seed` alone.
     """
     return seed + "".join(f"{SALT_SEPARATOR}{side}={salt}" for side, salt in salts)
+
+
+def record_salts(tags: Mapping[str, str], sides: Sequence[str]) -> list[tuple[str, str]]:
+    """The (side, salt) pairs a record's tags hold, in the order of `sides`."""
+    return [(side, tags[salt_tag(side)]) for side in sides if tags.get(salt_tag(side))]

@@ -75,7 +75,7 @@ def check(
 
     if json_output:
         import json
-    outcome = session.check_files(files)
+    outcome = session.check_files(files, annotate=json_output)
     counts: dict[str, int] = {}
     for verdict in outcome:
         counts[verdict.status] = counts.get(verdict.status, 0) + 1
@@ -183,11 +183,22 @@ def new(
         str | None, typer.Option("--first", help="The side that moves first, where the rules let players choose.")
     ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
+    secret: Annotated[
+        str | None,
+        typer.Option("--secret", help="Keep the seed secret: write it to the new key file KEY, publish its SeedHash."),
+    ] = None,
+    salt: Annotated[
+        list[str] | None, typer.Option("--salt", help="With --secret: a side's salt, as SIDE=TEXT (repeatable).")
+    ] = None,
 ) -> None:
     """Write a fresh record with its tags, ready for play.
 
     Example: referee new pikemen --players 3 --tag Event="Club night" > game.rgn
+    Secret dice: referee new nieuchess --secret game.key > game.rgn
     """
+    if secret is not None or salt:
+        _new_secret(game, players, seed, first, tag or [], secret, salt or [])
+        return
     try:
         typer.echo(session.new_record(game, players, seed, first, tag or []), nl=False)
     except UsageError as error:
@@ -258,6 +269,137 @@ def main() -> None:
         sys.stderr.close()
         sys.exit(1)
 
+
+# -- live games: play, reveal (referee.play) ------------------------------------------
+
+
+def _new_secret(
+    game: str,
+    players: int | None,
+    seed: str | None,
+    first: str | None,
+    tags: list[str],
+    key: str | None,
+    salts: list[str],
+) -> None:
+    from pathlib import Path
+
+    from referee.play import PlayUsageError
+    from referee.play.keys import fresh_seed
+    from referee.play.secret import new_secret
+
+    if key is None:
+        _fail_usage(UsageError("--salt goes with --secret KEY: salts are for a secret seed"))
+    if seed is not None:
+        _fail_usage(UsageError("--seed and --secret exclude each other: a secret seed is drawn fresh"))
+    assert key is not None
+    try:
+        fresh = fresh_seed()
+        text = new_secret(session.new_record(game, players, fresh, first, tags), Path(key), salts, fresh)
+    except (UsageError, PlayUsageError) as error:
+        _fail_usage(UsageError(str(error)))
+    typer.echo(text, nl=False)
+
+
+def _moves_text(moves: str | None, gm_only: bool) -> str | None:
+    """MOVES as given; `-`, or absent without --seed-file/--salt, reads standard input."""
+    if moves is not None and moves != "-":
+        return moves
+    if moves is None and gm_only:
+        return None
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError:
+        _fail_usage(UsageError("MOVES on standard input is not UTF-8 text"))
+    except (OSError, AttributeError, ValueError):
+        _fail_usage(UsageError("cannot read MOVES from standard input"))
+    return None
+
+
+WaitOption = Annotated[
+    float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game before giving up (exit 75).")
+]
+SeedFileOption = Annotated[
+    str | None, typer.Option("--seed-file", help="The game master's key file: rolls are drawn from the secret seed.")
+]
+
+
+@app.command()
+def play(
+    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    moves: Annotated[
+        str | None, typer.Argument(help="RGN move text that continues the game; - or absent: standard input.")
+    ] = None,
+    as_side: Annotated[str | None, typer.Option("--as", help="The side submitting: only its turns.")] = None,
+    expect: Annotated[
+        str | None, typer.Option("--expect", help="Refuse unless the game is at this turn token.")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Check and report everything, write nothing.")] = False,
+    seed_file: SeedFileOption = None,
+    salt: Annotated[
+        list[str] | None, typer.Option("--salt", help="Write a side's salt, as SIDE=TEXT (repeatable).")
+    ] = None,
+    json_output: JsonOption = False,
+    wait: WaitOption = 10.0,
+) -> None:
+    """Append moves to a live game: checked, all or nothing, written safely.
+
+    Exit status 0 written (or would be, with --dry-run), 1 refused (illegal, stale token,
+    wrong side, wrong key), 2 usage (bad option, unreadable file, FILE not one game),
+    75 the game is busy: try again later.
+    Example: referee play game.rgn "d1-W d2-W" --as Athens --expect 12-ab12cd34ef
+    """
+    import json
+    from pathlib import Path
+
+    from referee.play import GameBusy, PlayUsageError, read_key, submit
+
+    try:
+        seed = read_key(Path(seed_file)) if seed_file is not None else None
+        text = _moves_text(moves, gm_only=seed_file is not None or bool(salt))
+        pairs = [(entry.partition("=")[0], entry.partition("=")[2]) for entry in salt or []]
+        for entry in salt or []:
+            if "=" not in entry:
+                raise PlayUsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
+        result = submit(
+            Path(file), text, as_side=as_side, expect=expect, dry_run=dry_run, seed=seed, salts=pairs, wait=wait
+        )
+    except PlayUsageError as error:
+        _fail_usage(UsageError(str(error)))
+    except GameBusy as error:
+        typer.echo(f"referee: {error}", err=True)
+        raise typer.Exit(75) from None
+    typer.echo(json.dumps(result.as_json()) if json_output else result.text())
+    raise typer.Exit(result.exit_code)
+
+
+@app.command()
+def reveal(
+    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    seed_file: Annotated[str, typer.Option("--seed-file", help="The game master's key file.")],
+    json_output: JsonOption = False,
+    wait: WaitOption = 10.0,
+) -> None:
+    """Publish a secret game's seed (the Seed tag, SeedHash kept): check then verifies every roll.
+
+    Exit status 0 when the revealed record is legal, 1 when it is not (the seed is
+    written either way), 2 usage, 75 busy. Example: referee reveal game.rgn --seed-file game.key
+    """
+    import json
+    from pathlib import Path
+
+    from referee.play import GameBusy, PlayUsageError, read_key
+    from referee.play.secret import reveal as reveal_seed
+
+    try:
+        result = reveal_seed(Path(file), read_key(Path(seed_file)), wait)
+    except PlayUsageError as error:
+        _fail_usage(UsageError(str(error)))
+    except GameBusy as error:
+        typer.echo(f"referee: {error}", err=True)
+        raise typer.Exit(75) from None
+    typer.echo(json.dumps(result.as_json()) if json_output else result.text())
+    raise typer.Exit(result.exit_code)
 
 @app.command()
 def mail(

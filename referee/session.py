@@ -40,8 +40,9 @@ class Checked:
     they are reached; afterwards it holds every verdict, the problems with the inputs
     (unreadable files, files with no record) and the exit status."""
 
-    def __init__(self, names: list[str]) -> None:
+    def __init__(self, names: list[str], annotate: bool = False) -> None:
         self.names = names
+        self.annotate = annotate
         self.verdicts: list[Verdict] = []
         self.problems: list[str] = []
         self._unreadable = False
@@ -58,7 +59,8 @@ class Checked:
             if not results:
                 self.problems.append(f'{name}: no record found (a record starts with [Game "..."])')
             for index, result in enumerate(results, start=1):
-                verdict = adjudicate(result, name, index).verdict
+                replayed = adjudicate(result, name, index)
+                verdict = _annotate(replayed) if self.annotate else replayed.verdict
                 self.verdicts.append(verdict)
                 yield verdict
 
@@ -67,9 +69,16 @@ class Checked:
         return _exit_code(self.verdicts, self.problems, self._unreadable)
 
 
-def check_files(names: list[str]) -> Checked:
-    """The verdicts of every record of every file, as they are reached."""
-    return Checked(names)
+def check_files(names: list[str], annotate: bool = False) -> Checked:
+    """The verdicts of every record of every file, as they are reached; `annotate` adds
+    the turn token and did-you-mean suggestions (referee.play)."""
+    return Checked(names, annotate)
+
+
+def _annotate(replayed: Replay) -> Verdict:
+    from referee.play.annotate import annotate
+
+    return annotate(replayed)
 
 
 def _one(name: str, index: int, **options: Any) -> Replay:
@@ -119,7 +128,9 @@ class Shown(NamedTuple):
         if self.state is None:
             return _verdict_line(self.verdict)
         heading = f"after round {self.at}" if self.at is not None else "at the end of the record"
-        return f"{heading}:\n{self.state.render()}\nposition: {self.state.position()}\n{_verdict_line(self.verdict)}"
+        token = f"\ntoken: {self.verdict.token}" if self.verdict.token else ""
+        board = f"{heading}:\n{self.state.render()}\nposition: {self.state.position()}"
+        return f"{board}{token}\n{_verdict_line(self.verdict)}"
 
     def as_json(self) -> dict[str, Any]:
         from referee import report
@@ -128,13 +139,14 @@ class Shown(NamedTuple):
             "position": None if self.state is None else self.state.position(),
             "to_move": None if self.state is None else self.state.to_move(),
             "board": None if self.state is None else self.state.render(),
+            "token": self.verdict.token,
             "verdict": report.as_json(self.verdict),
         }
 
 
 def show(name: str, index: int, at: int | None) -> Shown:
     replay = _one(name, index, until_round=at)
-    return Shown(replay.verdict, replay.state, at)
+    return Shown(replay.verdict if at is not None else _annotate(replay), replay.state, at)
 
 
 class Listed(NamedTuple):

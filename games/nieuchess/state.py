@@ -45,7 +45,7 @@ from games.nieuchess.board import (
     odds_column,
     read_crt_tag,
 )
-from games.randomness import Dice, seed_hash
+from games.randomness import Dice, effective_seed, record_salts, seed_hash
 from games.registry import NIEUCHESS
 from notation.dialect import Dialect
 
@@ -1218,7 +1218,7 @@ class NieuchessEngine(Engine):
             raise SetupError("the Seed tag is empty", "Seed")
         if commitment is not None and seed_hash(seed) != commitment.strip().lower():
             raise SetupError("the Seed does not match the SeedHash published before the game", "Seed")
-        return Dice(seed)
+        return Dice(effective_seed(seed, record_salts(tags, SIDES)))
 
     def _from_position(self, text: str, crt: Crt, dice: Dice | None, first: int) -> NieuchessState:
         fields: dict[str, str] = {}

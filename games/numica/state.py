@@ -18,7 +18,7 @@ from games.api import (
     check_round,
 )
 from games.numica.actions import DIALECT, Setup, Step
-from games.randomness import shuffled
+from games.randomness import effective_seed, record_salts, shuffled
 from games.registry import NUMICA
 from notation.dialect import Dialect
 
@@ -345,7 +345,8 @@ class NumicaEngine(Engine):
 
     def _tiles(self, tags: Mapping[str, str], variant: str) -> str | None:
         tile_set = TILE_SETS[variant]
-        seeded = "".join(shuffled(tile_set, tags["Seed"])) if tags.get("Seed") else None
+        seed = tags.get("Seed")
+        seeded = "".join(shuffled(tile_set, effective_seed(seed, record_salts(tags, SIDES)))) if seed else None
         written = tags.get("Tiles")
         if written is None:
             return seeded

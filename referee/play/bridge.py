@@ -10,9 +10,19 @@ from notation import writer
 from notation.dialect import Dialect
 from notation.model import ReadResult, Record, Turn
 from referee import report
-from referee.adjudicate import Replay, Verdict, adjudicate, read_source
+from referee.adjudicate import Played, Replay, Verdict, adjudicate, read_source
 
-__all__ = ["Replay", "Verdict", "canonical_text", "dialect", "read_source", "replay", "verdict_json", "verdict_line"]
+__all__ = [
+    "Played",
+    "Replay",
+    "Verdict",
+    "canonical_text",
+    "dialect",
+    "read_source",
+    "replay",
+    "verdict_json",
+    "verdict_line",
+]
 
 
 def replay(result: ReadResult, source: str, *, keep_steps: bool = False) -> Replay:

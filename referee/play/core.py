@@ -52,6 +52,8 @@ def submit(
         game = _Game(path, read_game(path))
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
         result = dataclasses.replace(result, dry_run=dry_run)
+        if dry_run and result.exit_code == 0:
+            result = dataclasses.replace(result, notice="dry run: nothing written")
         if text is not None and not dry_run:
             write_atomically(path, text)
             result = dataclasses.replace(result, written=True)
@@ -97,6 +99,7 @@ class _Game:
         self.current = bridge.replay(results[0], self.source)
         self.token = token_of(self.current)
         self.verdict = bridge.annotated(self.current.verdict, self.token)
+        self.as_side: str | None = None
 
     # -- outcomes -------------------------------------------------------------------
 
@@ -146,6 +149,7 @@ class _Game:
             raise _Refusal(f"{bridge.verdict_line(self.verdict)}: the game is over, nothing more can be played")
         info = registry.GAMES[record.game]
         side = keys.side_of(info, as_side) if as_side is not None else None
+        self.as_side = side
         new_salts = keys.checked_salts(info, salts)
         if expect is not None and expect.strip() != self.token:
             raise _Refusal(
@@ -229,10 +233,12 @@ class _Game:
         for played in first.steps:
             if id(played.move) not in drawn_ids:
                 continue
+            self._check_chooser(played)
             events.extend(str(event) for event in played.events)
             move = _with_roll(played.move, played.events)
             if move is not None:
                 filled[id(played.move)] = move
+        events += self._fill_pending_choice(first, plan, drawn_ids, filled)
         items = tuple(_replace_moves(plan.items, filled)) if filled else tuple(plan.items)
         final = Record(record.game, tuple(written_tags), items, record.span)
         second = first if not filled and not keyed else bridge.replay(final, self.source)
@@ -258,6 +264,39 @@ class _Game:
             headline=bridge.verdict_line(verdict),
         )
         return result, text
+
+    def _check_chooser(self, played: bridge.Played) -> None:
+        """`--as SIDE`: a Nieuchess retreat after AB2 is the defender's choice, so the
+        attacker's submission may not write it."""
+        side = self.as_side
+        choices = getattr(played.move.action, "choices", None)
+        if side is None or choices is None or played.turn.side != side:
+            return
+        if any(event.kind == "result" and str(event).startswith("AB2") for event in played.events):
+            raise _Refusal(
+                f"the retreat after {played.move.text} (AB2) is chosen by the defender: {side} may not write it"
+            )
+
+    @staticmethod
+    def _fill_pending_choice(
+        replayed: bridge.Replay, plan: _Plan, drawn: set[int], filled: dict[int, Move]
+    ) -> list[str]:
+        """A battle left awaiting its winner's choice has been rolled but has caused no
+        event yet: its roll and result are those of the completions the engine offers."""
+        state = replayed.state
+        last = plan.last_move()
+        if state is None or last is None or state.pending() != "choice" or id(last) not in drawn:
+            return []
+        action = last.action
+        if getattr(action, "roll", 0) is not None and getattr(action, "result", 0) is not None:
+            return []
+        for completion in state.legal_actions():
+            roll, result = getattr(completion, "roll", None), getattr(completion, "result", None)
+            if roll is not None and result is not None and dataclasses.is_dataclass(action):
+                written = dataclasses.replace(action, roll=roll, result=result)  # type: ignore[type-var]
+                filled[id(last)] = Move(written, str(written), last.span, last.glyph)
+                return [f"die {roll}", f"{result}: awaiting {state.pending_message()}"]
+        return []
 
     def _explain(self, plan: _Plan, replayed: bridge.Replay, combined: Record, keyed: bool) -> None:
         """Raise the refusal that a failed replay of the combined record calls for."""
@@ -358,6 +397,7 @@ class _Plan:
         for item in rest:
             if isinstance(item, Turn):
                 self._note(item)
+            self.actions = self.actions or isinstance(item, Turn | Draw)
         self.items.extend(rest)
 
     def _turn(self, index: int) -> Turn:
@@ -418,6 +458,12 @@ class _Plan:
                 "(referee play --seed-file), never written in a submission"
             )
 
+    def last_move(self) -> Move | None:
+        for item in reversed(self.items):
+            if isinstance(item, Turn):
+                return item.moves[-1] if item.moves else None
+        return None
+
     def move_at(self, span: Span) -> Move | None:
         for item in self.items:
             if isinstance(item, Turn):
@@ -439,20 +485,21 @@ class _Plan:
 
 
 def _with_roll(move: Move, events: tuple[object, ...]) -> Move | None:
-    """A battle whose roll the seed drew, with its roll and result written."""
+    """A battle with the roll and result its replay gave written in, where the text
+    left them out (a roll the seed drew, the result of a roll of physical dice)."""
     action = move.action
-    if getattr(action, "roll", 0) is not None or not dataclasses.is_dataclass(action):
+    if not dataclasses.is_dataclass(action) or not hasattr(action, "roll") or not hasattr(action, "result"):
         return None
-    roll: int | None = None
-    outcome: str | None = None
+    roll: int | None = action.roll
+    outcome: str | None = action.result
     for event in events:
         kind, text = getattr(event, "kind", ""), str(event)
-        if kind == "roll":
+        if kind == "roll" and roll is None:
             found = _DIE.match(text)
             roll = int(found.group(1)) if found else None
-        elif kind == "result":
+        elif kind == "result" and outcome is None:
             outcome = text.split(":")[0].strip()
-    if roll is None or outcome is None:
+    if (roll, outcome) == (action.roll, action.result) or roll is None or outcome is None:
         return None
     written = dataclasses.replace(action, roll=roll, result=outcome)  # type: ignore[type-var]
     return Move(written, str(written), move.span, move.glyph)

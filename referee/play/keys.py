@@ -14,7 +14,7 @@ from pathlib import Path
 
 from games import registry
 from games.api import GameInfo
-from games.randomness import effective_seed, salt_tag, seed_hash
+from games.randomness import effective_seed, record_salts, salt_tag, seed_hash
 from referee.play.safe import PlayUsageError
 
 SEED_BITS = 128
@@ -104,17 +104,12 @@ def checked_salts(info: GameInfo, salts: Sequence[tuple[str, str]]) -> list[tupl
     return resolved
 
 
-def record_salts(info: GameInfo, tags: dict[str, str], sides: Sequence[str] | None = None) -> list[tuple[str, str]]:
-    """The salts a record carries, in the order the game lists its sides."""
-    return [(side, tags[salt_tag(side)]) for side in (sides or info.sides) if tags.get(salt_tag(side))]
-
-
 def keyed_tags(info: GameInfo, tags: dict[str, str], seed: str) -> dict[str, str]:
     """The tags an engine replays a secret game with when the key is at hand: `Seed` is
     the effective seed (salts folded in), and neither the commitment nor the salts are
     left for the engine to fold in again. Used in memory only, never written."""
     keyed = {name: value for name, value in tags.items() if name != "SeedHash"}
-    salts = record_salts(info, tags)
+    salts = record_salts(tags, info.sides)
     for side, _ in salts:
         del keyed[salt_tag(side)]
     keyed["Seed"] = effective_seed(seed, salts)
