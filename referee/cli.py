@@ -401,6 +401,7 @@ def reveal(
     typer.echo(json.dumps(result.as_json()) if json_output else result.text())
     raise typer.Exit(result.exit_code)
 
+
 @app.command()
 def mail(
     games_dir: Annotated[
