@@ -91,8 +91,14 @@ def legal_moves(game: Game) -> tuple[str, list[str]]:
     """A header and the legal actions of the side to move, through `session.moves`."""
     listed = _session(lambda: session.moves(str(game.path), 1))
     verdict = listed.verdict
+    actions = listed.actions
+    if verdict.status == "ongoing" and not actions and verdict.pending is not None:
+        # session.moves looks past a choice that another side than the turn's awaits; the
+        # state itself lists that side's choices.
+        shown = _session(lambda: session.show(str(game.path), 1, None))
+        actions = [str(action) for action in shown.state.legal_actions()] if shown.state is not None else []
     if verdict.status == "ongoing":
-        return f"{verdict.to_move} to move: {len(listed.actions)} legal action(s)", listed.actions
+        return f"{verdict.to_move} to move: {len(actions)} legal action(s)", actions
     return f"{verdict.status}: {describe(verdict)}: no legal actions", []
 
 
