@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,8 @@ def _choose(path: Path, rng: random.Random) -> tuple[str, str, str]:
     assert actions, f"{current.to_move} has nothing to play"
     battles = [action for action in actions if "x" in action]
     action = rng.choice(battles if battles and rng.random() < 0.8 else actions)
+    if re.fullmatch(r"[a-y]\d+", action):  # a replacement pawn: written in its step, `R+:` or `B+:`
+        return current.to_move, "step", f"{current.to_move[0]}+: {action}"
     if session.show(str(path), 1, None).verdict.pending == "choice":
         return current.to_move, "choice", action[action.index("(") :]  # PLAY.md §1.5: the choice alone
     if "#" in action:
