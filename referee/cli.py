@@ -408,7 +408,8 @@ def mail(
         str, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
     ],
     outbox: Annotated[
-        str | None, typer.Option("--outbox", help="Write answers as .eml files here (default DIR/outbox).")
+        str | None,
+        typer.Option("--outbox", help="Write answers as .eml files here (default DIR/outbox).", metavar="DIR"),
     ] = None,
     smtp: Annotated[
         str | None, typer.Option("--smtp", help="Send answers by SMTP to HOST:PORT.", metavar="HOST:PORT")
@@ -416,26 +417,37 @@ def mail(
     starttls: Annotated[bool, typer.Option("--starttls", help="Use STARTTLS with --smtp.")] = False,
     smtp_user: Annotated[
         str | None,
-        typer.Option("--smtp-user", help="Log in as USER; the password is read from REFEREE_SMTP_PASSWORD."),
+        typer.Option(
+            "--smtp-user", help="Log in as USER; the password is read from REFEREE_SMTP_PASSWORD.", metavar="USER"
+        ),
     ] = None,
     keys: Annotated[
-        str | None, typer.Option("--keys", help="The GM's seed files KEYS/ID.key: rolls are drawn at once.")
+        str | None,
+        typer.Option("--keys", help="The GM's seed files KEYS/ID.key: rolls are drawn at once.", metavar="KEYS"),
     ] = None,
     sender: Annotated[
-        str | None, typer.Option("--from", help="The address answers come from (default referee@HOSTNAME).")
+        str | None,
+        typer.Option("--from", help="The address answers come from (default referee@HOSTNAME).", metavar="ADDRESS"),
     ] = None,
     wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game.")] = 10.0,
     add_player: Annotated[
         str | None,
-        typer.Option("--add-player", help="Write ADDRESS's passphrase (read from stdin) into DIR/players.toml."),
+        typer.Option(
+            "--add-player",
+            help="Write ADDRESS's passphrase (read from stdin) into DIR/players.toml.",
+            metavar="ADDRESS",
+        ),
     ] = None,
 ) -> None:
     """Play the moves of one e-mail message read on standard input, and answer (PLAY.md §5).
 
-    The subject names the game as [ID]; the sender must be a player named in the record's
-    side tags. Exit status 0 when the message was handled (a refusal or a stranger
-    included), 75 when the game is busy (the mail system delivers it again), 2 for a usage
-    error. Example (procmail, .forward): referee mail --games ~/games --smtp localhost:25
+    The subject names the game as [ID], the file DIR/ID.rgn; the sender must be a player
+    that the record's side tags name. Strangers get no answer.
+
+    Exit status 0 when the message was handled (a refusal or a stranger included), 75 when
+    the game is busy (the mail system delivers it again), 2 for a usage error.
+
+    Example (procmail, fetchmail --mda): referee mail --games "$HOME/games" --from gm@example.org --smtp localhost:25
     """
     from pathlib import Path
 

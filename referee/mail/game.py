@@ -91,15 +91,26 @@ def legal_moves(game: Game) -> tuple[str, list[str]]:
     """A header and the legal actions of the side to move, through `session.moves`."""
     listed = _session(lambda: session.moves(str(game.path), 1))
     verdict = listed.verdict
+    if verdict.status != "ongoing":
+        return f"{verdict.status}: {describe(verdict)}: no legal actions", []
     actions = listed.actions
-    if verdict.status == "ongoing" and not actions and verdict.pending is not None:
-        # session.moves looks past a choice that another side than the turn's awaits; the
-        # state itself lists that side's choices.
-        shown = _session(lambda: session.show(str(game.path), 1, None))
-        actions = [str(action) for action in shown.state.legal_actions()] if shown.state is not None else []
-    if verdict.status == "ongoing":
-        return f"{verdict.to_move} to move: {len(actions)} legal action(s)", actions
-    return f"{verdict.status}: {describe(verdict)}: no legal actions", []
+    shown = _session(lambda: session.show(str(game.path), 1, None))
+    state = shown.state
+    label = state.next_turn() if state is not None else None
+    if state is not None and not actions and verdict.pending is not None:
+        # A choice awaited from another side than the turn's: the state lists that side's choices.
+        actions = [str(action) for action in state.legal_actions()]
+    elif state is not None and label is not None and label[1] and label[0] != verdict.to_move:
+        # session.moves lists the optional replacement step of the side that has just moved;
+        # the player to move wants the actions of the turn that begins next.
+        following = state.copy()
+        try:
+            following.end_turn()
+            following.begin_turn(verdict.to_move or "", False)
+            actions = [str(action) for action in following.legal_actions()]
+        except ValueError:
+            pass
+    return f"{verdict.to_move} to move: {len(actions)} legal action(s)", actions
 
 
 def _session(call: Any) -> Any:
