@@ -19,18 +19,21 @@ def escape(value: str) -> str:
 
 
 def ordered_tags(tags: tuple[Tag, ...] | list[Tag], dialect: Dialect) -> list[Tag]:
-    """Game, Variant, Players, side names in turn order, First, Seed/SeedHash, Position,
-    the others as read, Result last."""
+    """Game, Variant, Players, side names in turn order, First, Seed/SeedHash, the sides'
+    salts, Position, the others as read, Result last."""
     by_name = {tag.name: tag for tag in tags}
     side_order = list(dialect.short_labels)
     side_tags = sorted(
         (tag for tag in tags if tag.name.lower() in dialect.labels),
         key=lambda tag: side_order.index(dialect.labels[tag.name.lower()]),
     )
-    named = set(LEADING_TAGS) | set(MIDDLE_TAGS) | {"Result"} | {tag.name for tag in side_tags}
+    salts = [by_name[f"{side}Salt"] for side in side_order if f"{side}Salt" in by_name]
+    named = set(LEADING_TAGS) | set(MIDDLE_TAGS) | {"Result"} | {tag.name for tag in side_tags + salts}
     ordered = [by_name[name] for name in LEADING_TAGS if name in by_name]
     ordered += side_tags
-    ordered += [by_name[name] for name in MIDDLE_TAGS if name in by_name]
+    ordered += [by_name[name] for name in MIDDLE_TAGS[:-1] if name in by_name]
+    ordered += salts  # after SeedHash, before Position (NOTATION.md §7), in side order
+    ordered += [by_name[name] for name in MIDDLE_TAGS[-1:] if name in by_name]
     ordered += [tag for tag in tags if tag.name not in named]
     ordered += [by_name["Result"]] if "Result" in by_name else []
     return ordered

@@ -344,9 +344,10 @@ def play(
 ) -> None:
     """Append moves to a live game: checked, all or nothing, written safely.
 
-    Exit status 0 written (or would be, with --dry-run), 1 refused (illegal, stale token,
-    wrong side, wrong key), 2 usage (bad option, unreadable file, FILE not one game),
-    75 the game is busy: try again later.
+    MOVES continues the record; a first action without a label is the side to move's.
+
+    Exit status: 0 written (or would be, with --dry-run); 1 refused; 2 usage; 75 busy, try again later.
+
     Example: referee play game.rgn "d1-W d2-W" --as Athens --expect 12-ab12cd34ef
     """
     import json
@@ -382,8 +383,9 @@ def reveal(
 ) -> None:
     """Publish a secret game's seed (the Seed tag, SeedHash kept): check then verifies every roll.
 
-    Exit status 0 when the revealed record is legal, 1 when it is not (the seed is
-    written either way), 2 usage, 75 busy. Example: referee reveal game.rgn --seed-file game.key
+    Exit status: 0 the revealed record is legal; 1 it is not (the seed is written either way); 2 usage; 75 busy.
+
+    Example: referee reveal game.rgn --seed-file game.key
     """
     import json
     from pathlib import Path

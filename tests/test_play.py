@@ -251,3 +251,29 @@ def test_exit_1_for_every_refusal(nika: Path) -> None:
     for arguments in (["a9-S"], ["d1-W", "--as", "Sparta"], ["d1-W", "--expect", "1-0123456789"]):
         result = runner.invoke(app, ["play", str(nika), *arguments])
         assert result.exit_code == 1, arguments
+
+
+def test_a_malformed_record_is_refused_and_a_missing_file_leaves_no_lock(tmp_path: Path) -> None:
+    path = tmp_path / "bad.rgn"
+    path.write_text('[Game "nika"]\n1. W: d1-Q\n')
+    result = play(path, "d2-W")
+    assert result.exit_code == 1 and result.verdict["status"] == "malformed" and result.token is None
+    with pytest.raises(PlayUsageError, match="cannot read"):
+        play(tmp_path / "missing.rgn", "d1-W")
+    assert not (tmp_path / "missing.rgn.lock").exists()
+
+
+def test_draw_alone_ends_the_game_by_agreement(nika: Path) -> None:
+    play(nika, "d1-W d2-W")
+    result = play(nika, "draw")
+    assert result.exit_code == 0 and result.verdict["status"] == "finished"
+    assert result.verdict["reason"] == "agreement" and '[Result "draw"]' in nika.read_text()
+    assert play(nika, "R: a4-S").exit_code == 1
+
+
+def test_a_continued_turn_keeps_a_comment_written_before_its_label(nika: Path) -> None:
+    play(nika, "d1-W")
+    assert play(nika, "{ then west } W: d2-W").exit_code == 0
+    assert nika.read_text().endswith("1. W: d1-W { then west } d2-W\n")
+    result = play(nika, "2. R: a4-S a3-S")
+    assert result.exit_code == 1 and "round 1, not round 2" in (result.error or "")

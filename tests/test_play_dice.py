@@ -189,11 +189,20 @@ def test_without_the_key_a_player_cannot_write_a_roll_in_a_secret_game(tmp_path:
     assert play(path, "#4").exit_code == 1
 
 
-def test_a_written_roll_must_be_the_streams_when_the_key_is_given(tmp_path: Path) -> None:
+def test_even_with_the_key_a_submission_writes_no_roll_so_no_guess_is_ever_checked(tmp_path: Path) -> None:
     path, seed = game(tmp_path, SECRET), read_key(key(tmp_path))
-    refused = play(path, "j20+k21xj21#4", seed=seed)
+    for roll in "123456":  # a refusal that compared guesses with the key would tell the die
+        refused = play(path, f"j20+k21xj21#{roll}", seed=seed)
+        assert refused.exit_code == 1 and "leave the roll out" in (refused.error or "")
+        assert "6" not in (refused.error or "")
+    assert play(path, "j20+k21xj21", seed=seed).exit_code == 0
+
+
+def test_a_roll_in_the_record_must_be_the_streams_when_the_key_is_given(tmp_path: Path) -> None:
+    path, seed = game(tmp_path, SECRET.replace("\n\n", "\n\n1. R: j20+k21xj21#4=DB2(j21-i22-i23)\n")), "example"
+    assert play(path, "B: x30-x28").exit_code == 0  # rolls as given while the seed is secret
+    refused = play(path, "R: a1-b1", seed=seed)
     assert refused.exit_code == 1 and "the die of this battle is 6" in (refused.error or "")
-    assert play(path, "j20+k21xj21#6", seed=seed).exit_code == 0
 
 
 def test_nothing_awaiting_the_key_is_refused(tmp_path: Path) -> None:
@@ -337,3 +346,50 @@ def test_as_the_attacker_may_not_write_the_defenders_retreat(tmp_path: Path) -> 
     refused = play(path, "j20+k21xj21#1(j20-j19-j18,k21-l21-l20)", as_side="Red")
     assert refused.exit_code == 1 and "chosen by the defender" in (refused.error or "")
     assert play(path, "j20+k21xj21#2(j21-i22-i23)", as_side="Red").exit_code == 0  # DB2: the attacker's choice
+
+
+def test_the_game_master_resolving_reads_no_moves_from_standard_input(tmp_path: Path) -> None:
+    path, key_file = game(tmp_path, SECRET), key(tmp_path)
+    play(path, "j20+k21xj21")
+    result = runner.invoke(app, ["play", str(path), "--seed-file", str(key_file)], input="B: x30-x28\n")
+    assert result.exit_code == 0, result.output
+    assert last_line(path) == "1. R: j20+k21xj21#6=AE"
+    assert "die 6" in result.output.splitlines()
+
+
+def test_reveal_json_and_a_second_reveal(tmp_path: Path) -> None:
+    path, key_file = game(tmp_path, SECRET), key(tmp_path)
+    first = runner.invoke(app, ["reveal", "--json", str(path), "--seed-file", str(key_file)])
+    assert first.exit_code == 0 and '"written": true' in first.output
+    before = path.read_text()
+    again = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file)])
+    assert again.exit_code == 0 and "already revealed" in again.output and path.read_text() == before
+
+
+def test_salts_stand_after_the_seed_hash_in_canonical_form(tmp_path: Path) -> None:
+    path = game(tmp_path, SECRET)
+    play(path, None, salts=[("Blue", "bo"), ("Red", "ann")])
+    tags = [line.split()[0][1:] for line in path.read_text().splitlines() if line.startswith("[")]
+    assert tags == ["Game", "SeedHash", "RedSalt", "BlueSalt", "Position", "Result"]
+
+
+def test_a_nieuchess_turn_in_progress_is_continued(tmp_path: Path) -> None:
+    path = game(tmp_path, PHYSICAL)
+    moved = play(path, "a1-b1")
+    assert moved.exit_code == 0 and moved.verdict["pending"] == "battle" and moved.verdict["to_move"] == "Red"
+    assert play(path, "j20+k21xj21#2(j21-i22-i23)", as_side="Red").exit_code == 0
+    assert last_line(path) == "1. R: a1-b1 j20+k21xj21#2=DB2(j21-i22-i23)"
+    assert play(path, "R: a1-c1").exit_code == 1  # Blue has the move: Red's turn is closed
+
+
+def test_a_key_file_holds_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "k.key"
+    path.write_text("seed text\n\n")
+    assert read_key(path) == "seed text"
+    for bad in ("", "\n", "one\ntwo\n"):
+        path.write_text(bad)
+        with pytest.raises(PlayUsageError, match="one line"):
+            read_key(path)
+    path.write_bytes(b"\xff\xfe")
+    with pytest.raises(PlayUsageError, match="not UTF-8"):
+        read_key(path)

@@ -212,3 +212,16 @@ def test_many_kills(tmp_path: Path) -> None:
         test_a_play_killed_at_any_instant_leaves_the_old_or_the_new_record(tmp_path)
         for stray in tmp_path.iterdir():
             stray.unlink()
+
+
+def test_reveal_holds_the_lock_too(tmp_path: Path) -> None:
+    path = tmp_path / "game.rgn"
+    digest = "sha256:50d858e0985ecc7f60418aaf0cc5ab587f42c2570a884095a9e8ccacd0f6545c"
+    path.write_text(f'[Game "nieuchess"]\n[SeedHash "{digest}"]\n')
+    key = tmp_path / "game.key"
+    key.write_text("example\n")
+    with locked(path, wait=1):
+        busy = referee("reveal", str(path), "--seed-file", str(key), "--wait", "0.2")
+        assert busy.returncode == 75 and "busy" in busy.stderr
+    assert referee("reveal", str(path), "--seed-file", str(key)).returncode == 0
+    assert '[Seed "example"]' in path.read_text()

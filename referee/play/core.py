@@ -7,6 +7,7 @@ combined record is what `check` will say of the file once written."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 from games import registry
 from games.api import GameInfo
 from games.randomness import salt_tag
-from notation.model import Draw, Move, Record, RecordItem, Span, Tag, Turn
+from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Turn
 from referee.play import bridge, keys, submission
 from referee.play.result import PlayResult
 from referee.play.safe import PlayUsageError, locked, write_atomically
@@ -48,6 +49,9 @@ def submit(
     `seed` is the game master's key (the key file's text); `salts` are (side, text) pairs
     to write as the sides' salts. Raises GameBusy (exit 75) and PlayUsageError (exit 2)."""
     path = Path(path)
+    if not path.is_file():
+        read_game(path)  # the reason, before a lock file is made beside a missing game
+        raise PlayUsageError(f"cannot read {path}: not a file")
     with locked(path, wait):
         game = _Game(path, read_game(path))
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
@@ -97,9 +101,16 @@ class _Game:
         if len(results) != 1:
             raise PlayUsageError(f"{path} must hold one game, it holds {len(results)}")
         self.current = bridge.replay(results[0], self.source)
-        self.token = token_of(self.current)
-        self.verdict = bridge.annotated(self.current.verdict, self.token)
         self.as_side: str | None = None
+
+    @functools.cached_property
+    def token(self) -> str | None:
+        """The token of the game as it stands (only written out when asked for)."""
+        return token_of(self.current)
+
+    @functools.cached_property
+    def verdict(self) -> bridge.Verdict:
+        return bridge.annotated(self.current.verdict, self.token)
 
     # -- outcomes -------------------------------------------------------------------
 
@@ -178,7 +189,7 @@ class _Game:
         if sub is not None:
             if side is not None:
                 plan.check_sides(side)
-            if secret and not keyed:
+            if secret:
                 plan.check_no_rolls()
         pending = self.current.state.pending() if self.current.state is not None else None
         if not plan.actions and not new_salts:
@@ -194,7 +205,9 @@ class _Game:
         if keyed and seed is not None:
             values = keys.keyed_tags(info, {tag.name: tag.value for tag in written_tags}, seed)
             engine_tags = [Tag(name, value, NOWHERE) for name, value in values.items()]
-        return self._judge(plan, written_tags, engine_tags, keyed, pending)
+        result, written = self._judge(plan, written_tags, engine_tags, keyed, pending)
+        noted = [f'{name}\'s salt is written: [{salt_tag(name)} "{value}"]' for name, value in new_salts]
+        return dataclasses.replace(result, events=noted + result.events), written
 
     def _check_salts(self, info: GameInfo, record: Record, tags: dict[str, str], salts: list[tuple[str, str]]) -> None:
         if info.randomness == "tiles":
@@ -373,11 +386,13 @@ class _Plan:
         if sub.record is None:
             return
         rest = list(sub.record.items)
-        first = rest[0]
+        lead = 0  # comments before the first label go with the turn they precede
+        while lead < len(rest) - 1 and isinstance(rest[lead], Comment):
+            lead += 1
+        first = rest[lead]
         open_turn = self._turn(self.turn_index) if self.turn_index is not None else None
         if open_turn is not None and not any(isinstance(item, Draw) for item in self.items[self.turn_index or 0 :]):
-            anchor = first.span if isinstance(first, Turn) else rest[0].span
-            self.relocate[open_turn.span] = submission.local(anchor)
+            self.relocate[open_turn.span] = submission.local(first.span)
             if (
                 isinstance(first, Turn)
                 and first.side == open_turn.side
@@ -385,14 +400,15 @@ class _Plan:
                 and verdict.to_move == open_turn.side
             ):
                 if first.number is not None and first.number != verdict.round:
+                    where = submission.local(first.span)
                     raise _Refusal(
-                        f"submission: {record.game}: illegal: line {submission.local(first.span).line}, "
-                        f"col {submission.local(first.span).column}: this turn is in round {verdict.round}, "
-                        f"not round {first.number}"
+                        f"submission: {record.game}: illegal: line {where.line}, col {where.column}: "
+                        f"this turn is in round {verdict.round}, not round {first.number}"
                     )
                 assert self.turn_index is not None
-                self.items[self.turn_index] = open_turn._replace(items=open_turn.items + first.items)
-                rest = rest[1:]
+                comments = tuple(item for item in rest[:lead] if isinstance(item, Comment))
+                self.items[self.turn_index] = open_turn._replace(items=open_turn.items + comments + first.items)
+                rest = rest[lead + 1 :]
                 self._note(first)
         for item in rest:
             if isinstance(item, Turn):
@@ -455,7 +471,7 @@ class _Plan:
         if written:
             raise _Refusal(
                 "this game's dice are secret: every roll is drawn by the game master's key "
-                "(referee play --seed-file), never written in a submission"
+                "(referee play --seed-file), never written in a submission; leave the roll out"
             )
 
     def last_move(self) -> Move | None:

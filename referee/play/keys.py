@@ -34,8 +34,8 @@ def read_key(path: Path) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise PlayUsageError(f"the key file {path} is not UTF-8 text") from None
-    lines = text.splitlines()
-    if len(lines) != 1 or not lines[0].strip():
+    lines = text.strip().splitlines()  # a final line end or blank line is no part of the seed
+    if len(lines) != 1:
         raise PlayUsageError(f"the key file {path} must hold one line, the seed alone")
     return lines[0].strip()
 

@@ -24,8 +24,9 @@ before the rename, to widen the window a crash test aims at. Unset in normal use
 POLL = 0.02
 
 
-class GameBusy(Exception):
-    """Another process holds the game's lock: exit status 75 (EX_TEMPFAIL), try later."""
+class GameBusy(ValueError):
+    """Another process holds the game's lock: exit status 75 (EX_TEMPFAIL), try later.
+    Not the input's fault, but a ValueError like every error the referee reports."""
 
 
 class PlayUsageError(ValueError):
