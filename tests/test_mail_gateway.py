@@ -173,7 +173,7 @@ def test_answers_go_to_the_outbox_without_smtp(tmp_path: Path) -> None:
 def test_an_unreachable_smtp_server_keeps_the_answer_and_exits_75(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<down@x.org>").as_bytes()
-    smtp.controller.stop()
+    smtp.stop()
     done = run_mail(sent, "--games", str(tmp_path), "--smtp", smtp.address, "--from", GM)
     assert done.returncode == 75
     assert "cannot reach the SMTP server" in done.stderr and "the answer was kept in" in done.stderr

@@ -64,6 +64,12 @@ class SmtpServer:
         self.controller = controller
         self.keeper = keeper
         self.port = port
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self.running = False
+            self.controller.stop()
 
     @property
     def address(self) -> str:
@@ -102,7 +108,7 @@ def smtp() -> Iterator[SmtpServer]:
     try:
         yield server
     finally:
-        server.controller.stop()
+        server.stop()
 
 
 def write_game(folder: Path, game_id: str, game: str, sides: dict[str, str], *extra: str) -> Path:

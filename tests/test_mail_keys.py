@@ -141,7 +141,7 @@ def tls_smtp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[SmtpSer
     try:
         yield server, cert
     finally:
-        server.controller.stop(no_assert=True)
+        server.stop()
 
 
 def test_starttls_and_login_with_the_password_from_the_environment(
