@@ -94,6 +94,13 @@ def test_a_nieuchess_game_with_secret_dice_by_mail_then_revealed(tmp_path: Path,
     while kinds.count("battle") < 2 or "choice" not in kinds:
         assert len(kinds) < 100, f"no battle and retreat choice within 100 messages: {Counter(kinds)}"
         side, kind, action = _choose(path, rng)
+        if kind == "battle" and "battle" not in kinds:
+            # A player may not write the die of a keyed game: it would probe the secret stream.
+            probe = message(sides[side], "[n1]", f"{action}#1 {{ is it a 1? }}")
+            assert mail.run(io.BytesIO(probe.as_bytes()), settings).exit_code == 0
+            [refusal] = smtp.take()
+            assert "dice are drawn by the game master's key" in refusal.text
+            assert "of the seed" not in refusal.text and "#1" not in path.read_text()
         text = _send(settings, smtp, sides[side], "n1", action)
         kinds.append(kind)
         assert seed not in text

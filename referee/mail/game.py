@@ -6,6 +6,7 @@ plain values defined here, so that changes elsewhere touch only this module."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -167,5 +168,14 @@ def write_atomically(path: Path, text: str) -> None:
 
 
 def board_svg(game: Game) -> str | None:
-    """The board as SVG from `referee.pictures`, or None while that package is absent."""
-    return None
+    """The board as SVG from `referee.pictures` (`board_svg(state)`), or None where that
+    package is not installed: the answer then carries the text board alone."""
+    try:
+        pictures = importlib.import_module("referee.pictures")
+    except ImportError:
+        return None
+    shown = _session(lambda: session.show(str(game.path), 1, None))
+    if shown.state is None:
+        return None
+    svg: str = pictures.board_svg(shown.state)
+    return svg

@@ -8,6 +8,7 @@ before. Then it plays, composes the answers and delivers them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from email.message import EmailMessage
 from pathlib import Path
@@ -21,6 +22,12 @@ from referee.mail.incoming import Incoming
 from referee.mail.ledger import Entry, Ledger
 
 PLAYERS_FILE = "players.toml"
+ROLLS_ARE_DRAWN = (
+    "this game's dice are drawn by the game master's key: write each battle without its roll "
+    "(g6+h6xh7, not g6+h6xh7#4), and the answer gives the roll and its result"
+)
+_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*")
+_ROLL = re.compile(r"#\s*\d")
 EX_TEMPFAIL = 75
 
 
@@ -117,6 +124,11 @@ def _play(
     everyone = tuple((each.address, each.name) for each in current.roster.players)
     side = current.to_move if current.to_move in player.sides else player.sides[0]
     seed = game.read_key(settings.keys, game_id)
+    if seed is not None and _writes_a_roll(submission.moves):
+        # With the key at hand the dice are drawn, never written: a written roll would only
+        # let a player probe the secret die (a wrong one is refused, naming the right one).
+        body = compose.refused(game_id, submission.moves, ROLLS_ARE_DRAWN, (), current.turn, current.token)
+        return [Answer("refused", to_sender, body)], []
     with game.locked(settings.games / "mail-ledger.tsv", settings.wait):
         ledger = Ledger(settings.games)
         if message.message_id is not None:
@@ -138,6 +150,12 @@ def _play(
     error = played.error or played.turn.verdict
     body = compose.refused(game_id, submission.moves, error, played.suggestions, played.turn, played.token)
     return [Answer("refused", to_sender, body)], []
+
+
+def _writes_a_roll(moves: str) -> bool:
+    """Whether the move text writes a die (`#4`) outside its comments."""
+    bare = _COMMENTS.sub(" ", moves)
+    return _ROLL.search(bare) is not None
 
 
 def _find_game(message: Incoming, folder: Path) -> tuple[str, Path] | None:
