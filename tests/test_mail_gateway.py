@@ -154,6 +154,11 @@ def test_a_stale_token_is_refused(tmp_path: Path, smtp: SmtpServer) -> None:
     assert answer.recipients == ("bo@example.org",)
     assert "R:" not in path.read_text()
     assert "0-0000000000" in answer.text
+    token = re.search(r"Token: (1-[0-9a-f]{10})", answer.text)
+    assert token is not None
+    fresh = message(BO, "Re: [g1]", f"a4-S b4-S\nToken: {token.group(1)}\n\nOn Monday Ann wrote:\n> Token: 0-0\n")
+    assert _mail(tmp_path, smtp, fresh.as_bytes())[0] == 0
+    assert "R: a4-S b4-S" in path.read_text()
 
 
 def test_answers_go_to_the_outbox_without_smtp(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ STARTTLS and a login (a real server with a self-signed certificate on 127.0.0.1)
 
 from __future__ import annotations
 
+import hashlib
 import ssl
 import stat
 import subprocess
@@ -93,6 +94,18 @@ def test_with_players_toml_only_the_right_key_plays(tmp_path: Path, smtp: SmtpSe
     [accepted] = smtp.take()
     assert len(accepted.recipients) == 4
     assert "secret" not in accepted.text and "Key" not in accepted.text
+
+
+def test_an_entry_made_by_any_scrypt_implementation_is_accepted(tmp_path: Path, smtp: SmtpServer) -> None:
+    """The players.toml format of PLAY.md §5, written here by hand with hashlib's scrypt."""
+    path = nika_game(tmp_path)
+    salt = bytes.fromhex("00112233445566778899aabbccddeeff")
+    digest = hashlib.scrypt(b"open sesame", salt=salt, n=2**14, r=8, p=1, dklen=32)
+    entry = f'[players."ann@example.org"]\nkey = "scrypt:{salt.hex()}:{digest.hex()}"\n'
+    (tmp_path / "players.toml").write_text(entry)
+    _mail(tmp_path, smtp, message(ANN, "[g1]", f"Key: open sesame\n{MOVE}\n").as_bytes())
+    assert f"1. W: {MOVE}" in path.read_text()
+    assert len(smtp.take()[0].recipients) == 4
 
 
 def test_a_player_without_an_entry_is_not_accepted(tmp_path: Path, smtp: SmtpServer) -> None:
