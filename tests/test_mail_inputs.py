@@ -190,7 +190,7 @@ def _nested(depth: int) -> bytes:
 
 def test_nasty_messages_never_raise(tmp_path: Path, smtp: SmtpServer) -> None:
     """Each message goes to its own `referee mail` process; they run side by side to save time."""
-    cases = [*NASTY, _nested(300)]
+    cases = [*NASTY, _nested(300), _nested(5000)]
     folders = [tmp_path / f"case{index}" for index in range(len(cases))]
     running = []
     for folder, data in zip(folders, cases, strict=True):

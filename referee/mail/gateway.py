@@ -52,7 +52,10 @@ class Handled(NamedTuple):
 
 def handle(data: bytes, settings: Settings) -> Handled:
     """Read, judge, play, answer. Raises MailUsageError (exit 2) for a broken game folder."""
-    message = incoming.parse(data)
+    try:
+        message = incoming.parse(data)
+    except RecursionError:
+        return Handled(0, ("a message of parts nested too deeply to read: no answer",))
     if message.automatic:
         return Handled(0, (f"{_who(message)}: an automatic message (Auto-Submitted), not answered",))
     if message.sender is not None and message.sender == settings.sender.lower():
