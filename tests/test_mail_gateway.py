@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from referee import play
+from tests.conftest import EXAMPLES
 from tests.test_mail_helpers import GM, SmtpServer, message, nika_game, outbox_messages, run_mail, smtp
 
 __all__ = ["smtp"]
@@ -188,6 +189,16 @@ def test_an_unreachable_smtp_server_keeps_the_answer_and_exits_75(tmp_path: Path
     again = run_mail(sent, "--games", str(tmp_path), "--from", GM)  # the retry plays nothing twice
     assert again.returncode == 0
     assert path.read_text().count("W:") == 1
+
+
+def test_a_finished_game_is_refused_without_the_game_masters_folders(tmp_path: Path, smtp: SmtpServer) -> None:
+    won = (EXAMPLES / "nika-won.rgn").read_text().replace('[Athens "Ann"]', f'[Athens "{ANN}"]')
+    (tmp_path / "won.rgn").write_text(won)
+    assert _mail(tmp_path, smtp, message(ANN, "[won]", "d1-W\n").as_bytes())[0] == 0
+    [answer] = smtp.take()
+    assert "won.rgn:1: nika: finished: Athens+Messene win" in answer.text
+    assert str(tmp_path) not in answer.text
+    assert (tmp_path / "won.rgn").read_text() == won
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:

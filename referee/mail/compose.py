@@ -73,10 +73,9 @@ def _address(address: str, name: str) -> Address:
 
 
 def _turn_block(turn: Turn) -> list[str]:
-    lines = [turn.verdict] if turn.verdict else []
-    lines += list(turn.events)
-    lines += ["", turn.board.rstrip("\n"), "", turn.next]
-    return lines
+    head = ([turn.verdict] if turn.verdict else []) + list(turn.events)
+    tail = [turn.board.rstrip("\n"), "", turn.next] if turn.board else [turn.next]
+    return [*head, "", *tail] if head else tail
 
 
 def accepted(game_id: str, who: str, side: str, moves: str, turn: Turn, token: str | None) -> str:
