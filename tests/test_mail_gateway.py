@@ -4,6 +4,8 @@ on standard input, answering through a real SMTP server on 127.0.0.1 (PLAY.md §
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 from referee import play
@@ -106,6 +108,19 @@ def test_the_same_message_delivered_twice_plays_once(tmp_path: Path, smtp: SmtpS
     assert "it is not played again" in repeat.text
     assert "g1: ongoing: Sparta to move, round 1" in repeat.text
     assert "<twice@x.org>\tg1\tplayed\t" in (tmp_path / "mail-ledger.tsv").read_text()
+
+
+def test_the_same_message_delivered_five_times_at_once_plays_once(tmp_path: Path, smtp: SmtpServer) -> None:
+    path = nika_game(tmp_path)
+    sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<racing@x.org>").as_bytes()
+    command = [sys.executable, "-m", "referee", "mail", "--games", str(tmp_path), "--smtp", smtp.address]
+    running = [subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(5)]
+    for process in running:
+        _, err = process.communicate(sent, timeout=120)
+        assert process.returncode == 0, err
+    assert path.read_text().count("d1+d2+d3-W") == 1
+    answers = smtp.take()
+    assert sorted(len(answer.recipients) for answer in answers) == [1, 1, 1, 1, 4]
 
 
 def test_a_busy_game_exits_75_and_plays_nothing_then_the_retry_plays(tmp_path: Path, smtp: SmtpServer) -> None:

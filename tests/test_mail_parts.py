@@ -3,19 +3,23 @@ package, the body's move text, players and keys, answers, the ledger."""
 
 from __future__ import annotations
 
+import io
 import time
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from referee import mail
+from referee import mail, session
 from referee.mail import compose, incoming, players
 from referee.mail.body import Request, read_body
 from referee.mail.compose import Answer, Turn
 from referee.mail.errors import KeysFileError, MailUsageError
 from referee.mail.ledger import Entry, Ledger
+from tests.test_mail_helpers import message, nika_game
 
 
 def _parsed(built: EmailMessage) -> incoming.Incoming:
@@ -263,3 +267,31 @@ def test_settings_are_checked(tmp_path: Path) -> None:
         with pytest.raises(MailUsageError, match="HOST:PORT"):
             mail.settings(tmp_path, smtp=bad)
     assert mail.default_sender().startswith("referee@")
+
+
+_BODIES = st.lists(
+    st.sampled_from(
+        ["d1+d2+d3-W", "i3-E", "d1-N", "show", "moves", "resign", "Key: x", "Token: 0-0", "> quoted", "-- ", "{ note"]
+    )
+    | st.text(max_size=30),
+    max_size=6,
+).map("\n".join)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=_BODIES, charset=st.sampled_from(["utf-8", "latin-1", "windows-1252"]))
+def test_any_body_from_a_player_gets_one_answer_and_leaves_a_legal_game(
+    tmp_path_factory: pytest.TempPathFactory, body: str, charset: str
+) -> None:
+    folder = tmp_path_factory.mktemp("any")
+    path = nika_game(folder)
+    built = message("Ann <ann@example.org>", "[g1]")
+    built.set_content(body.encode(charset, "replace"), maintype="text", subtype="plain")
+    built.set_param("charset", charset)
+    handled = mail.run(io.BytesIO(built.as_bytes()), mail.settings(folder, sender="gm@example.org"))
+    assert handled.exit_code == 0, handled.notes
+    assert len(handled.answers) == 1
+    [answer] = handled.answers
+    assert answer.recipients[0][0] == "ann@example.org"
+    assert session.show(str(path), 1, None).verdict.legal
+    assert len(list((folder / "outbox").glob("*.eml"))) == 1
