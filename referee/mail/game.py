@@ -135,8 +135,8 @@ def submit(game: Game, moves: str, *, side: str, expect: str | None, seed: str |
     after = result.next if result.next.startswith("game over") else f"next: {result.next}" if result.next else ""
     turn = Turn(line, tuple(result.events), result.board, after)
     # play names the game by its path; players see the file's name, not the GM's folders.
-    error = result.error.replace(str(game.path), game.path.name) if result.error is not None else None
-    return Played(result.written, error, tuple(result.suggestions), turn, result.token)
+    refusal = result.error.replace(str(game.path), game.path.name) if result.error is not None else None
+    return Played(result.written, refusal, tuple(result.suggestions), turn, result.token)
 
 
 def read_key(keys: Path | None, game_id: str) -> str | None:
