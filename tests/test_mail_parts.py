@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from referee import mail, session
 from referee.mail import compose, incoming, players
 from referee.mail.body import Request, read_body
-from referee.mail.compose import Answer, Turn
+from referee.mail.compose import Answer, Kind, Turn
 from referee.mail.errors import KeysFileError, MailUsageError
 from referee.mail.ledger import Entry, Ledger
 from tests.test_mail_helpers import message, nika_game
@@ -213,7 +213,7 @@ def test_reply_subjects(subject: str, expected: str) -> None:
 
 
 def test_an_answer_is_threaded_marked_automatic_and_carries_the_svg() -> None:
-    answer = Answer("accepted", (("ann@example.org", "Ann"), ("bo@example.org", "")), "body\n", "<svg/>")
+    answer = Answer(Kind.ACCEPTED, (("ann@example.org", "Ann"), ("bo@example.org", "")), "body\n", "<svg/>")
     when = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
     built = compose.build(
         answer, game_id="g1", incoming=_incoming("[g1] x", references=("<r@x.org>",)), sender="gm@example.org", now=when

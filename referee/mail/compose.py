@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
+from enum import Enum
 from typing import NamedTuple
 
 from referee.mail.incoming import Incoming, clean_header_text
@@ -16,17 +17,30 @@ from referee.mail.incoming import Incoming, clean_header_text
 _REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|vs)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 
 
+class Kind(Enum):
+    """What an answer says."""
+
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    NOT_ACCEPTED = "not accepted"
+    SHOW = "show"
+    MOVES = "moves"
+    NO_MOVES = "no moves"
+    PLAIN_TEXT_PLEASE = "plain text please"
+    REPEAT = "repeat"
+
+
 class Answer(NamedTuple):
     """One answer before it becomes a message: to whom, the text, the board picture if any."""
 
-    kind: str
+    kind: Kind
     recipients: tuple[tuple[str, str], ...]
     body: str
     svg: str | None = None
 
     def __repr__(self) -> str:
         to = ", ".join(address for address, _ in self.recipients)
-        return f"<Answer {self.kind} to {to}>"
+        return f"<Answer {self.kind.value} to {to}>"
 
 
 class Turn(NamedTuple):

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from referee.mail import compose, delivery, game, incoming, players
 from referee.mail.body import Request, Submission, read_body
-from referee.mail.compose import Answer
+from referee.mail.compose import Answer, Kind
 from referee.mail.errors import BusyError, DeliveryError, MailUsageError
 from referee.mail.incoming import Incoming
 from referee.mail.ledger import Entry, Ledger
@@ -86,24 +86,24 @@ def _answers(
 ) -> tuple[list[Answer], list[str]]:
     to_sender = ((player.address, player.name),)
     if message.text is None:
-        return [Answer("plain-text-please", to_sender, compose.plain_text_please(game_id, message.html_only))], []
+        return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, compose.plain_text_please(game_id, message.html_only))], []
     submission = read_body(message.text)
     keys = players.load_keys(settings.games / PLAYERS_FILE)
     if keys is not None:
         reason = _key_problem(keys, player.address, submission)
         if reason is not None:
-            return [Answer("not-accepted", to_sender, compose.not_accepted(game_id, reason))], [
+            return [Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))], [
                 f"{player.address}: not accepted for game {game_id}: {reason}"
             ]
     if submission.request is Request.SHOW:
         turn = game.show(current)
         body = compose.shown(game_id, turn, current.token)
-        return [Answer("show", to_sender, body, game.board_svg(current))], []
+        return [Answer(Kind.SHOW, to_sender, body, game.board_svg(current))], []
     if submission.request is Request.MOVES:
         header, actions = game.legal_moves(current)
-        return [Answer("moves", to_sender, compose.listed(game_id, header, actions))], []
+        return [Answer(Kind.MOVES, to_sender, compose.listed(game_id, header, actions))], []
     if not submission.moves:
-        return [Answer("no-moves", to_sender, compose.no_moves(game_id, current.turn))], []
+        return [Answer(Kind.NO_MOVES, to_sender, compose.no_moves(game_id, current.turn))], []
     return _play(message, settings, game_id, current, player, submission)
 
 
@@ -131,7 +131,7 @@ def _play(
         # With the key at hand the dice are drawn, never written: a written roll would only
         # let a player probe the secret die (a wrong one is refused, naming the right one).
         body = compose.refused(game_id, submission.moves, ROLLS_ARE_DRAWN, (), current.turn, current.token)
-        return [Answer("refused", to_sender, body)], []
+        return [Answer(Kind.REFUSED, to_sender, body)], []
     with game.locked(settings.games / "mail-ledger.tsv", settings.wait):
         ledger = Ledger(settings.games)
         if message.message_id is not None:
@@ -139,7 +139,7 @@ def _play(
             if before is not None:
                 note = f"{message.message_id} was handled before ({before.outcome}): not played again"
                 body = compose.repeated(game_id, before.outcome, current.turn.verdict)
-                return [Answer("repeat", to_sender, body)], [note]
+                return [Answer(Kind.REPEAT, to_sender, body)], [note]
         played = game.submit(
             current, submission.moves, side=side, expect=submission.token, seed=seed, wait=settings.wait
         )
@@ -149,10 +149,10 @@ def _play(
     who = player.name or player.address
     if played.written:
         body = compose.accepted(game_id, who, side, submission.moves, played.turn, played.token)
-        return [Answer("accepted", everyone, body, game.board_svg(game.open_game(current.path)))], []
+        return [Answer(Kind.ACCEPTED, everyone, body, game.board_svg(game.open_game(current.path)))], []
     error = played.error or played.turn.verdict
     body = compose.refused(game_id, submission.moves, error, played.suggestions, played.turn, played.token)
-    return [Answer("refused", to_sender, body)], []
+    return [Answer(Kind.REFUSED, to_sender, body)], []
 
 
 def _writes_a_roll(moves: str) -> bool:
