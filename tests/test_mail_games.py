@@ -18,7 +18,16 @@ from games.randomness import seed_hash
 from referee import mail, session
 from referee.mail import game
 from referee.play.keys import create_key
-from tests.test_mail_helpers import GM, NIKA_PLAYERS, SmtpServer, message, nika_game, smtp, write_game
+from tests.test_mail_helpers import (
+    GM,
+    NIKA_PLAYERS,
+    SmtpServer,
+    message,
+    nika_game,
+    run_mail,
+    smtp,
+    write_game,
+)
 
 __all__ = ["smtp"]
 
@@ -101,7 +110,16 @@ def test_a_nieuchess_game_with_secret_dice_by_mail_then_revealed(tmp_path: Path,
             [refusal] = smtp.take()
             assert "dice are drawn by the game master's key" in refusal.text
             assert "of the seed" not in refusal.text and "#1" not in path.read_text()
-        text = _send(settings, smtp, sides[side], "n1", action)
+        if kind == "battle" and "battle" not in kinds:
+            # The first battle goes through `referee mail --keys KEYS` as the MTA runs it.
+            args = ["--games", str(games), "--keys", str(keys), "--smtp", smtp.address, "--from", GM]
+            done = run_mail(message(sides[side], "[n1]", action).as_bytes(), *args)
+            assert done.returncode == 0 and done.stderr == "", done.stderr
+            [answer] = smtp.take()
+            text = answer.text
+            assert f"{action}#" in path.read_text()  # the die and its result written on the battle
+        else:
+            text = _send(settings, smtp, sides[side], "n1", action)
         kinds.append(kind)
         assert seed not in text
         if kind == "battle":
