@@ -30,6 +30,11 @@ Files = Annotated[list[str], typer.Argument(help="RGN files to read; - reads sta
 OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard input.", metavar="FILE")]
 RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
+HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
+OutputOption = Annotated[
+    str | None,
+    typer.Option("--output", "-o", help="With --svg or --html: the file to write (default: standard output)."),
+]
 
 
 def _version(value: bool) -> None:
@@ -99,11 +104,18 @@ def check(
 
 
 @app.command()
-def replay(file: OneFile, record: RecordOption = 1) -> None:
+def replay(
+    file: OneFile,
+    record: RecordOption = 1,
+    html: HtmlOption = False,
+    output: OutputOption = None,
+) -> None:
     """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
 
-    Example: referee replay --record 2 league.rgn
+    Example: referee replay --record 2 league.rgn   |   referee replay --html -o game.html game.rgn
     """
+    if html:
+        _pictures("replay_html", file, record, output)
     try:
         text, code = session.replay_text(file, record)
     except UsageError as error:
@@ -118,13 +130,17 @@ def show(
     record: RecordOption = 1,
     at: Annotated[int | None, typer.Option("--at", min=0, help="Show the board after round N.")] = None,
     json_output: JsonOption = False,
+    svg: Annotated[bool, typer.Option("--svg", help="Draw the board as an SVG picture instead.")] = False,
+    output: OutputOption = None,
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N), with its position string.
 
-    Example: referee show --at 12 game.rgn
+    Example: referee show --at 12 game.rgn   |   referee show --svg -o board.svg game.rgn
     """
     import json
 
+    if svg:
+        _pictures("show_svg", file, record, at, output)
     try:
         shown = session.show(file, record, at)
     except UsageError as error:
@@ -479,3 +495,14 @@ def mail(
     for note in handled.notes:
         typer.echo(f"referee mail: {note}", err=True)
     raise typer.Exit(handled.exit_code)
+
+
+def _pictures(command: str, *arguments: object) -> None:
+    """Run a command of `referee.pictures.commands` and exit with its status."""
+    from referee.pictures import commands
+
+    try:
+        code = getattr(commands, command)(*arguments)
+    except UsageError as error:
+        _fail_usage(error)
+    raise typer.Exit(code)

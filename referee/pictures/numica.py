@@ -1,0 +1,164 @@
+"""Numica: the 8 x 8 board with each square's tile symbol (from the position's `tiles:`),
+round and square pieces of Red and Blue, a white dot on pieces that have moved."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from referee.pictures import svg
+from referee.pictures.board import MARGIN, Drawing
+from referee.pictures.svg import Piece, Swatch
+
+CELL = 48
+FILES = "abcdefgh"
+SIDES = {"R": "Red", "B": "Blue"}
+COLOURS = {"Red": "#c8352b", "Blue": "#2f63c4"}
+SHAPES = {"S": "square", "O": "round"}
+TILE_FILLS = {
+    "1": "#fbf3dc",
+    "2": "#f5e7c0",
+    "3": "#eedba6",
+    "4": "#e6cf8c",
+    "5": "#ddc274",
+    "K": "#bfe0b8",
+    "R": "#f3c39c",
+    "B": "#d3c2ea",
+    "X": "#c9c9c9",
+}
+TILE_WORDS = {
+    "1": "1-5: exactly that many squares",
+    "K": "K: a knight's move",
+    "R": "R: a rook's move",
+    "B": "B: a bishop's move",
+    "X": "X: to any empty square",
+}
+
+
+def fields(position: str) -> dict[str, str]:
+    """The `name:value` fields of a position string."""
+    found: dict[str, str] = {}
+    for field in position.split():
+        name, colon, value = field.partition(":")
+        if colon:
+            found[name] = value
+    return found
+
+
+class NumicaDrawing(Drawing):
+    title = "Numica"
+    width = 2 * MARGIN + 8 * CELL
+    height = 2 * MARGIN + 8 * CELL
+    legend_columns = 2
+    square_pattern = re.compile(r"\b[a-h][1-8]\b")
+
+    def __init__(self, position: str) -> None:
+        super().__init__(position)
+        self.tiles = fields(position).get("tiles", "")
+
+    def key(self) -> str:
+        return self.tiles
+
+    def centre(self, at: str) -> tuple[float, float] | None:
+        if len(at) != 2 or at[0] not in FILES or at[1] not in "12345678":
+            return None
+        return MARGIN + (FILES.index(at[0]) + 0.5) * CELL, MARGIN + (8 - int(at[1]) + 0.5) * CELL
+
+    def defs(self, parent: ET.Element) -> None:
+        half = CELL / 2
+        svg.sub(
+            svg.sub(parent, "symbol", id="cell-mark", overflow="visible"),
+            "rect",
+            x=2 - half,
+            y=2 - half,
+            width=CELL - 4,
+            height=CELL - 4,
+        )
+        for side, colour in COLOURS.items():
+            for moved in (False, True):
+                suffix = "-moved" if moved else ""
+                square = svg.sub(parent, "g", id=f"numica-{side.lower()}-square{suffix}")
+                svg.sub(
+                    square,
+                    "rect",
+                    x=-12,
+                    y=-12,
+                    width=24,
+                    height=24,
+                    rx=3,
+                    fill=colour,
+                    stroke="#000000",
+                    stroke_width=1.5,
+                )
+                round_ = svg.sub(parent, "g", id=f"numica-{side.lower()}-round{suffix}")
+                svg.sub(round_, "circle", cx=0, cy=0, r=13, fill=colour, stroke="#000000", stroke_width=1.5)
+                if moved:
+                    for group in (square, round_):
+                        svg.sub(group, "circle", cx=0, cy=0, r=3.5, fill="#ffffff")
+
+    def board(self, parent: ET.Element) -> None:
+        group = svg.sub(parent, "g", id="squares", stroke="#8a7f66", stroke_width=0.6)
+        for index in range(64):
+            file, rank = index % 8, index // 8 + 1
+            x, y = MARGIN + file * CELL, MARGIN + (8 - rank) * CELL
+            tile = self.tiles[index] if index < len(self.tiles) else "?"
+            cell = svg.sub(group, "rect", x=x, y=y, width=CELL, height=CELL, fill=TILE_FILLS.get(tile, "#ffffff"))
+            cell.set(svg.RF_AT, f"{FILES[file]}{rank}")
+            cell.set(f"{{{svg.RF_NS}}}tile", tile)
+            svg.sub(
+                group,
+                "text",
+                tile,
+                x=x + 4,
+                y=y + 13,
+                font_size=12,
+                font_weight="bold",
+                fill="#5a4a2a",
+                stroke="none",
+                class_="tile",
+            )
+        svg.coordinates(
+            parent,
+            [(file, MARGIN + (index + 0.5) * CELL) for index, file in enumerate(FILES)],
+            [(str(rank), MARGIN + (8 - rank + 0.5) * CELL) for rank in range(1, 9)],
+            (MARGIN, MARGIN, MARGIN + 8 * CELL, MARGIN + 8 * CELL),
+        )
+
+    def entries(self, position: str) -> list[tuple[str, str]]:
+        found = fields(position)
+        return [(side, entry) for letter, side in SIDES.items() for entry in _entries(found.get(letter, ""))]
+
+    def piece(self, side: str, entry: str) -> Piece | None:
+        at, shape, moved = entry[:2], entry[2:3], entry.endswith("*")
+        centre = self.centre(at)
+        if centre is None or shape not in SHAPES:
+            return None
+        symbol = f"numica-{side.lower()}-{SHAPES[shape]}{'-moved' if moved else ''}"
+        return Piece(at, side, symbol, *centre, 0, (("shape", SHAPES[shape]), ("moved", "yes" if moved else "no")))
+
+    def details(self, position: str) -> list[str]:
+        found = fields(position)
+        unplaced = [side for letter, side in SIDES.items() if not _entries(found.get(letter, ""))]
+        if unplaced:
+            return [f"not set up yet: {' and '.join(unplaced)}"]
+        words = []
+        for letter, side in SIDES.items():
+            pieces = _entries(found.get("B" if letter == "R" else "R", ""))
+            squares = 4 - sum(1 for entry in pieces if entry[2:3] == "S")
+            rounds = 4 - sum(1 for entry in pieces if entry[2:3] == "O")
+            words.append(f"{side} has captured {squares} square and {rounds} round")
+        return words
+
+    def legend(self) -> list[Swatch]:
+        entries = [
+            Swatch(f"{side} {shape}", symbol=f"numica-{side.lower()}-{shape}")
+            for side in COLOURS
+            for shape in ("square", "round")
+        ]
+        entries.append(Swatch("white dot: has moved", symbol="numica-red-round-moved"))
+        entries += [Swatch(words, TILE_FILLS[tile], text=tile) for tile, words in TILE_WORDS.items()]
+        return entries
+
+
+def _entries(text: str) -> list[str]:
+    return [entry for entry in text.split(",") if entry]

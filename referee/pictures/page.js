@@ -1,0 +1,197 @@
+// The replay page's script: steps through the record's frames (see referee/pictures/page.py).
+// Each step lists the pieces it removes ("del") and adds ("add") as indexes into
+// data.pieces, so moving one step forward or back changes only those elements.
+(function () {
+  "use strict";
+  var SVG = "http://www.w3.org/2000/svg";
+  var XLINK = "http://www.w3.org/1999/xlink";
+  var data = JSON.parse(document.getElementById("data").textContent);
+  var steps = data.steps;
+  var headings = [];
+  var details = [];
+  var heading = "";
+  var detail = [];
+  var i;
+  for (i = 0; i < steps.length; i++) {
+    if (steps[i].h !== undefined) { heading = steps[i].h; }
+    if (steps[i].d !== undefined) { detail = steps[i].d; }
+    headings.push(heading);
+    details.push(detail);
+  }
+  var $ = function (id) { return document.getElementById(id); };
+  var piecesLayer = $("pieces");
+  var marksLayer = $("marks");
+  var shown = {};
+  var current = -1;
+  var buttons = [];
+  var highlighted = -1;
+  var COLOURS = data.colours;
+
+  function text(id, value) { $(id).textContent = value; }
+
+  function use(symbol) {
+    var element = document.createElementNS(SVG, "use");
+    element.setAttributeNS(XLINK, "xlink:href", "#" + symbol);
+    return element;
+  }
+
+  function addPiece(id) {
+    var entry = data.pieces[id];
+    var element = use(entry[0]);
+    element.setAttribute("class", "piece");
+    element.setAttribute("transform", entry[1]);
+    var fields = entry[2];
+    Object.keys(fields).forEach(function (key) { element.setAttribute("data-" + key, fields[key]); });
+    piecesLayer.appendChild(element);
+    shown[id] = element;
+  }
+
+  function removePiece(id) {
+    var element = shown[id];
+    if (element) { element.parentNode.removeChild(element); delete shown[id]; }
+  }
+
+  function apply(step, forward) {
+    (forward ? step.del : step.add).forEach(removePiece);
+    (forward ? step.add : step.del).forEach(addPiece);
+  }
+
+  function drawMarks(step) {
+    while (marksLayer.firstChild) { marksLayer.removeChild(marksLayer.firstChild); }
+    step.k.split(" ").forEach(function (token) {
+      if (!token) { return; }
+      var mark = token.indexOf(":") < 0 ? [token, "last"] : token.split(":").reverse();
+      var centre = data.cells[mark[0]];
+      var element = use("cell-mark");
+      element.setAttribute("transform", "translate(" + centre[0] + " " + centre[1] + ")");
+      element.setAttribute("stroke", COLOURS[mark[1]]);
+      element.setAttribute("data-at", mark[0]);
+      element.setAttribute("data-kind", mark[1]);
+      marksLayer.appendChild(element);
+    });
+  }
+
+  function show(n) {
+    var step = steps[n];
+    text("caption", headings[n]);
+    text("details", details[n].join(" \u00b7 "));
+    text("step-label", data.turns[step.t + 1] || "");
+    text("move", step.m === null ? "start position" : step.m);
+    text("counter", "step " + n + " of " + (steps.length - 1));
+    var error = $("error");
+    error.hidden = step.x === undefined;
+    error.textContent = step.x === undefined ? "" : "illegal: " + step.x;
+    var events = $("events");
+    while (events.firstChild) { events.removeChild(events.firstChild); }
+    (step.e || []).forEach(function (event) {
+      var item = document.createElement("li");
+      item.textContent = event[1];
+      item.setAttribute("data-kind", event[0]);
+      events.appendChild(item);
+    });
+    drawMarks(step);
+    if (buttons[highlighted]) { buttons[highlighted].classList.remove("current"); }
+    highlighted = n;
+    if (buttons[n]) {
+      buttons[n].classList.add("current");
+      scrollSoon();
+    }
+    document.body.setAttribute("data-step", String(n));
+  }
+
+  // Scrolling the move list needs a layout: do it once per frame, not once per step.
+  var scrollPending = false;
+  function scrollSoon() {
+    if (scrollPending) { return; }
+    scrollPending = true;
+    window.requestAnimationFrame(function () {
+      scrollPending = false;
+      if (buttons[highlighted]) { buttons[highlighted].scrollIntoView({ block: "nearest" }); }
+    });
+  }
+
+  function goTo(n) {
+    if (!steps.length) { return; }
+    n = Math.max(0, Math.min(steps.length - 1, n));
+    if (current < 0) { apply(steps[0], true); current = 0; }
+    while (current < n) { current += 1; apply(steps[current], true); }
+    while (current > n) { apply(steps[current], false); current -= 1; }
+    show(n);
+  }
+
+  function header() {
+    var title = $("verdict");
+    title.textContent = data.verdict;
+    title.className = data.status;
+    var table = $("tags");
+    data.tags.forEach(function (tag) {
+      var row = table.insertRow();
+      row.insertCell().textContent = tag[0];
+      row.insertCell().textContent = tag[1];
+    });
+  }
+
+  function moveList() {
+    var list = $("moves");
+    var items = {};
+    steps.forEach(function (step, index) {
+      var item = items[step.t];
+      if (!item) {
+        item = document.createElement("li");
+        var label = document.createElement("span");
+        label.className = "label";
+        label.textContent = data.turns[step.t + 1] || "";
+        item.appendChild(label);
+        items[step.t] = item;
+        list.appendChild(item);
+      }
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = step.m === null ? "start" : step.m;
+      button.setAttribute("data-step", String(index));
+      if (step.x !== undefined) { button.className = "illegal"; }
+      button.addEventListener("click", function () { goTo(index); });
+      item.appendChild(button);
+      buttons.push(button);
+    });
+  }
+
+  function source() {
+    var where = data.source;
+    if (!where) { return; }
+    var pre = $("source");
+    pre.hidden = false;
+    where.lines.forEach(function (line, index) {
+      var number = where.first + index;
+      var row = document.createElement("div");
+      row.textContent = String(number).padStart(5, " ") + "  " + line;
+      if (number === where.line) {
+        row.className = "bad";
+        pre.appendChild(row);
+        row = document.createElement("div");
+        row.className = "bad";
+        row.id = "source-caret";
+        row.textContent = " ".repeat(6 + where.column) + "^ " + where.message;
+      }
+      pre.appendChild(row);
+    });
+    text("caption", "malformed: the text stops being RGN at line " + where.line + ", column " + where.column);
+    text("move", where.message);
+  }
+
+  header();
+  moveList();
+  source();
+  if (!steps.length) { text("counter", "no steps"); }
+  $("first").addEventListener("click", function () { goTo(0); });
+  $("prev").addEventListener("click", function () { goTo(current - 1); });
+  $("next").addEventListener("click", function () { goTo(current + 1); });
+  $("last").addEventListener("click", function () { goTo(steps.length - 1); });
+  document.addEventListener("keydown", function (event) {
+    var target = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: steps.length - 1 }[event.key];
+    if (target === undefined) { return; }
+    event.preventDefault();
+    goTo(target);
+  });
+  goTo(steps.length - 1);
+}());

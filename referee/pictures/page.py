@@ -1,0 +1,142 @@
+"""The replay page: one self-contained HTML file that steps through a record.
+
+The board is drawn once, as inline SVG without pieces; each step then sends only the
+pieces it removes and adds (indexes into one table of distinct pieces) and the squares
+it marks, and a small script (`page.js`, inlined) moves through them. So a long game
+costs a few bytes per action instead of a whole picture per action, and stepping is a
+handful of DOM changes. Everything is in the file: no network, no external file.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from importlib import resources
+from typing import Any
+
+from games import registry
+from referee.adjudicate import Replay
+from referee.pictures import drawing_for, svg
+from referee.pictures.board import Drawing, compose
+from referee.pictures.steps import Frame, frames
+from referee.report import line
+
+
+def _asset(name: str) -> str:
+    return resources.files("referee.pictures").joinpath(name).read_text(encoding="utf-8")
+
+
+def _marks(drawing: Drawing, frame: Frame) -> list[svg.Mark]:
+    if frame.illegal is not None:
+        return drawing.marks(frame.move or frame.illegal, "illegal")
+    if frame.move is None:
+        return []
+    return drawing.marks(frame.move, "last")
+
+
+def _data(replay: Replay, text: str | None) -> tuple[dict[str, Any], Drawing | None]:
+    """Everything the script needs, as plain JSON."""
+    verdict = replay.verdict
+    record = replay.record
+    data: dict[str, Any] = {
+        "game": verdict.game,
+        "verdict": line(verdict),
+        "status": verdict.status,
+        "tags": [[tag.name, tag.value] for tag in record.tags] if record is not None else [],
+        "turns": [],
+        "steps": [],
+        "pieces": [],
+        "cells": {},
+        "source": None,
+        "colours": svg.MARK_COLOURS,
+    }
+    if verdict.status == "malformed" and verdict.error is not None and text is not None:
+        lines = text.splitlines()
+        first = max(1, verdict.error.line - 4)
+        data["source"] = {
+            "first": first,
+            "lines": lines[first - 1 : verdict.error.line + 2],
+            "line": verdict.error.line,
+            "column": verdict.error.column,
+            "message": verdict.error.message,
+        }
+    if record is None or replay.state is None:
+        return data, None
+    title = registry.GAMES[record.game].title.split(" (")[0]
+    found = frames(replay, title)
+    drawing = drawing_for(record.game, found[0].position)
+    table: dict[svg.Piece, int] = {}
+    cells: dict[str, list[str]] = {}
+    shown: set[int] = set()
+    previous_details: list[str] | None = None
+    previous_heading: str | None = None
+    for frame in found:
+        ids = set()
+        for piece in drawing.pieces(frame.position):
+            number = table.get(piece)
+            if number is None:
+                number = table[piece] = len(table)
+                data["pieces"].append([piece.symbol, piece.transform(), piece.fields()])
+            ids.add(number)
+        marks = []
+        for mark in _marks(drawing, frame):
+            centre = drawing.centre(mark.at)
+            if centre is not None:
+                cells[mark.at] = [svg.num(centre[0]), svg.num(centre[1])]
+                marks.append(mark.at if mark.kind == "last" else f"{mark.kind}:{mark.at}")
+        details = drawing.details(frame.position)
+        step: dict[str, Any] = {
+            "t": frame.turn,
+            "m": frame.move,
+            "add": sorted(ids - shown),
+            "del": sorted(shown - ids),
+            "k": " ".join(marks),
+        }
+        if frame.events:
+            step["e"] = [[event.kind, event.text] for event in frame.events]
+        if frame.heading != previous_heading:
+            step["h"] = frame.heading
+        if details != previous_details:
+            step["d"] = details
+        if frame.illegal is not None:
+            step["x"] = frame.illegal
+        data["steps"].append(step)
+        shown, previous_heading, previous_details = ids, frame.heading, details
+    turns: list[str] = ["start"]
+    for frame in found[1:]:
+        while len(turns) <= frame.turn + 1:
+            turns.append("")
+        turns[frame.turn + 1] = frame.label
+    data["turns"] = turns
+    data["cells"] = cells
+    return data, drawing
+
+
+_BOARDS: dict[tuple[str, str], str] = {}
+
+
+def _board(drawing: Drawing) -> str:
+    """The board without pieces as inline SVG markup; kept, since a batch of records of one
+    game draws the same board again and again."""
+    key = (type(drawing).__name__, drawing.key())
+    if key not in _BOARDS:
+        if len(_BOARDS) > 32:
+            _BOARDS.clear()
+        _BOARDS[key] = svg.serialize(compose(drawing, None, [])).split("\n", 1)[1]
+    return _BOARDS[key]
+
+
+def page(replay: Replay, text: str | None = None) -> str:
+    """The whole page as text (UTF-8, deterministic)."""
+    data, drawing = _data(replay, text)
+    board = "" if drawing is None else _board(drawing)
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    parts = {
+        "TITLE": html.escape(data["verdict"]),
+        "STYLE": _asset("page.css"),
+        "BOARD": board,
+        "DATA": payload,
+        "SCRIPT": _asset("page.js"),
+    }
+    return re.sub(r"\{\{([A-Z]+)\}\}", lambda match: parts[match.group(1)], _asset("page.html"))

@@ -1,0 +1,146 @@
+"""Pikemen: the 8 x 8 board with Icehouse pyramids in each player's colour, drawn by size
+(1-3 pips): seen from above when upright, lying down and pointing in their facing when
+in attack position."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from referee.pictures import svg
+from referee.pictures.board import MARGIN, Drawing
+from referee.pictures.numica import fields
+from referee.pictures.svg import Piece, Swatch
+
+CELL = 48
+FILES = "abcdefgh"
+SIDES = ("Red", "Yellow", "Blue", "Green")
+COLOURS = {"Red": "#d23a2f", "Yellow": "#efc81c", "Blue": "#2f63c4", "Green": "#2e9a45"}
+PIPS = {"Red": "#ffffff", "Yellow": "#222222", "Blue": "#ffffff", "Green": "#ffffff"}
+SIZES = {"S": 1, "M": 2, "L": 3}
+SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
+FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+ENTRY = re.compile(r"^([a-h][1-8])([SML])(NE|NW|SE|SW|N|E|S|W|U)$")
+
+
+def _pips(parent: ET.Element, count: int, y: float, colour: str) -> None:
+    for index in range(count):
+        svg.sub(parent, "circle", cx=(index - (count - 1) / 2) * 4.6, cy=y, r=1.7, fill=colour)
+
+
+class PikemenDrawing(Drawing):
+    title = "Pikemen"
+    width = 2 * MARGIN + 8 * CELL
+    height = 2 * MARGIN + 8 * CELL
+    legend_columns = 2
+    square_pattern = re.compile(r"\b[a-h][1-8]\b")
+
+    def __init__(self, position: str) -> None:
+        super().__init__(position)
+        present = fields(position)
+        self.sides = tuple(side for side in SIDES if side in present) or SIDES[:2]
+
+    def key(self) -> str:
+        return " ".join(self.sides)
+
+    def centre(self, at: str) -> tuple[float, float] | None:
+        if len(at) != 2 or at[0] not in FILES or at[1] not in "12345678":
+            return None
+        return MARGIN + (FILES.index(at[0]) + 0.5) * CELL, MARGIN + (8 - int(at[1]) + 0.5) * CELL
+
+    def defs(self, parent: ET.Element) -> None:
+        half = CELL / 2
+        svg.sub(
+            svg.sub(parent, "symbol", id="cell-mark", overflow="visible"),
+            "rect",
+            x=2 - half,
+            y=2 - half,
+            width=CELL - 4,
+            height=CELL - 4,
+        )
+        for side in self.sides:
+            colour, pip = COLOURS[side], PIPS[side]
+            for letter, size in SIZES.items():
+                length = 9 + 4.5 * size
+                lying = svg.sub(parent, "g", id=f"pike-{side.lower()}-{letter}-attack")
+                svg.sub(
+                    lying,
+                    "path",
+                    d=f"M 0 {-length} L {0.72 * length} {0.62 * length} L {-0.72 * length} {0.62 * length} Z",
+                    fill=colour,
+                    stroke="#000000",
+                    stroke_width=1.3,
+                    stroke_linejoin="round",
+                )
+                _pips(lying, size, 0.3 * length, pip)
+                side_half = 6 + 3.6 * size
+                upright = svg.sub(parent, "g", id=f"pike-{side.lower()}-{letter}-upright")
+                svg.sub(
+                    upright,
+                    "rect",
+                    x=-side_half,
+                    y=-side_half,
+                    width=2 * side_half,
+                    height=2 * side_half,
+                    fill=colour,
+                    stroke="#000000",
+                    stroke_width=1.3,
+                )
+                svg.sub(
+                    upright,
+                    "path",
+                    d=f"M {-side_half} {-side_half} L {side_half} {side_half} "
+                    f"M {side_half} {-side_half} L {-side_half} {side_half}",
+                    stroke="#000000",
+                    stroke_width=0.8,
+                    stroke_opacity=0.6,
+                )
+                _pips(upright, size, side_half * 0.55, pip)
+
+    def board(self, parent: ET.Element) -> None:
+        group = svg.sub(parent, "g", id="squares", stroke="#9a9a9a", stroke_width=0.6)
+        for index in range(64):
+            file, rank = index % 8, index // 8 + 1
+            fill = "#f1efe8" if (file + rank) % 2 else "#d9d5c7"
+            cell = svg.sub(
+                group, "rect", x=MARGIN + file * CELL, y=MARGIN + (8 - rank) * CELL, width=CELL, height=CELL, fill=fill
+            )
+            cell.set(svg.RF_AT, f"{FILES[file]}{rank}")
+        svg.coordinates(
+            parent,
+            [(file, MARGIN + (index + 0.5) * CELL) for index, file in enumerate(FILES)],
+            [(str(rank), MARGIN + (8 - rank + 0.5) * CELL) for rank in range(1, 9)],
+            (MARGIN, MARGIN, MARGIN + 8 * CELL, MARGIN + 8 * CELL),
+        )
+
+    def entries(self, position: str) -> list[tuple[str, str]]:
+        found = fields(position)
+        return [(side, entry) for side in self.sides for entry in found.get(side, "").split(",") if entry]
+
+    def piece(self, side: str, entry: str) -> Piece | None:
+        match = ENTRY.match(entry)
+        centre = self.centre(entry[:2])
+        if match is None or centre is None:
+            return None
+        at, size, facing = match.groups()
+        upright = facing == "U"
+        symbol = f"pike-{side.lower()}-{size}-{'upright' if upright else 'attack'}"
+        rotate = 0 if upright else 45 * FACINGS.index(facing)
+        return Piece(at, side, symbol, *centre, rotate, (("size", size), ("facing", facing)))
+
+    def details(self, position: str) -> list[str]:
+        scores = dict(item.partition("=")[::2] for item in fields(position).get("score", "").split(",") if item)
+        return ["score: " + ", ".join(f"{side} {scores.get(side, '0')}" for side in self.sides)]
+
+    def legend(self) -> list[Swatch]:
+        entries = [Swatch(side, symbol=f"pike-{side.lower()}-M-attack") for side in self.sides]
+        first = self.sides[0].lower()
+        entries += [
+            Swatch(f"{SIZE_WORDS[letter]}: {SIZES[letter]} pip", symbol=f"pike-{first}-{letter}-upright")
+            for letter in SIZES
+        ]
+        entries += [
+            Swatch("square: upright (defence)", symbol=f"pike-{first}-L-upright"),
+            Swatch("triangle: points its facing", symbol=f"pike-{first}-L-attack"),
+        ]
+        return entries

@@ -1,0 +1,85 @@
+"""A record's positions after every action, for the replay page.
+
+The adjudicator lists the actions it replayed (`keep_steps=True`) and the state it ended
+in; this module drives a fresh state of the same game through those actions again with
+the public game API and notes what each one leaves: the position string, the side to
+move, the round and the outcome. The adjudicator's own verdict stays the authority; if
+the second drive ever disagrees with it, the frames stop there.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from games import registry
+from games.api import Event, GameState, Resign
+from notation.model import Move, Record, Turn
+from referee.adjudicate import Replay
+from referee.pictures.board import heading
+
+
+class Frame(NamedTuple):
+    """The board after one action (or at the start, `move` None): what the page shows."""
+
+    turn: int
+    label: str
+    move: str | None
+    events: tuple[Event, ...]
+    position: str
+    heading: str
+    illegal: str | None = None
+
+
+def _last_move(record: Record) -> Move | None:
+    """The record's last action that only `draw`, `resign` or comments follow (the one
+    whose unwritten choice or roll may stay pending, as the adjudicator rules)."""
+    for item in reversed(record.items):
+        if isinstance(item, Turn):
+            for sub in reversed(item.items):
+                if isinstance(sub, Move) and not isinstance(sub.action, Resign):
+                    return sub
+    return None
+
+
+def turn_label(round_number: int | None, turn: Turn) -> str:
+    where = "setup" if round_number is None else f"round {round_number}"
+    return f"{where}, {turn.side}{' (replacement step)' if turn.step else ''}"
+
+
+def frames(replay: Replay, title: str) -> list[Frame]:
+    """The start and the board after every replayed action; for an illegal record a last
+    frame shows the illegal action (or turn) on the board it was played on."""
+    record = replay.record
+    if record is None or replay.state is None:
+        return []
+    state: GameState = registry.engine(record.game).new_state(record.tag_map)
+    found = [Frame(-1, "start", None, (), state.position(), heading(state, title))]
+    last = _last_move(record)
+    remaining = list(reversed(replay.steps))
+    try:
+        for number, turn in enumerate(record.turns):
+            if not remaining:
+                break
+            if number:
+                state.end_turn()
+            state.begin_turn(turn.side, turn.step, turn.number)
+            for move in turn.moves:
+                if not remaining or remaining[-1].move is not move:
+                    break
+                played = remaining.pop()
+                events = state.apply(move.action, move is last)
+                label = turn_label(played.round, turn)
+                found.append(Frame(number, label, move.text, events, state.position(), heading(state, title)))
+    except ValueError:
+        return found
+    final = replay.state
+    error = replay.verdict.error
+    if replay.verdict.status == "illegal" and error is not None:
+        where = replay.verdict.error_turn or "illegal"
+        label = where.split(", action")[0]
+        spot = (error.line, error.column)
+        at_turn = max((number for number, t in enumerate(record.turns) if tuple(t.span) <= spot), default=0)
+        found.append(Frame(at_turn, label, error.action, (), final.position(), heading(final, title), error.message))
+    else:
+        found[-1] = found[-1]._replace(heading=heading(final, title))
+    return found
