@@ -46,6 +46,9 @@ def test_an_accepted_move_is_written_and_answered_to_every_player(tmp_path: Path
     assert "routed: Athens 0" in text  # the board
     token = re.search(r"next: Sparta to move \(token (1-[0-9a-f]{10})\)", text)
     assert token is not None and f"Token: {token.group(1)}" in text
+    [svg] = list(headers.iter_attachments())  # the board drawn by referee.pictures
+    assert svg.get_content_type() == "image/svg+xml" and svg.get_filename() == "g1.svg"
+    assert b"<svg" in svg.get_content()
 
 
 def test_a_refusal_goes_to_the_sender_alone_with_the_error_suggestions_and_board(
@@ -145,6 +148,8 @@ def test_show_and_moves_answer_without_playing(tmp_path: Path, smtp: SmtpServer)
     shown, listed = smtp.take()
     assert shown.recipients == listed.recipients == ("bo@example.org",)
     assert "routed: Athens 0" in shown.text and "position: " in shown.text
+    assert [part.get_content_type() for part in shown.message.iter_attachments()] == ["image/svg+xml"]
+    assert list(listed.message.iter_attachments()) == []
     assert "next: Athens to move (token 0-" in shown.text
     assert "Athens to move: 55 legal action(s)" in listed.text and "d1-W" in listed.text
     assert path.read_text() == before
