@@ -509,7 +509,7 @@ def reveal(
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 
-def _busy(error: Exception) -> NoReturn:
+def _busy(error: Exception | str) -> NoReturn:
     _err(f"referee: {error}")
     tally = Tally()
     tally.busy = True
@@ -521,4 +521,83 @@ def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
     _out(output if isinstance(output, str) else render.json_line(output))
     tally = Tally()
     tally.refused = refused
+    _exit(tally)
+
+
+@app.command(short_help="The mail gateway: play one e-mail read on standard input, answer the players.")
+def mail(
+    games_dir: Annotated[
+        str, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
+    ],
+    outbox: Annotated[
+        str | None,
+        typer.Option("--outbox", help="Write answers as .eml files here (default DIR/outbox).", metavar="DIR"),
+    ] = None,
+    smtp: Annotated[
+        str | None, typer.Option("--smtp", help="Send answers by SMTP to HOST:PORT.", metavar="HOST:PORT")
+    ] = None,
+    starttls: Annotated[bool, typer.Option("--starttls", help="Use STARTTLS with --smtp.")] = False,
+    smtp_user: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp-user", help="Log in as USER; the password is read from REFEREE_SMTP_PASSWORD.", metavar="USER"
+        ),
+    ] = None,
+    keys: Annotated[
+        str | None,
+        typer.Option("--keys", help="The GM's seed files KEYS/ID.key: rolls are drawn at once.", metavar="KEYS"),
+    ] = None,
+    sender: Annotated[
+        str | None,
+        typer.Option("--from", help="The address answers come from (default referee@HOSTNAME).", metavar="ADDRESS"),
+    ] = None,
+    wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game.")] = 10.0,
+    add_player: Annotated[
+        str | None,
+        typer.Option(
+            "--add-player",
+            help="Write ADDRESS's passphrase (read from stdin) into DIR/players.toml.",
+            metavar="ADDRESS",
+        ),
+    ] = None,
+) -> None:
+    """Play the moves of one e-mail message read on standard input, and answer (PLAY.md §5).
+
+    The subject names the game as [ID], the file DIR/ID.rgn; the sender must be a player
+    that the record's side tags name. Strangers get no answer.
+
+    Exit status 0 when the message was handled (a refusal or a stranger included), 75 when
+    the game is busy (the mail system delivers it again), 2 for a usage error.
+
+    Example (procmail, fetchmail --mda): referee mail --games "$HOME/games" --from gm@example.org --smtp localhost:25
+    """
+    from pathlib import Path
+
+    from referee import mail as gateway
+
+    try:
+        if sys.stdin is None:
+            raise UsageError("cannot read standard input: it is closed")
+        if add_player is not None:
+            _err(gateway.add_player(Path(games_dir), add_player, sys.stdin.read(), wait))
+            _exit(Tally())
+        config = gateway.settings(
+            Path(games_dir),
+            outbox=Path(outbox) if outbox is not None else None,
+            smtp=smtp,
+            starttls=starttls,
+            smtp_user=smtp_user,
+            keys=Path(keys) if keys is not None else None,
+            sender=sender,
+            wait=wait,
+        )
+        handled = gateway.run(sys.stdin.buffer, config)
+    except gateway.BusyError as error:
+        _busy(f"mail: {error}")
+    except gateway.MailUsageError as error:
+        _fail_usage(UsageError(f"mail: {error}"))
+    for note in handled.notes:
+        _err(f"referee mail: {note}")
+    tally = Tally()
+    tally.busy = handled.exit_code == gateway.EX_TEMPFAIL
     _exit(tally)

@@ -134,19 +134,23 @@ class Listed(NamedTuple):
 
 
 def next_actions(state: GameState[Any], open_side: str | None = None) -> list[object]:
-    """The actions open to the side to move: in the turn the record left open (labelled
-    `open_side`) while that side still has the move, else in the turn that begins next."""
+    """The actions open to the side to move: a choice the game awaits (from whichever side
+    makes it), the turn the record left open (labelled `open_side`) while that side still
+    has the move, else the turn the side to move begins next (not an optional replacement
+    step of the side that has just moved)."""
+    to_move = state.to_move()
     label = state.next_turn()
-    if open_side is None or open_side == state.to_move():
+    if state.pending() is not None or open_side is None or open_side == to_move:
         actions = state.legal_actions()
-        if actions or label is None:
+        if actions or label is None or state.pending() is not None:
             return actions
-    if label is None:
+    if label is None or to_move is None:
         return []
+    side, step = label if label[0] == to_move else (to_move, False)
     following = state.copy()
     try:
         following.end_turn()
-        following.begin_turn(*label)
+        following.begin_turn(side, step)
     except ValueError:
         return []
     return following.legal_actions()

@@ -276,7 +276,7 @@ def _guard(stage: str, call: Callable[[], object]) -> tuple[object, Crash | None
 
 def check(data: bytes) -> list[Crash]:
     """Read and judge every record of `data` as the referee does; the crashes met."""
-    from referee import report
+    from referee import render
     from referee.adjudicate import adjudicate, dialect_for
     from referee.session import next_actions
 
@@ -294,7 +294,7 @@ def check(data: bytes) -> list[Crash]:
             crashes.append(crash)
             continue
         verdict = replay.verdict  # type: ignore[attr-defined]
-        _, crash = _guard("render", lambda: (report.line(verdict), report.as_json(verdict)))  # noqa: B023
+        _, crash = _guard("render", lambda: (render.verdict_line(verdict), render.verdict_fields(verdict)))  # noqa: B023
         if crash is not None:
             crashes.append(crash)
         state = replay.state  # type: ignore[attr-defined]

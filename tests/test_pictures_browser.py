@@ -25,7 +25,7 @@ from games.api import Resign
 from notation.model import Move, Record, Turn
 from referee.adjudicate import Replay, adjudicate, read_source
 from referee.pictures import replay_page
-from referee.report import line
+from referee.render import verdict_line as line
 from tests.test_pictures import EXAMPLES, ROOT, expected_pieces
 
 pytestmark = pytest.mark.browser

@@ -20,7 +20,7 @@ from referee.adjudicate import Replay
 from referee.pictures import drawing_for, svg
 from referee.pictures.board import Drawing, compose
 from referee.pictures.steps import Frame, frames
-from referee.report import line
+from referee.render import verdict_line as line
 
 
 def _asset(name: str) -> str:

@@ -1,0 +1,169 @@
+"""Real parts for the mail gateway's tests: an SMTP server on 127.0.0.1 (aiosmtpd) that
+keeps what it receives, game folders, messages built with the standard `email` package,
+and `referee mail` run as a real process with the message on its standard input."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from aiosmtpd.controller import Controller
+
+GM = "gm@example.org"
+NIKA_PLAYERS = {
+    "Athens": "Ann <ann@example.org>",
+    "Sparta": "Bo <bo@example.org>",
+    "Messene": "Cy <cy@example.org>",
+    "Thebes": "Di <di@example.org>",
+}
+
+
+class Received(NamedTuple):
+    """One message the SMTP server accepted: the envelope and the parsed message."""
+
+    sender: str
+    recipients: tuple[str, ...]
+    message: EmailMessage
+
+    @property
+    def text(self) -> str:
+        body = self.message.get_body(("plain",))
+        assert body is not None
+        content = body.get_content()
+        assert isinstance(content, str)
+        return content
+
+
+class _Keeper:
+    def __init__(self) -> None:
+        self.received: list[Received] = []
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's hook name
+        message = BytesParser(policy=policy.default).parsebytes(envelope.content)
+        assert isinstance(message, EmailMessage)
+        with self.lock:
+            self.received.append(Received(envelope.mail_from, tuple(envelope.rcpt_tos), message))
+        return "250 OK"
+
+
+class SmtpServer:
+    """A running SMTP server on the loopback address and what it received so far."""
+
+    def __init__(self, controller: Controller, keeper: _Keeper, port: int) -> None:
+        self.controller = controller
+        self.keeper = keeper
+        self.port = port
+        self.running = True
+
+    def stop(self) -> None:
+        if self.running:
+            self.running = False
+            self.controller.stop()
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def received(self) -> list[Received]:
+        with self.keeper.lock:
+            return list(self.keeper.received)
+
+    def take(self) -> list[Received]:
+        """What arrived since the last take."""
+        with self.keeper.lock:
+            taken, self.keeper.received = self.keeper.received, []
+        return taken
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_smtp(**options: Any) -> SmtpServer:
+    keeper = _Keeper()
+    port = free_port()
+    controller = Controller(keeper, hostname="127.0.0.1", port=port, **options)
+    controller.start()
+    return SmtpServer(controller, keeper, port)
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    server = start_smtp()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def write_game(folder: Path, game_id: str, game: str, sides: dict[str, str], *extra: str) -> Path:
+    """A fresh game file `folder/ID.rgn` whose side tags name the players."""
+    tags = [f'[Game "{game}"]', *extra, *(f'[{side} "{player}"]' for side, player in sides.items())]
+    path = folder / f"{game_id}.rgn"
+    path.write_text("\n".join(tags) + "\n", encoding="utf-8")
+    return path
+
+
+def nika_game(folder: Path, game_id: str = "g1") -> Path:
+    return write_game(folder, game_id, "nika", NIKA_PLAYERS, '[Players "4"]')
+
+
+_count = [0]
+
+
+def message(
+    sender: str, subject: str, body: str | None = None, *, message_id: str | None = None, **headers: str
+) -> EmailMessage:
+    """A plain-text message as a mail program writes it."""
+    _count[0] += 1
+    built = EmailMessage()
+    built["From"] = sender
+    built["To"] = GM
+    built["Subject"] = subject
+    built["Message-ID"] = message_id or f"<test-{os.getpid()}-{_count[0]}@example.org>"
+    for name, value in headers.items():
+        built[name.replace("_", "-")] = value
+    if body is not None:
+        built.set_content(body)
+    return built
+
+
+def run_mail(data: bytes, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`referee mail ARGS` as a real process, the message on its standard input."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "referee", "mail", *args],
+        input=data,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+    )
+    return subprocess.CompletedProcess(
+        completed.args,
+        completed.returncode,
+        completed.stdout.decode("utf-8", "replace"),
+        completed.stderr.decode("utf-8", "replace"),
+    )
+
+
+def outbox_messages(folder: Path) -> list[EmailMessage]:
+    found = []
+    for path in sorted(folder.glob("*.eml")):
+        parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        assert isinstance(parsed, EmailMessage)
+        found.append(parsed)
+    return found
