@@ -102,6 +102,7 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
         "message": describe(verdict),
         "token": verdict.token,
         "suggestions": list(verdict.suggestions),
+        "offset": verdict.offset,
     }
 
 

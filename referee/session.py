@@ -24,7 +24,8 @@ def judge(read: Read, source: str, *, keep_steps: bool = False, until_round: int
     """One record read from `source`, replayed (a crash of the reader gives the verdict `error`)."""
     if isinstance(read.result, ReadCrash):
         crash = read.result
-        judged = Replay(None, None, crashed(source, read.number, crash.game, crash.span.line, crash.message))
+        verdict = crashed(source, read.number, crash.game, crash.span.line, crash.message)
+        judged = Replay(None, None, verdict._replace(offset=crash.offset))
     else:
         judged = adjudicate(read.result, source, read.number, keep_steps=keep_steps, until_round=until_round)
     judged.source, judged.first_line = read.raw, read.line
@@ -165,7 +166,7 @@ def moves(name: str, index: int) -> Listed | Problem:
             actions = [str(action) for action in next_actions(played.state, open_side)]
         except Exception as error:  # a bug of the engine: the record gets the verdict `error`
             verdict = crashed(name, index, played.record.game, played.record.span.line, error)
-            return Listed(verdict, [])
+            return Listed(verdict._replace(offset=played.record.offset), [])
     return Listed(played.verdict, actions)
 
 
@@ -198,14 +199,17 @@ def _formatted(read: Read, name: str) -> Formatted:
     result = read.result
     if isinstance(result, Malformed):
         span = result.error.span
-        return Formatted(raw, malformed(name, read.number, result.game, span.line, span.column, result.error.message))
+        verdict = malformed(name, read.number, result.game, span.line, span.column, result.error.message)
+        return Formatted(raw, verdict._replace(offset=result.offset))
     played = judge(read, name)
     if played.verdict.status == Status.ERROR or not isinstance(result, Record):
         return Formatted(raw, played.verdict)
     try:
         return Formatted(canonical(result, played).encode("utf-8"))
     except Exception as error:  # a bug of the writer: pass the record through, say so
-        return Formatted(raw, crashed(name, read.number, result.game, result.span.line, error))
+        return Formatted(
+            raw, crashed(name, read.number, result.game, result.span.line, error)._replace(offset=result.offset)
+        )
 
 
 def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
