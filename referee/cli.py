@@ -140,6 +140,16 @@ def check(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only records that are not legal, then a summary.")
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=0,
+            metavar="N",
+            help="Check records in N worker processes (0: one per core); same output, in the same order.",
+        ),
+    ] = 1,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -150,7 +160,9 @@ def check(
     Example: referee check games.rgn   |   cat mail.txt | referee check --json -
     """
     tally = Tally()
-    for item in session.check(files, annotate=json_output):
+    from referee import batch
+
+    for item in batch.check_files(files, jobs, annotate=json_output):
         tally.add(item)
         if isinstance(item, Problem):
             _err(render.problem_line(item))

@@ -32,7 +32,7 @@ def judge(read: Read, source: str, *, keep_steps: bool = False, until_round: int
     return judged
 
 
-def _no_record(name: str) -> Problem:
+def no_record(name: str) -> Problem:
     return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
 
 
@@ -59,7 +59,7 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
         if not found:
-            yield _no_record(name)
+            yield no_record(name)
 
 
 def _find(name: str, index: int) -> Read | Problem:
@@ -70,7 +70,7 @@ def _find(name: str, index: int) -> Read | Problem:
         if read.number == index:
             return read
     if count == 0:
-        return _no_record(name)
+        return no_record(name)
     raise UsageError(f"{name} holds {plural(count, 'record')}, not {index}")
 
 
@@ -224,4 +224,4 @@ def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
         if not found:
-            yield _no_record(name)
+            yield no_record(name)
