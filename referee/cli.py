@@ -181,9 +181,17 @@ def replay(
     record: RecordOption = 1,
     html: HtmlOption = False,
     output: OutputOption = None,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="JSON Lines: one object per action, with its events' typed fields (docs/replay-json.md)."
+        ),
+    ] = False,
 ) -> None:
     """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
 
+    With --json, one JSON object per action (JSON Lines); the verdict line of a record
+    that is not legal goes to standard error.
     Example: referee replay --record 2 league.rgn   |   referee replay --html -o game.html game.rgn
     """
     if html:
@@ -192,7 +200,19 @@ def replay(
         played = session.replay(file, record)
     except UsageError as error:
         _fail_usage(error)
+    if json_output and not isinstance(played, Problem):
+        _replay_json(played)
     _print_one(played, render.replay_text)
+
+
+def _replay_json(played: Replay) -> NoReturn:
+    tally = Tally()
+    tally.add(played.verdict)
+    for line in render.replay_json(played):
+        _out(line)
+    if not played.verdict.legal:
+        _err(render.verdict_line(played.verdict))
+    _exit(tally)
 
 
 @app.command(short_help="The board at the end, or after round N (--at N).")
@@ -516,4 +536,24 @@ def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
     _out(output if isinstance(output, str) else render.json_line(output))
     tally = Tally()
     tally.refused = refused
+    _exit(tally)
+
+
+@app.command(short_help="Records by game and status, results, lengths, and a dice audit.")
+def stats(files: Files, json_output: JsonOption = False) -> None:
+    """Summarise an archive: records by game and status, wins by side, reasons, lengths in
+    turns (min, median, max), and a dice audit of Nieuchess battles for each side (how often
+    each face came up, a chi-square test against a fair die, flagged when p < 0.01).
+
+    The exit status is that of check. Example: referee stats --json league/*.rgn
+    """
+    from referee.stats import Stats, collect
+
+    tally = Tally()
+    summary = Stats()
+    for item in collect(files, summary):
+        tally.add(item)
+        if isinstance(item, Problem):
+            _err(render.problem_line(item))
+    _out(render.stats_json(summary) if json_output else render.stats_text(summary))
     _exit(tally)
