@@ -47,9 +47,9 @@ def check_text(
     source: str = "-",
     record: int = 1,
     offset: int = 0,
-    *,
     line: int = 1,
     column: int = 1,
+    *,
     annotate: bool = True,
 ) -> Verdict:
     """The verdict of the one record in `text` (str, or bytes as read from a file).
