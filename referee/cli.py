@@ -336,6 +336,12 @@ def bench(
     startup: Annotated[
         int, typer.Option("--startup", min=0, help="Instead, time start-up over N runs against a bare Typer app.")
     ] = 0,
+    chess: Annotated[
+        bool,
+        typer.Option(
+            "--chess", help="Instead, time whole `referee check` processes at 1x and 10x beside python-chess."
+        ),
+    ] = False,
 ) -> None:
     """Measure actions parsed and validated per second, on one core, with peak memory.
 
@@ -346,6 +352,10 @@ def bench(
     try:
         chosen = [_game_name(name) for name in names or []]
         rows: Iterable[str] = benchmark.startup(startup) if startup else benchmark.run(chosen or None, records, seed)
+        if chess:
+            from referee import bench_chess
+
+            rows = bench_chess.compare(chosen or None, records, seed)
         for row in rows:
             _out(row)
     except UsageError as error:
