@@ -11,12 +11,10 @@ second over python-chess's plies per second. python-chess is in the `bench` extr
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -52,16 +50,25 @@ class Timed(NamedTuple):
     status: int
 
 
+# The timing child: a small fresh process that runs the command measured and reports its
+# wall time, exit status and peak memory (measured from a small parent, since a child's
+# peak counts the memory of the process it was forked from).
+_TIME = """
+import os, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(process.pid, 0)
+print(time.perf_counter() - start, os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+
+
 def _timed(command: list[str], runs: int) -> Timed:
     """The best wall time of `runs` fresh processes, and the highest peak memory of them."""
     best, peak, status = float("inf"), 0.0, 0
     for _ in range(runs):
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, code, usage = os.wait4(process.pid, 0)
-        elapsed = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(code)
-        best, peak, status = min(best, elapsed), max(peak, usage.ru_maxrss / 1024), process.returncode
+        done = subprocess.run([sys.executable, "-c", _TIME, *command], capture_output=True, text=True, check=True)
+        seconds, code, kilobytes = done.stdout.split()
+        best, peak, status = min(best, float(seconds)), max(peak, int(kilobytes) / 1024), int(code)
     return Timed(best, peak, status)
 
 
