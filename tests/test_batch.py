@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,3 +108,24 @@ def test_jobs_refuses_a_negative_count() -> None:
 
 def test_jobs_for_zero_is_one_per_core() -> None:
     assert batch.jobs_for(0) >= 1 and batch.jobs_for(3) == 3
+
+
+_PARENT = os.getpid()
+_ORIGINAL_CHECK_CHUNK = batch.check_chunk
+_IN_PARENT: list[int] = []
+
+
+def _die_in_worker(chunk: Any) -> list[Verdict]:
+    """check_chunk, except that a worker process dies on it (as if killed or out of memory)."""
+    if os.getpid() != _PARENT:
+        os._exit(9)
+    _IN_PARENT.append(len(chunk.records))
+    return _ORIGINAL_CHECK_CHUNK(chunk)
+
+
+def test_a_dead_worker_costs_no_verdict(league: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chunks of a dead worker are checked in the main process: same verdicts, same order."""
+    monkeypatch.setattr(batch, "check_chunk", _die_in_worker)
+    expected = list(session.check([str(league)]))
+    assert list(batch.check_files([str(league)], 2)) == expected
+    assert sum(_IN_PARENT) == len(expected)  # every chunk fell back to the main process
