@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from games.randomness import effective_seed
@@ -98,11 +99,18 @@ class Resign(NamedTuple):
 RESIGN = Resign()
 
 
+_NO_DATA: Mapping[str, object] = MappingProxyType({})
+
+
 class Event(NamedTuple):
-    """Something an action caused, for `referee replay`: a push, a rout, a roll, a capture."""
+    """Something an action caused, for `referee replay`: a push, a rout, a roll, a capture.
+
+    `text` says it in words; `data` gives its typed fields for scripts (`replay --json`,
+    `stats`): docs/replay-json.md lists them by kind. Empty for kinds that have none."""
 
     kind: EventKind
     text: str
+    data: Mapping[str, object] = _NO_DATA
 
     def __str__(self) -> str:
         return self.text

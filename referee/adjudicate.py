@@ -76,11 +76,14 @@ def adjudicate(
     the referee did not foresee gives the verdict `error` instead of escaping."""
     if isinstance(result, Malformed):
         span = result.error.span
-        return Replay(None, None, malformed(source, index, result.game, span.line, span.column, result.error.message))
+        verdict = malformed(source, index, result.game, span.line, span.column, result.error.message)
+        return Replay(None, None, verdict._replace(offset=result.offset))
     try:
-        return _adjudicate(result, source, index, keep_steps, until_round)
+        replay = _adjudicate(result, source, index, keep_steps, until_round)
     except Exception as error:  # a bug of the referee: the record gets its own verdict
-        return Replay(result, None, crashed(source, index, result.game, result.span.line, error))
+        replay = Replay(result, None, crashed(source, index, result.game, result.span.line, error))
+    replay.verdict = replay.verdict._replace(offset=result.offset)
+    return replay
 
 
 def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until_round: int | None) -> Replay:

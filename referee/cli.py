@@ -140,6 +140,16 @@ def check(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only records that are not legal, then a summary.")
     ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=0,
+            metavar="N",
+            help="Check records in N worker processes (0: one per core); same output, in the same order.",
+        ),
+    ] = 1,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -150,7 +160,9 @@ def check(
     Example: referee check games.rgn   |   cat mail.txt | referee check --json -
     """
     tally = Tally()
-    for item in session.check(files, annotate=json_output):
+    from referee import batch
+
+    for item in batch.check_files(files, jobs, annotate=json_output):
         tally.add(item)
         if isinstance(item, Problem):
             _err(render.problem_line(item))
@@ -169,9 +181,17 @@ def replay(
     record: RecordOption = 1,
     html: HtmlOption = False,
     output: OutputOption = None,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="JSON Lines: one object per action, with its events' typed fields (docs/replay-json.md)."
+        ),
+    ] = False,
 ) -> None:
     """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
 
+    With --json, one JSON object per action (JSON Lines); the verdict line of a record
+    that is not legal goes to standard error.
     Example: referee replay --record 2 league.rgn   |   referee replay --html -o game.html game.rgn
     """
     if html:
@@ -180,7 +200,19 @@ def replay(
         played = session.replay(file, record)
     except UsageError as error:
         _fail_usage(error)
+    if json_output and not isinstance(played, Problem):
+        _replay_json(played)
     _print_one(played, render.replay_text)
+
+
+def _replay_json(played: Replay) -> NoReturn:
+    tally = Tally()
+    tally.add(played.verdict)
+    for line in render.replay_json(played):
+        _out(line)
+    if not played.verdict.legal:
+        _err(render.verdict_line(played.verdict))
+    _exit(tally)
 
 
 @app.command(short_help="The board at the end, or after round N (--at N).")
@@ -278,7 +310,7 @@ def new(
     from referee import fresh
 
     if secret is not None or salt:
-        _new_secret(game, players, seed, first, tag or [], secret, salt or [])
+        _live.new_secret(game, players, seed, first, tag or [], secret, salt or [])
         return
     try:
         text = fresh.new_record(game, players, seed, first, tag or [])
@@ -314,6 +346,12 @@ def bench(
             "a 10 MB tag, 200,000 comment lines, a 100,000-turn game).",
         ),
     ] = 0,
+    chess: Annotated[
+        bool,
+        typer.Option(
+            "--chess", help="Instead, time whole `referee check` processes at 1x and 10x beside python-chess."
+        ),
+    ] = False,
 ) -> None:
     """Measure actions parsed and validated per second, on one core, with peak memory.
 
@@ -327,6 +365,10 @@ def bench(
         rows: Iterable[str]
         if memory:
             rows = benchmark.memory(memory, command=True)
+        elif chess:
+            from referee import bench_chess
+
+            rows = bench_chess.compare(chosen or None, records, seed)
         elif startup:
             rows = benchmark.startup(startup)
         else:
@@ -380,224 +422,25 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
     _exit(tally)
 
 
-# -- live games: play, reveal (referee.play) ------------------------------------------
+@app.command(short_help="Records by game and status, results, lengths, and a dice audit.")
+def stats(files: Files, json_output: JsonOption = False) -> None:
+    """Summarise an archive: records by game and status, wins by side, reasons, lengths in
+    turns (min, median, max), and a dice audit of Nieuchess battles for each side (how often
+    each face came up, a chi-square test against a fair die, flagged when p < 0.01).
 
-
-def _new_secret(
-    game: str,
-    players: int | None,
-    seed: str | None,
-    first: str | None,
-    tags: list[str],
-    key: str | None,
-    salts: list[str],
-) -> None:
-    from pathlib import Path
-
-    from referee.fresh import new_record
-    from referee.play import PlayUsageError
-    from referee.play.keys import fresh_seed
-    from referee.play.secret import new_secret
-
-    if key is None:
-        _fail_usage(UsageError("--salt goes with --secret KEY: salts are for a secret seed"))
-    if seed is not None:
-        _fail_usage(UsageError("--seed and --secret exclude each other: a secret seed is drawn fresh"))
-    assert key is not None
-    try:
-        drawn = fresh_seed()
-        text = new_secret(new_record(game, players, drawn, first, tags), Path(key), salts, drawn)
-    except (UsageError, PlayUsageError) as error:
-        _fail_usage(UsageError(str(error)))
-    typer.echo(text, nl=False)
-
-
-def _moves_text(moves: str | None, gm_only: bool) -> str | None:
-    """MOVES as given; `-`, or absent without --seed-file/--salt, reads standard input."""
-    if moves is not None and moves != "-":
-        return moves
-    if moves is None and gm_only:
-        return None
-    try:
-        return sys.stdin.buffer.read().decode("utf-8")
-    except UnicodeDecodeError:
-        _fail_usage(UsageError("MOVES on standard input is not UTF-8 text"))
-    except (OSError, AttributeError, ValueError):
-        _fail_usage(UsageError("cannot read MOVES from standard input"))
-    return None
-
-
-WaitOption = Annotated[
-    float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game before giving up (exit 75).")
-]
-SeedFileOption = Annotated[
-    str | None, typer.Option("--seed-file", help="The game master's key file: rolls are drawn from the secret seed.")
-]
-
-
-@app.command(short_help="Append moves to a live game, safely (secret dice, tokens).")
-def play(
-    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
-    moves: Annotated[
-        str | None, typer.Argument(help="RGN move text that continues the game; - or absent: standard input.")
-    ] = None,
-    as_side: Annotated[str | None, typer.Option("--as", help="The side submitting: only its turns.")] = None,
-    expect: Annotated[
-        str | None, typer.Option("--expect", help="Refuse unless the game is at this turn token.")
-    ] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Check and report everything, write nothing.")] = False,
-    seed_file: SeedFileOption = None,
-    salt: Annotated[
-        list[str] | None, typer.Option("--salt", help="Write a side's salt, as SIDE=TEXT (repeatable).")
-    ] = None,
-    json_output: JsonOption = False,
-    wait: WaitOption = 10.0,
-) -> None:
-    """Append moves to a live game: checked, all or nothing, written safely.
-
-    MOVES continues the record; a first action without a label is the side to move's.
-
-    Exit status: 0 written (or would be, with --dry-run); 1 refused; 2 usage; 75 busy, try again later.
-
-    Example: referee play game.rgn "d1-W d2-W" --as Athens --expect 12-ab12cd34ef
+    The exit status is that of check. Example: referee stats --json league/*.rgn
     """
-    from pathlib import Path
+    from referee.stats import Stats, collect
 
-    from referee.play import GameBusy, PlayUsageError, read_key, submit
-
-    try:
-        seed = read_key(Path(seed_file)) if seed_file is not None else None
-        text = _moves_text(moves, gm_only=seed_file is not None or bool(salt))
-        pairs = [(entry.partition("=")[0], entry.partition("=")[2]) for entry in salt or []]
-        for entry in salt or []:
-            if "=" not in entry:
-                raise PlayUsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
-        result = submit(
-            Path(file), text, as_side=as_side, expect=expect, dry_run=dry_run, seed=seed, salts=pairs, wait=wait
-        )
-    except PlayUsageError as error:
-        _fail_usage(UsageError(str(error)))
-    except GameBusy as error:
-        _busy(error)
-    _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
-
-
-@app.command(short_help="Publish a secret game's seed: every roll is then checked.")
-def reveal(
-    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
-    seed_file: Annotated[str, typer.Option("--seed-file", help="The game master's key file.")],
-    json_output: JsonOption = False,
-    wait: WaitOption = 10.0,
-) -> None:
-    """Publish a secret game's seed (the Seed tag, SeedHash kept): check then verifies every roll.
-
-    Exit status: 0 the revealed record is legal; 1 it is not (the seed is written either way); 2 usage; 75 busy.
-
-    Example: referee reveal game.rgn --seed-file game.key
-    """
-    from pathlib import Path
-
-    from referee.play import GameBusy, PlayUsageError, read_key
-    from referee.play.secret import reveal as reveal_seed
-
-    try:
-        result = reveal_seed(Path(file), read_key(Path(seed_file)), wait)
-    except PlayUsageError as error:
-        _fail_usage(UsageError(str(error)))
-    except GameBusy as error:
-        _busy(error)
-    _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
-
-
-def _busy(error: Exception | str) -> NoReturn:
-    _err(f"referee: {error}")
     tally = Tally()
-    tally.busy = True
+    summary = Stats()
+    for item in collect(files, summary):
+        tally.add(item)
+        if isinstance(item, Problem):
+            _err(render.problem_line(item))
+    _out(render.stats_json(summary) if json_output else render.stats_text(summary))
     _exit(tally)
 
 
-def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
-    """The end of `play` and `reveal`: their report, then 0 written or 1 refused."""
-    _out(output if isinstance(output, str) else render.json_line(output))
-    tally = Tally()
-    tally.refused = refused
-    _exit(tally)
-
-
-@app.command(short_help="The mail gateway: play one e-mail read on standard input, answer the players.")
-def mail(
-    games_dir: Annotated[
-        str, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
-    ],
-    outbox: Annotated[
-        str | None,
-        typer.Option("--outbox", help="Write answers as .eml files here (default DIR/outbox).", metavar="DIR"),
-    ] = None,
-    smtp: Annotated[
-        str | None, typer.Option("--smtp", help="Send answers by SMTP to HOST:PORT.", metavar="HOST:PORT")
-    ] = None,
-    starttls: Annotated[bool, typer.Option("--starttls", help="Use STARTTLS with --smtp.")] = False,
-    smtp_user: Annotated[
-        str | None,
-        typer.Option(
-            "--smtp-user", help="Log in as USER; the password is read from REFEREE_SMTP_PASSWORD.", metavar="USER"
-        ),
-    ] = None,
-    keys: Annotated[
-        str | None,
-        typer.Option("--keys", help="The GM's seed files KEYS/ID.key: rolls are drawn at once.", metavar="KEYS"),
-    ] = None,
-    sender: Annotated[
-        str | None,
-        typer.Option("--from", help="The address answers come from (default referee@HOSTNAME).", metavar="ADDRESS"),
-    ] = None,
-    wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game.")] = 10.0,
-    add_player: Annotated[
-        str | None,
-        typer.Option(
-            "--add-player",
-            help="Write ADDRESS's passphrase (read from stdin) into DIR/players.toml.",
-            metavar="ADDRESS",
-        ),
-    ] = None,
-) -> None:
-    """Play the moves of one e-mail message read on standard input, and answer (PLAY.md §5).
-
-    The subject names the game as [ID], the file DIR/ID.rgn; the sender must be a player
-    that the record's side tags name. Strangers get no answer.
-
-    Exit status 0 when the message was handled (a refusal or a stranger included), 75 when
-    the game is busy (the mail system delivers it again), 2 for a usage error.
-
-    Example (procmail, fetchmail --mda): referee mail --games "$HOME/games" --from gm@example.org --smtp localhost:25
-    """
-    from pathlib import Path
-
-    from referee import mail as gateway
-
-    try:
-        if sys.stdin is None:
-            raise UsageError("cannot read standard input: it is closed")
-        if add_player is not None:
-            _err(gateway.add_player(Path(games_dir), add_player, sys.stdin.read(), wait))
-            _exit(Tally())
-        config = gateway.settings(
-            Path(games_dir),
-            outbox=Path(outbox) if outbox is not None else None,
-            smtp=smtp,
-            starttls=starttls,
-            smtp_user=smtp_user,
-            keys=Path(keys) if keys is not None else None,
-            sender=sender,
-            wait=wait,
-        )
-        handled = gateway.run(sys.stdin.buffer, config)
-    except gateway.BusyError as error:
-        _busy(f"mail: {error}")
-    except gateway.MailUsageError as error:
-        _fail_usage(UsageError(f"mail: {error}"))
-    for note in handled.notes:
-        _err(f"referee mail: {note}")
-    tally = Tally()
-    tally.busy = handled.exit_code == gateway.EX_TEMPFAIL
-    _exit(tally)
+# The commands that run live games (play, reveal, mail) live in their own module.
+from referee import cli_live as _live  # noqa: E402  (registers its commands on `app`)

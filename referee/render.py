@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.api import Event
 from games.registry import GAMES
 from notation.lexicon import shorten
 from referee.adjudicate import Replay
 from referee.exits import Problem, Tally
 from referee.session import Listed, Shown
+from referee.stats import MIN_ROLLS, UNFAIR_BELOW, Stats, median
 from referee.verdicts import ErrorReport, Status, Verdict
 from referee.words import plural
 
@@ -102,6 +104,7 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
         "message": describe(verdict),
         "token": verdict.token,
         "suggestions": list(verdict.suggestions),
+        "offset": verdict.offset,
     }
 
 
@@ -154,6 +157,37 @@ def replay_text(replay: Replay) -> str:
         sections.append(replay.state.render())
     sections.append(verdict_line(replay.verdict))
     return "\n\n".join(sections)
+
+
+def event_fields(event: Event) -> dict[str, Any]:
+    """One event as JSON: its kind, its words, then its typed fields (docs/replay-json.md)."""
+    fields: dict[str, Any] = {"kind": str(event.kind), "text": event.text}
+    for key, value in event.data.items():
+        fields.setdefault(key, value)
+    return fields
+
+
+def replay_json(replay: Replay) -> list[str]:
+    """`replay --json`: one JSON object per action replayed (JSON Lines), in record order."""
+    verdict = replay.verdict
+    return [
+        _json(
+            {
+                "source": verdict.source,
+                "record": verdict.record,
+                "offset": verdict.offset,
+                "game": verdict.game,
+                "round": played.round,
+                "side": played.turn.side,
+                "step": played.turn.step,
+                "number": played.number,
+                "action": str(played.move.action),
+                "written": played.move.text,
+                "events": [event_fields(event) for event in played.events],
+            }
+        )
+        for played in replay.steps
+    ]
 
 
 def shown_text(shown: Shown) -> str:
@@ -220,3 +254,70 @@ def games_json() -> list[str]:
         )
         for info in GAMES.values()
     ]
+
+
+# stats
+
+
+def stats_fields(stats: Stats) -> dict[str, Any]:
+    """`stats --json`: the whole archive in one object (docs/stats.md)."""
+    games: dict[str, Any] = {}
+    for name, game in sorted(stats.games.items()):
+        lengths = game.lengths
+        games[name] = {
+            "records": game.records,
+            "statuses": {str(status): game.statuses[str(status)] for status in Status if game.statuses[str(status)]},
+            "wins": dict(sorted(game.wins.items())),
+            "draws": game.draws,
+            "reasons": dict(sorted(game.reasons.items())),
+            "turns": {
+                "records": len(lengths),
+                "min": min(lengths) if lengths else None,
+                "median": median(lengths) if lengths else None,
+                "max": max(lengths) if lengths else None,
+            },
+            "dice": {
+                side: {
+                    "rolls": audit.rolls,
+                    "faces": {str(face): count for face, count in enumerate(audit.faces, start=1)},
+                    "as_given": audit.as_given,
+                    "chi_square": None if audit.chi_square is None else round(audit.chi_square, 4),
+                    "p_value": None if audit.p_value is None else round(audit.p_value, 6),
+                    "unfair": audit.unfair,
+                }
+                for side, audit in sorted(game.dice.items())
+            },
+        }
+    return {"records": stats.records, "games": games}
+
+
+def stats_json(stats: Stats) -> str:
+    return _json(stats_fields(stats))
+
+
+def stats_text(stats: Stats) -> str:
+    """The archive in words: one block per game."""
+    lines = [f"{plural(stats.records, 'record')}"]
+    for name, fields in stats_fields(stats)["games"].items():
+        statuses = ", ".join(f"{count} {status}" for status, count in fields["statuses"].items())
+        lines.append(f"{name}: {plural(fields['records'], 'record')} ({statuses})")
+        if fields["wins"] or fields["draws"]:
+            wins = ", ".join(f"{side} {count}" for side, count in fields["wins"].items())
+            lines.append(f"  wins: {wins or 'none'}; draws: {fields['draws']}")
+            lines.append("  reasons: " + ", ".join(f"{reason} {count}" for reason, count in fields["reasons"].items()))
+        turns = fields["turns"]
+        if turns["records"]:
+            median_text = f"{turns['median']:g}"
+            lines.append(f"  turns: min {turns['min']}, median {median_text}, max {turns['max']}")
+        for side, audit in fields["dice"].items():
+            faces = " ".join(f"{face}:{count}" for face, count in audit["faces"].items())
+            if audit["p_value"] is None:
+                test = f"too few rolls for a test (fewer than {MIN_ROLLS})"
+            else:
+                test = f"chi-square {audit['chi_square']:.2f}, p = {audit['p_value']:.4f}"
+                if audit["unfair"]:
+                    test += f": UNFAIR? (p < {UNFAIR_BELOW})"
+            lines.append(f"  dice {side}: {plural(audit['rolls'], 'roll')} ({faces}); {test}")
+            if audit["as_given"]:
+                lines.append(f"    {plural(audit['as_given'], 'roll')} taken as written (no seed in the record)")
+    return "\n".join(lines)

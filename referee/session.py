@@ -24,14 +24,15 @@ def judge(read: Read, source: str, *, keep_steps: bool = False, until_round: int
     """One record read from `source`, replayed (a crash of the reader gives the verdict `error`)."""
     if isinstance(read.result, ReadCrash):
         crash = read.result
-        judged = Replay(None, None, crashed(source, read.number, crash.game, crash.span.line, crash.message))
+        verdict = crashed(source, read.number, crash.game, crash.span.line, crash.message)
+        judged = Replay(None, None, verdict._replace(offset=crash.offset))
     else:
         judged = adjudicate(read.result, source, read.number, keep_steps=keep_steps, until_round=until_round)
     judged.source, judged.first_line = read.raw, read.line
     return judged
 
 
-def _no_record(name: str) -> Problem:
+def no_record(name: str) -> Problem:
     return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
 
 
@@ -58,7 +59,7 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
         if not found:
-            yield _no_record(name)
+            yield no_record(name)
 
 
 def _find(name: str, index: int) -> Read | Problem:
@@ -69,7 +70,7 @@ def _find(name: str, index: int) -> Read | Problem:
         if read.number == index:
             return read
     if count == 0:
-        return _no_record(name)
+        return no_record(name)
     raise UsageError(f"{name} holds {plural(count, 'record')}, not {index}")
 
 
@@ -169,7 +170,7 @@ def moves(name: str, index: int) -> Listed | Problem:
             actions = [str(action) for action in next_actions(played.state, open_side)]
         except Exception as error:  # a bug of the engine: the record gets the verdict `error`
             verdict = crashed(name, index, played.record.game, played.record.span.line, error)
-            return Listed(verdict, [])
+            return Listed(verdict._replace(offset=played.record.offset), [])
     return Listed(played.verdict, actions)
 
 
@@ -202,14 +203,17 @@ def _formatted(read: Read, name: str) -> Formatted:
     result = read.result
     if isinstance(result, Malformed):
         span = result.error.span
-        return Formatted(raw, malformed(name, read.number, result.game, span.line, span.column, result.error.message))
+        verdict = malformed(name, read.number, result.game, span.line, span.column, result.error.message)
+        return Formatted(raw, verdict._replace(offset=result.offset))
     played = judge(read, name)
     if played.verdict.status == Status.ERROR or not isinstance(result, Record):
         return Formatted(raw, played.verdict)
     try:
         return Formatted(canonical(result, played).encode("utf-8"))
     except Exception as error:  # a bug of the writer: pass the record through, say so
-        return Formatted(raw, crashed(name, read.number, result.game, result.span.line, error))
+        return Formatted(
+            raw, crashed(name, read.number, result.game, result.span.line, error)._replace(offset=result.offset)
+        )
 
 
 def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
@@ -224,4 +228,4 @@ def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
         if not found:
-            yield _no_record(name)
+            yield no_record(name)

@@ -46,7 +46,7 @@ def records(name: str) -> Iterator[Read]:
             for index, item in enumerate(reader.iter_records(stream, dialect_for), start=1):
                 yield Read(index, item)
         except OSError as error:
-            raise _unreadable(name, error) from None
+            raise unreadable(name, error) from None
 
 
 def open_source(name: str) -> AbstractContextManager[BinaryIO]:
@@ -58,9 +58,9 @@ def open_source(name: str) -> AbstractContextManager[BinaryIO]:
     try:
         return open(name, "rb")
     except OSError as error:
-        raise _unreadable(name, error) from None
+        raise unreadable(name, error) from None
 
 
-def _unreadable(name: str, error: OSError) -> UnreadableError:
+def unreadable(name: str, error: OSError) -> UnreadableError:
     what = "standard input" if name == "-" else name
     return UnreadableError(f"cannot read {what}: {error.strerror or error}")

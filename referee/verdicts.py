@@ -67,6 +67,9 @@ class Verdict(NamedTuple):
     """The turn token of PLAY.md §2 (legal records, when asked for)."""
     suggestions: tuple[str, ...] = ()
     """Legal actions close to an illegal one (did you mean), when asked for."""
+    offset: int = 0
+    """The byte offset of the record's `[Game` in its source (a byte-order mark counts),
+    so a tool can seek straight to the record; 0 for a record not read from a source."""
 
     @property
     def legal(self) -> bool:

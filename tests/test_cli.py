@@ -263,6 +263,7 @@ def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rend
         "message",
         "token",
         "suggestions",
+        "offset",
     ]
     for item in session.check(names):
         assert isinstance(item, Verdict)
@@ -371,3 +372,18 @@ def test_a_long_action_is_quoted_by_a_short_prefix_only() -> None:
     result = runner.invoke(app, ["check", "-"], input=record)
     assert result.exit_code == 1 and 'action 1 "setup a1 a1' in result.output
     assert len(result.output) < 400
+
+
+def test_every_json_verdict_gives_the_byte_offset_its_record_starts_at(tmp_path: Path) -> None:
+    """A tool can seek to `offset` and find the record's `[Game` there, whatever its status."""
+    preamble = "Here are our games, caf\u00e9 included:\r\n"
+    data = "\ufeff" + preamble + FINISHED + "\n" + MALFORMED + "\n" + ILLEGAL + ONGOING
+    path = tmp_path / "league.rgn"
+    path.write_bytes(data.encode("utf-8"))
+    result = runner.invoke(app, ["check", "--json", str(path)])
+    verdicts = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [v["status"] for v in verdicts] == ["finished", "malformed", "illegal", "ongoing"]
+    raw = path.read_bytes()
+    offsets = [v["offset"] for v in verdicts]
+    assert offsets[0] == 3 + len(preamble.encode("utf-8"))
+    assert offsets == [i for i in range(len(raw)) if raw.startswith(b'[Game "numica"]', i)]

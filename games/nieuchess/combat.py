@@ -82,6 +82,11 @@ def odds_event(attackers: list[int], defenders: list[int]) -> Event:
     return Event(
         EventKind.ODDS,
         f"{'+'.join(NAMES[h] for h in attackers)} against {'+'.join(NAMES[h] for h in defenders)}: odds {ODDS[column]}",
+        {
+            "attackers": [NAMES[h] for h in attackers],
+            "defenders": [NAMES[h] for h in defenders],
+            "odds": ODDS[column],
+        },
     )
 
 
@@ -271,17 +276,37 @@ def carry_out(field: Field, resolution: Resolution) -> list[Event]:
     and retreats."""
     seeded = "" if resolution.dice is not None else " (as written)"
     events = [
-        Event(EventKind.ROLL, f"die {resolution.roll}{seeded}"),
-        Event(EventKind.RESULT, f"{resolution.result}: {RESULT_WORDS[resolution.result]}"),
+        Event(
+            EventKind.ROLL,
+            f"die {resolution.roll}{seeded}",
+            {"die": resolution.roll, "as_written": resolution.dice is None},
+        ),
+        Event(
+            EventKind.RESULT,
+            f"{resolution.result}: {RESULT_WORDS[resolution.result]}",
+            {"result": resolution.result, "exchange": resolution.result == "EX"},
+        ),
     ]
     for pawn, destination, text in resolution.fates:
         owner = field.occupant[pawn] - 1
         field.lift(pawn, owner)
         if destination is None:
-            events.append(Event(EventKind.ELIMINATION, f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated"))
+            events.append(
+                Event(
+                    EventKind.ELIMINATION,
+                    f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated",
+                    {"side": SIDES[owner], "hex": NAMES[pawn]},
+                )
+            )
         else:
             field.put(destination, owner)
-            events.append(Event(EventKind.RETREAT, f"{SIDES[owner]}'s pawn retreats {text}"))
+            events.append(
+                Event(
+                    EventKind.RETREAT,
+                    f"{SIDES[owner]}'s pawn retreats {text}",
+                    {"side": SIDES[owner], "from": NAMES[pawn], "to": NAMES[destination], "path": text.split("-")},
+                )
+            )
     return events
 
 

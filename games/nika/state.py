@@ -235,7 +235,8 @@ class NikaState(GameState[NikaAction]):
                     "not facing it, and never pushes"
                 )
             self.on_board[CITY[victim]] -= 1
-            events = (Event(EventKind.ROUT, f"{name} routed ({owner})"),)
+            rout = {"square": name, "city": owner, "pushed": False}
+            events = (Event(EventKind.ROUT, f"{name} routed ({owner})", rout),)
         board[target] = code(city, direction)
         board[origin] = 0
         self._judge((target,), city)
@@ -394,24 +395,42 @@ class NikaState(GameState[NikaAction]):
             piece = board[square]
             on_board[CITY[piece]] -= 1
             board[square] = 0
-            events.append(Event(EventKind.ROUT, f"{NAMES[square]} routed ({CITIES[CITY[piece]]})"))
+            city = CITIES[CITY[piece]]
+            rout = {"square": NAMES[square], "city": city, "pushed": False}
+            events.append(Event(EventKind.ROUT, f"{NAMES[square]} routed ({city})", rout))
         for chain, beyond, routed in chains:
             last = chain[-1]
             piece = board[last]
             if routed:
                 on_board[CITY[piece]] -= 1
-                events.append(Event(EventKind.ROUT, f"{NAMES[last]} pushed and routed ({CITIES[CITY[piece]]})"))
+                city = CITIES[CITY[piece]]
+                events.append(
+                    Event(
+                        EventKind.ROUT,
+                        f"{NAMES[last]} pushed and routed ({city})",
+                        {"square": NAMES[last], "city": city, "pushed": True},
+                    )
+                )
             else:
                 board[beyond] = piece
                 reached.append(beyond)
-                events.append(Event(EventKind.PUSH, f"{NAMES[last]} pushed to {NAMES[beyond]} ({CITIES[CITY[piece]]})"))
-            for i in range(len(chain) - 1, 0, -1):
-                board[chain[i]] = board[chain[i - 1]]
-                reached.append(chain[i])
+                city = CITIES[CITY[piece]]
                 events.append(
                     Event(
                         EventKind.PUSH,
-                        f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({CITIES[CITY[board[chain[i]]]]})",
+                        f"{NAMES[last]} pushed to {NAMES[beyond]} ({city})",
+                        {"from": NAMES[last], "to": NAMES[beyond], "city": city},
+                    )
+                )
+            for i in range(len(chain) - 1, 0, -1):
+                board[chain[i]] = board[chain[i - 1]]
+                reached.append(chain[i])
+                city = CITIES[CITY[board[chain[i]]]]
+                events.append(
+                    Event(
+                        EventKind.PUSH,
+                        f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({city})",
+                        {"from": NAMES[chain[i - 1]], "to": NAMES[chain[i]], "city": city},
                     )
                 )
             board[chain[0]] = 0

@@ -197,6 +197,7 @@ class NumicaState(GameState[NumicaAction]):
                 Event(
                     EventKind.CAPTURE,
                     f"{action.target}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured",
+                    {"square": str(action.target), "side": SIDES[victim[0]], "shape": SHAPE_NAMES[victim[1]]},
                 ),
             )
             if self._has_captured_enough(mover[0]):

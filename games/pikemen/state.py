@@ -279,6 +279,15 @@ class PikemenState(GameState[PikemenAction]):
                 EventKind.CAPTURE,
                 f"{action.origin} captures {_describe(victim, self.sides)} on {action.target}{turned}: "
                 f"{me} scores {victim[1]} ({self.scores[self.mover]} of {self.target})",
+                {
+                    "from": str(action.origin),
+                    "square": str(action.target),
+                    "side": self.sides[loser],
+                    "size": victim[1],
+                    "by": me,
+                    "score": self.scores[self.mover],
+                    "target": self.target,
+                },
             )
         ]
         if not self.counts[loser]:

@@ -1,0 +1,131 @@
+"""The library call `referee.batch.check_text` and `referee check --jobs N` (real worker processes)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from notation.stream import split
+from referee import batch, render, session
+from referee.verdicts import Status, Verdict
+from tests.conftest import CONFORMANCE, EXAMPLES
+
+REFEREE = [sys.executable, "-m", "referee"]
+NUMICA = '[Game "numica"]\n[Seed "b"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n'
+ILLEGAL = NUMICA + "1. R: a1-h8\n"
+MALFORMED = '[Game "numica"]\n[Seed "b"]\n\nR: SSOOSOSO\nQ: OSOSOSOS\n'
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every conformance and example record (finished, ongoing, illegal, malformed, of all
+    four games) in one file after a mail's greeting, more than CHUNK_RECORDS records."""
+    names = sorted(CONFORMANCE.glob("*/*.rgn")) + sorted(EXAMPLES.rglob("*.rgn"))
+    data = "\ufeffHello, here are the games:\r\n".encode() + b"\n".join(path.read_bytes() for path in names)
+    path = tmp_path_factory.mktemp("batch") / "league.rgn"
+    path.write_bytes(data)
+    return path
+
+
+def test_check_text_gives_the_verdict_check_gives_each_record_of_a_file(league: Path) -> None:
+    verdicts = [item for item in session.check([str(league)], annotate=True) if isinstance(item, Verdict)]
+    raws = split(league.read_bytes())
+    assert len(verdicts) == len(raws) > batch.CHUNK_RECORDS
+    assert {verdict.status for verdict in verdicts} == {"finished", "ongoing", "illegal", "malformed"}
+    for number, (verdict, raw) in enumerate(zip(verdicts, raws, strict=True), start=1):
+        alone = batch.check_text(raw.raw, str(league), number, raw.offset, line=raw.line, column=raw.column)
+        assert alone == verdict
+        assert render.verdict_json(alone) == render.verdict_json(verdict)
+
+
+def test_check_text_reads_str_skips_a_greeting_and_counts_it_in_the_position() -> None:
+    text = "Dear Bo,\nmy move: " + ILLEGAL
+    verdict = batch.check_text(text, "mail.txt", 3, offset=100, line=10)
+    assert (verdict.source, verdict.record, verdict.status) == ("mail.txt", 3, Status.ILLEGAL)
+    assert verdict.offset == 100 + len("Dear Bo,\nmy move: ")
+    assert verdict.error is not None and verdict.error.line == 10 + 1 + 5
+    assert batch.check_text(NUMICA.encode()).status == Status.ONGOING
+    assert batch.check_text(MALFORMED).status == Status.MALFORMED
+
+
+def test_check_text_and_its_verdicts_survive_pickling() -> None:
+    function = pickle.loads(pickle.dumps(batch.check_text))
+    verdict = function(ILLEGAL, "x.rgn", 2, 7)
+    assert pickle.loads(pickle.dumps(verdict)) == verdict
+    assert verdict.suggestions, "an illegal action gets did-you-mean suggestions, as in check --json"
+
+
+def test_check_text_refuses_a_text_without_a_record_or_with_several() -> None:
+    with pytest.raises(batch.NoRecordError, match="no record found"):
+        batch.check_text("just a letter", "mail.txt")
+    with pytest.raises(batch.SeveralRecordsError, match="2 records"):
+        batch.check_text(NUMICA + ILLEGAL)
+    assert issubclass(batch.NoRecordError, ValueError) and issubclass(batch.SeveralRecordsError, ValueError)
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([*REFEREE, *args], capture_output=True, check=False, timeout=120)
+
+
+@pytest.mark.parametrize("mode", [[], ["--json"], ["--quiet"]])
+def test_jobs_2_writes_the_same_bytes_and_exit_status_as_jobs_1(league: Path, tmp_path: Path, mode: list[str]) -> None:
+    """Real worker processes; several chunks; an empty file and a missing one among the inputs."""
+    empty = tmp_path / "empty.rgn"
+    empty.write_text("no games here\n")
+    legal = tmp_path / "legal.rgn"
+    legal.write_text(NUMICA)
+    files = [str(league), str(empty), str(tmp_path / "missing.rgn"), str(legal)]
+    serial = _run("check", *mode, "--jobs", "1", *files)
+    parallel = _run("check", *mode, "--jobs", "2", *files)
+    assert serial.returncode == 2  # the missing file
+    assert (parallel.returncode, parallel.stdout, parallel.stderr) == (serial.returncode, serial.stdout, serial.stderr)
+    assert serial.stdout.count(b"\n") > batch.CHUNK_RECORDS or mode == ["--quiet"]
+    if mode == ["--json"]:
+        every_core = _run("check", *mode, "-j", "0", str(league), str(legal))
+        assert every_core.stdout == _run("check", *mode, str(league), str(legal)).stdout
+
+
+def test_jobs_from_standard_input_and_exit_1(league: Path) -> None:
+    data = league.read_bytes()
+    serial = subprocess.run([*REFEREE, "check", "-"], input=data, capture_output=True, check=False, timeout=120)
+    parallel = subprocess.run(
+        [*REFEREE, "check", "--jobs", "2", "-"], input=data, capture_output=True, check=False, timeout=120
+    )
+    assert serial.returncode == parallel.returncode == 1
+    assert parallel.stdout == serial.stdout
+
+
+def test_jobs_refuses_a_negative_count() -> None:
+    done = _run("check", "--jobs", "-1", "x.rgn")
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+
+
+def test_jobs_for_zero_is_one_per_core() -> None:
+    assert batch.jobs_for(0) >= 1 and batch.jobs_for(3) == 3
+
+
+_PARENT = os.getpid()
+_ORIGINAL_CHECK_CHUNK = batch.check_chunk
+_IN_PARENT: list[int] = []
+
+
+def _die_in_worker(chunk: Any) -> list[Verdict]:
+    """check_chunk, except that a worker process dies on it (as if killed or out of memory)."""
+    if os.getpid() != _PARENT:
+        os._exit(9)
+    _IN_PARENT.append(len(chunk.records))
+    return _ORIGINAL_CHECK_CHUNK(chunk)
+
+
+def test_a_dead_worker_costs_no_verdict(league: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chunks of a dead worker are checked in the main process: same verdicts, same order."""
+    monkeypatch.setattr(batch, "check_chunk", _die_in_worker)
+    expected = list(session.check([str(league)]))
+    assert list(batch.check_files([str(league)], 2)) == expected
+    assert sum(_IN_PARENT) == len(expected)  # every chunk fell back to the main process
