@@ -106,7 +106,7 @@ def _run(
     replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps`."""
     open_turn: Turn | None = None
     open_round: int | None = None
-    open_ended = _open_ended(record)
+    open_ended_moves = open_ended(record)
     turns = 0
     for item in record.items:
         if isinstance(item, Turn):
@@ -129,7 +129,7 @@ def _run(
             replay.numbers.append(open_round if opens_round else None)
             for number, move in enumerate(item.moves, start=1):
                 try:
-                    events = state.apply(move.action, move in open_ended)
+                    events = state.apply(move.action, move in open_ended_moves)
                 except RuleError as error:
                     return _report(move.span, open_round, item.side, move.text, error.message, number), turns
                 if keep_steps:
@@ -163,7 +163,7 @@ def _last_move(record: Record) -> Move | None:
     return None
 
 
-def _open_ended(record: Record) -> set[Move]:
+def open_ended(record: Record) -> set[Move]:
     """The actions that may leave a choice or a roll unwritten: the last action, and
     every action right before a `resign` or a `draw`, which end the game with it
     unwritten (a turn after them is a turn after the end)."""

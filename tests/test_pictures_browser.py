@@ -21,9 +21,8 @@ from typing import Any
 import pytest
 
 from games import registry
-from games.api import Resign
-from notation.model import Move, Record, Turn
-from referee.adjudicate import Replay, adjudicate, read_source
+from notation.model import Record
+from referee.adjudicate import Replay, adjudicate, open_ended, read_source
 from referee.pictures import replay_page
 from referee.render import verdict_line as line
 from tests.test_pictures import EXAMPLES, ROOT, expected_pieces
@@ -106,20 +105,11 @@ def _piece_text(piece: tuple[str, str, frozenset[tuple[str, str]]]) -> str:
     return ";".join(f"{name}={fields[name]}" for name in sorted(fields))
 
 
-def _last_move(record: Record) -> Move | None:
-    for item in reversed(record.items):
-        if isinstance(item, Turn):
-            for sub in reversed(item.items):
-                if isinstance(sub, Move) and not isinstance(sub.action, Resign):
-                    return sub
-    return None
-
-
 def positions(record: Record, actions: int) -> list[str]:
     """The position at the start and after each of the first `actions` actions, by the game API."""
     state = registry.engine(record.game).new_state(record.tag_map)
     found = [state.position()]
-    last = _last_move(record)
+    open_ended_moves = open_ended(record)
     for number, turn in enumerate(record.turns):
         if len(found) > actions:
             break
@@ -127,7 +117,7 @@ def positions(record: Record, actions: int) -> list[str]:
             state.end_turn()
         state.begin_turn(turn.side, turn.step, turn.number)
         for move in turn.moves[: actions + 1 - len(found)]:
-            state.apply(move.action, move is last)
+            state.apply(move.action, move in open_ended_moves)
             found.append(state.position())
     return found
 

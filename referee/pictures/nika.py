@@ -51,15 +51,7 @@ class NikaDrawing(Drawing):
         return MARGIN + (file + 0.5) * CELL, MARGIN + (RANKS - rank + 0.5) * CELL
 
     def defs(self, parent: ET.Element) -> None:
-        half = CELL / 2
-        svg.sub(
-            svg.sub(parent, "symbol", id="cell-mark", overflow="visible"),
-            "rect",
-            x=2 - half,
-            y=2 - half,
-            width=CELL - 4,
-            height=CELL - 4,
-        )
+        svg.square_mark(parent, CELL)
         for city, colour in COLOURS.items():
             group = svg.sub(parent, "g", id=f"nika-{city.lower()}")
             svg.sub(

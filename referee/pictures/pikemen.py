@@ -49,15 +49,7 @@ class PikemenDrawing(Drawing):
         return MARGIN + (FILES.index(at[0]) + 0.5) * CELL, MARGIN + (8 - int(at[1]) + 0.5) * CELL
 
     def defs(self, parent: ET.Element) -> None:
-        half = CELL / 2
-        svg.sub(
-            svg.sub(parent, "symbol", id="cell-mark", overflow="visible"),
-            "rect",
-            x=2 - half,
-            y=2 - half,
-            width=CELL - 4,
-            height=CELL - 4,
-        )
+        svg.square_mark(parent, CELL)
         for side in self.sides:
             colour, pip = COLOURS[side], PIPS[side]
             for letter, size in SIZES.items():

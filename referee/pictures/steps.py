@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from games import registry
-from games.api import Event, GameState, Resign
-from notation.model import Move, Record, Turn
-from referee.adjudicate import Replay
+from games.api import Event, GameState
+from notation.model import Turn
+from referee.adjudicate import Replay, open_ended
 from referee.pictures.board import heading
 from referee.render import turn_text
 
@@ -31,17 +31,6 @@ class Frame(NamedTuple):
     illegal: str | None = None
 
 
-def _last_move(record: Record) -> Move | None:
-    """The record's last action that only `draw`, `resign` or comments follow (the one
-    whose unwritten choice or roll may stay pending, as the adjudicator rules)."""
-    for item in reversed(record.items):
-        if isinstance(item, Turn):
-            for sub in reversed(item.items):
-                if isinstance(sub, Move) and not isinstance(sub.action, Resign):
-                    return sub
-    return None
-
-
 def turn_label(round_number: int | None, turn: Turn) -> str:
     where = "setup" if round_number is None else f"round {round_number}"
     return f"{where}, {turn.side}{' (replacement step)' if turn.step else ''}"
@@ -55,7 +44,7 @@ def frames(replay: Replay, title: str) -> list[Frame]:
         return []
     state: GameState[Any] = registry.engine(record.game).new_state(record.tag_map)
     found = [Frame(-1, "start", None, (), state.position(), heading(state, title))]
-    last = _last_move(record)
+    open_ended_moves = open_ended(record)
     remaining = list(reversed(replay.steps))
     try:
         for number, turn in enumerate(record.turns):
@@ -68,7 +57,7 @@ def frames(replay: Replay, title: str) -> list[Frame]:
                 if not remaining or remaining[-1].move is not move:
                     break
                 played = remaining.pop()
-                events = state.apply(move.action, move is last)
+                events = state.apply(move.action, move in open_ended_moves)
                 label = turn_label(played.round, turn)
                 found.append(Frame(number, label, move.text, events, state.position(), heading(state, title)))
     except ValueError:

@@ -192,3 +192,17 @@ class Mark(NamedTuple):
 
 
 MARK_COLOURS = {"last": MARK_LAST, "illegal": MARK_ILLEGAL, "attack": "#ff7a00", "defend": "#7a00ff"}
+
+
+def square_mark(parent: ET.Element, cell: float) -> None:
+    """The `cell-mark` symbol of a square board: the outline of one square of side `cell`,
+    centred on the origin, that marks an action's squares."""
+    half = cell / 2
+    sub(
+        sub(parent, "symbol", id="cell-mark", overflow="visible"),
+        "rect",
+        x=2 - half,
+        y=2 - half,
+        width=cell - 4,
+        height=cell - 4,
+    )
