@@ -189,13 +189,19 @@ def test_without_the_key_a_player_cannot_write_a_roll_in_a_secret_game(tmp_path:
     assert play(path, "#4").exit_code == 1
 
 
-def test_even_with_the_key_a_submission_writes_no_roll_so_no_guess_is_ever_checked(tmp_path: Path) -> None:
+def test_with_the_key_a_written_roll_must_be_the_streams(tmp_path: Path) -> None:
     path, seed = game(tmp_path, SECRET), read_key(key(tmp_path))
-    for roll in "123456":  # a refusal that compared guesses with the key would tell the die
-        refused = play(path, f"j20+k21xj21#{roll}", seed=seed)
-        assert refused.exit_code == 1 and "leave the roll out" in (refused.error or "")
-        assert "6" not in (refused.error or "")
-    assert play(path, "j20+k21xj21", seed=seed).exit_code == 0
+    drawn = play(path, "j20+k21xj21", seed=seed, dry_run=True)
+    assert drawn.exit_code == 0 and not drawn.written
+    die = next(event for event in drawn.events if event.startswith("die ")).split()[1]
+    before = path.read_text()
+    for roll in "123456":
+        if roll != die:
+            refused = play(path, f"j20+k21xj21#{roll}", seed=seed)
+            assert refused.exit_code == 1 and f"the die of this battle is {die}" in (refused.error or "")
+            assert path.read_text() == before
+    written = play(path, f"j20+k21xj21#{die}", seed=seed)
+    assert written.exit_code == 0 and f"j20+k21xj21#{die}=" in path.read_text()
 
 
 def test_a_roll_in_the_record_must_be_the_streams_when_the_key_is_given(tmp_path: Path) -> None:

@@ -189,7 +189,7 @@ class _Game:
         if sub is not None:
             if side is not None:
                 plan.check_sides(side)
-            if secret:
+            if secret and not keyed:
                 plan.check_no_rolls()
         pending = self.current.state.pending() if self.current.state is not None else None
         if not plan.actions and not new_salts:
@@ -463,8 +463,9 @@ class _Plan:
                 )
 
     def check_no_rolls(self) -> None:
-        """While the seed is secret, rolls come from the game master's key, never from
-        a player's text."""
+        """While the seed is secret and its key is not at hand, rolls come from the game
+        master's key later, never from a player's text. (With the key, a written roll must
+        equal the stream's, PLAY.md §3: the replay with the seed checks it.)"""
         written = self.sub is not None and self.sub.part is not None and "#" in self.sub.part.text
         for turn in self.submission_turns():
             written = written or any(getattr(move.action, "roll", None) is not None for move in turn.moves)
