@@ -150,3 +150,20 @@ def compose(
             svg.use_piece(group, piece)
     svg.legend(root, 8, legend_top, drawing.width - 16, entries, drawing.legend_columns)
     return root
+
+
+class EightByEight(Drawing):
+    """The square 8 x 8 board that Numica and Pikemen share: its size, how a square is
+    named and where its centre is."""
+
+    cell = 48
+    files = "abcdefgh"
+    width = 2 * MARGIN + 8 * cell
+    height = 2 * MARGIN + 8 * cell
+    legend_columns = 2
+    square_pattern = re.compile(r"\b[a-h][1-8]\b")
+
+    def centre(self, at: str) -> tuple[float, float] | None:
+        if len(at) != 2 or at[0] not in self.files or at[1] not in "12345678":
+            return None
+        return MARGIN + (self.files.index(at[0]) + 0.5) * self.cell, MARGIN + (8 - int(at[1]) + 0.5) * self.cell

@@ -3,15 +3,14 @@ round and square pieces of Red and Blue, a white dot on pieces that have moved."
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 
 from referee.pictures import svg
-from referee.pictures.board import MARGIN, Drawing
+from referee.pictures.board import MARGIN, EightByEight
 from referee.pictures.svg import Piece, Swatch
 
-CELL = 48
-FILES = "abcdefgh"
+CELL = EightByEight.cell
+FILES = EightByEight.files
 SIDES = {"R": "Red", "B": "Blue"}
 COLOURS = {"Red": "#c8352b", "Blue": "#2f63c4"}
 SHAPES = {"S": "square", "O": "round"}
@@ -45,12 +44,8 @@ def fields(position: str) -> dict[str, str]:
     return found
 
 
-class NumicaDrawing(Drawing):
+class NumicaDrawing(EightByEight):
     title = "Numica"
-    width = 2 * MARGIN + 8 * CELL
-    height = 2 * MARGIN + 8 * CELL
-    legend_columns = 2
-    square_pattern = re.compile(r"\b[a-h][1-8]\b")
 
     def __init__(self, position: str) -> None:
         super().__init__(position)
@@ -58,11 +53,6 @@ class NumicaDrawing(Drawing):
 
     def key(self) -> str:
         return self.tiles
-
-    def centre(self, at: str) -> tuple[float, float] | None:
-        if len(at) != 2 or at[0] not in FILES or at[1] not in "12345678":
-            return None
-        return MARGIN + (FILES.index(at[0]) + 0.5) * CELL, MARGIN + (8 - int(at[1]) + 0.5) * CELL
 
     def defs(self, parent: ET.Element) -> None:
         svg.square_mark(parent, CELL)

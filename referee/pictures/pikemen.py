@@ -8,12 +8,12 @@ import re
 import xml.etree.ElementTree as ET
 
 from referee.pictures import svg
-from referee.pictures.board import MARGIN, Drawing
+from referee.pictures.board import MARGIN, EightByEight
 from referee.pictures.numica import fields
 from referee.pictures.svg import Piece, Swatch
 
-CELL = 48
-FILES = "abcdefgh"
+CELL = EightByEight.cell
+FILES = EightByEight.files
 SIDES = ("Red", "Yellow", "Blue", "Green")
 COLOURS = {"Red": "#d23a2f", "Yellow": "#efc81c", "Blue": "#2f63c4", "Green": "#2e9a45"}
 PIPS = {"Red": "#ffffff", "Yellow": "#222222", "Blue": "#ffffff", "Green": "#ffffff"}
@@ -28,12 +28,8 @@ def _pips(parent: ET.Element, count: int, y: float, colour: str) -> None:
         svg.sub(parent, "circle", cx=(index - (count - 1) / 2) * 4.6, cy=y, r=1.7, fill=colour)
 
 
-class PikemenDrawing(Drawing):
+class PikemenDrawing(EightByEight):
     title = "Pikemen"
-    width = 2 * MARGIN + 8 * CELL
-    height = 2 * MARGIN + 8 * CELL
-    legend_columns = 2
-    square_pattern = re.compile(r"\b[a-h][1-8]\b")
 
     def __init__(self, position: str) -> None:
         super().__init__(position)
@@ -42,11 +38,6 @@ class PikemenDrawing(Drawing):
 
     def key(self) -> str:
         return " ".join(self.sides)
-
-    def centre(self, at: str) -> tuple[float, float] | None:
-        if len(at) != 2 or at[0] not in FILES or at[1] not in "12345678":
-            return None
-        return MARGIN + (FILES.index(at[0]) + 0.5) * CELL, MARGIN + (8 - int(at[1]) + 0.5) * CELL
 
     def defs(self, parent: ET.Element) -> None:
         svg.square_mark(parent, CELL)
