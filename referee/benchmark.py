@@ -132,7 +132,10 @@ with open(sys.argv[1], "rb") as stream:
         if first is None:
             first = time.perf_counter() - start
 total = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+try:  # this process's own peak: ru_maxrss would count the parent's size at the fork
+    peak = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) * 1024
+except (OSError, IndexError, ValueError):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(json.dumps({"first": first, "total": total, "peak": peak, "statuses": statuses}))
 """
 
