@@ -167,3 +167,13 @@ class EightByEight(Drawing):
         if len(at) != 2 or at[0] not in self.files or at[1] not in "12345678":
             return None
         return MARGIN + (self.files.index(at[0]) + 0.5) * self.cell, MARGIN + (8 - int(at[1]) + 0.5) * self.cell
+
+    def edges(self, parent: ET.Element) -> None:
+        """Files a-h and ranks 1-8 on the board's edges."""
+        cell, files = self.cell, self.files
+        svg.coordinates(
+            parent,
+            [(file, MARGIN + (index + 0.5) * cell) for index, file in enumerate(files)],
+            [(str(rank), MARGIN + (8 - rank + 0.5) * cell) for rank in range(1, 9)],
+            (MARGIN, MARGIN, MARGIN + 8 * cell, MARGIN + 8 * cell),
+        )

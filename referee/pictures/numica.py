@@ -99,12 +99,7 @@ class NumicaDrawing(EightByEight):
                 stroke="none",
                 class_="tile",
             )
-        svg.coordinates(
-            parent,
-            [(file, MARGIN + (index + 0.5) * CELL) for index, file in enumerate(FILES)],
-            [(str(rank), MARGIN + (8 - rank + 0.5) * CELL) for rank in range(1, 9)],
-            (MARGIN, MARGIN, MARGIN + 8 * CELL, MARGIN + 8 * CELL),
-        )
+        self.edges(parent)
 
     def entries(self, position: str) -> list[tuple[str, str]]:
         found = fields(position)
