@@ -4,10 +4,14 @@ with a SHA-256 tool. Game randomness comes only from here, never from `random`."
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
+
+_WORDS = struct.Struct(">8I")
+"""A SHA-256 digest read as eight big-endian 32-bit words."""
 
 
 class SeedStream:
@@ -32,7 +36,7 @@ class SeedStream:
         index = self._drawn % 8
         if index == 0:
             digest = hashlib.sha256(self._prefix + str(self._drawn // 8).encode("ascii")).digest()
-            self._block = tuple(int.from_bytes(digest[i : i + 4], "big") for i in range(0, 32, 4))
+            self._block = _WORDS.unpack(digest)
         self._drawn += 1
         return self._block[index]
 

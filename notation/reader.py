@@ -45,8 +45,8 @@ DialectLookup = Callable[[str], Dialect | None]
 
 GAME_VALUE = re.compile(r'\[Game\s+"([^"\n]*)"')
 
-_TAG_SECTION = re.compile(rf"(?:\s*\[\s*{TAG_NAME}\s+{TAG_VALUE}\s*\])+")
-_TAG = re.compile(rf"\s*\[\s*({TAG_NAME})\s+({TAG_VALUE})\s*\]")
+TAG_SECTION = re.compile(rf"(?:\s*\[\s*{TAG_NAME}\s+{TAG_VALUE}\s*\])+")
+TAG = re.compile(rf"\s*\[\s*({TAG_NAME})\s+({TAG_VALUE})\s*\]")
 
 
 class _Unreadable(Exception):
@@ -183,13 +183,13 @@ def _scanner(dialect: Dialect) -> re.Pattern[str]:
 
 
 def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_column: int = 1) -> Record:
-    tag_section = _TAG_SECTION.match(text)
+    tag_section = TAG_SECTION.match(text)
     if tag_section is None:
         raise _Unreadable(None)
     tag_end = tag_section.end()
     tags: list[Tag] = []
     lines = _Lines(text, first_line, first_column)
-    for match in _TAG.finditer(text, 0, tag_end):
+    for match in TAG.finditer(text, 0, tag_end):
         tags.append(
             Tag(match.group(1), unescape(match.group(2)), lines.span(match.start() + match.group(0).index("[")))
         )

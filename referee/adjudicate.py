@@ -189,14 +189,22 @@ def _verdict(
     claimed = record.tag("Result")
     if failure is not None:
         return Verdict(source, index, record.game, Status.ILLEGAL, error=failure, claimed=claimed)
+    return legal_verdict(record.game, claimed, state, source, index, turns)
+
+
+def legal_verdict(
+    game: str, claimed: str | None, state: GameState[Any], source: str, index: int, turns: int
+) -> Verdict:
+    """The verdict of a record replayed to its end without breaking a rule: finished or
+    ongoing, with the `Result` it claims (if any) checked."""
     outcome = state.outcome()
-    matches = _matches(record, claimed, outcome)
-    rolls = state.rolls_as_given if registry.GAMES[record.game].randomness == "dice" else None
+    matches = _matches(game, claimed, outcome)
+    rolls = state.rolls_as_given if registry.GAMES[game].randomness == "dice" else None
     if outcome is not None:
         return Verdict(
             source,
             index,
-            record.game,
+            game,
             Status.FINISHED,
             outcome=outcome,
             turns=turns,
@@ -208,7 +216,7 @@ def _verdict(
     return Verdict(
         source,
         index,
-        record.game,
+        game,
         Status.ONGOING,
         ongoing=ongoing,
         turns=turns,
@@ -218,7 +226,7 @@ def _verdict(
     )
 
 
-def _matches(record: Record, claimed: str | None, outcome: Outcome | None) -> bool | None:
+def _matches(game: str, claimed: str | None, outcome: Outcome | None) -> bool | None:
     """The claimed Result against the computed one; None without a claim."""
     if claimed is None:
         return None
@@ -229,6 +237,6 @@ def _matches(record: Record, claimed: str | None, outcome: Outcome | None) -> bo
         return False
     if text.lower() == "draw":
         return outcome.draw
-    info = registry.GAMES[record.game]
+    info = registry.GAMES[game]
     sides = {info.side(part.strip()) for part in text.split("+")}
     return None not in sides and sides == set(outcome.winners)

@@ -21,13 +21,10 @@ from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from notation.reader import read_raw
 from notation.stream import RawRecord, raw_records, split
 from referee import session, sources
-from referee.adjudicate import dialect_for
 from referee.errors import UnreadableError, UsageError
 from referee.exits import Problem, ProblemKind
-from referee.sources import Read
 from referee.verdicts import Verdict
 
 if TYPE_CHECKING:
@@ -82,8 +79,7 @@ def _at(found: list[RawRecord]) -> str:
 
 
 def _verdict(raw: RawRecord, source: str, record: int, annotate: bool) -> Verdict:
-    judged = session.judge(Read(record, read_raw(raw, dialect_for)), source)
-    return session.annotated(judged) if annotate else judged.verdict
+    return session.check_raw(raw, source, record, annotate)
 
 
 class _Chunk(NamedTuple):

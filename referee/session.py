@@ -10,11 +10,14 @@ from typing import Any, NamedTuple
 from games import registry
 from games.api import GameState
 from notation.model import Malformed, Record, Turn
+from notation.reader import read_raw
+from notation.stream import RawRecord
 from referee import sources
-from referee.adjudicate import Replay, adjudicate
+from referee.adjudicate import Replay, adjudicate, dialect_for
 from referee.errors import UnreadableError
 from referee.errors import UsageError as UsageError
 from referee.exits import Problem, ProblemKind
+from referee.fused import quick_verdict
 from referee.sources import Read, ReadCrash
 from referee.verdicts import Status, Verdict, crashed, malformed
 from referee.words import plural
@@ -47,19 +50,31 @@ def annotated(judged: Replay) -> Verdict:
 def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Problem]:
     """The verdict of every record of every source, each as soon as it is reached, and
     the problems of the sources (unreadable, no record) where they occur. `annotate` adds
-    tokens and suggestions (for JSON)."""
+    tokens and suggestions (for JSON).
+
+    Without `annotate`, a record is first checked the fused way (`referee.fused`) and read
+    and replayed the detailed way only when that gives no verdict; the verdicts are the same."""
     for name in names:
         found = False
         try:
-            for read in sources.records(name):
+            for number, raw in sources.raw_records(name):
                 found = True
-                judged = judge(read, name)
-                yield annotated(judged) if annotate else judged.verdict
+                yield check_raw(raw, name, number, annotate)
         except UnreadableError as error:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
         if not found:
             yield no_record(name)
+
+
+def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) -> Verdict:
+    """The verdict of one record as cut from `source`, the `number`-th there."""
+    if not annotate:
+        verdict = quick_verdict(raw, source, number)
+        if verdict is not None:
+            return verdict
+    judged = judge(Read(number, read_raw(raw, dialect_for)), source)
+    return annotated(judged) if annotate else judged.verdict
 
 
 def _find(name: str, index: int) -> Read | Problem:

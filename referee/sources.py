@@ -16,6 +16,8 @@ from typing import BinaryIO, NamedTuple
 from notation import reader
 from notation.model import ReadCrash as ReadCrash
 from notation.model import ReadItem
+from notation.stream import RawRecord
+from notation.stream import raw_records as stream_records
 from referee.adjudicate import dialect_for
 from referee.errors import UnreadableError
 
@@ -45,6 +47,17 @@ def records(name: str) -> Iterator[Read]:
         try:
             for index, item in enumerate(reader.iter_records(stream, dialect_for), start=1):
                 yield Read(index, item)
+        except OSError as error:
+            raise unreadable(name, error) from None
+
+
+def raw_records(name: str) -> Iterator[tuple[int, RawRecord]]:
+    """The records of a file or of standard input as cut from it, not yet read, with
+    their places (1 = first), each as soon as its text has arrived. Raises
+    UnreadableError when the source cannot be opened or read."""
+    with open_source(name) as stream:
+        try:
+            yield from enumerate(stream_records(stream), start=1)
         except OSError as error:
             raise unreadable(name, error) from None
 

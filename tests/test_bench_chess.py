@@ -26,33 +26,49 @@ def test_python_chess_games_are_made_to_the_ply_count_and_read_back() -> None:
     assert read == 300
 
 
-def test_bench_chess_prints_both_rates_and_their_ratio_at_1x_and_10x() -> None:
-    pytest.importorskip("chess", reason="python-chess is not installed: pip install 'referee[bench]'")
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "bench", "--chess", "--records", "2", "Numica"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
+def _bench(*arguments: str, hide_chess: bool = False) -> subprocess.CompletedProcess[str]:
+    hide = "import sys; sys.modules['chess'] = None; " if hide_chess else ""  # an import of chess fails
+    code = hide + "from referee.cli import main; main()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *arguments], capture_output=True, text=True, check=False, timeout=300
     )
+
+
+HEADER = ["game", "size", "records", "actions", "referee/s", "MB", "chess", "plies/s", "MB", "ratio", "goal"]
+
+
+def test_bench_prints_both_rates_their_ratio_and_the_goal_at_1x_and_10x() -> None:
+    pytest.importorskip("chess", reason="python-chess is not installed: pip install 'referee[bench]'")
+    done = _bench("bench", "--actions", "300", "--runs", "1", "Numica", "nieuchess")
     assert done.returncode == 0, done.stderr
     header, *rows = done.stdout.splitlines()
-    assert header.split() == [
-        "game",
-        "size",
-        "records",
-        "actions",
-        "referee/s",
-        "MB",
-        "chess",
-        "plies/s",
-        "MB",
-        "ratio",
+    assert header.split() == HEADER
+    assert [row.split()[:2] for row in rows] == [
+        ["numica", "1x"],
+        ["numica", "10x"],
+        ["nieuchess", "1x"],
+        ["nieuchess", "10x"],
     ]
-    assert [row.split()[:3] for row in rows] == [["numica", "1x", "2"], ["numica", "10x", "20"]]
     for row in rows:
         fields = row.split()
-        ours, theirs, ratio = (float(fields[i].replace(",", "")) for i in (4, 6, 8))
+        ours, theirs, ratio, goal = (float(fields[i].replace(",", "")) for i in (4, 6, 8, 9))
         assert ours > 0 and theirs > 0 and ratio == pytest.approx(ours / theirs, rel=0.02)
-    assert int(rows[1].split()[3]) == 10 * int(rows[0].split()[3])
-    assert all(re.fullmatch(r"\d+", row.split()[5]) for row in rows)  # peak MB
+        assert goal == (1.5 if fields[0] == "nieuchess" else 3.0)
+        assert (fields[10:] == ["below"]) == (ratio < goal)
+        assert re.fullmatch(r"\d+", fields[5])  # peak MB
+    for small, large in (rows[0:2], rows[2:4]):
+        assert int(small.split()[3]) >= 300
+        assert int(large.split()[2]) == 10 * int(small.split()[2])
+        assert int(large.split()[3]) == 10 * int(small.split()[3])
+
+
+def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> None:
+    done = _bench("bench", "--actions", "100", "--runs", "1", "pikemen", hide_chess=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "referee bench: python-chess is not installed, so its figures are left out: pip install 'referee[bench]'"
+    ]
+    header, *rows = done.stdout.splitlines()
+    assert header.split() == HEADER
+    assert [row.split()[:2] for row in rows] == [["pikemen", "1x"], ["pikemen", "10x"]]
+    assert all(row.split()[6:] == ["-", "-", "-", "3.0"] for row in rows)

@@ -103,7 +103,7 @@ def test_usage_errors_are_one_line_naming_the_command() -> None:
 
 
 def test_bench_takes_game_names_in_any_case() -> None:
-    done = run("bench", "NIKA", "--records", "1")
+    done = run("bench", "NIKA", "--in-process", "--records", "1")
     assert_clean(done)
     assert done.returncode == 0
     assert done.stdout.decode().splitlines()[1].startswith("nika ")

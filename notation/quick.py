@@ -1,0 +1,178 @@
+"""Reading a well-formed record the quick way, for checking it: no record model at all.
+
+`scan(text, dialects)` reads one record's text (LF line ends) and gives its game, its tags
+and, in record order, only what a referee replays: a `Label` for each turn, each action as
+the game's own value, `DRAW` for a `draw`. Comments and glyphs are passed over and no
+position is kept, so reading costs one regular-expression match per token and nothing is
+built per token but the action (and actions are cached by their text).
+
+It reads a subset of what `notation.reader` reads, and reads it the same way: anything it
+does not read for certain (text that is not RGN, a repeated tag, a glyph standing apart
+from its action, an action its game cannot build) gives None, and the caller reads the
+record with the full reader, which says where the text stops being RGN and why. So a
+record is read quickly only when the full reader would read it without complaint, into
+the same tags, labels and actions.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import NamedTuple
+
+from notation.dialect import GLYPH_PATTERN, Dialect
+from notation.lexicon import NUMBER, TOKEN_END, label_regex, unescape
+from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
+
+ASCII_SPACE = " \t\n\r\f\v"
+"""What `\\s` matches in the reader's ASCII regular expressions."""
+
+ACTION_CACHE = 4096
+"""Actions kept per game, by their text: actions are immutable values, so one is shared by
+every record that writes it. The cache starts over when full, so memory stays bounded."""
+
+LABEL_CACHE = 256
+"""Labels kept per game, by their text as written (any mix of capitals reads the same)."""
+
+
+class Label(NamedTuple):
+    """A turn's label: the side (long name), whether it is a `+` step, the round number written."""
+
+    side: str
+    step: bool
+    number: int | None
+
+
+class _Draw:
+    def __repr__(self) -> str:
+        return "DRAW"
+
+
+DRAW = _Draw()
+"""The `draw` termination, in the items of a `Scanned`."""
+
+Item = Label | _Draw | object
+"""A label, DRAW or an action (the game's own value)."""
+
+
+class Scanned(NamedTuple):
+    """A record read the quick way."""
+
+    game: str
+    tags: dict[str, str]
+    """Every tag, by name, in file order."""
+    items: list[Item]
+    """Labels, actions and draws in record order."""
+
+
+def scan(text: str, dialects: DialectLookup) -> Scanned | None:
+    """The record in `text` read the quick way, or None when the full reader must read it."""
+    game_match = GAME_VALUE.match(text)
+    if game_match is None:
+        return None
+    game = game_match.group(1).strip().lower()
+    dialect = dialects(game)
+    if dialect is None:
+        return None
+    tag_section = TAG_SECTION.match(text)
+    if tag_section is None:
+        return None
+    tags: dict[str, str] = {}
+    for match in TAG.finditer(text, 0, tag_section.end()):
+        name, value = match.group(1, 2)
+        if name in tags:
+            return None  # a repeated tag: the full reader says where
+        tags[name] = unescape(value) if "\\" in value else value[1:-1]
+    items = _Reader.of(dialect).items(text, tag_section.end())
+    return None if items is None else Scanned(game, tags, items)
+
+
+class _Reader:
+    """The quick reader of one game's move text."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        # The reader's token alternatives in the reader's order, each after the white space
+        # before it (taken possessively, so no alternative is tried inside it). A glyph
+        # standing apart matches none: such records go to the full reader.
+        self.match = re.compile(
+            r"\s*+(?:"
+            r"\{[^}]*\}"
+            r"|;[^\n]*"
+            rf"|(?P<number>{NUMBER})"
+            rf"|(?P<label>{label_regex(dialect)})"
+            rf"|(?P<draw>draw){TOKEN_END}"
+            rf"|(?P<action>{dialect.action_pattern})(?:{GLYPH_PATTERN})?{TOKEN_END}"
+            ")",
+            re.IGNORECASE | re.ASCII,
+        ).match
+        self.parse_action = dialect.parse_action
+        self.sides = dialect.labels
+        self.labels: dict[str, Label] = {}
+        self.actions: dict[str, object] = {}
+
+    @staticmethod
+    @cache
+    def of(dialect: Dialect) -> _Reader:
+        return _Reader(dialect)
+
+    def items(self, text: str, pos: int) -> list[Item] | None:
+        """The labels, actions and draws of the move text from `pos`, or None."""
+        end = len(text.rstrip(ASCII_SPACE))
+        match, actions = self.match, self.actions
+        items: list[Item] = []
+        append = items.append
+        number: int | None = None
+        in_turn = False
+        while pos < end:
+            token = match(text, pos)
+            if token is None:
+                return None
+            kind = token.lastgroup
+            pos = token.end()
+            if number is not None and kind != "label":
+                return None  # a round number must be followed by its turn's label
+            if kind == "action":
+                if not in_turn:
+                    return None
+                written = token.group("action")
+                action = actions.get(written)
+                if action is None:
+                    action = self._action(written)
+                    if action is None:
+                        return None
+                append(action)
+            elif kind == "label":
+                label = self._label(token.group("label")[:-1], number)
+                if label is None:
+                    return None
+                append(label)
+                in_turn, number = True, None
+            elif kind == "number":
+                number = int(token.group("number").rstrip("."))
+            elif kind == "draw":
+                append(DRAW)
+                in_turn = False
+            # else a comment: passed over
+        return None if number is not None else items
+
+    def _action(self, written: str) -> object | None:
+        try:
+            action = self.parse_action(written)
+        except ValueError:
+            return None
+        if len(self.actions) >= ACTION_CACHE:
+            self.actions.clear()
+        self.actions[written] = action
+        return action
+
+    def _label(self, written: str, number: int | None) -> Label | None:
+        label = self.labels.get(written)
+        if label is None:
+            bare = written.rstrip("+")
+            side = self.sides.get(bare.lower())
+            if side is None:
+                return None
+            if len(self.labels) >= LABEL_CACHE:
+                self.labels.clear()
+            label = self.labels[written] = Label(side, written != bare, None)
+        return label if number is None else label._replace(number=number)

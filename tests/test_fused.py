@@ -1,0 +1,148 @@
+"""The fused check path gives exactly the verdicts of the detailed path.
+
+`referee check` first tries `referee.fused.quick_verdict` (the record's text straight into
+its engine) and falls back to reading and replaying the record the detailed way. These
+tests compare both paths record by record: on the conformance records, on random
+playouts of every game and player count, and on those records mutated (actions swapped,
+dropped, repeated or replaced, text cut short, bytes flipped, junk inserted). They also
+check that the fused path does take the plain legal records, so that it cannot quietly
+stop working and leave every record to the slow path.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import registry
+from notation.model import Record
+from notation.quick import DRAW, Label, scan
+from notation.reader import read_raw
+from notation.stream import RawRecord, split
+from referee import session
+from referee.adjudicate import dialect_for, open_ended
+from referee.fused import open_ended_actions, quick_verdict
+from referee.playout import play
+from referee.sources import Read
+from referee.verdicts import Verdict
+from tests.fuzzing import corpus, mutate
+
+
+def detailed(raw: RawRecord, number: int = 1) -> Verdict:
+    return session.judge(Read(number, read_raw(raw, dialect_for)), "t.rgn").verdict
+
+
+def assert_same(data: bytes) -> int:
+    """Compare both paths on every record of `data`; the number the fused path judged."""
+    quick = 0
+    for number, raw in enumerate(split(data), start=1):
+        fused = quick_verdict(raw, "t.rgn", number)
+        if fused is not None:
+            quick += 1
+            assert fused == detailed(raw, number), raw.raw.decode("utf-8", "replace")
+        assert session.check_raw(raw, "t.rgn", number) == detailed(raw, number)
+    return quick
+
+
+def playouts() -> list[tuple[str, int | None, bytes]]:
+    found = []
+    for game, info in registry.GAMES.items():
+        for players in tuple(info.sides_by_players) or (None,):
+            for index in range(3):
+                text = play(game, players, f"fused-{game}-{players}-{index}").text
+                found.append((game, players, text.encode("utf-8")))
+    return found
+
+
+PLAYOUTS = playouts()
+
+
+@pytest.mark.parametrize(("game", "players", "data"), PLAYOUTS, ids=lambda value: str(value)[:12])
+def test_the_fused_path_judges_random_playouts_as_the_detailed_path(
+    game: str, players: int | None, data: bytes
+) -> None:
+    assert assert_same(data) == 1  # a plain legal record is judged the fused way
+
+
+def test_the_fused_path_agrees_on_every_conformance_record() -> None:
+    judged = total = 0
+    for records in corpus().values():
+        for record in records:
+            total += 1
+            judged += assert_same(record)
+    assert judged > total // 3  # the legal ones, comments and glyphs and all
+
+
+def _mutated(rng: random.Random, data: bytes) -> bytes:
+    """One record with one change to its move text, as a player's slip would make it."""
+    head, _, moves = data.decode("utf-8").partition("\n\n")
+    tokens = moves.split(" ")
+    a, b = rng.randrange(len(tokens)), rng.randrange(len(tokens))
+    kind = rng.randrange(6)
+    if kind == 0:
+        tokens[a], tokens[b] = tokens[b], tokens[a]
+    elif kind == 1:
+        del tokens[a]
+    elif kind == 2:
+        tokens.insert(a, tokens[b])
+    elif kind == 3:
+        tokens[a] = tokens[b]
+    elif kind == 4:
+        tokens = tokens[: a + 1]
+    else:
+        tokens.insert(a, rng.choice(["draw", "resign", "{note}", ";note\n", "!", "12.", "x"]))
+    return (head + "\n\n" + " ".join(tokens)).encode("utf-8")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, len(PLAYOUTS) - 1), st.randoms(use_true_random=False))
+def test_the_fused_path_agrees_on_mutated_playouts(which: int, rng: random.Random) -> None:
+    assert_same(_mutated(rng, PLAYOUTS[which][2]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**6))
+def test_the_fused_path_agrees_on_fuzzed_conformance_records(number: int) -> None:
+    assert_same(mutate(7, number))
+
+
+def test_open_ended_actions_are_found_as_the_detailed_path_finds_them() -> None:
+    texts = [
+        "B: o30-o29 R: resign",
+        "B: o30-o29 resign",
+        "B: o30-o29 draw draw",
+        "B: o30-o29 R: draw",
+        "draw B: o30-o29",
+        "B: o30-o29 resign resign R: q14-n13 draw",
+        "B: o30-o29 {why} resign R: q14-n13 ; done\n",
+    ]
+    for moves in texts:
+        data = f'[Game "nieuchess"]\n[First "Blue"]\n\n{moves}\n'.encode()
+        raw = split(data)[0]
+        record = read_raw(raw, dialect_for)
+        scanned = scan(data.decode(), dialect_for)
+        assert scanned is not None and isinstance(record, Record)
+        moves_in_order = [move for turn in record.turns for move in turn.moves]
+        expected = {moves_in_order.index(move) for move in open_ended(record)}
+        actions = [at for at, item in enumerate(scanned.items) if type(item) is not Label and item is not DRAW]
+        found = {actions.index(at) for at in open_ended_actions(scanned.items)}
+        assert found == expected, moves
+
+
+@pytest.mark.parametrize("index", range(2))
+def test_the_fused_path_agrees_when_a_battle_leaves_its_roll_or_result_unwritten(index: int) -> None:
+    """A Nieuchess action whose roll or result is left out is legal only last in its record
+    (or before a resign or a draw): both paths must agree wherever it stands."""
+    data = play("nieuchess", None, f"fused-unwritten-{index}").text
+    head, _, moves = data.partition("\n\n")
+    tokens = moves.split(" ")
+    battles = [at for at, token in enumerate(tokens) if "#" in token]
+    assert battles
+    for at in battles[:: max(1, len(battles) // 5)]:
+        for cut in ("=", "#"):
+            changed = [*tokens[:at], tokens[at].split(cut)[0], *tokens[at + 1 :]]
+            assert_same((head + "\n\n" + " ".join(changed)).encode("utf-8"))
+            assert_same((head + "\n\n" + " ".join(changed[: at + 1]) + " resign\n").encode("utf-8"))
