@@ -199,7 +199,8 @@ class GameState(abc.ABC, Generic[ActionT]):
             if side != due:
                 note = self._out_of_turn_note(side)
                 raise WrongSideError(f"it is {due}'s turn, not {side}'s" + (f" ({note})" if note else ""))
-        check_round(self._label_round(side, step), number)
+        if number is not None:  # most turns carry no round number: nothing to check
+            check_round(self._label_round(side, step), number)
         opens = self._open_turn(side, step)
         self._turns += 1
         self._turn_open, self._turn_side, self._acted = True, side, 0

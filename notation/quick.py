@@ -94,7 +94,7 @@ class _Reader:
         # The reader's token alternatives in the reader's order, each after the white space
         # before it (taken possessively, so no alternative is tried inside it). A glyph
         # standing apart matches none: such records go to the full reader.
-        self.match = re.compile(
+        pattern = re.compile(
             r"\s*+(?:"
             r"\{[^}]*\}"
             r"|;[^\n]*"
@@ -104,7 +104,11 @@ class _Reader:
             rf"|(?P<action>{dialect.action_pattern})(?:{GLYPH_PATTERN})?{TOKEN_END}"
             ")",
             re.IGNORECASE | re.ASCII,
-        ).match
+        )
+        self.match = pattern.match
+        # Which kind of token matched, by `Match.lastindex` (None for a comment): the last
+        # group closed is the kind's own, whatever groups an action pattern holds inside.
+        self.kinds = {pattern.groupindex[kind]: kind for kind in ("number", "label", "draw", "action")}
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
@@ -118,7 +122,7 @@ class _Reader:
     def items(self, text: str, pos: int) -> list[Item] | None:
         """The labels, actions and draws of the move text from `pos`, or None."""
         end = len(text.rstrip(ASCII_SPACE))
-        match, actions = self.match, self.actions
+        match, kinds, actions, labels = self.match, self.kinds, self.actions, self.labels
         items: list[Item] = []
         append = items.append
         number: int | None = None
@@ -127,14 +131,12 @@ class _Reader:
             token = match(text, pos)
             if token is None:
                 return None
-            kind = token.lastgroup
             pos = token.end()
-            if number is not None and kind != "label":
-                return None  # a round number must be followed by its turn's label
+            kind = kinds.get(token.lastindex)  # type: ignore[arg-type]
             if kind == "action":
-                if not in_turn:
+                if not in_turn or number is not None:
                     return None
-                written = token.group("action")
+                written = token["action"]
                 action = actions.get(written)
                 if action is None:
                     action = self._action(written)
@@ -142,13 +144,16 @@ class _Reader:
                         return None
                 append(action)
             elif kind == "label":
-                label = self._label(token.group("label")[:-1], number)
+                written = token["label"]
+                label = labels.get(written) or self._label(written)
                 if label is None:
                     return None
-                append(label)
+                append(label if number is None else label._replace(number=number))
                 in_turn, number = True, None
+            elif number is not None:
+                return None  # a round number must be followed by its turn's label
             elif kind == "number":
-                number = int(token.group("number").rstrip("."))
+                number = int(token["number"].rstrip("."))
             elif kind == "draw":
                 append(DRAW)
                 in_turn = False
@@ -165,14 +170,13 @@ class _Reader:
         self.actions[written] = action
         return action
 
-    def _label(self, written: str, number: int | None) -> Label | None:
-        label = self.labels.get(written)
-        if label is None:
-            bare = written.rstrip("+")
-            side = self.sides.get(bare.lower())
-            if side is None:
-                return None
-            if len(self.labels) >= LABEL_CACHE:
-                self.labels.clear()
-            label = self.labels[written] = Label(side, written != bare, None)
-        return label if number is None else label._replace(number=number)
+    def _label(self, written: str) -> Label | None:
+        """The label written `written` (its colon included), now cached."""
+        bare = written[:-1].rstrip("+")
+        side = self.sides.get(bare.lower())
+        if side is None:
+            return None
+        if len(self.labels) >= LABEL_CACHE:
+            self.labels.clear()
+        label = self.labels[written] = Label(side, written[:-1] != bare, None)
+        return label

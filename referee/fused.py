@@ -44,21 +44,20 @@ def _replay(scanned: Scanned, source: str, index: int) -> Verdict | None:
     state: GameState[Any] = registry.engine(scanned.game).new_state(scanned.tags)
     items = scanned.items
     open_ended = open_ended_actions(items)
+    begin_turn, end_turn, apply = state.begin_turn, state.end_turn, state.apply
     turns = 0
-    turn_open = False
     for at, item in enumerate(items):
-        if type(item) is Label:
-            if turn_open:
-                state.end_turn()
-            state.begin_turn(item.side, item.step, item.number)
-            turn_open = True
+        if item.__class__ is Label:
+            if turns:
+                end_turn()  # a draw leaves the turn before it open, as in the detailed path
+            begin_turn(item.side, item.step, item.number)
             turns += 1
         elif item is DRAW:
             if state.outcome() is not None:
                 return None  # a draw after the end: illegal
-            state.agree_draw()  # the turn before it stays open, as in the detailed path
+            state.agree_draw()
         else:
-            state.apply(item, at in open_ended)
+            apply(item, at in open_ended)
     return legal_verdict(scanned.game, scanned.tags.get("Result"), state, source, index, turns)
 
 
@@ -68,15 +67,15 @@ def open_ended_actions(items: list[Item]) -> set[int]:
     every action right before a `resign` in its turn or before a `draw`."""
     found: set[int] = set()
     for at in range(len(items) - 1, -1, -1):
-        item = items[at]
-        if type(item) is not Label and item is not DRAW and not isinstance(item, Resign):
+        kind = items[at].__class__
+        if kind is not Label and kind is not Resign and items[at] is not DRAW:
             found.add(at)
             break
     for at, item in enumerate(items):
-        if isinstance(item, Resign) or item is DRAW:
+        if item is DRAW or item.__class__ is Resign:
             before = at - 1
             while before >= 0 and items[before] is DRAW:  # draws after draws: the action before them all
                 before -= 1
-            if before >= 0 and type(items[before]) is not Label:
+            if before >= 0 and items[before].__class__ is not Label:
                 found.add(before)
     return found
