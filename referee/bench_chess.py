@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from games import registry
+from referee.errors import UsageError
 from referee.playout import play
 
 SCALES = (1, 10)
@@ -106,6 +107,17 @@ ACTIONS = 20_000
 """The default size 1x: random records of at least this many actions per game."""
 
 
+def read_sizes(text: str) -> tuple[int, ...]:
+    """`--sizes 1,10,100`: the multiples of size 1x to measure. Raises UsageError."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1 or max(sizes) > 1000:
+        raise UsageError(f"--sizes takes whole numbers from 1 to 1000 separated by commas, like 1,10,100; not {text!r}")
+    return sizes
+
+
 def playouts(name: str, actions: int, seed: str) -> tuple[bytes, int, int]:
     """Random records of a game of at least `actions` actions in all: the file's bytes,
     its records and its actions."""
@@ -127,7 +139,13 @@ def has_chess() -> bool:
     return True
 
 
-def compare(names: list[str] | None, actions: int = ACTIONS, seed: str = "bench", runs: int = 3) -> Iterator[str]:
+def compare(
+    names: list[str] | None,
+    actions: int = ACTIONS,
+    seed: str = "bench",
+    runs: int = 3,
+    sizes: tuple[int, ...] = SCALES,
+) -> Iterator[str]:
     """One line per game and size: the referee's whole-process speed and peak memory,
     beside python-chess's (when installed) and their ratio against the goal."""
     chess_here = has_chess()
@@ -139,7 +157,7 @@ def compare(names: list[str] | None, actions: int = ACTIONS, seed: str = "bench"
     with tempfile.TemporaryDirectory() as folder:
         for name in chosen:
             block, records, made = playouts(name, actions, seed)
-            for scale in SCALES:
+            for scale in sizes:
                 ours = Path(folder, f"{name}-{scale}x.rgn")
                 ours.write_bytes(block * scale)
                 referee = _timed([*_referee_command(), "check", str(ours)], runs)

@@ -335,6 +335,7 @@ def bench(
         int, typer.Option("--actions", min=1, help="Size 1x: random records of at least N actions per game.")
     ] = 20_000,
     runs: Annotated[int, typer.Option("--runs", min=1, help="Processes timed per figure (the best counts).")] = 3,
+    sizes: Annotated[str, typer.Option("--sizes", help="The multiples of size 1x to measure, e.g. 1,10,100.")] = "1,10",
     seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
     in_process: Annotated[
         bool,
@@ -384,7 +385,8 @@ def bench(
                     "referee bench: python-chess is not installed, so its figures are left out: "
                     "pip install 'referee[bench]'"
                 )
-            rows = bench_chess.compare(chosen or None, actions, seed, runs)
+            scales = bench_chess.read_sizes(sizes)
+            rows = bench_chess.compare(chosen or None, actions, seed, runs, scales)
         for row in rows:
             _out(row)
     except UsageError as error:

@@ -8,7 +8,8 @@ import sys
 
 import pytest
 
-from referee.bench_chess import chess_pgn
+from referee.bench_chess import chess_pgn, read_sizes
+from referee.errors import UsageError
 
 
 def test_python_chess_games_are_made_to_the_ply_count_and_read_back() -> None:
@@ -72,3 +73,15 @@ def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> No
     assert header.split() == HEADER
     assert [row.split()[:2] for row in rows] == [["pikemen", "1x"], ["pikemen", "10x"]]
     assert all(row.split()[6:] == ["-", "-", "-", "3.0"] for row in rows)
+
+
+def test_bench_sizes_are_whole_multiples_or_a_usage_error() -> None:
+    assert read_sizes("1,10,100") == (1, 10, 100)
+    for wrong in ("", "0", "1,,2", "x", "9" * 5000, "2000"):
+        with pytest.raises(UsageError, match="--sizes takes whole numbers"):
+            read_sizes(wrong)
+    done = _bench("bench", "--sizes", "1,x", "numica")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "referee: --sizes takes whole numbers from 1 to 1000 separated by commas, like 1,10,100; not '1,x'"
+    ]
