@@ -27,7 +27,7 @@ from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 ASCII_SPACE = " \t\n\r\f\v"
 """What `\\s` matches in the reader's ASCII regular expressions."""
 
-ACTION_CACHE = 4096
+ACTION_CACHE = 8192
 """Actions kept per game, by their text: actions are immutable values, so one is shared by
 every record that writes it. The cache starts over when full, so memory stays bounded."""
 
@@ -148,7 +148,7 @@ class _Reader:
                 label = labels.get(written) or self._label(written)
                 if label is None:
                     return None
-                append(label if number is None else label._replace(number=number))
+                append(label if number is None else Label(label.side, label.step, number))
                 in_turn, number = True, None
             elif number is not None:
                 return None  # a round number must be followed by its turn's label
