@@ -98,8 +98,8 @@ class _Reader:
             r"\s*+(?:"
             r"\{[^}]*\}"
             r"|;[^\n]*"
-            rf"|(?P<number>{NUMBER})"
-            rf"|(?P<label>{label_regex(dialect)})"
+            rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)})"
+            rf"|(?P<lone>{NUMBER})"
             rf"|(?P<draw>draw){TOKEN_END}"
             rf"|(?P<action>{dialect.action_pattern})(?:{GLYPH_PATTERN})?{TOKEN_END}"
             ")",
@@ -108,7 +108,9 @@ class _Reader:
         self.match = pattern.match
         # Which kind of token matched, by `Match.lastindex` (None for a comment): the last
         # group closed is the kind's own, whatever groups an action pattern holds inside.
-        self.kinds = {pattern.groupindex[kind]: kind for kind in ("number", "label", "draw", "action")}
+        # A round number is read with its label, as only white space may stand between
+        # them; a number standing alone is not read here (the full reader says why).
+        self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "action")}
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
@@ -125,7 +127,6 @@ class _Reader:
         match, kinds, actions, labels = self.match, self.kinds, self.actions, self.labels
         items: list[Item] = []
         append = items.append
-        number: int | None = None
         in_turn = False
         while pos < end:
             token = match(text, pos)
@@ -134,7 +135,7 @@ class _Reader:
             pos = token.end()
             kind = kinds.get(token.lastindex)  # type: ignore[arg-type]
             if kind == "action":
-                if not in_turn or number is not None:
+                if not in_turn:
                     return None
                 written = token["action"]
                 action = actions.get(written)
@@ -148,17 +149,16 @@ class _Reader:
                 label = labels.get(written) or self._label(written)
                 if label is None:
                     return None
-                append(label if number is None else Label(label.side, label.step, number))
-                in_turn, number = True, None
-            elif number is not None:
-                return None  # a round number must be followed by its turn's label
-            elif kind == "number":
-                number = int(token["number"].rstrip("."))
+                number = token["number"]
+                append(label if number is None else Label(label.side, label.step, int(number.rstrip("."))))
+                in_turn = True
             elif kind == "draw":
                 append(DRAW)
                 in_turn = False
+            elif kind == "lone":
+                return None
             # else a comment: passed over
-        return None if number is not None else items
+        return items
 
     def _action(self, written: str) -> object | None:
         try:
