@@ -190,13 +190,16 @@ class GameState(abc.ABC, Generic[ActionT]):
             raise GameOverError(self._ended_message())
         if self._turn_open:
             raise TurnOpenError(f"{self._turn_side}'s turn is still open: it must end before another turn begins")
-        if side not in self.sides:
-            raise WrongSideError(self._not_playing(side))
-        if step and not self.info.step_labels:
-            raise IllegalTurnError(f"{self.info.display} has no replacement steps: a label has no '+'")
-        if not step:
+        if step:
+            if side not in self.sides:
+                raise WrongSideError(self._not_playing(side))
+            if not self.info.step_labels:
+                raise IllegalTurnError(f"{self.info.display} has no replacement steps: a label has no '+'")
+        else:
             due = self._side_to_move()
-            if side != due:
+            if side != due:  # the side due always plays: only another label needs these checks
+                if side not in self.sides:
+                    raise WrongSideError(self._not_playing(side))
                 note = self._out_of_turn_note(side)
                 raise WrongSideError(f"it is {due}'s turn, not {side}'s" + (f" ({note})" if note else ""))
         if number is not None:  # most turns carry no round number: nothing to check
