@@ -14,6 +14,7 @@ from collections.abc import Iterable
 
 from games.api import IllegalActionError
 from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
+from games.nieuchess.hexsets import HOT_LINE, PASSABLE, HexSet, members, spread
 from games.registry import NIEUCHESS
 
 SIDES = NIEUCHESS.sides
@@ -23,9 +24,6 @@ MAX_STEPS = 5
 NEIGHBOURS = BOARD.neighbours
 STEPS = BOARD.steps
 HOT = BOARD.hot
-HOT_STEPS = BOARD.hot_steps
-AXIAL_Q = tuple(q for q, _ in BOARD.axial)
-AXIAL_R = tuple(r for _, r in BOARD.axial)
 
 
 def hex_names(hexes: Iterable[int]) -> str:
@@ -47,23 +45,29 @@ def read_hexes(names: Iterable[str]) -> list[int]:
 class Field:
     """The map with the pawns on it: who holds each hex and whose zones cover it."""
 
-    __slots__ = ("control", "occupant", "pawns")
+    __slots__ = ("control", "held", "occupant", "pawns", "zones")
 
     def __init__(self) -> None:
         self.occupant = bytearray(SIZE)
         self.control = (bytearray(SIZE), bytearray(SIZE))
         self.pawns: tuple[set[int], set[int]] = (set(), set())
+        self.held: list[HexSet] = [0, 0]
+        self.zones: list[HexSet | None] = [None, None]
 
     def copy(self) -> Field:
         twin = Field.__new__(Field)
         twin.occupant = bytearray(self.occupant)
         twin.control = (bytearray(self.control[0]), bytearray(self.control[1]))
         twin.pawns = (set(self.pawns[0]), set(self.pawns[1]))
+        twin.held = list(self.held)
+        twin.zones = list(self.zones)
         return twin
 
     def put(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = side + 1
         self.pawns[side].add(hex_)
+        self.held[side] |= 1 << hex_
+        self.zones[side] = None
         control = self.control[side]
         for n in NEIGHBOURS[hex_]:
             control[n] += 1
@@ -71,6 +75,8 @@ class Field:
     def lift(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = 0
         self.pawns[side].discard(hex_)
+        self.held[side] &= ~(1 << hex_)
+        self.zones[side] = None
         control = self.control[side]
         for n in NEIGHBOURS[hex_]:
             control[n] -= 1
@@ -116,93 +122,72 @@ class Field:
 
     # -- the destination form -----------------------------------------------------
 
+    def zone(self, side: int) -> HexSet:
+        """The side's zone of control: every hex next to one of its pawns. Worked out once
+        and kept until the side's pawns change, so a turn's moves, which change only the
+        mover's pawns, share the enemy's zone."""
+        zone = self.zones[side]
+        if zone is None:
+            zone = self.zones[side] = spread(self.held[side])
+        return zone
+
     def reaches(self, side: int, origin: int, target: int) -> bool:
         """Whether some legal path leads from origin to target (the destination form)."""
         if self.occupant[target] or not BOARD.passable[target]:
             return False
-        walkable = BOARD.distance(origin, target) <= MAX_STEPS
         if HOT[target]:
-            # Most moves onto the line walk there; only the others need the ride search.
-            return (walkable and self._walks_to(side, origin, target)) or target in self.destinations(side, origin)
-        return walkable and self._walks_to(side, origin, target)
+            return bool(self.destination_set(side, origin) >> target & 1)
+        # Off the hot line only ordinary steps lead there: at most 5 of them.
+        if BOARD.distance(origin, target) > MAX_STEPS:
+            return False
+        return bool(self._walk(side, origin, 1 << target) >> target & 1)
 
-    def _walks_to(self, side: int, origin: int, target: int) -> bool:
-        """A breadth-first search over ordinary steps, pruned by the distance left."""
-        occupant = self.occupant
-        own, control = side + 1, self.control[1 - side]
-        tq, tr = AXIAL_Q[target], AXIAL_R[target]
-        seen = {origin}
-        frontier = [origin]
-        for left in range(MAX_STEPS - 1, -1, -1):
-            following = []
-            for hex_ in frontier:
-                for n in STEPS[hex_]:
-                    if n in seen:
-                        continue
-                    if n == target:
-                        return True
-                    seen.add(n)
-                    holder = occupant[n]
-                    if (holder and holder != own) or control[n]:
-                        continue
-                    dq, dr = AXIAL_Q[n] - tq, AXIAL_R[n] - tr
-                    if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= left:
-                        following.append(n)
-            frontier = following
-        return False
+    def destinations(self, side: int, origin: int) -> list[int]:
+        """Every hex the pawn on origin can legally end a move on, in board order."""
+        return list(members(self.destination_set(side, origin)))
 
-    def destinations(self, side: int, origin: int) -> set[int]:
-        """Every hex the pawn on origin can legally end a move on."""
-        found, rides = self._walk(side, origin)
-        self._ride(side, origin, rides, found)
-        found.discard(origin)
-        return found
+    def destination_set(self, side: int, origin: int) -> HexSet:
+        """Every hex the pawn on origin can legally end a move on: the empty hexes that at
+        most 5 ordinary steps reach, and those a ride along the hot line reaches from
+        the origin or from a hot-line hex the steps reach outside the enemy's zone."""
+        start, enemy_zone = 1 << origin, self.zone(1 - side)
+        empty = ~(self.held[0] | self.held[1])
+        walked = self._walk(side, origin) & empty
+        rides = (start | (walked & ~enemy_zone)) & HOT_LINE
+        return (walked | self._ride(side, origin, rides)) & ~start
 
-    def _walk(self, side: int, origin: int) -> tuple[set[int], list[int]]:
-        """The hexes ordinary steps can end on, and the hot-line hexes a ride may start from."""
-        occupant = self.occupant
-        own, control = side + 1, self.control[1 - side]
-        found: set[int] = set()
-        seen = {origin}
-        frontier = [origin]
-        rides = [origin] if HOT[origin] else []
+    def _walk(self, side: int, origin: int, goal: HexSet = 0) -> HexSet:
+        """The hexes that at most 5 ordinary steps from origin enter (origin included),
+        breadth first; the search stops early once it enters a hex of `goal`.
+
+        A step enters a hex that is not gray, holds no enemy pawn, and, when it holds one
+        of the side's own pawns, is outside the enemy's zone of control (the pawn would
+        have to stop there). The first hex entered in the enemy's zone stops the pawn."""
+        own, enemy_zone = self.held[side], self.zone(1 - side)
+        enterable = PASSABLE & ~(self.held[1 - side] | (own & enemy_zone))
+        reached = frontier = 1 << origin
         for _ in range(MAX_STEPS):
-            following = []
-            for hex_ in frontier:
-                for n in STEPS[hex_]:
-                    if n in seen:
-                        continue
-                    seen.add(n)
-                    holder = occupant[n]
-                    if holder:
-                        if holder == own and not control[n]:
-                            following.append(n)
-                        continue
-                    found.add(n)
-                    if not control[n]:
-                        following.append(n)
-                        if HOT[n]:
-                            rides.append(n)
-            frontier = following
-        return found, rides
+            frontier = spread(frontier) & enterable & ~reached
+            reached |= frontier
+            frontier &= ~enemy_zone
+            if not frontier or reached & goal:
+                break
+        return reached
 
-    def _ride(self, side: int, origin: int, rides: list[int], found: set[int]) -> None:
-        """Add to `found` every hex a ride along the hot line reaches from `rides`."""
-        occupant, control = self.occupant, self.control[1 - side]
-        ridden: set[int] = set()
-        for start in rides:
-            if start in ridden:
-                continue
-            ridden.add(start)
-            todo = [start]
-            while todo:
-                for n in HOT_STEPS[todo.pop()]:
-                    if n in ridden or (occupant[n] and n != origin):
-                        continue
-                    found.add(n)
-                    if not control[n]:
-                        ridden.add(n)
-                        todo.append(n)
+    def _ride(self, side: int, origin: int, rides: HexSet) -> HexSet:
+        """The hexes a ride along the hot line reaches from the hexes of `rides`: hot-line
+        hexes free of pawns (the mover's own start counts as empty), one after the other;
+        a hex in the enemy's zone of control ends the ride."""
+        enemy_zone = self.zone(1 - side)
+        open_line = HOT_LINE & ~((self.held[0] | self.held[1]) & ~(1 << origin))
+        reached, ridden = 0, rides
+        frontier = rides
+        while frontier:
+            entered = spread(frontier) & open_line & ~ridden
+            reached |= entered
+            frontier = entered & ~enemy_zone
+            ridden |= frontier
+        return reached
 
     def unreachable(self, side: int, origin: int, target: int) -> str:
         """Why the destination form cannot reach target, in a player's words."""

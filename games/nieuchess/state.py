@@ -520,7 +520,7 @@ class NieuchessState(GameState[NieuchessAction]):
         side, pieces = turn.side, self.field
         actions: list[NieuchessAction] = []
         for origin in sorted(pieces.pawns[side] - turn.moved):
-            targets = sorted(pieces.destinations(side, origin))
+            targets = pieces.destinations(side, origin)
             actions.extend(Move((NAMES[origin], NAMES[target])) for target in targets)
         if _ceil_div(turn.placements + 1, INVASION_SIZE) <= turn.invasions_before:
             vacant = [h for h in BOARD.red if not pieces.occupant[h]]
