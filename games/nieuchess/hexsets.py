@@ -71,3 +71,50 @@ PASSABLE: HexSet = hexset(h for h in range(SIZE) if BOARD.passable[h])
 """The hexes a pawn may enter: all but the gray ones."""
 HOT_LINE: HexSet = hexset(h for h in range(SIZE) if BOARD.hot[h])
 """The hot line's hexes, along which pawns ride."""
+GRAY_HEXES: HexSet = EVERY ^ PASSABLE
+"""The gray hexes, which no pawn enters."""
+
+
+def _cube(hex_: int) -> tuple[int, int, int]:
+    """Cube coordinates (q, r, s), q + r + s = 0, from the board's axial (q, r)."""
+    q, r = BOARD.axial[hex_]
+    return q, r, -q - r
+
+
+def _between_table(values: list[int]) -> tuple[tuple[HexSet, ...], ...]:
+    """`table[a][b]`: the hexes whose coordinate (from `values`, shifted to start at 0)
+    lies between a and b, both included, in either order."""
+    low = min(values)
+    top = max(values) - low + 1
+    at = [0] * top
+    for hex_, value in enumerate(values):
+        at[value - low] |= 1 << hex_
+    table = [[0] * top for _ in range(top)]
+    for a in range(top):
+        bits = 0
+        for b in range(a, top):
+            bits |= at[b]
+            table[a][b] = table[b][a] = bits
+    return tuple(tuple(row) for row in table)
+
+
+_CUBES = [_cube(h) for h in range(SIZE)]
+_LOW = [min(cube[axis] for cube in _CUBES) for axis in range(3)]
+CUBE = tuple((q - _LOW[0], r - _LOW[1], s - _LOW[2]) for q, r, s in _CUBES)
+"""Each hex's cube coordinates, shifted so that the smallest on the map is 0."""
+_BETWEEN = tuple(_between_table([cube[axis] for cube in _CUBES]) for axis in range(3))
+
+
+def lens(a: int, b: int) -> HexSet:
+    """The hexes on the shortest lines from hex a to hex b (both included): on a hex grid,
+    those whose three cube coordinates each lie between a's and b's."""
+    (qa, ra, sa), (qb, rb, sb) = CUBE[a], CUBE[b]
+    q_between, r_between, s_between = _BETWEEN
+    return q_between[qa][qb] & r_between[ra][rb] & s_between[sa][sb]
+
+
+ENEMY_HALF: tuple[HexSet, HexSet] = (
+    hexset(h for h in range(SIZE) if BOARD.half[h] != 0),
+    hexset(h for h in range(SIZE) if BOARD.half[h] != 1),
+)
+"""Each side's enemy half of the map: Blue's half for Red, Red's half for Blue."""

@@ -3,9 +3,9 @@ control, and the searches that say where a pawn may go (at most 5 ordinary steps
 ride along the hot line).
 
 A pawn has no identity beyond the hex it stands on. The `Field` keeps a flat `occupant`
-array (0 empty, 1 Red, 2 Blue) plus, per side, how many of its pawns touch each hex
-(`control`), updated on every placement and removal, so a zone-of-control test is one
-lookup.
+array (0 empty, 1 Red, 2 Blue) and each side's pawns as a set of hexes held in an integer
+(`hexsets.py`), so that the searches below step from whole sets of hexes to their
+neighbours at once.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from games.api import IllegalActionError
 from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
-from games.nieuchess.hexsets import HOT_LINE, PASSABLE, HexSet, members, spread
+from games.nieuchess.hexsets import ENEMY_HALF, GRAY_HEXES, HOT_LINE, PASSABLE, HexSet, lens, members, spread
 from games.registry import NIEUCHESS
 
 SIDES = NIEUCHESS.sides
@@ -43,51 +43,69 @@ def read_hexes(names: Iterable[str]) -> list[int]:
 
 
 class Field:
-    """The map with the pawns on it: who holds each hex and whose zones cover it."""
+    """The map with the pawns on it: who holds each hex and whose zones cover it.
 
-    __slots__ = ("control", "held", "occupant", "pawns", "zones")
+    `occupant` is a flat array (0 empty, 1 Red, 2 Blue) and `held` the same pawns as one
+    set of hexes per side (see `hexsets.py`). A side's zone of control, and the hexes its
+    pawns bar to enemy pawns passing by, are worked out when first asked and kept until
+    that side's pawns change; a turn's moves change only the mover's pawns, so all the
+    moves of a turn share the enemy's."""
+
+    __slots__ = ("held", "occupant", "zones")
 
     def __init__(self) -> None:
         self.occupant = bytearray(SIZE)
-        self.control = (bytearray(SIZE), bytearray(SIZE))
-        self.pawns: tuple[set[int], set[int]] = (set(), set())
         self.held: list[HexSet] = [0, 0]
-        self.zones: list[HexSet | None] = [None, None]
+        self.zones: list[tuple[HexSet, HexSet] | None] = [None, None]
 
     def copy(self) -> Field:
         twin = Field.__new__(Field)
         twin.occupant = bytearray(self.occupant)
-        twin.control = (bytearray(self.control[0]), bytearray(self.control[1]))
-        twin.pawns = (set(self.pawns[0]), set(self.pawns[1]))
         twin.held = list(self.held)
-        twin.zones = list(self.zones)
+        twin.zones = list(self.zones)  # immutable values: sharing them is safe
         return twin
 
     def put(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = side + 1
-        self.pawns[side].add(hex_)
         self.held[side] |= 1 << hex_
         self.zones[side] = None
-        control = self.control[side]
-        for n in NEIGHBOURS[hex_]:
-            control[n] += 1
 
     def lift(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = 0
-        self.pawns[side].discard(hex_)
         self.held[side] &= ~(1 << hex_)
         self.zones[side] = None
-        control = self.control[side]
-        for n in NEIGHBOURS[hex_]:
-            control[n] -= 1
+
+    def pawns(self, side: int) -> list[int]:
+        """The hexes of the side's pawns, in board order."""
+        return list(members(self.held[side]))
 
     def pool(self, side: int) -> int:
         """The side's eliminated pawns, waiting for a replacement step."""
-        return ARMY - len(self.pawns[side])
+        return ARMY - self.held[side].bit_count()
 
     def beyond(self, side: int) -> int:
         """How many of the side's pawns stand on the enemy half."""
-        return sum(1 for h in self.pawns[side] if BOARD.half[h] != side)
+        return (self.held[side] & ENEMY_HALF[side]).bit_count()
+
+    def zone(self, side: int) -> HexSet:
+        """The side's zone of control: every hex next to one of its pawns."""
+        return self._zone_and_barrier(side)[0]
+
+    def in_zone(self, side: int, hex_: int) -> bool:
+        """Whether the hex is in the side's zone of control."""
+        return bool(self._zone_and_barrier(side)[0] >> hex_ & 1)
+
+    def barrier(self, side: int) -> HexSet:
+        """The hexes an enemy pawn can never step through because of this side: its pawns,
+        its zone of control (which stops the enemy), and the gray hexes."""
+        return self._zone_and_barrier(side)[1]
+
+    def _zone_and_barrier(self, side: int) -> tuple[HexSet, HexSet]:
+        kept = self.zones[side]
+        if kept is None:
+            zone = spread(self.held[side])
+            kept = self.zones[side] = (zone, zone | self.held[side] | GRAY_HEXES)
+        return kept
 
     def own_pawn(self, hex_: int, side: int) -> None:
         """Refuse an action unless the side has a pawn on the hex."""
@@ -99,8 +117,10 @@ class Field:
     def engaged(self, side: int) -> tuple[set[int], set[int]]:
         """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's."""
         enemy = 1 - side
-        theirs, ours = self.control[enemy], self.control[side]
-        return ({h for h in self.pawns[side] if theirs[h]}, {h for h in self.pawns[enemy] if ours[h]})
+        return (
+            set(members(self.held[side] & self.zone(enemy))),
+            set(members(self.held[enemy] & self.zone(side))),
+        )
 
     def map_lines(self) -> list[str]:
         """The board drawn as text: X Red, O Blue, terrain symbols elsewhere."""
@@ -122,25 +142,19 @@ class Field:
 
     # -- the destination form -----------------------------------------------------
 
-    def zone(self, side: int) -> HexSet:
-        """The side's zone of control: every hex next to one of its pawns. Worked out once
-        and kept until the side's pawns change, so a turn's moves, which change only the
-        mover's pawns, share the enemy's zone."""
-        zone = self.zones[side]
-        if zone is None:
-            zone = self.zones[side] = spread(self.held[side])
-        return zone
-
     def reaches(self, side: int, origin: int, target: int) -> bool:
         """Whether some legal path leads from origin to target (the destination form)."""
         if self.occupant[target] or not BOARD.passable[target]:
             return False
+        near = BOARD.distance(origin, target) <= MAX_STEPS
+        ends = (1 << origin) | (1 << target)
+        if near and not lens(origin, target) & ~ends & self.barrier(1 - side):
+            # A shortest line of at most 5 steps, all its hexes free to step through.
+            return True
         if HOT[target]:
             return bool(self.destination_set(side, origin) >> target & 1)
         # Off the hot line only ordinary steps lead there: at most 5 of them.
-        if BOARD.distance(origin, target) > MAX_STEPS:
-            return False
-        return bool(self._walk(side, origin, 1 << target) >> target & 1)
+        return near and bool(self._walk(side, origin, 1 << target) >> target & 1)
 
     def destinations(self, side: int, origin: int) -> list[int]:
         """Every hex the pawn on origin can legally end a move on, in board order."""
@@ -217,7 +231,7 @@ class Field:
     def _check_steps(self, side: int, path: list[int]) -> None:
         """Each step goes to a neighbour that is not gray, not an enemy's, and stops the
         pawn when it is in an enemy zone of control."""
-        occupant, control = self.occupant, self.control[1 - side]
+        occupant, enemy_zone = self.occupant, self.zone(1 - side)
         last = len(path) - 1
         for a, b in zip(path, path[1:], strict=False):
             if b not in NEIGHBOURS[a]:
@@ -230,7 +244,7 @@ class Field:
                 raise IllegalActionError(
                     f"{NAMES[hex_]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex"
                 )
-            if control[hex_] and index < last:
+            if enemy_zone >> hex_ & 1 and index < last:
                 if holder:
                     raise IllegalActionError(
                         f"{NAMES[hex_]} is in {SIDES[1 - side]}'s zone of control and held by "
