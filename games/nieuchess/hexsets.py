@@ -118,3 +118,15 @@ ENEMY_HALF: tuple[HexSet, HexSet] = (
     hexset(h for h in range(SIZE) if BOARD.half[h] != 1),
 )
 """Each side's enemy half of the map: Blue's half for Red, Red's half for Blue."""
+
+
+def _within(hex_: int, steps: int) -> HexSet:
+    """The hexes at most `steps` steps from hex_ (terrain ignored), hex_ included."""
+    disk = 1 << hex_
+    for _ in range(steps):
+        disk |= spread(disk)
+    return disk
+
+
+NEAR: tuple[HexSet, ...] = tuple(_within(h, 5) for h in range(SIZE))
+"""For each hex, the hexes at most 5 steps away (the longest walk of a move), terrain ignored."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.api import IllegalActionError
-from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
-from games.nieuchess.hexsets import ENEMY_HALF, GRAY_HEXES, HOT_LINE, PASSABLE, HexSet, lens, members, spread
+from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, INDEX, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
+from games.nieuchess.hexsets import ENEMY_HALF, GRAY_HEXES, HOT_LINE, NEAR, PASSABLE, HexSet, lens, members, spread
 from games.registry import NIEUCHESS
 
 SIDES = NIEUCHESS.sides
@@ -35,9 +35,11 @@ def read_hexes(names: Iterable[str]) -> list[int]:
     """The hex numbers of written hexes; a hex off the map breaks the rules."""
     found = []
     for text in names:
-        hex_ = hex_index(text)
+        hex_ = INDEX.get(text)  # actions keep their hexes in lower case; others are looked up
         if hex_ is None:
-            raise IllegalActionError(f"{text} is off the map (files a-y, ranks 1-{HEIGHT})")
+            hex_ = hex_index(text)
+            if hex_ is None:
+                raise IllegalActionError(f"{text} is off the map (files a-y, ranks 1-{HEIGHT})")
         found.append(hex_)
     return found
 
@@ -75,6 +77,12 @@ class Field:
         self.held[side] &= ~(1 << hex_)
         self.zones[side] = None
 
+    def shift(self, origin: int, target: int, side: int) -> None:
+        """The side's pawn on origin goes to target (a move or an invasion)."""
+        self.occupant[origin], self.occupant[target] = 0, side + 1
+        self.held[side] ^= (1 << origin) | (1 << target)
+        self.zones[side] = None
+
     def pawns(self, side: int) -> list[int]:
         """The hexes of the side's pawns, in board order."""
         return list(members(self.held[side]))
@@ -89,22 +97,18 @@ class Field:
 
     def zone(self, side: int) -> HexSet:
         """The side's zone of control: every hex next to one of its pawns."""
-        return self._zone_and_barrier(side)[0]
-
-    def in_zone(self, side: int, hex_: int) -> bool:
-        """Whether the hex is in the side's zone of control."""
-        return bool(self._zone_and_barrier(side)[0] >> hex_ & 1)
+        kept = self.zones[side]
+        return (kept or self._work_out_zone(side))[0]
 
     def barrier(self, side: int) -> HexSet:
         """The hexes an enemy pawn can never step through because of this side: its pawns,
         its zone of control (which stops the enemy), and the gray hexes."""
-        return self._zone_and_barrier(side)[1]
-
-    def _zone_and_barrier(self, side: int) -> tuple[HexSet, HexSet]:
         kept = self.zones[side]
-        if kept is None:
-            zone = spread(self.held[side])
-            kept = self.zones[side] = (zone, zone | self.held[side] | GRAY_HEXES)
+        return (kept or self._work_out_zone(side))[1]
+
+    def _work_out_zone(self, side: int) -> tuple[HexSet, HexSet]:
+        zone = spread(self.held[side])
+        kept = self.zones[side] = (zone, zone | self.held[side] | GRAY_HEXES)
         return kept
 
     def own_pawn(self, hex_: int, side: int) -> None:
@@ -117,10 +121,10 @@ class Field:
     def engaged(self, side: int) -> tuple[set[int], set[int]]:
         """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's."""
         enemy = 1 - side
-        return (
-            set(members(self.held[side] & self.zone(enemy))),
-            set(members(self.held[enemy] & self.zone(side))),
-        )
+        ours = self.held[side] & self.zone(enemy)
+        if not ours:
+            return set(), set()  # no contact at all
+        return set(members(ours)), set(members(self.held[enemy] & self.zone(side)))
 
     def map_lines(self) -> list[str]:
         """The board drawn as text: X Red, O Blue, terrain symbols elsewhere."""
@@ -146,7 +150,7 @@ class Field:
         """Whether some legal path leads from origin to target (the destination form)."""
         if self.occupant[target] or not BOARD.passable[target]:
             return False
-        near = BOARD.distance(origin, target) <= MAX_STEPS
+        near = NEAR[origin] >> target & 1
         ends = (1 << origin) | (1 << target)
         if near and not lens(origin, target) & ~ends & self.barrier(1 - side):
             # A shortest line of at most 5 steps, all its hexes free to step through.
@@ -154,7 +158,7 @@ class Field:
         if HOT[target]:
             return bool(self.destination_set(side, origin) >> target & 1)
         # Off the hot line only ordinary steps lead there: at most 5 of them.
-        return near and bool(self._walk(side, origin, 1 << target) >> target & 1)
+        return bool(near) and bool(self._walk(side, origin, 1 << target) >> target & 1)
 
     def destinations(self, side: int, origin: int) -> list[int]:
         """Every hex the pawn on origin can legally end a move on, in board order."""

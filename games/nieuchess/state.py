@@ -375,8 +375,7 @@ class NieuchessState(GameState[NieuchessAction]):
                 raise IllegalActionError(pieces.unreachable(side, origin, target))
         else:
             pieces.check_path(side, path)
-        pieces.lift(origin, side)
-        pieces.put(target, side)
+        pieces.shift(origin, target, side)
         turn.moved.add(target)
         return ()
 
@@ -402,8 +401,7 @@ class NieuchessState(GameState[NieuchessAction]):
                 f"{SIDES[side]} has {turn.invasions_before} invasion(s) left: at most "
                 f"{turn.invasions_before * INVASION_SIZE} pawns can land this turn"
             )
-        pieces.lift(origin, side)
-        pieces.put(target, side)
+        pieces.shift(origin, target, side)
         turn.moved.add(target)
         turn.placements += 1
         self.invasions[side] = turn.invasions_before - used
