@@ -8,6 +8,7 @@ spreads and a few masks, whatever the number of hexes it reaches. The sets are p
 `spread` follows the odd-r rule of `board._adjacent` with shifts: a hex's neighbours in
 its own rank are one bit away, those in the ranks above and below 25 bits away (same
 file) and 24 or 26 bits away (the other file: f-1 in odd ranks, f+1 in even ranks).
+Masks keep a shift from wrapping a hex from one edge of the map to the other.
 """
 
 from __future__ import annotations
@@ -52,19 +53,12 @@ def members(bits: HexSet) -> Iterator[int]:
 def spread(bits: HexSet) -> HexSet:
     """Every hex next to some hex of the set (the set's own hexes only when they are next
     to another of its hexes)."""
-    west, east = bits & _HAS_WEST, bits & _HAS_EAST
-    diagonal_west, diagonal_east = bits & _DIAGONAL_WEST, bits & _DIAGONAL_EAST
-    around = (
-        (east << 1)
-        | (west >> 1)
-        | (bits << WIDTH)
-        | (bits >> WIDTH)
-        | (diagonal_west << (WIDTH - 1))
-        | (diagonal_west >> (WIDTH + 1))
-        | (diagonal_east << (WIDTH + 1))
-        | (diagonal_east >> (WIDTH - 1))
-    )
-    return around & EVERY
+    # In each hex's own rank: the files on its west and east.
+    beside = ((bits & _HAS_EAST) << 1) | ((bits & _HAS_WEST) >> 1)
+    # The files its neighbours in the ranks above and below have: its own, and f-1 in odd
+    # ranks or f+1 in even ranks; then moved one rank up and one rank down.
+    files = bits | ((bits & _DIAGONAL_WEST) >> 1) | ((bits & _DIAGONAL_EAST) << 1)
+    return (beside | (files << WIDTH) | (files >> WIDTH)) & EVERY
 
 
 PASSABLE: HexSet = hexset(h for h in range(SIZE) if BOARD.passable[h])
