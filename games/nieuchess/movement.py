@@ -150,7 +150,7 @@ class Field:
         """Whether some legal path leads from origin to target (the destination form)."""
         if self.occupant[target] or not BOARD.passable[target]:
             return False
-        near = NEAR[origin] >> target & 1
+        near = bool(NEAR[origin] >> target & 1)
         ends = (1 << origin) | (1 << target)
         if near and not lens(origin, target) & ~ends & self.barrier(1 - side):
             # A shortest line of at most 5 steps, all its hexes free to step through.
@@ -158,7 +158,7 @@ class Field:
         if HOT[target]:
             return bool(self.destination_set(side, origin) >> target & 1)
         # Off the hot line only ordinary steps lead there: at most 5 of them.
-        return bool(near) and bool(self._walk(side, origin, 1 << target) >> target & 1)
+        return near and bool(self._walk(side, origin, 1 << target) >> target & 1)
 
     def destinations(self, side: int, origin: int) -> list[int]:
         """Every hex the pawn on origin can legally end a move on, in board order."""
@@ -198,8 +198,7 @@ class Field:
         a hex in the enemy's zone of control ends the ride."""
         enemy_zone = self.zone(1 - side)
         open_line = HOT_LINE & ~((self.held[0] | self.held[1]) & ~(1 << origin))
-        reached, ridden = 0, rides
-        frontier = rides
+        reached, ridden, frontier = 0, rides, rides
         while frontier:
             entered = spread(frontier) & open_line & ~ridden
             reached |= entered
