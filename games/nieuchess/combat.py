@@ -178,10 +178,10 @@ def retreat_paths(
 ) -> Iterator[tuple[int, int]]:
     """Each 2-step retreat from hex_: every hex entered empty, not gray and not next to a
     pawn of the winning side. `filled`/`vacated` account for earlier retreats."""
-    occupant, control = field.occupant, field.control[winner]
+    occupant, zone = field.occupant, field.zone(winner)
 
     def free(h: int) -> bool:
-        return not control[h] and ((not occupant[h] and h not in filled) or h in vacated)
+        return not zone >> h & 1 and ((not occupant[h] and h not in filled) or h in vacated)
 
     for first in STEPS[hex_]:
         if free(first):
@@ -257,7 +257,7 @@ def _written_retreats(
 def check_retreat(field: Field, path: list[int], winner: int, filled: set[int], vacated: set[int]) -> None:
     if len(path) != RETREAT_STEPS + 1:
         raise IllegalActionError(f"a retreat is exactly {RETREAT_STEPS} steps, like h7-h8-h9, not {len(path) - 1}")
-    occupant, control = field.occupant, field.control[winner]
+    occupant, zone = field.occupant, field.zone(winner)
     for a, b in zip(path, path[1:], strict=False):
         if b not in NEIGHBOURS[a]:
             raise IllegalActionError(f"{NAMES[a]} and {NAMES[b]} are not neighbours")
@@ -265,7 +265,7 @@ def check_retreat(field: Field, path: list[int], winner: int, filled: set[int], 
             raise IllegalActionError(f"a retreat cannot enter {NAMES[b]}, a gray hex")
         if (occupant[b] and b not in vacated) or b in filled or b == path[0]:
             raise IllegalActionError(f"a retreat cannot enter {NAMES[b]}: it is not empty")
-        if control[b]:
+        if zone >> b & 1:
             raise IllegalActionError(
                 f"a retreat cannot enter {NAMES[b]}: it is next to a pawn of the winner, {SIDES[winner]}"
             )

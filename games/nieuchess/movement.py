@@ -3,9 +3,9 @@ control, and the searches that say where a pawn may go (at most 5 ordinary steps
 ride along the hot line).
 
 A pawn has no identity beyond the hex it stands on. The `Field` keeps a flat `occupant`
-array (0 empty, 1 Red, 2 Blue) plus, per side, how many of its pawns touch each hex
-(`control`), updated on every placement and removal, so a zone-of-control test is one
-lookup.
+array (0 empty, 1 Red, 2 Blue) and each side's pawns as a set of hexes held in an integer
+(`hexsets.py`), so that the searches below step from whole sets of hexes to their
+neighbours at once.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.api import IllegalActionError
-from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
+from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, INDEX, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
+from games.nieuchess.hexsets import ENEMY_HALF, GRAY_HEXES, HOT_LINE, NEAR, PASSABLE, HexSet, lens, members, spread
 from games.registry import NIEUCHESS
 
 SIDES = NIEUCHESS.sides
@@ -23,9 +24,6 @@ MAX_STEPS = 5
 NEIGHBOURS = BOARD.neighbours
 STEPS = BOARD.steps
 HOT = BOARD.hot
-HOT_STEPS = BOARD.hot_steps
-AXIAL_Q = tuple(q for q, _ in BOARD.axial)
-AXIAL_R = tuple(r for _, r in BOARD.axial)
 
 
 def hex_names(hexes: Iterable[int]) -> str:
@@ -37,51 +35,81 @@ def read_hexes(names: Iterable[str]) -> list[int]:
     """The hex numbers of written hexes; a hex off the map breaks the rules."""
     found = []
     for text in names:
-        hex_ = hex_index(text)
+        hex_ = INDEX.get(text)  # actions keep their hexes in lower case; others are looked up
         if hex_ is None:
-            raise IllegalActionError(f"{text} is off the map (files a-y, ranks 1-{HEIGHT})")
+            hex_ = hex_index(text)
+            if hex_ is None:
+                raise IllegalActionError(f"{text} is off the map (files a-y, ranks 1-{HEIGHT})")
         found.append(hex_)
     return found
 
 
 class Field:
-    """The map with the pawns on it: who holds each hex and whose zones cover it."""
+    """The map with the pawns on it: who holds each hex and whose zones cover it.
 
-    __slots__ = ("control", "occupant", "pawns")
+    `occupant` is a flat array (0 empty, 1 Red, 2 Blue) and `held` the same pawns as one
+    set of hexes per side (see `hexsets.py`). A side's zone of control, and the hexes its
+    pawns bar to enemy pawns passing by, are worked out when first asked and kept until
+    that side's pawns change; a turn's moves change only the mover's pawns, so all the
+    moves of a turn share the enemy's."""
+
+    __slots__ = ("held", "occupant", "zones")
 
     def __init__(self) -> None:
         self.occupant = bytearray(SIZE)
-        self.control = (bytearray(SIZE), bytearray(SIZE))
-        self.pawns: tuple[set[int], set[int]] = (set(), set())
+        self.held: list[HexSet] = [0, 0]
+        self.zones: list[tuple[HexSet, HexSet] | None] = [None, None]
 
     def copy(self) -> Field:
         twin = Field.__new__(Field)
         twin.occupant = bytearray(self.occupant)
-        twin.control = (bytearray(self.control[0]), bytearray(self.control[1]))
-        twin.pawns = (set(self.pawns[0]), set(self.pawns[1]))
+        twin.held = list(self.held)
+        twin.zones = list(self.zones)  # immutable values: sharing them is safe
         return twin
 
     def put(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = side + 1
-        self.pawns[side].add(hex_)
-        control = self.control[side]
-        for n in NEIGHBOURS[hex_]:
-            control[n] += 1
+        self.held[side] |= 1 << hex_
+        self.zones[side] = None
 
     def lift(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = 0
-        self.pawns[side].discard(hex_)
-        control = self.control[side]
-        for n in NEIGHBOURS[hex_]:
-            control[n] -= 1
+        self.held[side] &= ~(1 << hex_)
+        self.zones[side] = None
+
+    def shift(self, origin: int, target: int, side: int) -> None:
+        """The side's pawn on origin goes to target (a move or an invasion)."""
+        self.occupant[origin], self.occupant[target] = 0, side + 1
+        self.held[side] ^= (1 << origin) | (1 << target)
+        self.zones[side] = None
+
+    def pawns(self, side: int) -> list[int]:
+        """The hexes of the side's pawns, in board order."""
+        return list(members(self.held[side]))
 
     def pool(self, side: int) -> int:
         """The side's eliminated pawns, waiting for a replacement step."""
-        return ARMY - len(self.pawns[side])
+        return ARMY - self.held[side].bit_count()
 
     def beyond(self, side: int) -> int:
         """How many of the side's pawns stand on the enemy half."""
-        return sum(1 for h in self.pawns[side] if BOARD.half[h] != side)
+        return (self.held[side] & ENEMY_HALF[side]).bit_count()
+
+    def zone(self, side: int) -> HexSet:
+        """The side's zone of control: every hex next to one of its pawns."""
+        kept = self.zones[side]
+        return (kept or self._work_out_zone(side))[0]
+
+    def barrier(self, side: int) -> HexSet:
+        """The hexes an enemy pawn can never step through because of this side: its pawns,
+        its zone of control (which stops the enemy), and the gray hexes."""
+        kept = self.zones[side]
+        return (kept or self._work_out_zone(side))[1]
+
+    def _work_out_zone(self, side: int) -> tuple[HexSet, HexSet]:
+        zone = spread(self.held[side])
+        kept = self.zones[side] = (zone, zone | self.held[side] | GRAY_HEXES)
+        return kept
 
     def own_pawn(self, hex_: int, side: int) -> None:
         """Refuse an action unless the side has a pawn on the hex."""
@@ -93,8 +121,10 @@ class Field:
     def engaged(self, side: int) -> tuple[set[int], set[int]]:
         """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's."""
         enemy = 1 - side
-        theirs, ours = self.control[enemy], self.control[side]
-        return ({h for h in self.pawns[side] if theirs[h]}, {h for h in self.pawns[enemy] if ours[h]})
+        ours = self.held[side] & self.zone(enemy)
+        if not ours:
+            return set(), set()  # no contact at all
+        return set(members(ours)), set(members(self.held[enemy] & self.zone(side)))
 
     def map_lines(self) -> list[str]:
         """The board drawn as text: X Red, O Blue, terrain symbols elsewhere."""
@@ -120,89 +150,61 @@ class Field:
         """Whether some legal path leads from origin to target (the destination form)."""
         if self.occupant[target] or not BOARD.passable[target]:
             return False
-        walkable = BOARD.distance(origin, target) <= MAX_STEPS
+        near = bool(NEAR[origin] >> target & 1)
+        ends = (1 << origin) | (1 << target)
+        if near and not lens(origin, target) & ~ends & self.barrier(1 - side):
+            # A shortest line of at most 5 steps, all its hexes free to step through.
+            return True
         if HOT[target]:
-            # Most moves onto the line walk there; only the others need the ride search.
-            return (walkable and self._walks_to(side, origin, target)) or target in self.destinations(side, origin)
-        return walkable and self._walks_to(side, origin, target)
+            return bool(self.destination_set(side, origin) >> target & 1)
+        # Off the hot line only ordinary steps lead there: at most 5 of them.
+        return near and bool(self._walk(side, origin, 1 << target) >> target & 1)
 
-    def _walks_to(self, side: int, origin: int, target: int) -> bool:
-        """A breadth-first search over ordinary steps, pruned by the distance left."""
-        occupant = self.occupant
-        own, control = side + 1, self.control[1 - side]
-        tq, tr = AXIAL_Q[target], AXIAL_R[target]
-        seen = {origin}
-        frontier = [origin]
-        for left in range(MAX_STEPS - 1, -1, -1):
-            following = []
-            for hex_ in frontier:
-                for n in STEPS[hex_]:
-                    if n in seen:
-                        continue
-                    if n == target:
-                        return True
-                    seen.add(n)
-                    holder = occupant[n]
-                    if (holder and holder != own) or control[n]:
-                        continue
-                    dq, dr = AXIAL_Q[n] - tq, AXIAL_R[n] - tr
-                    if (abs(dq) + abs(dr) + abs(dq + dr)) >> 1 <= left:
-                        following.append(n)
-            frontier = following
-        return False
+    def destinations(self, side: int, origin: int) -> list[int]:
+        """Every hex the pawn on origin can legally end a move on, in board order."""
+        return list(members(self.destination_set(side, origin)))
 
-    def destinations(self, side: int, origin: int) -> set[int]:
-        """Every hex the pawn on origin can legally end a move on."""
-        found, rides = self._walk(side, origin)
-        self._ride(side, origin, rides, found)
-        found.discard(origin)
-        return found
+    def destination_set(self, side: int, origin: int) -> HexSet:
+        """Every hex the pawn on origin can legally end a move on: the empty hexes that at
+        most 5 ordinary steps reach, and those a ride along the hot line reaches from
+        the origin or from a hot-line hex the steps reach outside the enemy's zone."""
+        start, enemy_zone = 1 << origin, self.zone(1 - side)
+        empty = ~(self.held[0] | self.held[1])
+        walked = self._walk(side, origin) & empty
+        rides = (start | (walked & ~enemy_zone)) & HOT_LINE
+        return (walked | self._ride(side, origin, rides)) & ~start
 
-    def _walk(self, side: int, origin: int) -> tuple[set[int], list[int]]:
-        """The hexes ordinary steps can end on, and the hot-line hexes a ride may start from."""
-        occupant = self.occupant
-        own, control = side + 1, self.control[1 - side]
-        found: set[int] = set()
-        seen = {origin}
-        frontier = [origin]
-        rides = [origin] if HOT[origin] else []
+    def _walk(self, side: int, origin: int, goal: HexSet = 0) -> HexSet:
+        """The hexes that at most 5 ordinary steps from origin enter (origin included),
+        breadth first; the search stops early once it enters a hex of `goal`.
+
+        A step enters a hex that is not gray, holds no enemy pawn, and, when it holds one
+        of the side's own pawns, is outside the enemy's zone of control (the pawn would
+        have to stop there). The first hex entered in the enemy's zone stops the pawn."""
+        own, enemy_zone = self.held[side], self.zone(1 - side)
+        enterable = PASSABLE & ~(self.held[1 - side] | (own & enemy_zone))
+        reached = frontier = 1 << origin
         for _ in range(MAX_STEPS):
-            following = []
-            for hex_ in frontier:
-                for n in STEPS[hex_]:
-                    if n in seen:
-                        continue
-                    seen.add(n)
-                    holder = occupant[n]
-                    if holder:
-                        if holder == own and not control[n]:
-                            following.append(n)
-                        continue
-                    found.add(n)
-                    if not control[n]:
-                        following.append(n)
-                        if HOT[n]:
-                            rides.append(n)
-            frontier = following
-        return found, rides
+            frontier = spread(frontier) & enterable & ~reached
+            reached |= frontier
+            frontier &= ~enemy_zone
+            if not frontier or reached & goal:
+                break
+        return reached
 
-    def _ride(self, side: int, origin: int, rides: list[int], found: set[int]) -> None:
-        """Add to `found` every hex a ride along the hot line reaches from `rides`."""
-        occupant, control = self.occupant, self.control[1 - side]
-        ridden: set[int] = set()
-        for start in rides:
-            if start in ridden:
-                continue
-            ridden.add(start)
-            todo = [start]
-            while todo:
-                for n in HOT_STEPS[todo.pop()]:
-                    if n in ridden or (occupant[n] and n != origin):
-                        continue
-                    found.add(n)
-                    if not control[n]:
-                        ridden.add(n)
-                        todo.append(n)
+    def _ride(self, side: int, origin: int, rides: HexSet) -> HexSet:
+        """The hexes a ride along the hot line reaches from the hexes of `rides`: hot-line
+        hexes free of pawns (the mover's own start counts as empty), one after the other;
+        a hex in the enemy's zone of control ends the ride."""
+        enemy_zone = self.zone(1 - side)
+        open_line = HOT_LINE & ~((self.held[0] | self.held[1]) & ~(1 << origin))
+        reached, ridden, frontier = 0, rides, rides
+        while frontier:
+            entered = spread(frontier) & open_line & ~ridden
+            reached |= entered
+            frontier = entered & ~enemy_zone
+            ridden |= frontier
+        return reached
 
     def unreachable(self, side: int, origin: int, target: int) -> str:
         """Why the destination form cannot reach target, in a player's words."""
@@ -232,7 +234,7 @@ class Field:
     def _check_steps(self, side: int, path: list[int]) -> None:
         """Each step goes to a neighbour that is not gray, not an enemy's, and stops the
         pawn when it is in an enemy zone of control."""
-        occupant, control = self.occupant, self.control[1 - side]
+        occupant, enemy_zone = self.occupant, self.zone(1 - side)
         last = len(path) - 1
         for a, b in zip(path, path[1:], strict=False):
             if b not in NEIGHBOURS[a]:
@@ -245,7 +247,7 @@ class Field:
                 raise IllegalActionError(
                     f"{NAMES[hex_]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex"
                 )
-            if control[hex_] and index < last:
+            if enemy_zone >> hex_ & 1 and index < last:
                 if holder:
                     raise IllegalActionError(
                         f"{NAMES[hex_]} is in {SIDES[1 - side]}'s zone of control and held by "

@@ -286,7 +286,7 @@ class NieuchessState(GameState[NieuchessAction]):
 
     def _judge_armies(self) -> tuple[Event, ...]:
         """A side with no pawn on the board loses at once; both at once is a draw."""
-        red, blue = (not self.field.pawns[0]), (not self.field.pawns[1])
+        red, blue = (not self.field.held[0]), (not self.field.held[1])
         if not red and not blue:
             return ()
         if red and blue:
@@ -375,8 +375,7 @@ class NieuchessState(GameState[NieuchessAction]):
                 raise IllegalActionError(pieces.unreachable(side, origin, target))
         else:
             pieces.check_path(side, path)
-        pieces.lift(origin, side)
-        pieces.put(target, side)
+        pieces.shift(origin, target, side)
         turn.moved.add(target)
         return ()
 
@@ -402,8 +401,7 @@ class NieuchessState(GameState[NieuchessAction]):
                 f"{SIDES[side]} has {turn.invasions_before} invasion(s) left: at most "
                 f"{turn.invasions_before * INVASION_SIZE} pawns can land this turn"
             )
-        pieces.lift(origin, side)
-        pieces.put(target, side)
+        pieces.shift(origin, target, side)
         turn.moved.add(target)
         turn.placements += 1
         self.invasions[side] = turn.invasions_before - used
@@ -519,12 +517,13 @@ class NieuchessState(GameState[NieuchessAction]):
         """Every move in destination form, and every invasion the turn may still make."""
         side, pieces = turn.side, self.field
         actions: list[NieuchessAction] = []
-        for origin in sorted(pieces.pawns[side] - turn.moved):
-            targets = sorted(pieces.destinations(side, origin))
+        unmoved = [origin for origin in pieces.pawns(side) if origin not in turn.moved]
+        for origin in unmoved:
+            targets = pieces.destinations(side, origin)
             actions.extend(Move((NAMES[origin], NAMES[target])) for target in targets)
         if _ceil_div(turn.placements + 1, INVASION_SIZE) <= turn.invasions_before:
             vacant = [h for h in BOARD.red if not pieces.occupant[h]]
-            for origin in sorted(pieces.pawns[side] - turn.moved):
+            for origin in unmoved:
                 if BOARD.embarkation[origin]:
                     actions.extend(Invasion(NAMES[origin], NAMES[target]) for target in vacant)
         return actions
@@ -547,14 +546,14 @@ class NieuchessState(GameState[NieuchessAction]):
     def position(self) -> str:
         to = self.to_move()
         side = SIDES.index(to) if to is not None else self.next_side
-        pawns = " ".join(f"{SHORT[s]}:{','.join(NAMES[h] for h in sorted(self.field.pawns[s]))}" for s in (0, 1))
+        pawns = " ".join(f"{SHORT[s]}:{','.join(NAMES[h] for h in self.field.pawns(s))}" for s in (0, 1))
         return f"{pawns} inv:R={self.invasions[0]},B={self.invasions[1]} to:{SHORT[side]}"
 
     def render(self) -> str:
         lines = self.field.map_lines()
         lines.append(
             "; ".join(
-                f"{SIDES[side]} {len(self.field.pawns[side])} on the board, {self.field.pool(side)} in the pool, "
+                f"{SIDES[side]} {ARMY - self.field.pool(side)} on the board, {self.field.pool(side)} in the pool, "
                 f"{self.invasions[side]} invasion(s) left"
                 for side in (0, 1)
             )

@@ -48,6 +48,12 @@ def code(city: int, facing: int) -> int:
     return 1 + 4 * city + facing
 
 
+CITY_BYTE = tuple(bytes((city,)) for city in range(4))
+"""The city to move as the last byte of a position's key (see `NikaState._key`)."""
+CODE = tuple(tuple(code(city, facing) for facing in range(4)) for city in range(4))
+"""CODE[city][facing]: the piece code, as a table for the hot paths."""
+
+
 def off_board_reason(square: int, facing: int) -> str:
     """Why the step from `square` towards `facing` leaves the board, naming the square."""
     df, dr = DELTAS[facing]
@@ -55,6 +61,13 @@ def off_board_reason(square: int, facing: int) -> str:
     if 0 <= file < WIDTH and 0 <= rank < BOARD.height:
         return f"{NAMES[rank * WIDTH + file]} is in the central area, which is not part of the board"
     return f"{NAMES[square]}-{FACINGS[facing]} leads off the board"
+
+
+def _no_square(name: str) -> IllegalActionError:
+    """The error for a written square that is not on the board."""
+    if name in CENTRAL:
+        return IllegalActionError(f"{name} is in the central area, which is not part of the board")
+    return IllegalActionError(f"{name} is not on the board")
 
 
 def line_name(square: int, facing: int) -> str:
@@ -88,22 +101,24 @@ class NikaState(GameState[NikaAction]):
         return CITIES[self.city]
 
     def _round(self) -> int | None:
-        begun = self.turns - 1 if self.turn_open and self.acted < ACTIONS_PER_TURN else self.turns
+        turns = self._turns
+        begun = turns - 1 if self._turn_open and self._acted < ACTIONS_PER_TURN else turns
         return begun // 4 + 1
 
     def _open_turn(self, side: str, step: bool) -> bool:
         self.all_passed = True
-        return self.turns % 4 == 0
+        return self._turns % 4 == 0
 
     def _apply(self, action: NikaAction, last: bool) -> tuple[Event, ...]:
-        if isinstance(action, PhalanxMove):
-            events = self._phalanx_move(action)
+        # The most frequent actions first: rotations, single moves, passes.
+        if isinstance(action, Rotate):
+            events = self._rotate(action)
         elif isinstance(action, Step):
             events = self._step(action)
-        elif isinstance(action, Rotate):
-            events = self._rotate(action)
         elif isinstance(action, Pass):
             events = ()
+        elif isinstance(action, PhalanxMove):
+            events = self._phalanx_move(action)
         elif isinstance(action, Rally):
             events = self._rally(action)
         elif isinstance(action, StepTo):
@@ -112,7 +127,7 @@ class NikaState(GameState[NikaAction]):
             raise IllegalActionError(f"{action!r} is not a Nika action")
         if not isinstance(action, Pass):
             self.all_passed = False
-        if not self.is_over and self.acted + 1 == ACTIONS_PER_TURN:
+        if self._outcome is None and self._acted + 1 == ACTIONS_PER_TURN:
             self._complete_turn()
         return events
 
@@ -122,7 +137,7 @@ class NikaState(GameState[NikaAction]):
         return (Event(EventKind.RESIGN, f"{side} resigns: {' and '.join(TEAMS[loser])} lose"),)
 
     def _close_turn(self) -> None:
-        if self.acted < ACTIONS_PER_TURN:  # the game ended within the turn: the order goes on
+        if self._acted < ACTIONS_PER_TURN:  # the game ended within the turn: the order goes on
             self.city = (self.city + 1) % 4
 
     def _legal_actions(self) -> list[NikaAction]:
@@ -161,7 +176,7 @@ class NikaState(GameState[NikaAction]):
     # -- turns and the end of the game ------------------------------------------------
 
     def _key(self) -> bytes:
-        return bytes(self.board) + bytes((self.city,))
+        return bytes(self.board) + CITY_BYTE[self.city]
 
     def _complete_turn(self) -> None:
         """The turn's second action is played: the next city's turn starts now, and with
@@ -194,13 +209,13 @@ class NikaState(GameState[NikaAction]):
     def _square(self, name: str) -> int:
         square = INDEX.get(name)
         if square is None:
-            if name in CENTRAL:
-                raise IllegalActionError(f"{name} is in the central area, which is not part of the board")
-            raise IllegalActionError(f"{name} is not on the board")
+            raise _no_square(name)
         return square
 
     def _own_piece(self, name: str) -> int:
-        square = self._square(name)
+        square = INDEX.get(name)
+        if square is None:
+            raise _no_square(name)
         piece = self.board[square]
         if not piece:
             raise IllegalActionError(f"there is no piece on {name}")
@@ -237,9 +252,10 @@ class NikaState(GameState[NikaAction]):
             self.on_board[CITY[victim]] -= 1
             rout = {"square": name, "city": owner, "pushed": False}
             events = (Event(EventKind.ROUT, f"{name} routed ({owner})", rout),)
-        board[target] = code(city, direction)
+        board[target] = CODE[city][direction]
         board[origin] = 0
-        self._judge((target,), city)
+        if VICTORY[target] == city:  # only the city's own victory area can win for it
+            self._judge((target,), city)
         return events
 
     def _step_to(self, action: StepTo) -> tuple[Event, ...]:
@@ -251,19 +267,19 @@ class NikaState(GameState[NikaAction]):
 
     def _rotate(self, action: Rotate) -> tuple[Event, ...]:
         facing = FACING_OF[action.facing]
+        board = self.board
         if len(action.squares) == 1:
             squares = [self._own_piece(action.squares[0])]
         else:
             squares = self._phalanx(action.squares)
-        current = FACING[self.board[squares[0]]]
-        if current == facing:
+        if FACING[board[squares[0]]] == facing:
             what = action.squares[0] if len(squares) == 1 else "+".join(action.squares)
             raise IllegalActionError(
                 f"{what} already faces {action.facing}: a rotate must change the facing (write pass)"
             )
-        new = code(self.city, facing)
+        new = CODE[self.city][facing]
         for square in squares:
-            self.board[square] = new
+            board[square] = new
         return ()
 
     def _rally(self, action: Rally) -> tuple[Event, ...]:
@@ -276,9 +292,10 @@ class NikaState(GameState[NikaAction]):
             raise IllegalActionError(f"{action.square} is not in {CITIES[city]}'s rally area ({area})")
         if self.board[square]:
             raise IllegalActionError(f"{action.square} is not empty: a piece rallies onto an empty square")
-        self.board[square] = code(city, FACING_OF[action.facing])
+        self.board[square] = CODE[city][FACING_OF[action.facing]]
         self.on_board[city] += 1
-        self._judge((square,), city)
+        if VICTORY[square] == city:  # only the city's own victory area can win for it
+            self._judge((square,), city)
         return ()
 
     # -- phalanxes ------------------------------------------------------------------------

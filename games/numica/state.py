@@ -59,8 +59,23 @@ def _rays(offsets: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...], 
     return tuple(table)
 
 
+def _paths(rays: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[dict[int, tuple[int, ...]], ...]:
+    """For each square, every square a slide along `rays` may end on, with the squares it
+    passes over on the way (which must be empty)."""
+    return tuple({ray[i]: ray[:i] for ray in square_rays for i in range(len(ray))} for square_rays in rays)
+
+
 LEAPS = {str(n): _leaps(KING_LINES, n) for n in range(1, 6)} | {"K": _leaps(KNIGHT, 1)}
 RAYS = {"R": _rays(KING_LINES[:4]), "B": _rays(KING_LINES[4:])}
+PATHS = {tile: _paths(rays) for tile, rays in RAYS.items()}
+FIRST_REACH = LEAPS | {
+    tile: tuple(tuple(ray[0] for ray in rays if ray) for rays in by_square) for tile, by_square in RAYS.items()
+}
+"""For each tile but X and each square, the squares a piece there may reach when nothing
+stands in its way nearer: its leaps, or the first square of each ray of a slide. A piece
+has a move exactly when one of these is empty or holds an opponent it may capture (a
+slide blocked on its first square has no move along that ray, and any square further
+along it needs that first square empty)."""
 TILE_RULES = {
     **{str(n): f"a piece on a {n} tile moves exactly {n} squares in a straight line" for n in range(1, 6)},
     "K": "a piece on a K tile moves like a knight",
@@ -70,6 +85,8 @@ TILE_RULES = {
 }
 
 Piece = tuple[int, str, bool]  # side index, shape "S"/"O", has moved
+MOVED = {(side, shape, moved): (side, shape, True) for side in (0, 1) for shape in "SO" for moved in (False, True)}
+"""Each piece as it stands after it has moved (pieces are shared immutable tuples)."""
 
 
 class NumicaState(GameState[NumicaAction]):
@@ -78,12 +95,17 @@ class NumicaState(GameState[NumicaAction]):
 
     info = NUMICA
     actions_per_turn = 1
-    copy_fields = ("board",)
+    copy_fields = ("board", "placed")
 
     def __init__(self, tiles: str, board: list[Piece | None], to_move: int, setups_left: int) -> None:
         super().__init__(SIDES)
         self.tiles = tiles
         self.board = board
+        self.placed: tuple[set[int], set[int]] = (set(), set())
+        """The squares each side's pieces stand on (the board, indexed by side)."""
+        for square, piece in enumerate(board):
+            if piece is not None:
+                self.placed[piece[0]].add(square)
         self.side = to_move
         self.setups_left = setups_left
         self.round = 1
@@ -102,7 +124,12 @@ class NumicaState(GameState[NumicaAction]):
     def _open_turn(self, side: str, step: bool) -> bool:
         return not self.setups_left and self.side == self.opener
 
+    def _label_round(self, side: str, step: bool) -> int | None:
+        return None if self.setups_left else self.round
+
     def _apply(self, action: NumicaAction, last: bool) -> tuple[Event, ...]:
+        if type(action) is Step and not self.setups_left:  # the usual case first
+            return self._step(action)
         if self.setups_left:
             if not isinstance(action, Setup):
                 raise IllegalActionError(f"{SIDES[self.side]} must first set up its back row, written like SSOOSOSO")
@@ -152,6 +179,7 @@ class NumicaState(GameState[NumicaAction]):
         rank = 0 if me == 0 else 7
         for file, shape in enumerate(shapes):
             self.board[rank * 8 + file] = (me, shape, False)
+            self.placed[me].add(rank * 8 + file)
         self._advance()
         if not self.setups_left:
             self._judge_start()
@@ -159,38 +187,34 @@ class NumicaState(GameState[NumicaAction]):
 
     def _step(self, action: Step) -> tuple[Event, ...]:
         origin, target = INDEX.get(action.origin), INDEX.get(action.target)
-        for name, index in ((action.origin, origin), (action.target, target)):
-            if index is None:
-                raise IllegalActionError(f"{name} is not on the board")
-        assert origin is not None and target is not None
-        mover = self.board[origin]
-        me = SIDES[self.side]
+        if origin is None:
+            raise IllegalActionError(f"{action.origin} is not on the board")
+        if target is None:
+            raise IllegalActionError(f"{action.target} is not on the board")
+        board, side = self.board, self.side
+        mover = board[origin]
         if mover is None:
             raise IllegalActionError(f"there is no piece on {action.origin}")
-        if mover[0] != self.side:
-            raise IllegalActionError(f"the piece on {action.origin} is {SIDES[mover[0]]}'s, not {me}'s")
-        victim = self.board[target]
-        if victim is not None and victim[0] == self.side:
-            raise IllegalActionError(f"{action.target} is held by {me}'s own piece")
+        if mover[0] != side:
+            raise IllegalActionError(f"the piece on {action.origin} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
+        victim = board[target]
+        if victim is not None and victim[0] == side:
+            raise IllegalActionError(f"{action.target} is held by {SIDES[side]}'s own piece")
         tile = self.tiles[origin]
         if not self._reaches(tile, origin, target):
             raise IllegalActionError(f"{action.origin} is on a {tile} tile: {TILE_RULES[tile]}")
-        if victim is None and action.capture:
-            raise IllegalActionError(f"{action.target} is empty: write {action.origin}-{action.target}")
+        if victim is None:
+            if action.capture:
+                raise IllegalActionError(f"{action.target} is empty: write {action.origin}-{action.target}")
+        else:
+            self._check_capture(action, tile, mover, victim)
+        board[target] = MOVED[mover]
+        board[origin] = None
+        placed = self.placed[side]
+        placed.discard(origin)
+        placed.add(target)
         if victim is not None:
-            if tile == "X":
-                raise IllegalActionError(f"{action.origin} is on an X tile, which moves only to an empty square")
-            if not action.capture:
-                raise IllegalActionError(
-                    f"{action.target} holds {SIDES[victim[0]]}'s piece: write {action.origin}x{action.target}"
-                )
-            if not mover[2] and not victim[2]:
-                raise IllegalActionError(
-                    f"first-move capture rule: the piece on {action.origin} has not moved yet and "
-                    f"cannot capture the piece on {action.target}, which has not moved yet either"
-                )
-        self.board[target] = (mover[0], mover[1], True)
-        self.board[origin] = None
+            self.placed[1 - side].discard(target)
         events: tuple[Event, ...] = ()
         if victim is not None:
             events = (
@@ -200,27 +224,37 @@ class NumicaState(GameState[NumicaAction]):
                     {"square": str(action.target), "side": SIDES[victim[0]], "shape": SHAPE_NAMES[victim[1]]},
                 ),
             )
-            if self._has_captured_enough(mover[0]):
-                self._finish((me,), Reason.CAPTURES)
+            if self._has_captured_enough(side):
+                self._finish((SIDES[side],), Reason.CAPTURES)
         self._advance()
-        if not self.is_over and not self._has_move(self.side):
-            self._finish((me,), Reason.NO_MOVES)
+        if self._outcome is None and not self._has_move(self.side):
+            self._finish((SIDES[side],), Reason.NO_MOVES)
         return events
+
+    @staticmethod
+    def _check_capture(action: Step, tile: str, mover: Piece, victim: Piece) -> None:
+        """A move onto an opponent's piece: a capture, written with `x`, not from an X tile,
+        and not by an unmoved piece of an unmoved one (the first-move capture rule)."""
+        if tile == "X":
+            raise IllegalActionError(f"{action.origin} is on an X tile, which moves only to an empty square")
+        if not action.capture:
+            raise IllegalActionError(
+                f"{action.target} holds {SIDES[victim[0]]}'s piece: write {action.origin}x{action.target}"
+            )
+        if not mover[2] and not victim[2]:
+            raise IllegalActionError(
+                f"first-move capture rule: the piece on {action.origin} has not moved yet and "
+                f"cannot capture the piece on {action.target}, which has not moved yet either"
+            )
 
     def _reaches(self, tile: str, origin: int, target: int) -> bool:
         if tile == "X":
             return True
-        if tile in RAYS:
-            return any(target in ray and self._clear(ray, target) for ray in RAYS[tile][origin])
+        if tile in PATHS:
+            passed = PATHS[tile][origin].get(target)
+            board = self.board
+            return passed is not None and all(board[square] is None for square in passed)
         return target in LEAPS[tile][origin]
-
-    def _clear(self, ray: tuple[int, ...], target: int) -> bool:
-        for square in ray:
-            if square == target:
-                return True
-            if self.board[square] is not None:
-                return False
-        return False
 
     def _moves(self, side: int) -> Iterator[tuple[int, int]]:
         """Every (origin, target) the side may play, generated lazily: deciding whether a
@@ -249,13 +283,29 @@ class NumicaState(GameState[NumicaAction]):
                     break
 
     def _has_move(self, side: int) -> bool:
-        return next(self._moves(side), None) is not None
+        """Whether `side` has any legal move (what `_moves` would yield first, found
+        without generating: see FIRST_REACH). An X tile always has a move, since at most
+        16 of the 64 squares hold a piece."""
+        board, tiles = self.board, self.tiles
+        for origin in self.placed[side]:
+            tile = tiles[origin]
+            if tile == "X":
+                return True
+            piece = board[origin]
+            assert piece is not None
+            for target in FIRST_REACH[tile][origin]:
+                victim = board[target]
+                if victim is None or (victim[0] != side and (piece[2] or victim[2])):
+                    return True
+        return False
 
     def _has_captured_enough(self, side: int) -> bool:
         lost = {"S": 4, "O": 4}
-        for piece in self.board:
-            if piece is not None and piece[0] != side:
-                lost[piece[1]] -= 1
+        board = self.board
+        for square in self.placed[1 - side]:
+            piece = board[square]
+            assert piece is not None
+            lost[piece[1]] -= 1
         return lost["S"] >= 3 or lost["O"] >= 3 or (lost["S"] >= 2 and lost["O"] >= 2)
 
     def _judge_start(self) -> None:

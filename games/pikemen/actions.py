@@ -60,9 +60,11 @@ _CHARGE = re.compile(rf"({SQUARE_PATTERN})([-x])({SQUARE_PATTERN})(?:\(({FACING_
 _REORIENT = re.compile(rf"({SQUARE_PATTERN})\(({FACING_PATTERN})\)", re.IGNORECASE)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=32768)
 def parse_action(text: str) -> PikemenAction:
-    """The typed action of a well-formed action text (any case)."""
+    """The typed action of a well-formed action text (any case). The actions are immutable
+    values, so a text read again shares them: the cache holds every charge, capture and
+    turn of the board in lower case (some 27,000 texts) and stays bounded."""
     if text.lower() == "resign":
         return RESIGN
     charge = _CHARGE.fullmatch(text)

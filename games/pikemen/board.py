@@ -46,6 +46,12 @@ RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 """RAYS[square][facing]: the squares a piece on `square` facing `facing` looks along, nearest first."""
 
+PASSED: tuple[tuple[dict[int, tuple[int, ...]], ...], ...] = tuple(
+    tuple({ray[i]: ray[:i] for i in range(len(ray))} for ray in rays) for rays in RAYS
+)
+"""PASSED[square][facing][target]: the squares a charge from `square` facing `facing` passes
+over on its way to `target` (which must be empty); no entry when `target` is not ahead."""
+
 STASH = {2: 5, 3: 4, 4: 3}
 """Pieces of each size per player, by player count."""
 

@@ -30,6 +30,7 @@ from games.pikemen.board import (
     FACING_INDEX,
     FACINGS,
     LARGE,
+    PASSED,
     RAYS,
     SETUPS,
     SIZE_INDEX,
@@ -49,6 +50,10 @@ DEFAULT_TARGET = 12
 # Every action a piece could take, as typed objects built once (legal_actions is hot in playouts).
 _REORIENTS = [[Reorient(SQUARE_NAMES[square], facing) for facing in FACINGS] for square in range(64)]
 _FACING_OPTIONS = (None,) + FACINGS
+_TURN_EVENTS = tuple(
+    tuple((Event(EventKind.REORIENT, f"{name} turns {facing}"),) for facing in FACINGS) for name in SQUARE_NAMES
+)
+"""_TURN_EVENTS[square][facing]: what a piece turning in place causes (events are immutable values)."""
 
 
 @cache
@@ -94,8 +99,17 @@ class PikemenState(GameState[PikemenAction]):
         self.resigned = [False] * len(sides)
         self.mover = to_move
         self.anchor = to_move  # the seat that opens round 1
-        self.last_seat: int | None = None  # seat (relative to anchor) of the last turn begun
+        count = len(sides)
+        self.seats = tuple((side - to_move) % count for side in range(count))
+        """Each side's place in the turn order counted from the side that opened round 1."""
+        self.clockwise = tuple((side + 1) % count for side in range(count))
+        """Each side's clockwise neighbour: the next to move unless it has left the game."""
+        self.last_seat: int | None = None  # seat of the last turn begun
         self.round = 0  # the round of the last turn begun
+        self.opens_next = True
+        """Whether a turn of `mover` opens a round: it is the first turn, or the order has
+        wrapped round past the first seat since the last turn. Kept up to date wherever
+        `mover` or `last_seat` changes (`_open_turn`, `_advance`)."""
         self._judge_start()
 
     # -- the hooks of the turn protocol ---------------------------------------------------
@@ -104,9 +118,13 @@ class PikemenState(GameState[PikemenAction]):
         return self.sides[self.mover]
 
     def _round(self) -> int | None:
-        if self.turn_open and not self.acted:
+        if self._turn_open and not self._acted:
             return self.round
-        return self.round + 1 if self._opens_round(self.mover) else self.round
+        return self.round + 1 if self.opens_next else self.round
+
+    def _label_round(self, side: str, step: bool) -> int | None:
+        # A label is read with no turn open: the round the next turn would have.
+        return self.round + 1 if self.opens_next else self.round
 
     def _out_of_turn_note(self, side: str) -> str | None:
         index = self.sides.index(side)
@@ -117,17 +135,18 @@ class PikemenState(GameState[PikemenAction]):
         return "turns go clockwise"
 
     def _open_turn(self, side: str, step: bool) -> bool:
-        opens = self._opens_round(self.mover)
+        opens = self.opens_next
         if opens:
             self.round += 1
-        self.last_seat = self._seat(self.mover)
+        self.last_seat = self.seats[self.mover]
+        self.opens_next = True  # the same side again only after the order has wrapped round
         return opens
 
     def _apply(self, action: PikemenAction, last: bool) -> tuple[Event, ...]:
-        if isinstance(action, Charge):
-            events = self._charge(action)
-        elif isinstance(action, Reorient):
+        if isinstance(action, Reorient):  # the most frequent action first
             events = self._reorient(action)
+        elif isinstance(action, Charge):
+            events = self._charge(action)
         else:
             raise IllegalActionError(f"{action} is not a Pikemen action")
         self._advance()
@@ -157,25 +176,17 @@ class PikemenState(GameState[PikemenAction]):
 
     # -- turn order -------------------------------------------------------------------
 
-    def _seat(self, side: int) -> int:
-        """The side's place in the turn order counted from the side that opened round 1."""
-        return (side - self.anchor) % len(self.sides)
-
-    def _opens_round(self, side: int) -> bool:
-        """A turn of `side` opens a round when it is the first turn, or when the order has
-        wrapped round past the first seat since the last turn."""
-        return self.last_seat is None or self._seat(side) <= self.last_seat
-
     def _advance(self) -> None:
         """Pass the turn clockwise to the next side with pieces. Also after the game ends,
         so that a turn written after the end is placed in the round the turn order gives it."""
-        count = len(self.sides)
-        side = self.mover
-        for _ in range(count):
-            side = (side + 1) % count
-            if self.counts[side]:
-                self.mover = side
-                return
+        mover, counts, clockwise = self.mover, self.counts, self.clockwise
+        side = clockwise[mover]
+        while not counts[side] and side != mover:
+            side = clockwise[side]
+        if counts[side]:
+            self.mover = side
+        last = self.last_seat
+        self.opens_next = last is None or self.seats[self.mover] <= last
 
     # -- rules ----------------------------------------------------------------------
 
@@ -189,55 +200,51 @@ class PikemenState(GameState[PikemenAction]):
         if square is None:
             raise IllegalActionError(f"{name} is not on the board (files a-h, ranks 1-8)")
         piece = self.board[square]
-        me = self.sides[self.mover]
         if piece is None:
             raise IllegalActionError(f"there is no piece on {name}")
         if piece[0] != self.mover:
-            raise IllegalActionError(f"the piece on {name} is {self.sides[piece[0]]}'s, not {me}'s")
+            raise IllegalActionError(f"the piece on {name} is {self.sides[piece[0]]}'s, not {self.sides[self.mover]}'s")
         return square, piece
 
-    def _new_facing(self, name: str, piece: Piece, written: str | None) -> int:
-        if written is None:
-            return piece[2]
-        facing = FACING_INDEX[written]
-        if facing == piece[2]:
-            pose = "already stands upright (U)" if facing == UPRIGHT else f"already faces {written}"
-            raise IllegalActionError(f"the piece on {name} {pose}: a written facing must differ from the old one")
-        return facing
+    @staticmethod
+    def _unchanged(name: str, facing: int) -> IllegalActionError:
+        """The error of a written facing that is the piece's facing already."""
+        pose = "already stands upright (U)" if facing == UPRIGHT else f"already faces {FACINGS[facing]}"
+        return IllegalActionError(f"the piece on {name} {pose}: a written facing must differ from the old one")
 
     def _reorient(self, action: Reorient) -> tuple[Event, ...]:
         square, piece = self._own_piece(action.square)
-        facing = self._new_facing(action.square, piece, action.facing)
+        facing = FACING_INDEX[action.facing]
+        if facing == piece[2]:
+            raise self._unchanged(action.square, facing)
         self.board[square] = (piece[0], piece[1], facing)
-        return (Event(EventKind.REORIENT, f"{action.square} turns {FACINGS[facing]}"),)
+        return _TURN_EVENTS[square][facing]
 
     def _charge(self, action: Charge) -> tuple[Event, ...]:
         origin, piece = self._own_piece(action.origin)
         target = SQUARE_INDEX.get(action.target)
         if target is None:
             raise IllegalActionError(f"{action.target} is not on the board (files a-h, ranks 1-8)")
-        me = self.sides[self.mover]
         owner, size, facing = piece
         if facing == UPRIGHT:
             raise IllegalActionError(f"the piece on {action.origin} is upright: an upright piece cannot charge")
         if target == origin:
             raise IllegalActionError("a charge must move at least one square")
-        ray = RAYS[origin][facing]
-        if target not in ray:
+        passed = PASSED[origin][facing].get(target)
+        if passed is None:
             raise IllegalActionError(
                 f"{action.target} is not in the direction the piece on {action.origin} faces ({FACINGS[facing]})"
             )
-        for square in ray:
-            if square == target:
-                break
-            blocker = self.board[square]
+        board = self.board
+        for square in passed:
+            blocker = board[square]
             if blocker is not None:
                 raise IllegalActionError(
                     f"the charge from {action.origin} to {action.target} is blocked by "
                     f"{_describe(blocker, self.sides)} on {SQUARE_NAMES[square]}: "
                     "a piece cannot jump over another"
                 )
-        victim = self.board[target]
+        victim = board[target]
         if victim is None:
             if action.capture:
                 raise IllegalActionError(
@@ -245,7 +252,9 @@ class PikemenState(GameState[PikemenAction]):
                 )
         else:
             if victim[0] == owner:
-                raise IllegalActionError(f"{action.target} is held by {me}'s own piece: you cannot take your own")
+                raise IllegalActionError(
+                    f"{action.target} is held by {self.sides[owner]}'s own piece: you cannot take your own"
+                )
             if victim[2] == UPRIGHT and victim[1] == LARGE:
                 raise IllegalActionError(
                     f"the piece on {action.target} is large and upright: a large upright piece can never be captured"
@@ -261,10 +270,12 @@ class PikemenState(GameState[PikemenAction]):
                     f"{action.target} holds {_describe(victim, self.sides)}: a capture is written "
                     f"{action.origin}x{action.target}"
                 )
-        new_facing = self._new_facing(action.origin, piece, action.facing)
-        self.board[origin] = None
-        self.board[target] = (owner, size, new_facing)
-        turned = f", turning {FACINGS[new_facing]}" if action.facing else ""
+        new_facing = facing if action.facing is None else FACING_INDEX[action.facing]
+        if action.facing is not None and new_facing == facing:
+            raise self._unchanged(action.origin, facing)
+        board[origin] = None
+        board[target] = (owner, size, new_facing)
+        turned = f", turning {action.facing}" if action.facing else ""
         if victim is None:
             return (Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}{turned}"),)
         return self._capture(action, victim, turned)

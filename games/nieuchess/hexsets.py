@@ -1,0 +1,126 @@
+"""Sets of hexes as integers: hex `h` is bit `h` (hexes numbered as in `board.py`).
+
+The movement searches work on whole sets of hexes at once: one `spread` gives every
+neighbour of every hex in a set, so a breadth-first search over ordinary steps is five
+spreads and a few masks, whatever the number of hexes it reaches. The sets are plain
+`int` values (immutable, so a `Field` can share them with its copies).
+
+`spread` follows the odd-r rule of `board._adjacent` with shifts: a hex's neighbours in
+its own rank are one bit away, those in the ranks above and below 25 bits away (same
+file) and 24 or 26 bits away (the other file: f-1 in odd ranks, f+1 in even ranks).
+Masks keep a shift from wrapping a hex from one edge of the map to the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from games.nieuchess.board import BOARD, HEIGHT, SIZE, WIDTH
+
+HexSet = int
+"""A set of hexes: bit `h` set when hex `h` is in it."""
+
+EVERY: HexSet = (1 << SIZE) - 1
+_FILE_A: HexSet = sum(1 << (row * WIDTH) for row in range(HEIGHT))
+_FILE_Y: HexSet = _FILE_A << (WIDTH - 1)
+# Ranks 1, 3, 5, ... are the even rows (row = rank - 1).
+_ODD_RANKS: HexSet = sum(((1 << WIDTH) - 1) << (row * WIDTH) for row in range(0, HEIGHT, 2))
+_EVEN_RANKS: HexSet = EVERY ^ _ODD_RANKS
+# The hexes whose neighbour one file to the west (f-1) or east (f+1) is on the map.
+_HAS_WEST: HexSet = EVERY ^ _FILE_A
+_HAS_EAST: HexSet = EVERY ^ _FILE_Y
+# Those whose neighbours in the ranks above and below lie one file west (odd ranks) or east (even ranks).
+_DIAGONAL_WEST: HexSet = _HAS_WEST & _ODD_RANKS
+_DIAGONAL_EAST: HexSet = _HAS_EAST & _EVEN_RANKS
+
+
+def hexset(hexes: Iterable[int]) -> HexSet:
+    """The set of the given hex numbers."""
+    bits = 0
+    for hex_ in hexes:
+        bits |= 1 << hex_
+    return bits
+
+
+def members(bits: HexSet) -> Iterator[int]:
+    """The hex numbers in a set, in board order."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+def spread(bits: HexSet) -> HexSet:
+    """Every hex next to some hex of the set (the set's own hexes only when they are next
+    to another of its hexes)."""
+    # In each hex's own rank: the files on its west and east.
+    beside = ((bits & _HAS_EAST) << 1) | ((bits & _HAS_WEST) >> 1)
+    # The files its neighbours in the ranks above and below have: its own, and f-1 in odd
+    # ranks or f+1 in even ranks; then moved one rank up and one rank down.
+    files = bits | ((bits & _DIAGONAL_WEST) >> 1) | ((bits & _DIAGONAL_EAST) << 1)
+    return (beside | (files << WIDTH) | (files >> WIDTH)) & EVERY
+
+
+PASSABLE: HexSet = hexset(h for h in range(SIZE) if BOARD.passable[h])
+"""The hexes a pawn may enter: all but the gray ones."""
+HOT_LINE: HexSet = hexset(h for h in range(SIZE) if BOARD.hot[h])
+"""The hot line's hexes, along which pawns ride."""
+GRAY_HEXES: HexSet = EVERY ^ PASSABLE
+"""The gray hexes, which no pawn enters."""
+
+
+def _cube(hex_: int) -> tuple[int, int, int]:
+    """Cube coordinates (q, r, s), q + r + s = 0, from the board's axial (q, r)."""
+    q, r = BOARD.axial[hex_]
+    return q, r, -q - r
+
+
+def _between_table(values: list[int]) -> tuple[tuple[HexSet, ...], ...]:
+    """`table[a][b]`: the hexes whose coordinate (from `values`, shifted to start at 0)
+    lies between a and b, both included, in either order."""
+    low = min(values)
+    top = max(values) - low + 1
+    at = [0] * top
+    for hex_, value in enumerate(values):
+        at[value - low] |= 1 << hex_
+    table = [[0] * top for _ in range(top)]
+    for a in range(top):
+        bits = 0
+        for b in range(a, top):
+            bits |= at[b]
+            table[a][b] = table[b][a] = bits
+    return tuple(tuple(row) for row in table)
+
+
+_CUBES = [_cube(h) for h in range(SIZE)]
+_LOW = [min(cube[axis] for cube in _CUBES) for axis in range(3)]
+CUBE = tuple((q - _LOW[0], r - _LOW[1], s - _LOW[2]) for q, r, s in _CUBES)
+"""Each hex's cube coordinates, shifted so that the smallest on the map is 0."""
+_BETWEEN = tuple(_between_table([cube[axis] for cube in _CUBES]) for axis in range(3))
+
+
+def lens(a: int, b: int) -> HexSet:
+    """The hexes on the shortest lines from hex a to hex b (both included): on a hex grid,
+    those whose three cube coordinates each lie between a's and b's."""
+    (qa, ra, sa), (qb, rb, sb) = CUBE[a], CUBE[b]
+    q_between, r_between, s_between = _BETWEEN
+    return q_between[qa][qb] & r_between[ra][rb] & s_between[sa][sb]
+
+
+ENEMY_HALF: tuple[HexSet, HexSet] = (
+    hexset(h for h in range(SIZE) if BOARD.half[h] != 0),
+    hexset(h for h in range(SIZE) if BOARD.half[h] != 1),
+)
+"""Each side's enemy half of the map: Blue's half for Red, Red's half for Blue."""
+
+
+def _within(hex_: int, steps: int) -> HexSet:
+    """The hexes at most `steps` steps from hex_ (terrain ignored), hex_ included."""
+    disk = 1 << hex_
+    for _ in range(steps):
+        disk |= spread(disk)
+    return disk
+
+
+NEAR: tuple[HexSet, ...] = tuple(_within(h, 5) for h in range(SIZE))
+"""For each hex, the hexes at most 5 steps away (the longest walk of a move), terrain ignored."""
