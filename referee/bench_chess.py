@@ -103,7 +103,7 @@ def _referee_command() -> list[str]:
 GOALS = {"nika": 3.0, "numica": 3.0, "pikemen": 3.0, "nieuchess": 1.5}
 """The speed the referee aims at, as a multiple of python-chess's plies per second."""
 
-ACTIONS = 20_000
+ACTIONS = 50_000
 """The default size 1x: random records of at least this many actions per game."""
 
 

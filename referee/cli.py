@@ -333,7 +333,7 @@ def bench(
     ] = None,
     actions: Annotated[
         int, typer.Option("--actions", min=1, help="Size 1x: random records of at least N actions per game.")
-    ] = 20_000,
+    ] = 50_000,
     runs: Annotated[int, typer.Option("--runs", min=1, help="Processes timed per figure (the best counts).")] = 3,
     sizes: Annotated[str, typer.Option("--sizes", help="The multiples of size 1x to measure, e.g. 1,10,100.")] = "1,10",
     seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
