@@ -10,6 +10,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+_SPAN = 2**32
+"""How many values a word takes."""
 _WORDS = struct.Struct(">8I")
 """A SHA-256 digest read as eight big-endian 32-bit words."""
 
@@ -35,18 +37,26 @@ class SeedStream:
     def word(self) -> int:
         index = self._drawn % 8
         if index == 0:
-            digest = hashlib.sha256(self._prefix + str(self._drawn // 8).encode("ascii")).digest()
-            self._block = _WORDS.unpack(digest)
+            self._refill()
         self._drawn += 1
         return self._block[index]
 
     def below(self, n: int) -> int:
         """A uniform integer in 0..n-1, by rejection of the top partial range."""
-        limit = 2**32 - (2**32 % n)
+        limit = _SPAN - _SPAN % n
         while True:
-            w = self.word()
+            index = self._drawn % 8  # `word()` inlined: a shuffle draws a word per tile
+            if index == 0:
+                self._refill()
+            self._drawn += 1
+            w = self._block[index]
             if w < limit:
                 return w % n
+
+    def _refill(self) -> None:
+        """The next block of eight words, SHA-256 of the prefix and the block's number."""
+        digest = hashlib.sha256(self._prefix + str(self._drawn // 8).encode("ascii")).digest()
+        self._block = _WORDS.unpack(digest)
 
 
 class Dice:

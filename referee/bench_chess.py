@@ -4,11 +4,11 @@ For each game: random playouts (seeded, made before timing) of at least `actions
 written to a file (size 1x), and the same records ten times over (10x). The whole
 `referee check FILE` process is timed (start-up included, a fresh process each run, the
 best of `runs`), with its peak memory. Beside it, python-chess reads and validates a PGN
-of as many plies, made by python-chess itself in the same run from seeded random games,
-also as a whole process. The ratio is the referee's actions per second over
-python-chess's plies per second, shown beside the goal (`GOALS`). python-chess is in the
-`bench` extra (`pip install 'referee[bench]'`), not a dependency of the tool; without it,
-the referee's own figures are shown alone.
+of as many plies, made by python-chess itself in the same run from seeded random games
+(repeated for 10x, as the referee's records are), also as a whole process. The ratio is
+the referee's actions per second over python-chess's plies per second, shown beside the
+goal (`GOALS`). python-chess is in the `bench` extra (`pip install 'referee[bench]'`), not
+a dependency of the tool; without it, the referee's own figures are shown alone.
 """
 
 from __future__ import annotations
@@ -157,6 +157,7 @@ def compare(
     with tempfile.TemporaryDirectory() as folder:
         for name in chosen:
             block, records, made = playouts(name, actions, seed)
+            pgn: tuple[str, int] | None = None
             for scale in sizes:
                 ours = Path(folder, f"{name}-{scale}x.rgn")
                 ours.write_bytes(block * scale)
@@ -170,7 +171,9 @@ def compare(
                 if not chess_here:
                     yield f"{row}{'-':>15}{'-':>6}{'-':>7}{GOALS[name]:>6.1f}"
                     continue
-                pgn_text, plies = chess_pgn(made * scale, f"{seed}-chess-{name}-{scale}")
+                if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
+                    pgn = chess_pgn(made, f"{seed}-chess-{name}")
+                pgn_text, plies = "\n".join([pgn[0]] * scale), pgn[1] * scale
                 theirs = Path(folder, f"{name}-{scale}x.pgn")
                 theirs.write_text(pgn_text, encoding="utf-8")
                 chess_run = _timed([sys.executable, "-c", _CHESS_READ, str(theirs)], runs)
