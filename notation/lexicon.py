@@ -36,6 +36,8 @@ def quote(token: str, limit: int = QUOTE_LIMIT) -> str:
 
 def unescape(quoted: str) -> str:
     """A tag value without its quotes, `\\"` and `\\\\` resolved."""
+    if "\\" not in quoted:  # nearly every value: nothing to resolve
+        return quoted[1:-1]
     return re.sub(r'\\(["\\])', r"\1", quoted[1:-1])
 
 

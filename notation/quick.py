@@ -4,7 +4,7 @@
 and, in record order, only what a referee replays: a `Label` for each turn, each action as
 the game's own value, `DRAW` for a `draw`. Comments and glyphs are passed over and no
 position is kept, so reading costs one regular-expression match per token and nothing is
-built per token but the action (and actions are cached by their text).
+built per token but the action (each game's `parse_action` keeps the actions it has built).
 
 It reads a subset of what `notation.reader` reads, and reads it the same way: anything it
 does not read for certain (text that is not RGN, a repeated tag, a glyph standing apart
@@ -26,10 +26,6 @@ from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 
 ASCII_SPACE = " \t\n\r\f\v"
 """What `\\s` matches in the reader's ASCII regular expressions."""
-
-ACTION_CACHE = 8192
-"""Actions kept per game, by their text: actions are immutable values, so one is shared by
-every record that writes it. The cache starts over when full, so memory stays bounded."""
 
 LABEL_CACHE = 256
 """Labels kept per game, by their text as written (any mix of capitals reads the same)."""
@@ -82,7 +78,7 @@ def scan(text: str, dialects: DialectLookup) -> Scanned | None:
         name, value = match.group(1, 2)
         if name in tags:
             return None  # a repeated tag: the full reader says where
-        tags[name] = unescape(value) if "\\" in value else value[1:-1]
+        tags[name] = unescape(value)
     items = _Reader.of(dialect).items(text, tag_section.end())
     return None if items is None else Scanned(game, tags, items)
 
@@ -114,7 +110,6 @@ class _Reader:
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
-        self.actions: dict[str, object] = {}
 
     @staticmethod
     @cache
@@ -124,7 +119,7 @@ class _Reader:
     def items(self, text: str, pos: int) -> list[Item] | None:
         """The labels, actions and draws of the move text from `pos`, or None."""
         end = len(text.rstrip(ASCII_SPACE))
-        match, kinds, actions, labels = self.match, self.kinds, self.actions, self.labels
+        match, kinds, labels, parse_action = self.match, self.kinds, self.labels, self.parse_action
         items: list[Item] = []
         append = items.append
         in_turn = False
@@ -137,13 +132,10 @@ class _Reader:
             if kind == "action":
                 if not in_turn:
                     return None
-                written = token["action"]
-                action = actions.get(written)
-                if action is None:
-                    action = self._action(written)
-                    if action is None:
-                        return None
-                append(action)
+                try:
+                    append(parse_action(token["action"]))
+                except ValueError:
+                    return None
             elif kind == "label":
                 written = token["label"]
                 label = labels.get(written) or self._label(written)
@@ -159,16 +151,6 @@ class _Reader:
                 return None
             # else a comment: passed over
         return items
-
-    def _action(self, written: str) -> object | None:
-        try:
-            action = self.parse_action(written)
-        except ValueError:
-            return None
-        if len(self.actions) >= ACTION_CACHE:
-            self.actions.clear()
-        self.actions[written] = action
-        return action
 
     def _label(self, written: str) -> Label | None:
         """The label written `written` (its colon included), now cached."""

@@ -70,16 +70,12 @@ def check_text(
     start_line = line + raw.line - 1
     start_column = column + raw.column - 1 if raw.line == 1 else raw.column
     placed = RawRecord(offset + raw.offset, start_line, start_column, raw.raw)
-    return _verdict(placed, source, record, annotate)
+    return session.check_raw(placed, source, record, annotate)
 
 
 def _at(found: list[RawRecord]) -> str:
     shown = ", ".join(str(raw.offset) for raw in found[:5])
     return shown + (", ..." if len(found) > 5 else "")
-
-
-def _verdict(raw: RawRecord, source: str, record: int, annotate: bool) -> Verdict:
-    return session.check_raw(raw, source, record, annotate)
 
 
 class _Chunk(NamedTuple):
@@ -95,7 +91,8 @@ class _Chunk(NamedTuple):
 def check_chunk(chunk: _Chunk) -> list[Verdict]:
     """The verdicts of a chunk's records, in order (run in a worker process)."""
     return [
-        _verdict(raw, chunk.source, number, chunk.annotate) for number, raw in enumerate(chunk.records, chunk.first)
+        session.check_raw(raw, chunk.source, number, chunk.annotate)
+        for number, raw in enumerate(chunk.records, chunk.first)
     ]
 
 

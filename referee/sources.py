@@ -43,12 +43,8 @@ def records(name: str) -> Iterator[Read]:
     """The records of a file or of standard input, one at a time, each as soon as its text
     has arrived (memory is bounded by the largest record, not the source). Raises
     UnreadableError when the source cannot be opened or read."""
-    with open_source(name) as stream:
-        try:
-            for index, item in enumerate(reader.iter_records(stream, dialect_for), start=1):
-                yield Read(index, item)
-        except OSError as error:
-            raise unreadable(name, error) from None
+    for number, raw in raw_records(name):
+        yield Read(number, reader.read_raw(raw, dialect_for))
 
 
 def raw_records(name: str) -> Iterator[tuple[int, RawRecord]]:
