@@ -7,7 +7,7 @@ import re
 from enum import Enum
 from typing import NamedTuple
 
-_FIELD = re.compile(r"\s*(key|token)\s*:(.*)", re.IGNORECASE | re.DOTALL)
+_FIELD = re.compile(r"\s*(key|token|salt)\s*:(.*)", re.IGNORECASE | re.DOTALL)
 _ATTRIBUTION = re.compile(r".*\bwrote\s*:\s*", re.IGNORECASE | re.DOTALL)
 
 
@@ -27,22 +27,26 @@ class Submission(NamedTuple):
     moves: str
     key: str | None
     token: str | None
+    salt: str | None = None
+    """A `Salt:` line's text (PLAY.md §5.1): the sender's side's salt."""
 
     def __repr__(self) -> str:
         # The passphrase never appears in a repr, a log line or an answer.
         key = None if self.key is None else "***"
-        return f"Submission({self.request.value}, moves={self.moves!r}, key={key}, token={self.token!r})"
+        salt = "" if self.salt is None else f", salt={self.salt!r}"
+        return f"Submission({self.request.value}, moves={self.moves!r}, key={key}, token={self.token!r}{salt})"
 
 
 def read_body(text: str) -> Submission:
     """Drop quoted lines (`>`), an attribution line just above them ("... wrote:"), and
-    everything from the signature line `-- ` on; take out the first `Key:` and `Token:`
+    everything from the signature line `-- ` on; take out the first `Key:`, `Token:` and `Salt:`
     lines (every such line is removed); what remains is the move text. A body of `show`
     or `moves` alone, in any case, is a request for the board or the legal moves."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str] = []
     key: str | None = None
     token: str | None = None
+    salt: str | None = None
     for index, line in enumerate(lines):
         if line.rstrip() == "--":
             break
@@ -53,17 +57,20 @@ def read_body(text: str) -> Submission:
         field = _FIELD.fullmatch(line)
         if field:
             value = field.group(2).strip()
-            if field.group(1).lower() == "key":
+            name = field.group(1).lower()
+            if name == "key":
                 key = value if key is None else key
-            else:
+            elif name == "token":
                 token = value if token is None else token
+            else:
+                salt = value if salt is None else salt
             continue
         kept.append(line.rstrip())
     moves = "\n".join(kept).strip()
     word = moves.lower()
     if word in ("show", "moves"):
-        return Submission(Request(word), "", key, token)
-    return Submission(Request.PLAY, moves, key, token)
+        return Submission(Request(word), "", key, token, salt)
+    return Submission(Request.PLAY, moves, key, token, salt)
 
 
 def _next_is_quoted(lines: list[str], index: int) -> bool:
