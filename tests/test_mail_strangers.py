@@ -166,7 +166,7 @@ def test_automatic_mail_is_neither_played_nor_answered_only_logged(
     assert handled.answers == () and smtp.take() == []
     assert reason in handled.notes[0] and "automatic" in handled.notes[0]
     assert "W:" not in path.read_text()
-    assert _log(tmp_path) == [["2026-12-01T12:00:00Z", "<auto@x.org>", "ann@example.org", "-", "automatic"]]
+    assert _log(tmp_path) == [["2026-12-01T12:00:00Z", "<auto@x.org>", "ann@example.org", "g1", "automatic"]]
 
 
 @pytest.mark.parametrize("sender", ["MAILER-DAEMON@example.org", "Mail System <postmaster@example.org>"])

@@ -95,18 +95,17 @@ def handle(data: bytes, settings: Settings, too_large: bool = False) -> Handled:
 
 
 def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: _Trace) -> Handled:
+    found = _find_game(head, settings.games)
+    trace.game_id = found[0] if found is not None else None
     if head.automatic is not None:
-        return Handled(
-            0, (f"{_who(head)}: an automatic message ({head.automatic}): not answered",), (), Outcome.AUTOMATIC
-        )
+        note = f"{_who(head)}: an automatic message ({head.automatic}): not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
     if head.sender is not None and head.sender == settings.sender.lower():
         note = "a message from this gateway's own address: not answered"
         return Handled(0, (note,), (), Outcome.AUTOMATIC)
-    found = _find_game(head, settings.games)
     if found is None:
         return Handled(0, (_no_game(head, settings.games),), (), Outcome.NO_GAME)
     game_id, path = found
-    trace.game_id = game_id
     current = game.open_game(path)
     player = current.roster.find(head.sender)
     if player is None:
