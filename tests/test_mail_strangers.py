@@ -502,3 +502,13 @@ def test_a_salt_is_refused_after_the_first_roll_and_in_games_without_dice_in_pla
     [late] = smtp.take()
     assert "the first roll has been drawn: salts must come before it" in late.text
     assert "Salt" not in path.read_text()
+
+
+def test_now_sets_the_time_of_the_log_and_of_the_answers(tmp_path: Path) -> None:
+    nika_game(tmp_path)
+    _run(message(ANN, "[g1]", "show\n").as_bytes(), _settings(tmp_path))
+    [answer] = outbox_messages(tmp_path / "outbox")
+    assert answer["Date"] == "Tue, 01 Dec 2026 12:00:00 +0000"
+    assert _log(tmp_path)[0][0] == NOW
+    done = run_mail(b"", "--games", str(tmp_path), "--now", "yesterday")
+    assert done.returncode == 2 and "--now" in done.stderr

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
@@ -130,8 +131,9 @@ def _deliver(
 ) -> Handled:
     """Send the answers (the outbox's waiting answers first) or write them into the outbox."""
     message = Incoming(head.message_id, head.references, head.sender, "", head.subject, (), None, False, False)
+    now = datetime.fromtimestamp(settings.now, UTC) if settings.now is not None else None
     built = [
-        compose.build(answer, game_id=game_id, incoming=message, sender=settings.sender, cc=settings.gm)
+        compose.build(answer, game_id=game_id, incoming=message, sender=settings.sender, cc=settings.gm, now=now)
         for answer in answers
     ]
     try:
