@@ -512,3 +512,18 @@ def test_now_sets_the_time_of_the_log_and_of_the_answers(tmp_path: Path) -> None
     assert _log(tmp_path)[0][0] == NOW
     done = run_mail(b"", "--games", str(tmp_path), "--now", "yesterday")
     assert done.returncode == 2 and "--now" in done.stderr
+
+
+def test_an_answer_the_server_refuses_for_good_is_set_aside_not_blocking_the_outbox(
+    tmp_path: Path, smtp: SmtpServer
+) -> None:
+    nika_game(tmp_path)
+    _run(message(ANN, "[g1]", "show\n").as_bytes(), _settings(tmp_path))  # into the outbox
+    broken = tmp_path / "outbox" / "00000000T000000-000000000-0000.eml"  # oldest: sent first
+    broken.write_text("Subject: no recipients at all\n\nhello\n")
+    done = run_mail(b"", "--flush", "--games", str(tmp_path), "--smtp", smtp.address)
+    assert done.returncode == 0, done.stderr
+    assert "sent 1 answer from" in done.stdout and f"kept as {broken}.failed" in done.stdout
+    [shown] = smtp.take()
+    assert shown.recipients == ("ann@example.org",)
+    assert sorted(path.name for path in (tmp_path / "outbox").iterdir()) == [".flush.lock", f"{broken.name}.failed"]

@@ -18,6 +18,7 @@ from typing import BinaryIO
 
 from referee.mail.errors import BusyError, DeliveryError, KeysFileError, MailUsageError
 from referee.mail.gateway import EX_TEMPFAIL, MAX_SIZE, PLAYERS_FILE, Handled, Settings, flush_waiting, handle
+from referee.words import plural
 
 _CHUNK = 2**16
 
@@ -107,13 +108,14 @@ def flush(config: Settings) -> Handled:
         raise MailUsageError("--flush sends the outbox by SMTP: give --smtp HOST:PORT")
     waiting = len(delivery.waiting(config.outbox)) if config.outbox.is_dir() else 0
     try:
-        sent = flush_waiting(config)
+        flushed = flush_waiting(config)
     except DeliveryError as error:
         left = len(delivery.waiting(config.outbox))
-        return Handled(EX_TEMPFAIL, (f"{error}: {left} answer{'s' if left != 1 else ''} left in {config.outbox}",))
-    if sent == 0 and waiting:
+        return Handled(EX_TEMPFAIL, (f"{error}: {plural(left, 'answer')} left in {config.outbox}",))
+    if flushed.sent == 0 and not flushed.set_aside and waiting:
         return Handled(EX_TEMPFAIL, (f"another gateway is sending the outbox {config.outbox} now",))
-    return Handled(0, (f"sent {sent} answer{'s' if sent != 1 else ''} from {config.outbox}",))
+    notes = [f"refused for good, kept as {path}" for path in flushed.set_aside]
+    return Handled(0, (f"sent {plural(flushed.sent, 'answer')} from {config.outbox}", *notes))
 
 
 def check_games(games: Path) -> Handled:

@@ -95,14 +95,23 @@ def waiting(outbox: Path) -> list[Path]:
         raise DeliveryError(f"cannot read the outbox {outbox}: {error.strerror or error}") from None
 
 
-def flush(outbox: Path, smtp: Smtp) -> int:
+class Flushed(NamedTuple):
+    """What `flush` did: how many answers were sent, and the files of those the server
+    refused for good (renamed `*.eml.failed`, so that they block nothing and are kept)."""
+
+    sent: int
+    set_aside: tuple[Path, ...] = ()
+
+
+def flush(outbox: Path, smtp: Smtp) -> Flushed:
     """Send every answer waiting in the outbox over one SMTP session, oldest first, each
-    removed once the server has taken it; the count sent. DeliveryError when the server
-    cannot be reached or refuses (what was not sent stays)."""
+    removed once the server has taken it. DeliveryError when the server cannot be reached
+    or refuses for now (what was not sent stays)."""
     paths = waiting(outbox)
     if not paths:
-        return 0
+        return Flushed(0)
     sent = 0
+    set_aside: list[Path] = []
     try:
         with smtplib.SMTP(smtp.host, smtp.port, timeout=smtp.timeout) as client:
             _open(client, smtp)
@@ -112,14 +121,32 @@ def flush(outbox: Path, smtp: Smtp) -> int:
                 except FileNotFoundError:  # sent by another gateway meanwhile
                     continue
                 message = BytesParser(policy=policy.default).parsebytes(data)
-                client.send_message(message)
+                try:
+                    client.send_message(message)
+                except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException, ValueError) as error:
+                    if not _for_good(error):
+                        raise
+                    aside = path.with_name(path.name + ".failed")
+                    path.replace(aside)
+                    set_aside.append(aside)
+                    continue
                 path.unlink(missing_ok=True)
                 sent += 1
     except smtplib.SMTPException as error:
         raise DeliveryError(f"the SMTP server {smtp.host}:{smtp.port} refused: {_reason(error)}") from None
     except (OSError, ssl.SSLError) as error:
         raise DeliveryError(f"cannot reach the SMTP server {smtp.host}:{smtp.port}: {error}") from None
-    return sent
+    return Flushed(sent, tuple(set_aside))
+
+
+def _for_good(error: Exception) -> bool:
+    """Whether the server refused one message for good (5xx, or a file that is no message
+    to send), rather than for now (4xx) or for every message."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    if isinstance(error, smtplib.SMTPResponseException):
+        return error.smtp_code >= 500 and error.smtp_code not in (530, 535, 554)
+    return True
 
 
 def _open(client: smtplib.SMTP, smtp: Smtp) -> None:

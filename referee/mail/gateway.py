@@ -28,6 +28,7 @@ from referee.mail.headers import Head, read_head
 from referee.mail.incoming import Incoming
 from referee.mail.ledger import Entry, Ledger
 from referee.mail.log import LogLine, Outcome
+from referee.words import plural
 
 PLAYERS_FILE = "players.toml"
 MAX_SIZE = 2**20
@@ -138,9 +139,7 @@ def _deliver(
     ]
     try:
         if settings.smtp is not None:
-            flushed = flush_waiting(settings)
-            if flushed:
-                notes = [*notes, f"sent {flushed} answer{'s' if flushed > 1 else ''} waiting in {settings.outbox}"]
+            notes = [*notes, *flush_notes(flush_waiting(settings), settings.outbox)]
             delivery.send(built, settings.smtp)
         else:
             delivery.write_outbox(built, settings.outbox, game.write_atomically)
@@ -150,16 +149,23 @@ def _deliver(
     return Handled(0, tuple(notes), tuple(answers), outcome)
 
 
-def flush_waiting(settings: Settings) -> int:
-    """Send what waits in the outbox, under the outbox's lock; 0 when another gateway is
-    sending them right now. DeliveryError when the server cannot take them."""
+def flush_waiting(settings: Settings) -> delivery.Flushed:
+    """Send what waits in the outbox, under the outbox's lock; nothing when another gateway
+    is sending them right now. DeliveryError when the server cannot take them."""
     if settings.smtp is None or not settings.outbox.is_dir() or not delivery.waiting(settings.outbox):
-        return 0
+        return delivery.Flushed(0)
     try:
         with game.locked(settings.outbox / ".flush", 0):
             return delivery.flush(settings.outbox, settings.smtp)
     except BusyError:
-        return 0
+        return delivery.Flushed(0)
+
+
+def flush_notes(flushed: delivery.Flushed, outbox: Path) -> list[str]:
+    """Lines for standard error about what `flush` did."""
+    notes = [f"sent {plural(flushed.sent, 'answer')} waiting in {outbox}"] if flushed.sent else []
+    notes += [f"the SMTP server refused {path.name} for good: kept as {path}" for path in flushed.set_aside]
+    return notes
 
 
 def _answers(
@@ -352,4 +358,13 @@ def _keep(built: Sequence[EmailMessage], settings: Settings) -> list[str]:
     return [f"the answer was kept in {path}" for path in paths]
 
 
-__all__ = ["BusyError", "EX_TEMPFAIL", "Handled", "MailUsageError", "Settings", "flush_waiting", "handle"]
+__all__ = [
+    "BusyError",
+    "EX_TEMPFAIL",
+    "Handled",
+    "MailUsageError",
+    "Settings",
+    "flush_notes",
+    "flush_waiting",
+    "handle",
+]
