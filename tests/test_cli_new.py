@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from games import registry
-from referee import fresh
-from referee.adjudicate import adjudicate, read_source
 from referee.cli import app
-from referee.errors import UsageError
+from referee.judge import fresh
+from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.errors import UsageError
 
 runner = CliRunner()
 

@@ -1,6 +1,6 @@
 """The fused check path gives exactly the verdicts of the detailed path.
 
-`referee check` first tries `referee.fused.quick_verdict` (the record's text straight into
+`referee check` first tries `referee.judge.fused.quick_verdict` (the record's text straight into
 its engine) and falls back to reading and replaying the record the detailed way. These
 tests compare both paths record by record: on the conformance records, on random
 playouts of every game and player count, and on those records mutated (actions swapped,
@@ -22,12 +22,12 @@ from notation.model import Record
 from notation.quick import DRAW, Label, scan
 from notation.reader import read_raw
 from notation.stream import RawRecord, split
-from referee import session
-from referee.adjudicate import dialect_for, open_ended
-from referee.fused import open_ended_actions, quick_verdict
-from referee.playout import play
-from referee.sources import Read
-from referee.verdicts import Verdict
+from referee.judge import session
+from referee.judge.adjudicate import dialect_for, open_ended
+from referee.judge.fused import open_ended_actions, quick_verdict
+from referee.judge.playout import play
+from referee.judge.sources import Read
+from referee.judge.verdicts import Verdict
 from tests.fuzzing import corpus, mutate
 
 

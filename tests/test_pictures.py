@@ -20,7 +20,7 @@ import pytest
 
 from games import registry
 from games.api import GameState
-from referee.adjudicate import adjudicate, read_source
+from referee.judge.adjudicate import adjudicate, read_source
 from referee.pictures import board_svg, replay_page
 
 ROOT = Path(__file__).resolve().parent.parent

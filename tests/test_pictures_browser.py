@@ -22,9 +22,9 @@ import pytest
 
 from games import registry
 from notation.model import Record
-from referee.adjudicate import Replay, adjudicate, open_ended, read_source
+from referee.judge.adjudicate import Replay, adjudicate, open_ended, read_source
+from referee.judge.words import verdict_line as line
 from referee.pictures import replay_page
-from referee.render import verdict_line as line
 from tests.test_pictures import EXAMPLES, ROOT, expected_pieces
 
 pytestmark = pytest.mark.browser

@@ -190,3 +190,7 @@ class NieuchessDrawing(Drawing):
             Swatch("last action", "none", stroke=svg.MARK_LAST),
             Swatch("illegal action", "none", stroke=svg.MARK_ILLEGAL),
         ]
+
+
+DRAWING = NieuchessDrawing
+"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""

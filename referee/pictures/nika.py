@@ -174,3 +174,7 @@ def _lighter(colour: str) -> str:
     """The colour half way to white."""
     channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{(value + 255) // 2:02x}" for value in channels)
+
+
+DRAWING = NikaDrawing
+"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""

@@ -14,7 +14,7 @@ from games.nieuchess.actions import Battle, Invasion, Move, Place, Setup, parse_
 from games.nieuchess.board import BOARD, INDEX, NAMES, RED, SIZE, STANDARD_CRT, odds_column, read_crt_tag
 from games.nieuchess.state import NieuchessState
 from games.randomness import Dice, effective_seed, seed_hash
-from referee.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.adjudicate import Verdict, adjudicate, read_source
 
 
 def crt(code: str) -> str:
