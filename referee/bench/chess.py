@@ -100,8 +100,6 @@ def _referee_command() -> list[str]:
     return [sys.executable, "-m", "referee"]
 
 
-"""The speed the referee aims at, as a multiple of python-chess's plies per second."""
-
 ACTIONS = 50_000
 """The default size 1x: random records of at least this many actions per game."""
 

@@ -304,15 +304,15 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
     from referee.pictures import commands
 
     try:
-        played = session.replay(file, record, at)
+        whole = session.replay(file, record, at)
         tally = Tally()
-        if isinstance(played, Problem):
-            tally.add(played)
-            err(render.problem_line(played))
+        if isinstance(whole, Problem):
+            tally.add(whole)
+            err(render.problem_line(whole))
             finish(tally)
         # The exit status tells of the whole record, as `show --at` does.
-        whole = played if at is None else session.replay(file, record)
-        tally.add(whole.verdict if isinstance(whole, Replay) else whole)
+        tally.add(whole.verdict)
+        played = whole if whole.cut is None else whole.cut
         text = commands.replay_html(played) if page else commands.board_picture(played)
         if text is None:
             err(f"referee: no board to draw: {verdict_line(played.verdict)}")

@@ -33,7 +33,10 @@ class Replay:
 
     `steps` holds every action replayed when asked for. `rounds` holds, for each turn
     begun (in record order), its round (None for setup turns), and `numbers` the round
-    number the canonical form writes on it (None on turns that do not open a round)."""
+    number the canonical form writes on it (None on turns that do not open a round).
+    `cut`, when asked for (`cut_at=N`), is the same replay as it stood after round N (or
+    where it stopped, when a broken rule came first): `show --at` and its pictures take
+    it from the one replay of the whole record."""
 
     def __init__(self, record: Record | None, state: GameState[Any] | None, verdict: Verdict) -> None:
         self.record = record
@@ -45,6 +48,7 @@ class Replay:
         self.source = b""
         """The record's text as read, for pages that quote it; its first line is `first_line`."""
         self.first_line = 1
+        self.cut: Replay | None = None
 
     @property
     def last_round(self) -> int:
@@ -70,23 +74,24 @@ def adjudicate(
     index: int = 1,
     *,
     keep_steps: bool = False,
-    until_round: int | None = None,
+    cut_at: int | None = None,
 ) -> Replay:
-    """Replay one record (or explain a malformed one) and give its verdict. An exception
-    the referee did not foresee gives the verdict `error` instead of escaping."""
+    """Replay one record (or explain a malformed one) and give its verdict; with `cut_at`,
+    also the replay as it stood after that round (`Replay.cut`). An exception the referee
+    did not foresee gives the verdict `error` instead of escaping."""
     if isinstance(result, Malformed):
         span = result.error.span
         verdict = malformed(source, index, result.game, span.line, span.column, result.error.message)
         return Replay(None, None, verdict._replace(offset=result.offset))
     try:
-        replay = _adjudicate(result, source, index, keep_steps, until_round)
+        replay = _adjudicate(result, source, index, keep_steps, cut_at)
     except Exception as error:  # a bug of the referee: the record gets its own verdict
         replay = Replay(result, None, crashed(source, index, result.game, result.span.line, error))
     replay.verdict = replay.verdict._replace(offset=result.offset)
     return replay
 
 
-def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until_round: int | None) -> Replay:
+def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_at: int | None) -> Replay:
     engine = registry.engine(record.game)
     try:
         state = engine.new_state(record.tag_map)
@@ -94,16 +99,27 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until
         span = (record.tag_span(error.tag) if error.tag else None) or record.span
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
     replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
-    failure, turns = _run(record, state, replay, keep_steps, until_round)
+    failure, turns = _run(record, state, replay, keep_steps, cut_at)
     replay.verdict = _verdict(record, state, source, index, failure, turns)
+    if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
+        replay.cut = _cut(replay, state, replay.verdict)
     return replay
 
 
+def _cut(replay: Replay, state: GameState[Any], verdict: Verdict) -> Replay:
+    """The replay as it stands now: its own lists, and `state` (a copy, while the replay goes on)."""
+    cut = Replay(replay.record, state, verdict)
+    cut.steps, cut.rounds, cut.numbers = list(replay.steps), list(replay.rounds), list(replay.numbers)
+    cut.source, cut.first_line = replay.source, replay.first_line
+    return cut
+
+
 def _run(
-    record: Record, state: GameState[Any], replay: Replay, keep_steps: bool, until_round: int | None
+    record: Record, state: GameState[Any], replay: Replay, keep_steps: bool, cut_at: int | None
 ) -> tuple[ErrorReport | None, int]:
     """Drive the state over the record: the first rule broken (or None) and the turns
-    replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps`."""
+    replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps` and
+    `replay.cut` (a copy of the state before the first turn of a round after `cut_at`)."""
     open_turn: Turn | None = None
     open_round: int | None = None
     open_ended_moves = open_ended(record)
@@ -117,8 +133,12 @@ def _run(
                     return _report(open_turn.span, open_round, open_turn.side, None, error.message), turns
             # A replacement step is in the round of the turn it follows (nieuchess.md).
             round_before = open_round if item.step and open_round is not None else state.round_number()
-            if until_round is not None and round_before is not None and round_before > until_round:
-                return None, turns
+            if cut_at is not None and replay.cut is None and round_before is not None and round_before > cut_at:
+                kept, so_far = state.copy(), replay.verdict
+                cut_verdict = legal_verdict(
+                    record.game, record.tag("Result"), kept, so_far.source, so_far.record, turns
+                )
+                replay.cut = _cut(replay, kept, cut_verdict)
             try:
                 opens_round = state.begin_turn(item.side, item.step, item.number)
             except RuleError as error:

@@ -29,14 +29,14 @@ from referee.judge.verdicts import (
 from referee.judge.words import plural
 
 
-def judge(read: Read, source: str, *, keep_steps: bool = False, until_round: int | None = None) -> Replay:
+def judge(read: Read, source: str, *, keep_steps: bool = False, cut_at: int | None = None) -> Replay:
     """One record read from `source`, replayed (a crash of the reader gives the verdict `error`)."""
     if isinstance(read.result, ReadCrash):
         crash = read.result
         verdict = crashed(source, read.number, crash.game, crash.span.line, crash.message)
         judged = Replay(None, None, verdict._replace(offset=crash.offset))
     else:
-        judged = adjudicate(read.result, source, read.number, keep_steps=keep_steps, until_round=until_round)
+        judged = adjudicate(read.result, source, read.number, keep_steps=keep_steps, cut_at=cut_at)
     judged.source, judged.first_line = read.raw, read.line
     return judged
 
@@ -66,36 +66,40 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
 
 
 def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) -> Verdict:
-    """The verdict of one record as cut from `source`, the `number`-th there."""
-    if not annotate:
-        verdict = quick_verdict(raw, source, number)
-        if verdict is not None:
-            return verdict
+    """The verdict of one record as cut from `source`, the `number`-th there. A legal
+    record is judged the fused way (`referee.judge.fused`), with its token when `annotate`
+    asks for tokens and suggestions; any other is read and replayed the detailed way."""
+    verdict = quick_verdict(raw, source, number, token=annotate)
+    if verdict is not None:
+        return verdict
     judged = judge(Read(number, read_raw(raw, dialect_for)), source)
     return annotate_verdict(judged) if annotate else judged.verdict
 
 
 def _find(name: str, index: int) -> Read | Problem:
-    """The index-th record of a source. Raises UsageError when it holds fewer records."""
+    """The index-th record of a source, read once (the records before it are only cut from
+    the source, not read). Raises UsageError when it holds fewer records."""
     count = 0
-    for read in sources.records(name):
-        count = read.number
-        if read.number == index:
-            return read
+    for number, raw in sources.raw_records(name):
+        count = number
+        if number == index:
+            return Read(number, read_raw(raw, dialect_for))
     if count == 0:
         return no_record(name)
     raise UsageError(f"{name} holds {plural(count, 'record')}, not {index}")
 
 
 def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
-    """One record replayed with every action and what it caused (up to round `at` if
-    given). Raises UsageError when `at` is past the end of the record."""
+    """One record read and replayed once, with every action and what it caused; with `at`,
+    its `cut` holds the replay after round `at`. Raises UsageError when `at` is past the
+    end of the record."""
     found = _find(name, index)
     if isinstance(found, Problem):
         return found
+    judged = judge(found, name, keep_steps=True, cut_at=at)
     if at is not None:
-        _check_at(judge(found, name), name, index, at)
-    return judge(found, name, keep_steps=True, until_round=at)
+        _check_at(judged, name, index, at)
+    return judged
 
 
 def _check_at(full: Replay, name: str, index: int, at: int) -> None:
@@ -127,14 +131,15 @@ def show(name: str, index: int, at: int | None) -> Shown | Problem:
     found = _find(name, index)
     if isinstance(found, Problem):
         return found
-    full = judge(found, name)
+    full = judge(found, name, cut_at=at)
     verdict = full.verdict
     if at is None:
         if verdict.status == Status.ILLEGAL:
             return Shown(verdict, full.state, _before_error(full))
         return Shown(annotate_verdict(full), full.state, "at the end of the record")
     _check_at(full, name, index, at)
-    partial = judge(found, name, until_round=at)
+    partial = full.cut
+    assert partial is not None
     if partial.verdict.status == Status.ILLEGAL:
         return Shown(verdict, partial.state, _before_error(partial))
     return Shown(verdict, partial.state, f"after round {at}")

@@ -703,8 +703,8 @@ def test_replacement_steps_at_fault_are_in_the_round_of_the_turn_they_follow() -
     text = record("1. R: a1-b1", "B: y36-x36", "1. R+: g4", "2. R: b1-c1", Position=position)
     (result,) = read_source(text.encode())
     assert adjudicate(result).verdict.status == "ongoing"
-    replay = adjudicate(result, until_round=1)
-    assert replay.state is not None and "R:b1,g4,k25,l25 " in replay.state.position()
+    replay = adjudicate(result, cut_at=1).cut
+    assert replay is not None and replay.state is not None and "R:b1,g4,k25,l25 " in replay.state.position()
 
 
 @pytest.mark.parametrize("roll", ["٣", "³", "３"])
