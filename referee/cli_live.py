@@ -93,6 +93,10 @@ def play(
     Exit status: 0 written (or would be, with --dry-run); 1 refused; 2 usage; 75 busy, try again later.
 
     Example: referee play game.rgn "d1-W d2-W" --as Athens --expect 12-ab12cd34ef
+
+    Draws and undo need every player (PLAY.md §6): referee play game.rgn draw --as Sparta
+    writes Sparta's offer, and the draw once every player has offered it (likewise undo);
+    without --as, draw ends the game and undo takes the last turn back at once.
     """
     from pathlib import Path
 
