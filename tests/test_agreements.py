@@ -152,6 +152,8 @@ def test_a_move_declines_the_offers_that_stand(tmp_path: Path) -> None:
     play(path, "d1-W d2-W")  # Athens moves: the offers end
     renewed = play(path, "draw", as_side="Thebes")
     assert renewed.agreement == "draw-offered" and "still to agree: Athens/Messene, Sparta" in renewed.events[0]
+    moved = play(path, "a4-S a3-S draw", as_side="Sparta")  # Sparta's move ends every offer, its own too
+    assert moved.agreement == "draw-offered" and "still to agree: Athens/Messene, Thebes" in moved.events[0]
 
 
 def test_moves_and_then_draw_are_the_moves_and_an_offer(tmp_path: Path) -> None:
@@ -162,6 +164,15 @@ def test_moves_and_then_draw_are_the_moves_and_an_offer(tmp_path: Path) -> None:
     assert play(path, "a4-S a3-S draw", as_side="Thebes").error == "Sparta is to move, not Thebes"
     assert play(path, "a4-S zz draw", as_side="Sparta").exit_code == 1
     assert move_text(path) == "1. W: d1-W d2-W {[%offer draw Athens]}\n"  # all or nothing
+
+
+def test_moves_and_an_offer_are_refused_whole_with_the_board_as_it_stands(tmp_path: Path) -> None:
+    path = game(tmp_path, PIKEMEN_3)
+    before = path.read_text()
+    refused = play(path, "resign draw", as_side="Red")  # Red leaves the game: it can offer nothing
+    assert refused.exit_code == 1 and not refused.written and "Red has left the game" in (refused.error or "")
+    assert refused.verdict["to_move"] == "Red" and refused.next.startswith("Red to move")
+    assert path.read_text() == before
 
 
 def test_a_side_with_no_address_is_a_player_of_its_own(tmp_path: Path) -> None:

@@ -117,6 +117,7 @@ class _Request:
         self, data: bytes, rest: str | None, expect: str | None, seed: str | None, salts: Sequence[tuple[str, str]]
     ) -> tuple[PlayResult, str | None]:
         events: list[str] = []
+        original = data
         if rest is not None:
             if self.kind is OfferKind.UNDO:
                 return self._refusal(data, "undo is sent alone: a submission that plays moves cannot also undo")
@@ -129,18 +130,22 @@ class _Request:
         try:
             return self._decide(data, expect, events)
         except _Refused as refusal:
-            return self._refusal(data, refusal.message)
+            return self._refusal(original, refusal.message)  # the game as it stands, not after the moves
 
     def _read(self, data: bytes) -> bridge.Replay:
         if self.current is None:
-            results = bridge.read_source(data)
-            if len(results) != 1:
-                raise PlayUsageError(f"{self.path} must hold one game, it holds {len(results)}")
-            self.current = bridge.replay(results[0], self.source, keep_steps=True)
+            self.current = self._replay(data)
         return self.current
 
+    def _replay(self, data: bytes) -> bridge.Replay:
+        results = bridge.read_source(data)
+        if len(results) != 1:
+            raise PlayUsageError(f"{self.path} must hold one game, it holds {len(results)}")
+        return bridge.replay(results[0], self.source, keep_steps=True)
+
     def _refusal(self, data: bytes, message: str) -> tuple[PlayResult, None]:
-        current = self._read(data)
+        """Nothing written: the refusal, with the verdict and board of the game in `data`."""
+        current = self._replay(data)
         token = token_of(current)
         verdict = bridge.annotated(current.verdict, token)
         state = current.state
