@@ -15,7 +15,7 @@ from notation.model import Comment, Record, Span
 from referee.cli import app
 from referee.play import PlayResult, bridge, submit
 from referee.play.agreement import split_request
-from referee.play.offers import Offer, OfferKind, addresses, offers_in, standing
+from referee.play.offers import Offer, OfferKind, addresses, offers_in, players, standing
 
 runner = CliRunner()
 
@@ -85,6 +85,19 @@ def test_a_side_tag_names_its_player_by_address_in_lower_case() -> None:
     assert addresses("ann@example.org") == ("ann@example.org",)
     assert addresses("Ann") == ()
     assert addresses("Ann <ann@example.org>, Bo <bo@example.org>") == ("ann@example.org", "bo@example.org")
+
+
+def test_sides_sharing_an_address_are_one_player_also_in_a_team_tag(tmp_path: Path) -> None:
+    tags = (
+        '[Game "nika"]\n[Athens "Ann <ann@example.org>, Bo <bo@example.org>"]\n[Sparta "BO@example.org"]\n'
+        '[Messene "Cy"]\n\n'
+    )
+    [record] = bridge.read_source(tags.encode())
+    assert isinstance(record, Record)
+    state = registry.engine("nika").new_state(record.tag_map)
+    found = players(record, registry.GAMES["nika"], state)
+    assert [player.sides for player in found] == [("Athens", "Sparta"), ("Messene",), ("Thebes",)]
+    assert found[0].addresses == ("ann@example.org", "bo@example.org") and found[1].addresses == ()
 
 
 def test_offers_never_make_a_record_illegal_and_check_accepts_a_draw_without_offers(tmp_path: Path) -> None:
@@ -286,6 +299,13 @@ def test_undo_is_refused_past_a_roll_or_a_battle_result(tmp_path: Path) -> None:
         assert refused.exit_code == 1 and not refused.written
         assert "holds a roll or a battle result" in (refused.error or "")
     assert path.read_text() == before
+
+
+def test_a_roll_drawn_from_a_public_seed_is_seen_too(tmp_path: Path) -> None:
+    path = game(tmp_path, NIEUCHESS.replace("[Position", '[Seed "abc"]\n[Position'))
+    play(path, "j20+k21xj21")  # the seed draws the die at once
+    refused = play(path, "undo")
+    assert refused.exit_code == 1 and "1. R: j20+k21xj21#4=DB2" in (refused.error or "")
 
 
 def test_a_declared_battle_awaiting_its_roll_may_be_taken_back(tmp_path: Path) -> None:

@@ -207,20 +207,16 @@ class _Request:
         current = self.current
         assert current is not None
         info = registry.GAMES[record.game]
-        turns = record.turns
         try:
-            taken = take_back(record, info, bridge.dialect(record.game), None)
+            taken = take_back(record, info, bridge.dialect(record.game), current.numbers)
         except AgreementError as error:
             raise _Refused(str(error)) from None
-        index = next(i for i, turn in enumerate(turns) if turn is taken.turn)
         events = [event for step in current.steps if step.turn is taken.turn for event in step.events]
         if rolls_in(taken.turn, events):
             raise _Refused(
                 f"the last turn ({taken.undone}) holds a roll or a battle result: "
                 "a die once seen is never rolled again, so it cannot be taken back"
             )
-        number = current.numbers[index] if index < len(current.numbers) else taken.turn.number
-        taken = take_back(record, info, bridge.dialect(record.game), number)
         return taken.record, taken.undone
 
     def _written(self, before: Record, record: Record, events: list[str], agreement: str) -> tuple[PlayResult, str]:

@@ -231,14 +231,15 @@ class TakenBack:
     turn: Turn
 
 
-def take_back(record: Record, info: GameInfo, dialect: Dialect, number: int | None) -> TakenBack:
+def take_back(record: Record, info: GameInfo, dialect: Dialect, numbers: Sequence[int | None] = ()) -> TakenBack:
     """Take the last turn holding an action out of the record (PLAY.md §6): its label and
     actions become the comment `{undone by agreement: 14. B: e4-e6}` (glyphs and inner
     comments dropped); comments holding other commands (stamps, grants) in or after it
     stay, after that comment, as do comments after it; labels after it with no action go
-    (their commands stay); every standing offer ends. `number` is the round number the
-    canonical form writes on that turn (None: none). Raises AgreementError when no turn
-    holds an action."""
+    (their commands stay); every standing offer ends. `numbers` are the round numbers the
+    canonical form writes on the record's turns, in order (a replay's `numbers`); the
+    turn's own is used where they are missing. Raises AgreementError when no turn holds
+    an action."""
     items = list(record.items)
     index = next(
         (i for i in range(len(items) - 1, -1, -1) if isinstance(items[i], Turn) and items[i].moves),  # type: ignore[union-attr]
@@ -248,6 +249,8 @@ def take_back(record: Record, info: GameInfo, dialect: Dialect, number: int | No
         raise AgreementError("no turn has been played: there is nothing to take back")
     turn = items[index]
     assert isinstance(turn, Turn)
+    begun = sum(isinstance(item, Turn) for item in items[:index])
+    number = numbers[begun] if begun < len(numbers) else turn.number
     label = dialect.short_labels[turn.side] + ("+" if turn.step else "") + ":"
     head = f"{number}. {label}" if number is not None else label
     undone = " ".join([head, *(str(move.action) for move in turn.moves)])
