@@ -21,7 +21,7 @@ from enum import StrEnum
 from games.api import GameInfo, GameState
 from notation.commands import Command, CommandSyntaxError, read_commands, write_commands
 from notation.dialect import Dialect
-from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Turn, TurnItem
+from notation.model import Comment, Record, RecordItem, Span, Turn, TurnItem
 
 OFFER = "offer"
 UNDONE = "undone by agreement:"
@@ -34,6 +34,9 @@ class OfferKind(StrEnum):
 
     DRAW = "draw"
     UNDO = "undo"
+
+
+_KINDS = {kind.value: kind for kind in OfferKind}
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ class Player:
 
 
 class AgreementError(ValueError):
-    """An offer or undo that cannot be made; `record` is the game as it stands."""
+    """A take-back that cannot be done: no turn of the record holds an action."""
 
 
 def offers_in(comment: Comment, info: GameInfo) -> tuple[Offer, ...]:
@@ -91,12 +94,12 @@ def offers_in(comment: Comment, info: GameInfo) -> tuple[Offer, ...]:
             continue
         kind, label = command.args
         side = info.side(label)
-        if kind.lower() in OfferKind._value2member_map_ and side is not None:
-            found.append(Offer(OfferKind(kind.lower()), side))
+        if kind.lower() in _KINDS and side is not None:
+            found.append(Offer(_KINDS[kind.lower()], side))
     return tuple(found)
 
 
-def _flat(items: Iterable[RecordItem]) -> Iterator[Move | Comment | Draw]:
+def _flat(items: Iterable[RecordItem]) -> Iterator[TurnItem | RecordItem]:
     for item in items:
         if isinstance(item, Turn):
             yield from item.items
@@ -108,8 +111,8 @@ def standing(record: Record, info: GameInfo) -> tuple[Offer, ...]:
     """The offers written after the record's last action (or its `draw`), in record order."""
     found: list[Offer] = []
     for item in reversed(list(_flat(record.items))):
-        if isinstance(item, Move | Draw):
-            break
+        if not isinstance(item, Comment):
+            break  # an action, or a termination
         found[:0] = offers_in(item, info)
     return tuple(found)
 
@@ -213,7 +216,7 @@ def _end_offers(items: Sequence[RecordItem], info: GameInfo) -> list[RecordItem]
                     if kept is not None:
                         inner.append(kept)
                     continue
-                acted = acted or isinstance(sub, Move)
+                acted = acted or not isinstance(sub, Comment)
                 inner.append(sub)
             out.append(item._replace(items=tuple(reversed(inner))))
         else:
@@ -241,14 +244,10 @@ def take_back(record: Record, info: GameInfo, dialect: Dialect, numbers: Sequenc
     turn's own is used where they are missing. Raises AgreementError when no turn holds
     an action."""
     items = list(record.items)
-    index = next(
-        (i for i in range(len(items) - 1, -1, -1) if isinstance(items[i], Turn) and items[i].moves),  # type: ignore[union-attr]
-        None,
-    )
-    if index is None:
+    played = [(i, item) for i, item in enumerate(items) if isinstance(item, Turn) and item.moves]
+    if not played:
         raise AgreementError("no turn has been played: there is nothing to take back")
-    turn = items[index]
-    assert isinstance(turn, Turn)
+    index, turn = played[-1]
     begun = sum(isinstance(item, Turn) for item in items[:index])
     number = numbers[begun] if begun < len(numbers) else turn.number
     label = dialect.short_labels[turn.side] + ("+" if turn.step else "") + ":"
@@ -258,7 +257,7 @@ def take_back(record: Record, info: GameInfo, dialect: Dialect, numbers: Sequenc
     kept += [sub for sub in turn.items if isinstance(sub, Comment) and _stays(sub, info)]
     for item in items[index + 1 :]:
         kept.extend(item.items if isinstance(item, Turn) else (item,))  # type: ignore[arg-type]
-    kept = [item for item in kept if not isinstance(item, Move | Draw)]
+    kept = [item for item in kept if isinstance(item, Comment)]
     ended = _end_offers([*items[:index], *kept], info)
     return TakenBack(record._replace(items=attached(ended)), undone, turn)
 
