@@ -254,15 +254,15 @@ def take_back(record: Record, info: GameInfo, dialect: Dialect, numbers: Sequenc
     head = f"{number}. {label}" if number is not None else label
     undone = " ".join([head, *(str(move.action) for move in turn.moves)])
     kept: list[RecordItem] = [Comment(f"{UNDONE} {undone}", NOWHERE)]
-    kept += [sub for sub in turn.items if isinstance(sub, Comment) and _stays(sub, info)]
+    kept += [sub for sub in turn.items if isinstance(sub, Comment) and _stays(sub)]
     for item in items[index + 1 :]:
-        kept.extend(item.items if isinstance(item, Turn) else (item,))  # type: ignore[arg-type]
-    kept = [item for item in kept if isinstance(item, Comment)]
+        inner = item.items if isinstance(item, Turn) else (item,)
+        kept += [sub for sub in inner if isinstance(sub, Comment)]
     ended = _end_offers([*items[:index], *kept], info)
     return TakenBack(record._replace(items=attached(ended)), undone, turn)
 
 
-def _stays(comment: Comment, info: GameInfo) -> bool:
+def _stays(comment: Comment) -> bool:
     """Whether a comment of an undone turn stays: it holds commands other than offers (a
     stamp, a grant: the clock is not rewound), or it records an earlier undo."""
     if not comment.braced:
