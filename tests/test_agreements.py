@@ -145,13 +145,15 @@ def test_an_offer_is_accepted_whoever_is_to_move_and_every_player_must_agree(tmp
     play(path, "d1-W d2-W")
     assert play(path, "draw", as_side="Thebes").verdict["to_move"] == "Sparta"  # Thebes is not to move
     assert play(path, "draw", as_side="b").agreement == "draw-offered"  # Ann, by her second city (Messene)
-    again = play(path, "draw", as_side="Athens")  # Ann's offer already stands
-    assert again.exit_code == 1 and not again.written and "already stands" in (again.error or "")
+    again = play(path, "draw", as_side="Athens")  # Ann's offer already stands: still Sparta's is missing
+    assert again.exit_code == 0 and again.agreement == "draw-offered"
+    assert again.events == ["Athens offers a draw; still to agree: Sparta (Athens/Messene's offer already stood)"]
     agreed = play(path, "draw", as_side="Sparta")
     assert agreed.exit_code == 0 and agreed.agreement == "drawn"
     assert agreed.verdict["status"] == "finished" and agreed.verdict["reason"] == "agreement"
     # The draw is written instead of the last offer, after the others' offers, which stay.
-    assert move_text(path) == "1. W: d1-W d2-W {[%offer draw Thebes]} {[%offer draw Messene]}\ndraw\n"
+    offers = "{[%offer draw Thebes]} {[%offer draw Messene]} {[%offer draw Athens]}"
+    assert move_text(path) == f"1. W: d1-W d2-W {offers}\ndraw\n"
     assert '[Result "draw"]' in path.read_text()
     verdict = check(path)
     assert verdict["status"] == "finished" and verdict["reason"] == "agreement" and verdict["result_matches"]
@@ -294,11 +296,20 @@ def test_undo_is_refused_past_a_roll_or_a_battle_result(tmp_path: Path) -> None:
     path = game(tmp_path, NIEUCHESS)
     play(path, "j20+k21xj21#2=DB2(j21-i22-i23)")
     before = path.read_text()
-    for options in ({}, {"as_side": "Blue"}):
-        refused = play(path, "undo", **options)
-        assert refused.exit_code == 1 and not refused.written
-        assert "holds a roll or a battle result" in (refused.error or "")
+    refused = play(path, "undo")  # the game master's
+    assert refused.exit_code == 1 and not refused.written
+    assert "holds a roll or a battle result" in (refused.error or "")
     assert path.read_text() == before
+    # An offer is accepted whoever makes it (and says that the undo will be refused) ...
+    offered = play(path, "undo", as_side="Blue")
+    assert offered.exit_code == 0 and offered.agreement == "undo-offered"
+    warning = "but it will be refused: the last turn (1. R: j20+k21xj21#2=DB2(j21-i22-i23)) holds a roll"
+    assert warning in offered.events[0]
+    # ... but the agreement it would complete is refused, and nothing is written.
+    offered_text = path.read_text()
+    refused = play(path, "undo", as_side="Red")
+    assert refused.exit_code == 1 and not refused.written and "holds a roll or a battle result" in (refused.error or "")
+    assert path.read_text() == offered_text
 
 
 def test_a_roll_drawn_from_a_public_seed_is_seen_too(tmp_path: Path) -> None:

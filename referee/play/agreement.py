@@ -185,15 +185,15 @@ class _Request:
         offers = standing(record, info)
         player = player_of(side, everyone)
         assert player is not None  # a side in the game belongs to a player
-        if player not in missing(self.kind, offers, everyone):
-            raise _Refused(f"{player.name}'s offer of {_WHAT[self.kind]} already stands: nothing written")
         offer = Offer(self.kind, side)
-        if self.kind is OfferKind.UNDO:
-            self._taken_back(record)  # an undo that could not be done is not offered
         waiting = missing(self.kind, (*offers, offer), everyone)
         if waiting:
             names = ", ".join(each.name for each in waiting)
             note = f"{side} offers {_WHAT[self.kind]}; still to agree: {names}"
+            if player not in missing(self.kind, offers, everyone):
+                note += f" ({player.name}'s offer already stood)"
+            if self.kind is OfferKind.UNDO:
+                note += self._undo_warning(record)
             return self._written(record, with_items(record, offer.comment()), [*events, note], f"{self.kind}-offered")
         if self.kind is OfferKind.DRAW:
             note = f"{side} agrees: every player agrees to a draw"
@@ -201,6 +201,14 @@ class _Request:
         new, undone = self._taken_back(record)
         note = f"{side} agrees: every player agrees to take back the last turn: {undone}"
         return self._written(record, new, [*events, note], "undone")
+
+    def _undo_warning(self, record: Record) -> str:
+        """Why the undo offered could not be done when every player agrees, if it could not."""
+        try:
+            self._taken_back(record)
+        except _Refused as refusal:
+            return f"; but it will be refused: {refusal.message}"
+        return ""
 
     def _taken_back(self, record: Record) -> tuple[Record, str]:
         """The record with its last turn taken back, refused when that turn holds a roll."""
