@@ -190,6 +190,16 @@ def test_moves_and_an_offer_are_refused_whole_with_the_board_as_it_stands(tmp_pa
     assert path.read_text() == before
 
 
+def test_a_label_before_the_word_is_the_offering_sides_turn_not_yet_begun(tmp_path: Path) -> None:
+    path = game(tmp_path, NIKA)
+    assert play(path, "R: draw", as_side="Sparta").agreement == "draw-offered"  # Athens is to move
+    assert play(path, "{ tired } Thebes: draw", as_side="k").agreement == "draw-offered"
+    assert move_text(path) == "{[%offer draw Sparta]}\n{[%offer draw Thebes]}\n"
+    wrong = play(path, "W: draw", as_side="Sparta")
+    assert wrong.exit_code == 1 and wrong.error == "Athens is to move, not Sparta"
+    assert play(path, "W: undo").exit_code == 1  # the game master's undo: nothing to take back
+
+
 def test_a_side_with_no_address_is_a_player_of_its_own(tmp_path: Path) -> None:
     path = game(tmp_path, NIKA_NO_ADDRESSES)
     for side in ("Athens", "Sparta", "Messene"):

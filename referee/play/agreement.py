@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from games import registry
-from notation.model import Draw, Record, Span, Tag
-from referee.play import bridge, core, keys
+from notation.model import Comment, Draw, Record, Span, Tag, Turn
+from referee.play import bridge, core, keys, submission
 from referee.play.offers import (
     AgreementError,
     Offer,
@@ -118,6 +118,8 @@ class _Request:
     ) -> tuple[PlayResult, str | None]:
         events: list[str] = []
         original = data
+        if rest is not None and self._only_labels(data, rest):
+            rest = None  # `R: draw`: the label of the offering side, and no action
         if rest is not None:
             if self.kind is OfferKind.UNDO:
                 return self._refusal(data, "undo is sent alone: a submission that plays moves cannot also undo")
@@ -131,6 +133,26 @@ class _Request:
             return self._decide(data, expect, events)
         except _Refused as refusal:
             return self._refusal(original, refusal.message)  # the game as it stands, not after the moves
+
+    def _only_labels(self, data: bytes, rest: str) -> bool:
+        """Whether the text before the word holds no action: only labels of the offering
+        side (any side for the game master) and comments, which are then not written."""
+        current = self._replay(data)
+        record = current.record
+        if record is None:
+            return False
+        try:
+            read = submission.read(rest, record.game, current.verdict.to_move)
+        except submission.SubmissionError:
+            return False  # `core` says what is wrong with it
+        if read.part is not None:
+            return False
+        items = read.record.items if read.record is not None else ()
+        if any(not isinstance(item, Turn | Comment) for item in items):
+            return False
+        turns = [item for item in items if isinstance(item, Turn)]
+        side = keys.side_of(registry.GAMES[record.game], self.as_side) if self.as_side is not None else None
+        return all(not turn.moves and side in (None, turn.side) for turn in turns)
 
     def _read(self, data: bytes) -> bridge.Replay:
         if self.current is None:
