@@ -80,6 +80,17 @@ def test_an_offer_is_told_at_once_to_every_player_with_how_to_answer_it(tmp_path
     assert "next: Athens to move" in body
 
 
+def test_moves_then_draw_by_mail_are_played_and_offered_in_one_answer(tmp_path: Path) -> None:
+    path = nika_game(tmp_path)
+    table = Table(tmp_path)
+    [answer] = table.send(NIKA_PLAYERS["Athens"], "d1-W d2-W\ndraw\n")
+    body = text(answer)
+    assert recipients(answer) == EVERYONE
+    assert "Ann (Athens) played in game g1:\n\n  d1-W d2-W\n\nAnn (Athens) offers a draw in game g1." in body
+    assert "next: Sparta to move" in body
+    assert path.read_text().rstrip().endswith("1. W: d1-W d2-W {[%offer draw Athens]}")
+
+
 def test_an_offer_by_mail_is_the_senders_first_side_in_turn_order(tmp_path: Path) -> None:
     ann = "Ann <ann@example.org>"
     sides = {"Messene": ann, "Sparta": "Bo <bo@example.org>", "Athens": ann, "Thebes": "Di <di@example.org>"}

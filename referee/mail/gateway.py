@@ -153,7 +153,7 @@ def _play(
     who = player.name or player.address
     if played.written and played.agreement in ("draw-offered", "undo-offered"):
         kind = played.agreement.partition("-")[0]
-        body = compose.offered(game_id, who, side, kind, played.turn, played.token)
+        body = compose.offered(game_id, who, side, kind, submission.moves, played.turn, played.token)
         return [Answer(Kind.OFFERED, everyone, body)], []
     if played.written:
         body = compose.accepted(game_id, who, side, submission.moves, played.turn, played.token)
