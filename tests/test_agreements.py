@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from games import registry
 from notation.model import Comment, Record, Span
 from referee.cli import app
-from referee.play import PlayResult, bridge, submit
+from referee.play import PlayResult, PlayUsageError, bridge, submit
 from referee.play.agreement import split_request
 from referee.play.offers import Offer, OfferKind, addresses, offers_in, players, standing
 
@@ -345,6 +345,14 @@ def test_undo_is_refused_when_the_game_is_over_and_nothing_is_written(tmp_path: 
     assert path.read_text() == before
     done = runner.invoke(app, ["play", str(path), "undo", "--as", "Sparta"])
     assert done.exit_code == 1
+
+
+def test_a_salt_is_not_given_with_an_offer_alone(tmp_path: Path) -> None:
+    path = game(tmp_path, NIEUCHESS.replace("[Position", f'[SeedHash "sha256:{"0" * 64}"]\n[Position'))
+    for moves in ("draw", "R: draw"):
+        with pytest.raises(PlayUsageError, match="--salt is written with moves or alone"):
+            play(path, moves, as_side="Red", salts=[("Red", "ann-7")])
+    assert "Salt" not in path.read_text()
 
 
 def test_undo_is_sent_alone(tmp_path: Path) -> None:

@@ -84,8 +84,6 @@ def submit(
     if not path.is_file():
         core.read_game(path)
         raise PlayUsageError(f"cannot read {path}: not a file")
-    if salts and rest is None:
-        raise PlayUsageError("--salt is written with moves or alone, not with draw or undo alone")
     with locked(path, wait):
         result, text = _Request(path, as_side, kind).decide(core.read_game(path), rest, expect, seed, salts)
         result = dataclasses.replace(result, dry_run=dry_run)
@@ -120,6 +118,8 @@ class _Request:
         original = data
         if rest is not None and self._only_labels(data, rest):
             rest = None  # `R: draw`: the label of the offering side, and no action
+        if salts and rest is None:
+            raise PlayUsageError("--salt is written with moves or alone, not with draw or undo alone")
         if rest is not None:
             if self.kind is OfferKind.UNDO:
                 return self._refusal(data, "undo is sent alone: a submission that plays moves cannot also undo")
