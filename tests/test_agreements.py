@@ -215,6 +215,15 @@ def test_sides_that_have_left_are_no_longer_players(tmp_path: Path) -> None:
     assert play(path, "draw", as_side="Yellow").verdict["reason"] == "agreement"
 
 
+def test_a_roll_written_onto_a_battle_declared_before_the_offer_does_not_end_it(tmp_path: Path) -> None:
+    path = game(tmp_path, NIEUCHESS)
+    play(path, "j20+k21xj21")
+    play(path, "draw", as_side="Blue")
+    play(path, "#2", as_side="Red")
+    assert move_text(path) == "1. R: j20+k21xj21#2=DB2 {[%offer draw Blue]}\n"
+    assert play(path, "draw", as_side="Red").agreement == "drawn"
+
+
 def test_the_game_masters_draw_ends_the_game_at_once_as_before(tmp_path: Path) -> None:
     path = game(tmp_path, NIKA)
     play(path, "d1-W d2-W")
