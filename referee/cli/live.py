@@ -27,8 +27,8 @@ def new_secret(
 ) -> None:
     from pathlib import Path
 
+    from referee.judge.errors import UsageError
     from referee.judge.fresh import new_record
-    from referee.live.play import UsageError
     from referee.live.play.keys import fresh_seed
     from referee.live.play.secret import new_secret
 
@@ -93,10 +93,15 @@ def play(
     Exit status: 0 written (or would be, with --dry-run); 1 refused; 2 usage; 75 busy, try again later.
 
     Example: referee play game.rgn "d1-W d2-W" --as Athens --expect 12-ab12cd34ef
+
+    Draws and undo need every player (PLAY.md §6): referee play game.rgn draw --as Sparta
+    writes Sparta's offer, and the draw once every player has offered it (likewise undo);
+    without --as, draw ends the game and undo takes the last turn back at once.
     """
     from pathlib import Path
 
-    from referee.live.play import BusyError, UsageError, read_key, submit
+    from referee.judge.errors import BusyError, UsageError
+    from referee.live.play import read_key, submit
 
     try:
         seed = read_key(Path(seed_file)) if seed_file is not None else None
@@ -130,7 +135,8 @@ def reveal(
     """
     from pathlib import Path
 
-    from referee.live.play import BusyError, UsageError, read_key
+    from referee.judge.errors import BusyError, UsageError
+    from referee.live.play import read_key
     from referee.live.play.secret import reveal as reveal_seed
 
     try:

@@ -28,6 +28,7 @@ class Kind(Enum):
     NO_MOVES = "no moves"
     PLAIN_TEXT_PLEASE = "plain text please"
     REPEAT = "repeat"
+    OFFERED = "offered"
 
 
 class Answer(NamedTuple):
@@ -95,6 +96,26 @@ def _turn_block(turn: Turn) -> list[str]:
 def accepted(game_id: str, who: str, side: str, moves: str, turn: Turn, token: str | None) -> str:
     """To every player: what was played, what it caused, the board, who is next."""
     lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(moves), "", *_turn_block(turn)]
+    if token:
+        lines += ["", _reply_hint(token)]
+    return "\n".join(lines) + "\n"
+
+
+def offered(game_id: str, who: str, side: str, kind: str, moves: str, turn: Turn, token: str | None) -> str:
+    """To every player: a draw or an undo is offered (after the moves played with it, if
+    any), by whom, and how to answer it."""
+    what = "a draw" if kind == "draw" else "to take back the last turn"
+    played = moves.rstrip()[: -len(kind)].strip()  # the moves before the final word, if any
+    acted = any(not word.endswith(":") for word in played.split())  # more than a label (`R: draw`)
+    lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(played), ""] if acted else []
+    lines += [
+        f"{who} ({side}) offers {what} in game {game_id}.",
+        "",
+        f"To accept, answer with the word `{kind}` alone. To decline, play any move:",
+        "the offer stands until the next move of any side.",
+        "",
+        *_turn_block(turn),
+    ]
     if token:
         lines += ["", _reply_hint(token)]
     return "\n".join(lines) + "\n"

@@ -40,6 +40,8 @@ class Played(NamedTuple):
     suggestions: tuple[str, ...]
     turn: Turn
     token: str | None
+    agreement: str | None = None
+    """What an offer came to (`draw-offered`, `undo-offered`, `drawn`, `undone`), or None."""
 
 
 def open_game(path: Path) -> Game:
@@ -60,6 +62,8 @@ def open_game(path: Path) -> Game:
             side = info.side(tag.name) if info is not None else None
             if side is not None:
                 sides.append((side, tag.value))
+        if info is not None:  # a player's sides, and so the players, in turn order
+            sides.sort(key=lambda pair: info.sides.index(pair[0]))
     verdict = replayed.verdict
     return Game(path, roster(sides), verdict.to_move, _token(replayed), _turn_now(path, replayed))
 
@@ -125,7 +129,7 @@ def submit(game: Game, moves: str, *, side: str, expect: str | None, seed: str |
     turn = Turn(line, tuple(result.events), result.board, after)
     # play names the game by its path; players see the file's name, not the GM's folders.
     refusal = result.error.replace(str(game.path), game.path.name) if result.error is not None else None
-    return Played(result.written, refusal, tuple(result.suggestions), turn, result.token)
+    return Played(result.written, refusal, tuple(result.suggestions), turn, result.token, result.agreement)
 
 
 def read_key(keys: Path | None, game_id: str) -> str | None:

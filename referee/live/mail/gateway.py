@@ -29,6 +29,8 @@ ROLLS_ARE_DRAWN = (
 )
 _COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*")
 _ROLL = re.compile(r"#\s*\d")
+OFFERS = ("draw", "undo")
+"""A body of one of these words alone is an offer (PLAY.md §6)."""
 
 
 class Settings(NamedTuple):
@@ -126,6 +128,8 @@ def _play(
     to_sender = ((player.address, player.name),)
     everyone = tuple((each.address, each.name) for each in current.roster.players)
     side = current.to_move if current.to_move in player.sides else player.sides[0]
+    if submission.moves.strip().lower() in OFFERS:
+        side = player.sides[0]  # an offer alone is the player's first side's, whoever is to move (PLAY.md §6)
     seed = game.read_key(settings.keys, game_id)
     if seed is not None and _writes_a_roll(submission.moves):
         # With the key at hand the dice are drawn, never written: a written roll would only
@@ -147,6 +151,10 @@ def _play(
             outcome = "played" if played.written else "refused"
             ledger.record(Entry(message.message_id, game_id, outcome, played.turn.verdict), game.write_atomically)
     who = player.name or player.address
+    if played.written and played.agreement in ("draw-offered", "undo-offered"):
+        kind = played.agreement.partition("-")[0]
+        body = compose.offered(game_id, who, side, kind, submission.moves, played.turn, played.token)
+        return [Answer(Kind.OFFERED, everyone, body)], []
     if played.written:
         body = compose.accepted(game_id, who, side, submission.moves, played.turn, played.token)
         return [Answer(Kind.ACCEPTED, everyone, body, game.board_svg(game.open_game(current.path)))], []

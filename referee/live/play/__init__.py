@@ -1,6 +1,6 @@
-"""Running a live game (PLAY.md §1-4): `submit` continues a game file's record with a
+"""Running a live game (PLAY.md §1-4, §6): `submit` continues a game file's record with a
 submission, safely and all or nothing; turn tokens, secret dice with salts and reveal,
-did-you-mean suggestions.
+did-you-mean suggestions; draw and undo offers that need every player.
 
     result = submit(Path("game.rgn"), "d1-W d2-W", as_side="Athens", expect="12-ab12cd34ef")
     print(result.text()); sys.exit(result.exit_code)
@@ -8,7 +8,7 @@ did-you-mean suggestions.
 
 from referee.judge.errors import BusyError, UsageError
 from referee.judge.token import token_of, turn_token
-from referee.live.play.core import submit
+from referee.live.play.agreement import submit
 from referee.live.play.keys import read_key
 from referee.live.play.result import PlayResult
 from referee.live.play.safe import locked, write_atomically

@@ -68,6 +68,21 @@ def submit(
     return result
 
 
+def judged(
+    path: Path,
+    data: bytes,
+    moves: str | None,
+    *,
+    as_side: str | None = None,
+    expect: str | None = None,
+    seed: str | None = None,
+    salts: Sequence[tuple[str, str]] = (),
+) -> tuple[PlayResult, str | None]:
+    """What `submit` decides for the game text `data` of `path`, writing nothing: the
+    result, and the text to write (None when refused). The caller holds the lock."""
+    return _Game(path, data).play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+
+
 def result_value(verdict: Verdict) -> str:
     """The `Result` tag of a record with this verdict: `*` while the game goes on."""
     if verdict.status != "finished":

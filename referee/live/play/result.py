@@ -29,6 +29,9 @@ class PlayResult:
     dry_run: bool = False
     notice: str | None = None
     headline: str = ""
+    agreement: str | None = None
+    """What an offer came to (PLAY.md §6): `draw-offered`, `undo-offered`, `drawn` or
+    `undone`; None for a submission that made no offer and took nothing back."""
 
     def as_json(self) -> dict[str, Any]:
         """The `play --json` object: the verdict fields of `check --json`, plus `token`,
@@ -41,6 +44,7 @@ class PlayResult:
             "events": list(self.events),
             "suggestions": list(self.suggestions),
             "refused": self.error,
+            "agreement": self.agreement,
         }
 
     def text(self) -> str:
