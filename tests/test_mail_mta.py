@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import pytest
 
-from referee import play
+from referee.live import play
 from tests.test_mail_helpers import free_port
 
 README = Path(__file__).resolve().parents[1] / "README.md"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import play
+from referee.live import play
 from tests.test_mail_helpers import SmtpServer, message, nika_game, smtp
 
 __all__ = ["smtp"]

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from games.randomness import seed_hash
-from referee import mail
-from referee.fresh import new_record
-from referee.mail import game
-from referee.mail.headers import HEADER_LIMIT, read_head
-from referee.play.keys import create_key
-from referee.play.secret import new_secret
+from referee.judge.fresh import new_record
+from referee.live import mail
+from referee.live.mail import game
+from referee.live.mail.headers import HEADER_LIMIT, read_head
+from referee.live.play.keys import create_key
+from referee.live.play.secret import new_secret
 from tests.test_mail_helpers import (
     GM,
     NIKA_PLAYERS,
