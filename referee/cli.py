@@ -457,4 +457,5 @@ def stats(files: Files, json_output: JsonOption = False) -> None:
 
 
 # The commands that run live games (play, reveal, mail) live in their own module.
+from referee import cli_league as _league  # noqa: E402, F401  (registers `referee league` on `app`)
 from referee import cli_live as _live  # noqa: E402  (registers its commands on `app`)

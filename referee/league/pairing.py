@@ -1,0 +1,362 @@
+"""Who plays whom (LEAGUE.md §3): Berger round robins, balanced groups, Swiss rounds.
+
+Players are numbered 1, 2, ... in `league.toml` order; a round is tables of player numbers
+by seat (seat 1 first) and the players with a bye. Everything here is a pure function of
+its arguments: the groups' choices draw from the seeded stream of RANDOM.md keyed by the
+league's name, so a schedule can always be recomputed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from games.randomness import SeedStream
+
+GROUP_ATTEMPTS = 16
+"""Seeded greedy starts tried per round of groups (the most even one is kept)."""
+SEASON_STEPS = 20000
+"""Swaps drawn in the search for the most even season of groups."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One game of a round: `number` (1, 2, ...) and the player numbers by seat."""
+
+    number: int
+    seats: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        return f"Table({self.number}, {'-'.join(map(str, self.seats))})"
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: its tables and the players with a bye (`bye_scores`: whether a bye is worth a point)."""
+
+    number: int
+    tables: tuple[Table, ...]
+    byes: tuple[int, ...] = ()
+    bye_scores: bool = True
+
+    def __repr__(self) -> str:
+        tables = " ".join("-".join(map(str, table.seats)) for table in self.tables)
+        byes = f", byes {','.join(map(str, self.byes))}" if self.byes else ""
+        return f"Round({self.number}: {tables}{byes})"
+
+
+# -- Berger tables (FIDE Handbook C.05, Annex 1) --------------------------------------------
+
+
+def cycle_rounds(count: int) -> int:
+    """Rounds of one round-robin cycle of `count` players (an odd count plays a dummy)."""
+    return count - 1 if count % 2 == 0 else count
+
+
+def berger_pairs(size: int, round_number: int) -> tuple[tuple[int, int], ...]:
+    """The pairs (first seat, second seat) of round `round_number` of the Berger table for
+    an even `size` of numbers, board 1 first.
+
+    The published tables follow one rule: the numbers 1 .. size-1 turn round a circle, each
+    round moving on by size/2, and `size` stays on board 1, taking the second seat in odd
+    rounds and the first in even ones. Round 1 is 1-size, 2-(size-1), 3-(size-2), ..."""
+    if size < 2 or size % 2:
+        raise ValueError(f"a Berger table has an even number of players, not {size}")
+    if not 1 <= round_number < size:
+        raise ValueError(f"a Berger table of {size} has rounds 1 to {size - 1}, not {round_number}")
+    half, circle = size // 2, size - 1
+    shift = (round_number - 1) * half
+    partner = shift % circle + 1
+    pairs = [(partner, size) if round_number % 2 else (size, partner)]
+    for board in range(2, half + 1):
+        first = (shift + board - 1) % circle + 1
+        second = (shift - board + 1) % circle + 1
+        pairs.append((first, second))
+    return tuple(pairs)
+
+
+def round_robin(count: int, round_number: int, double: bool = False) -> Round:
+    """Round `round_number` of a (double) round robin of `count` players: Berger tables;
+    the second cycle of a double round robin swaps the seats. With an odd count the
+    dummy (number count+1) gives its opponent a bye that scores nothing."""
+    size = count + count % 2
+    cycle = size - 1
+    last = cycle * (2 if double else 1)
+    if not 1 <= round_number <= last:
+        raise ValueError(f"this round robin has rounds 1 to {last}, not {round_number}")
+    second_cycle = round_number > cycle
+    pairs = berger_pairs(size, round_number - cycle if second_cycle else round_number)
+    tables: list[Table] = []
+    byes: list[int] = []
+    for first, second in pairs:
+        if second_cycle:
+            first, second = second, first
+        if size > count and size in (first, second):
+            byes.append(second if first == size else first)
+            continue
+        tables.append(Table(len(tables) + 1, (first, second)))
+    return Round(round_number, tuple(tables), tuple(byes), bye_scores=False)
+
+
+# -- groups for games of 3-4 players --------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Running counts over a season: meetings of each pair, seats of each player, byes."""
+
+    meetings: dict[tuple[int, int], int]
+    seats: dict[tuple[int, int], int]
+    byes: dict[int, int]
+    firsts: dict[int, int]
+
+    @classmethod
+    def empty(cls) -> Tally:
+        return cls({}, {}, {}, {})
+
+    def met(self, a: int, b: int) -> int:
+        return self.meetings.get((min(a, b), max(a, b)), 0)
+
+    def add(self, played: Round) -> None:
+        for table in played.tables:
+            for a, b in itertools.combinations(table.seats, 2):
+                key = (min(a, b), max(a, b))
+                self.meetings[key] = self.meetings.get(key, 0) + 1
+            for seat, player in enumerate(table.seats, start=1):
+                self.seats[(player, seat)] = self.seats.get((player, seat), 0) + 1
+            self.firsts[table.seats[0]] = self.firsts.get(table.seats[0], 0) + 1
+        for player in played.byes:
+            self.byes[player] = self.byes.get(player, 0) + 1
+
+
+def groups(count: int, per_game: int, rounds: int, name: str) -> tuple[Round, ...]:
+    """A season of `rounds` rounds of tables of `per_game` players among `count` players.
+
+    Each round the `count % per_game` players left over get a bye, those with the fewest
+    byes so far first (ties drawn). The tables are first made round by round, greedily (the
+    best of GROUP_ATTEMPTS seeded starts, each the split with the fewest repeated meetings
+    so far); then the whole season is improved by swapping two players of two tables of
+    the same round while that lowers the sum over all pairs of players of the square of
+    their meetings (which, the meetings' total being fixed, makes them as even as it can).
+    Last, round by round, each table's seats are chosen so that every player sits in every
+    seat as evenly as possible. Every tie is drawn from the seeded stream keyed by `name`
+    (RANDOM.md), so the season is a function of its arguments alone."""
+    if count < per_game:
+        raise ValueError(f"{count} players cannot fill a table of {per_game}")
+    tally = Tally.empty()
+    splits: list[tuple[list[list[int]], tuple[int, ...]]] = []
+    for number in range(1, rounds + 1):
+        stream = SeedStream(name, f"league groups {count}x{per_game} round {number}")
+        split, byes = _group_split(count, per_game, tally, stream)
+        tally.add(Round(number, tuple(Table(0, tuple(table)) for table in split), byes))
+        splits.append((split, byes))
+    _search_season([split for split, _ in splits], count, SeedStream(name, f"league season {count}x{per_game}"))
+    tally = Tally.empty()
+    season: list[Round] = []
+    for number, (split, byes) in enumerate(splits, start=1):
+        stream = SeedStream(name, f"league seats {count}x{per_game} round {number}")
+        ordered = sorted(split, key=min)
+        tables = tuple(Table(index, _seating(table, tally, stream)) for index, table in enumerate(ordered, start=1))
+        played = Round(number, tables, byes, bye_scores=True)
+        tally.add(played)
+        season.append(played)
+    return tuple(season)
+
+
+def _meetings(season: list[list[list[int]]], count: int) -> list[list[int]]:
+    met = [[0] * (count + 1) for _ in range(count + 1)]
+    for split in season:
+        for table in split:
+            for a, b in itertools.combinations(table, 2):
+                met[a][b] += 1
+                met[b][a] += 1
+    return met
+
+
+def _swap_gain(met: list[list[int]], one: list[int], two: list[int], i: int, j: int) -> int:
+    """The change of the season's sum of squared meetings if one[i] and two[j] change tables
+    (the two never meet either way, so their own pair is left out)."""
+    a, b = one[i], two[j]
+    gain = 0
+    for q in one:
+        if q != a:
+            gain += 2 - 2 * met[a][q] + 2 * met[b][q]
+    for q in two:
+        if q != b:
+            gain += 2 - 2 * met[b][q] + 2 * met[a][q]
+    return gain
+
+
+def _swap(met: list[list[int]], one: list[int], two: list[int], i: int, j: int) -> None:
+    a, b = one[i], two[j]
+    for q in one:
+        if q != a:
+            met[a][q] -= 1
+            met[q][a] -= 1
+            met[b][q] += 1
+            met[q][b] += 1
+    for q in two:
+        if q != b:
+            met[b][q] -= 1
+            met[q][b] -= 1
+            met[a][q] += 1
+            met[q][a] += 1
+    one[i], two[j] = b, a
+
+
+def _search_season(season: list[list[list[int]]], count: int, stream: SeedStream) -> None:
+    """Improve the season in place by annealing: SEASON_STEPS times, two players of two
+    tables of a round drawn from `stream` change tables when that does not raise the sum of
+    squared meetings, or, with a chance that shrinks as the search goes on, even when it
+    does; the best season met is kept."""
+    rounds = [split for split in season if len(split) > 1]
+    if not rounds:
+        return
+    met = _meetings(season, count)
+    cost = sum(met[a][b] ** 2 for a, b in itertools.combinations(range(1, count + 1), 2))
+    best, best_cost = [[list(table) for table in split] for split in season], cost
+    for step in range(SEASON_STEPS):
+        split = rounds[stream.below(len(rounds))]
+        first = stream.below(len(split))
+        second = (first + 1 + stream.below(len(split) - 1)) % len(split)
+        one, two = split[first], split[second]
+        i, j = stream.below(len(one)), stream.below(len(two))
+        gain = _swap_gain(met, one, two, i, j)
+        # a worse swap is taken with the chance exp(-gain / temperature), the temperature
+        # falling from 3 to nearly 0 over the search
+        temperature = 3.0 * (SEASON_STEPS - step) / SEASON_STEPS
+        allowed = gain <= 0 or stream.below(1 << 20) < int((1 << 20) * math.exp(-gain / temperature))
+        if allowed:
+            _swap(met, one, two, i, j)
+            cost += gain
+            if cost < best_cost:
+                best, best_cost = [[list(table) for table in split] for split in season], cost
+    season[:] = best
+
+
+def _shuffled(items: Sequence[int], stream: SeedStream) -> list[int]:
+    order = list(items)
+    for index in range(len(order) - 1, 0, -1):
+        other = stream.below(index + 1)
+        order[index], order[other] = order[other], order[index]
+    return order
+
+
+def _group_split(
+    count: int, per_game: int, tally: Tally, stream: SeedStream
+) -> tuple[list[list[int]], tuple[int, ...]]:
+    players = _shuffled(range(1, count + 1), stream)
+    left_over = count % per_game
+    byes = tuple(sorted(sorted(players, key=lambda p: tally.byes.get(p, 0))[:left_over]))
+    seated = [player for player in players if player not in byes]
+    best: list[list[int]] | None = None
+    best_cost = 0
+    for _ in range(GROUP_ATTEMPTS):
+        split = _improved(_greedy(_shuffled(seated, stream), per_game, tally), tally)
+        cost = sum(_table_cost(table, tally) for table in split)
+        if best is None or cost < best_cost:
+            best, best_cost = split, cost
+    assert best is not None
+    return best, byes
+
+
+def _table_cost(table: Sequence[int], tally: Tally) -> int:
+    return sum((tally.met(a, b) + 1) ** 2 for a, b in itertools.combinations(table, 2))
+
+
+def _greedy(order: list[int], per_game: int, tally: Tally) -> list[list[int]]:
+    tables: list[list[int]] = []
+    rest = list(order)
+    while rest:
+        table = [rest.pop(0)]
+        while len(table) < per_game:
+            pick = min(rest, key=lambda p: sum((tally.met(p, q) + 1) ** 2 for q in table))
+            rest.remove(pick)
+            table.append(pick)
+        tables.append(table)
+    return tables
+
+
+def _improved(tables: list[list[int]], tally: Tally) -> list[list[int]]:
+    """Swap players between tables while a swap lowers the cost."""
+    changed = True
+    while changed:
+        changed = False
+        for first, second in itertools.combinations(range(len(tables)), 2):
+            for i, j in itertools.product(range(len(tables[first])), range(len(tables[second]))):
+                a, b = tables[first], tables[second]
+                before = _table_cost(a, tally) + _table_cost(b, tally)
+                a2 = [*a[:i], b[j], *a[i + 1 :]]
+                b2 = [*b[:j], a[i], *b[j + 1 :]]
+                if _table_cost(a2, tally) + _table_cost(b2, tally) < before:
+                    tables[first], tables[second] = a2, b2
+                    changed = True
+    return tables
+
+
+def _seating(table: Sequence[int], tally: Tally, stream: SeedStream) -> tuple[int, ...]:
+    """The order of seats making each player's seat counts most even (ties drawn)."""
+    options = list(itertools.permutations(table))
+    start = stream.below(len(options))
+    options = options[start:] + options[:start]
+
+    def cost(seats: tuple[int, ...]) -> int:
+        return sum((tally.seats.get((player, seat), 0) + 1) ** 2 for seat, player in enumerate(seats, start=1))
+
+    return min(options, key=cost)
+
+
+# -- Swiss ------------------------------------------------------------------------------------
+
+
+def swiss(number: int, order: Sequence[int], per_game: int, tally: Tally) -> Round:
+    """A Swiss round (LEAGUE.md §3): `order` is the players by points, then rating, then
+    league.toml order. The first unseated player takes the first seat of a new table, which
+    is filled with the next players in order who have met those already seated the fewest
+    times; seats follow the order, then the player of the table who has sat first the
+    fewest times (the earliest in order on a tie) takes seat 1 if that is fewer than its
+    holder. Players left over get a bye (1 point)."""
+    position = {player: index for index, player in enumerate(order)}
+    rest = list(order)
+    tables: list[Table] = []
+    while len(rest) >= per_game:
+        seated = [rest.pop(0)]
+        while len(seated) < per_game:
+            pick = min(rest, key=lambda p: (sum(tally.met(p, q) for q in seated), position[p]))
+            rest.remove(pick)
+            seated.append(pick)
+        seats = sorted(seated, key=position.__getitem__)
+        fewest = min(seats, key=lambda p: (tally.firsts.get(p, 0), position[p]))
+        if tally.firsts.get(fewest, 0) < tally.firsts.get(seats[0], 0):
+            where = seats.index(fewest)
+            seats[0], seats[where] = seats[where], seats[0]
+        tables.append(Table(len(tables) + 1, tuple(seats)))
+    return Round(number, tuple(tables), tuple(rest), bye_scores=True)
+
+
+def swiss_order(players: Sequence[int], points: Mapping[int, float], ratings: Mapping[int, float]) -> list[int]:
+    """Players by points, then rating (both highest first), then league.toml order."""
+    return sorted(players, key=lambda p: (-points.get(p, 0.0), -ratings.get(p, 0.0), p))
+
+
+def evenness(season: Sequence[Round], count: int, per_game: int) -> dict[str, float]:
+    """How even a season came out: the spread (most - fewest) of meetings over all pairs,
+    of each player's seat counts (worst player), and of byes."""
+    tally = Tally.empty()
+    for played in season:
+        tally.add(played)
+    pairs = [tally.met(a, b) for a, b in itertools.combinations(range(1, count + 1), 2)]
+    seat_spread = max(
+        max(tally.seats.get((p, s), 0) for s in range(1, per_game + 1))
+        - min(tally.seats.get((p, s), 0) for s in range(1, per_game + 1))
+        for p in range(1, count + 1)
+    )
+    byes = [tally.byes.get(p, 0) for p in range(1, count + 1)]
+    return {
+        "meetings_min": min(pairs),
+        "meetings_max": max(pairs),
+        "seat_spread": seat_spread,
+        "byes_spread": max(byes) - min(byes),
+    }
