@@ -159,7 +159,6 @@ def pair(folder: Folder, now: NowOption = None, json_output: JsonOption = False)
     Example: referee league pair autumn --now 2026-12-01T12:00:00Z
     """
     from referee.league import folder as league
-
     from referee.league.config import load
 
     with _boundary():

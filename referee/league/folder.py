@@ -7,6 +7,7 @@ Everything that writes holds the exclusive lock `DIR/league.lock` and writes ato
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -35,6 +36,8 @@ from referee.play.safe import GameBusy, locked, write_atomically
 LOG_FILE = "league.log"
 LOCK_NAME = "league"  # locked() adds ".lock": DIR/league.lock
 KEYS_DIR = "keys"
+LOCK_WAIT = 10.0
+"""Seconds a league command waits for another to release DIR/league.lock before exit 75."""
 
 
 class LeagueRefused(ValueError):
@@ -94,8 +97,18 @@ def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
     return order
 
 
-def _league_lock(folder: Path) -> Any:
-    return locked(folder / LOCK_NAME, wait=10.0)
+@contextlib.contextmanager
+def _league_lock(folder: Path) -> Iterator[None]:
+    """Hold DIR/league.lock: one league command at a time writes in the folder."""
+    try:
+        with locked(folder / LOCK_NAME, wait=LOCK_WAIT):
+            yield
+    except LeagueBusy:
+        raise
+    except GameBusy:
+        raise LeagueBusy(
+            f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
+        ) from None
 
 
 # -- init and add ----------------------------------------------------------------------------------
