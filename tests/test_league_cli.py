@@ -189,3 +189,39 @@ def test_a_busy_league_exits_75(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         code, _, err = _run("pair", str(folder), "--now", NOW)
     assert code == 75 and "busy" in err
     assert not (folder / "r1-t1.rgn").exists()
+
+
+def test_swiss_pairs_round_two_by_points_then_rating(tmp_path: Path) -> None:
+    folder = tmp_path / "swiss"
+    _new_league(folder, "--game", "nika", "--players", "2", "--pairing", "swiss", "--rounds", "2", players=5)
+    code, out, _ = _run("pair", str(folder), "--now", NOW)
+    # round 1 in league.toml order; the fifth player is left over with a bye worth a point
+    assert code == 0 and out.splitlines()[1:] == ["r1-t1: Ann - Bo", "r1-t2: Cy - Di", "bye: Ed"]
+    assert submit(folder / "r1-t1.rgn", "resign").exit_code == 0  # Ann resigns: Bo wins
+    assert submit(folder / "r1-t2.rgn", "resign").exit_code == 0  # Cy resigns: Di wins
+    code, out, _ = _run("pair", str(folder), "--now", NOW)
+    # Bo, Di and Ed have 1 point: Bo and Di won a rated game, Ed's bye changed no rating,
+    # so Bo and Di rate above Ed; Bo before Di by league.toml order. Bo has not met Di.
+    # Neither has sat first: the order gives Bo seat 1. Then Ed meets Ann (Cy is left over).
+    assert code == 0 and out.splitlines()[1:] == ["r2-t1: Bo - Di", "r2-t2: Ed - Ann", "bye: Cy"]
+
+
+def test_nika_with_three_players_alternates_the_alliance_of_seat_one(tmp_path: Path) -> None:
+    folder = tmp_path / "nika3"
+    _new_league(folder, "--game", "nika", "--players", "3", "--rounds", "2", players=3)
+    paired = json.loads(_run("pair", str(folder), "--now", NOW, "--json")[1])
+    first, second, third = paired["games"][0]["seats"]
+    record = (folder / "r1-t1.rgn").read_text(encoding="utf-8")
+    assert f'[Athens "{first.split("@")[0].title()} <{first}>"]' in record
+    assert f'[Messene "{first.split("@")[0].title()} <{first}>"]' in record
+    assert f'[Sparta "{second.split("@")[0].title()} <{second}>"]' in record
+    assert f'[Thebes "{third.split("@")[0].title()} <{third}>"]' in record
+    assert submit(folder / "r1-t1.rgn", "resign").exit_code == 0
+    paired = json.loads(_run("pair", str(folder), "--now", NOW, "--json")[1])
+    first, second, third = paired["games"][0]["seats"]
+    record = (folder / "r2-t1.rgn").read_text(encoding="utf-8")
+    assert f'[Sparta "{first.split("@")[0].title()} <{first}>"]' in record
+    assert f'[Thebes "{first.split("@")[0].title()} <{first}>"]' in record
+    assert f'[Athens "{second.split("@")[0].title()} <{second}>"]' in record
+    assert f'[Messene "{third.split("@")[0].title()} <{third}>"]' in record
+    assert '[Players "3"]' in record

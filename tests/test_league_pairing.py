@@ -88,7 +88,7 @@ def test_groups_fill_tables_give_byes_evenly_and_are_a_function_of_the_league(co
     assert measured["seat_spread"] <= 2
 
 
-def test_groups_are_more_even_than_chance_and_reach_the_best_possible_for_six_players() -> None:
+def test_groups_reach_the_least_sum_of_squared_meetings_for_six_players() -> None:
     # 6 players in tables of 3 for 6 rounds: an exhaustive search over every season (each
     # round is one of the 10 splits) finds 96 as the least sum of squared meetings.
     season = pairing.groups(6, 3, 6, "Autumn 2026")

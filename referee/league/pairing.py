@@ -19,6 +19,8 @@ GROUP_ATTEMPTS = 16
 """Seeded greedy starts tried per round of groups (the most even one is kept)."""
 SEASON_STEPS = 20000
 """Swaps drawn in the search for the most even season of groups."""
+SEASON_HEAT = 3.0
+"""The starting temperature of that search (in units of the cost: squared meetings)."""
 
 
 @dataclass(frozen=True)
@@ -134,62 +136,65 @@ class Tally:
 def groups(count: int, per_game: int, rounds: int, name: str) -> tuple[Round, ...]:
     """A season of `rounds` rounds of tables of `per_game` players among `count` players.
 
-    Each round the `count % per_game` players left over get a bye, those with the fewest
-    byes so far first (ties drawn). The tables are first made round by round, greedily (the
-    best of GROUP_ATTEMPTS seeded starts, each the split with the fewest repeated meetings
-    so far); then the whole season is improved by swapping two players of two tables of
-    the same round while that lowers the sum over all pairs of players of the square of
-    their meetings (which, the meetings' total being fixed, makes them as even as it can).
-    Last, round by round, each table's seats are chosen so that every player sits in every
-    seat as evenly as possible. Every tie is drawn from the seeded stream keyed by `name`
-    (RANDOM.md), so the season is a function of its arguments alone."""
+    Each round the `count % per_game` players left over get a bye. The tables are first
+    made round by round, greedily: the byes to those with the fewest so far, then the best
+    of GROUP_ATTEMPTS seeded splits, each with the fewest repeated meetings so far. Then
+    the whole season is improved by annealing: two players of one round change places
+    (between two tables, or between a table and the byes) when that lowers the sum over
+    all pairs of players of the square of their meetings (the meetings' total being fixed,
+    this makes them as even as it can) without making byes less even. Last, round by
+    round, each table's seats are chosen so that every player sits in every seat as evenly
+    as possible. Every choice is drawn from the seeded stream keyed by `name` (RANDOM.md),
+    so the season is a function of its arguments alone."""
     if count < per_game:
         raise ValueError(f"{count} players cannot fill a table of {per_game}")
     tally = Tally.empty()
-    splits: list[tuple[list[list[int]], tuple[int, ...]]] = []
+    season: list[list[list[int]]] = []
     for number in range(1, rounds + 1):
         stream = SeedStream(name, f"league groups {count}x{per_game} round {number}")
         split, byes = _group_split(count, per_game, tally, stream)
         tally.add(Round(number, tuple(Table(0, tuple(table)) for table in split), byes))
-        splits.append((split, byes))
-    _search_season([split for split, _ in splits], count, SeedStream(name, f"league season {count}x{per_game}"))
+        season.append([*split, list(byes)])  # the last group of a round: its byes
+    _search_season(season, count, SeedStream(name, f"league season {count}x{per_game}"))
     tally = Tally.empty()
-    season: list[Round] = []
-    for number, (split, byes) in enumerate(splits, start=1):
+    played_rounds: list[Round] = []
+    for number, groups_of_round in enumerate(season, start=1):
         stream = SeedStream(name, f"league seats {count}x{per_game} round {number}")
-        ordered = sorted(split, key=min)
+        ordered = sorted(groups_of_round[:-1], key=min)
         tables = tuple(Table(index, _seating(table, tally, stream)) for index, table in enumerate(ordered, start=1))
-        played = Round(number, tables, byes, bye_scores=True)
+        played = Round(number, tables, tuple(sorted(groups_of_round[-1])), bye_scores=True)
         tally.add(played)
-        season.append(played)
-    return tuple(season)
+        played_rounds.append(played)
+    return tuple(played_rounds)
 
 
 def _meetings(season: list[list[list[int]]], count: int) -> list[list[int]]:
     met = [[0] * (count + 1) for _ in range(count + 1)]
-    for split in season:
-        for table in split:
+    for groups_of_round in season:
+        for table in groups_of_round[:-1]:
             for a, b in itertools.combinations(table, 2):
                 met[a][b] += 1
                 met[b][a] += 1
     return met
 
 
-def _swap_gain(met: list[list[int]], one: list[int], two: list[int], i: int, j: int) -> int:
-    """The change of the season's sum of squared meetings if one[i] and two[j] change tables
-    (the two never meet either way, so their own pair is left out)."""
+def _swap_gain(met: list[list[int]], one: list[int], two: list[int], i: int, j: int, bye: bool) -> int:
+    """The change of the season's sum of squared meetings if one[i] and two[j] change
+    places (`bye`: `two` is the round's byes, where nobody meets). The two never meet
+    either way, so their own pair is left out."""
     a, b = one[i], two[j]
     gain = 0
     for q in one:
         if q != a:
             gain += 2 - 2 * met[a][q] + 2 * met[b][q]
-    for q in two:
-        if q != b:
-            gain += 2 - 2 * met[b][q] + 2 * met[a][q]
+    if not bye:
+        for q in two:
+            if q != b:
+                gain += 2 - 2 * met[b][q] + 2 * met[a][q]
     return gain
 
 
-def _swap(met: list[list[int]], one: list[int], two: list[int], i: int, j: int) -> None:
+def _swap(met: list[list[int]], one: list[int], two: list[int], i: int, j: int, bye: bool) -> None:
     a, b = one[i], two[j]
     for q in one:
         if q != a:
@@ -197,43 +202,88 @@ def _swap(met: list[list[int]], one: list[int], two: list[int], i: int, j: int) 
             met[q][a] -= 1
             met[b][q] += 1
             met[q][b] += 1
-    for q in two:
-        if q != b:
-            met[b][q] -= 1
-            met[q][b] -= 1
-            met[a][q] += 1
-            met[q][a] += 1
+    if not bye:
+        for q in two:
+            if q != b:
+                met[b][q] -= 1
+                met[q][b] -= 1
+                met[a][q] += 1
+                met[q][a] += 1
     one[i], two[j] = b, a
 
 
 def _search_season(season: list[list[list[int]]], count: int, stream: SeedStream) -> None:
-    """Improve the season in place by annealing: SEASON_STEPS times, two players of two
-    tables of a round drawn from `stream` change tables when that does not raise the sum of
-    squared meetings, or, with a chance that shrinks as the search goes on, even when it
-    does; the best season met is kept."""
-    rounds = [split for split in season if len(split) > 1]
+    """Improve the season in place by annealing: SEASON_STEPS times, two players of one
+    round drawn from `stream` (of two tables, or of a table and the byes) change places
+    when that does not raise the cost, or, with a chance that shrinks as the search goes
+    on, even when it does; the best season met is kept. The cost is the sum of squared
+    meetings plus, weighted far above it, the sum of squared byes."""
+    rounds = [groups_of_round for groups_of_round in season if len(groups_of_round) - (not groups_of_round[-1]) > 1]
     if not rounds:
         return
     met = _meetings(season, count)
+    byes = [0] * (count + 1)
+    for groups_of_round in season:
+        for player in groups_of_round[-1]:
+            byes[player] += 1
+    weight = 4 * count * count * len(season)  # more than any change of meetings can gain
     cost = sum(met[a][b] ** 2 for a, b in itertools.combinations(range(1, count + 1), 2))
-    best, best_cost = [[list(table) for table in split] for split in season], cost
+    cost += weight * sum(value * value for value in byes)
+    best, best_cost = [[list(group) for group in groups_of_round] for groups_of_round in season], cost
     for step in range(SEASON_STEPS):
-        split = rounds[stream.below(len(rounds))]
-        first = stream.below(len(split))
-        second = (first + 1 + stream.below(len(split) - 1)) % len(split)
-        one, two = split[first], split[second]
+        groups_of_round = rounds[stream.below(len(rounds))]
+        used = len(groups_of_round) if groups_of_round[-1] else len(groups_of_round) - 1
+        first = stream.below(used)
+        second = (first + 1 + stream.below(used - 1)) % used
+        first, second = min(first, second), max(first, second)  # the byes, if drawn, are `second`
+        one, two = groups_of_round[first], groups_of_round[second]
+        bye = second == len(groups_of_round) - 1
         i, j = stream.below(len(one)), stream.below(len(two))
-        gain = _swap_gain(met, one, two, i, j)
+        gain = _swap_gain(met, one, two, i, j, bye)
+        if bye:
+            gain += weight * (2 * byes[one[i]] + 1 + 1 - 2 * byes[two[j]])
         # a worse swap is taken with the chance exp(-gain / temperature), the temperature
-        # falling from 3 to nearly 0 over the search
-        temperature = 3.0 * (SEASON_STEPS - step) / SEASON_STEPS
+        # falling from SEASON_HEAT to nearly 0 over the search
+        temperature = SEASON_HEAT * (SEASON_STEPS - step) / SEASON_STEPS
         allowed = gain <= 0 or stream.below(1 << 20) < int((1 << 20) * math.exp(-gain / temperature))
         if allowed:
-            _swap(met, one, two, i, j)
+            if bye:
+                byes[one[i]] += 1
+                byes[two[j]] -= 1
+            _swap(met, one, two, i, j, bye)
             cost += gain
             if cost < best_cost:
-                best, best_cost = [[list(table) for table in split] for split in season], cost
+                best = [[list(group) for group in groups_of_round] for groups_of_round in season]
+                best_cost = cost
     season[:] = best
+    _descend(season, count, weight)
+
+
+def _descend(season: list[list[list[int]]], count: int, weight: int) -> None:
+    """Take every swap that lowers the cost, in order, until none does (a local minimum)."""
+    met = _meetings(season, count)
+    byes = [0] * (count + 1)
+    for groups_of_round in season:
+        for player in groups_of_round[-1]:
+            byes[player] += 1
+    improved = True
+    while improved:
+        improved = False
+        for groups_of_round in season:
+            last = len(groups_of_round) - 1
+            for first, second in itertools.combinations(range(len(groups_of_round)), 2):
+                bye = second == last
+                for i, j in itertools.product(range(len(groups_of_round[first])), range(len(groups_of_round[second]))):
+                    one, two = groups_of_round[first], groups_of_round[second]
+                    gain = _swap_gain(met, one, two, i, j, bye)
+                    if bye:
+                        gain += weight * (2 * byes[one[i]] + 2 - 2 * byes[two[j]])
+                    if gain < 0:
+                        if bye:
+                            byes[one[i]] += 1
+                            byes[two[j]] -= 1
+                        _swap(met, one, two, i, j, bye)
+                        improved = True
 
 
 def _shuffled(items: Sequence[int], stream: SeedStream) -> list[int]:
