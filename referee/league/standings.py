@@ -286,7 +286,8 @@ def as_text(config: LeagueConfig, table: Table) -> list[str]:
             for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
-    title = f"{config.name}: {config.game}, {table.finished} games finished, {table.ongoing} ongoing"
+    finished = f"{table.finished} game{'' if table.finished == 1 else 's'} finished"
+    title = f"{config.name}: {config.game}, {finished}, {table.ongoing} ongoing"
     return [title, line(header), *(line(cells) for cells in body)]
 
 
