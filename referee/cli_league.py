@@ -151,24 +151,43 @@ def _add_key(folder: Path, address: str) -> None:
 
 
 @league_app.command(short_help="Make the next round's games.")
-def pair(folder: Folder, now: NowOption = None, json_output: JsonOption = False) -> None:
+def pair(
+    folder: Folder,
+    now: NowOption = None,
+    json_output: JsonOption = False,
+    sender: Annotated[
+        str | None,
+        typer.Option(
+            "--from", help="The address the pairing mails come from (default referee@HOSTNAME).", metavar="ADDRESS"
+        ),
+    ] = None,
+) -> None:
     """Make the next round's games (r<ROUND>-t<TABLE>.rgn), with side tags `Name <address>`,
-    Round and Table tags, the league's clock starting at --now, and secret keys in keys/.
+    Round and Table tags, the league's clock starting at --now, and secret keys in keys/;
+    then write each player's mail (their game, or their bye) into DIR/outbox.
 
     Refused (exit 1) while a game of the current round is unfinished, and after the last round.
     Example: referee league pair autumn --now 2026-12-01T12:00:00Z
     """
+    from referee import mail as gateway
     from referee.league import folder as league
     from referee.league.config import load
+    from referee.mail.players import checked_address
 
     with _boundary():
         config = load(Path(folder))
-        paired = league.pair(Path(folder), _now(now))
+        try:
+            address = checked_address(sender) if sender is not None else gateway.default_sender()
+        except gateway.MailUsageError as error:
+            raise UsageError(f"--from: {error}") from None
+        paired = league.pair(Path(folder), _now(now), address)
         if json_output:
-            _out(render.json_line(paired.as_json()))
+            _out(render.json_line({**paired.as_json(), "mails": list(paired.mails)}))
         else:
             for line in paired.lines(config):
                 _out(line)
+        for note in paired.notes:
+            _err(f"referee league: {note}")
 
 
 @league_app.command(short_help="Every game: players by seat, whose turn, result.")

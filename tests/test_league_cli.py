@@ -79,6 +79,8 @@ def test_add_checks_the_player_and_keeps_a_passphrase_hashed(tmp_path: Path) -> 
     code, _, err = _run("add", str(folder), "x@example.org", "--name", "X <y@z.org>")
     assert code == 2 and "a player's name is one line" in err
     assert (folder / "league.toml").read_text(encoding="utf-8").count("[[player]]") == 2
+    code, _, err = _run("add", str(tmp_path / "nowhere"), "x@example.org", "--name", "X")
+    assert code == 2 and "league.toml: no such file" in err
 
 
 def test_pair_writes_the_games_and_refuses_while_a_round_is_being_played(tmp_path: Path) -> None:
@@ -225,3 +227,30 @@ def test_nika_with_three_players_alternates_the_alliance_of_seat_one(tmp_path: P
     assert f'[Athens "{second.split("@")[0].title()} <{second}>"]' in record
     assert f'[Messene "{third.split("@")[0].title()} <{third}>"]' in record
     assert '[Players "3"]' in record
+
+
+def test_pair_writes_each_player_a_mail_in_the_outbox(tmp_path: Path) -> None:
+    from email import message_from_bytes, policy
+
+    folder = tmp_path / "club"
+    _new_league(folder, "--game", "nika", "--players", "2", "--time-control", "3d/move", players=3)
+    code, out, err = _run("pair", str(folder), "--now", NOW, "--from", "gm@example.org", "--json")
+    assert code == 0, err
+    paired = json.loads(out)
+    mails = [message_from_bytes(Path(path).read_bytes(), policy=policy.default) for path in paired["mails"]]
+    assert sorted(Path(path).parent.name for path in paired["mails"]) == ["outbox"] * 3
+    by_player = {str(mail["To"]): mail for mail in mails}
+    assert set(by_player) == {"Ann <ann@example.org>", "Bo <bo@example.org>", "Cy <cy@example.org>"}
+    game = paired["games"][0]
+    first = game["seats"][0]
+    name = first.split("@")[0].title()
+    mail = by_player[f"{name} <{first}>"]
+    assert mail["From"] == "referee <gm@example.org>" and mail["Subject"] == f"[{game['game']}] club"
+    assert mail["Date"] == "Tue, 01 Dec 2026 12:00:00 +0000"
+    body = mail.get_content()
+    assert "You play Athens and Messene." in body and "Clock: 3d/move, from 2026-12-01 12:00 UTC." in body
+    (bye,) = paired["byes"]
+    bye_mail = by_player[f"{bye.split('@')[0].title()} <{bye}>"]
+    assert "you have a bye this round, worth no point" in bye_mail.get_content()
+    code, _, err = _run("pair", str(tmp_path / "club"), "--from", "not an address")
+    assert code == 2 and "--from" in err

@@ -8,6 +8,7 @@ Everything that writes holds the exclusive lock `DIR/league.lock` and writes ato
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -166,6 +167,7 @@ def add_player(folder: Path, address: str, name: str) -> LeagueConfig:
         checked_name(name.strip(), None, "--name")
     except LeagueConfigError as error:
         raise UsageError(f"{error.key}: {error.message}") from None
+    load(folder, need_players=False)  # a missing or broken league.toml is said as such, before locking
     with _league_lock(folder):
         config = load(folder, need_players=False)
         if game_files(folder):
@@ -199,7 +201,10 @@ class Paired:
     games: tuple[tuple[str, tuple[str, ...]], ...]
     byes: tuple[str, ...]
     bye_scores: bool
-    keys: tuple[str, ...] = field(default=())
+    mails: tuple[str, ...] = field(default=())
+    """The pairing mails written into DIR/outbox."""
+    notes: tuple[str, ...] = field(default=())
+    """What went wrong on the way that did not undo the pairing (a mail that could not be written)."""
 
     def lines(self, config: LeagueConfig) -> list[str]:
         names = {player.address: player.name for player in config.players}
@@ -260,9 +265,10 @@ def current_round(games: Sequence[GameResult]) -> int:
     return max((game.round for game in games), default=0)
 
 
-def pair(folder: Path, now: int) -> Paired:
-    """Make the next round's games (LEAGUE.md §3). Refuses (LeagueRefused) while a game of
-    the current round is unfinished (or illegal) and after the last round."""
+def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
+    """Make the next round's games (LEAGUE.md §3), log the pairing, then write each player's
+    mail into DIR/outbox (from `sender`; none when None). Refuses (LeagueRefused) while a
+    game of the current round is unfinished (or illegal) and after the last round."""
     with _league_lock(folder):
         config = load(folder)
         games = list(read_games(folder))
@@ -288,7 +294,23 @@ def pair(folder: Path, now: int) -> Paired:
         )
         entry = {"event": "pairing", "at": format_instant(now), **paired.as_json()}
         append_log(folder, [entry])
-        return paired
+        if sender is None:
+            return paired
+        return _mail_pairing(folder, config, paired, now, sender)
+
+
+def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, sender: str) -> Paired:
+    from referee.league import notify
+    from referee.mail.errors import DeliveryError
+
+    held = seats.seat_sides(config.info, config.players_per_game, paired.round)
+    games = [(game, list(zip(addresses, held, strict=True))) for game, addresses in paired.games]
+    messages = notify.pairing_mails(config, paired.round, games, paired.byes, paired.bye_scores, now, sender)
+    try:
+        written = notify.write(folder, messages)
+    except DeliveryError as error:
+        return dataclasses.replace(paired, notes=(f"the pairing stands, but its mails were not written: {error}",))
+    return dataclasses.replace(paired, mails=tuple(str(path) for path in written))
 
 
 def _make_games(
