@@ -151,13 +151,14 @@ def test_open_dice_write_a_seed(tmp_path: Path) -> None:
     folder = tmp_path / "open"
     folder.mkdir()
     (folder / "league.toml").write_text(
-        'name = "Open"\ngame = "numica"\nplayers = 2\ndice = "open"\n[tags]\nEvent2 = "x"\n'
+        'name = "Open"\ngame = "numica"\nplayers = 2\ndice = "open"\n[tags]\nEvent = "Club night"\nSite = "x"\n'
         '[[player]]\nname = "A"\naddress = "a@x.org"\n[[player]]\nname = "B"\naddress = "b@x.org"\n',
         encoding="utf-8",
     )
     assert _run("pair", str(folder), "--now", NOW)[0] == 0
     record = (folder / "r1-t1.rgn").read_text(encoding="utf-8")
-    assert "[Seed " in record and '[Event2 "x"]' in record and not (folder / "keys").exists()
+    assert "[Seed " in record and not (folder / "keys").exists()
+    assert '[Event "Club night"]' in record and '[Site "x"]' in record and "Open" not in record
 
 
 def test_status_lists_every_game_and_names_an_illegal_one(tmp_path: Path) -> None:

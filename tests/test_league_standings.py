@@ -90,6 +90,20 @@ def test_placings_of_pikemen_with_three_or_four_players() -> None:
     assert seats.placings(pikemen, sides, (), ("Green",), state) == (("Red", "Yellow", "Blue"), ("Green",))
 
 
+def test_leavers_come_from_the_replays_events_in_the_order_they_left() -> None:
+    from games.api import Event, EventKind
+
+    capture = Event(EventKind.CAPTURE, "", {"side": "Green", "by": "Red"})
+    gone = Event(EventKind.ELIMINATED, "")
+    steps = [
+        ("Red", [Event(EventKind.MOVE, "")]),
+        ("Yellow", [Event(EventKind.RESIGN, ""), gone]),  # a resignation: the acting side leaves
+        ("Red", [capture]),
+        ("Red", [capture, gone]),  # a capture that takes Green's last piece
+    ]
+    assert seats.leavers(steps) == ("Yellow", "Green")
+
+
 def _result(game: str, teams: list[tuple[str, ...]], places: list[int], **extra: Any) -> GameResult:
     members = [address for team in teams for address in team]
     seated = tuple(Seat((f"S{index}",), address, address.split("@")[0]) for index, address in enumerate(members))

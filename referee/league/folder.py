@@ -333,7 +333,9 @@ def _make_games(
         tags = [
             f"{side}={by_number[player].tag}" for player, held in _seat_pairs(config, planned, table) for side in held
         ]
-        tags += [f"Event={config.name}", f"Round={planned.number}", f"Table={table.number}"]
+        if "Event" not in dict(config.tags):  # [tags] Event = "..." names the event otherwise
+            tags.append(f"Event={config.name}")
+        tags += [f"Round={planned.number}", f"Table={table.number}"]
         if config.variant is not None:
             tags.append(f"Variant={config.variant}")
         tags += [f"{tag}={value}" for tag, value in config.tags]
