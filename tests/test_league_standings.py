@@ -285,3 +285,29 @@ def test_csv_opens_in_a_spreadsheet_and_names_cannot_become_formulas(tmp_path: P
     }  # fmt: skip
     both = runner.invoke(app, ["league", "standings", str(folder), "--csv", "--json"])
     assert both.exit_code == 2
+
+
+@pytest.mark.parametrize("seed", ["s0", "s1", "s7"])
+def test_a_pikemen_game_played_out_is_placed_by_score(tmp_path: Path, seed: str) -> None:
+    from referee.playout import play
+
+    names = [("Ann", "ann@x.org"), ("Bo", "bo@x.org"), ("Cy", "cy@x.org")]
+    folder = _league(tmp_path / "p", 'name = "P"\ngame = "pikemen"\nplayers = 3\nrounds = 1\n', names)
+    paired = _pair(folder)
+    path = folder / f"{paired['games'][0]['game']}.rgn"
+    played = play("pikemen", 3, seed, max_turns=600)
+    outcome = played.state.outcome()
+    assert outcome is not None and str(outcome.reason) == "score"
+    moves = played.text[played.text.index("\n\n") :]
+    path.write_text(path.read_text(encoding="utf-8").rstrip("\n") + "\n" + moves, encoding="utf-8")
+    by_side = dict(zip(("Red", "Yellow", "Blue"), paired["games"][0]["seats"], strict=True))
+    score = dict(zip(("Red", "Yellow", "Blue"), played.state.scores, strict=True))
+    # places: 1 for the winner, then by score, equal scores tied
+    ranks = [1 + sum(score[other] > score[side] for other in score) for side in ("Red", "Yellow", "Blue")]
+    model = PlackettLuce()
+    rated = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)
+    rows = {row["address"]: row for row in _standings(folder)["rows"]}
+    for side, (rating,) in zip(("Red", "Yellow", "Blue"), rated, strict=True):
+        row = rows[by_side[side]]
+        assert row["mu"] == pytest.approx(rating.mu, abs=1e-4)
+        assert row["wins"] == (1 if side in outcome.winners else 0)
