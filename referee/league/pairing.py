@@ -165,7 +165,50 @@ def groups(count: int, per_game: int, rounds: int, name: str) -> tuple[Round, ..
         played = Round(number, tables, tuple(sorted(groups_of_round[-1])), bye_scores=True)
         tally.add(played)
         played_rounds.append(played)
-    return tuple(played_rounds)
+    return _even_seats(played_rounds, SeedStream(name, f"league seat search {count}x{per_game}"))
+
+
+def _even_seats(season: list[Round], stream: SeedStream) -> tuple[Round, ...]:
+    """Seats made even over the season by annealing as for the tables: SEASON_STEPS times,
+    two seats of a table drawn from `stream` are swapped when that does not raise the sum
+    of squared seat counts of the players (or, with a chance that falls to nothing, even
+    when it does); the best seating met is kept."""
+    seating = [[list(table.seats) for table in played.tables] for played in season]
+    spots = [(r, t) for r, tables in enumerate(seating) for t in range(len(tables))]
+    counts: dict[tuple[int, int], int] = {}
+    for tables in seating:
+        for table in tables:
+            for seat, player in enumerate(table):
+                counts[(player, seat)] = counts.get((player, seat), 0) + 1
+    cost = sum(value * value for value in counts.values())
+    best, best_cost = [[list(table) for table in tables] for tables in seating], cost
+    for step in range(SEASON_STEPS if spots else 0):
+        r, t = spots[stream.below(len(spots))]
+        table = seating[r][t]
+        i = stream.below(len(table))
+        j = (i + 1 + stream.below(len(table) - 1)) % len(table)
+        a, b = table[i], table[j]
+        # a moves from seat i to j, b from j to i
+        gain = 2 * (counts.get((a, j), 0) - counts[(a, i)] + counts.get((b, i), 0) - counts[(b, j)] + 2)
+        temperature = SEASON_HEAT * (SEASON_STEPS - step) / SEASON_STEPS
+        if gain <= 0 or stream.below(1 << 20) < int((1 << 20) * math.exp(-gain / temperature)):
+            counts[(a, i)] -= 1
+            counts[(b, j)] -= 1
+            counts[(a, j)] = counts.get((a, j), 0) + 1
+            counts[(b, i)] = counts.get((b, i), 0) + 1
+            table[i], table[j] = b, a
+            cost += gain
+            if cost < best_cost:
+                best, best_cost = [[list(table) for table in tables] for tables in seating], cost
+    return tuple(
+        Round(
+            played.number,
+            tuple(Table(table.number, tuple(seats)) for table, seats in zip(played.tables, tables, strict=True)),
+            played.byes,
+            played.bye_scores,
+        )
+        for played, tables in zip(season, best, strict=True)
+    )
 
 
 def _meetings(season: list[list[list[int]]], count: int) -> list[list[int]]:
