@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from games.randomness import SeedStream
 
-GROUP_ATTEMPTS = 16
+GROUP_ATTEMPTS = 4
 """Seeded greedy starts tried per round of groups (the most even one is kept)."""
 SEASON_STEPS = 20000
 """Swaps drawn in the search for the most even season of groups."""
