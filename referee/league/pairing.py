@@ -9,7 +9,6 @@ league's name, so a schedule can always be recomputed.
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -19,8 +18,18 @@ GROUP_ATTEMPTS = 4
 """Seeded greedy starts tried per round of groups (the most even one is kept)."""
 SEASON_STEPS = 20000
 """Swaps drawn in the search for the most even season of groups."""
-SEASON_HEAT = 3.0
-"""The starting temperature of that search (in units of the cost: squared meetings)."""
+MAX_HALVINGS = 11
+"""A worse swap whose gain halves the chance more often than this is never taken."""
+
+
+def _worse_allowed(stream: SeedStream, gain: int, step: int) -> bool:
+    """Whether the search takes a swap that raises the cost by `gain` (an even number) at
+    `step`: with the chance 2^(-gain/2) times the square of the share of the search still
+    to run (so it cools towards the end), drawn in whole numbers only, so that every
+    machine makes the same season."""
+    halvings = gain // 2
+    left = (SEASON_STEPS - step) * 1024 // SEASON_STEPS
+    return halvings <= MAX_HALVINGS and stream.below((1 << 20) << halvings) < left * left
 
 
 @dataclass(frozen=True)
@@ -190,8 +199,7 @@ def _even_seats(season: list[Round], stream: SeedStream) -> tuple[Round, ...]:
         a, b = table[i], table[j]
         # a moves from seat i to j, b from j to i
         gain = 2 * (counts.get((a, j), 0) - counts[(a, i)] + counts.get((b, i), 0) - counts[(b, j)] + 2)
-        temperature = SEASON_HEAT * (SEASON_STEPS - step) / SEASON_STEPS
-        if gain <= 0 or stream.below(1 << 20) < int((1 << 20) * math.exp(-gain / temperature)):
+        if gain <= 0 or _worse_allowed(stream, gain, step):
             counts[(a, i)] -= 1
             counts[(b, j)] -= 1
             counts[(a, j)] = counts.get((a, j), 0) + 1
@@ -285,10 +293,7 @@ def _search_season(season: list[list[list[int]]], count: int, stream: SeedStream
         gain = _swap_gain(met, one, two, i, j, bye)
         if bye:
             gain += weight * (2 * byes[one[i]] + 1 + 1 - 2 * byes[two[j]])
-        # a worse swap is taken with the chance exp(-gain / temperature), the temperature
-        # falling from SEASON_HEAT to nearly 0 over the search
-        temperature = SEASON_HEAT * (SEASON_STEPS - step) / SEASON_STEPS
-        allowed = gain <= 0 or stream.below(1 << 20) < int((1 << 20) * math.exp(-gain / temperature))
+        allowed = gain <= 0 or _worse_allowed(stream, gain, step)
         if allowed:
             if bye:
                 byes[one[i]] += 1
