@@ -152,3 +152,16 @@ def test_nika_seats_with_two_three_and_four_players() -> None:
     assert seats.seat_sides(pikemen, 3, 1) == (("Red",), ("Yellow",), ("Blue",))
     with pytest.raises(ValueError, match="not 5"):
         seats.seat_sides(pikemen, 5, 1)
+
+
+def test_a_season_of_groups_is_pinned_so_that_it_can_be_recomputed_anywhere() -> None:
+    # LEAGUE.md §3: the schedule is a function of league.toml. Its draws are SHA-256 words
+    # and its arithmetic whole numbers, so this season must come out the same on every
+    # machine and every Python; a change here changes every running league's next rounds.
+    season = pairing.groups(7, 3, 3, "Autumn 2026")
+    assert [[t.seats for t in r.tables] for r in season] == [
+        [(4, 1, 2), (5, 6, 7)],
+        [(1, 7, 3), (2, 4, 5)],
+        [(7, 5, 1), (3, 2, 6)],
+    ]
+    assert [r.byes for r in season] == [(3,), (6,), (4,)]
