@@ -255,3 +255,22 @@ def test_pair_writes_each_player_a_mail_in_the_outbox(tmp_path: Path) -> None:
     assert "you have a bye this round, worth no point" in bye_mail.get_content()
     code, _, err = _run("pair", str(tmp_path / "club"), "--from", "not an address")
     assert code == 2 and "--from" in err
+
+
+def test_the_league_folder_is_a_mail_gateways_games_folder(tmp_path: Path) -> None:
+    # LEAGUE.md §1: `referee mail --games DIR` plays the league's games, with its keys.
+    folder = tmp_path / "hex"
+    _new_league(folder, "--game", "nieuchess", "--players", "2", players=2)
+    assert _run("pair", str(folder), "--now", NOW)[0] == 0
+    message = (
+        "From: Ann <ann@example.org>\nTo: gm@example.org\nSubject: [r1-t1] my move\n"
+        "Message-ID: <1@example.org>\n\nresign\n"
+    )
+    result = runner.invoke(
+        app,
+        ["mail", "--games", str(folder), "--keys", str(folder / "keys"), "--from", "gm@example.org"],
+        input=message.encode(),
+    )
+    assert result.exit_code == 0, result.stderr
+    code, out, _ = _run("status", str(folder))
+    assert code == 0 and "r1-t1: Red Ann, Blue Bo: Blue win (resignation)" in out
