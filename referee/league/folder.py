@@ -145,16 +145,11 @@ def init(
     parse(text, str(path), need_players=False)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        _create(path, text)
     except FileExistsError:
         raise UsageError(f"{path} already exists: init never overwrites a league") from None
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-    try:
-        os.write(fd, text.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
     return path
 
 
@@ -359,7 +354,10 @@ def _make_games(
         texts.append((name, table, text))
     made: list[tuple[str, pairing.Table]] = []
     for name, table, text in texts:
-        _create(folder / f"{name}.rgn", text)
+        try:
+            _create(folder / f"{name}.rgn", text)
+        except FileExistsError:
+            raise LeagueRefused(f"{folder / (name + '.rgn')} already exists: a game is never overwritten") from None
         made.append((name, table))
     return made
 
@@ -372,13 +370,12 @@ def _seat_pairs(
 
 
 def _create(path: Path, text: str) -> None:
-    """Write a new file atomically, never over an existing one (a hard link refuses to)."""
+    """Write a new file atomically (an fsynced temporary file, then a hard link, which
+    refuses to replace anything: FileExistsError when `path` exists)."""
     temporary = path.with_name(f".{path.name}.new")
     write_atomically(temporary, text)
     try:
         os.link(temporary, path)
-    except FileExistsError:
-        raise LeagueRefused(f"{path} already exists: a game is never overwritten") from None
     finally:
         temporary.unlink(missing_ok=True)
 
