@@ -228,6 +228,10 @@ def test_nika_with_three_players_alternates_the_alliance_of_seat_one(tmp_path: P
     assert f'[Athens "{second.split("@")[0].title()} <{second}>"]' in record
     assert f'[Messene "{third.split("@")[0].title()} <{third}>"]' in record
     assert '[Players "3"]' in record
+    code, out, _ = _run("status", str(folder), "--json")
+    seated = json.loads(out)["games"][1]["seats"]
+    assert [seat["address"] for seat in seated] == [first, second, third], "players by seat"
+    assert [seat["sides"] for seat in seated] == [["Sparta", "Thebes"], ["Athens"], ["Messene"]]
 
 
 def test_pair_writes_each_player_a_mail_in_the_outbox(tmp_path: Path) -> None:

@@ -117,7 +117,7 @@ def read_game(path: Path, round_number: int, table: int) -> GameResult:
         status = verdict.status if verdict.status != Status.FINISHED else Status.ILLEGAL
         message = message or f"its Result tag claims {verdict.claimed!r}, which does not match"
         return GameResult(name, round_number, table, status, _seats(record) if record else (), message)
-    game_seats = _seats(record)
+    game_seats = _in_seat_order(record, _seats(record), round_number)
     ongoing = verdict.ongoing
     base = GameResult(
         name,
@@ -198,6 +198,19 @@ def _seats(record: Record) -> tuple[Seat, ...]:
             seat = found[held]
             found[held] = Seat((*seat.sides, side), seat.address, seat.name)
     return tuple(found)
+
+
+def _in_seat_order(record: Record, found: tuple[Seat, ...], round_number: int) -> tuple[Seat, ...]:
+    """The seats in the league's seat order (Nika with 3 players: the holder of two cities
+    is seat 1, whichever alliance it holds), when the sides are held as a league seats them."""
+    info = registry.GAMES[record.game]
+    if len(found) not in info.player_counts:
+        return found
+    order = seats.seat_sides(info, len(found), round_number)
+    held = {seat.sides: seat for seat in found}
+    if set(held) != set(order):
+        return found  # a record seated otherwise (by hand): its turn order stands
+    return tuple(held[sides] for sides in order)
 
 
 def last_stamp(record: Record) -> int | None:
