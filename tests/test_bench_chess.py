@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from referee.bench_chess import chess_pgn, read_sizes
-from referee.errors import UsageError
+from referee.bench.chess import chess_pgn, read_sizes
+from referee.judge.errors import UsageError
 
 
 def test_python_chess_games_are_made_to_the_ply_count_and_read_back() -> None:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.adjudicate import adjudicate, read_source
 from referee.cli import app
-from referee.mail.players import load_keys, verify
-from referee.play import locked, submit
+from referee.judge.adjudicate import adjudicate, read_source
+from referee.live.mail.players import load_keys, verify
+from referee.live.play import locked, submit
 
 runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"

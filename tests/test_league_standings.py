@@ -21,7 +21,7 @@ from referee.cli import app
 from referee.league.config import parse
 from referee.league.results import GameResult, Seat
 from referee.league.standings import game_points, rating_order, standings
-from referee.play import submit
+from referee.live.play import submit
 
 runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"
@@ -289,7 +289,7 @@ def test_csv_opens_in_a_spreadsheet_and_names_cannot_become_formulas(tmp_path: P
 
 @pytest.mark.parametrize("seed", ["s0", "s1", "s7"])
 def test_a_pikemen_game_played_out_is_placed_by_score(tmp_path: Path, seed: str) -> None:
-    from referee.playout import play
+    from referee.judge.playout import play
 
     names = [("Ann", "ann@x.org"), ("Bo", "bo@x.org"), ("Cy", "cy@x.org")]
     folder = _league(tmp_path / "p", 'name = "P"\ngame = "pikemen"\nplayers = 3\nrounds = 1\n', names)

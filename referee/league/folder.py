@@ -18,7 +18,7 @@ from typing import Any
 
 from games import registry, seats
 from notation.timing import format_instant
-from referee.errors import UsageError
+from referee.judge.errors import BusyError, UsageError
 from referee.league import pairing
 from referee.league.config import (
     CONFIG_FILE,
@@ -32,7 +32,7 @@ from referee.league.config import (
     parse,
 )
 from referee.league.results import GameResult, game_files, game_id, read_games
-from referee.play.safe import GameBusy, locked, write_atomically
+from referee.live.play.safe import locked, write_atomically
 
 LOG_FILE = "league.log"
 LOCK_NAME = "league"  # locked() adds ".lock": DIR/league.lock
@@ -46,7 +46,7 @@ class LeagueRefused(ValueError):
     season over, an illegal game (named)."""
 
 
-class LeagueBusy(GameBusy):
+class LeagueBusy(BusyError):
     """The league's lock is held by another command (exit 75)."""
 
 
@@ -106,7 +106,7 @@ def _league_lock(folder: Path) -> Iterator[None]:
             yield
     except LeagueBusy:
         raise
-    except GameBusy:
+    except BusyError:
         raise LeagueBusy(
             f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
         ) from None
@@ -296,7 +296,7 @@ def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
 
 def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, sender: str) -> Paired:
     from referee.league import notify
-    from referee.mail.errors import DeliveryError
+    from referee.live.mail.errors import DeliveryError
 
     held = seats.seat_sides(config.info, config.players_per_game, paired.round)
     games = [(game, list(zip(addresses, held, strict=True))) for game, addresses in paired.games]
@@ -312,10 +312,9 @@ def _make_games(
     folder: Path, config: LeagueConfig, planned: pairing.Round, now: int
 ) -> list[tuple[str, pairing.Table]]:
     """Write the round's game files (and secret keys), all texts made and checked first."""
-    from referee.fresh import new_record
-    from referee.play.keys import fresh_seed
-    from referee.play.safe import PlayUsageError
-    from referee.play.secret import new_secret
+    from referee.judge.fresh import new_record
+    from referee.live.play.keys import fresh_seed
+    from referee.live.play.secret import new_secret
 
     info = config.info
     by_number = {player.number: player for player in config.players}
@@ -347,10 +346,7 @@ def _make_games(
         # its seed was never published, so it is dropped rather than reused.
         key.unlink(missing_ok=True)
         drawn = fresh_seed()
-        try:
-            text = new_secret(new_record(info.name, players, drawn, None, tags), key, [], drawn)
-        except PlayUsageError as error:
-            raise LeagueRefused(str(error)) from None
+        text = new_secret(new_record(info.name, players, drawn, None, tags), key, [], drawn)
         texts.append((name, table, text))
     made: list[tuple[str, pairing.Table]] = []
     for name, table, text in texts:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from notation.timing import spoken_instant
 from referee.league.config import LeagueConfig
-from referee.mail.delivery import write_outbox
-from referee.mail.incoming import clean_header_text
-from referee.play.safe import write_atomically
+from referee.live.mail.delivery import write_outbox
+from referee.live.mail.incoming import clean_header_text
+from referee.live.play.safe import write_atomically
 
 OUTBOX = "outbox"
 

@@ -16,9 +16,9 @@ from games.api import GameInfo
 from notation.commands import CommandSyntaxError, read_commands
 from notation.model import Comment, Record, Turn
 from notation.timing import TimingError, parse_instant
-from referee.adjudicate import Replay, adjudicate, read_source
-from referee.mail.incoming import addresses_in
-from referee.verdicts import Status
+from referee.judge.adjudicate import Replay, adjudicate, read_source
+from referee.judge.verdicts import Status
+from referee.live.mail.incoming import addresses_in
 
 GAME_FILE = re.compile(r"r([1-9][0-9]{0,3})-t([1-9][0-9]{0,3})\.rgn")
 TIME_REASON = "time"
