@@ -5,10 +5,11 @@ written to a file (size 1x), and the same records ten times over (10x). The whol
 `referee check FILE` process is timed, in text and with `--json` (what pipelines read),
 start-up included, a fresh process each run, the best of `runs`, with its peak memory.
 Beside it, python-chess reads and validates a PGN of as many plies, made by python-chess
-itself in the same run from seeded random games (repeated for 10x, as the referee's records are), also as a whole process. The ratio is
-the referee's actions per second over python-chess's plies per second, shown beside the
-goal (`GameInfo.bench_goal`). python-chess is in the `bench` extra (`pip install 'referee[bench]'`), not
-a dependency of the tool; without it, the referee's own figures are shown alone.
+itself in the same run from seeded random games (repeated for 10x, as the referee's
+records are), also as a whole process. The ratio is the referee's actions per second
+over python-chess's plies per second, shown beside the goal (`GameInfo.bench_goal`).
+python-chess is in the `bench` extra (`pip install 'referee[bench]'`), not a dependency
+of the tool; without it, the referee's own figures are shown alone.
 """
 
 from __future__ import annotations
