@@ -2,13 +2,14 @@
 
 For each game: random playouts (seeded, made before timing) of at least `actions` actions
 written to a file (size 1x), and the same records ten times over (10x). The whole
-`referee check FILE` process is timed (start-up included, a fresh process each run, the
-best of `runs`), with its peak memory. Beside it, python-chess reads and validates a PGN
-of as many plies, made by python-chess itself in the same run from seeded random games
-(repeated for 10x, as the referee's records are), also as a whole process. The ratio is
-the referee's actions per second over python-chess's plies per second, shown beside the
-goal (`GameInfo.bench_goal`). python-chess is in the `bench` extra (`pip install 'referee[bench]'`), not
-a dependency of the tool; without it, the referee's own figures are shown alone.
+`referee check FILE` process is timed, in text and with `--json` (what pipelines read),
+start-up included, a fresh process each run, the best of `runs`, with its peak memory.
+Beside it, python-chess reads and validates a PGN of as many plies, made by python-chess
+itself in the same run from seeded random games (repeated for 10x, as the referee's
+records are), also as a whole process. The ratio is the referee's actions per second
+over python-chess's plies per second, shown beside the goal (`GameInfo.bench_goal`).
+python-chess is in the `bench` extra (`pip install 'referee[bench]'`), not a dependency
+of the tool; without it, the referee's own figures are shown alone.
 """
 
 from __future__ import annotations
@@ -136,6 +137,13 @@ def has_chess() -> bool:
     return True
 
 
+JSON_OF_TEXT = 0.85
+"""The speed `check --json` aims at, as a share of text `check`'s (issue 23)."""
+
+MODES = {"text": (), "json": ("--json",)}
+"""The outputs of `referee check` that users run: verdict lines, and JSON Lines."""
+
+
 def compare(
     names: list[str] | None,
     actions: int = ACTIONS,
@@ -143,43 +151,51 @@ def compare(
     runs: int = 3,
     sizes: tuple[int, ...] = SCALES,
 ) -> Iterator[str]:
-    """One line per game and size: the referee's whole-process speed and peak memory,
-    beside python-chess's (when installed) and their ratio against the goal."""
+    """One line per game, size and mode (text and `--json`): the referee's whole-process
+    speed and peak memory, beside python-chess's (when installed) and their ratio against
+    the game's goal; a `--json` line also gives its speed as a share of text's."""
     chess_here = has_chess()
     chosen = names or list(registry.GAMES)
     yield (
-        f"{'game':<11}{'size':>5}{'records':>8}{'actions':>9}{'referee/s':>11}{'MB':>6}"
+        f"{'game':<11}{'size':>5}{'mode':>5}{'records':>8}{'actions':>9}{'referee/s':>11}{'MB':>6}"
         f"{'chess plies/s':>15}{'MB':>6}{'ratio':>7}{'goal':>6}"
     )
     with tempfile.TemporaryDirectory() as folder:
         for name in chosen:
+            goal = registry.GAMES[name].bench_goal
             block, records, made = playouts(name, actions, seed)
             pgn: tuple[str, int] | None = None
             for scale in sizes:
                 ours = Path(folder, f"{name}-{scale}x.rgn")
                 ours.write_bytes(block * scale)
-                referee = _timed([*_referee_command(), "check", str(ours)], runs)
-                row = f"{name:<11}{scale:>4}x{records * scale:>8}{made * scale:>9}"
-                if referee.status != 0:
-                    yield f"{row}  failed: referee check exited with {referee.status}"
-                    continue
-                our_rate = made * scale / referee.seconds
-                row += f"{our_rate:>11,.0f}{referee.peak_mb:>6.0f}"
-                if not chess_here:
-                    yield f"{row}{'-':>15}{'-':>6}{'-':>7}{registry.GAMES[name].bench_goal:>6.1f}"
-                    continue
-                if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
-                    pgn = chess_pgn(made, f"{seed}-chess-{name}")
-                pgn_text, plies = "\n".join([pgn[0]] * scale), pgn[1] * scale
-                theirs = Path(folder, f"{name}-{scale}x.pgn")
-                theirs.write_text(pgn_text, encoding="utf-8")
-                chess_run = _timed([sys.executable, "-c", _CHESS_READ, str(theirs)], runs)
-                if chess_run.status != 0:
-                    yield f"{row}  failed: python-chess exited with {chess_run.status}"
-                    continue
-                their_rate = plies / chess_run.seconds
-                ratio = our_rate / their_rate
-                mark = "" if ratio >= registry.GAMES[name].bench_goal else " below"
-                yield (
-                    f"{row}{their_rate:>15,.0f}{chess_run.peak_mb:>6.0f}{ratio:>7.2f}{registry.GAMES[name].bench_goal:>6.1f}{mark}"
-                )
+                their_rate: float | None = None
+                chess_mb = 0.0
+                if chess_here:
+                    if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
+                        pgn = chess_pgn(made, f"{seed}-chess-{name}")
+                    theirs = Path(folder, f"{name}-{scale}x.pgn")
+                    theirs.write_text("\n".join([pgn[0]] * scale), encoding="utf-8")
+                    chess_run = _timed([sys.executable, "-c", _CHESS_READ, str(theirs)], runs)
+                    if chess_run.status == 0:
+                        their_rate, chess_mb = pgn[1] * scale / chess_run.seconds, chess_run.peak_mb
+                text_rate: float | None = None
+                for mode, flags in MODES.items():
+                    referee = _timed([*_referee_command(), "check", *flags, str(ours)], runs)
+                    row = f"{name:<11}{scale:>4}x{mode:>5}{records * scale:>8}{made * scale:>9}"
+                    if referee.status != 0:
+                        yield f"{row}  failed: referee check exited with {referee.status}"
+                        continue
+                    our_rate = made * scale / referee.seconds
+                    row += f"{our_rate:>11,.0f}{referee.peak_mb:>6.0f}"
+                    if their_rate is None:
+                        row += f"{'-':>15}{'-':>6}{'-':>7}{goal:>6.1f}"
+                    else:
+                        ratio = our_rate / their_rate
+                        row += f"{their_rate:>15,.0f}{chess_mb:>6.0f}{ratio:>7.2f}{goal:>6.1f}"
+                        row += "" if ratio >= goal else " below"
+                    if mode == "text":
+                        text_rate = our_rate
+                    elif text_rate is not None:
+                        share = our_rate / text_rate
+                        row += f"  {share:.2f} of text" + ("" if share >= JSON_OF_TEXT else f" (below {JSON_OF_TEXT})")
+                    yield row
