@@ -22,7 +22,6 @@ import smtplib
 import socket
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from collections.abc import Iterator
@@ -177,13 +176,15 @@ class Mta(NamedTuple):
         return subprocess.run([EXIM, "-C", str(self.config), *args], capture_output=True, text=True, timeout=120)
 
 
-def _wait_for(what: str, check: object, seconds: float = 60.0) -> None:
+def _wait_for(what: str, check: object, seconds: float = 60.0, log: object = None) -> None:
+    """Wait for `check()`; on time-out the MTA's log (`log()`) says what happened."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if check():  # type: ignore[operator]
             return
         time.sleep(0.2)
-    raise AssertionError(f"waited {seconds:.0f} s for {what}")
+    said = f"; the MTA's log:\n{log()[-3000:]}" if log is not None else ""  # type: ignore[operator]
+    raise AssertionError(f"waited {seconds:.0f} s for {what}{said}")
 
 
 def _text(message: EmailMessage) -> str:
@@ -196,7 +197,9 @@ def _text(message: EmailMessage) -> str:
 
 def _interpreter_for_users(root: Path) -> Path:
     """A `referee` executable that the local users can run: this Python when they can enter
-    its folders, else the system's Python of the same version with this one's packages."""
+    its folders, else the system's Python of the same version with a copy of the referee
+    and the packages it needs in a folder they can read (this Python's own packages may
+    lie under a home folder they cannot enter, as pyenv's do under /root)."""
     own = Path(sys.executable)
     probe = subprocess.run(
         ["su", "-s", "/bin/sh", "nobody", "-c", f"{own} -c 'import referee'"], capture_output=True, timeout=60
@@ -207,15 +210,61 @@ def _interpreter_for_users(root: Path) -> Path:
         if not system.exists():
             _cannot_run(f"local users cannot run {own}, and there is no {system}")
         subprocess.run([str(system), "-m", "venv", "--without-pip", str(root / "venv")], check=True, timeout=120)
-        packages = sysconfig.get_paths()["purelib"]
+        packages = _readable_packages(root / "site")
         site = root / "venv" / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages"
-        (site / "zz-referee-under-test.pth").write_text(f"import site; site.addsitedir({packages!r})\n")
+        (site / "zz-referee-under-test.pth").write_text(f"{packages}\n")
         python = root / "venv" / "bin" / "python"
     script = root / "bin" / "referee"
     script.parent.mkdir()
     script.write_text(f"#!{python}\nimport sys\n\nfrom referee.cli import main\n\nsys.exit(main())\n")
     script.chmod(0o755)
     return script
+
+
+def _readable_packages(folder: Path) -> Path:
+    """A copy of the referee (`notation`, `games`, `referee`) and of every package its
+    installed distribution needs (its requirements, followed, extras left out), in `folder`."""
+    from importlib import metadata
+
+    folder.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__")
+    checkout = Path(play.__file__).resolve().parents[3]
+    for name in ("notation", "games", "referee"):
+        shutil.copytree(checkout / name, folder / name, ignore=ignore)
+    seen: set[str] = {"referee"}
+    waiting = _requirements(metadata.distribution("referee"))
+    while waiting:
+        name = waiting.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        waiting += _requirements(dist)
+        tops = {Path(str(file)).parts[0] for file in dist.files or ()}
+        for top in sorted(tops):
+            source = Path(str(dist.locate_file(top)))
+            if top.startswith("..") or top.endswith((".dist-info", ".pth")) or top == "__pycache__":
+                continue
+            if source.is_dir():
+                shutil.copytree(source, folder / top, ignore=ignore, dirs_exist_ok=True)
+            elif source.suffix == ".py" or source.suffix == ".so":
+                shutil.copy(source, folder / top)
+    for path in [folder, *folder.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return folder
+
+
+def _requirements(dist: object) -> list[str]:
+    """The names a distribution requires, its extras left out, in lower case."""
+    names = []
+    for requirement in getattr(dist, "requires", None) or ():
+        if "extra ==" in requirement:
+            continue
+        names.append(re.split(r"[ ;<>=!~\[(]", requirement, maxsplit=1)[0].lower())
+    return names
 
 
 @pytest.fixture
@@ -313,7 +362,7 @@ def test_players_mail_through_a_real_mta_to_the_readme_wiring_and_back(mta: Mta)
     # Ann moves in both games: the gateway plays it and answers both players through the MTA.
     for gm in ("gm", "gm2"):
         mta.send("ann", gm, "[g1] my move", f"{MOVE_ATHENS}\n\n-- \nAnn\n")
-    _wait_for("both answers in Bo's mailbox", lambda: len(mta.mailbox("bo")) == 2)
+    _wait_for("both answers in Bo's mailbox", lambda: len(mta.mailbox("bo")) == 2, log=mta.log)
     _wait_for("both answers in Ann's mailbox", lambda: len(mta.mailbox("ann")) == 2)
     for path in games.values():
         assert f"1. W: {MOVE_ATHENS}" in path.read_text(), mta.log()
