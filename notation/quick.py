@@ -97,6 +97,7 @@ class _Reader:
             rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)})"
             rf"|(?P<lone>{NUMBER})"
             rf"|(?P<draw>draw){TOKEN_END}"
+            rf"|(?P<timeout>timeout){TOKEN_END}"
             rf"|(?P<action>{dialect.action_pattern})(?:{GLYPH_PATTERN})?{TOKEN_END}"
             ")",
             re.IGNORECASE | re.ASCII,
@@ -106,7 +107,7 @@ class _Reader:
         # group closed is the kind's own, whatever groups an action pattern holds inside.
         # A round number is read with its label, as only white space may stand between
         # them; a number standing alone is not read here (the full reader says why).
-        self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "action")}
+        self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "timeout", "action")}
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
@@ -147,8 +148,8 @@ class _Reader:
             elif kind == "draw":
                 append(DRAW)
                 in_turn = False
-            elif kind == "lone":
-                return None
+            elif kind == "lone" or kind == "timeout":
+                return None  # a time-out is judged by the clock: the full reader reads it
             # else a comment: passed over
         return items
 

@@ -6,13 +6,24 @@ status `error` (see `referee.verdicts.crashed`) and the caller reads the next re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from games import registry
 from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError, Side
 from notation import reader
 from notation.dialect import Dialect
-from notation.model import Draw, Malformed, Move, ReadResult, Record, Span, Turn
+from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, Span, Timeout, Turn
+from referee.clock import (
+    ClockEntryError,
+    ClockTagError,
+    ClockWalk,
+    Entry,
+    Stamp,
+    following_stamp,
+    read_entries,
+    read_setup,
+)
 from referee.verdicts import ErrorReport as ErrorReport
 from referee.verdicts import Ongoing, Status, crashed, malformed
 from referee.verdicts import Verdict as Verdict
@@ -93,22 +104,74 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until
     except SetupError as error:
         span = (record.tag_span(error.tag) if error.tag else None) or record.span
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
+    try:
+        clock, entries = _clock(record, state)
+    except (ClockTagError, ClockEntryError) as error:
+        span = error.span if isinstance(error, ClockEntryError) else record.tag_span(error.tag) or record.span
+        return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
     replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
-    failure, turns = _run(record, state, replay, keep_steps, until_round)
+    failure, turns = _run(record, state, replay, keep_steps, until_round, clock, entries)
     replay.verdict = _verdict(record, state, source, index, failure, turns)
+    if clock is not None and failure is None:
+        replay.verdict = replay.verdict._replace(clock=clock.view(state))
     return replay
 
 
+def _clock(record: Record, state: GameState[Any]) -> tuple[ClockWalk | None, dict[Span, tuple[Entry, ...]]]:
+    """The clock of a timed record and the stamps and grants of its comments, read whole
+    before the replay (a value that cannot be read makes the record malformed); (None, {})
+    for an untimed record, whose `%at` and `%grant` are ordinary comments."""
+    setup = read_setup(record.tag_map)
+    if setup is None:
+        return None, {}
+    entries: dict[Span, tuple[Entry, ...]] = {}
+    for item in record.items:
+        for comment in item.items if isinstance(item, Turn) else (item,):
+            if isinstance(comment, Comment):
+                found = read_entries(comment)
+                if found:
+                    entries[comment.span] = found
+    return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries
+
+
 def _run(
-    record: Record, state: GameState[Any], replay: Replay, keep_steps: bool, until_round: int | None
+    record: Record,
+    state: GameState[Any],
+    replay: Replay,
+    keep_steps: bool,
+    until_round: int | None,
+    clock: ClockWalk | None = None,
+    entries: dict[Span, tuple[Entry, ...]] | None = None,
 ) -> tuple[ErrorReport | None, int]:
     """Drive the state over the record: the first rule broken (or None) and the turns
-    replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps`."""
+    replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps`. A
+    timed record's `clock` walks along (TIME.md §3), its `entries` by comment."""
     open_turn: Turn | None = None
     open_round: int | None = None
     open_ended_moves = open_ended(record)
+    entries = entries or {}
     turns = 0
-    for item in record.items:
+
+    def where() -> tuple[int | None, Side]:
+        """The round and side of the turn the record stands in (before any, the one due)."""
+        if open_turn is not None:
+            return open_round, open_turn.side
+        return state.round_number(), state.due_side()
+
+    def commented(comment: Comment) -> ErrorReport | None:
+        if clock is None:
+            return None
+        found = entries.get(comment.span)
+        if not found:
+            clock.other()
+            return None
+        fault = clock.entries(found, state, open_turn.side if open_turn is not None else None)
+        if fault is None:
+            return None
+        round_number, side = where()
+        return _report(fault.span, round_number, side, None, fault.message)
+
+    for at, item in enumerate(record.items):
         if isinstance(item, Turn):
             if open_turn is not None:
                 try:
@@ -127,23 +190,70 @@ def _run(
             open_turn, open_round = item, state.round_number()
             replay.rounds.append(open_round)
             replay.numbers.append(open_round if opens_round else None)
-            for number, move in enumerate(item.moves, start=1):
+            if clock is not None:
+                clock.submitted(item.side)
+            number = 0
+            for sub in item.items:
+                if isinstance(sub, Comment):
+                    failure = commented(sub)
+                    if failure is not None:
+                        return failure, turns
+                    continue
+                if not isinstance(sub, Move):
+                    continue
+                number += 1
+                move = sub
                 try:
                     events = state.apply(move.action, move in open_ended_moves)
                 except RuleError as error:
                     return _report(move.span, open_round, item.side, move.text, error.message, number), turns
+                if clock is not None:
+                    clock.submitted(item.side)
                 if keep_steps:
                     replay.steps.append(Played(item, number, move, events, open_round))
+        elif isinstance(item, Comment):
+            failure = commented(item)
+            if failure is not None:
+                return failure, turns
+        elif isinstance(item, Timeout):
+            failure = _timeout(state, clock, item, following_stamp(record.items[at + 1 :], entries), where)
+            if failure is not None:
+                return failure, turns
         elif isinstance(item, Draw):
             ended = state.outcome()
             if ended is not None:
-                # In the turn it stands in: the open one, or before any, the one due.
-                side = open_turn.side if open_turn is not None else state.due_side()
-                round_number = open_round if open_turn is not None else state.round_number()
+                round_number, side = where()
                 message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
                 return _report(item.span, round_number, side, "draw", message), turns
             state.agree_draw()
+            if clock is not None:
+                clock.other()
     return None, turns
+
+
+def _timeout(
+    state: GameState[Any],
+    clock: ClockWalk | None,
+    item: Timeout,
+    stamp: Stamp | None,
+    where: Callable[[], tuple[int | None, Side]],
+) -> ErrorReport | None:
+    """A `timeout` (TIME.md §4): legal only when the clock proves the awaited side's time
+    has run out; then that side loses on time."""
+    ended = state.outcome()
+    if ended is not None:
+        round_number, side = where()
+        message = f"the game had already ended ({ended}): nothing may follow, not even a timeout"
+        return _report(item.span, round_number, side, "timeout", message)
+    side = state.due_side()
+    round_number = state.round_number()
+    if clock is None:
+        return _report(item.span, round_number, side, "timeout", "timeout: the game has no clock")
+    fault = clock.timeout(item.span, state, stamp)
+    if fault is not None:
+        return _report(fault.span, round_number, side, "timeout", fault.message)
+    state.time_out()
+    return None
 
 
 def _report(
@@ -153,7 +263,7 @@ def _report(
 
 
 def _last_move(record: Record) -> Move | None:
-    """The last action that only comments, `draw` or `resign` follow: what it leaves
+    """The last action that only comments, `draw`, `timeout` or `resign` follow: what it leaves
     unwritten (a choice, a roll) may stay pending, since those end the game anyway."""
     for item in reversed(record.items):
         if isinstance(item, Turn):
@@ -178,7 +288,7 @@ def open_ended(record: Record) -> set[Move]:
                     if isinstance(sub.action, Resign) and previous is not None:
                         found.add(previous)
                     previous = sub
-        elif isinstance(item, Draw) and previous is not None:
+        elif isinstance(item, (Draw, Timeout)) and previous is not None:
             found.add(previous)
     return found
 

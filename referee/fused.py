@@ -31,8 +31,8 @@ def quick_verdict(raw: RawRecord, source: str, index: int) -> Verdict | None:
         data = data.replace(b"\r\n", b"\n")
     try:
         scanned = scan(data.decode("utf-8"), dialect_for)
-        if scanned is None:
-            return None
+        if scanned is None or "TimeControl" in scanned.tags or "Start" in scanned.tags:
+            return None  # a timed record (or one that claims to be) is judged the detailed way
         verdict = _replay(scanned, source, index)
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
         return None
