@@ -117,20 +117,20 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until
     return replay
 
 
-def _clock(record: Record, state: GameState[Any]) -> tuple[ClockWalk | None, dict[Span, tuple[Entry, ...]]]:
+def _clock(record: Record, state: GameState[Any]) -> tuple[ClockWalk | None, dict[int, tuple[Entry, ...]]]:
     """The clock of a timed record and the stamps and grants of its comments, read whole
     before the replay (a value that cannot be read makes the record malformed); (None, {})
     for an untimed record, whose `%at` and `%grant` are ordinary comments."""
     setup = read_setup(record.tag_map)
     if setup is None:
         return None, {}
-    entries: dict[Span, tuple[Entry, ...]] = {}
+    entries: dict[int, tuple[Entry, ...]] = {}
     for item in record.items:
         for comment in item.items if isinstance(item, Turn) else (item,):
             if isinstance(comment, Comment):
                 found = read_entries(comment)
                 if found:
-                    entries[comment.span] = found
+                    entries[id(comment)] = found
     return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries
 
 
@@ -141,11 +141,11 @@ def _run(
     keep_steps: bool,
     until_round: int | None,
     clock: ClockWalk | None = None,
-    entries: dict[Span, tuple[Entry, ...]] | None = None,
+    entries: dict[int, tuple[Entry, ...]] | None = None,
 ) -> tuple[ErrorReport | None, int]:
     """Drive the state over the record: the first rule broken (or None) and the turns
     replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps`. A
-    timed record's `clock` walks along (TIME.md §3), its `entries` by comment."""
+    timed record's `clock` walks along (TIME.md §3), its `entries` by comment (`id`)."""
     open_turn: Turn | None = None
     open_round: int | None = None
     open_ended_moves = open_ended(record)
@@ -161,7 +161,7 @@ def _run(
     def commented(comment: Comment) -> ErrorReport | None:
         if clock is None:
             return None
-        found = entries.get(comment.span)
+        found = entries.get(id(comment))
         if not found:
             clock.other()
             return None

@@ -16,7 +16,7 @@ from typing import Annotated, NoReturn, Protocol, TypeVar
 
 import typer
 
-from referee import render, session
+from referee import clock, render, session
 from referee.adjudicate import Replay
 from referee.errors import UsageError
 from referee.exits import Problem, Tally, exit_status
@@ -44,6 +44,20 @@ OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard inpu
 RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
 HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
+AsOfOption = Annotated[
+    str | None,
+    typer.Option(
+        "--as-of",
+        metavar="TIME|now",
+        help="A timed record's clock as of this instant (2026-12-06T12:00:00Z, or now) instead of its last stamp.",
+    ),
+]
+NowOption = Annotated[
+    str | None,
+    typer.Option(
+        "--now", metavar="TIME", help="Take this instant (2026-12-06T12:00:00Z) as now, for tests and replays."
+    ),
+]
 OutputOption = Annotated[
     str | None,
     typer.Option(
@@ -150,6 +164,8 @@ def check(
             help="Check records in N worker processes (0: one per core); same output, in the same order.",
         ),
     ] = 1,
+    as_of: AsOfOption = None,
+    now: NowOption = None,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -157,12 +173,17 @@ def check(
     is illegal, malformed or wrongly claimed (or no record was found), 2 for a usage
     error or an unreadable file, 3 when the referee itself failed on a record.
 
+    A timed record's verdict carries its clock as of its last stamp (--as-of: another instant).
     Example: referee check games.rgn   |   cat mail.txt | referee check --json -
+    Example: referee check --as-of now game.rgn
     """
     tally = Tally()
     from referee import batch
 
+    instant = _as_of(as_of, now)
     for item in batch.check_files(files, jobs, annotate=json_output):
+        if not isinstance(item, Problem):
+            item = _verdict_as_of(item, instant)
         tally.add(item)
         if isinstance(item, Problem):
             _err(render.problem_line(item))
@@ -223,17 +244,24 @@ def show(
     json_output: JsonOption = False,
     svg: Annotated[bool, typer.Option("--svg", help="Draw the board as an SVG picture instead.")] = False,
     output: OutputOption = None,
+    as_of: AsOfOption = None,
+    now: NowOption = None,
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N), with its position string.
 
-    On an illegal record, the board before the illegal action.
+    On an illegal record, the board before the illegal action. A timed record shows both
+    clocks and the deadline, as of its last stamp (--as-of: another instant).
 
     Example: referee show --at 12 game.rgn   |   referee show --svg -o board.svg game.rgn
+    Example: referee show --as-of now game.rgn
     """
     if svg:
         _draw(file, record, at, output, page=False)
     try:
+        instant = _as_of(as_of, now)
         shown = session.show(file, record, at)
+        if not isinstance(shown, Problem):
+            shown = shown._replace(verdict=clock.verdict_as_of(shown.verdict, instant))
     except UsageError as error:
         _fail_usage(error)
     _print_one(shown, render.shown_json if json_output else render.shown_text)
@@ -275,6 +303,20 @@ def format_records(files: Files) -> None:
     _exit(tally)
 
 
+def _as_of(as_of: str | None, now: str | None) -> int | None:
+    """The instant of --as-of (through the one clock --now sets), or None."""
+    if as_of is None:
+        return None
+    return clock.as_of_instant(as_of, clock.current_instant(now))
+
+
+def _verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:
+    try:
+        return clock.verdict_as_of(verdict, instant)
+    except UsageError as error:
+        _fail_usage(error)
+
+
 def _write_bytes(data: bytes) -> None:
     sys.stdout.flush()
     sys.stdout.buffer.write(data)
@@ -301,13 +343,28 @@ def new(
     salt: Annotated[
         list[str] | None, typer.Option("--salt", help="With --secret: a side's salt, as SIDE=TEXT (repeatable).")
     ] = None,
+    time_control: Annotated[
+        str | None,
+        typer.Option("--time-control", metavar="TC", help="A clock (TIME.md): D+I, D+I/C or D/move, like 3d+1d/5d."),
+    ] = None,
+    start: Annotated[
+        str | None,
+        typer.Option("--start", metavar="TIME", help="With --time-control: when the clocks start (default: now)."),
+    ] = None,
+    now: NowOption = None,
 ) -> None:
     """Write a fresh record with its tags, ready for play. It always checks as legal.
 
     Example: referee new pikemen --players 3 --tag Event="Club night" > game.rgn
     Secret dice: referee new nieuchess --secret game.key > game.rgn
+    A clock: referee new numica --time-control 3d+1d/5d --start 2026-12-01T12:00:00Z > game.rgn
     """
     from referee import fresh
+
+    try:
+        tag = (tag or []) + clock.new_clock_tags(time_control, start, clock.current_instant(now))
+    except UsageError as error:
+        _fail_usage(error)
 
     if secret is not None or salt:
         _live.new_secret(game, players, seed, first, tag or [], secret, salt or [])

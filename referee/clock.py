@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.api import GameState, PendingKind, Side
 from notation.commands import CommandSyntaxError, read_commands
@@ -28,6 +28,10 @@ from notation.timing import (
     spoken_duration,
     spoken_instant,
 )
+from referee.errors import UsageError
+
+if TYPE_CHECKING:
+    from referee.verdicts import Verdict
 
 GM = "GM"
 """The stamp's side while the game awaited the game master (a roll): nobody is charged."""
@@ -359,13 +363,78 @@ class ClockWalk:
         return None
 
 
-def following_stamp(items: Sequence[RecordItem], entries: Mapping[Span, tuple[Entry, ...]]) -> Stamp | None:
+def following_stamp(items: Sequence[RecordItem], entries: Mapping[int, tuple[Entry, ...]]) -> Stamp | None:
     """The stamp that closes a `timeout`: in the first comment after it that holds clock
     entries, if its first entry is a stamp and only comments stand between."""
     for item in items:
         if not isinstance(item, Comment):
             return None
-        found = entries.get(item.span, ())
+        found = entries.get(id(item), ())
         if found:
             return found[0] if isinstance(found[0], Stamp) else None
     return None
+
+
+# -- the one clock of the command line, and verdicts as of an instant ------------------------
+
+
+def current_instant(given: str | None = None) -> int:
+    """Now, in seconds since the Unix epoch: `given` (the `--now` option, an instant such
+    as 2026-12-01T12:00:00Z) when set, else the system clock. Raises UsageError for a
+    `given` that is no instant. The only place the referee reads the time of day."""
+    if given is not None:
+        try:
+            return parse_instant(given.strip())
+        except TimingError:
+            raise UsageError(f"--now: not an instant (UTC, to the second: 2026-12-01T12:00:00Z): {given!r}") from None
+    import time
+
+    return int(time.time())
+
+
+def as_of_instant(given: str, now: int) -> int:
+    """The instant of `--as-of TIME|now`. Raises UsageError."""
+    if given.strip().lower() == "now":
+        return now
+    try:
+        return parse_instant(given.strip())
+    except TimingError:
+        raise UsageError(
+            f"--as-of: not an instant (UTC, to the second: 2026-12-01T12:00:00Z) nor 'now': {given!r}"
+        ) from None
+
+
+def verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:
+    """The verdict with its clock as of `instant` (unchanged without a clock or an instant).
+    Raises UsageError when `instant` is earlier than the record's last stamp (TIME.md §3)."""
+    clock = verdict.clock
+    if clock is None or instant is None:
+        return verdict
+    if instant < clock.since:
+        raise UsageError(
+            f"{verdict.source}:{verdict.record}: --as-of {format_instant(instant)} is earlier than the record's "
+            f"last stamp ({format_instant(clock.since)})"
+        )
+    return verdict._replace(clock=clock.at(instant))
+
+
+def new_clock_tags(control: str | None, start: str | None, now: int) -> list[str]:
+    """`TimeControl=...` and `Start=...` for `referee new --time-control TC [--start TIME]`,
+    in canonical form (Start defaults to now). Raises UsageError."""
+    if control is None:
+        if start is not None:
+            raise UsageError("--start needs --time-control: a record with a Start but no TimeControl is malformed")
+        return []
+    try:
+        parsed = parse_time_control(control.strip())
+    except TimingError:
+        raise UsageError(
+            f"--time-control: not a time control (D+I, D+I/C or D/move: 10d+1d/20d, 3d/move): {control!r}"
+        ) from None
+    begins = now
+    if start is not None:
+        try:
+            begins = parse_instant(start.strip())
+        except TimingError:
+            raise UsageError(f"--start: not an instant (UTC, to the second: 2026-12-01T12:00:00Z): {start!r}") from None
+    return [f"TimeControl={parsed}", f"Start={format_instant(begins)}"]

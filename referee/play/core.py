@@ -15,8 +15,11 @@ from pathlib import Path
 from games import registry
 from games.api import GameInfo
 from games.randomness import salt_tag
-from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Turn
-from referee.play import bridge, keys, submission
+from notation.commands import Command
+from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Timeout, Turn
+from referee import clock
+from referee.errors import UsageError
+from referee.play import bridge, keys, submission, timed
 from referee.play.result import PlayResult
 from referee.play.safe import PlayUsageError, locked, write_atomically
 from referee.play.suggest import suggestions as suggest
@@ -43,17 +46,26 @@ def submit(
     seed: str | None = None,
     salts: Sequence[tuple[str, str]] = (),
     wait: float = 10.0,
+    now: int | None = None,
+    grants: Sequence[str] = (),
+    as_of: int | None = None,
 ) -> PlayResult:
     """Play `moves` (RGN move text, None for none) on the one game in `path`, under its
     lock: written when every action is legal (unless `dry_run`), refused otherwise.
     `seed` is the game master's key (the key file's text); `salts` are (side, text) pairs
-    to write as the sides' salts. Raises GameBusy (exit 75) and PlayUsageError (exit 2)."""
+    to write as the sides' salts. In a timed game (TIME.md §5) the submission is stamped
+    at `now` (seconds since the epoch; default the system clock), `grants` are
+    `SIDE=DURATION` extensions, and the verdict's clock is given as of `as_of` (default
+    the last stamp). Raises GameBusy (exit 75) and PlayUsageError (exit 2)."""
     path = Path(path)
     if not path.is_file():
         read_game(path)  # the reason, before a lock file is made beside a missing game
         raise PlayUsageError(f"cannot read {path}: not a file")
     with locked(path, wait):
         game = _Game(path, read_game(path))
+        game.now = clock.current_instant() if now is None else now
+        game.as_of, game.grants = as_of, list(grants)
+        game.check_as_of()
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
         result = dataclasses.replace(result, dry_run=dry_run)
         if dry_run and result.exit_code == 0:
@@ -102,6 +114,9 @@ class _Game:
             raise PlayUsageError(f"{path} must hold one game, it holds {len(results)}")
         self.current = bridge.replay(results[0], self.source)
         self.as_side: str | None = None
+        self.now = 0
+        self.as_of: int | None = None
+        self.grants: list[str] = []
 
     @functools.cached_property
     def token(self) -> str | None:
@@ -110,7 +125,21 @@ class _Game:
 
     @functools.cached_property
     def verdict(self) -> bridge.Verdict:
-        return bridge.annotated(self.current.verdict, self.token)
+        return self._as_of(bridge.annotated(self.current.verdict, self.token))
+
+    def _as_of(self, verdict: bridge.Verdict) -> bridge.Verdict:
+        """The verdict with its clock as of `--as-of` (checked by `check_as_of`)."""
+        try:
+            return clock.verdict_as_of(verdict, self.as_of)
+        except UsageError:
+            return verdict
+
+    def check_as_of(self) -> None:
+        """`--as-of` may not be earlier than the record's last stamp: a usage error."""
+        try:
+            clock.verdict_as_of(self.current.verdict, self.as_of)
+        except UsageError as error:
+            raise PlayUsageError(str(error)) from None
 
     # -- outcomes -------------------------------------------------------------------
 
@@ -177,7 +206,8 @@ class _Game:
         keyed = seed is not None and secret
         if new_salts:
             self._check_salts(info, record, tags, new_salts)
-        if side is not None and verdict.to_move != side:
+        claim = timed.is_timeout(moves)
+        if side is not None and verdict.to_move != side and not claim:
             raise _Refusal(f"{verdict.to_move} is to move, not {side}")
         text = moves if moves is not None and moves.strip() else None
         try:
@@ -192,7 +222,8 @@ class _Game:
             if secret and not keyed:
                 plan.check_no_rolls()
         pending = self.current.state.pending() if self.current.state is not None else None
-        if not plan.actions and not new_salts:
+        grants = self._grants(info, side, sub)
+        if not plan.actions and not new_salts and not grants:
             if keyed and pending == "roll":
                 pass
             elif keyed:
@@ -205,9 +236,39 @@ class _Game:
         if keyed and seed is not None:
             values = keys.keyed_tags(info, {tag.name: tag.value for tag in written_tags}, seed)
             engine_tags = [Tag(name, value, NOWHERE) for name, value in values.items()]
+        self._clocked(plan, side, claim, grants)
         result, written = self._judge(plan, written_tags, engine_tags, keyed, pending)
         noted = [f'{name}\'s salt is written: [{salt_tag(name)} "{value}"]' for name, value in new_salts]
         return dataclasses.replace(result, events=noted + result.events), written
+
+    # -- the clock (TIME.md §5; referee.play.timed) --------------------------------------
+
+    def _grants(self, info: GameInfo, side: str | None, sub: submission.Submission | None) -> list[Command]:
+        """`--grant SIDE=DURATION`: the game master's, alone, in a timed game."""
+        if not self.grants:
+            return []
+        if self.current.verdict.clock is None:
+            raise _Refusal("the game has no clock (no TimeControl tag): there is no time to grant")
+        if side is not None:
+            raise _Refusal("a grant is the game master's: it is written without --as")
+        if sub is not None:
+            raise _Refusal("a grant is written alone: submit the moves separately")
+        state = self.current.state
+        sides = state.sides if state is not None else info.sides
+        return [timed.grant(info, sides, entry) for entry in self.grants]  # PlayUsageError: exit 2
+
+    def _clocked(self, plan: _Plan, side: str | None, claim: bool, grants: list[Command]) -> None:
+        """In a timed game: refuse a flagged side's input, then close the submission with
+        its grants (if any) and its stamp, naming the side whose clock ran until now."""
+        view = self.current.verdict.clock
+        state = self.current.state
+        if view is None or state is None or not (plan.actions or grants):
+            return
+        holds_input = plan.actions and not claim
+        why = timed.refusal(view, self.now, side, self.current.verdict.to_move if holds_input else None)
+        if why is not None:
+            raise _Refusal(why)
+        plan.items = timed.closed(plan.items, [*grants, timed.stamp(self.now, state.awaited())])
 
     def _check_salts(self, info: GameInfo, record: Record, tags: dict[str, str], salts: list[tuple[str, str]]) -> None:
         if info.randomness == "tiles":
@@ -264,7 +325,7 @@ class _Game:
         token = turn_token(turns, bridge.canonical_text(final, second))
         claimed = final._replace(tags=(*written_tags, Tag("Result", value, NOWHERE)))
         text = bridge.canonical_text(claimed, second)
-        verdict = bridge.annotated(bridge.with_claim(second.verdict, value), token)
+        verdict = self._as_of(bridge.annotated(bridge.with_claim(second.verdict, value), token))
         state = second.state
         result = PlayResult(
             exit_code=0,
@@ -391,7 +452,9 @@ class _Plan:
             lead += 1
         first = rest[lead]
         open_turn = self._turn(self.turn_index) if self.turn_index is not None else None
-        if open_turn is not None and not any(isinstance(item, Draw) for item in self.items[self.turn_index or 0 :]):
+        if open_turn is not None and not any(
+            isinstance(item, Draw | Timeout) for item in self.items[self.turn_index or 0 :]
+        ):
             self.relocate[open_turn.span] = submission.local(first.span)
             if (
                 isinstance(first, Turn)
@@ -413,7 +476,7 @@ class _Plan:
         for item in rest:
             if isinstance(item, Turn):
                 self._note(item)
-            self.actions = self.actions or isinstance(item, Turn | Draw)
+            self.actions = self.actions or isinstance(item, Turn | Draw | Timeout)
         self.items.extend(rest)
 
     def _turn(self, index: int) -> Turn:
