@@ -304,10 +304,14 @@ def format_records(files: Files) -> None:
 
 
 def _as_of(as_of: str | None, now: str | None) -> int | None:
-    """The instant of --as-of (through the one clock --now sets), or None."""
+    """The instant of --as-of (through the one clock --now sets), or None; a bad value
+    is a usage error (exit 2)."""
     if as_of is None:
         return None
-    return clock.as_of_instant(as_of, clock.current_instant(now))
+    try:
+        return clock.as_of_instant(as_of, clock.current_instant(now))
+    except UsageError as error:
+        _fail_usage(error)
 
 
 def _verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:

@@ -232,16 +232,19 @@ class ClockWalk:
         self.inputs: set[Side] = set()
         self.empty = True
         self.timed_out = False
+        self.deferred: Side | None = None  # an increment due unless a stamp follows at once
 
     # -- what the replay reports -----------------------------------------------------------
 
     def submitted(self, side: Side) -> None:
         """A label or an action of `side`'s turn: input of that side."""
+        self._settle()
         self.inputs.add(side)
         self.empty = False
 
     def other(self) -> None:
         """Anything else a submission holds (a comment, an offer, `draw`)."""
+        self._settle()
         self.empty = False
 
     def entries(self, entries: Sequence[Entry], state: GameState[Any], turn_side: Side | None) -> ClockFault | None:
@@ -257,6 +260,7 @@ class ClockWalk:
         """A `timeout` word, `stamp` the stamp that follows it (None if none): legal only if
         the awaited side's time has run out by then. The caller has checked that the game
         is not over and awaits a side."""
+        self._settle()
         side = state.awaited()
         if side is None:
             return ClockFault(span, "timeout: the game awaits the game master, not a side")
@@ -272,6 +276,7 @@ class ClockWalk:
 
     def view(self, state: GameState[Any]) -> ClockView:
         """The clock at the end of the record, as of its last stamp (or `Start`)."""
+        self._settle()
         running = state.awaited()
         if self.control.per_move:
             banks = tuple(
@@ -294,6 +299,11 @@ class ClockWalk:
         side = self._side(stamp.side)
         if side is None:
             return ClockFault(stamp.span, f"the stamp names {stamp.side!r}, no side of this game (nor GM)")
+        if self.empty and not self.timed_out:
+            # Stamps one after another after a token: the battle in it arrived in parts
+            # (declared, rolled, chosen), so the earlier stamp's turn was not over yet.
+            self.deferred = None
+        self._settle()
         if stamp.at < self.last:
             return ClockFault(
                 stamp.span,
@@ -312,7 +322,7 @@ class ClockWalk:
                     f"before this submission at {spoken_instant(stamp.at)}",
                 )
             if not self.timed_out and self._turn_over(side, state, turn_side):
-                self._increment(side)
+                self.deferred = side
         self._start_running(state, turn_side, side, own)
         self.last = stamp.at
         self.inputs, self.empty, self.timed_out = set(), True, False
@@ -326,6 +336,12 @@ class ClockWalk:
         if state.pending() in (PendingKind.CHOICE, PendingKind.ROLL):
             return False
         return turn_side == side and state.to_move() != side
+
+    def _settle(self) -> None:
+        """Give the increment of the last stamp, now that more than a stamp follows it."""
+        side, self.deferred = self.deferred, None
+        if side is not None:
+            self._increment(side)
 
     def _increment(self, side: Side) -> None:
         control = self.control
@@ -355,6 +371,7 @@ class ClockWalk:
         side = self._side(grant.side)
         if side is None or side == GM:
             return ClockFault(grant.span, f"the grant names {grant.side!r}, no side of this game")
+        self._settle()
         if self.control.per_move and side != state.awaited():
             self.kept[side] += grant.seconds
         else:
