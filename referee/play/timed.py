@@ -39,8 +39,8 @@ def refusal(clock: ClockView, now: int, submitter: Side | None, flagged_input: S
         )
     flagged = clock.at(now).flagged
     deadline = clock.deadline
-    if flagged is None or deadline is None or flagged_input != flagged:
-        return None
+    if flagged is None or deadline is None or flagged_input != flagged or now <= deadline:
+        return None  # a submission stamped exactly at the deadline is in time (TIME.md §4)
     if submitter is not None and submitter != flagged:
         return None
     return f"{flagged}'s time ran out at {spoken_instant(deadline)}: a timeout is due"
