@@ -395,3 +395,23 @@ def test_random_timed_playouts_agree_with_a_clock_computed_from_the_stamps(
         else:
             assert clock["running"] is None and clock["deadline"] is None
     assert timeouts >= 1 and moves_played >= 3  # both paths of the clock were walked
+
+
+# -- show and the replay page ------------------------------------------------------------------------------
+
+
+def test_show_and_the_replay_page_show_both_clocks_and_the_deadline(tmp_path: Path) -> None:
+    path = new_game(tmp_path, "numica", "--seed", "42", "--time-control", "3d+1d/5d", "--start", START)
+    play(path, "SSSSOOOO", "2026-12-02T12:00:00Z")
+    clock = "clock Blue 3d 0h 00m, Red 3d 0h 00m; deadline 2026-12-05 12:00 UTC"
+    shown = runner.invoke(app, ["show", str(path)])
+    assert shown.exit_code == 0 and shown.stdout.rstrip().endswith(clock)
+    out = tmp_path / "game.html"
+    result = runner.invoke(app, ["replay", "--html", "-o", str(out), str(path)])
+    assert result.exit_code == 0
+    page = out.read_text()
+    data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1))  # type: ignore[union-attr]
+    assert data["clock"] == clock and '<p id="clock" hidden></p>' in page
+    untimed = new_game(tmp_path, "numica", "--seed", "42", name="untimed.rgn")
+    runner.invoke(app, ["replay", "--html", "-o", str(out), str(untimed)])
+    assert '"clock":null' in out.read_text()
