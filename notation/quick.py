@@ -97,8 +97,8 @@ class _Reader:
             rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)})"
             rf"|(?P<lone>{NUMBER})"
             rf"|(?P<draw>draw){TOKEN_END}"
-            rf"|(?P<timeout>timeout){TOKEN_END}"
             rf"|(?P<action>{dialect.action_pattern})(?:{GLYPH_PATTERN})?{TOKEN_END}"
+            rf"|(?P<timeout>timeout){TOKEN_END}"  # last: no action reads as "timeout", and actions come first
             ")",
             re.IGNORECASE | re.ASCII,
         )

@@ -7,26 +7,19 @@ status `error` (see `referee.verdicts.crashed`) and the caller reads the next re
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games import registry
 from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError, Side
 from notation import reader
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, Span, Timeout, Turn
-from referee.clock import (
-    ClockEntryError,
-    ClockTagError,
-    ClockWalk,
-    Entry,
-    Stamp,
-    following_stamp,
-    read_entries,
-    read_setup,
-)
 from referee.verdicts import ErrorReport as ErrorReport
 from referee.verdicts import Ongoing, Status, crashed, malformed
 from referee.verdicts import Verdict as Verdict
+
+if TYPE_CHECKING:
+    from referee.clock import ClockWalk, Entry, Stamp
 
 
 class Played(NamedTuple):
@@ -104,11 +97,10 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until
     except SetupError as error:
         span = (record.tag_span(error.tag) if error.tag else None) or record.span
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
-    try:
-        clock, entries = _clock(record, state)
-    except (ClockTagError, ClockEntryError) as error:
-        span = error.span if isinstance(error, ClockEntryError) else record.tag_span(error.tag) or record.span
-        return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
+    clock, entries, problem = _clock(record, state)
+    if problem is not None:
+        span, message = problem
+        return Replay(record, None, malformed(source, index, record.game, span.line, span.column, message))
     replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
     failure, turns = _run(record, state, replay, keep_steps, until_round, clock, entries)
     replay.verdict = _verdict(record, state, source, index, failure, turns)
@@ -117,21 +109,34 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until
     return replay
 
 
-def _clock(record: Record, state: GameState[Any]) -> tuple[ClockWalk | None, dict[int, tuple[Entry, ...]]]:
-    """The clock of a timed record and the stamps and grants of its comments, read whole
-    before the replay (a value that cannot be read makes the record malformed); (None, {})
-    for an untimed record, whose `%at` and `%grant` are ordinary comments."""
-    setup = read_setup(record.tag_map)
-    if setup is None:
-        return None, {}
+def _clock(
+    record: Record, state: GameState[Any]
+) -> tuple[ClockWalk | None, dict[int, tuple[Entry, ...]], tuple[Span, str] | None]:
+    """The clock of a timed record and the stamps and grants of its comments (by `id`),
+    read whole before the replay: a value that cannot be read makes the record malformed
+    (the third value says where and why). An untimed record has no clock, and its `%at`
+    and `%grant` are ordinary comments; it does not even import `referee.clock`."""
+    tags = record.tag_map
+    if "TimeControl" not in tags and "Start" not in tags:
+        return None, {}, None
+    from referee.clock import ClockEntryError, ClockTagError, ClockWalk, read_entries, read_setup
+
     entries: dict[int, tuple[Entry, ...]] = {}
-    for item in record.items:
-        for comment in item.items if isinstance(item, Turn) else (item,):
-            if isinstance(comment, Comment):
-                found = read_entries(comment)
-                if found:
-                    entries[id(comment)] = found
-    return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries
+    try:
+        setup = read_setup(tags)
+        for item in record.items:
+            for comment in item.items if isinstance(item, Turn) else (item,):
+                if isinstance(comment, Comment):
+                    found = read_entries(comment)
+                    if found:
+                        entries[id(comment)] = found
+    except ClockTagError as error:
+        return None, {}, (record.tag_span(error.tag) or record.span, error.message)
+    except ClockEntryError as error:
+        return None, {}, (error.span, error.message)
+    if setup is None:  # pragma: no cover - a tag was there
+        return None, {}, None
+    return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries, None
 
 
 def _run(
@@ -216,7 +221,12 @@ def _run(
             if failure is not None:
                 return failure, turns
         elif isinstance(item, Timeout):
-            failure = _timeout(state, clock, item, following_stamp(record.items[at + 1 :], entries), where)
+            stamp = None
+            if clock is not None:
+                from referee.clock import following_stamp
+
+                stamp = following_stamp(record.items[at + 1 :], entries)
+            failure = _timeout(state, clock, item, stamp, where)
             if failure is not None:
                 return failure, turns
         elif isinstance(item, Draw):

@@ -16,7 +16,7 @@ from typing import Annotated, NoReturn, Protocol, TypeVar
 
 import typer
 
-from referee import clock, render, session
+from referee import render, session
 from referee.adjudicate import Replay
 from referee.errors import UsageError
 from referee.exits import Problem, Tally, exit_status
@@ -261,7 +261,7 @@ def show(
         instant = _as_of(as_of, now)
         shown = session.show(file, record, at)
         if not isinstance(shown, Problem):
-            shown = shown._replace(verdict=clock.verdict_as_of(shown.verdict, instant))
+            shown = shown._replace(verdict=_verdict_as_of(shown.verdict, instant))
     except UsageError as error:
         _fail_usage(error)
     _print_one(shown, render.shown_json if json_output else render.shown_text)
@@ -308,6 +308,8 @@ def _as_of(as_of: str | None, now: str | None) -> int | None:
     is a usage error (exit 2)."""
     if as_of is None:
         return None
+    from referee import clock
+
     try:
         return clock.as_of_instant(as_of, clock.current_instant(now))
     except UsageError as error:
@@ -315,6 +317,10 @@ def _as_of(as_of: str | None, now: str | None) -> int | None:
 
 
 def _verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:
+    if instant is None:
+        return verdict
+    from referee import clock
+
     try:
         return clock.verdict_as_of(verdict, instant)
     except UsageError as error:
@@ -363,7 +369,7 @@ def new(
     Secret dice: referee new nieuchess --secret game.key > game.rgn
     A clock: referee new numica --time-control 3d+1d/5d --start 2026-12-01T12:00:00Z > game.rgn
     """
-    from referee import fresh
+    from referee import clock, fresh
 
     try:
         tag = (tag or []) + clock.new_clock_tags(time_control, start, clock.current_instant(now))
