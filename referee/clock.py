@@ -233,6 +233,7 @@ class ClockWalk:
         self.empty = True
         self.timed_out = False
         self.deferred: Side | None = None  # an increment due unless a stamp follows at once
+        self.out: set[Side] = set()  # sides that lost on time: their clocks stay as they stopped
 
     # -- what the replay reports -----------------------------------------------------------
 
@@ -271,6 +272,7 @@ class ClockWalk:
             deadline = spoken_instant(self.last + self.bank[side])
             return ClockFault(span, f"timeout: {side} still has {spoken_duration(left)} (deadline {deadline})")
         self.timed_out = True
+        self.out.add(side)
         self.other()
         return None
 
@@ -280,7 +282,8 @@ class ClockWalk:
         running = state.awaited()
         if self.control.per_move:
             banks = tuple(
-                self.bank[side] if side == running else self.control.base + self.kept[side] for side in self.sides
+                self.bank[side] if side == running or side in self.out else self.control.base + self.kept[side]
+                for side in self.sides
             )
         else:
             banks = tuple(self.bank[side] for side in self.sides)
