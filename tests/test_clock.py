@@ -324,3 +324,41 @@ def test_an_untimed_record_has_a_null_clock_and_as_of_changes_nothing() -> None:
     untimed = '[Game "numica"]\n[Seed "42"]\n\nR: SSSSOOOO\n'
     result = runner.invoke(app, ["check", "--json", "--as-of", "2026-12-06T12:00:00Z", "-"], input=untimed)
     assert result.exit_code == 0 and json.loads(result.stdout)["clock"] is None
+
+
+# -- both readers, the fast check path and the writer ----------------------------------------------------
+
+
+def test_both_readers_read_timeout_where_draw_stands_and_the_writer_writes_it() -> None:
+    from notation import writer
+    from notation.grammar import grammar
+    from notation.model import Record, Timeout
+    from notation.reader import read
+    from referee.adjudicate import dialect_for
+
+    text = SIX + "TimeOut\n{[%at 2026-12-06T19:00:00Z Blue]}\n"
+    [fast] = read(text, dialect_for)
+    dialect = dialect_for("numica")
+    assert dialect is not None and isinstance(fast, Record)
+    detailed = grammar(dialect).parse(text)
+    assert fast.items == detailed.items
+    assert isinstance(fast.items[-2], Timeout) and fast.items[-2].span == (9, 1)
+    assert writer.write(fast, dialect).endswith("timeout\n{[%at 2026-12-06T19:00:00Z Blue]}\n")
+    mid_turn = '[Game "nika"]\n\n1. W: d1-W timeout {x}\n'
+    [nika] = read(mid_turn, dialect_for)
+    assert isinstance(nika, Record) and [type(item).__name__ for item in nika.items] == ["Turn", "Timeout", "Comment"]
+
+
+def test_timed_records_and_timeouts_take_the_detailed_path_untimed_stamps_the_fast_one() -> None:
+    from notation.stream import split
+    from referee.fused import quick_verdict
+
+    def quick(text: str) -> object:
+        return quick_verdict(split(text.encode())[0], "-", 1)
+
+    assert quick(SIX) is None
+    assert quick(SIX.replace('[TimeControl "3d+1d/5d"]\n', "")) is None  # a Start alone: malformed, said in detail
+    untimed = '[Game "numica"]\n[Seed "42"]\n\nR: SSSSOOOO {[%at 2026-12-02T12:00:00Z Red]}\n'
+    assert quick(untimed) is not None
+    assert quick(untimed + "timeout\n") is None
+    assert render.describe(check_text(untimed + "timeout\n")).endswith("timeout: the game has no clock")

@@ -19,7 +19,6 @@ from notation.commands import Command
 from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Timeout, Turn
 from notation.timing import spoken_instant
 from referee import clock
-from referee.errors import UsageError
 from referee.play import bridge, keys, submission, timed
 from referee.play.result import PlayResult
 from referee.play.safe import PlayUsageError, locked, write_atomically
@@ -66,7 +65,7 @@ def submit(
         game = _Game(path, read_game(path))
         game.now = clock.current_instant() if now is None else now
         game.as_of, game.grants = as_of, list(grants)
-        game.check_as_of()
+        timed.as_of(game.current.verdict, as_of, strict=True)
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
         result = dataclasses.replace(result, dry_run=dry_run)
         if dry_run and result.exit_code == 0:
@@ -129,21 +128,7 @@ class _Game:
 
     @functools.cached_property
     def verdict(self) -> bridge.Verdict:
-        return self._as_of(bridge.annotated(self.current.verdict, self.token))
-
-    def _as_of(self, verdict: bridge.Verdict) -> bridge.Verdict:
-        """The verdict with its clock as of `--as-of` (checked by `check_as_of`)."""
-        try:
-            return clock.verdict_as_of(verdict, self.as_of)
-        except UsageError:
-            return verdict
-
-    def check_as_of(self) -> None:
-        """`--as-of` may not be earlier than the record's last stamp: a usage error."""
-        try:
-            clock.verdict_as_of(self.current.verdict, self.as_of)
-        except UsageError as error:
-            raise PlayUsageError(str(error)) from None
+        return timed.as_of(bridge.annotated(self.current.verdict, self.token), self.as_of)
 
     # -- outcomes -------------------------------------------------------------------
 
@@ -249,23 +234,17 @@ class _Game:
 
     def _grants(self, info: GameInfo, side: str | None, sub: submission.Submission | None) -> list[Command]:
         """`--grant SIDE=DURATION`: the game master's, alone, in a timed game."""
-        if not self.grants:
-            return []
-        if self.current.verdict.clock is None:
-            raise _Refusal("the game has no clock (no TimeControl tag): there is no time to grant")
-        if side is not None:
-            raise _Refusal("a grant is the game master's: it is written without --as")
-        if sub is not None:
-            raise _Refusal("a grant is written alone: submit the moves separately")
         state = self.current.state
         sides = state.sides if state is not None else info.sides
-        return [timed.grant(info, sides, entry) for entry in self.grants]  # PlayUsageError: exit 2
+        try:
+            return timed.grants(self.grants, self.current.verdict.clock, info, sides, side, sub is not None)
+        except timed.ClockRefusal as refusal:
+            raise _Refusal(str(refusal)) from None
 
     def _clocked(self, plan: _Plan, side: str | None, claim: bool, grants: list[Command]) -> None:
         """In a timed game: refuse a flagged side's input, then close the submission with
         its grants (if any) and its stamp, naming the side whose clock ran until now."""
-        view = self.current.verdict.clock
-        state = self.current.state
+        view, state = self.current.verdict.clock, self.current.state
         if view is None or state is None or not (plan.actions or grants):
             return
         holds_input = plan.actions and not claim
@@ -329,7 +308,7 @@ class _Game:
         token = turn_token(turns, bridge.canonical_text(final, second))
         claimed = final._replace(tags=(*written_tags, Tag("Result", value, NOWHERE)))
         text = bridge.canonical_text(claimed, second)
-        verdict = self._as_of(bridge.annotated(bridge.with_claim(second.verdict, value), token))
+        verdict = timed.as_of(bridge.annotated(bridge.with_claim(second.verdict, value), token), self.as_of)
         state = second.state
         result = PlayResult(
             exit_code=0,

@@ -7,17 +7,33 @@ complete (`closed`), and for `--grant` (`grant_items`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from games.api import GameInfo, Side
 from notation.commands import Command, write_commands
 from notation.model import Comment, RecordItem, Span, Timeout, Turn
 from notation.timing import TimingError, format_duration, format_instant, parse_duration, spoken_instant
-from referee.clock import GM, ClockView
+from referee.clock import GM, ClockView, verdict_as_of
+from referee.errors import UsageError
 from referee.play.safe import PlayUsageError
+
+if TYPE_CHECKING:
+    from referee.verdicts import Verdict
 
 STAMP_SPAN = Span(3_000_000_000, 1)
 """Where the comments `play` writes stand in the combined record: past the game file and
 the submission (which stand below `submission.OFFSET` * 2), so no error is placed in them."""
+
+
+def as_of(verdict: Verdict, instant: int | None, *, strict: bool = False) -> Verdict:
+    """The verdict with its clock as of `--as-of`. An instant earlier than the record's
+    last stamp is a usage error (PlayUsageError) when `strict`, else leaves it as is."""
+    try:
+        return verdict_as_of(verdict, instant)
+    except UsageError as error:
+        if strict:
+            raise PlayUsageError(str(error)) from None
+        return verdict
 
 
 def is_timeout(text: str | None) -> bool:
@@ -49,6 +65,32 @@ def refusal(clock: ClockView, now: int, submitter: Side | None, flagged_input: S
 def stamp(now: int, awaited: Side | None) -> Command:
     """The stamp closing a submission: the side whose clock ran until now (GM: a roll)."""
     return Command("at", (format_instant(now), awaited if awaited is not None else GM))
+
+
+class ClockRefusal(ValueError):
+    """A clock request `play` refuses (exit 1, nothing written): the reason in words."""
+
+
+def grants(
+    entries: Sequence[str],
+    clock: ClockView | None,
+    info: GameInfo,
+    sides: Sequence[Side],
+    as_side: Side | None,
+    with_moves: bool,
+) -> list[Command]:
+    """`--grant SIDE=DURATION` entries as grant commands: the game master's (no `--as`),
+    alone (no moves), in a timed game, else ClockRefusal; PlayUsageError for an entry
+    that cannot be read."""
+    if not entries:
+        return []
+    if clock is None:
+        raise ClockRefusal("the game has no clock (no TimeControl tag): there is no time to grant")
+    if as_side is not None:
+        raise ClockRefusal("a grant is the game master's: it is written without --as")
+    if with_moves:
+        raise ClockRefusal("a grant is written alone: submit the moves separately")
+    return [grant(info, sides, entry) for entry in entries]
 
 
 def grant(info: GameInfo, sides: Sequence[Side], entry: str) -> Command:
