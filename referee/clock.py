@@ -17,17 +17,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.api import GameState, PendingKind, Side
 from notation.commands import CommandSyntaxError, read_commands
+from notation.lexicon import quote
 from notation.model import Comment, RecordItem, Span
 from notation.timing import (
     TimeControl,
     TimingError,
-    format_instant,
     parse_duration,
     parse_instant,
     parse_time_control,
     spoken_duration,
-    spoken_instant,
 )
+from notation.timing import format_instant as _format_instant
+from notation.timing import spoken_instant as _spoken_instant
 from referee.errors import UsageError
 
 if TYPE_CHECKING:
@@ -37,6 +38,20 @@ GM = "GM"
 """The stamp's side while the game awaited the game master (a roll): nobody is charged."""
 
 CLOCK_COMMANDS = ("at", "grant")
+
+EARLIEST = parse_instant("0001-01-01T00:00:00Z")
+LATEST = parse_instant("9999-12-31T23:59:59Z")
+
+
+def format_instant(seconds: int) -> str:
+    """`2026-12-01T12:00:00Z`; a deadline that grants (or a spent bank) push past the
+    years an instant can be written in is written as the first or last of them."""
+    return _format_instant(min(max(seconds, EARLIEST), LATEST))
+
+
+def spoken_instant(seconds: int) -> str:
+    """`2026-12-06 18:00 UTC`, within the years an instant can be written in."""
+    return _spoken_instant(min(max(seconds, EARLIEST), LATEST))
 
 
 class ClockSetup(NamedTuple):
@@ -95,7 +110,7 @@ def read_setup(tags: Mapping[str, str]) -> ClockSetup | None:
     try:
         control = parse_time_control(control_text.strip())
     except TimingError as error:
-        raise ClockTagError(f"TimeControl: {error}", "TimeControl") from None
+        raise ClockTagError(f"TimeControl: not {error.what}: {quote(error.text)}", "TimeControl") from None
     if start_text is None:
         raise ClockTagError(
             "a timed record needs a Start tag: the instant its clocks start (2026-12-01T12:00:00Z)", "TimeControl"
@@ -103,7 +118,7 @@ def read_setup(tags: Mapping[str, str]) -> ClockSetup | None:
     try:
         start = parse_instant(start_text.strip())
     except TimingError as error:
-        raise ClockTagError(f"Start: {error}", "Start") from None
+        raise ClockTagError(f"Start: not {error.what}: {quote(error.text)}", "Start") from None
     return ClockSetup(control, start)
 
 
@@ -132,14 +147,14 @@ def read_entries(comment: Comment) -> tuple[Entry, ...]:
             try:
                 entries.append(Stamp(parse_instant(command.args[0]), command.args[1], comment.span))
             except TimingError as error:
-                raise ClockEntryError(f"stamp: {error}", comment.span) from None
+                raise ClockEntryError(f"stamp: not {error.what}: {quote(error.text)}", comment.span) from None
         elif command.name == "grant":
             if len(command.args) != 2:
                 raise ClockEntryError("a grant reads [%grant SIDE DURATION], like [%grant Blue 1d]", comment.span)
             try:
                 entries.append(Grant(command.args[0], parse_duration(command.args[1]), comment.span))
             except TimingError as error:
-                raise ClockEntryError(f"grant: {error}", comment.span) from None
+                raise ClockEntryError(f"grant: not {error.what}: {quote(error.text)}", comment.span) from None
     return tuple(entries)
 
 
@@ -301,7 +316,7 @@ class ClockWalk:
     def _stamp(self, stamp: Stamp, state: GameState[Any], turn_side: Side | None) -> ClockFault | None:
         side = self._side(stamp.side)
         if side is None:
-            return ClockFault(stamp.span, f"the stamp names {stamp.side!r}, no side of this game (nor GM)")
+            return ClockFault(stamp.span, f"the stamp names {quote(stamp.side)}, no side of this game (nor GM)")
         if self.empty and not self.timed_out:
             # Stamps one after another after a token: the battle in it arrived in parts
             # (declared, rolled, chosen), so the earlier stamp's turn was not over yet.
@@ -373,7 +388,7 @@ class ClockWalk:
     def _grant(self, grant: Grant, state: GameState[Any]) -> ClockFault | None:
         side = self._side(grant.side)
         if side is None or side == GM:
-            return ClockFault(grant.span, f"the grant names {grant.side!r}, no side of this game")
+            return ClockFault(grant.span, f"the grant names {quote(grant.side)}, no side of this game")
         self._settle()
         if self.control.per_move and side != state.awaited():
             self.kept[side] += grant.seconds

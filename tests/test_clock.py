@@ -362,3 +362,16 @@ def test_timed_records_and_timeouts_take_the_detailed_path_untimed_stamps_the_fa
     assert quick(untimed) is not None
     assert quick(untimed + "timeout\n") is None
     assert render.describe(check_text(untimed + "timeout\n")).endswith("timeout: the game has no clock")
+
+
+def test_hostile_values_give_verdicts_not_crashes() -> None:
+    grants = " ".join("[%grant Red 999999d]" for _ in range(5))
+    huge = (
+        '[Game "numica"]\n[Seed "1"]\n[TimeControl "999999d+0m"]\n[Start "2026-01-01T00:00:00Z"]\n\n{' + grants + "}\n"
+    )
+    verdict = fields(huge)
+    assert verdict["status"] == "ongoing" and verdict["clock"]["deadline"] == "9999-12-31T23:59:59Z"
+    long_side = fields(HEAD + "R: SSSSOOOO {[%at 2026-12-02T12:00:00Z " + "Q" * 5000 + "]}\n")
+    assert long_side["status"] == "illegal" and len(long_side["error"]["message"]) < 120
+    long_value = fields('[Game "numica"]\n[Seed "1"]\n[TimeControl "' + "9" * 5000 + '"]\n[Start "x"]\n')
+    assert long_value["status"] == "malformed" and len(long_value["error"]["message"]) < 160

@@ -17,7 +17,6 @@ from games.api import GameInfo
 from games.randomness import salt_tag
 from notation.commands import Command
 from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Timeout, Turn
-from notation.timing import spoken_instant
 from referee import clock
 from referee.play import bridge, keys, submission, timed
 from referee.play.result import PlayResult
@@ -94,7 +93,7 @@ def next_text(verdict: bridge.Verdict, token: str | None) -> str:
         text += f", awaiting {verdict.pending_message}"
     deadline = verdict.clock.deadline if verdict.clock is not None else None
     if deadline is not None:
-        text += f"; deadline {spoken_instant(deadline)}"  # TIME.md §5: every player is told
+        text += f"; deadline {clock.spoken_instant(deadline)}"  # TIME.md §5: every player is told
     return text
 
 

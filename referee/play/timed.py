@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 from games.api import GameInfo, Side
 from notation.commands import Command, write_commands
 from notation.model import Comment, RecordItem, Span, Timeout, Turn
-from notation.timing import TimingError, format_duration, format_instant, parse_duration, spoken_instant
-from referee.clock import GM, ClockView, verdict_as_of
+from notation.timing import TimingError, format_duration, parse_duration
+from referee.clock import GM, ClockView, format_instant, spoken_instant, verdict_as_of
 from referee.errors import UsageError
 from referee.play.safe import PlayUsageError
 
