@@ -15,10 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from notation.timing import format_instant, parse_instant, spoken_duration, spoken_instant
-from referee import render, session
-from referee.batch import check_text
 from referee.cli import app
-from referee.play import PlayResult, PlayUsageError, submit
+from referee.judge import session
+from referee.judge import words as render
+from referee.judge.batch import check_text
+from referee.judge.errors import UsageError
+from referee.live.play import PlayResult, submit
 
 runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
@@ -193,9 +195,9 @@ def test_grant_refusals(tmp_path: Path) -> None:
     path = new_game(tmp_path, "numica", "--seed", "42", "--time-control", "1d+0m", "--start", START)
     assert "without --as" in (play(path, None, START, grants=["Red=1d"], as_side="Red").error or "")
     assert "written alone" in (play(path, "SSSSOOOO", START, grants=["Red=1d"]).error or "")
-    with pytest.raises(PlayUsageError):
+    with pytest.raises(UsageError):
         play(path, None, START, grants=["Green=1d"])
-    with pytest.raises(PlayUsageError):
+    with pytest.raises(UsageError):
         play(path, None, START, grants=["Red=1 day"])
     bad = runner.invoke(app, ["play", str(path), "--grant", "Red"])
     assert bad.exit_code == 2
@@ -415,3 +417,19 @@ def test_show_and_the_replay_page_show_both_clocks_and_the_deadline(tmp_path: Pa
     untimed = new_game(tmp_path, "numica", "--seed", "42", name="untimed.rgn")
     runner.invoke(app, ["replay", "--html", "-o", str(out), str(untimed)])
     assert '"clock":null' in out.read_text()
+
+
+def test_an_offer_is_closed_by_a_stamp_naming_the_side_the_game_awaited(tmp_path: Path) -> None:
+    path = new_game(
+        tmp_path, "numica", "--seed", "42", "--time-control", "1d+0m", "--start", START,
+        "--tag", "Red=ann@example.org", "--tag", "Blue=bo@example.org",
+    )  # fmt: skip
+    assert play(path, "SSSSOOOO", "2026-12-01T13:00:00Z").exit_code == 0
+    offered = play(path, "draw", "2026-12-01T14:00:00Z", as_side="Red")
+    assert offered.exit_code == 0 and offered.agreement == "draw-offered"
+    assert path.read_text().rstrip().endswith("{[%offer draw Red]} {[%at 2026-12-01T14:00:00Z Blue]}")
+    clock = verdict(path)["clock"]
+    assert clock["running"] == "Blue" and clock["remaining"]["Blue"] == 23 * 3600  # Blue's hour ran, not Red's
+    agreed = play(path, "draw", "2026-12-01T15:00:00Z", as_side="Blue")
+    assert agreed.verdict["status"] == "finished" and agreed.verdict["reason"] == "agreement"
+    assert path.read_text().rstrip().endswith("draw\n{[%at 2026-12-01T15:00:00Z Blue]}")
