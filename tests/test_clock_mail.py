@@ -37,3 +37,26 @@ def test_the_gateway_stamps_what_it_plays_and_tells_every_player_the_deadline(tm
     deadline = spoken_instant(parse_instant(stamp.group(1)) + 30 * 86400)
     assert f"deadline {deadline}" in text
     assert re.search(r"next: .*Blue.* to move .*; deadline " + re.escape(deadline), text) is not None
+
+
+def test_a_player_claims_a_time_out_by_mail(tmp_path: Path) -> None:
+    start = int(time.time()) // 60 * 60 - 40 * 86400  # Red's 30 days ran out ten days ago
+    path = write_game(
+        tmp_path,
+        "t2",
+        "numica",
+        {"Red": ANN, "Blue": BO},
+        '[Seed "42"]',
+        '[TimeControl "30d+1d"]',
+        f'[Start "{format_instant(start)}"]',
+    )
+    late = run_mail(message(ANN, "[t2] setup", "SSSSOOOO\n").as_bytes(), "--games", str(tmp_path), "--from", GM)
+    assert late.returncode == 0 and "%at" not in path.read_text()
+    claimed = run_mail(
+        message(BO, "[t2] your time is up", "timeout\n").as_bytes(), "--games", str(tmp_path), "--from", GM
+    )
+    assert claimed.returncode == 0 and "Traceback" not in claimed.stderr
+    assert re.search(r"\ntimeout\n\{\[%at \S+ Red\]\}\n$", path.read_text()) is not None
+    answers = [answer.get_body(("plain",)).get_content() for answer in outbox_messages(tmp_path / "outbox")]  # type: ignore[union-attr]
+    assert any("a timeout is due" in text for text in answers)  # Ann's late move, refused
+    assert any("Blue wins (time)" in text for text in answers)
