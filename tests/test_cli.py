@@ -308,6 +308,15 @@ def test_show_of_an_illegal_record_says_which_board_it_shows_and_exits_1(files: 
     assert early.exit_code == 1 and early.output.startswith("after round 0:\n")
 
 
+def test_show_at_a_round_of_a_malformed_record_says_why_there_is_no_board(files: dict[str, str]) -> None:
+    """A malformed record has no replay to cut at a round: its verdict, exit 1 (the
+    output comparison of the redraw found this raising instead)."""
+    for arguments in (["show", "--at", "1"], ["show", "--svg", "--at", "1"]):
+        result = runner.invoke(app, [*arguments, files["malformed"]])
+        assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
+        assert ": numica: malformed: line 5, col 1:" in result.output
+
+
 def test_replay_of_a_malformed_record_starts_with_its_verdict(files: dict[str, str]) -> None:
     result = runner.invoke(app, ["replay", files["malformed"]])
     assert result.exit_code == 1

@@ -2,12 +2,12 @@
 
 For each game: random playouts (seeded, made before timing) of at least `actions` actions
 written to a file (size 1x), and the same records ten times over (10x). The whole
-`referee check FILE` process is timed, in text and with `--json` (what pipelines read)
-(start-up included, a fresh process each run, the best of `runs`), with its peak memory.
+`referee check FILE` process is timed, in text and with `--json` (what pipelines read),
+start-up included, a fresh process each run, the best of `runs`, with its peak memory.
 Beside it, python-chess reads and validates a PGN of as many plies, made by python-chess
 itself in the same run from seeded random games (repeated for 10x, as the referee's
-records are), also as a whole process. The ratio is the referee's actions per second over
-python-chess's plies per second, shown beside the goal (`GameInfo.bench_goal`).
+records are), also as a whole process. The ratio is the referee's actions per second
+over python-chess's plies per second, shown beside the goal (`GameInfo.bench_goal`).
 python-chess is in the `bench` extra (`pip install 'referee[bench]'`), not a dependency
 of the tool; without it, the referee's own figures are shown alone.
 """

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from typing import NoReturn
 
-from referee.cli import live, records
+from referee.cli import league, live, records
 from referee.cli.app import app as app
 
-COMMANDS = (records, live)
+COMMANDS = (records, live, league)
 """The modules whose commands `app` holds (importing them registers the commands)."""
 
 

@@ -138,8 +138,7 @@ def show(name: str, index: int, at: int | None) -> Shown | Problem:
             return Shown(verdict, full.state, _before_error(full))
         return Shown(annotate_verdict(full), full.state, "at the end of the record")
     _check_at(full, name, index, at)
-    partial = full.cut
-    assert partial is not None
+    partial = full.cut or full  # (a malformed record has no replay to cut)
     if partial.verdict.status == Status.ILLEGAL:
         return Shown(verdict, partial.state, _before_error(partial))
     return Shown(verdict, partial.state, f"after round {at}")
