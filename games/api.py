@@ -264,6 +264,36 @@ class GameState(abc.ABC, Generic[ActionT]):
         return self._legal_actions()
 
     @final
+    def awaited(self) -> Side | None:
+        """The side whose input the game awaits (TIME.md §3: the side whose clock runs): the
+        side to move, a side that must make a choice included; None once the game is over
+        or while it awaits the game master's roll."""
+        if self._outcome is not None or self.pending() == PendingKind.ROLL:
+            return None
+        return self._side_to_move()
+
+    @final
+    def time_out(self) -> tuple[Event, ...]:
+        """The `timeout` termination (TIME.md §4): the side the game awaits loses on time,
+        as if it had resigned at this point (two sides: the other wins; a team: it loses;
+        3-4 Pikemen players: it leaves and play goes on). The reason is `time`, unless
+        the side's leaving ends the game otherwise (`last-player`). The caller has
+        checked that a side is awaited and that its time has run out."""
+        if self._outcome is not None:
+            raise GameOverError(self._ended_message())
+        side = self.awaited()
+        if side is None:
+            raise IllegalActionError("the game awaits the game master, not a side")
+        events = self._resign(side)
+        if self._turn_open and self._turn_side == side:
+            self._acted += 1  # within the side's own turn: counted as `apply` counts a `resign`
+        outcome = self._outcome
+        if outcome is not None and outcome.reason == Reason.RESIGNATION:
+            self._outcome = Outcome(outcome.winners, Reason.TIME)
+        lost = Event(EventKind.TIMEOUT, f"{side} loses on time")
+        return (lost, *(event for event in events if event.kind != EventKind.RESIGN))
+
+    @final
     def agree_draw(self) -> None:
         """The `draw` termination: all players agree to a draw (the first ending stands)."""
         if self._outcome is None:

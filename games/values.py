@@ -36,6 +36,7 @@ class Reason(StrEnum):
     AGREEMENT = "agreement"
     ALL_PASSED = "all-passed"
     REPETITION = "repetition"
+    TIME = "time"
 
 
 class PendingKind(StrEnum):
@@ -66,6 +67,7 @@ class EventKind(StrEnum):
     EXCHANGE = "exchange"
     REPLACEMENT = "replacement"
     RESIGN = "resign"
+    TIMEOUT = "timeout"
     WIN = "win"
     END = "end"
 

@@ -16,6 +16,7 @@ from notation.model import (
     Record,
     Span,
     Tag,
+    Timeout,
     Turn,
 )
 
@@ -32,5 +33,6 @@ __all__ = [
     "Record",
     "Span",
     "Tag",
+    "Timeout",
     "Turn",
 ]

@@ -29,7 +29,7 @@ from notation.lexicon import (
     shorten,
     unescape,
 )
-from notation.model import Comment, Draw, Move, NotationError, Record, RecordItem, Span, Tag, Turn, TurnItem
+from notation.model import Comment, Draw, Move, NotationError, Record, RecordItem, Span, Tag, Timeout, Turn, TurnItem
 
 
 class RgnGrammar:
@@ -89,6 +89,9 @@ class RgnGrammar:
         label.set_parse_action(lambda s, loc, t: (t[0], self._span(loc)))
         draw = pp.Regex(rf"draw{TOKEN_END}", flags=re.IGNORECASE | re.ASCII).set_name('"draw"')
         draw.set_parse_action(lambda s, loc, t: Draw(self._span(loc)))
+        timeout = pp.Regex(rf"timeout{TOKEN_END}", flags=re.IGNORECASE | re.ASCII).set_name('"timeout"')
+        timeout.set_parse_action(lambda s, loc, t: Timeout(self._span(loc)))
+        termination = draw | timeout
         glyph = pp.Regex(rf"(?:{GLYPH_PATTERN}){TOKEN_END}").set_name('a glyph such as "!?"')
         glyph.set_parse_action(lambda s, loc, t: ("glyph", t[0], loc))
         action = pp.Regex(
@@ -97,7 +100,7 @@ class RgnGrammar:
         ).set_name(example)
         action.set_parse_action(self._make_move)
 
-        boundary = number | long_number | label | draw
+        boundary = number | long_number | label | termination
         bad_word = pp.Regex(WORD).set_name(example)
         bad_word.set_parse_action(lambda s, loc, t: self._explain_token(loc, t[0]))
         bad_in_turn = ~boundary + bad_word
@@ -110,7 +113,7 @@ class RgnGrammar:
         stray_word = pp.Regex(WORD).set_name(hint)
         stray_word.set_parse_action(lambda s, loc, t: self._explain_stray(loc, t[0]))
         stray = ~boundary + stray_word
-        movetext = pp.ZeroOrMore(turn | comment | draw | stray)
+        movetext = pp.ZeroOrMore(turn | comment | termination | stray)
         record = pp.Group(pp.OneOrMore(tag)) - pp.Group(movetext) - pp.StringEnd().set_name(hint)
         self.tail = (pp.Group(movetext) - pp.StringEnd().set_name(hint)).parse_with_tabs()
         return record.parse_with_tabs()  # a tab is one column, as the contract counts

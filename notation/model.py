@@ -54,6 +54,12 @@ class Draw(NamedTuple):
     span: Span
 
 
+class Timeout(NamedTuple):
+    """The `timeout` termination (TIME.md §4): the side the game awaits loses on time."""
+
+    span: Span
+
+
 TurnItem = Move | Comment | Draw
 
 
@@ -76,7 +82,7 @@ class Turn(NamedTuple):
         return tuple(item for item in self.items if isinstance(item, Move))
 
 
-RecordItem = Turn | Comment | Draw
+RecordItem = Turn | Comment | Draw | Timeout
 
 
 class Record(NamedTuple):

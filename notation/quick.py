@@ -115,6 +115,7 @@ class _Reader:
             rf"|(?P<lone>{NUMBER})"
             rf"|(?P<draw>draw){TOKEN_END}"
             rf"|(?P<action>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}"
+            rf"|(?P<timeout>timeout){TOKEN_END}"  # last: no action reads as "timeout", and actions come first
             ")",
             re.IGNORECASE | re.ASCII,
         )
@@ -123,7 +124,7 @@ class _Reader:
         # group closed is the kind's own, whatever groups an action pattern holds inside.
         # A round number is read with its label, as only white space may stand between
         # them; a number standing alone is not read here (the full reader says why).
-        self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "action")}
+        self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "timeout", "action")}
         if keep:  # comments and glyphs are kinds of their own only when kept
             self.kinds |= {pattern.groupindex[kind]: kind for kind in ("note", "line", "glyph")}
         else:  # an action with its glyph is an action; comments stay unnamed
@@ -168,8 +169,8 @@ class _Reader:
             elif kind == "draw":
                 append(DRAW)
                 in_turn = False
-            elif kind == "lone":
-                return None
+            elif kind == "lone" or kind == "timeout":
+                return None  # a time-out is judged by the clock: the full reader reads it
             elif kind is not None:  # kept: a comment, or an action with its glyph
                 if kind == "glyph":
                     if not in_turn:

@@ -36,6 +36,7 @@ from notation.model import (
     RecordItem,
     Span,
     Tag,
+    Timeout,
     Turn,
     TurnItem,
 )
@@ -176,6 +177,7 @@ def _scanner(dialect: Dialect) -> re.Pattern[str]:
         rf"|(?P<number>{NUMBER})"
         rf"|(?P<label>{label_regex(dialect)})"
         rf"|(?P<draw>draw){TOKEN_END}"
+        rf"|(?P<timeout>timeout){TOKEN_END}"
         rf"|(?P<action>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}"
         rf"|(?P<lone>{GLYPH_PATTERN}){TOKEN_END}",
         re.IGNORECASE | re.ASCII,  # no Unicode look-alikes: "İ1-N" is not "i1-N"
@@ -250,6 +252,10 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_co
             close()
             item_start = pos
             items.append(Draw(lines.span(pos)))
+        elif kind == "timeout":
+            close()
+            item_start = pos
+            items.append(Timeout(lines.span(pos)))
         else:  # a glyph standing apart from its action
             last = last_move_index(turn) if turn else None
             move = None if last is None or turn is None else turn[last]

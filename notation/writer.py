@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from notation.dialect import Dialect
-from notation.model import Comment, Draw, Move, Record, Span, Tag, Turn
+from notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
 from notation.quick import DRAW, Glyph, Label, Note, Scanned
 
 LEADING_TAGS = ("Game", "Variant", "Players")
 MIDDLE_TAGS = ("First", "Seed", "SeedHash", "Position")
+CLOCK_TAGS = ("TimeControl", "Start")
+"""After `Position`, before the others (TIME.md §1)."""
 
 
 def escape(value: str) -> str:
@@ -23,7 +25,7 @@ def escape(value: str) -> str:
 
 def ordered_tags(tags: tuple[Tag, ...] | list[Tag], dialect: Dialect) -> list[Tag]:
     """Game, Variant, Players, side names in turn order, First, Seed/SeedHash, the sides'
-    salts, Position, the others as read, Result last."""
+    salts, Position, TimeControl, Start, the others as read, Result last."""
     by_name = {tag.name: tag for tag in tags}
     side_order = list(dialect.short_labels)
     side_tags = sorted(
@@ -31,12 +33,15 @@ def ordered_tags(tags: tuple[Tag, ...] | list[Tag], dialect: Dialect) -> list[Ta
         key=lambda tag: side_order.index(dialect.labels[tag.name.lower()]),
     )
     salts = [by_name[f"{side}Salt"] for side in side_order if f"{side}Salt" in by_name]
-    named = set(LEADING_TAGS) | set(MIDDLE_TAGS) | {"Result"} | {tag.name for tag in side_tags + salts}
+    named = (
+        set(LEADING_TAGS) | set(MIDDLE_TAGS) | set(CLOCK_TAGS) | {"Result"} | {tag.name for tag in side_tags + salts}
+    )
     ordered = [by_name[name] for name in LEADING_TAGS if name in by_name]
     ordered += side_tags
     ordered += [by_name[name] for name in MIDDLE_TAGS[:-1] if name in by_name]
     ordered += salts  # after SeedHash, before Position (NOTATION.md §7), in side order
     ordered += [by_name[name] for name in MIDDLE_TAGS[-1:] if name in by_name]
+    ordered += [by_name[name] for name in CLOCK_TAGS if name in by_name]
     ordered += [tag for tag in tags if tag.name not in named]
     ordered += [by_name["Result"]] if "Result" in by_name else []
     return ordered
@@ -71,6 +76,8 @@ def write(record: Record, dialect: Dialect) -> str:
             body.append(write_turn(item, dialect))
         elif isinstance(item, Draw):
             body.append("draw")
+        elif isinstance(item, Timeout):
+            body.append("timeout")
         else:
             body.append(str(item))
     text = lines[0]

@@ -259,6 +259,7 @@ def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rend
         "result_matches",
         "pending",
         "rolls_as_given",
+        "clock",
         "error",
         "message",
         "token",

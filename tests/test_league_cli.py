@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from notation.timing import parse_instant
 from referee.cli import app
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.live.mail.players import load_keys, verify
@@ -17,6 +18,7 @@ from referee.live.play import locked, submit
 
 runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"
+PLAYED = parse_instant(NOW) + 3600  # the games are timed: moves come after their Start (TIME.md)
 
 
 def _run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -117,13 +119,13 @@ def test_pair_writes_the_games_and_refuses_while_a_round_is_being_played(tmp_pat
             "bye_scores": False,
         }
     ]
-    assert submit(folder / "r1-t1.rgn", "resign").exit_code == 0
+    assert submit(folder / "r1-t1.rgn", "resign", now=PLAYED).exit_code == 0
     code, _, err = _run("pair", str(folder), "--now", NOW)
     assert code == 1 and "round 1 is still being played: r1-t2 not finished" in err
     assert not (folder / "r2-t1.rgn").exists()
     code, _, err = _run("add", str(folder), "late@example.org", "--name", "Late")
     assert code == 1 and "the season has begun" in err
-    assert submit(folder / "r1-t2.rgn", "draw").exit_code == 0
+    assert submit(folder / "r1-t2.rgn", "draw", now=PLAYED).exit_code == 0
     code, out, _ = _run("pair", str(folder), "--now", "2026-12-08T12:00:00Z")
     assert code == 0 and out.splitlines()[1:] == ["r2-t1: Di - Cy", "r2-t2: Ann - Bo"]
     assert '[Start "2026-12-08T12:00:00Z"]' in (folder / "r2-t1.rgn").read_text(encoding="utf-8")
@@ -200,8 +202,8 @@ def test_swiss_pairs_round_two_by_points_then_rating(tmp_path: Path) -> None:
     code, out, _ = _run("pair", str(folder), "--now", NOW)
     # round 1 in league.toml order; the fifth player is left over with a bye worth a point
     assert code == 0 and out.splitlines()[1:] == ["r1-t1: Ann - Bo", "r1-t2: Cy - Di", "bye: Ed"]
-    assert submit(folder / "r1-t1.rgn", "resign").exit_code == 0  # Ann resigns: Bo wins
-    assert submit(folder / "r1-t2.rgn", "resign").exit_code == 0  # Cy resigns: Di wins
+    assert submit(folder / "r1-t1.rgn", "resign", now=PLAYED).exit_code == 0  # Ann resigns: Bo wins
+    assert submit(folder / "r1-t2.rgn", "resign", now=PLAYED).exit_code == 0  # Cy resigns: Di wins
     code, out, _ = _run("pair", str(folder), "--now", NOW)
     # Bo, Di and Ed have 1 point: Bo and Di won a rated game, Ed's bye changed no rating,
     # so Bo and Di rate above Ed; Bo before Di by league.toml order. Bo has not met Di.
@@ -219,7 +221,7 @@ def test_nika_with_three_players_alternates_the_alliance_of_seat_one(tmp_path: P
     assert f'[Messene "{first.split("@")[0].title()} <{first}>"]' in record
     assert f'[Sparta "{second.split("@")[0].title()} <{second}>"]' in record
     assert f'[Thebes "{third.split("@")[0].title()} <{third}>"]' in record
-    assert submit(folder / "r1-t1.rgn", "resign").exit_code == 0
+    assert submit(folder / "r1-t1.rgn", "resign", now=PLAYED).exit_code == 0
     paired = json.loads(_run("pair", str(folder), "--now", NOW, "--json")[1])
     first, second, third = paired["games"][0]["seats"]
     record = (folder / "r2-t1.rgn").read_text(encoding="utf-8")

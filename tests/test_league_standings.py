@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
 from games import registry, seats
+from notation.timing import parse_instant
 from referee.cli import app
 from referee.league.config import parse
 from referee.league.results import GameResult, Seat
@@ -25,6 +26,7 @@ from referee.live.play import submit
 
 runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"
+PLAYED = parse_instant(NOW) + 3600  # the games are timed: moves come after their Start (TIME.md)
 
 
 def _league(folder: Path, head: str, players: list[tuple[str, str]]) -> Path:
@@ -43,7 +45,7 @@ def _pair(folder: Path) -> dict[str, Any]:
 
 def _play(path: Path, *submissions: str) -> None:
     for moves in submissions:
-        done = submit(path, moves)
+        done = submit(path, moves, now=PLAYED)
         assert done.exit_code == 0, done.text()
 
 

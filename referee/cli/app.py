@@ -45,6 +45,20 @@ OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard inpu
 RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
 HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
+AsOfOption = Annotated[
+    str | None,
+    typer.Option(
+        "--as-of",
+        metavar="TIME|now",
+        help="A timed record's clock as of this instant (2026-12-06T12:00:00Z, or now) instead of its last stamp.",
+    ),
+]
+NowOption = Annotated[
+    str | None,
+    typer.Option(
+        "--now", metavar="TIME", help="Take this instant (2026-12-06T12:00:00Z) as now, for tests and replays."
+    ),
+]
 OutputOption = Annotated[
     str | None,
     typer.Option(
@@ -73,6 +87,32 @@ def fail_usage(error: UsageError) -> NoReturn:
 
 def finish(tally: Tally) -> NoReturn:
     raise typer.Exit(exit_status(tally))
+
+
+def as_of_instant(as_of: str | None, now: str | None) -> int | None:
+    """The instant of --as-of (through the one clock --now sets), or None; a bad value
+    is a usage error (exit 2)."""
+    if as_of is None:
+        return None
+    from referee.judge import clock
+
+    try:
+        return clock.as_of_instant(as_of, clock.current_instant(now))
+    except UsageError as error:
+        fail_usage(error)
+
+
+def verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:
+    """The verdict with a timed record's clock as of `instant`; earlier than its last
+    stamp is a usage error (exit 2)."""
+    if instant is None:
+        return verdict
+    from referee.judge import clock
+
+    try:
+        return clock.verdict_as_of(verdict, instant)
+    except UsageError as error:
+        fail_usage(error)
 
 
 def stderr_is_terminal() -> bool:

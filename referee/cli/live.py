@@ -10,7 +10,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from referee.cli.app import JsonOption, app, err, fail_usage, finish, out
+from referee.cli.app import AsOfOption, JsonOption, NowOption, app, err, fail_usage, finish, out
 from referee.cli.exits import Tally
 from referee.judge.errors import ExitStatus, UsageError
 from referee.judge.words import json_line
@@ -85,10 +85,21 @@ def play(
     ] = None,
     json_output: JsonOption = False,
     wait: WaitOption = 10.0,
+    now: NowOption = None,
+    grant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--grant", metavar="SIDE=DURATION", help="Timed games: extend a side's time, like Blue=1d (repeatable)."
+        ),
+    ] = None,
+    as_of: AsOfOption = None,
 ) -> None:
     """Append moves to a live game: checked, all or nothing, written safely.
 
     MOVES continues the record; a first action without a label is the side to move's.
+    In a timed game (TimeControl) every submission is stamped with the time (--now TIME
+    replaces the system clock); MOVES "timeout" ends the game of a side whose time has
+    run out, and --grant SIDE=DURATION gives a side more time.
 
     Exit status: 0 written (or would be, with --dry-run); 1 refused; 2 usage; 75 busy, try again later.
 
@@ -97,21 +108,39 @@ def play(
     Draws and undo need every player (PLAY.md §6): referee play game.rgn draw --as Sparta
     writes Sparta's offer, and the draw once every player has offered it (likewise undo);
     without --as, draw ends the game and undo takes the last turn back at once.
+
+    Example: referee play game.rgn timeout --as Red   |   referee play game.rgn --grant Blue=1d
     """
     from pathlib import Path
 
+    from referee.judge import clock
     from referee.judge.errors import BusyError, UsageError
     from referee.live.play import read_key, submit
 
     try:
+        instant = clock.current_instant(now)
+        moment = clock.as_of_instant(as_of, instant) if as_of is not None else None
+    except UsageError as error:
+        fail_usage(error)
+    try:
         seed = read_key(Path(seed_file)) if seed_file is not None else None
-        text = _moves_text(moves, gm_only=seed_file is not None or bool(salt))
+        text = _moves_text(moves, gm_only=seed_file is not None or bool(salt) or bool(grant))
         pairs = [(entry.partition("=")[0], entry.partition("=")[2]) for entry in salt or []]
         for entry in salt or []:
             if "=" not in entry:
                 raise UsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
         result = submit(
-            Path(file), text, as_side=as_side, expect=expect, dry_run=dry_run, seed=seed, salts=pairs, wait=wait
+            Path(file),
+            text,
+            as_side=as_side,
+            expect=expect,
+            dry_run=dry_run,
+            seed=seed,
+            salts=pairs,
+            wait=wait,
+            now=instant,
+            grants=grant or [],
+            as_of=moment,
         )
     except UsageError as error:
         fail_usage(UsageError(str(error)))

@@ -13,13 +13,16 @@ import typer
 from games import registry
 from referee.cli import render
 from referee.cli.app import (
+    AsOfOption,
     Files,
     HtmlOption,
     JsonOption,
+    NowOption,
     OneFile,
     OutputOption,
     RecordOption,
     app,
+    as_of_instant,
     err,
     fail_usage,
     finish,
@@ -27,6 +30,7 @@ from referee.cli.app import (
     out,
     print_one,
     stderr_is_terminal,
+    verdict_as_of,
 )
 from referee.cli.exits import Tally
 from referee.judge import session
@@ -53,6 +57,8 @@ def check(
             help="Check records in N worker processes (0: one per core); same output, in the same order.",
         ),
     ] = 1,
+    as_of: AsOfOption = None,
+    now: NowOption = None,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -60,12 +66,17 @@ def check(
     is illegal, malformed or wrongly claimed (or no record was found), 2 for a usage
     error or an unreadable file, 3 when the referee itself failed on a record.
 
+    A timed record's verdict carries its clock as of its last stamp (--as-of: another instant).
     Example: referee check games.rgn   |   cat mail.txt | referee check --json -
+    Example: referee check --as-of now game.rgn
     """
     tally = Tally()
     from referee.judge import batch
 
+    instant = as_of_instant(as_of, now)
     for item in batch.check_files(files, jobs, annotate=json_output):
+        if not isinstance(item, Problem):
+            item = verdict_as_of(item, instant)
         tally.add(item)
         if isinstance(item, Problem):
             err(render.problem_line(item))
@@ -126,19 +137,26 @@ def show(
     json_output: JsonOption = False,
     svg: Annotated[bool, typer.Option("--svg", help="Draw the board as an SVG picture instead.")] = False,
     output: OutputOption = None,
+    as_of: AsOfOption = None,
+    now: NowOption = None,
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N), with its position string.
 
-    On an illegal record, the board before the illegal action.
+    On an illegal record, the board before the illegal action. A timed record shows both
+    clocks and the deadline, as of its last stamp (--as-of: another instant).
 
     Example: referee show --at 12 game.rgn   |   referee show --svg -o board.svg game.rgn
+    Example: referee show --as-of now game.rgn
     """
     if svg:
         _draw(file, record, at, output, page=False)
+    instant = as_of_instant(as_of, now)
     try:
         shown = session.show(file, record, at)
     except UsageError as error:
         fail_usage(error)
+    if not isinstance(shown, Problem):
+        shown = shown._replace(verdict=verdict_as_of(shown.verdict, instant))
     print_one(shown, render.shown_json if json_output else render.shown_text)
 
 
@@ -185,8 +203,10 @@ def _write_bytes(data: bytes) -> None:
 
 
 _GAME_NAMES = " or ".join(filter(None, (", ".join(list(registry.GAMES)[:-1]), list(registry.GAMES)[-1])))
-_NEW_HELP = "Write a fresh record with its tags, ready for play. It always checks as legal.\n\n" + "\n\n".join(
-    f"Example: {info.example_new}" for info in registry.GAMES.values() if info.example_new
+_NEW_HELP = (
+    "Write a fresh record with its tags, ready for play. It always checks as legal.\n\n"
+    + "\n\n".join(f"Example: {info.example_new}" for info in registry.GAMES.values() if info.example_new)
+    + "\n\nA clock (TIME.md): referee new numica --time-control 3d+1d/5d --start 2026-12-01T12:00:00Z > game.rgn"
 )
 
 
@@ -210,9 +230,22 @@ def new(
     salt: Annotated[
         list[str] | None, typer.Option("--salt", help="With --secret: a side's salt, as SIDE=TEXT (repeatable).")
     ] = None,
+    time_control: Annotated[
+        str | None,
+        typer.Option("--time-control", metavar="TC", help="A clock (TIME.md): D+I, D+I/C or D/move, like 3d+1d/5d."),
+    ] = None,
+    start: Annotated[
+        str | None,
+        typer.Option("--start", metavar="TIME", help="With --time-control: when the clocks start (default: now)."),
+    ] = None,
+    now: NowOption = None,
 ) -> None:
-    from referee.judge import fresh
+    from referee.judge import clock, fresh
 
+    try:
+        tag = (tag or []) + clock.new_clock_tags(time_control, start, clock.current_instant(now))
+    except UsageError as error:
+        fail_usage(error)
     if secret is not None or salt:
         from referee.cli.live import new_secret
 

@@ -6,16 +6,20 @@ status `error` (see `referee.judge.verdicts.crashed`) and the caller reads the n
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games import registry
 from games.api import Event, GameState, Outcome, Randomness, Resign, RuleError, SetupError, Side
 from notation import reader
 from notation.dialect import Dialect
-from notation.model import Draw, Malformed, Move, ReadResult, Record, Span, Turn
+from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, Span, Timeout, Turn
 from referee.judge.verdicts import ErrorReport as ErrorReport
 from referee.judge.verdicts import Ongoing, Status, crashed, malformed
 from referee.judge.verdicts import Verdict as Verdict
+
+if TYPE_CHECKING:
+    from referee.judge.clock import ClockWalk, Entry, Stamp
 
 
 class Played(NamedTuple):
@@ -98,9 +102,15 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_a
     except SetupError as error:
         span = (record.tag_span(error.tag) if error.tag else None) or record.span
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
+    clock, entries, problem = _clock(record, state)
+    if problem is not None:
+        span, message = problem
+        return Replay(record, None, malformed(source, index, record.game, span.line, span.column, message))
     replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
-    failure, turns = _run(record, state, replay, keep_steps, cut_at)
+    failure, turns = _run(record, state, replay, keep_steps, cut_at, clock, entries)
     replay.verdict = _verdict(record, state, source, index, failure, turns)
+    if clock is not None and failure is None:
+        replay.verdict = replay.verdict._replace(clock=clock.view(state))
     if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
         replay.cut = _cut(replay, state, replay.verdict)
     return replay
@@ -114,17 +124,75 @@ def _cut(replay: Replay, state: GameState[Any], verdict: Verdict) -> Replay:
     return cut
 
 
+def _clock(
+    record: Record, state: GameState[Any]
+) -> tuple[ClockWalk | None, dict[int, tuple[Entry, ...]], tuple[Span, str] | None]:
+    """The clock of a timed record and the stamps and grants of its comments (by `id`),
+    read whole before the replay: a value that cannot be read makes the record malformed
+    (the third value says where and why). An untimed record has no clock, and its `%at`
+    and `%grant` are ordinary comments; it does not even import `referee.judge.clock`."""
+    tags = record.tag_map
+    if "TimeControl" not in tags and "Start" not in tags:
+        return None, {}, None
+    from referee.judge.clock import ClockEntryError, ClockTagError, ClockWalk, read_entries, read_setup
+
+    entries: dict[int, tuple[Entry, ...]] = {}
+    try:
+        setup = read_setup(tags)
+        for item in record.items:
+            for comment in item.items if isinstance(item, Turn) else (item,):
+                if isinstance(comment, Comment):
+                    found = read_entries(comment)
+                    if found:
+                        entries[id(comment)] = found
+    except ClockTagError as error:
+        return None, {}, (record.tag_span(error.tag) or record.span, error.message)
+    except ClockEntryError as error:
+        return None, {}, (error.span, error.message)
+    if setup is None:  # pragma: no cover - a tag was there
+        return None, {}, None
+    return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries, None
+
+
 def _run(
-    record: Record, state: GameState[Any], replay: Replay, keep_steps: bool, cut_at: int | None
+    record: Record,
+    state: GameState[Any],
+    replay: Replay,
+    keep_steps: bool,
+    cut_at: int | None,
+    clock: ClockWalk | None = None,
+    entries: dict[int, tuple[Entry, ...]] | None = None,
 ) -> tuple[ErrorReport | None, int]:
     """Drive the state over the record: the first rule broken (or None) and the turns
     replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps` and
-    `replay.cut` (a copy of the state before the first turn of a round after `cut_at`)."""
+    `replay.cut` (a copy of the state before the first turn of a round after `cut_at`). A
+    timed record's `clock` walks along (TIME.md §3), its `entries` by comment (`id`)."""
     open_turn: Turn | None = None
     open_round: int | None = None
     open_ended_moves = open_ended(record)
+    entries = entries or {}
     turns = 0
-    for item in record.items:
+
+    def where() -> tuple[int | None, Side]:
+        """The round and side of the turn the record stands in (before any, the one due)."""
+        if open_turn is not None:
+            return open_round, open_turn.side
+        return state.round_number(), state.due_side()
+
+    def commented(comment: Comment) -> ErrorReport | None:
+        if clock is None:
+            return None
+        found = entries.get(id(comment))
+        if not found:
+            clock.other()
+            return None
+        fault = clock.entries(found, state, open_turn.side if open_turn is not None else None)
+        if fault is None:
+            return None
+        round_number, side = where()
+        return _report(fault.span, round_number, side, None, fault.message)
+
+    for at, item in enumerate(record.items):
         if isinstance(item, Turn):
             if open_turn is not None:
                 try:
@@ -147,23 +215,75 @@ def _run(
             open_turn, open_round = item, state.round_number()
             replay.rounds.append(open_round)
             replay.numbers.append(open_round if opens_round else None)
-            for number, move in enumerate(item.moves, start=1):
+            if clock is not None:
+                clock.submitted(item.side)
+            number = 0
+            for sub in item.items:
+                if isinstance(sub, Comment):
+                    failure = commented(sub)
+                    if failure is not None:
+                        return failure, turns
+                    continue
+                if not isinstance(sub, Move):
+                    continue
+                number += 1
+                move = sub
                 try:
                     events = state.apply(move.action, move in open_ended_moves)
                 except RuleError as error:
                     return _report(move.span, open_round, item.side, move.text, error.message, number), turns
+                if clock is not None:
+                    clock.submitted(item.side)
                 if keep_steps:
                     replay.steps.append(Played(item, number, move, events, open_round))
+        elif isinstance(item, Comment):
+            failure = commented(item)
+            if failure is not None:
+                return failure, turns
+        elif isinstance(item, Timeout):
+            stamp = None
+            if clock is not None:
+                from referee.judge.clock import following_stamp
+
+                stamp = following_stamp(record.items[at + 1 :], entries)
+            failure = _timeout(state, clock, item, stamp, where)
+            if failure is not None:
+                return failure, turns
         elif isinstance(item, Draw):
             ended = state.outcome()
             if ended is not None:
-                # In the turn it stands in: the open one, or before any, the one due.
-                side = open_turn.side if open_turn is not None else state.due_side()
-                round_number = open_round if open_turn is not None else state.round_number()
+                round_number, side = where()
                 message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
                 return _report(item.span, round_number, side, "draw", message), turns
             state.agree_draw()
+            if clock is not None:
+                clock.other()
     return None, turns
+
+
+def _timeout(
+    state: GameState[Any],
+    clock: ClockWalk | None,
+    item: Timeout,
+    stamp: Stamp | None,
+    where: Callable[[], tuple[int | None, Side]],
+) -> ErrorReport | None:
+    """A `timeout` (TIME.md §4): legal only when the clock proves the awaited side's time
+    has run out; then that side loses on time."""
+    ended = state.outcome()
+    if ended is not None:
+        round_number, side = where()
+        message = f"the game had already ended ({ended}): nothing may follow, not even a timeout"
+        return _report(item.span, round_number, side, "timeout", message)
+    side = state.due_side()
+    round_number = state.round_number()
+    if clock is None:
+        return _report(item.span, round_number, side, "timeout", "timeout: the game has no clock")
+    fault = clock.timeout(item.span, state, stamp)
+    if fault is not None:
+        return _report(fault.span, round_number, side, "timeout", fault.message)
+    state.time_out()
+    return None
 
 
 def _report(
@@ -173,7 +293,7 @@ def _report(
 
 
 def _last_move(record: Record) -> Move | None:
-    """The last action that only comments, `draw` or `resign` follow: what it leaves
+    """The last action that only comments, `draw`, `timeout` or `resign` follow: what it leaves
     unwritten (a choice, a roll) may stay pending, since those end the game anyway."""
     for item in reversed(record.items):
         if isinstance(item, Turn):
@@ -198,7 +318,7 @@ def open_ended(record: Record) -> set[Move]:
                     if isinstance(sub.action, Resign) and previous is not None:
                         found.add(previous)
                     previous = sub
-        elif isinstance(item, Draw) and previous is not None:
+        elif isinstance(item, (Draw, Timeout)) and previous is not None:
             found.add(previous)
     return found
 

@@ -36,8 +36,8 @@ def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = Fals
         data = data.replace(b"\r\n", b"\n")
     try:
         scanned = scan(data.decode("utf-8"), dialect_for, keep=token)
-        if scanned is None:
-            return None
+        if scanned is None or "TimeControl" in scanned.tags or "Start" in scanned.tags:
+            return None  # a timed record (or one that claims to be) is judged the detailed way
         numbers: list[int | None] | None = [] if token else None
         verdict = _replay(scanned, source, index, numbers)
         if verdict is not None and numbers is not None:

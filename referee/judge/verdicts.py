@@ -8,9 +8,12 @@ itself). Only the JSON writer (`referee.cli.render`) flattens it into the contra
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from games.api import Outcome, Side
+
+if TYPE_CHECKING:
+    from referee.judge.clock import ClockView
 
 
 class ProblemKind(StrEnum):
@@ -79,6 +82,9 @@ class Verdict(NamedTuple):
     """The turn token of PLAY.md §2 (legal records, when asked for)."""
     suggestions: tuple[str, ...] = ()
     """Legal actions close to an illegal one (did you mean), when asked for."""
+    clock: ClockView | None = None
+    """The clock of a timed legal record (TIME.md §5), as of its last stamp unless asked
+    for another instant; None for an untimed, illegal or malformed record."""
     offset: int = 0
     """The byte offset of the record's `[Game` in its source (a byte-order mark counts),
     so a tool can seek straight to the record; 0 for a record not read from a source."""

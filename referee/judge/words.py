@@ -60,6 +60,8 @@ def describe(verdict: Verdict) -> str:
             text += f", round {ongoing.round}"
         if ongoing is not None and ongoing.pending_message:
             text += f", awaiting {ongoing.pending_message}"
+    if verdict.clock is not None:
+        text += f"; {verdict.clock.text()}"
     if verdict.rolls_as_given:
         text += "; rolls taken as written (no seed revealed in the record)"
     if verdict.result_matches is False:
@@ -100,6 +102,7 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
         "result_matches": verdict.result_matches,
         "pending": str(ongoing.pending) if ongoing and ongoing.pending is not None else None,
         "rolls_as_given": verdict.rolls_as_given,
+        "clock": None if verdict.clock is None else verdict.clock.fields(),
         "error": error,
         "message": describe(verdict),
         "token": verdict.token,

@@ -123,6 +123,11 @@
     var title = $("verdict");
     title.textContent = data.verdict;
     title.className = data.status;
+    if (data.clock) {  // a timed record: both clocks and the deadline (TIME.md §5)
+      var clock = $("clock");
+      clock.textContent = data.clock;
+      clock.hidden = false;
+    }
     var table = $("tags");
     data.tags.forEach(function (tag) {
       var row = table.insertRow();

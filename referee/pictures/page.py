@@ -50,6 +50,7 @@ def _data(replay: Replay, text: str | None, first_line: int = 1) -> tuple[dict[s
         "cells": {},
         "source": None,
         "colours": svg.MARK_COLOURS,
+        "clock": verdict.clock.text() if verdict.clock is not None else None,
     }
     if verdict.status == "malformed" and verdict.error is not None and text is not None:
         lines = text.splitlines()

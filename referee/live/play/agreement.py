@@ -20,12 +20,13 @@ from pathlib import Path
 
 from games import registry
 from notation.model import Comment, Draw, Record, Span, Tag, Turn
+from referee.judge import clock
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
 from referee.judge.token import canonical_text, token_of
 from referee.judge.verdicts import annotated
 from referee.judge.words import verdict_fields, verdict_line
-from referee.live.play import core, keys, submission
+from referee.live.play import core, keys, submission, timed
 from referee.live.play.offers import (
     AgreementError,
     Offer,
@@ -74,22 +75,38 @@ def submit(
     seed: str | None = None,
     salts: Sequence[tuple[str, str]] = (),
     wait: float = 10.0,
+    now: int | None = None,
+    grants: Sequence[str] = (),
+    as_of: int | None = None,
 ) -> PlayResult:
     """Play `moves` on the one game in `path` (PLAY.md §1, §6): moves alone as
     `core.submit` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the
-    game master's draw or undo without it. Raises BusyError (exit 75) and UsageError
-    (exit 2)."""
+    game master's draw or undo without it. In a timed game every submission, an offer
+    included, is stamped at `now` (TIME.md §5; `grants` and `as_of` as `core.submit`
+    takes them). Raises BusyError (exit 75) and UsageError (exit 2)."""
     rest, kind = split_request(moves)
-    if kind is None or (kind is OfferKind.DRAW and as_side is None):
+    if kind is None or (kind is OfferKind.DRAW and as_side is None) or grants:
         return core.submit(
-            path, moves, as_side=as_side, expect=expect, dry_run=dry_run, seed=seed, salts=salts, wait=wait
+            path,
+            moves,
+            as_side=as_side,
+            expect=expect,
+            dry_run=dry_run,
+            seed=seed,
+            salts=salts,
+            wait=wait,
+            now=now,
+            grants=grants,
+            as_of=as_of,
         )
     path = Path(path)
     if not path.is_file():
         core.read_game(path)
         raise UsageError(f"cannot read {path}: not a file")
     with locked(path, wait):
-        result, text = _Request(path, as_side, kind).decide(core.read_game(path), rest, expect, seed, salts)
+        request = _Request(path, as_side, kind)
+        request.now = clock.current_instant() if now is None else now
+        result, text = request.decide(core.read_game(path), rest, expect, seed, salts)
         result = dataclasses.replace(result, dry_run=dry_run)
         if dry_run and result.exit_code == 0:
             result = dataclasses.replace(result, notice="dry run: nothing written")
@@ -114,6 +131,9 @@ class _Request:
         self.as_side = as_side
         self.kind = kind
         self.current: Replay | None = None
+        self.now = 0
+        self.awaited: str | None = None  # the side the game awaited before this submission
+        self.timed = False
 
     def decide(
         self, data: bytes, rest: str | None, expect: str | None, seed: str | None, salts: Sequence[tuple[str, str]]
@@ -128,7 +148,7 @@ class _Request:
             if self.kind is OfferKind.UNDO:
                 return self._refusal(data, "undo is sent alone: a submission that plays moves cannot also undo")
             played, text = core.judged(
-                self.path, data, rest, as_side=self.as_side, expect=expect, seed=seed, salts=salts
+                self.path, data, rest, as_side=self.as_side, expect=expect, seed=seed, salts=salts, now=self.now
             )
             if text is None:
                 return played, None
@@ -190,6 +210,8 @@ class _Request:
     def _decide(self, data: bytes, expect: str | None, events: list[str]) -> tuple[PlayResult, str | None]:
         current = self._read(data)
         record, verdict, state = current.record, current.verdict, current.state
+        self.timed = verdict.clock is not None
+        self.awaited = state.awaited() if state is not None else None
         line = verdict_line(annotated(verdict, None))
         if record is None or state is None or not verdict.legal:
             raise _Refused(line)
@@ -254,7 +276,11 @@ class _Request:
         return taken.record, taken.undone
 
     def _written(self, before: Record, record: Record, events: list[str], agreement: str) -> tuple[PlayResult, str]:
-        """The new record judged, in canonical form with its computed Result, and the result."""
+        """The new record judged, in canonical form with its computed Result, and the result.
+        In a timed game the submission is closed by its stamp (TIME.md §2), naming the side
+        the game awaited: an offer by Blue while Red is to move is closed by Red's."""
+        if self.timed:
+            record = record._replace(items=tuple(timed.closed(record.items, [timed.stamp(self.now, self.awaited)])))
         bare = record._replace(tags=tuple(tag for tag in before.tags if tag.name != "Result"))
         first = adjudicate(bare, self.source)
         if first.verdict.status not in ("finished", "ongoing"):  # pragma: no cover - defensive

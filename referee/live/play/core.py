@@ -15,14 +15,16 @@ from pathlib import Path
 from games import registry
 from games.api import GameInfo, Randomness
 from games.randomness import salt_tag
-from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Turn
+from notation.commands import Command
+from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Timeout, Turn
+from referee.judge import clock
 from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
 from referee.judge.suggest import suggestions as suggest
 from referee.judge.token import canonical_text, token_of, turn_token
 from referee.judge.verdicts import Verdict, annotated, relocated, with_claim
 from referee.judge.words import describe, verdict_fields, verdict_line
-from referee.live.play import keys, submission
+from referee.live.play import keys, submission, timed
 from referee.live.play.result import PlayResult
 from referee.live.play.safe import locked, write_atomically
 
@@ -47,17 +49,26 @@ def submit(
     seed: str | None = None,
     salts: Sequence[tuple[str, str]] = (),
     wait: float = 10.0,
+    now: int | None = None,
+    grants: Sequence[str] = (),
+    as_of: int | None = None,
 ) -> PlayResult:
     """Play `moves` (RGN move text, None for none) on the one game in `path`, under its
     lock: written when every action is legal (unless `dry_run`), refused otherwise.
     `seed` is the game master's key (the key file's text); `salts` are (side, text) pairs
-    to write as the sides' salts. Raises BusyError (exit 75) and UsageError (exit 2)."""
+    to write as the sides' salts. In a timed game (TIME.md §5) the submission is stamped
+    at `now` (seconds since the epoch; default the system clock), `grants` are
+    `SIDE=DURATION` extensions, and the verdict's clock is given as of `as_of` (default
+    the last stamp). Raises BusyError (exit 75) and UsageError (exit 2)."""
     path = Path(path)
     if not path.is_file():
         read_game(path)  # the reason, before a lock file is made beside a missing game
         raise UsageError(f"cannot read {path}: not a file")
     with locked(path, wait):
         game = _Game(path, read_game(path))
+        game.now = clock.current_instant() if now is None else now
+        game.as_of, game.grants = as_of, list(grants)
+        timed.as_of(game.current.verdict, as_of, strict=True)
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
         result = dataclasses.replace(result, dry_run=dry_run)
         if dry_run and result.exit_code == 0:
@@ -77,10 +88,15 @@ def judged(
     expect: str | None = None,
     seed: str | None = None,
     salts: Sequence[tuple[str, str]] = (),
+    now: int | None = None,
 ) -> tuple[PlayResult, str | None]:
     """What `submit` decides for the game text `data` of `path`, writing nothing: the
-    result, and the text to write (None when refused). The caller holds the lock."""
-    return _Game(path, data).play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+    result, and the text to write (None when refused). The caller holds the lock. A
+    timed game's submission is stamped at `now` (default the system clock)."""
+    game = _Game(path, data)
+    if now is not None:
+        game.now = now
+    return game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
 
 
 def result_value(verdict: Verdict) -> str:
@@ -99,6 +115,9 @@ def next_text(verdict: Verdict, token: str | None) -> str:
     text = f"{verdict.to_move} to move (token {token})"
     if verdict.pending_message:
         text += f", awaiting {verdict.pending_message}"
+    deadline = verdict.clock.deadline if verdict.clock is not None else None
+    if deadline is not None:
+        text += f"; deadline {clock.spoken_instant(deadline)}"  # TIME.md §5: every player is told
     return text
 
 
@@ -121,6 +140,9 @@ class _Game:
             raise UsageError(f"{path} must hold one game, it holds {len(results)}")
         self.current = adjudicate(results[0], self.source)
         self.as_side: str | None = None
+        self.now = clock.current_instant()  # `submit` sets `--now`
+        self.as_of: int | None = None
+        self.grants: list[str] = []
 
     @functools.cached_property
     def token(self) -> str | None:
@@ -129,7 +151,7 @@ class _Game:
 
     @functools.cached_property
     def verdict(self) -> Verdict:
-        return annotated(self.current.verdict, self.token)
+        return timed.as_of(annotated(self.current.verdict, self.token), self.as_of)
 
     # -- outcomes -------------------------------------------------------------------
 
@@ -196,7 +218,8 @@ class _Game:
         keyed = seed is not None and secret
         if new_salts:
             self._check_salts(info, record, tags, new_salts)
-        if side is not None and verdict.to_move != side:
+        claim = timed.is_timeout(moves)
+        if side is not None and verdict.to_move != side and not claim:
             raise _Refusal(f"{verdict.to_move} is to move, not {side}")
         text = moves if moves is not None and moves.strip() else None
         try:
@@ -211,7 +234,8 @@ class _Game:
             if secret and not keyed:
                 plan.check_no_rolls()
         pending = self.current.state.pending() if self.current.state is not None else None
-        if not plan.actions and not new_salts:
+        grants = self._grants(info, side, sub)
+        if not plan.actions and not new_salts and not grants:
             if keyed and pending == "roll":
                 pass
             elif keyed:
@@ -224,9 +248,33 @@ class _Game:
         if keyed and seed is not None:
             values = keys.keyed_tags(info, {tag.name: tag.value for tag in written_tags}, seed)
             engine_tags = [Tag(name, value, NOWHERE) for name, value in values.items()]
+        self._clocked(plan, side, claim, grants)
         result, written = self._judge(plan, written_tags, engine_tags, keyed, pending)
         noted = [f'{name}\'s salt is written: [{salt_tag(name)} "{value}"]' for name, value in new_salts]
         return dataclasses.replace(result, events=noted + result.events), written
+
+    # -- the clock (TIME.md §5; referee.live.play.timed) --------------------------------------
+
+    def _grants(self, info: GameInfo, side: str | None, sub: submission.Submission | None) -> list[Command]:
+        """`--grant SIDE=DURATION`: the game master's, alone, in a timed game."""
+        state = self.current.state
+        sides = state.sides if state is not None else info.sides
+        try:
+            return timed.grants(self.grants, self.current.verdict.clock, info, sides, side, sub is not None)
+        except timed.ClockRefusal as refusal:
+            raise _Refusal(str(refusal)) from None
+
+    def _clocked(self, plan: _Plan, side: str | None, claim: bool, grants: list[Command]) -> None:
+        """In a timed game: refuse a flagged side's input, then close the submission with
+        its grants (if any) and its stamp, naming the side whose clock ran until now."""
+        view, state = self.current.verdict.clock, self.current.state
+        if view is None or state is None or not (plan.actions or grants):
+            return
+        holds_input = plan.actions and not claim
+        why = timed.refusal(view, self.now, side, self.current.verdict.to_move if holds_input else None)
+        if why is not None:
+            raise _Refusal(why)
+        plan.items = timed.closed(plan.items, [*grants, timed.stamp(self.now, state.awaited())])
 
     def _check_salts(self, info: GameInfo, record: Record, tags: dict[str, str], salts: list[tuple[str, str]]) -> None:
         if info.randomness == Randomness.TILES:
@@ -283,7 +331,7 @@ class _Game:
         token = turn_token(turns, canonical_text(final, second))
         claimed = final._replace(tags=(*written_tags, Tag("Result", value, NOWHERE)))
         text = canonical_text(claimed, second)
-        verdict = annotated(with_claim(second.verdict, value), token)
+        verdict = timed.as_of(annotated(with_claim(second.verdict, value), token), self.as_of)
         state = second.state
         result = PlayResult(
             exit_code=0,
@@ -408,7 +456,9 @@ class _Plan:
             lead += 1
         first = rest[lead]
         open_turn = self._turn(self.turn_index) if self.turn_index is not None else None
-        if open_turn is not None and not any(isinstance(item, Draw) for item in self.items[self.turn_index or 0 :]):
+        if open_turn is not None and not any(
+            isinstance(item, Draw | Timeout) for item in self.items[self.turn_index or 0 :]
+        ):
             self.relocate[open_turn.span] = submission.local(first.span)
             if (
                 isinstance(first, Turn)
@@ -430,7 +480,7 @@ class _Plan:
         for item in rest:
             if isinstance(item, Turn):
                 self._note(item)
-            self.actions = self.actions or isinstance(item, Turn | Draw)
+            self.actions = self.actions or isinstance(item, Turn | Draw | Timeout)
         self.items.extend(rest)
 
     def _turn(self, index: int) -> Turn:
