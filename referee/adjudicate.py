@@ -153,13 +153,17 @@ def _report(
 
 
 def _last_move(record: Record) -> Move | None:
-    """The last action that only comments, `draw` or `resign` follow: what it leaves
-    unwritten (a choice, a roll) may stay pending, since those end the game anyway."""
+    """The last action of the last turn, when only comments, `draw` or `resign` follow it:
+    what it leaves unwritten (a choice, a roll) may stay pending, since those end the game
+    anyway. An action of an earlier turn is never last: a label follows it, so what it
+    leaves unwritten is illegal at the action (NOTATION.md §6), even when that label holds
+    no action, only `draw` or only `resign`."""
     for item in reversed(record.items):
         if isinstance(item, Turn):
             for sub in reversed(item.items):
                 if isinstance(sub, Move) and not isinstance(sub.action, Resign):
                     return sub
+            return None
     return None
 
 

@@ -63,12 +63,14 @@ def _replay(scanned: Scanned, source: str, index: int) -> Verdict | None:
 
 def open_ended_actions(items: list[Item]) -> set[int]:
     """Where the actions stand that may leave a choice or a roll unwritten, as
-    `referee.adjudicate.open_ended` finds them: the last action other than `resign`, and
-    every action right before a `resign` in its turn or before a `draw`."""
+    `referee.adjudicate.open_ended` finds them: the last action of the last turn other than
+    `resign`, and every action right before a `resign` in its turn or before a `draw`."""
     found: set[int] = set()
     for at in range(len(items) - 1, -1, -1):
         kind = items[at].__class__
-        if kind is not Label and kind is not Resign and items[at] is not DRAW:
+        if kind is Label:
+            break  # an action before the last label is never the last one
+        if kind is not Resign and items[at] is not DRAW:
             found.add(at)
             break
     for at, item in enumerate(items):
