@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from games import registry
-from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError, Side
+from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError, Side, quoted
 from notation import reader
 from notation.dialect import Dialect
 from notation.model import Draw, Malformed, Move, ReadResult, Record, Span, Turn
@@ -93,6 +93,10 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until
     except SetupError as error:
         span = (record.tag_span(error.tag) if error.tag else None) or record.span
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
+    unread = unreadable_result(record.game, record.tag("Result"), state.sides)
+    if unread is not None:
+        span = record.tag_span("Result") or record.span
+        return Replay(record, None, malformed(source, index, record.game, span.line, span.column, unread))
     replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
     failure, turns = _run(record, state, replay, keep_steps, until_round)
     replay.verdict = _verdict(record, state, source, index, failure, turns)
@@ -228,6 +232,26 @@ def legal_verdict(
         result_matches=matches,
         rolls_as_given=rolls,
     )
+
+
+_SHOWN = 24  # the longest side label a message quotes whole
+
+
+def unreadable_result(game: str, claimed: str | None, sides: tuple[Side, ...]) -> str | None:
+    """Why a `Result` tag cannot be read (NOTATION.md §9), or None: its values are `*`,
+    `draw` and labels of the record's own sides joined by `+`."""
+    if claimed is None:
+        return None
+    text = claimed.strip()
+    if text == "*" or text.lower() == "draw":
+        return None
+    info = registry.GAMES[game]
+    for part in text.split("+"):
+        name = part.strip()
+        if info.side(name) not in sides:
+            shown = name if 0 < len(name) <= _SHOWN else quoted(name or claimed, _SHOWN)
+            return f"Result names no side of {game}: {shown}"
+    return None
 
 
 def _matches(game: str, claimed: str | None, outcome: Outcome | None) -> bool | None:

@@ -19,7 +19,7 @@ from games import registry
 from games.api import GameState, Resign
 from notation.quick import DRAW, Item, Label, Scanned, scan
 from notation.stream import RawRecord
-from referee.adjudicate import dialect_for, legal_verdict
+from referee.adjudicate import dialect_for, legal_verdict, unreadable_result
 from referee.verdicts import Verdict
 
 
@@ -42,6 +42,8 @@ def quick_verdict(raw: RawRecord, source: str, index: int) -> Verdict | None:
 def _replay(scanned: Scanned, source: str, index: int) -> Verdict | None:
     """Play the record on a new state as `referee.adjudicate` does; a broken rule raises."""
     state: GameState[Any] = registry.engine(scanned.game).new_state(scanned.tags)
+    if unreadable_result(scanned.game, scanned.tags.get("Result"), state.sides) is not None:
+        return None  # malformed at the tag
     items = scanned.items
     open_ended = open_ended_actions(items)
     begin_turn, end_turn, apply = state.begin_turn, state.end_turn, state.apply
