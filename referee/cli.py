@@ -241,7 +241,9 @@ def show(
 
 @app.command(short_help="The legal actions of the side to move.")
 def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
-    """List the legal actions of the side to move at the end of a record, in canonical form.
+    """List the legal actions of the side to move at the end of a record, in canonical form,
+    each as `referee play` accepts it there (a replacement step as `R+: g4`, an awaited
+    retreat as `(h7-h8-h9)`, no roll while the dice are secret).
 
     For play by e-mail: the moves open to the player whose turn the record leaves.
     Example: referee moves game.rgn
