@@ -131,3 +131,31 @@ def test_a_secret_game_lists_no_roll(tmp_path: Path, ending: str, expected: list
     assert isinstance(listed, session.Listed)
     assert [action for action in listed.actions if BATTLE.search(action) or action.startswith("(")] == expected
     assert not any("#" in action for action in listed.actions)
+
+
+# -- did-you-mean (item 4) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seed", "ending", "written", "form"),
+    [
+        ('[Seed "x"]\n', "1. R: j20+k21xj21\n", "(-j21)", r"\(j21-\w+-\w+\)"),  # used to suggest j20-j15
+        ('[Seed "x"]\n', "1. R: j20+k21xj21\n", "#5", r"\(j21-\w+-\w+\)"),
+        ('[Seed "x"]\n', "1. R: j20+k21xj21\n", "(j20-j22)", r"\(j21-\w+-\w+\)"),
+        (SECRET, "1. R: j20+k21xj21#3=DB2\n", "(j20-j22)", r"\(j21-\w+-\w+\)"),
+        (SECRET, "", "j20+k21+a1xj21", r"j20\+k21xj21|j20-\w+"),  # used to suggest j20+k21xj21#6=AE
+        ("", "1. R: j20+k21xj21\n", "#7", r"#[1-6]"),  # physical dice: the roll alone
+    ],
+)
+def test_every_suggestion_is_accepted_by_play(tmp_path: Path, seed: str, ending: str, written: str, form: str) -> None:
+    game_file = tmp_path / "game.rgn"
+    game_file.write_text(POSITION.format(seed=seed) + ending, encoding="utf-8")
+    refused = submit(game_file, written, dry_run=True)
+    assert refused.exit_code == 1
+    assert len(refused.suggestions) == 3, refused.error
+    for suggestion in refused.suggestions:
+        assert re.fullmatch(form, suggestion), refused.suggestions
+        accepted = submit(game_file, suggestion, dry_run=True)
+        assert accepted.exit_code == 0, (suggestion, accepted.error)
+    if seed == SECRET:
+        assert not any("#" in suggestion for suggestion in refused.suggestions)
