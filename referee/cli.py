@@ -417,15 +417,15 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
     from referee.pictures import commands
 
     try:
-        played = session.replay(file, record, at)
+        both = session.replay_and_whole(file, record, at)  # one reading: `-` is read once
         tally = Tally()
-        if isinstance(played, Problem):
-            tally.add(played)
-            _err(render.problem_line(played))
+        if isinstance(both, Problem):
+            tally.add(both)
+            _err(render.problem_line(both))
             _exit(tally)
         # The exit status tells of the whole record, as `show --at` does.
-        whole = played if at is None else session.replay(file, record)
-        tally.add(whole.verdict if isinstance(whole, Replay) else whole)
+        played, whole = both
+        tally.add(whole.verdict)
         text = commands.replay_html(played) if page else commands.board_picture(played)
         if text is None:
             _err(f"referee: no board to draw: {render.verdict_line(played.verdict)}")

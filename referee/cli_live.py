@@ -229,6 +229,8 @@ def mail(
         _busy(f"mail: {error}")
     except gateway.MailUsageError as error:
         _fail_usage(UsageError(f"mail: {error}"))
+    except UsageError as error:
+        _fail_usage(UsageError(f"mail: {error}"))
     for note in handled.notes:
         _err(f"referee mail: {note}")
     tally = Tally()

@@ -100,6 +100,21 @@ def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
     return judge(found, name, keep_steps=True, until_round=at)
 
 
+def replay_and_whole(name: str, index: int, at: int | None) -> tuple[Replay, Replay] | Problem:
+    """One record replayed with every action up to round `at` (as `replay` does), and the
+    whole record judged, from one reading of the source: standard input is read once.
+    Raises UsageError when `at` is past the end of the record."""
+    found = _find(name, index)
+    if isinstance(found, Problem):
+        return found
+    if at is None:
+        played = judge(found, name, keep_steps=True)
+        return played, played
+    whole = judge(found, name)
+    _check_at(whole, name, index, at)
+    return judge(found, name, keep_steps=True, until_round=at), whole
+
+
 def _check_at(full: Replay, name: str, index: int, at: int) -> None:
     """Refuse a round past the end of a legal record."""
     if full.verdict.status in (Status.FINISHED, Status.ONGOING) and at > full.last_round:
