@@ -35,7 +35,7 @@ app = typer.Typer(
         "stops being RGN). FILE may be - for standard input.\n\n"
         "Exit status: 0 all legal; 1 a record illegal or malformed, a wrong Result claim or "
         "no record; 2 a usage error, an unreadable file or unwritable output; 3 an error of "
-        "the referee itself (please report it)."
+        "the referee itself (please report it); 75 a game file is busy (play, reveal, mail): try again later."
     ),
 )
 
@@ -44,11 +44,13 @@ OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard inpu
 RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
 HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
-OutputOption = Annotated[
+PageOutputOption = Annotated[
     str | None,
-    typer.Option(
-        "--output", "-o", metavar="OUT", help="With --svg or --html: the file to write (default: standard output)."
-    ),
+    typer.Option("--output", "-o", metavar="OUT", help="With --html: the file to write (default: standard output)."),
+]
+PictureOutputOption = Annotated[
+    str | None,
+    typer.Option("--output", "-o", metavar="OUT", help="With --svg: the file to write (default: standard output)."),
 ]
 
 
@@ -180,7 +182,7 @@ def replay(
     file: OneFile,
     record: RecordOption = 1,
     html: HtmlOption = False,
-    output: OutputOption = None,
+    output: PageOutputOption = None,
     json_output: Annotated[
         bool,
         typer.Option(
@@ -222,7 +224,7 @@ def show(
     at: Annotated[int | None, typer.Option("--at", min=0, help="Show the board after round N.")] = None,
     json_output: JsonOption = False,
     svg: Annotated[bool, typer.Option("--svg", help="Draw the board as an SVG picture instead.")] = False,
-    output: OutputOption = None,
+    output: PictureOutputOption = None,
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N), with its position string.
 
@@ -323,7 +325,10 @@ def new(
 
 @app.command(short_help="The games, their sides, player counts and variants.")
 def games(json_output: JsonOption = False) -> None:
-    """List the games, their sides, player counts and variants."""
+    """List the games, their sides, player counts and variants.
+
+    Example: referee games   |   referee games --json
+    """
     for line in render.games_json() if json_output else render.games_text():
         _out(line)
 

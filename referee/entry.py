@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 
 import click
@@ -44,7 +45,8 @@ def _silence_stdout() -> None:
 
 
 def _usage_line(error: click.ClickException) -> str:
-    message = error.format_message().rstrip(".")
+    # Typer adds its "Did you mean ...?" each time the command is resolved: say it once.
+    message = re.sub(r"( Did you mean [^?]*\?)(?:\1)+", r"\1", error.format_message()).rstrip(".")
     context = getattr(error, "ctx", None)
     path = context.command_path if isinstance(context, click.Context) else "referee"
     return f"{path}: {message} (see {path} --help)"

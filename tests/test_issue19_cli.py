@@ -85,3 +85,74 @@ def test_a_file_name_that_is_not_utf8_is_still_read(tmp_path: Path) -> None:
     done = run("check", name)
     assert done.returncode == 0
     assert "finished" in done.stdout
+
+
+# -- item 6 -------------------------------------------------------------------------------
+
+NUMICA_WON = (EXAMPLES / "numica-finished.rgn").read_text(encoding="utf-8")  # Blue wins with its last move
+
+
+def test_one_winner_wins_in_the_board_text_the_replay_and_the_svg(tmp_path: Path) -> None:
+    game = tmp_path / "won.rgn"
+    game.write_text(NUMICA_WON, encoding="utf-8")
+    for args in (("show", str(game)), ("replay", str(game)), ("show", "--svg", str(game)), ("check", str(game))):
+        done = run(*args)
+        assert done.returncode == 0
+        assert "Blue wins (captures)" in done.stdout, args
+        assert "Blue win " not in done.stdout, args
+
+
+def test_several_winners_still_win() -> None:
+    done = run("show", "--svg", str(WON))
+    assert "Athens+Messene win (victory-area)" in done.stdout
+
+
+def test_one_winner_wins_in_the_mail_answer(tmp_path: Path) -> None:
+    from tests.test_mail_helpers import message, outbox_messages, run_mail
+
+    text, last = NUMICA_WON.rstrip("\n").rsplit("\n", 1)
+    assert last == "B: d2xa2"
+    text = text.replace('[Red "Ana"]', '[Red "Ana <ana@example.org>"]').replace(
+        '[Blue "Ben"]', '[Blue "Ben <ben@ex.org>"]'
+    )
+    (tmp_path / "n1.rgn").write_text(text.replace('[Result "Blue"]\n', "") + "\n", encoding="utf-8")
+    sent = message("Ben <ben@ex.org>", "[n1] my move", "d2xa2\n")
+    done = run_mail(sent.as_bytes(), "--games", str(tmp_path), "--outbox", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    answers = outbox_messages(tmp_path / "out")
+    assert answers
+    for answer in answers:
+        body = answer.get_body(preferencelist=("plain",))
+        assert body is not None
+        words = body.get_content()
+        assert "Blue wins (captures)" in words
+        assert "Blue win " not in words
+        for part in answer.iter_attachments():
+            assert b"Blue win " not in part.get_content()
+
+
+def test_a_mistyped_command_is_suggested_once() -> None:
+    done = run("chek", "x")
+    assert done.returncode == 2
+    assert done.stderr.count("Did you mean 'check'?") == 1
+    assert done.stderr == "referee: No such command 'chek'. Did you mean 'check'? (see referee --help)\n"
+
+
+def test_help_offers_only_each_command_s_own_options() -> None:
+    replay = run("replay", "-h").stdout
+    assert "--svg" not in replay and "--html" in replay
+    show = run("show", "-h").stdout
+    assert "--html" not in show and "--svg" in show
+
+
+def test_games_help_has_an_example_and_the_top_help_lists_exit_75() -> None:
+    assert "Example: referee games" in run("games", "-h").stdout
+    top = " ".join(run("--help").stdout.split())
+    for status in (
+        "0 all legal",
+        "1 a record",
+        "2 a usage error",
+        "3 an error of the referee",
+        "75 a game file is busy",
+    ):
+        assert status in top
