@@ -152,6 +152,14 @@ def check(
             help="Check records in N worker processes (0: one per core); same output, in the same order.",
         ),
     ] = 1,
+    email: Annotated[
+        bool,
+        typer.Option(
+            "--email",
+            help="Read each FILE as one e-mail message: check the records of its first text/plain part, "
+            "decoded, without quoted lines and signature.",
+        ),
+    ] = False,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -159,12 +167,14 @@ def check(
     is illegal, malformed or wrongly claimed (or no record was found), 2 for a usage
     error or an unreadable file, 3 when the referee itself failed on a record.
 
-    Example: referee check games.rgn   |   cat mail.txt | referee check --json -
+    Without --email, FILE holds RGN text: anything before the first [Game is skipped.
+    Example: referee check games.rgn   |   referee check --email - < message.eml
     """
     tally = Tally()
-    from referee import batch
+    from referee import batch, mailed
 
-    for item in batch.check_files(files, jobs, annotate=json_output):
+    checked = mailed.check_messages(files, json_output) if email else batch.check_files(files, jobs, json_output)
+    for item in checked:
         tally.add(item)
         if isinstance(item, Problem):
             _err(render.problem_line(item))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from referee.mail import compose, delivery, game, incoming, players
-from referee.mail.body import Request, Submission, read_body
+from referee.mail.body import Request, Submission, not_a_move, read_body
 from referee.mail.compose import Answer, Kind
 from referee.mail.errors import BusyError, DeliveryError, MailUsageError
 from referee.mail.incoming import Incoming
@@ -151,8 +151,19 @@ def _play(
         body = compose.accepted(game_id, who, side, submission.moves, played.turn, played.token)
         return [Answer(Kind.ACCEPTED, everyone, body, game.board_svg(game.open_game(current.path)))], []
     error = played.error or played.turn.verdict
+    hint = not_a_move(submission.moves, error, _example(current))
+    error = error if hint is None else f"{error}\n\n{hint}"
     body = compose.refused(game_id, submission.moves, error, played.suggestions, played.turn, played.token)
     return [Answer(Kind.REFUSED, to_sender, body)], []
+
+
+def _example(current: game.Game) -> str | None:
+    """A legal action of the side to move, to show how a move is written."""
+    try:
+        _, actions = game.legal_moves(current)
+    except MailUsageError:
+        return None
+    return next((action for action in actions if action != "resign"), None)
 
 
 def _writes_a_roll(moves: str) -> bool:
