@@ -6,7 +6,7 @@
 
 The files (`*.rgn` in the folder and below, in sorted order) are cut into records here,
 with `notation.stream.raw_records`; each record is checked on a worker by the library call
-`referee.batch.check_text`, a pure function of the record's text and its place. The lines
+`referee.judge.batch.check_text`, a pure function of the record's text and its place. The lines
 written are byte for byte those of `referee check --json` on the same files in the same
 order; a file with no record is said on standard error, as `check` does. Workers need
 `referee` installed. At most `--in-flight` records are sent before their verdicts are
@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from notation.stream import raw_records
-from referee.batch import check_text
-from referee.render import verdict_json
+from referee.judge.batch import check_text
+from referee.judge.words import verdict_json
 
 
 def records(folder: Path) -> Iterator[tuple[str, int, Any]]:

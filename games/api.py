@@ -46,6 +46,7 @@ from games.values import (
     IllegalTurnError,
     Outcome,
     PendingKind,
+    Randomness,
     Reason,
     Resign,
     RuleError,
@@ -77,6 +78,7 @@ __all__ = [
     "IllegalTurnError",
     "Outcome",
     "PendingKind",
+    "Randomness",
     "Reason",
     "Resign",
     "RuleError",
@@ -280,6 +282,12 @@ class GameState(abc.ABC, Generic[ActionT]):
         """The label (side, step) a random playout should open next, or None when over."""
         side = self.to_move()
         return None if side is None else (side, False)
+
+    def in_game(self, side: Side) -> bool:
+        """Whether `side` still takes part in the game. Every side does unless the game lets
+        a side leave while the others play on (Pikemen with 3-4 players), which overrides
+        this. The referee asks it to know who must agree to a draw or an undo."""
+        return side in self.sides
 
     def pending(self) -> PendingKind | None:
         """What the game awaits that the record has not written, or None."""

@@ -7,7 +7,7 @@ import importlib
 from functools import cache
 from typing import Any
 
-from games.api import Engine, GameInfo, GameState
+from games.api import Engine, GameInfo, GameState, Randomness
 
 
 def _labels(*sides: tuple[str, ...]) -> dict[str, str]:
@@ -24,8 +24,10 @@ NUMICA = GameInfo(
     labels=_labels(("R", "Red"), ("B", "Blue")),
     short_labels={"Red": "R", "Blue": "B"},
     engine="games.numica",
-    randomness="tiles",
+    randomness=Randomness.TILES,
     example_action="a1-c3",
+    picture="referee.pictures.numica",
+    example_new="referee new numica --tag Variant=warpspawn > game.rgn",
 )
 
 PIKEMEN = GameInfo(
@@ -39,6 +41,8 @@ PIKEMEN = GameInfo(
     engine="games.pikemen",
     example_action="e1-e5(NE)",
     first_choice=True,
+    picture="referee.pictures.pikemen",
+    example_new='referee new pikemen --players 3 --tag Event="Club night" > game.rgn',
     sides_by_players={
         2: ("Red", "Blue"),
         3: ("Red", "Yellow", "Blue"),
@@ -61,6 +65,8 @@ NIKA = GameInfo(
     short_labels={"Athens": "W", "Sparta": "R", "Messene": "B", "Thebes": "K"},
     engine="games.nika",
     example_action="d1-W",
+    picture="referee.pictures.nika",
+    example_new="referee new nika --players 2 > game.rgn",
 )
 
 NIEUCHESS = GameInfo(
@@ -72,10 +78,13 @@ NIEUCHESS = GameInfo(
     labels=_labels(("R", "Red"), ("B", "Blue")),
     short_labels={"Red": "R", "Blue": "B"},
     engine="games.nieuchess",
-    randomness="dice",
+    randomness=Randomness.DICE,
     example_action="e4-g7",
     step_labels=True,
     first_choice=True,
+    picture="referee.pictures.nieuchess",
+    bench_goal=1.5,
+    example_new="referee new nieuchess --secret game.key > game.rgn",
 )
 
 GAMES: dict[str, GameInfo] = {info.name: info for info in (NIKA, NUMICA, PIKEMEN, NIEUCHESS)}

@@ -117,13 +117,26 @@ class Event(NamedTuple):
         return self.text
 
 
+class Randomness(StrEnum):
+    """How a game draws randomness from its seeded stream (RANDOM.md)."""
+
+    TILES = "tiles"
+    """Dealt once, when the record is made (Numica's tiles): salts go to `new`."""
+    DICE = "dice"
+    """Drawn during play (Nieuchess's battle dice): salts may come until the first roll."""
+
+
 class GameInfo(NamedTuple):
     """A game's metadata: what `referee games` lists and what the reader needs to know.
 
     `labels` maps every accepted side label form, lower case, to the side's long name;
     `short_labels` gives the canonical (short) label of each side for the writer.
     `engine` is the module that defines `ENGINE`, imported on first use only.
+    `randomness`: how the game draws from its seed (None: it has no chance).
     `first_choice`: the players choose who moves first (the `First` tag).
+    `picture`: the module of `referee.pictures` that draws its board (it defines `DRAWING`).
+    `bench_goal`: the speed `referee bench` asks of it, as a multiple of python-chess.
+    `example_new`: an example `referee new` line for help texts.
     """
 
     name: str
@@ -134,11 +147,14 @@ class GameInfo(NamedTuple):
     labels: Mapping[str, Side]
     short_labels: Mapping[Side, str]
     engine: str
-    randomness: str | None = None
+    randomness: Randomness | None = None
     example_action: str = "pass"
     step_labels: bool = False
     sides_by_players: Mapping[int, tuple[Side, ...]] = {}
     first_choice: bool = False
+    picture: str = ""
+    bench_goal: float = 3.0
+    example_new: str = ""
 
     @property
     def display(self) -> str:

@@ -47,8 +47,22 @@ class _Draw:
 DRAW = _Draw()
 """The `draw` termination, in the items of a `Scanned`."""
 
-Item = Label | _Draw | object
-"""A label, DRAW or an action (the game's own value)."""
+
+class Note(NamedTuple):
+    """A comment, kept only when the canonical text is wanted (`scan(..., keep=True)`)."""
+
+    text: str
+    braced: bool
+
+
+class Glyph(str):
+    """A glyph written on the action before it (`!?`), kept only with `keep=True`."""
+
+    __slots__ = ()
+
+
+Item = Label | _Draw | Note | Glyph | object
+"""A label, DRAW or an action (the game's own value); with `keep=True` also notes and glyphs."""
 
 
 class Scanned(NamedTuple):
@@ -61,8 +75,11 @@ class Scanned(NamedTuple):
     """Labels, actions and draws in record order."""
 
 
-def scan(text: str, dialects: DialectLookup) -> Scanned | None:
-    """The record in `text` read the quick way, or None when the full reader must read it."""
+def scan(text: str, dialects: DialectLookup, keep: bool = False) -> Scanned | None:
+    """The record in `text` read the quick way, or None when the full reader must read it.
+
+    With `keep`, comments (`Note`) and glyphs (`Glyph`, after their action) are kept among
+    the items too, so that the record's canonical text can be written (`canonical_text`)."""
     game_match = GAME_VALUE.match(text)
     if game_match is None:
         return None
@@ -79,25 +96,25 @@ def scan(text: str, dialects: DialectLookup) -> Scanned | None:
         if name in tags:
             return None  # a repeated tag: the full reader says where
         tags[name] = unescape(value)
-    items = _Reader.of(dialect).items(text, tag_section.end())
+    items = _Reader.of(dialect, keep).items(text, tag_section.end())
     return None if items is None else Scanned(game, tags, items)
 
 
 class _Reader:
     """The quick reader of one game's move text."""
 
-    def __init__(self, dialect: Dialect) -> None:
+    def __init__(self, dialect: Dialect, keep: bool = False) -> None:
         # The reader's token alternatives in the reader's order, each after the white space
         # before it (taken possessively, so no alternative is tried inside it). A glyph
         # standing apart matches none: such records go to the full reader.
         pattern = re.compile(
             r"\s*+(?:"
-            r"\{[^}]*\}"
-            r"|;[^\n]*"
+            r"\{(?P<note>[^}]*)\}"
+            r"|;(?P<line>[^\n]*)"
             rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)})"
             rf"|(?P<lone>{NUMBER})"
             rf"|(?P<draw>draw){TOKEN_END}"
-            rf"|(?P<action>{dialect.action_pattern})(?:{GLYPH_PATTERN})?{TOKEN_END}"
+            rf"|(?P<action>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}"
             ")",
             re.IGNORECASE | re.ASCII,
         )
@@ -107,14 +124,18 @@ class _Reader:
         # A round number is read with its label, as only white space may stand between
         # them; a number standing alone is not read here (the full reader says why).
         self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "action")}
+        if keep:  # comments and glyphs are kinds of their own only when kept
+            self.kinds |= {pattern.groupindex[kind]: kind for kind in ("note", "line", "glyph")}
+        else:  # an action with its glyph is an action; comments stay unnamed
+            self.kinds[pattern.groupindex["glyph"]] = "action"
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
 
     @staticmethod
     @cache
-    def of(dialect: Dialect) -> _Reader:
-        return _Reader(dialect)
+    def of(dialect: Dialect, keep: bool = False) -> _Reader:
+        return _Reader(dialect, keep)
 
     def items(self, text: str, pos: int) -> list[Item] | None:
         """The labels, actions and draws of the move text from `pos`, or None."""
@@ -149,6 +170,17 @@ class _Reader:
                 in_turn = False
             elif kind == "lone":
                 return None
+            elif kind is not None:  # kept: a comment, or an action with its glyph
+                if kind == "glyph":
+                    if not in_turn:
+                        return None
+                    try:
+                        append(parse_action(token["action"]))
+                    except ValueError:
+                        return None
+                    append(Glyph(token["glyph"]))
+                else:
+                    append(Note(token[kind], kind == "note"))
             # else a comment: passed over
         return items
 

@@ -7,8 +7,11 @@ same record, spans aside.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from notation.dialect import Dialect
-from notation.model import Comment, Draw, Move, Record, Tag, Turn
+from notation.model import Comment, Draw, Move, Record, Span, Tag, Turn
+from notation.quick import DRAW, Glyph, Label, Note, Scanned
 
 LEADING_TAGS = ("Game", "Variant", "Players")
 MIDDLE_TAGS = ("First", "Seed", "SeedHash", "Position")
@@ -71,6 +74,57 @@ def write(record: Record, dialect: Dialect) -> str:
         else:
             body.append(str(item))
     text = lines[0]
+    if body:
+        text += "\n" + "\n".join(line.rstrip("\n") for line in body) + "\n"
+    return text
+
+
+def write_scanned(scanned: Scanned, numbers: Sequence[int | None], dialect: Dialect, without: str = "") -> str:
+    """The canonical form of a record read the quick way with its comments and glyphs kept
+    (`notation.quick.scan(..., keep=True)`), the same text `write` gives of the record
+    model: `numbers` are the round numbers to write on the turns, in order (as `write`
+    takes them from the turns), and the tag `without` is left out (the turn token's text
+    has no `Result`)."""
+    nowhere = Span(1, 1)
+    tags = [Tag(name, value, nowhere) for name, value in scanned.tags.items() if name != without]
+    text = write_tags(ordered_tags(tags, dialect))
+    short = dialect.short_labels
+    body: list[str] = []
+    words: list[str] | None = None  # the open turn's words on its current line
+    lines = ""  # the open turn's lines ended by `;` comments
+    begun = 0
+    for item in scanned.items:
+        kind = item.__class__
+        if kind is Label:
+            if words is not None:
+                body.append(lines + " ".join(words))
+            label: Label = item  # type: ignore[assignment]
+            number = numbers[begun] if begun < len(numbers) else label.number
+            begun += 1
+            written = short[label.side] + ("+" if label.step else "") + ":"
+            words, lines = [f"{number}. {written}" if number is not None else written], ""
+        elif item is DRAW:
+            if words is not None:
+                body.append(lines + " ".join(words))
+            words = None
+            body.append("draw")
+        elif kind is Note:
+            note: Note = item  # type: ignore[assignment]
+            if words is None:
+                body.append(f"{{{note.text}}}" if note.braced else f";{note.text}")
+            elif note.braced:
+                words.append(f"{{{note.text}}}")
+            else:
+                lines += " ".join(words) + f" ;{note.text}\n"
+                words = []
+        elif kind is Glyph:
+            assert words is not None
+            words[-1] += item  # type: ignore[operator]
+        else:
+            assert words is not None
+            words.append(str(item))
+    if words is not None:
+        body.append(lines + " ".join(words))
     if body:
         text += "\n" + "\n".join(line.rstrip("\n") for line in body) + "\n"
     return text

@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 SHARED_CONFORMANCE = SHARED / "conformance"
 CONFORMANCE = ROOT / "tests" / "data" / "conformance"
-CONFORMANCE_GAMES = ("nika", "numica", "pikemen", "nieuchess")
+CONFORMANCE_GAMES = tuple(sorted(folder.name for folder in CONFORMANCE.iterdir() if folder.is_dir()))
+"""The games the conformance copy holds records of (a test checks: every game of the registry)."""
 EXAMPLES = ROOT / "examples"
 
 

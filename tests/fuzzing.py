@@ -276,9 +276,9 @@ def _guard(stage: str, call: Callable[[], object]) -> tuple[object, Crash | None
 
 def check(data: bytes) -> list[Crash]:
     """Read and judge every record of `data` as the referee does; the crashes met."""
-    from referee import render
-    from referee.adjudicate import adjudicate, dialect_for
-    from referee.session import next_actions
+    from referee.judge import words
+    from referee.judge.adjudicate import adjudicate, dialect_for
+    from referee.judge.session import next_actions
 
     crashes: list[Crash] = []
     results, crash = _guard("read", lambda: list(iter_records(io.BytesIO(data), dialect_for)))
@@ -294,7 +294,7 @@ def check(data: bytes) -> list[Crash]:
             crashes.append(crash)
             continue
         verdict = replay.verdict  # type: ignore[attr-defined]
-        _, crash = _guard("render", lambda: (render.verdict_line(verdict), render.verdict_fields(verdict)))  # noqa: B023
+        _, crash = _guard("render", lambda: (words.verdict_line(verdict), words.verdict_fields(verdict)))  # noqa: B023
         if crash is not None:
             crashes.append(crash)
         state = replay.state  # type: ignore[attr-defined]

@@ -1,4 +1,4 @@
-"""The library call `referee.batch.check_text` and `referee check --jobs N` (real worker processes)."""
+"""The library call `referee.judge.batch.check_text` and `referee check --jobs N` (real worker processes)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from notation.stream import split
-from referee import batch, render, session
-from referee.verdicts import Status, Verdict
+from referee.judge import batch, session, words
+from referee.judge.verdicts import Status, Verdict
 from tests.conftest import CONFORMANCE, EXAMPLES
 
 REFEREE = [sys.executable, "-m", "referee"]
@@ -41,7 +41,7 @@ def test_check_text_gives_the_verdict_check_gives_each_record_of_a_file(league: 
     for number, (verdict, raw) in enumerate(zip(verdicts, raws, strict=True), start=1):
         alone = batch.check_text(raw.raw, str(league), number, raw.offset, line=raw.line, column=raw.column)
         assert alone == verdict
-        assert render.verdict_json(alone) == render.verdict_json(verdict)
+        assert words.verdict_json(alone) == words.verdict_json(verdict)
 
 
 def test_check_text_reads_str_skips_a_greeting_and_counts_it_in_the_position() -> None:

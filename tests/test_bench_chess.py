@@ -1,4 +1,4 @@
-"""`referee bench --chess`: whole `referee check` processes beside python-chess (real processes)."""
+"""`referee bench`: whole `referee check` processes, in text and --json, beside python-chess (real processes)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from referee.bench_chess import chess_pgn, read_sizes
-from referee.errors import UsageError
+from referee.bench.chess import chess_pgn, read_sizes
+from referee.judge.errors import UsageError
 
 
 def test_python_chess_games_are_made_to_the_ply_count_and_read_back() -> None:
@@ -35,32 +35,35 @@ def _bench(*arguments: str, hide_chess: bool = False) -> subprocess.CompletedPro
     )
 
 
-HEADER = ["game", "size", "records", "actions", "referee/s", "MB", "chess", "plies/s", "MB", "ratio", "goal"]
+HEADER = ["game", "size", "mode", "records", "actions", "referee/s", "MB", "chess", "plies/s", "MB", "ratio", "goal"]
 
 
-def test_bench_prints_both_rates_their_ratio_and_the_goal_at_1x_and_10x() -> None:
+def test_bench_prints_both_modes_both_rates_their_ratio_and_the_goal_at_1x_and_10x() -> None:
     pytest.importorskip("chess", reason="python-chess is not installed: pip install 'referee[bench]'")
     done = _bench("bench", "--actions", "300", "--runs", "1", "Numica", "nieuchess")
     assert done.returncode == 0, done.stderr
     header, *rows = done.stdout.splitlines()
     assert header.split() == HEADER
-    assert [row.split()[:2] for row in rows] == [
-        ["numica", "1x"],
-        ["numica", "10x"],
-        ["nieuchess", "1x"],
-        ["nieuchess", "10x"],
+    assert [row.split()[:3] for row in rows] == [
+        [game, size, mode] for game in ("numica", "nieuchess") for size in ("1x", "10x") for mode in ("text", "json")
     ]
     for row in rows:
         fields = row.split()
-        ours, theirs, ratio, goal = (float(fields[i].replace(",", "")) for i in (4, 6, 8, 9))
+        ours, theirs, ratio, goal = (float(fields[i].replace(",", "")) for i in (5, 7, 9, 10))
         assert ours > 0 and theirs > 0 and ratio == pytest.approx(ours / theirs, rel=0.02)
         assert goal == (1.5 if fields[0] == "nieuchess" else 3.0)
-        assert (fields[10:] == ["below"]) == (ratio < goal)
-        assert re.fullmatch(r"\d+", fields[5])  # peak MB
-    for small, large in (rows[0:2], rows[2:4]):
-        assert int(small.split()[3]) >= 300
-        assert int(large.split()[2]) == 10 * int(small.split()[2])
+        assert ("below" in fields[11:12]) == (ratio < goal)
+        assert re.fullmatch(r"\d+", fields[6])  # peak MB
+    for text, json_row in zip(rows[0::2], rows[1::2], strict=True):
+        share = float(json_row.split("  ")[-1].split()[0])
+        assert share == pytest.approx(
+            float(json_row.split()[5].replace(",", "")) / float(text.split()[5].replace(",", "")), rel=0.02
+        )
+        assert json_row.rstrip().endswith("of text") == (share >= 0.85)
+    for small, large in (rows[0:3:2], rows[4:7:2]):
+        assert int(small.split()[4]) >= 300
         assert int(large.split()[3]) == 10 * int(small.split()[3])
+        assert int(large.split()[4]) == 10 * int(small.split()[4])
 
 
 def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> None:
@@ -71,8 +74,13 @@ def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> No
     ]
     header, *rows = done.stdout.splitlines()
     assert header.split() == HEADER
-    assert [row.split()[:2] for row in rows] == [["pikemen", "1x"], ["pikemen", "10x"]]
-    assert all(row.split()[6:] == ["-", "-", "-", "3.0"] for row in rows)
+    assert [row.split()[:3] for row in rows] == [
+        ["pikemen", "1x", "text"],
+        ["pikemen", "1x", "json"],
+        ["pikemen", "10x", "text"],
+        ["pikemen", "10x", "json"],
+    ]
+    assert all(row.split()[7:11] == ["-", "-", "-", "3.0"] for row in rows)
 
 
 def test_bench_sizes_are_whole_multiples_or_a_usage_error() -> None:

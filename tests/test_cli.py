@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.verdicts import Verdict
+from referee.judge.verdicts import Verdict
 from tests.conftest import CONFORMANCE, EXAMPLES
 
 runner = CliRunner()
@@ -190,8 +190,8 @@ def test_show_at_a_round_shows_the_board_after_it(tmp_path: Path) -> None:
 
 def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> None:
     from games.api import Outcome
-    from referee import render, session
-    from referee.verdicts import Status
+    from referee.judge import session, words
+    from referee.judge.verdicts import Status
 
     finished, ongoing = (item for item in session.check([files["finished"], files["ongoing"]]))
     assert isinstance(finished, Verdict) and isinstance(ongoing, Verdict)
@@ -199,7 +199,7 @@ def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> N
     assert finished.ongoing is None and finished.error is None
     assert ongoing.ongoing is not None and (ongoing.ongoing.to_move, ongoing.ongoing.round) == ("Red", 1)
     assert "Outcome(winners=('Red',), reason=<Reason.RESIGNATION: 'resignation'>)" in repr(finished)
-    fields = json.loads(render.verdict_json(finished))
+    fields = json.loads(words.verdict_json(finished))
     assert (fields["status"], fields["winners"], fields["reason"], fields["to_move"]) == (
         "finished",
         ["Red"],
@@ -224,8 +224,8 @@ def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> N
     ],
 )
 def test_exit_status_precedence(statuses: list[str], mismatched: int, problems: list[str], expected: int) -> None:
-    from referee.exits import ProblemKind, Tally, exit_status
-    from referee.verdicts import Status
+    from referee.cli.exits import ProblemKind, Tally, exit_status
+    from referee.judge.verdicts import Status
 
     tally = Tally()
     for status in statuses:
@@ -238,7 +238,7 @@ def test_exit_status_precedence(statuses: list[str], mismatched: int, problems: 
 
 def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rendering() -> None:
     """The JSON writer flattens the verdict values into exactly the contract's fields, in order."""
-    from referee import render, session
+    from referee.judge import session, words
 
     names = sorted(str(path) for path in CONFORMANCE.glob("*/*.rgn")) + sorted(
         str(path) for path in EXAMPLES.rglob("*.rgn")
@@ -267,9 +267,9 @@ def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rend
     ]
     for item in session.check(names):
         assert isinstance(item, Verdict)
-        fields = json.loads(render.verdict_json(item))
+        fields = json.loads(words.verdict_json(item))
         assert list(fields) == keys
-        assert fields["message"] == render.describe(item)
+        assert fields["message"] == words.describe(item)
         if item.status in ("illegal", "malformed"):
             assert fields["turns"] is None and fields["to_move"] is None and fields["error"] is not None
 
@@ -305,6 +305,15 @@ def test_show_of_an_illegal_record_says_which_board_it_shows_and_exits_1(files: 
     assert shown["shows"] == "before the illegal action of round 1" and shown["verdict"]["status"] == "illegal"
     early = runner.invoke(app, ["show", "--at", "0", files["illegal"]])
     assert early.exit_code == 1 and early.output.startswith("after round 0:\n")
+
+
+def test_show_at_a_round_of_a_malformed_record_says_why_there_is_no_board(files: dict[str, str]) -> None:
+    """A malformed record has no replay to cut at a round: its verdict, exit 1 (the
+    output comparison of the redraw found this raising instead)."""
+    for arguments in (["show", "--at", "1"], ["show", "--svg", "--at", "1"]):
+        result = runner.invoke(app, [*arguments, files["malformed"]])
+        assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
+        assert ": numica: malformed: line 5, col 1:" in result.output
 
 
 def test_replay_of_a_malformed_record_starts_with_its_verdict(files: dict[str, str]) -> None:
@@ -347,7 +356,7 @@ def test_plurals_in_verdicts_and_summaries(tmp_path: Path) -> None:
 def test_a_crash_while_reading_stays_with_its_record(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A fault planted in the reader's dialect lookup for one game: that record gets the
     verdict `error`, the records around it are read and judged."""
-    from referee import fused, session, sources
+    from referee.judge import fused, session, sources
 
     real = sources.dialect_for
 

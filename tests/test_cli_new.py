@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from games import registry
-from referee import fresh
-from referee.adjudicate import adjudicate, read_source
 from referee.cli import app
-from referee.errors import UsageError
+from referee.judge import fresh
+from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.errors import UsageError
 
 runner = CliRunner()
 
@@ -121,6 +121,6 @@ def test_whatever_new_writes_check_accepts(
 def test_every_game_and_player_count_with_every_first_side_checks() -> None:
     for info in registry.GAMES.values():
         for players in info.player_counts:
-            firsts = info.sides_for(players) if info.name in fresh.CHOOSES_FIRST else (None,)
+            firsts = info.sides_for(players) if info.first_choice else (None,)
             for first in firsts:
                 checks_as_legal(fresh.new_record(info.name, players, None, first, ["Event=Club night"]))

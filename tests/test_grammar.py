@@ -10,8 +10,8 @@ from notation.grammar import grammar
 from notation.model import Comment, Malformed, Record
 from notation.reader import _read_fast, read
 from notation.writer import write
-from referee.adjudicate import dialect_for
-from referee.playout import play
+from referee.judge.adjudicate import dialect_for
+from referee.judge.playout import play
 
 HEAD = '[Game "numica"]\n[Seed "s"]\n'
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.mail.body import Request, message_text, not_a_move, read_body
+from referee.live.mail.body import Request, message_text, not_a_move, read_body
 from tests.conftest import EXAMPLES
 from tests.test_mail_helpers import message, nika_game, outbox_messages, run_mail
 

@@ -11,10 +11,10 @@ import pytest
 
 from games import registry
 from games.randomness import seed_hash
-from referee import session
-from referee.play import submit
-from referee.playout import play
-from referee.verdicts import Status
+from referee.judge import session
+from referee.judge.playout import play
+from referee.judge.verdicts import Status
+from referee.live.play import submit
 
 BATTLE = re.compile(r"\dx[a-y]")  # an attacker's hex, `x`, a defender's hex
 BATTLE_TOKEN = re.compile(r"(?P<base>\S+x[a-y]\d+)(?P<roll>#\d+=\w+)(?P<choice>\([^)\s]*\))?")

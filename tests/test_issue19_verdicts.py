@@ -12,12 +12,12 @@ from games import registry
 from notation.model import Record
 from notation.reader import read_raw
 from notation.stream import split
-from referee import session
-from referee.adjudicate import dialect_for
-from referee.fused import quick_verdict
-from referee.playout import play
-from referee.sources import Read
-from referee.verdicts import Status, Verdict
+from referee.judge import session
+from referee.judge.adjudicate import dialect_for
+from referee.judge.fused import quick_verdict
+from referee.judge.playout import play
+from referee.judge.sources import Read
+from referee.judge.verdicts import Status, Verdict
 from tests.conftest import CONFORMANCE_GAMES, EXAMPLES, conformance_folder
 
 BATTLE = '[Game "nieuchess"]\n[Seed "x"]\n[Position "R:m10 B:m13 to:R"]\n\n1. R: m10-m12 m12xm13\n'

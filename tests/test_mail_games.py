@@ -15,9 +15,10 @@ from collections import Counter
 from pathlib import Path
 
 from games.randomness import seed_hash
-from referee import mail, session
-from referee.mail import game
-from referee.play.keys import create_key
+from referee.judge import session
+from referee.live import mail
+from referee.live.mail import game
+from referee.live.play.keys import create_key
 from tests.test_mail_helpers import (
     GM,
     NIKA_PLAYERS,

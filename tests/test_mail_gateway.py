@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee import play
+from referee.live import play
 from tests.conftest import EXAMPLES
 from tests.test_mail_helpers import GM, SmtpServer, message, nika_game, outbox_messages, run_mail, smtp
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from referee.mail import players
+from referee.live.mail import players
 from tests.test_mail_helpers import GM, SmtpServer, message, nika_game, run_mail, smtp, start_smtp
 
 __all__ = ["smtp"]

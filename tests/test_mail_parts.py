@@ -13,12 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import mail, session
-from referee.mail import compose, incoming, players
-from referee.mail.body import Request, read_body
-from referee.mail.compose import Answer, Kind, Turn
-from referee.mail.errors import KeysFileError, MailUsageError
-from referee.mail.ledger import Entry, Ledger
+from referee.judge import session
+from referee.live import mail
+from referee.live.mail import compose, incoming, players
+from referee.live.mail.body import Request, read_body
+from referee.live.mail.compose import Answer, Kind, Turn
+from referee.live.mail.errors import KeysFileError, UsageError
+from referee.live.mail.ledger import Entry, Ledger
 from tests.test_mail_helpers import message, nika_game
 
 
@@ -189,10 +190,10 @@ def test_keys_file_round_trip_and_errors(tmp_path: Path) -> None:
 def test_command_line_addresses_and_passphrases() -> None:
     assert players.checked_address(" Ann@Example.org ") == "ann@example.org"
     for bad in ("ann", "Ann <ann@example.org>", "a@b.org, c@d.org", 'a"b@c.org', "a@b.org\nX: y"):
-        with pytest.raises(MailUsageError):
+        with pytest.raises(UsageError):
             players.checked_address(bad)
     assert players.checked_passphrase("  two words  \nsecond line\n") == "two words"
-    with pytest.raises(MailUsageError):
+    with pytest.raises(UsageError):
         players.checked_passphrase("   \n")
 
 
@@ -268,7 +269,7 @@ def test_settings_are_checked(tmp_path: Path) -> None:
     assert config.sender == "gm@example.org" and config.outbox == tmp_path / "outbox"
     assert config.smtp is not None and (config.smtp.host, config.smtp.port) == ("::1", 2525)
     for bad in ("host:0", "host:99999", ":25", "host:x"):
-        with pytest.raises(MailUsageError, match="HOST:PORT"):
+        with pytest.raises(UsageError, match="HOST:PORT"):
             mail.settings(tmp_path, smtp=bad)
     assert mail.default_sender().startswith("referee@")
 

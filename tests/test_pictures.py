@@ -20,7 +20,7 @@ import pytest
 
 from games import registry
 from games.api import GameState
-from referee.adjudicate import adjudicate, read_source
+from referee.judge.adjudicate import adjudicate, read_source
 from referee.pictures import board_svg, replay_page
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,9 +166,10 @@ def check_picture(game: str, state: GameState, text: str) -> ET.Element:
     return root
 
 
-def replayed(path: Path, index: int = 1, until_round: int | None = None):  # type: ignore[no-untyped-def]
+def replayed(path: Path, index: int = 1, cut_at: int | None = None):  # type: ignore[no-untyped-def]
     results = read_source(path.read_bytes())
-    return adjudicate(results[index - 1], str(path), index, keep_steps=True, until_round=until_round)
+    whole = adjudicate(results[index - 1], str(path), index, keep_steps=True, cut_at=cut_at)
+    return whole if cut_at is None else whole.cut
 
 
 def start_state(game: str, players: int | None = None) -> GameState:
@@ -288,7 +289,7 @@ def test_show_svg_writes_a_file_and_at_picks_the_round(tmp_path: Path) -> None:
     result = _run("show", "--svg", "--at", "3", "-o", str(out), "examples/nika-won.rgn")
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
-    replay = replayed(EXAMPLES / "nika-won.rgn", until_round=3)
+    replay = replayed(EXAMPLES / "nika-won.rgn", cut_at=3)
     assert replay.state is not None
     root = check_picture("nika", replay.state, out.read_text(encoding="utf-8"))
     assert "round 4" in "".join(root.find(f"{SVG}g[@id='caption']").itertext())  # type: ignore[union-attr]

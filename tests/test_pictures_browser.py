@@ -22,9 +22,9 @@ import pytest
 
 from games import registry
 from notation.model import Record
-from referee.adjudicate import Replay, adjudicate, open_ended, read_source
+from referee.judge.adjudicate import Replay, adjudicate, open_ended, read_source
+from referee.judge.words import verdict_line as line
 from referee.pictures import replay_page
-from referee.render import verdict_line as line
 from tests.test_pictures import EXAMPLES, ROOT, expected_pieces
 
 pytestmark = pytest.mark.browser
@@ -227,7 +227,8 @@ def test_the_board_after_each_round_is_what_show_at_gives(browser: Any, tmp_path
         shown = browser.execute_script(COLLECT, len(replay.steps))
         rounds = sorted({played.round for played in replay.steps if played.round is not None})
         for number in rounds[:-1]:
-            at = adjudicate(result, name, 1, keep_steps=True, until_round=number)
+            at = adjudicate(result, name, 1, keep_steps=True, cut_at=number).cut
+            assert at is not None
             assert at.state is not None
             step = len(at.steps)
             assert shown[step][2] == _signature(replay.record.game, at.state.position()), f"{name} round {number}"

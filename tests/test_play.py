@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.play import PlayResult, PlayUsageError, submit, turn_token
+from referee.live.play import PlayResult, UsageError, submit, turn_token
 
 runner = CliRunner()
 
@@ -93,7 +93,7 @@ def test_a_finished_or_illegal_record_is_refused_with_its_verdict(tmp_path: Path
 def test_a_file_must_hold_one_game(tmp_path: Path, count: int) -> None:
     path = tmp_path / "g.rgn"
     path.write_text("hello\n" + NIKA * count)
-    with pytest.raises(PlayUsageError, match=f"must hold one game, it holds {count}"):
+    with pytest.raises(UsageError, match=f"must hold one game, it holds {count}"):
         play(path, "d1-W")
     result = runner.invoke(app, ["play", str(path), "d1-W"])
     assert result.exit_code == 2
@@ -144,7 +144,7 @@ def test_as_refuses_the_wrong_side(nika: Path) -> None:
     result = play(nika, "d1-W d2-W R: a4-S", as_side="W")
     assert result.exit_code == 1 and "holds a turn of Sparta" in (result.error or "")
     assert play(nika, "d1-W d2-W", as_side="athens").exit_code == 0
-    with pytest.raises(PlayUsageError, match="not a side of nika"):
+    with pytest.raises(UsageError, match="not a side of nika"):
         play(nika, "a4-S", as_side="Purple")
 
 
@@ -258,7 +258,7 @@ def test_a_malformed_record_is_refused_and_a_missing_file_leaves_no_lock(tmp_pat
     path.write_text('[Game "nika"]\n1. W: d1-Q\n')
     result = play(path, "d2-W")
     assert result.exit_code == 1 and result.verdict["status"] == "malformed" and result.token is None
-    with pytest.raises(PlayUsageError, match="cannot read"):
+    with pytest.raises(UsageError, match="cannot read"):
         play(tmp_path / "missing.rgn", "d1-W")
     assert not (tmp_path / "missing.rgn.lock").exists()
 

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 
 from games.randomness import Dice, effective_seed
 from referee.cli import app
-from referee.play import PlayResult, PlayUsageError, read_key, submit
-from referee.play.secret import new_secret, reveal
+from referee.live.play import PlayResult, UsageError, read_key, submit
+from referee.live.play.secret import new_secret, reveal
 
 runner = CliRunner()
 
@@ -164,7 +164,7 @@ def test_play_writes_salts_before_the_first_roll_only(tmp_path: Path) -> None:
     other = game(tmp_path, SECRET, "other.rgn")
     play(other, "j20+k21xj21", seed=seed)
     assert "first roll has been drawn" in (play(other, None, salts=[("Blue", "late")]).error or "")
-    with pytest.raises(PlayUsageError):
+    with pytest.raises(UsageError):
         play(other, None, salts=[("Green", "x")])
     nika = game(tmp_path, '[Game "nika"]\n', "nika.rgn")
     assert "draws no dice" in (play(nika, None, salts=[("Athens", "x")]).error or "")
@@ -394,8 +394,8 @@ def test_a_key_file_holds_one_line(tmp_path: Path) -> None:
     assert read_key(path) == "seed text"
     for bad in ("", "\n", "one\ntwo\n"):
         path.write_text(bad)
-        with pytest.raises(PlayUsageError, match="one line"):
+        with pytest.raises(UsageError, match="one line"):
             read_key(path)
     path.write_bytes(b"\xff\xfe")
-    with pytest.raises(PlayUsageError, match="not UTF-8"):
+    with pytest.raises(UsageError, match="not UTF-8"):
         read_key(path)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from games import registry
-from referee import session
-from referee.exits import Problem
-from referee.play import submit
-from referee.playout import play as playout
+from referee.cli.exits import Problem
+from referee.judge import session
+from referee.judge.playout import play as playout
+from referee.live.play import submit
 
 CASES = [(game, players) for game, info in registry.GAMES.items() for players in info.player_counts]
 TURNS = {"nieuchess": 20}

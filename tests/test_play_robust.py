@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import session
-from referee.play import PlayResult, submit
+from referee.judge import session
+from referee.live.play import PlayResult, submit
 
 RECORDS = {
     "nika": '[Game "nika"]\n1. W: d1-W\n',

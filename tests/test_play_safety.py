@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from referee import session
-from referee.play import GameBusy, locked, submit, write_atomically
-from referee.play.safe import SLOW_WRITE_ENV, lock_path
-from referee.playout import play as playout
-from referee.verdicts import Verdict
+from referee.judge import session
+from referee.judge.playout import play as playout
+from referee.judge.verdicts import Verdict
+from referee.live.play import BusyError, locked, submit, write_atomically
+from referee.live.play.safe import SLOW_WRITE_ENV, lock_path
 
 NIKA = '[Game "nika"]\n'
 
@@ -58,7 +58,7 @@ def test_a_held_lock_makes_play_wait_then_exit_75(tmp_path: Path) -> None:
         assert busy.returncode == 75
         assert time.monotonic() - started >= 0.5
         assert "busy" in busy.stderr and busy.stdout == ""
-        with pytest.raises(GameBusy):
+        with pytest.raises(BusyError):
             submit(path, "d1-W d2-W", wait=0.1)
     assert path.read_text() == NIKA
     assert referee("play", str(path), "d1-W d2-W", "--wait", "0.5").returncode == 0

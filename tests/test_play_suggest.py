@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from games import registry
 from referee.cli import app
-from referee.play import submit
-from referee.play.suggest import edit_distance, origin, suggestions
+from referee.judge.suggest import edit_distance, origin, suggestions
+from referee.live.play import submit
 
 runner = CliRunner()
 

@@ -22,14 +22,9 @@ from games.api import (
 from games.randomness import seed_hash
 
 CASES = [
-    pytest.param("nika", 2, id="nika-2"),
-    pytest.param("nika", 3, id="nika-3"),
-    pytest.param("nika", 4, id="nika-4"),
-    pytest.param("numica", 2, id="numica-2"),
-    pytest.param("pikemen", 2, id="pikemen-2"),
-    pytest.param("pikemen", 3, id="pikemen-3"),
-    pytest.param("pikemen", 4, id="pikemen-4"),
-    pytest.param("nieuchess", 2, id="nieuchess-2"),
+    pytest.param(info.name, players, id=f"{info.name}-{players}")
+    for info in registry.GAMES.values()
+    for players in info.player_counts
 ]
 """Every game and player count."""
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from referee import session
-from referee.adjudicate import Replay
 from referee.cli import app
+from referee.judge import session
+from referee.judge.adjudicate import Replay
 from tests.conftest import CONFORMANCE, EXAMPLES
 
 runner = CliRunner()

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import registry
-from referee.adjudicate import adjudicate, read_source
-from referee.session import next_actions
+from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.session import next_actions
 from tests.conftest import conformance_folder
 
 STATUSES = {"finished", "ongoing", "illegal", "malformed"}

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.stats import MIN_ROLLS, DiceAudit, chi_square_p
+from referee.judge.stats import MIN_ROLLS, DiceAudit, chi_square_p
 from tests.conftest import EXAMPLES
 
 runner = CliRunner()

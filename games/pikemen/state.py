@@ -332,6 +332,10 @@ class PikemenState(GameState[PikemenAction]):
         self._advance()
         return tuple(events)
 
+    def in_game(self, side: str) -> bool:
+        """A side with no pieces left (captured or resigned) has left the game."""
+        return side in self.sides and self.counts[self.sides.index(side)] > 0
+
     def _last_side(self) -> int | None:
         """The only side with pieces left, if just one has any."""
         holders = [side for side, count in enumerate(self.counts) if count]

@@ -10,34 +10,26 @@ files, so the pictures stay right whatever the engines keep inside.
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from referee.pictures.board import Drawing
 
 if TYPE_CHECKING:
     from games.api import GameState
-    from referee.adjudicate import Replay
+    from referee.judge.adjudicate import Replay
 
 
 def drawing_for(game: str, position: str) -> Drawing:
-    """The drawing of a game (by its registry name) whose first position is `position`."""
-    if game == "nika":
-        from referee.pictures.nika import NikaDrawing
+    """The drawing of a game (by its registry name) whose first position is `position`:
+    the `Drawing` class of the module its game info names (`GameInfo.picture`)."""
+    from games import registry
 
-        return NikaDrawing(position)
-    if game == "numica":
-        from referee.pictures.numica import NumicaDrawing
-
-        return NumicaDrawing(position)
-    if game == "pikemen":
-        from referee.pictures.pikemen import PikemenDrawing
-
-        return PikemenDrawing(position)
-    if game == "nieuchess":
-        from referee.pictures.nieuchess import NieuchessDrawing
-
-        return NieuchessDrawing(position)
-    raise ValueError(f'no picture for the game "{game}"')
+    info = registry.info(game)
+    if info is None or not info.picture:
+        raise ValueError(f'no picture for the game "{game}"')
+    drawing: type[Drawing] = importlib.import_module(info.picture).DRAWING
+    return drawing(position)
 
 
 def board_svg(state: GameState[Any], action: str | None = None, message: str | None = None) -> str:

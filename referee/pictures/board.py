@@ -13,7 +13,6 @@ import re
 import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any
 
 from games.api import GameState
@@ -22,12 +21,6 @@ from referee.pictures.svg import Mark, Piece, Swatch
 
 MARGIN = 26
 """Room for the coordinates around the board."""
-
-
-def data_lines(package: str, name: str) -> list[str]:
-    """The non-comment lines of a board data file of `games/*/data`."""
-    text = resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
-    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
 class Drawing(abc.ABC):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.adjudicate import Replay
-from referee.errors import UsageError
-from referee.verdicts import Status
+from referee.judge.adjudicate import Replay
+from referee.judge.errors import UsageError
+from referee.judge.verdicts import Status
 
 
 def board_picture(replay: Replay) -> str | None:

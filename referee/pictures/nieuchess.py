@@ -8,15 +8,16 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
+from games.nieuchess import board
 from referee.pictures import svg
-from referee.pictures.board import MARGIN, Drawing, data_lines
+from referee.pictures.board import MARGIN, Drawing
 from referee.pictures.numica import fields
 from referee.pictures.svg import Mark, Piece, Swatch
 
 RADIUS = 10.0
 WIDE = math.sqrt(3) * RADIUS
-FILES = "abcdefghijklmnopqrstuvwxy"
-RANKS = 36
+FILES = board.FILES
+RANKS = board.HEIGHT
 SIDES = {"R": "Red", "B": "Blue"}
 COLOURS = {"Red": "#c8352b", "Blue": "#2f63c4"}
 PAWNS = 20
@@ -26,23 +27,14 @@ HEX = re.compile(r"\b[a-y](?:3[0-6]|[12][0-9]|[1-9])\b")
 
 
 def read_board() -> dict[str, str]:
-    """Hex name to its map character (`.`, `#`, `R`, `=`, `p`, `*`)."""
-    cells: dict[str, str] = {}
-    for line in data_lines("games.nieuchess", "board.txt"):
-        rank, *marks = line.split()
-        for file, mark in zip(FILES, marks, strict=False):
-            cells[f"{file}{int(rank)}"] = mark
-    return cells
+    """Hex name to its map character (`.`, `#`, `R`, `=`, `p`, `*`), as the game reads its map."""
+    top_down = sorted(range(board.SIZE), key=lambda at: (-(at // board.WIDTH), at % board.WIDTH))
+    return {board.NAMES[at]: board.BOARD.terrain[at] for at in top_down}  # the map's order: the top rank first
 
 
 def neighbours(at: str) -> list[str]:
-    """The odd-r neighbours of nieuchess.md: in ranks r-1 and r+1 the files f-1 and f when r is
-    odd, f and f+1 when r is even."""
-    file, rank = FILES.index(at[0]), int(at[1:])
-    shift = 0 if rank % 2 else 1
-    around = [(file - 1, rank), (file + 1, rank)]
-    around += [(file - 1 + shift + d, rank + dr) for dr in (-1, 1) for d in (0, 1)]
-    return [f"{FILES[f]}{r}" for f, r in around if 0 <= f < len(FILES) and 1 <= r <= RANKS]
+    """The neighbours of a hex, as the game finds them (the odd-r rule of nieuchess.md)."""
+    return [board.NAMES[near] for near in board.BOARD.neighbours[board.INDEX[at]]]
 
 
 def _points(x: float, y: float, radius: float) -> str:
@@ -190,3 +182,7 @@ class NieuchessDrawing(Drawing):
             Swatch("last action", "none", stroke=svg.MARK_LAST),
             Swatch("illegal action", "none", stroke=svg.MARK_ILLEGAL),
         ]
+
+
+DRAWING = NieuchessDrawing
+"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""

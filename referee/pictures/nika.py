@@ -7,13 +7,14 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from games.nika.board import BOARD, CENTRAL, LETTERS, PLAYABLE
 from referee.pictures import svg
-from referee.pictures.board import MARGIN, Drawing, data_lines
+from referee.pictures.board import MARGIN, Drawing
 from referee.pictures.svg import Mark, Piece, Swatch
 
 CELL = 40
-FILES = "abcdefghijkl"
-RANKS = 10
+FILES = BOARD.files
+RANKS = BOARD.height
 CITIES = {"W": "Athens", "R": "Sparta", "B": "Messene", "K": "Thebes"}
 COLOURS = {"Athens": "#f7f4ea", "Sparta": "#c8352b", "Messene": "#2f63c4", "Thebes": "#262626"}
 MARKS = {"Athens": "#262626", "Sparta": "#ffffff", "Messene": "#ffffff", "Thebes": "#f7f4ea"}
@@ -25,12 +26,16 @@ STEPS = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
 
 def read_board() -> dict[str, str]:
-    """Square name to its map letter: `.` plain, `#` central area, `WRBK` victory, `wrbk` rally."""
+    """Square name to its map letter: `.` plain, `#` central area, `WRBK` victory, `wrbk` rally,
+    from the board the game reads."""
+    board = BOARD
     cells: dict[str, str] = {}
-    for line in data_lines("games.nika", "nika.txt"):
-        rank, *marks = line.split()
-        for file, mark in zip(FILES, marks, strict=False):
-            cells[f"{file}{int(rank)}"] = mark
+    top_down = sorted(range(len(board.names)), key=lambda at: (-(at // board.width), at % board.width))
+    for at in top_down:  # the map's order: the top rank first
+        name = board.names[at]
+        victory, rally = board.victory_owner[at], board.rally_owner[at]
+        mark = LETTERS[victory] if victory >= 0 else LETTERS.lower()[rally] if rally >= 0 else PLAYABLE
+        cells[name] = mark if board.playable[at] else CENTRAL
     return cells
 
 
@@ -174,3 +179,7 @@ def _lighter(colour: str) -> str:
     """The colour half way to white."""
     channels = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{(value + 255) // 2:02x}" for value in channels)
+
+
+DRAWING = NikaDrawing
+"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""

@@ -139,3 +139,7 @@ class NumicaDrawing(EightByEight):
 
 def _entries(text: str) -> list[str]:
     return [entry for entry in text.split(",") if entry]
+
+
+DRAWING = NumicaDrawing
+"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""

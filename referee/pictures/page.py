@@ -16,11 +16,11 @@ from importlib import resources
 from typing import Any
 
 from games import registry
-from referee.adjudicate import Replay
+from referee.judge.adjudicate import Replay
+from referee.judge.words import verdict_line as line
 from referee.pictures import drawing_for, svg
 from referee.pictures.board import Drawing, compose
 from referee.pictures.steps import Frame, frames
-from referee.render import verdict_line as line
 
 
 def _asset(name: str) -> str:

@@ -122,3 +122,7 @@ class PikemenDrawing(EightByEight):
             Swatch("triangle: points its facing", symbol=f"pike-{first}-L-attack"),
         ]
         return entries
+
+
+DRAWING = PikemenDrawing
+"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""

@@ -14,9 +14,9 @@ from typing import Any, NamedTuple
 from games import registry
 from games.api import Event, GameState
 from notation.model import Turn
-from referee.adjudicate import Replay, open_ended
+from referee.judge.adjudicate import Replay, open_ended
+from referee.judge.words import turn_text
 from referee.pictures.board import heading
-from referee.render import turn_text
 
 
 class Frame(NamedTuple):

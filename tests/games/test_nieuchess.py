@@ -14,7 +14,7 @@ from games.nieuchess.actions import Battle, Invasion, Move, Place, Setup, parse_
 from games.nieuchess.board import BOARD, INDEX, NAMES, RED, SIZE, STANDARD_CRT, odds_column, read_crt_tag
 from games.nieuchess.state import NieuchessState
 from games.randomness import Dice, effective_seed, seed_hash
-from referee.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.adjudicate import Verdict, adjudicate, read_source
 
 
 def crt(code: str) -> str:
@@ -703,8 +703,8 @@ def test_replacement_steps_at_fault_are_in_the_round_of_the_turn_they_follow() -
     text = record("1. R: a1-b1", "B: y36-x36", "1. R+: g4", "2. R: b1-c1", Position=position)
     (result,) = read_source(text.encode())
     assert adjudicate(result).verdict.status == "ongoing"
-    replay = adjudicate(result, until_round=1)
-    assert replay.state is not None and "R:b1,g4,k25,l25 " in replay.state.position()
+    replay = adjudicate(result, cut_at=1).cut
+    assert replay is not None and replay.state is not None and "R:b1,g4,k25,l25 " in replay.state.position()
 
 
 @pytest.mark.parametrize("roll", ["٣", "³", "３"])

@@ -12,7 +12,7 @@ from games.pikemen import ENGINE
 from games.pikemen.actions import DIALECT, Charge, Reorient, parse_action
 from games.registry import PIKEMEN
 from notation.model import Malformed
-from referee.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.adjudicate import Verdict, adjudicate, read_source
 
 SIDES = {2: ("Red", "Blue"), 3: ("Red", "Yellow", "Blue"), 4: ("Red", "Yellow", "Blue", "Green")}
 OPENING = {

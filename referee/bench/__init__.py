@@ -1,0 +1,1 @@
+"""Benchmarks anyone can re-run: whole `referee check` processes beside python-chess, memory, live play."""

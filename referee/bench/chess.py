@@ -1,0 +1,201 @@
+"""`referee bench`: what users run, measured beside python-chess.
+
+For each game: random playouts (seeded, made before timing) of at least `actions` actions
+written to a file (size 1x), and the same records ten times over (10x). The whole
+`referee check FILE` process is timed, in text and with `--json` (what pipelines read),
+start-up included, a fresh process each run, the best of `runs`, with its peak memory.
+Beside it, python-chess reads and validates a PGN of as many plies, made by python-chess
+itself in the same run from seeded random games (repeated for 10x, as the referee's
+records are), also as a whole process. The ratio is the referee's actions per second
+over python-chess's plies per second, shown beside the goal (`GameInfo.bench_goal`).
+python-chess is in the `bench` extra (`pip install 'referee[bench]'`), not a dependency
+of the tool; without it, the referee's own figures are shown alone.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from games import registry
+from referee.judge.errors import UsageError
+from referee.judge.playout import play
+
+SCALES = (1, 10)
+
+# The python-chess child: read every game of a PGN (read_game parses each SAN move against
+# the board, so an illegal move is an error) and play it to its end.
+_CHESS_READ = """
+import sys
+import chess.pgn
+plies = 0
+with open(sys.argv[1], encoding="utf-8") as stream:
+    while (game := chess.pgn.read_game(stream)) is not None:
+        if game.errors:
+            raise SystemExit(f"invalid game: {game.errors[0]}")
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+            plies += 1
+print(plies)
+"""
+
+
+class Timed(NamedTuple):
+    seconds: float
+    peak_mb: float
+    status: int
+
+
+# The timing child: a small fresh process that runs the command measured and reports its
+# wall time, exit status and peak memory (measured from a small parent, since a child's
+# peak counts the memory of the process it was forked from).
+_TIME = """
+import os, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(process.pid, 0)
+print(time.perf_counter() - start, os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+
+
+def _timed(command: list[str], runs: int) -> Timed:
+    """The best wall time of `runs` fresh processes, and the highest peak memory of them."""
+    best, peak, status = float("inf"), 0.0, 0
+    for _ in range(runs):
+        done = subprocess.run([sys.executable, "-c", _TIME, *command], capture_output=True, text=True, check=True)
+        seconds, code, kilobytes = done.stdout.split()
+        best, peak, status = min(best, float(seconds)), max(peak, int(kilobytes) / 1024), int(code)
+    return Timed(best, peak, status)
+
+
+def chess_pgn(plies: int, seed: str) -> tuple[str, int]:
+    """Random chess games made by python-chess (seeded), of `plies` plies in all (at least):
+    the PGN and its number of plies."""
+    import random
+
+    import chess
+    import chess.pgn
+
+    chooser = random.Random(seed)
+    games, made = [], 0
+    while made < plies:
+        board = chess.Board()
+        while not board.is_game_over() and board.ply() < 160 and made < plies:
+            board.push(chooser.choice(list(board.legal_moves)))
+            made += 1
+        games.append(str(chess.pgn.Game.from_board(board)))
+    return "\n\n".join(games) + "\n", made
+
+
+def _referee_command() -> list[str]:
+    """The `referee` command of this interpreter: its console script (a shell wrapper such
+    as a pyenv shim found first on PATH would add its own start-up), else `-m referee`."""
+    beside = Path(sys.executable).with_name("referee")
+    if beside.is_file():
+        return [str(beside)]
+    return [sys.executable, "-m", "referee"]
+
+
+ACTIONS = 50_000
+"""The default size 1x: random records of at least this many actions per game."""
+
+
+def read_sizes(text: str) -> tuple[int, ...]:
+    """`--sizes 1,10,100`: the multiples of size 1x to measure. Raises UsageError."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1 or max(sizes) > 1000:
+        raise UsageError(f"--sizes takes whole numbers from 1 to 1000 separated by commas, like 1,10,100; not {text!r}")
+    return sizes
+
+
+def playouts(name: str, actions: int, seed: str) -> tuple[bytes, int, int]:
+    """Random records of a game of at least `actions` actions in all: the file's bytes,
+    its records and its actions."""
+    texts: list[str] = []
+    made = 0
+    while made < actions:
+        played = play(name, None, f"{seed}-{name}-{len(texts)}")
+        texts.append(played.text)
+        made += played.actions
+    return ("\n".join(texts) + "\n").encode("utf-8"), len(texts), made
+
+
+def has_chess() -> bool:
+    """Whether python-chess is installed (the `bench` extra)."""
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+JSON_OF_TEXT = 0.85
+"""The speed `check --json` aims at, as a share of text `check`'s (issue 23)."""
+
+MODES = {"text": (), "json": ("--json",)}
+"""The outputs of `referee check` that users run: verdict lines, and JSON Lines."""
+
+
+def compare(
+    names: list[str] | None,
+    actions: int = ACTIONS,
+    seed: str = "bench",
+    runs: int = 3,
+    sizes: tuple[int, ...] = SCALES,
+) -> Iterator[str]:
+    """One line per game, size and mode (text and `--json`): the referee's whole-process
+    speed and peak memory, beside python-chess's (when installed) and their ratio against
+    the game's goal; a `--json` line also gives its speed as a share of text's."""
+    chess_here = has_chess()
+    chosen = names or list(registry.GAMES)
+    yield (
+        f"{'game':<11}{'size':>5}{'mode':>5}{'records':>8}{'actions':>9}{'referee/s':>11}{'MB':>6}"
+        f"{'chess plies/s':>15}{'MB':>6}{'ratio':>7}{'goal':>6}"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        for name in chosen:
+            goal = registry.GAMES[name].bench_goal
+            block, records, made = playouts(name, actions, seed)
+            pgn: tuple[str, int] | None = None
+            for scale in sizes:
+                ours = Path(folder, f"{name}-{scale}x.rgn")
+                ours.write_bytes(block * scale)
+                their_rate: float | None = None
+                chess_mb = 0.0
+                if chess_here:
+                    if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
+                        pgn = chess_pgn(made, f"{seed}-chess-{name}")
+                    theirs = Path(folder, f"{name}-{scale}x.pgn")
+                    theirs.write_text("\n".join([pgn[0]] * scale), encoding="utf-8")
+                    chess_run = _timed([sys.executable, "-c", _CHESS_READ, str(theirs)], runs)
+                    if chess_run.status == 0:
+                        their_rate, chess_mb = pgn[1] * scale / chess_run.seconds, chess_run.peak_mb
+                text_rate: float | None = None
+                for mode, flags in MODES.items():
+                    referee = _timed([*_referee_command(), "check", *flags, str(ours)], runs)
+                    row = f"{name:<11}{scale:>4}x{mode:>5}{records * scale:>8}{made * scale:>9}"
+                    if referee.status != 0:
+                        yield f"{row}  failed: referee check exited with {referee.status}"
+                        continue
+                    our_rate = made * scale / referee.seconds
+                    row += f"{our_rate:>11,.0f}{referee.peak_mb:>6.0f}"
+                    if their_rate is None:
+                        row += f"{'-':>15}{'-':>6}{'-':>7}{goal:>6.1f}"
+                    else:
+                        ratio = our_rate / their_rate
+                        row += f"{their_rate:>15,.0f}{chess_mb:>6.0f}{ratio:>7.2f}{goal:>6.1f}"
+                        row += "" if ratio >= goal else " below"
+                    if mode == "text":
+                        text_rate = our_rate
+                    elif text_rate is not None:
+                        share = our_rate / text_rate
+                        row += f"  {share:.2f} of text" + ("" if share >= JSON_OF_TEXT else f" (below {JSON_OF_TEXT})")
+                    yield row

@@ -1,0 +1,221 @@
+"""`referee bench`: how fast records are read and validated, on one core, in figures
+anyone can re-run. Records come from seeded random playouts, generated before timing;
+the best of five passes counts, which keeps a stray pause on a busy machine out of the
+figures. `memory()` measures peak memory and time on large inputs (a 50 MB file of many
+records, a 10 MB tag value, an error after 200,000 comment lines or 100,000 turns), each
+read one record at a time in a fresh process."""
+
+from __future__ import annotations
+
+import resource
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from games import registry
+from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.errors import UsageError
+from referee.judge.playout import play
+
+ROUNDS = 5
+
+
+SHORT_RECORD = """[Game "numica"]
+[Seed "startup"]
+
+R: SSOOSOSO
+B: OSOSOSOS
+"""
+
+BARE_APP = """import pyparsing
+import typer
+
+app = typer.Typer()
+
+
+@app.command()
+def check(files: list[str]) -> None:
+    print(files)
+
+
+@app.command()
+def other() -> None:
+    pass
+
+
+app()
+"""
+
+
+def _best(seconds: list[float]) -> float:
+    return min(seconds)
+
+
+def startup(runs: int) -> Iterator[str]:
+    """Wall time of `referee check` on one short record against a bare two-command Typer
+    app that imports pyparsing, alternating runs, medians in milliseconds."""
+    import shutil
+    import statistics
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        bare = Path(folder, "bare.py")
+        bare.write_text(BARE_APP)
+        record = Path(folder, "short.rgn")
+        record.write_text(SHORT_RECORD)
+        referee = shutil.which("referee")
+        ours = [referee] if referee else [sys.executable, "-m", "referee"]
+        commands = {
+            "bare Typer app": [sys.executable, str(bare), "check", str(record)],
+            "referee check": [*ours, "check", str(record)],
+        }
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(runs):
+            for name, command in commands.items():
+                start = time.perf_counter()
+                subprocess.run(command, capture_output=True, check=False)
+                times[name].append(time.perf_counter() - start)
+    medians = {name: statistics.median(values) * 1000 for name, values in times.items()}
+    for name, value in medians.items():
+        yield f"{name:<16}{value:>8.1f} ms (median of {runs})"
+    yield f"{'ratio':<16}{medians['referee check'] / medians['bare Typer app']:>8.2f}"
+
+
+def run(names: list[str] | None, records: int, seed: str) -> Iterator[str]:
+    """One line of figures per game and player count."""
+    chosen = names or list(registry.GAMES)
+    for name in chosen:
+        if registry.info(name) is None:
+            raise UsageError(f'unknown game "{name}": choose from {", ".join(registry.GAMES)}')
+    yield f"{'game':<16}{'records':>8}{'actions':>9}{'parse act/s':>14}{'check act/s':>14}{'peak MB':>9}"
+    for name in chosen:
+        info = registry.GAMES[name]
+        for players in tuple(info.sides_by_players) or (None,):
+            label = name if players is None else f"{name} ({players}p)"
+            texts = [play(name, players, f"{seed}-{name}-{players}-{i}").text for i in range(records)]
+            data = "\n".join(texts).encode("utf-8")
+            results = read_source(data)
+            actions = sum(len(turn.moves) for result in results for turn in getattr(result, "turns", ()))
+            parse, check = [], []
+            for _ in range(ROUNDS):
+                start = time.perf_counter()
+                parsed = read_source(data)
+                parse.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                for index, result in enumerate(read_source(data), start=1):
+                    adjudicate(result, "bench", index)
+                check.append(time.perf_counter() - start)
+            assert len(parsed) == records
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            yield (
+                f"{label:<16}{records:>8}{actions:>9}{actions / _best(parse):>14,.0f}"
+                f"{actions / _best(check):>14,.0f}{peak:>9.1f}"
+            )
+
+
+# The child process of `memory`: reads one file one record at a time and judges each
+# record, then reports on one JSON line.
+_MEASURE = """
+import json, resource, sys, time
+start = time.perf_counter()
+from notation.model import ReadCrash
+from notation.reader import iter_records
+from referee.judge.adjudicate import adjudicate, dialect_for
+first, statuses = None, {}
+with open(sys.argv[1], "rb") as stream:
+    for index, result in enumerate(iter_records(stream, dialect_for), start=1):
+        status = "error" if isinstance(result, ReadCrash) else adjudicate(result, "bench", index).verdict.status
+        statuses[status] = statuses.get(status, 0) + 1
+        if first is None:
+            first = time.perf_counter() - start
+total = time.perf_counter() - start
+try:  # this process's own peak: ru_maxrss would count the parent's size at the fork
+    peak = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0]) * 1024
+except (OSError, IndexError, ValueError):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"first": first, "total": total, "peak": peak, "statuses": statuses}))
+"""
+
+
+def memory_inputs(folder: Path, scale: float = 1.0) -> list[tuple[str, Path]]:
+    """The inputs `memory` measures, written into `folder`: a file of many records (50 MB at
+    scale 1), a 10 MB tag value, 200,000 comment lines then a bad token, and a
+    100,000-turn Pikemen game with a typo at the end (each scaled by `scale`)."""
+    playouts = max(2, min(40, round(2000 * scale)))  # 40 of each game, fewer for a quick small run
+    texts = [
+        play(game, None, f"memory-{game}-{i}").text for game in ("nika", "numica", "pikemen") for i in range(playouts)
+    ]
+    block = ("\n".join(texts) + "\n").encode("utf-8")
+    cases = {
+        "many records": block * max(1, round(50_000_000 * scale / len(block))),
+        "long tag value": b'[Game "numica"]\n[Event "'
+        + b"x" * round(10_000_000 * scale)
+        + b'"]\n[Seed "s"]\n\nR: SSOOSOSO\n',
+        "comment lines": b'[Game "numica"]\n[Seed "s"]\n\n'
+        + b"; a comment line\n" * round(200_000 * scale)
+        + b"R: SSOOSOSO zz\n",
+        "long game typo": b'[Game "pikemen"]\n\n' + b"R: h4(SE)\nB: c6(E)\n" * round(50_000 * scale) + b"R: h4(SX)\n",
+    }
+    paths = []
+    for name, data in cases.items():
+        path = folder / f"{name.replace(' ', '-')}.rgn"
+        path.write_bytes(data)
+        paths.append((name, path))
+    return paths
+
+
+# The child process of `memory(command=True)`: runs `referee check FILE` and reports when
+# its first verdict line arrived, its total time and its peak memory.
+_MEASURE_COMMAND = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+process = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+first_line = process.stdout.readline()
+first = time.perf_counter() - start if first_line else None
+lines = (1 if first_line else 0) + sum(1 for _ in process.stdout)
+process.wait()
+total = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+print(json.dumps({"first": first, "total": total, "peak": peak, "statuses": {f"exit {process.returncode}": lines}}))
+"""
+
+
+def memory(scale: float = 1.0, command: bool = False) -> Iterator[str]:
+    """Peak memory and time of reading and judging large inputs one record at a time, each
+    in a fresh process: the library (`iter_records` and `adjudicate`), or with `command`
+    the whole `referee check FILE` process (statuses then show its exit status and the
+    number of verdict lines)."""
+    import json
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    referee = shutil.which("referee")
+    check = [referee] if referee else [sys.executable, "-m", "referee"]
+    yield f"{'input':<16}{'MB':>8}{'records':>9}{'first s':>9}{'total s':>9}{'peak MB':>9}  statuses"
+    with tempfile.TemporaryDirectory() as folder:
+        for name, path in memory_inputs(Path(folder), scale):
+            child = (
+                [sys.executable, "-c", _MEASURE_COMMAND, *check, "check", str(path)]
+                if command
+                else [
+                    sys.executable,
+                    "-c",
+                    _MEASURE,
+                    str(path),
+                ]
+            )
+            done = subprocess.run(child, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                yield f"{name:<16}failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}"
+                continue
+            got = json.loads(done.stdout.strip().splitlines()[-1])
+            statuses = ", ".join(f"{count} {status}" for status, count in sorted(got["statuses"].items()))
+            yield (
+                f"{name:<16}{path.stat().st_size / 1e6:>8.1f}{sum(got['statuses'].values()):>9}"
+                f"{got['first'] or 0:>9.2f}{got['total']:>9.2f}{got['peak'] / 1e6:>9.1f}  {statuses}"
+            )

@@ -1,0 +1,146 @@
+"""The `referee` command line's common ground: the Typer app, the options its commands
+share, and the one way they print and exit. The commands themselves are in
+`referee.cli.records` (check, replay, show, moves, format, new, games, stats, bench) and
+`referee.cli.live` (play, reveal, mail); `referee.cli.main` puts them together.
+
+Exit status (NOTATION.md §8): 0 every record legal and every claimed result matching;
+1 a record illegal or malformed, a claim that does not match, or no record found; 2 a
+usage error, an unreadable input or output that cannot be written; 3 a record met an
+error of the referee itself (it gets the verdict `error`, the next record is read);
+75 a game file is busy.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Annotated, NoReturn, Protocol, TypeVar
+
+import typer
+
+from referee.cli import render
+from referee.cli.exits import Tally, exit_status
+from referee.judge.errors import UsageError
+from referee.judge.verdicts import Problem, Verdict
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=(
+        "Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN.\n\n"
+        "Reads records, replays them through the rules and says for each whether it is "
+        "finished, ongoing, illegal (the first broken rule) or malformed (where the text "
+        "stops being RGN). FILE may be - for standard input.\n\n"
+        "Exit status: 0 all legal; 1 a record illegal or malformed, a wrong Result claim or "
+        "no record; 2 a usage error, an unreadable file or unwritable output; 3 an error of "
+        "the referee itself (please report it); 75 a game file is busy (play, reveal, mail): try again later."
+    ),
+)
+
+Files = Annotated[list[str], typer.Argument(help="RGN files to read; - reads standard input.", metavar="FILE...")]
+OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard input.", metavar="FILE")]
+RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
+HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
+PageOutputOption = Annotated[
+    str | None,
+    typer.Option("--output", "-o", metavar="OUT", help="With --html: the file to write (default: standard output)."),
+]
+PictureOutputOption = Annotated[
+    str | None,
+    typer.Option("--output", "-o", metavar="OUT", help="With --svg: the file to write (default: standard output)."),
+]
+
+
+# Printing: verdicts and boards to standard output, problems to standard error.
+
+
+def out(text: str) -> None:
+    typer.echo(text)
+
+
+def err(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def fail_usage(error: UsageError) -> NoReturn:
+    err(f"referee: {error}")
+    tally = Tally()
+    tally.usage = True
+    finish(tally)
+
+
+def finish(tally: Tally) -> NoReturn:
+    raise typer.Exit(exit_status(tally))
+
+
+def stderr_is_terminal() -> bool:
+    return sys.stderr is not None and sys.stderr.isatty()
+
+
+def _version_text() -> str:
+    """`referee 0.1.0`; from a checkout that is not installed, the version its
+    pyproject.toml declares, said as such."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"referee {version('referee')}"
+    except PackageNotFoundError:
+        pass
+    try:
+        import tomllib
+        from pathlib import Path
+
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+        declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        return f"referee {declared} (not installed)"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "referee (not installed)"
+
+
+def _version(value: bool) -> None:
+    if value:
+        out(_version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: Annotated[
+        bool | None,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = None,
+) -> None:
+    """Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN."""
+
+
+class _Judged(Protocol):
+    @property
+    def verdict(self) -> Verdict: ...
+
+
+Judged = TypeVar("Judged", bound=_Judged)
+
+
+def print_one(item: Judged | Problem, text: Callable[[Judged], str]) -> NoReturn:
+    """A one-record command's ending: its output (or the input's problem), then its exit."""
+    tally = Tally()
+    tally.add(item if isinstance(item, Problem) else item.verdict)
+    if isinstance(item, Problem):
+        err(render.problem_line(item))
+    else:
+        out(text(item))
+    finish(tally)
+
+
+def game_name(name: str) -> str:
+    """A game's registered name from any spelling of it (names are case-insensitive)."""
+    from games import registry
+
+    info = registry.info(name)
+    if info is None:
+        raise UsageError(f'unknown game "{name}": choose from {", ".join(registry.GAMES)}')
+    return info.name

@@ -1,0 +1,258 @@
+"""`referee league`: a season of games run from one folder (LEAGUE.md §2). Registered on
+`referee.cli.app` as a sub-command group (`referee.cli.main` imports it); each command parses its options, calls
+`referee.league` and chooses the exit status: 0 done, 1 refused or a game judged illegal
+(named), 2 usage, 75 busy."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+
+from referee.cli.app import JsonOption, app, err, fail_usage, finish, out
+from referee.cli.exits import Tally
+from referee.judge.errors import BusyError, UsageError
+from referee.judge.words import json_line
+
+league_app = typer.Typer(
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=(
+        "Run a league: a season of games in one folder (LEAGUE.md).\n\n"
+        "Example: referee league init autumn --game pikemen --players 3 --rounds 4; "
+        "referee league add autumn ann@example.org --name Ann; referee league pair autumn; "
+        "referee league standings autumn"
+    ),
+)
+app.add_typer(league_app, name="league", short_help="Run a league: pairings, status, standings (LEAGUE.md).")
+
+Folder = Annotated[str, typer.Argument(help="The league folder (it holds league.toml).", metavar="DIR")]
+NowOption = Annotated[
+    str | None,
+    typer.Option("--now", metavar="TIME", help="The current time, UTC: 2026-12-01T12:00:00Z (default: the clock)."),
+]
+
+
+def _refused(message: str) -> NoReturn:
+    err(f"referee league: {message}")
+    tally = Tally()
+    tally.refused = True
+    finish(tally)
+
+
+@contextmanager
+def _boundary() -> Iterator[None]:
+    """The league's errors as exit statuses: usage 2, refused 1, busy 75."""
+    from referee.league.config import LeagueConfigError
+    from referee.league.folder import LeagueRefused
+
+    try:
+        yield
+    except (UsageError, LeagueConfigError) as error:
+        fail_usage(UsageError(f"league: {error}"))
+    except LeagueRefused as error:
+        _refused(str(error))
+    except BusyError as error:
+        err(f"referee league: {error}")
+        tally = Tally()
+        tally.busy = True
+        finish(tally)
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        fail_usage(UsageError(f"league: {error.strerror or error}{where}"))
+
+
+def _now(text: str | None) -> int:
+    from notation.timing import TimingError, parse_instant
+
+    if text is None:
+        import time
+
+        return int(time.time())
+    try:
+        return parse_instant(text.strip())
+    except TimingError as error:
+        raise UsageError(f"--now: {error}") from None
+
+
+@league_app.command(short_help="Write a new league.toml (never overwrites).")
+def init(
+    folder: Folder,
+    game: Annotated[str, typer.Option("--game", help="The game: any of `referee games`.", metavar="G")],
+    players: Annotated[int, typer.Option("--players", help="Players per game.", metavar="N")],
+    time_control: Annotated[
+        str | None, typer.Option("--time-control", help="The games' clock (TIME.md): 7d+1d/14d.", metavar="TC")
+    ] = None,
+    pairing: Annotated[
+        str | None,
+        typer.Option("--pairing", help="round-robin (default), double-round-robin or swiss.", metavar="P"),
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option("--rounds", help="Rounds (required for groups and swiss).", metavar="R")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="The league's name (default: the folder's).")] = None,
+) -> None:
+    """Write DIR/league.toml for a new league; it never overwrites one.
+
+    Example: referee league init autumn --game nika --players 4 --rounds 6 --time-control 7d+1d/14d
+    """
+    from referee.league import folder as league
+
+    with _boundary():
+        path = league.init(Path(folder), game, players, time_control, pairing, rounds, name)
+        out(f"wrote {path}: add players with referee league add {folder} ADDRESS --name NAME")
+
+
+@league_app.command(short_help="Add a player (--key: a passphrase from standard input).")
+def add(
+    folder: Folder,
+    address: Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")],
+    name: Annotated[str, typer.Option("--name", help="The player's name, as side tags show it.")],
+    key: Annotated[
+        bool, typer.Option("--key", help="Read the player's passphrase from standard input into players.toml.")
+    ] = False,
+) -> None:
+    """Add a player to league.toml, before the first round is paired.
+
+    Example: referee league add autumn ann@example.org --name Ann   |
+    echo 'correct horse' | referee league add autumn bo@example.org --name Bo --key
+    """
+    from referee.league import folder as league
+
+    with _boundary():
+        config = league.add_player(Path(folder), address, name)
+        player = config.players[-1]
+        out(f"added player {player.number}: {player.tag}")
+        if key:
+            _add_key(Path(folder), player.address)
+
+
+def _add_key(folder: Path, address: str) -> None:
+    from referee.live import mail as gateway
+
+    try:
+        if sys.stdin is None:
+            raise UsageError("cannot read the passphrase: standard input is closed")
+        err(gateway.add_player(folder, address, sys.stdin.read(), 10.0))
+    except UnicodeDecodeError:
+        raise UsageError("the passphrase on standard input is not UTF-8 text") from None
+
+
+@league_app.command(short_help="Make the next round's games.")
+def pair(
+    folder: Folder,
+    now: NowOption = None,
+    json_output: JsonOption = False,
+    sender: Annotated[
+        str | None,
+        typer.Option(
+            "--from", help="The address the pairing mails come from (default referee@HOSTNAME).", metavar="ADDRESS"
+        ),
+    ] = None,
+) -> None:
+    """Make the next round's games (r<ROUND>-t<TABLE>.rgn), with side tags `Name <address>`,
+    Round and Table tags, the league's clock starting at --now, and secret keys in keys/;
+    then write each player's mail (their game, or their bye) into DIR/outbox.
+
+    Refused (exit 1) while a game of the current round is unfinished, and after the last round.
+    Example: referee league pair autumn --now 2026-12-01T12:00:00Z
+    """
+    from referee.league import folder as league
+    from referee.league.config import load
+    from referee.live import mail as gateway
+    from referee.live.mail.players import checked_address
+
+    with _boundary():
+        config = load(Path(folder))
+        try:
+            address = checked_address(sender) if sender is not None else gateway.default_sender()
+        except UsageError as error:
+            raise UsageError(f"--from: {error}") from None
+        paired = league.pair(Path(folder), _now(now), address)
+        if json_output:
+            out(json_line({**paired.as_json(), "mails": list(paired.mails)}))
+        else:
+            for line in paired.lines(config):
+                out(line)
+        for note in paired.notes:
+            err(f"referee league: {note}")
+
+
+@league_app.command(short_help="Every game: players by seat, whose turn, result.")
+def status(folder: Folder, json_output: JsonOption = False) -> None:
+    """Every game of the league: its players by seat, whose turn it is, its last submission
+    and its result. Exit 1 when a game is illegal or malformed (named).
+
+    Example: referee league status autumn --json
+    """
+    from referee.league import folder as league
+
+    with _boundary():
+        config, games, _ = league.status(Path(folder))
+        if json_output:
+            round_number = league.current_round(games)
+            out(
+                json_line(
+                    {
+                        "league": config.name,
+                        "round": round_number,
+                        "rounds": league.total_rounds(config),
+                        "games": [league.game_json(game) for game in games],
+                    }
+                )
+            )
+        else:
+            out(f"{config.name}: {config.game}, round {league.current_round(games)} of {league.total_rounds(config)}")
+            for game in games:
+                out(league.game_line(game))
+        _judged(games)
+
+
+@league_app.command(short_help="The table: points, tie-break, ratings (--json, --csv).")
+def standings(
+    folder: Folder,
+    json_output: JsonOption = False,
+    csv_output: Annotated[bool, typer.Option("--csv", help="CSV that a spreadsheet opens.")] = False,
+) -> None:
+    """The league table (LEAGUE.md §4), derived from the game files: rank, player, games,
+    wins, draws, losses, points, byes, rating (mu, sigma, mu - 3 sigma), time-outs and the
+    tie-break. Exit 1 when a game is illegal or malformed (named; it is not counted).
+
+    Example: referee league standings autumn --csv > autumn.csv
+    """
+    from referee.league import folder as league
+    from referee.league import standings as table
+
+    if json_output and csv_output:
+        fail_usage(UsageError("league standings: --json and --csv exclude each other"))
+    with _boundary():
+        config, games, log = league.status(Path(folder))
+        result = table.standings(config, games, league.log_order(log))
+        if json_output:
+            out(json_line(table.as_json(config, result)))
+        elif csv_output:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(table.as_csv(result).encode("utf-8"))
+            sys.stdout.buffer.flush()
+        else:
+            for line in table.as_text(config, result):
+                out(line)
+        _judged(games)
+
+
+def _judged(games: Sequence[object]) -> None:
+    """Exit 1 naming the games that are not legal, else 0."""
+    from referee.league.results import GameResult
+
+    bad = [game for game in games if isinstance(game, GameResult) and not game.legal]
+    for game in bad:
+        err(f"referee league: {game.game}: {game.status}: {game.message}")
+    if bad:
+        tally = Tally()
+        tally.refused = True
+        finish(tally)

@@ -1,0 +1,242 @@
+"""The `referee` commands that run live games: `play` and `reveal` (PLAY.md §1-4), the mail
+gateway `mail` (PLAY.md §5), and `new --secret`. Registered on `referee.cli.app`; like
+every command they parse options, call the library (`referee.live.play`, `referee.live.mail`),
+print through `referee.cli.render` and exit through the one exit rule."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, NoReturn
+
+import typer
+
+from referee.cli.app import JsonOption, app, err, fail_usage, finish, out
+from referee.cli.exits import Tally
+from referee.judge.errors import ExitStatus, UsageError
+from referee.judge.words import json_line
+
+
+def new_secret(
+    game: str,
+    players: int | None,
+    seed: str | None,
+    first: str | None,
+    tags: list[str],
+    key: str | None,
+    salts: list[str],
+) -> None:
+    from pathlib import Path
+
+    from referee.judge.errors import UsageError
+    from referee.judge.fresh import new_record
+    from referee.live.play.keys import fresh_seed
+    from referee.live.play.secret import new_secret
+
+    if key is None:
+        fail_usage(UsageError("--salt goes with --secret KEY: salts are for a secret seed"))
+    if seed is not None:
+        fail_usage(UsageError("--seed and --secret exclude each other: a secret seed is drawn fresh"))
+    assert key is not None
+    try:
+        drawn = fresh_seed()
+        text = new_secret(new_record(game, players, drawn, first, tags), Path(key), salts, drawn)
+    except UsageError as error:
+        fail_usage(error)
+    typer.echo(text, nl=False)
+
+
+def _moves_text(moves: str | None, gm_only: bool) -> str | None:
+    """MOVES as given; `-`, or absent without --seed-file/--salt, reads standard input."""
+    if moves is not None and moves != "-":
+        return moves
+    if moves is None and gm_only:
+        return None
+    try:
+        return sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError:
+        fail_usage(UsageError("MOVES on standard input is not UTF-8 text"))
+    except (OSError, AttributeError, ValueError):
+        fail_usage(UsageError("cannot read MOVES from standard input"))
+    return None
+
+
+WaitOption = Annotated[
+    float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game before giving up (exit 75).")
+]
+SeedFileOption = Annotated[
+    str | None, typer.Option("--seed-file", help="The game master's key file: rolls are drawn from the secret seed.")
+]
+
+
+@app.command(short_help="Append moves to a live game, safely (secret dice, tokens).")
+def play(
+    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    moves: Annotated[
+        str | None, typer.Argument(help="RGN move text that continues the game; - or absent: standard input.")
+    ] = None,
+    as_side: Annotated[str | None, typer.Option("--as", help="The side submitting: only its turns.")] = None,
+    expect: Annotated[
+        str | None, typer.Option("--expect", help="Refuse unless the game is at this turn token.")
+    ] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Check and report everything, write nothing.")] = False,
+    seed_file: SeedFileOption = None,
+    salt: Annotated[
+        list[str] | None, typer.Option("--salt", help="Write a side's salt, as SIDE=TEXT (repeatable).")
+    ] = None,
+    json_output: JsonOption = False,
+    wait: WaitOption = 10.0,
+) -> None:
+    """Append moves to a live game: checked, all or nothing, written safely.
+
+    MOVES continues the record; a first action without a label is the side to move's.
+
+    Exit status: 0 written (or would be, with --dry-run); 1 refused; 2 usage; 75 busy, try again later.
+
+    Example: referee play game.rgn "d1-W d2-W" --as Athens --expect 12-ab12cd34ef
+
+    Draws and undo need every player (PLAY.md §6): referee play game.rgn draw --as Sparta
+    writes Sparta's offer, and the draw once every player has offered it (likewise undo);
+    without --as, draw ends the game and undo takes the last turn back at once.
+    """
+    from pathlib import Path
+
+    from referee.judge.errors import BusyError, UsageError
+    from referee.live.play import read_key, submit
+
+    try:
+        seed = read_key(Path(seed_file)) if seed_file is not None else None
+        text = _moves_text(moves, gm_only=seed_file is not None or bool(salt))
+        pairs = [(entry.partition("=")[0], entry.partition("=")[2]) for entry in salt or []]
+        for entry in salt or []:
+            if "=" not in entry:
+                raise UsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
+        result = submit(
+            Path(file), text, as_side=as_side, expect=expect, dry_run=dry_run, seed=seed, salts=pairs, wait=wait
+        )
+    except UsageError as error:
+        fail_usage(UsageError(str(error)))
+    except BusyError as error:
+        _busy(error)
+    _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
+
+
+@app.command(short_help="Publish a secret game's seed: every roll is then checked.")
+def reveal(
+    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    seed_file: Annotated[str, typer.Option("--seed-file", help="The game master's key file.")],
+    json_output: JsonOption = False,
+    wait: WaitOption = 10.0,
+) -> None:
+    """Publish a secret game's seed (the Seed tag, SeedHash kept): check then verifies every roll.
+
+    Exit status: 0 the revealed record is legal; 1 it is not (the seed is written either way); 2 usage; 75 busy.
+
+    Example: referee reveal game.rgn --seed-file game.key
+    """
+    from pathlib import Path
+
+    from referee.judge.errors import BusyError, UsageError
+    from referee.live.play import read_key
+    from referee.live.play.secret import reveal as reveal_seed
+
+    try:
+        result = reveal_seed(Path(file), read_key(Path(seed_file)), wait)
+    except UsageError as error:
+        fail_usage(UsageError(str(error)))
+    except BusyError as error:
+        _busy(error)
+    _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
+
+
+def _busy(error: Exception | str) -> NoReturn:
+    err(f"referee: {error}")
+    tally = Tally()
+    tally.busy = True
+    finish(tally)
+
+
+def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
+    """The end of `play` and `reveal`: their report, then 0 written or 1 refused."""
+    out(output if isinstance(output, str) else json_line(output))
+    tally = Tally()
+    tally.refused = refused
+    finish(tally)
+
+
+@app.command(short_help="The mail gateway: play one e-mail read on standard input, answer the players.")
+def mail(
+    games_dir: Annotated[
+        str, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
+    ],
+    outbox: Annotated[
+        str | None,
+        typer.Option("--outbox", help="Write answers as .eml files here (default DIR/outbox).", metavar="DIR"),
+    ] = None,
+    smtp: Annotated[
+        str | None, typer.Option("--smtp", help="Send answers by SMTP to HOST:PORT.", metavar="HOST:PORT")
+    ] = None,
+    starttls: Annotated[bool, typer.Option("--starttls", help="Use STARTTLS with --smtp.")] = False,
+    smtp_user: Annotated[
+        str | None,
+        typer.Option(
+            "--smtp-user", help="Log in as USER; the password is read from REFEREE_SMTP_PASSWORD.", metavar="USER"
+        ),
+    ] = None,
+    keys: Annotated[
+        str | None,
+        typer.Option("--keys", help="The GM's seed files KEYS/ID.key: rolls are drawn at once.", metavar="KEYS"),
+    ] = None,
+    sender: Annotated[
+        str | None,
+        typer.Option("--from", help="The address answers come from (default referee@HOSTNAME).", metavar="ADDRESS"),
+    ] = None,
+    wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game.")] = 10.0,
+    add_player: Annotated[
+        str | None,
+        typer.Option(
+            "--add-player",
+            help="Write ADDRESS's passphrase (read from stdin) into DIR/players.toml.",
+            metavar="ADDRESS",
+        ),
+    ] = None,
+) -> None:
+    """Play the moves of one e-mail message read on standard input, and answer (PLAY.md §5).
+
+    The subject names the game as [ID], the file DIR/ID.rgn; the sender must be a player
+    that the record's side tags name. Strangers get no answer.
+
+    Exit status 0 when the message was handled (a refusal or a stranger included), 75 when
+    the game is busy (the mail system delivers it again), 2 for a usage error.
+
+    Example (procmail, fetchmail --mda): referee mail --games "$HOME/games" --from gm@example.org --smtp localhost:25
+    """
+    from pathlib import Path
+
+    from referee.live import mail as gateway
+
+    try:
+        if sys.stdin is None:
+            raise UsageError("cannot read standard input: it is closed")
+        if add_player is not None:
+            err(gateway.add_player(Path(games_dir), add_player, sys.stdin.read(), wait))
+            finish(Tally())
+        config = gateway.settings(
+            Path(games_dir),
+            outbox=Path(outbox) if outbox is not None else None,
+            smtp=smtp,
+            starttls=starttls,
+            smtp_user=smtp_user,
+            keys=Path(keys) if keys is not None else None,
+            sender=sender,
+            wait=wait,
+        )
+        handled = gateway.run(sys.stdin.buffer, config)
+    except gateway.BusyError as error:
+        _busy(f"mail: {error}")
+    except gateway.UsageError as error:
+        fail_usage(UsageError(f"mail: {error}"))
+    for note in handled.notes:
+        err(f"referee mail: {note}")
+    tally = Tally()
+    tally.busy = handled.exit_code == ExitStatus.BUSY
+    finish(tally)

@@ -1,0 +1,362 @@
+"""The commands over records: check, replay, show, moves, format, new, games, stats and
+bench. Each parses its options, calls the judging core (`referee.judge`), prints what
+`referee.cli.render` words and exits with what `referee.cli.exits.exit_status` chooses."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from typing import Annotated, NoReturn
+
+import typer
+
+from games import registry
+from referee.cli import render
+from referee.cli.app import (
+    Files,
+    HtmlOption,
+    JsonOption,
+    OneFile,
+    PageOutputOption,
+    PictureOutputOption,
+    RecordOption,
+    app,
+    err,
+    fail_usage,
+    finish,
+    game_name,
+    out,
+    print_one,
+    stderr_is_terminal,
+)
+from referee.cli.exits import Tally
+from referee.judge import session
+from referee.judge.adjudicate import Replay
+from referee.judge.errors import UsageError
+from referee.judge.verdicts import Problem
+from referee.judge.words import verdict_json, verdict_line
+
+
+@app.command(short_help="One verdict line per record (--json, --quiet).")
+def check(
+    files: Files,
+    json_output: JsonOption = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Print only records that are not legal, then a summary.")
+    ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=0,
+            metavar="N",
+            help="Check records in N worker processes (0: one per core); same output, in the same order.",
+        ),
+    ] = 1,
+    email: Annotated[
+        bool,
+        typer.Option(
+            "--email",
+            help="Read each FILE as one e-mail message: check the records of its first text/plain part, "
+            "decoded, without quoted lines and signature.",
+        ),
+    ] = False,
+) -> None:
+    """Replay every record and print one verdict line per record.
+
+    Exit status 0 when every record is legal and every claimed Result matches, 1 when any
+    is illegal, malformed or wrongly claimed (or no record was found), 2 for a usage
+    error or an unreadable file, 3 when the referee itself failed on a record.
+
+    Without --email, FILE holds RGN text: anything before the first [Game is skipped.
+    Example: referee check games.rgn   |   referee check --email - < message.eml
+    """
+    tally = Tally()
+    from referee.cli import mailed
+    from referee.judge import batch
+
+    checked = mailed.check_messages(files, json_output) if email else batch.check_files(files, jobs, json_output)
+    for item in checked:
+        tally.add(item)
+        if isinstance(item, Problem):
+            err(render.problem_line(item))
+        elif not (quiet and item.legal):
+            out(verdict_json(item) if json_output else verdict_line(item))
+    if quiet:
+        typer.echo(render.summary(tally), err=json_output)
+    elif tally.records > 1 and stderr_is_terminal():
+        err(render.summary(tally))
+    finish(tally)
+
+
+@app.command(short_help="Every action with what it caused, then the board.")
+def replay(
+    file: OneFile,
+    record: RecordOption = 1,
+    html: HtmlOption = False,
+    output: PageOutputOption = None,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="JSON Lines: one object per action, with its events' typed fields (docs/replay-json.md)."
+        ),
+    ] = False,
+) -> None:
+    """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
+
+    With --json, one JSON object per action (JSON Lines); the verdict line of a record
+    that is not legal goes to standard error.
+    Example: referee replay --record 2 league.rgn   |   referee replay --html -o game.html game.rgn
+    """
+    if html:
+        _draw(file, record, None, output, page=True)
+    try:
+        played = session.replay(file, record)
+    except UsageError as error:
+        fail_usage(error)
+    if json_output and not isinstance(played, Problem):
+        _replay_json(played)
+    print_one(played, render.replay_text)
+
+
+def _replay_json(played: Replay) -> NoReturn:
+    tally = Tally()
+    tally.add(played.verdict)
+    for line in render.replay_json(played):
+        out(line)
+    if not played.verdict.legal:
+        err(verdict_line(played.verdict))
+    finish(tally)
+
+
+@app.command(short_help="The board at the end, or after round N (--at N).")
+def show(
+    file: OneFile,
+    record: RecordOption = 1,
+    at: Annotated[int | None, typer.Option("--at", min=0, help="Show the board after round N.")] = None,
+    json_output: JsonOption = False,
+    svg: Annotated[bool, typer.Option("--svg", help="Draw the board as an SVG picture instead.")] = False,
+    output: PictureOutputOption = None,
+) -> None:
+    """Print the board at the end of a record (or after round N with --at N), with its position string.
+
+    On an illegal record, the board before the illegal action.
+
+    Example: referee show --at 12 game.rgn   |   referee show --svg -o board.svg game.rgn
+    """
+    if svg:
+        _draw(file, record, at, output, page=False)
+    try:
+        shown = session.show(file, record, at)
+    except UsageError as error:
+        fail_usage(error)
+    print_one(shown, render.shown_json if json_output else render.shown_text)
+
+
+@app.command(short_help="The legal actions of the side to move.")
+def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
+    """List the legal actions of the side to move at the end of a record, in canonical form,
+    each as `referee play` accepts it there (a replacement step as `R+: g4`, an awaited
+    retreat as `(h7-h8-h9)`, no roll while the dice are secret).
+
+    For play by e-mail: the moves open to the player whose turn the record leaves.
+    Example: referee moves game.rgn
+    """
+    try:
+        listed = session.moves(file, record)
+    except UsageError as error:
+        fail_usage(error)
+    print_one(listed, render.listed_json if json_output else render.listed_text)
+
+
+@app.command("format", short_help="Every record in canonical form.")
+def format_records(files: Files) -> None:
+    """Write every record in canonical form (NOTATION.md §7). Malformed records are passed through as read.
+
+    Tags in order, one turn per line with short labels and round numbers, canonical
+    actions, comments kept. Example: referee format messy.rgn > clean.rgn
+    """
+    tally = Tally()
+    first = True
+    for item in session.format_records(files):
+        if isinstance(item, Problem):
+            tally.add(item)
+            err(render.problem_line(item))
+            continue
+        _write_bytes(item.data if first else b"\n" + item.data)
+        first = False
+        if item.verdict is not None:
+            tally.add(item.verdict)
+            err(render.passed_through(item.verdict))
+    finish(tally)
+
+
+def _write_bytes(data: bytes) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+_GAME_NAMES = " or ".join(filter(None, (", ".join(list(registry.GAMES)[:-1]), list(registry.GAMES)[-1])))
+_NEW_HELP = "Write a fresh record with its tags, ready for play. It always checks as legal.\n\n" + "\n\n".join(
+    f"Example: {info.example_new}" for info in registry.GAMES.values() if info.example_new
+)
+
+
+@app.command(short_help="A fresh record's tags, ready for play.", help=_NEW_HELP)
+def new(
+    game: Annotated[str, typer.Argument(help=f"{_GAME_NAMES}.", metavar="GAME")],
+    players: Annotated[
+        int | None, typer.Option("--players", help="Number of players, where the game allows several.")
+    ] = None,
+    seed: Annotated[
+        str | None, typer.Option("--seed", help="Seed of the game's randomness (default: a fresh random seed).")
+    ] = None,
+    first: Annotated[
+        str | None, typer.Option("--first", help="The side that moves first, where the rules let players choose.")
+    ] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Any other tag, as NAME=VALUE (repeatable).")] = None,
+    secret: Annotated[
+        str | None,
+        typer.Option("--secret", help="Keep the seed secret: write it to the new key file KEY, publish its SeedHash."),
+    ] = None,
+    salt: Annotated[
+        list[str] | None, typer.Option("--salt", help="With --secret: a side's salt, as SIDE=TEXT (repeatable).")
+    ] = None,
+) -> None:
+    from referee.judge import fresh
+
+    if secret is not None or salt:
+        from referee.cli.live import new_secret
+
+        new_secret(game, players, seed, first, tag or [], secret, salt or [])
+        return
+    try:
+        text = fresh.new_record(game, players, seed, first, tag or [])
+    except UsageError as error:
+        fail_usage(error)
+    typer.echo(text, nl=False)
+
+
+@app.command(short_help="The games, their sides, player counts and variants.")
+def games(json_output: JsonOption = False) -> None:
+    """List the games, their sides, player counts and variants.
+
+    Example: referee games   |   referee games --json
+    """
+    for line in render.games_json() if json_output else render.games_text():
+        out(line)
+
+
+@app.command(short_help="Actions checked per second beside python-chess, peak memory.")
+def bench(
+    names: Annotated[
+        list[str] | None, typer.Argument(help="Games to measure (default: all).", metavar="GAME...")
+    ] = None,
+    actions: Annotated[
+        int, typer.Option("--actions", min=1, help="Size 1x: random records of at least N actions per game.")
+    ] = 50_000,
+    runs: Annotated[int, typer.Option("--runs", min=1, help="Processes timed per figure (the best counts).")] = 3,
+    sizes: Annotated[str, typer.Option("--sizes", help="The multiples of size 1x to measure, e.g. 1,10,100.")] = "1,10",
+    seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
+    in_process: Annotated[
+        bool,
+        typer.Option("--in-process", help="Instead, time reading and checking inside one process, per player count."),
+    ] = False,
+    records: Annotated[
+        int, typer.Option("--records", min=1, help="With --in-process: random records per game and player count.")
+    ] = 20,
+    startup: Annotated[
+        int, typer.Option("--startup", min=0, help="Instead, time start-up over N runs against a bare Typer app.")
+    ] = 0,
+    memory: Annotated[
+        float,
+        typer.Option(
+            "--memory",
+            min=0,
+            metavar="SCALE",
+            help="Instead, time `referee check` and its peak memory on large inputs (SCALE 1: a 50 MB file, "
+            "a 10 MB tag, 200,000 comment lines, a 100,000-turn game).",
+        ),
+    ] = 0,
+) -> None:
+    """Measure what users run: whole `referee check` processes on random records at sizes
+    1x and 10x, actions per second and peak memory, beside python-chess reading and
+    validating as many plies of its own random games, in the same run.
+
+    The ratio is ours over python-chess's, shown beside the goal. python-chess comes with
+    the bench extra: pip install 'referee[bench]'. Example: referee bench nika   |
+    referee bench --actions 2000   |   referee bench --startup 21   |   referee bench --memory 0.2
+    """
+    from referee.bench import records as benchmark
+
+    try:
+        chosen = [game_name(name) for name in names or []]
+        rows: Iterable[str]
+        if memory:
+            rows = benchmark.memory(memory, command=True)
+        elif startup:
+            rows = benchmark.startup(startup)
+        elif in_process:
+            rows = benchmark.run(chosen or None, records, seed)
+        else:
+            from referee.bench import chess as bench_chess
+
+            if not bench_chess.has_chess():
+                err(
+                    "referee bench: python-chess is not installed, so its figures are left out: "
+                    "pip install 'referee[bench]'"
+                )
+            scales = bench_chess.read_sizes(sizes)
+            rows = bench_chess.compare(chosen or None, actions, seed, runs, scales)
+        for row in rows:
+            out(row)
+    except UsageError as error:
+        fail_usage(error)
+
+
+def _draw(file: str, record: int, at: int | None, output: str | None, *, page: bool) -> NoReturn:
+    """`show --svg` and `replay --html`: the picture or page to OUT (or standard output)."""
+    from referee.pictures import commands
+
+    try:
+        whole = session.replay(file, record, at)
+        tally = Tally()
+        if isinstance(whole, Problem):
+            tally.add(whole)
+            err(render.problem_line(whole))
+            finish(tally)
+        # The exit status tells of the whole record, as `show --at` does.
+        tally.add(whole.verdict)
+        played = whole if whole.cut is None else whole.cut
+        text = commands.replay_html(played) if page else commands.board_picture(played)
+        if text is None:
+            err(f"referee: no board to draw: {verdict_line(played.verdict)}")
+        elif output is None or output == "-":
+            out(text.rstrip("\n"))
+        else:
+            commands.write(text, output)
+    except UsageError as error:
+        fail_usage(error)
+    finish(tally)
+
+
+@app.command(short_help="Records by game and status, results, lengths, and a dice audit.")
+def stats(files: Files, json_output: JsonOption = False) -> None:
+    """Summarise an archive: records by game and status, wins by side, reasons, lengths in
+    turns (min, median, max), and a dice audit of Nieuchess battles for each side (how often
+    each face came up, a chi-square test against a fair die, flagged when p < 0.01).
+
+    The exit status is that of check. Example: referee stats --json league/*.rgn
+    """
+    from referee.judge.stats import Stats, collect
+
+    tally = Tally()
+    summary = Stats()
+    for item in collect(files, summary):
+        tally.add(item)
+        if isinstance(item, Problem):
+            err(render.problem_line(item))
+    out(render.stats_json(summary) if json_output else render.stats_text(summary))
+    finish(tally)

@@ -1,0 +1,105 @@
+"""The fused check path: a record's text straight into its game's engine.
+
+`referee check` gives most records a verdict without building their record model:
+`notation.quick` reads the tags and the move text into labels and actions, and they are
+played on the engine as they come. Positions are not even counted, since a legal record's
+verdict (finished or ongoing) names none. A record that breaks a rule, that the quick
+reader does not read, or whose replay fails in any way, gets `None` here, and the caller
+reads and replays it again the detailed way (`notation.reader`, `referee.judge.adjudicate`),
+which finds the line, column and wording of its error. So the verdicts are exactly the
+detailed path's: `tests/test_fused.py` compares both on random and mutated records of
+every game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import registry
+from games.api import GameState, Resign
+from notation.quick import DRAW, Glyph, Item, Label, Note, Scanned, scan
+from notation.stream import RawRecord
+from notation.writer import write_scanned
+from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
+from referee.judge.token import turn_token
+from referee.judge.verdicts import Verdict, annotated
+
+
+def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = False) -> Verdict | None:
+    """The verdict of a legal record read straight from its bytes, or None when the
+    detailed path must give the verdict (not read quickly, illegal, or any failure).
+
+    With `token`, the verdict carries the turn token (PLAY.md §2), its canonical text
+    written from the same reading and replay (`notation.writer.write_scanned`)."""
+    data = raw.raw
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    try:
+        scanned = scan(data.decode("utf-8"), dialect_for, keep=token)
+        if scanned is None:
+            return None
+        numbers: list[int | None] | None = [] if token else None
+        verdict = _replay(scanned, source, index, numbers)
+        if verdict is not None and numbers is not None:
+            dialect = registry.engine(scanned.game).dialect()
+            canonical = write_scanned(scanned, numbers, dialect, without="Result")
+            verdict = annotated(verdict, turn_token(verdict.turns or 0, canonical))
+    except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
+        return None
+    return None if verdict is None else verdict._replace(offset=raw.offset)
+
+
+def _replay(scanned: Scanned, source: str, index: int, numbers: list[int | None] | None = None) -> Verdict | None:
+    """Play the record on a new state as `referee.judge.adjudicate` does; a broken rule
+    raises. `numbers`, when given, gets the round number the canonical form writes on
+    each turn (None on a turn that opens no round)."""
+    state: GameState[Any] = registry.engine(scanned.game).new_state(scanned.tags)
+    if unreadable_result(scanned.game, scanned.tags.get("Result"), state.sides) is not None:
+        return None  # malformed at the tag
+    items = scanned.items
+    open_ended = open_ended_actions(items)
+    begin_turn, end_turn, apply = state.begin_turn, state.end_turn, state.apply
+    turns = 0
+    for at, item in enumerate(items):
+        kind = item.__class__
+        if item.__class__ is Label:
+            if turns:
+                end_turn()  # a draw leaves the turn before it open, as in the detailed path
+            opens_round = begin_turn(item.side, item.step, item.number)
+            turns += 1
+            if numbers is not None:
+                numbers.append(state.round_number() if opens_round else None)
+        elif item is DRAW:
+            if state.outcome() is not None:
+                return None  # a draw after the end: illegal
+            state.agree_draw()
+        elif kind is not Note and kind is not Glyph:
+            apply(item, at in open_ended)
+    return legal_verdict(scanned.game, scanned.tags.get("Result"), state, source, index, turns)
+
+
+def open_ended_actions(items: list[Item]) -> set[int]:
+    """Where the actions stand that may leave a choice or a roll unwritten, as
+    `referee.judge.adjudicate.open_ended` finds them: the last action of the last turn other
+    than `resign`, and every action right before a `resign` in its turn or before a `draw`."""
+    found: set[int] = set()
+    for at in range(len(items) - 1, -1, -1):
+        kind = items[at].__class__
+        if kind is Label:
+            break  # an action before the last label is never the last one
+        if kind is not Resign and items[at] is not DRAW and kind not in _KEPT:
+            found.add(at)
+            break
+    for at, item in enumerate(items):
+        if item is DRAW or item.__class__ is Resign:
+            before = at - 1
+            # draws after draws (and what is kept for the canonical text): the action before them all
+            while before >= 0 and (items[before] is DRAW or items[before].__class__ in _KEPT):
+                before -= 1
+            if before >= 0 and items[before].__class__ is not Label:
+                found.add(before)
+    return found
+
+
+_KEPT = (Note, Glyph)
+"""Items kept only for the canonical text: comments and glyphs, which the rules ignore."""

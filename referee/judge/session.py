@@ -1,0 +1,232 @@
+"""What each command does, as functions returning values: read the sources, adjudicate,
+format, make a new record. Nothing here prints: `referee.cli.render` words the values and
+`referee.cli.exits` chooses the exit status; the CLI only connects them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from games.api import GameState
+from notation.model import Malformed, Record
+from notation.reader import read_raw
+from notation.stream import RawRecord
+from referee.judge import sources
+from referee.judge.adjudicate import Replay, adjudicate, dialect_for
+from referee.judge.annotate import annotate_verdict
+from referee.judge.errors import UnreadableError, UsageError
+from referee.judge.fused import quick_verdict
+from referee.judge.sources import Read, ReadCrash
+from referee.judge.token import canonical_text
+from referee.judge.verdicts import (
+    Problem,
+    ProblemKind,
+    Status,
+    Verdict,
+    crashed,
+    malformed,
+)
+from referee.judge.words import plural
+
+
+def judge(read: Read, source: str, *, keep_steps: bool = False, cut_at: int | None = None) -> Replay:
+    """One record read from `source`, replayed (a crash of the reader gives the verdict `error`)."""
+    if isinstance(read.result, ReadCrash):
+        crash = read.result
+        verdict = crashed(source, read.number, crash.game, crash.span.line, crash.message)
+        judged = Replay(None, None, verdict._replace(offset=crash.offset))
+    else:
+        judged = adjudicate(read.result, source, read.number, keep_steps=keep_steps, cut_at=cut_at)
+    judged.source, judged.first_line = read.raw, read.line
+    return judged
+
+
+def no_record(name: str) -> Problem:
+    return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
+
+
+def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Problem]:
+    """The verdict of every record of every source, each as soon as it is reached, and
+    the problems of the sources (unreadable, no record) where they occur. `annotate` adds
+    tokens and suggestions (for JSON).
+
+    Without `annotate`, a record is first checked the fused way (`referee.judge.fused`) and read
+    and replayed the detailed way only when that gives no verdict; the verdicts are the same."""
+    for name in names:
+        found = False
+        try:
+            for number, raw in sources.raw_records(name):
+                found = True
+                yield check_raw(raw, name, number, annotate)
+        except UnreadableError as error:
+            yield Problem(ProblemKind.UNREADABLE, str(error))
+            continue
+        if not found:
+            yield no_record(name)
+
+
+def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) -> Verdict:
+    """The verdict of one record as cut from `source`, the `number`-th there. A legal
+    record is judged the fused way (`referee.judge.fused`), with its token when `annotate`
+    asks for tokens and suggestions; any other is read and replayed the detailed way."""
+    verdict = quick_verdict(raw, source, number, token=annotate)
+    if verdict is not None:
+        return verdict
+    judged = judge(Read(number, read_raw(raw, dialect_for)), source)
+    return annotate_verdict(judged) if annotate else judged.verdict
+
+
+def _find(name: str, index: int) -> Read | Problem:
+    """The index-th record of a source, read once (the records before it are only cut from
+    the source, not read). Raises UsageError when it holds fewer records."""
+    count = 0
+    for number, raw in sources.raw_records(name):
+        count = number
+        if number == index:
+            return Read(number, read_raw(raw, dialect_for))
+    if count == 0:
+        return no_record(name)
+    raise UsageError(f"{name} holds {plural(count, 'record')}, not {index}")
+
+
+def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
+    """One record read and replayed once, with every action and what it caused; with `at`,
+    its `cut` holds the replay after round `at`. Raises UsageError when `at` is past the
+    end of the record."""
+    found = _find(name, index)
+    if isinstance(found, Problem):
+        return found
+    judged = judge(found, name, keep_steps=True, cut_at=at)
+    if at is not None:
+        _check_at(judged, name, index, at)
+    return judged
+
+
+def _check_at(full: Replay, name: str, index: int, at: int) -> None:
+    """Refuse a round past the end of a legal record."""
+    if full.verdict.status in (Status.FINISHED, Status.ONGOING) and at > full.last_round:
+        rounds = plural(full.last_round, "round")
+        raise UsageError(f"{name}:{index}: the record has {rounds}, so there is no board after round {at}")
+
+
+class Shown(NamedTuple):
+    """A board to show: the record's verdict, the state shown and what it is (`heading`)."""
+
+    verdict: Verdict
+    state: GameState[Any] | None
+    heading: str
+
+
+def _before_error(replay: Replay) -> str:
+    error = replay.verdict.error
+    assert error is not None
+    what = "turn" if error.action is None else "action"
+    when = "the setup" if error.round is None else f"round {error.round}"
+    return f"before the illegal {what} of {when}"
+
+
+def show(name: str, index: int, at: int | None) -> Shown | Problem:
+    """The board at the end of a record, or after round `at`. An illegal record shows the
+    board before its illegal action. Raises UsageError when `at` is past the end."""
+    found = _find(name, index)
+    if isinstance(found, Problem):
+        return found
+    full = judge(found, name, cut_at=at)
+    verdict = full.verdict
+    if at is None:
+        if verdict.status == Status.ILLEGAL:
+            return Shown(verdict, full.state, _before_error(full))
+        return Shown(annotate_verdict(full), full.state, "at the end of the record")
+    _check_at(full, name, index, at)
+    partial = full.cut or full  # (a malformed record has no replay to cut)
+    if partial.verdict.status == Status.ILLEGAL:
+        return Shown(verdict, partial.state, _before_error(partial))
+    return Shown(verdict, partial.state, f"after round {at}")
+
+
+class Listed(NamedTuple):
+    """The legal actions of the side to move at the end of a legal, unfinished record."""
+
+    verdict: Verdict
+    actions: list[str]
+
+
+def next_actions(state: GameState[Any], open_side: str | None = None) -> list[object]:
+    """The actions open to the side to move: a choice the game awaits (from whichever side
+    makes it), the turn the record left open (labelled `open_side`) while that side still
+    has the move, else the turn the side to move begins next (not an optional replacement
+    step of the side that has just moved)."""
+    to_move = state.to_move()
+    label = state.next_turn()
+    if state.pending() is not None or open_side is None or open_side == to_move:
+        actions = state.legal_actions()
+        if actions or label is None or state.pending() is not None:
+            return actions
+    if label is None or to_move is None:
+        return []
+    side, step = label if label[0] == to_move else (to_move, False)
+    following = state.copy()
+    try:
+        following.end_turn()
+        following.begin_turn(side, step)
+    except ValueError:
+        return []
+    return following.legal_actions()
+
+
+def moves(name: str, index: int) -> Listed | Problem:
+    found = _find(name, index)
+    if isinstance(found, Problem):
+        return found
+    played = judge(found, name)
+    actions: list[str] = []
+    if played.state is not None and played.record is not None and played.verdict.status == Status.ONGOING:
+        from referee.judge.forms import listed  # each in the form `play` accepts there
+
+        try:
+            actions = listed(played.state, played.record)
+        except Exception as error:  # a bug of the engine: the record gets the verdict `error`
+            verdict = crashed(name, index, played.record.game, played.record.span.line, error)
+            return Listed(verdict._replace(offset=played.record.offset), [])
+    return Listed(played.verdict, actions)
+
+
+class Formatted(NamedTuple):
+    """One record as `format` writes it: its canonical form, or its bytes as read when
+    it is malformed or the referee failed on it (`verdict` then says why)."""
+
+    data: bytes
+    verdict: Verdict | None = None
+
+
+def _formatted(read: Read, name: str) -> Formatted:
+    raw = read.raw.rstrip(b"\n") + b"\n"
+    result = read.result
+    if isinstance(result, Malformed):
+        span = result.error.span
+        verdict = malformed(name, read.number, result.game, span.line, span.column, result.error.message)
+        return Formatted(raw, verdict._replace(offset=result.offset))
+    played = judge(read, name)
+    if played.verdict.status == Status.ERROR or not isinstance(result, Record):
+        return Formatted(raw, played.verdict)
+    try:
+        return Formatted(canonical_text(result, played).encode("utf-8"))
+    except Exception as error:  # a bug of the writer: pass the record through, say so
+        return Formatted(
+            raw, crashed(name, read.number, result.game, result.span.line, error)._replace(offset=result.offset)
+        )
+
+
+def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
+    """Every record of every source in canonical form, as it is reached."""
+    for name in names:
+        found = False
+        try:
+            for read in sources.records(name):
+                found = True
+                yield _formatted(read, name)
+        except UnreadableError as error:
+            yield Problem(ProblemKind.UNREADABLE, str(error))
+            continue
+        if not found:
+            yield no_record(name)

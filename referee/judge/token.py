@@ -1,0 +1,43 @@
+"""The turn token of PLAY.md §2, `<turns>-<10 hex>`, naming one state of one game so that
+a move is applied only to the board it was written for; and the canonical text it hashes."""
+
+from __future__ import annotations
+
+import hashlib
+
+from games import registry
+from notation import writer
+from notation.model import Record, Turn
+from referee.judge.adjudicate import Replay, adjudicate
+from referee.judge.verdicts import Status
+
+
+def canonical_text(record: Record, replay: Replay | None = None) -> str:
+    """The record in canonical form (NOTATION.md §7), its round numbers set from its
+    replay (`replay` must be the replay of this very record; turns past an illegal action
+    keep the numbers they were written with)."""
+    numbers = (replay or adjudicate(record)).numbers
+    items = []
+    begun = 0
+    for item in record.items:
+        if isinstance(item, Turn) and begun < len(numbers):
+            item = item._replace(number=numbers[begun])
+            begun += 1
+        items.append(item)
+    return writer.write(record._replace(items=tuple(items)), registry.engine(record.game).dialect())
+
+
+def turn_token(turns: int, canonical: str) -> str:
+    """The token of a record with `turns` turns whose canonical text without its
+    `Result` tag is `canonical`."""
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return f"{turns}-{digest[:10]}"
+
+
+def token_of(replayed: Replay) -> str | None:
+    """The token of a replayed record: None unless it is legal (finished or ongoing)."""
+    record, verdict = replayed.record, replayed.verdict
+    if record is None or verdict.status not in (Status.FINISHED, Status.ONGOING) or verdict.turns is None:
+        return None
+    bare = record._replace(tags=tuple(tag for tag in record.tags if tag.name != "Result"))
+    return turn_token(verdict.turns, canonical_text(bare, replayed))

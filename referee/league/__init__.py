@@ -1,0 +1,1 @@
+"""Leagues (LEAGUE.md): a season of games run from one folder."""

@@ -1,0 +1,416 @@
+"""The league folder (LEAGUE.md §1-3): `init`, `add`, `pair` and `status`, and
+`league.log`, one JSON line per thing the league did.
+
+Everything that writes holds the exclusive lock `DIR/league.lock` and writes atomically
+(temporary file, fsync, rename); game files and keys are never overwritten.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from games import registry, seats
+from notation.timing import format_instant
+from referee.judge.errors import BusyError, UsageError
+from referee.league import pairing
+from referee.league.config import (
+    CONFIG_FILE,
+    Dice,
+    LeagueConfig,
+    LeagueConfigError,
+    Pairing,
+    checked_address,
+    checked_name,
+    load,
+    parse,
+)
+from referee.league.results import GameResult, game_files, game_id, read_games
+from referee.live.play.safe import locked, write_atomically
+
+LOG_FILE = "league.log"
+LOCK_NAME = "league"  # locked() adds ".lock": DIR/league.lock
+KEYS_DIR = "keys"
+LOCK_WAIT = 10.0
+"""Seconds a league command waits for another to release DIR/league.lock before exit 75."""
+
+
+class LeagueRefused(ValueError):
+    """Something the league judged and refused (exit 1): a round still being played, a
+    season over, an illegal game (named)."""
+
+
+class LeagueBusy(BusyError):
+    """The league's lock is held by another command (exit 75)."""
+
+
+# -- league.log --------------------------------------------------------------------------------
+
+
+def read_log(folder: Path) -> list[dict[str, Any]]:
+    """The entries of league.log, in order; a line that is not a JSON object is skipped."""
+    try:
+        text = (folder / LOG_FILE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {folder / LOG_FILE}: {getattr(error, 'strerror', None) or error}") from None
+    entries: list[dict[str, Any]] = []
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            entries.append(entry)
+    return entries
+
+
+def append_log(folder: Path, entries: Sequence[dict[str, Any]]) -> None:
+    """Append entries to league.log (the whole file rewritten atomically; the caller holds the lock)."""
+    path = folder / LOG_FILE
+    try:
+        old = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        old = ""
+    if old and not old.endswith("\n"):
+        old += "\n"
+    lines = "".join(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n" for entry in entries)
+    write_atomically(path, old + lines)
+
+
+def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Each game's place in league.log: the index of the last entry naming it."""
+    order: dict[str, int] = {}
+    for index, entry in enumerate(entries):
+        for game in entry.get("games", []):
+            name = game.get("game") if isinstance(game, dict) else game
+            if isinstance(name, str):
+                order[name] = index
+        if isinstance(entry.get("game"), str):
+            order[entry["game"]] = index
+    return order
+
+
+@contextlib.contextmanager
+def _league_lock(folder: Path) -> Iterator[None]:
+    """Hold DIR/league.lock: one league command at a time writes in the folder."""
+    try:
+        with locked(folder / LOCK_NAME, wait=LOCK_WAIT):
+            yield
+    except LeagueBusy:
+        raise
+    except BusyError:
+        raise LeagueBusy(
+            f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
+        ) from None
+
+
+# -- init and add ----------------------------------------------------------------------------------
+
+
+def init(
+    folder: Path,
+    game: str,
+    players: int,
+    time_control: str | None = None,
+    pairing_name: str | None = None,
+    rounds: int | None = None,
+    name: str | None = None,
+) -> Path:
+    """Write a new league.toml in `folder` (made if missing); never over an existing one.
+    The text is read back strictly first, so a bad option is refused as the key it sets."""
+    info = registry.info(game)
+    lines = [
+        "# The league's settings and players (LEAGUE.md §1); referee league add DIR ADDRESS --name NAME adds players.",
+        f"name = {_toml(name if name is not None else folder.resolve().name or 'League')}",
+        f"game = {_toml(info.name if info is not None else game)}",
+        f"players = {players}",
+    ]
+    if time_control is not None:
+        lines.append(f"time_control = {_toml(time_control)}")
+    lines.append(f"pairing = {_toml(pairing_name or Pairing.ROUND_ROBIN.value)}")
+    if rounds is not None:
+        lines.append(f"rounds = {rounds}")
+    if info is not None and info.randomness is not None:
+        lines.append(f"dice = {_toml(Dice.SECRET.value)}")
+    text = "\n".join(lines) + "\n"
+    path = folder / CONFIG_FILE
+    parse(text, str(path), need_players=False)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _create(path, text)
+    except FileExistsError:
+        raise UsageError(f"{path} already exists: init never overwrites a league") from None
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    return path
+
+
+def add_player(folder: Path, address: str, name: str) -> LeagueConfig:
+    """Append a [[player]] table to league.toml (the GM's text kept as it is). Refused
+    (exit 1) once the first round is paired: the schedule is a function of the players."""
+    source = str(folder / CONFIG_FILE)
+    try:
+        checked = checked_address(address, None, "ADDRESS")
+        checked_name(name.strip(), None, "--name")
+    except LeagueConfigError as error:
+        raise UsageError(f"{error.key}: {error.message}") from None
+    load(folder, need_players=False)  # a missing or broken league.toml is said as such, before locking
+    with _league_lock(folder):
+        config = load(folder, need_players=False)
+        if game_files(folder):
+            raise LeagueRefused(
+                f"{config.name}: the season has begun (round 1 is paired): the pairings are a function of "
+                "the players, so none can be added now"
+            )
+        path = folder / CONFIG_FILE
+        text = path.read_text(encoding="utf-8")
+        if text and not text.endswith("\n"):
+            text += "\n"
+        text += f"\n[[player]]\nname = {_toml(name.strip())}\naddress = {_toml(checked)}\n"
+        updated = parse(text, source, need_players=False)
+        write_atomically(path, text)
+        return updated
+
+
+def _toml(text: str) -> str:
+    """A TOML basic string (JSON's escapes are TOML's)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+# -- pairing -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Paired:
+    """What `pair` made: the round, its games (id, addresses by seat) and the byes."""
+
+    round: int
+    games: tuple[tuple[str, tuple[str, ...]], ...]
+    byes: tuple[str, ...]
+    bye_scores: bool
+    mails: tuple[str, ...] = field(default=())
+    """The pairing mails written into DIR/outbox."""
+    notes: tuple[str, ...] = field(default=())
+    """What went wrong on the way that did not undo the pairing (a mail that could not be written)."""
+
+    def lines(self, config: LeagueConfig) -> list[str]:
+        names = {player.address: player.name for player in config.players}
+        out = [f"{config.name}: round {self.round} paired"]
+        for game, addresses in self.games:
+            out.append(f"{game}: " + " - ".join(names.get(address, address) for address in addresses))
+        for address in self.byes:
+            out.append(f"bye: {names.get(address, address)}{'' if self.bye_scores else ' (no point)'}")
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "round": self.round,
+            "games": [{"game": game, "seats": list(addresses)} for game, addresses in self.games],
+            "byes": list(self.byes),
+            "bye_scores": self.bye_scores,
+        }
+
+
+def total_rounds(config: LeagueConfig) -> int:
+    if config.rounds is not None:
+        return config.rounds
+    cycle = pairing.cycle_rounds(len(config.players))
+    return cycle * (2 if config.pairing is Pairing.DOUBLE_ROUND_ROBIN else 1)
+
+
+def schedule_round(config: LeagueConfig, number: int, games: Sequence[GameResult]) -> pairing.Round:
+    """Round `number` of the league as §3 pairs it (Swiss from the standings of `games`)."""
+    count = len(config.players)
+    if config.pairing is Pairing.SWISS:
+        return _swiss_round(config, number, games)
+    if config.players_per_game == 2:
+        return pairing.round_robin(count, number, double=config.pairing is Pairing.DOUBLE_ROUND_ROBIN)
+    rounds = config.rounds or number
+    return pairing.groups(count, config.players_per_game, rounds, config.name)[number - 1]
+
+
+def _swiss_round(config: LeagueConfig, number: int, games: Sequence[GameResult]) -> pairing.Round:
+    from referee.league.standings import standings
+
+    numbers = {player.address: player.number for player in config.players}
+    tally = pairing.Tally.empty()
+    for game in games:
+        seated = tuple(numbers[seat.address] for seat in game.seats if seat.address in numbers)
+        if seated:
+            tally.add(pairing.Round(game.round, (pairing.Table(game.table, seated),)))
+    if number == 1:
+        order = [player.number for player in config.players]
+    else:
+        table = standings(config, games)
+        points = {numbers[row.address]: float(row.points) for row in table.rows if row.address in numbers}
+        ratings = {numbers[row.address]: row.rating for row in table.rows if row.address in numbers}
+        order = pairing.swiss_order([player.number for player in config.players], points, ratings)
+    return pairing.swiss(number, order, config.players_per_game, tally)
+
+
+def current_round(games: Sequence[GameResult]) -> int:
+    return max((game.round for game in games), default=0)
+
+
+def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
+    """Make the next round's games (LEAGUE.md §3), log the pairing, then write each player's
+    mail into DIR/outbox (from `sender`; none when None). Refuses (LeagueRefused) while a
+    game of the current round is unfinished (or illegal) and after the last round."""
+    with _league_lock(folder):
+        config = load(folder)
+        games = list(read_games(folder))
+        current = current_round(games)
+        waiting = [game.game for game in games if game.round == current and not game.finished]
+        if waiting:
+            raise LeagueRefused(f"round {current} is still being played: {', '.join(waiting)} not finished")
+        bad = [game.game for game in games if not game.legal]
+        if bad:
+            raise LeagueRefused(f"illegal or unreadable games: {', '.join(bad)}")
+        last = total_rounds(config)
+        number = current + 1
+        if number > last:
+            raise LeagueRefused(f"{config.name}: the season is over: all {last} rounds are paired")
+        planned = schedule_round(config, number, games)
+        made = _make_games(folder, config, planned, now)
+        players = {player.number: player.address for player in config.players}
+        paired = Paired(
+            number,
+            tuple((game, tuple(players[seat] for seat in table.seats)) for game, table in made),
+            tuple(players[bye] for bye in planned.byes),
+            planned.bye_scores,
+        )
+        entry = {"event": "pairing", "at": format_instant(now), **paired.as_json()}
+        append_log(folder, [entry])
+        if sender is None:
+            return paired
+        return _mail_pairing(folder, config, paired, now, sender)
+
+
+def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, sender: str) -> Paired:
+    from referee.league import notify
+    from referee.live.mail.errors import DeliveryError
+
+    held = seats.seat_sides(config.info, config.players_per_game, paired.round)
+    games = [(game, list(zip(addresses, held, strict=True))) for game, addresses in paired.games]
+    messages = notify.pairing_mails(config, paired.round, games, paired.byes, paired.bye_scores, now, sender)
+    try:
+        written = notify.write(folder, messages)
+    except DeliveryError as error:
+        return dataclasses.replace(paired, notes=(f"the pairing stands, but its mails were not written: {error}",))
+    return dataclasses.replace(paired, mails=tuple(str(path) for path in written))
+
+
+def _make_games(
+    folder: Path, config: LeagueConfig, planned: pairing.Round, now: int
+) -> list[tuple[str, pairing.Table]]:
+    """Write the round's game files (and secret keys), all texts made and checked first."""
+    from referee.judge.fresh import new_record
+    from referee.live.play.keys import fresh_seed
+    from referee.live.play.secret import new_secret
+
+    info = config.info
+    by_number = {player.number: player for player in config.players}
+    secret = config.dice is Dice.SECRET and info.randomness is not None
+    texts: list[tuple[str, pairing.Table, str]] = []
+    for table in planned.tables:
+        name = game_id(planned.number, table.number)
+        if (folder / f"{name}.rgn").exists():
+            raise LeagueRefused(f"{folder / (name + '.rgn')} already exists: a game is never overwritten")
+        tags = [
+            f"{side}={by_number[player].tag}" for player, held in _seat_pairs(config, planned, table) for side in held
+        ]
+        if "Event" not in dict(config.tags):  # [tags] Event = "..." names the event otherwise
+            tags.append(f"Event={config.name}")
+        tags += [f"Round={planned.number}", f"Table={table.number}"]
+        if config.variant is not None:
+            tags.append(f"Variant={config.variant}")
+        tags += [f"{tag}={value}" for tag, value in config.tags]
+        if config.time_control is not None:
+            tags += [f"TimeControl={config.time_control}", f"Start={format_instant(now)}"]
+        players = config.players_per_game if len(info.player_counts) > 1 else None
+        if not secret:
+            texts.append((name, table, new_record(info.name, players, None, None, tags)))
+            continue
+        keys = folder / KEYS_DIR
+        keys.mkdir(mode=0o700, exist_ok=True)
+        key = keys / f"{name}.key"
+        # A key without its game is left by a pairing that failed before writing the game:
+        # its seed was never published, so it is dropped rather than reused.
+        key.unlink(missing_ok=True)
+        drawn = fresh_seed()
+        text = new_secret(new_record(info.name, players, drawn, None, tags), key, [], drawn)
+        texts.append((name, table, text))
+    made: list[tuple[str, pairing.Table]] = []
+    for name, table, text in texts:
+        try:
+            _create(folder / f"{name}.rgn", text)
+        except FileExistsError:
+            raise LeagueRefused(f"{folder / (name + '.rgn')} already exists: a game is never overwritten") from None
+        made.append((name, table))
+    return made
+
+
+def _seat_pairs(
+    config: LeagueConfig, planned: pairing.Round, table: pairing.Table
+) -> Iterator[tuple[int, tuple[str, ...]]]:
+    held = seats.seat_sides(config.info, config.players_per_game, planned.number)
+    yield from zip(table.seats, held, strict=True)
+
+
+def _create(path: Path, text: str) -> None:
+    """Write a new file atomically (an fsynced temporary file, then a hard link, which
+    refuses to replace anything: FileExistsError when `path` exists)."""
+    temporary = path.with_name(f".{path.name}.new")
+    write_atomically(temporary, text)
+    try:
+        os.link(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+# -- status --------------------------------------------------------------------------------------
+
+
+def status(folder: Path) -> tuple[LeagueConfig, list[GameResult], list[dict[str, Any]]]:
+    """The league, its games as read from their files, and league.log."""
+    config = load(folder)
+    return config, list(read_games(folder)), read_log(folder)
+
+
+def game_json(game: GameResult) -> dict[str, Any]:
+    seat = game.player_of(game.to_move)
+    return {
+        "game": game.game,
+        "round": game.round,
+        "table": game.table,
+        "status": str(game.status),
+        "seats": [{"sides": list(s.sides), "name": s.name, "address": s.address} for s in game.seats],
+        "to_move": game.to_move,
+        "to_move_player": seat.address if seat is not None else None,
+        "deadline": None,
+        "last_submission": format_instant(game.finished_at) if game.finished_at is not None else None,
+        "winners": list(game.winners),
+        "reason": game.reason,
+        "message": game.message,
+    }
+
+
+def game_line(game: GameResult) -> str:
+    players = ", ".join(f"{'+'.join(seat.sides)} {seat.name}" for seat in game.seats)
+    if game.finished:
+        result = game.message
+    elif game.legal:
+        seat = game.player_of(game.to_move)
+        result = f"{game.to_move} ({seat.name if seat else '?'}) to move"
+    else:
+        result = f"{game.status}: {game.message}"
+    stamp = f"; last submission {format_instant(game.finished_at)}" if game.finished_at is not None else ""
+    return f"{game.game}: {players}: {result}{stamp}"

@@ -1,0 +1,77 @@
+"""The pairing mails (LEAGUE.md §2, `pair` "mails each player their games"): one message per
+player and round, written as `.eml` files into the league's outbox (PLAY.md §5.1), where
+the mail gateway's delivery or any mail program collects them. Sending them by SMTP and
+digests are for `tick`, not built yet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+
+from notation.timing import spoken_instant
+from referee.league.config import LeagueConfig
+from referee.live.mail.delivery import write_outbox
+from referee.live.mail.incoming import clean_header_text
+from referee.live.play.safe import write_atomically
+
+OUTBOX = "outbox"
+
+
+def _address(address: str, name: str) -> Address:
+    user, _, domain = address.partition("@")
+    return Address(display_name=clean_header_text(name, 80), username=user, domain=domain)
+
+
+def pairing_mails(
+    config: LeagueConfig,
+    round_number: int,
+    games: Sequence[tuple[str, Sequence[tuple[str, Sequence[str]]]]],
+    byes: Sequence[str],
+    bye_scores: bool,
+    now: int,
+    sender: str,
+) -> list[EmailMessage]:
+    """One message per player of the round: their game (its ID, the seats, their sides, the
+    clock) or their bye. `games` holds (game ID, [(address, sides) by seat])."""
+    names = {player.address: player.name for player in config.players}
+    league = clean_header_text(config.name, 120)
+    control = f"Clock: {config.time_control}, from {spoken_instant(now)}.\n" if config.time_control is not None else ""
+    messages: list[EmailMessage] = []
+    for game, seated in games:
+        seats_text = "\n".join(
+            f"  {'+'.join(sides)}: {names.get(address, address)} <{address}>" for address, sides in seated
+        )
+        for address, sides in dict.fromkeys((address, tuple(sides)) for address, sides in seated):
+            body = (
+                f"{league}, round {round_number}: your game is [{game}] ({config.game}).\n\n"
+                f"Seats, in turn order:\n{seats_text}\n\n"
+                f"You play {' and '.join(sides)}. {control}"
+                f"Send your moves by mail with [{game}] in the subject.\n"
+            )
+            messages.append(_message(sender, address, names.get(address, address), f"[{game}] {league}", body, now))
+    for address in byes:
+        worth = "worth 1 point" if bye_scores else "worth no point (a round robin's bye)"
+        body = f"{league}, round {round_number}: you have a bye this round, {worth}.\n"
+        messages.append(_message(sender, address, names.get(address, address), f"{league}: bye", body, now))
+    return messages
+
+
+def _message(sender: str, address: str, name: str, subject: str, body: str, now: int) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = _address(sender, "referee")
+    message["To"] = _address(address, name)
+    message["Subject"] = clean_header_text(subject, 300)
+    message["Date"] = format_datetime(datetime.fromtimestamp(now, UTC))
+    message["Message-ID"] = make_msgid("league", domain=sender.rpartition("@")[2] or "localhost")
+    message["Auto-Submitted"] = "auto-generated"
+    message.set_content(body)
+    return message
+
+
+def write(folder: Path, messages: Sequence[EmailMessage]) -> list[Path]:
+    """The messages as `.eml` files in DIR/outbox, each written atomically."""
+    return write_outbox(messages, folder / OUTBOX, write_atomically)

@@ -1,0 +1,238 @@
+"""A league's games read from their files alone (LEAGUE.md §1, §4): each `rR-tT.rgn` is
+checked by the referee's own adjudication, and what the league needs is kept: the round
+and table, the players by seat, the status, the placings of a finished game as teams of
+players, and the instant of its last stamp.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from games import registry, seats
+from games.api import GameInfo
+from notation.commands import CommandSyntaxError, read_commands
+from notation.model import Comment, Record, Turn
+from notation.timing import TimingError, parse_instant
+from referee.judge.adjudicate import Replay, adjudicate, read_source
+from referee.judge.verdicts import Status
+from referee.live.mail.incoming import addresses_in
+
+GAME_FILE = re.compile(r"r([1-9][0-9]{0,3})-t([1-9][0-9]{0,3})\.rgn")
+TIME_REASON = "time"
+"""The reason of a game lost on time (TIME.md §4)."""
+
+
+def game_id(round_number: int, table: int) -> str:
+    return f"r{round_number}-t{table}"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a game: the sides it holds and its player (address, name)."""
+
+    sides: tuple[str, ...]
+    address: str
+    name: str
+
+    def __repr__(self) -> str:
+        return f"Seat({'+'.join(self.sides)}: {self.name} <{self.address}>)"
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game file as the league reads it.
+
+    `status` is the verdict's (finished, ongoing, illegal, malformed, error); `teams` are
+    the rated teams (player addresses) and `places` their places (1 = first, equal = tied),
+    both empty unless finished; `finished_at` is the instant of the last stamp (None when
+    the record has none); `timeouts` the addresses that lost on time; `message` the verdict
+    text after its status."""
+
+    game: str
+    round: int
+    table: int
+    status: str
+    seats: tuple[Seat, ...]
+    message: str
+    to_move: str | None = None
+    winners: tuple[str, ...] = ()
+    reason: str | None = None
+    teams: tuple[tuple[str, ...], ...] = ()
+    places: tuple[int, ...] = ()
+    finished_at: int | None = None
+    timeouts: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"GameResult({self.game}: {self.status}, {'; '.join(map(repr, self.seats))})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status == Status.FINISHED
+
+    @property
+    def legal(self) -> bool:
+        return self.status in (Status.FINISHED, Status.ONGOING)
+
+    @property
+    def addresses(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(seat.address for seat in self.seats))
+
+    def player_of(self, side: str | None) -> Seat | None:
+        return next((seat for seat in self.seats if side in seat.sides), None)
+
+
+def game_files(folder: Path) -> list[tuple[int, int, Path]]:
+    """The folder's game files `rR-tT.rgn` as (round, table, path), by round then table."""
+    found: list[tuple[int, int, Path]] = []
+    for path in folder.iterdir():
+        match = GAME_FILE.fullmatch(path.name)
+        if match is not None and path.is_file():
+            found.append((int(match.group(1)), int(match.group(2)), path))
+    return sorted(found)
+
+
+def read_games(folder: Path) -> Iterator[GameResult]:
+    for round_number, table, path in game_files(folder):
+        yield read_game(path, round_number, table)
+
+
+def read_game(path: Path, round_number: int, table: int) -> GameResult:
+    """Check one game file and read what the league needs from it."""
+    name = path.name.removesuffix(".rgn")
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        return GameResult(name, round_number, table, Status.ERROR, (), f"cannot read it: {error.strerror or error}")
+    results = read_source(data)
+    if len(results) != 1:
+        return GameResult(name, round_number, table, Status.MALFORMED, (), f"holds {len(results)} records, not one")
+    replay = adjudicate(results[0], str(path), keep_steps=True)
+    verdict = replay.verdict
+    message = verdict.error.message if verdict.error is not None else ""
+    record = replay.record
+    if record is None or not verdict.legal:
+        status = verdict.status if verdict.status != Status.FINISHED else Status.ILLEGAL
+        message = message or f"its Result tag claims {verdict.claimed!r}, which does not match"
+        return GameResult(name, round_number, table, status, _seats(record) if record else (), message)
+    game_seats = _in_seat_order(record, _seats(record), round_number)
+    ongoing = verdict.ongoing
+    base = GameResult(
+        name,
+        round_number,
+        table,
+        verdict.status,
+        game_seats,
+        str(verdict.outcome) if verdict.outcome is not None else f"{ongoing.to_move if ongoing else '?'} to move",
+        to_move=ongoing.to_move if ongoing is not None else None,
+        finished_at=last_stamp(record),
+    )
+    if verdict.outcome is None:
+        return base
+    return _finished(base, record, replay)
+
+
+def _finished(base: GameResult, record: Record, replay: Replay) -> GameResult:
+    info = registry.GAMES[record.game]
+    outcome = replay.verdict.outcome
+    assert outcome is not None
+    sides = tuple(side for seat in base.seats for side in seat.sides)
+    left = seats.leavers((played.turn.side, played.events) for played in replay.steps)
+    side_places = seats.placings(info, _in_turn_order(info, sides), outcome.winners, left, replay.state)
+    place_of = {side: index for index, group in enumerate(side_places, start=1) for side in group}
+    teams: list[tuple[str, ...]] = []
+    places: list[int] = []
+    for alliance in seats.alliances(info):
+        held = [side for side in alliance if side in place_of]
+        if not held:
+            continue
+        # an alliance's cities share their place (Nika); a game without alliances has one side each
+        members = tuple(dict.fromkeys(seat.address for seat in base.seats if set(seat.sides) & set(held)))
+        teams.append(members)
+        places.append(min(place_of[side] for side in held))
+    timeouts: tuple[str, ...] = ()
+    if outcome.reason == TIME_REASON:
+        timeouts = tuple(
+            dict.fromkeys(seat.address for seat in base.seats if not set(seat.sides) & set(outcome.winners))
+        )
+    return GameResult(
+        base.game,
+        base.round,
+        base.table,
+        base.status,
+        base.seats,
+        base.message,
+        winners=outcome.winners,
+        reason=str(outcome.reason),
+        teams=tuple(teams),
+        places=tuple(places),
+        finished_at=base.finished_at,
+        timeouts=timeouts,
+    )
+
+
+def _in_turn_order(info: GameInfo, sides: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(side for side in info.sides if side in sides)
+
+
+def _seats(record: Record) -> tuple[Seat, ...]:
+    """The players by seat: the side tags in turn order, a player holding several sides
+    (Nika with 2 or 3 players) seated once, at the first of them."""
+    info = registry.GAMES[record.game]
+    tags = record.tag_map
+    found: list[Seat] = []
+    for side in info.sides:
+        value = tags.get(side)
+        if value is None:
+            continue
+        named = addresses_in(value)
+        if not named:
+            continue
+        address, name = named[0]
+        held = next((index for index, seat in enumerate(found) if seat.address == address), None)
+        if held is None:
+            found.append(Seat((side,), address, name or address))
+        else:
+            seat = found[held]
+            found[held] = Seat((*seat.sides, side), seat.address, seat.name)
+    return tuple(found)
+
+
+def _in_seat_order(record: Record, found: tuple[Seat, ...], round_number: int) -> tuple[Seat, ...]:
+    """The seats in the league's seat order (Nika with 3 players: the holder of two cities
+    is seat 1, whichever alliance it holds), when the sides are held as a league seats them."""
+    info = registry.GAMES[record.game]
+    if len(found) not in info.player_counts:
+        return found
+    order = seats.seat_sides(info, len(found), round_number)
+    held = {seat.sides: seat for seat in found}
+    if set(held) != set(order):
+        return found  # a record seated otherwise (by hand): its turn order stands
+    return tuple(held[sides] for sides in order)
+
+
+def last_stamp(record: Record) -> int | None:
+    """The instant of the record's last `{[%at TIME SIDE]}` stamp, or None."""
+    last: int | None = None
+    for comment in _comments(record):
+        try:
+            commands = read_commands(comment.text)
+        except CommandSyntaxError:
+            continue
+        for command in commands:
+            if command.name == "at" and command.args:
+                try:
+                    last = parse_instant(command.args[0])
+                except TimingError:
+                    continue
+    return last
+
+
+def _comments(record: Record) -> Iterator[Comment]:
+    for item in record.items:
+        if isinstance(item, Comment) and item.braced:
+            yield item
+        elif isinstance(item, Turn):
+            yield from (part for part in item.items if isinstance(part, Comment) and part.braced)

@@ -1,0 +1,314 @@
+"""Standings and ratings (LEAGUE.md §4), derived from the games alone.
+
+Points: 1 for a first place that is not shared; the k teams tied for first share 1 point
+(each player of a team gets the team's share); a bye is worth 1 point in groups and Swiss
+rounds and nothing in a two-player round robin. Ratings: OpenSkill's Plackett-Luce model
+with its default parameters, one match per finished game, teams ranked by their places,
+games applied in the order they finished. Tie-break: Sonneborn-Berger for two-player round
+robins, Buchholz otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from referee.league.config import LeagueConfig, Pairing
+from referee.league.results import GameResult
+
+SONNEBORN_BERGER = "sonneborn-berger"
+BUCHHOLZ = "buchholz"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player's line of the table."""
+
+    rank: int
+    name: str
+    address: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    points: Fraction
+    byes: int
+    mu: float
+    sigma: float
+    timeouts: int
+    tiebreak: Fraction
+
+    @property
+    def rating(self) -> float:
+        """OpenSkill's ordinal: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+    def __repr__(self) -> str:
+        return f"Row({self.rank}, {self.name!r}, points={number_text(self.points)}, rating={self.rating:.2f})"
+
+
+@dataclass(frozen=True)
+class Table:
+    """The standings: rows in table order, the tie-break used, and the games counted."""
+
+    rows: tuple[Row, ...]
+    tiebreak: str
+    finished: int
+    ongoing: int
+
+    def __repr__(self) -> str:
+        return f"Table({len(self.rows)} players, {self.finished} finished games, {self.tiebreak})"
+
+
+@dataclass
+class _Line:
+    name: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: Fraction = Fraction(0)
+    byes: int = 0
+    timeouts: int = 0
+
+
+def rating_order(
+    config: LeagueConfig, games: Sequence[GameResult], log_order: Mapping[str, int] | None = None
+) -> list[GameResult]:
+    """The finished games in the order their ratings are applied: by the instant of their
+    last stamp in a timed league, else in league.log order, else by round and table."""
+    finished = [game for game in games if game.finished]
+    if config.time_control is not None:
+        never = float("inf")
+        return sorted(
+            finished,
+            key=lambda g: (g.finished_at if g.finished_at is not None else never, g.round, g.table),
+        )
+    if log_order:
+        last = len(log_order)
+        return sorted(finished, key=lambda g: (log_order.get(g.game, last), g.round, g.table))
+    return sorted(finished, key=lambda g: (g.round, g.table))
+
+
+def game_points(game: GameResult) -> dict[str, Fraction]:
+    """What each player of a finished game scores: a first place not shared is 1 point, the
+    k teams tied first share 1 point (each member gets its team's share), the others 0."""
+    firsts = [team for team, place in zip(game.teams, game.places, strict=True) if place == 1]
+    scored: dict[str, Fraction] = {address: Fraction(0) for address in game.addresses}
+    for team in firsts:
+        for address in team:
+            scored[address] = Fraction(1, len(firsts))
+    return scored
+
+
+def standings(config: LeagueConfig, games: Sequence[GameResult], log_order: Mapping[str, int] | None = None) -> Table:
+    """The table of the league from its games (illegal ones left out: the caller names them)."""
+    counted = [game for game in games if game.legal]
+    lines: dict[str, _Line] = {player.address: _Line(player.name) for player in config.players}
+    for game in counted:
+        for seat in game.seats:
+            lines.setdefault(seat.address, _Line(seat.name))
+    scores: dict[str, list[tuple[tuple[str, ...], Fraction]]] = {address: [] for address in lines}
+    for game in counted:
+        if not game.finished:
+            continue
+        points = game_points(game)
+        shared = sum(1 for place in game.places if place == 1) > 1
+        for address, got in points.items():
+            line = lines[address]
+            line.games += 1
+            line.points += got
+            if got and shared:
+                line.draws += 1
+            elif got:
+                line.wins += 1
+            else:
+                line.losses += 1
+            others = tuple(other for other in game.addresses if other != address)
+            scores[address].append((others, got))
+        for address in game.timeouts:
+            lines[address].timeouts += 1
+    bye_points = Fraction(0 if config.pairing is not Pairing.SWISS and config.players_per_game == 2 else 1)
+    seated: dict[int, set[str]] = {}
+    for game in counted + [game for game in games if not game.legal]:
+        seated.setdefault(game.round, set()).update(seat.address for seat in game.seats)
+    for present in seated.values():
+        for player in config.players:
+            if player.address not in present:
+                lines[player.address].byes += 1
+                lines[player.address].points += bye_points
+    ratings = _ratings(rating_order(config, counted, log_order), lines)
+    round_robin = config.players_per_game == 2 and config.pairing is not Pairing.SWISS
+    tiebreaks: dict[str, Fraction] = {}
+    for address, played in scores.items():
+        if round_robin:  # Sonneborn-Berger: each opponent's points times one's score against them
+            tiebreaks[address] = sum((lines[o].points * got for others, got in played for o in others), Fraction(0))
+        else:  # Buchholz: the points of everyone one met, once per meeting
+            tiebreaks[address] = sum((lines[o].points for others, _ in played for o in others), Fraction(0))
+
+    def key(address: str) -> tuple[Fraction, Fraction, float, str]:
+        mu, sigma = ratings[address]
+        return (-lines[address].points, -tiebreaks[address], -(mu - 3 * sigma), lines[address].name.casefold())
+
+    order = sorted(lines, key=key)
+    rows: list[Row] = []
+    for index, address in enumerate(order):
+        rank = index + 1
+        if rows and key(order[index - 1])[:3] == key(address)[:3]:
+            rank = rows[-1].rank
+        line = lines[address]
+        mu, sigma = ratings[address]
+        rows.append(
+            Row(
+                rank,
+                line.name,
+                address,
+                line.games,
+                line.wins,
+                line.draws,
+                line.losses,
+                line.points,
+                line.byes,
+                mu,
+                sigma,
+                line.timeouts,
+                tiebreaks[address],
+            )
+        )
+    finished = sum(1 for game in counted if game.finished)
+    return Table(tuple(rows), SONNEBORN_BERGER if round_robin else BUCHHOLZ, finished, len(counted) - finished)
+
+
+def _ratings(ordered: Sequence[GameResult], lines: Mapping[str, _Line]) -> dict[str, tuple[float, float]]:
+    """(mu, sigma) of every player after the games, applied in order."""
+    model = PlackettLuce()
+    ratings: dict[str, Any] = {address: model.rating() for address in lines}
+    for game in ordered:
+        members = [address for team in game.teams for address in team]
+        if len(game.teams) < 2 or len(members) != len(set(members)):
+            continue  # one player on two teams (a hand-made record): no match to rate
+        teams = [[ratings[address] for address in team] for team in game.teams]
+        rated = model.rate(teams, ranks=[float(place) for place in game.places])
+        for team, new in zip(game.teams, rated, strict=True):
+            for address, rating in zip(team, new, strict=True):
+                ratings[address] = rating
+    return {address: (float(rating.mu), float(rating.sigma)) for address, rating in ratings.items()}
+
+
+# -- rendering ------------------------------------------------------------------------------------
+
+
+def number_text(value: Fraction) -> str:
+    """Points as people read them: `2`, `1.5`, `0.33`."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    text = f"{float(value):.2f}"
+    return text.rstrip("0").rstrip(".") if value.denominator in (2, 4) else text
+
+
+COLUMNS = (
+    "rank",
+    "player",
+    "address",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "points",
+    "byes",
+    "mu",
+    "sigma",
+    "rating",
+    "timeouts",
+    "tiebreak",
+)
+
+
+def row_values(row: Row) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "player": row.name,
+        "address": row.address,
+        "games": row.games,
+        "wins": row.wins,
+        "draws": row.draws,
+        "losses": row.losses,
+        "points": round(float(row.points), 4),
+        "byes": row.byes,
+        "mu": round(row.mu, 4),
+        "sigma": round(row.sigma, 4),
+        "rating": round(row.rating, 4),
+        "timeouts": row.timeouts,
+        "tiebreak": round(float(row.tiebreak), 4),
+    }
+
+
+def as_json(config: LeagueConfig, table: Table) -> dict[str, Any]:
+    return {
+        "league": config.name,
+        "game": config.game,
+        "tiebreak": table.tiebreak,
+        "finished": table.finished,
+        "ongoing": table.ongoing,
+        "rows": [row_values(row) for row in table.rows],
+    }
+
+
+def as_text(config: LeagueConfig, table: Table) -> list[str]:
+    header = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O", table.tiebreak)
+    body = [
+        (
+            str(row.rank),
+            row.name,
+            str(row.games),
+            str(row.wins),
+            str(row.draws),
+            str(row.losses),
+            number_text(row.points),
+            str(row.byes),
+            f"{row.mu:.2f}",
+            f"{row.sigma:.2f}",
+            f"{row.rating:.2f}",
+            str(row.timeouts),
+            number_text(row.tiebreak),
+        )
+        for row in table.rows
+    ]
+    widths = [max(len(line[index]) for line in [header, *body]) for index in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            cell.ljust(width) if index == 1 else cell.rjust(width)
+            for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    finished = f"{table.finished} game{'' if table.finished == 1 else 's'} finished"
+    title = f"{config.name}: {config.game}, {finished}, {table.ongoing} ongoing"
+    return [title, line(header), *(line(cells) for cells in body)]
+
+
+def as_csv(table: Table) -> str:
+    """The table as CSV (RFC 4180, CRLF line ends, UTF-8 with a byte-order mark so that
+    spreadsheets read accents); a cell that a spreadsheet would take for a formula is
+    quoted with a leading apostrophe."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(COLUMNS)
+    for row in table.rows:
+        values = row_values(row)
+        writer.writerow([_cell(values[column]) for column in COLUMNS])
+    return "\ufeff" + out.getvalue()
+
+
+def _cell(value: object) -> str:
+    text = str(value)
+    if isinstance(value, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + text
+    return text

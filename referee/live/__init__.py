@@ -1,0 +1,1 @@
+"""Live games: `play` (a game file continued safely) and the mail gateway over it."""

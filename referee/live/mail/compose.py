@@ -1,0 +1,205 @@
+"""Composing answers: the words of each kind of answer, and the message that carries them
+(`Re: [ID] ...`, `In-Reply-To`, `References`, the board as an SVG attachment)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from enum import Enum
+from typing import NamedTuple
+
+from referee.live.mail.incoming import Incoming, clean_header_text
+
+_REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|vs)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+class Kind(Enum):
+    """What an answer says."""
+
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    NOT_ACCEPTED = "not accepted"
+    SHOW = "show"
+    MOVES = "moves"
+    NO_MOVES = "no moves"
+    PLAIN_TEXT_PLEASE = "plain text please"
+    REPEAT = "repeat"
+    OFFERED = "offered"
+
+
+class Answer(NamedTuple):
+    """One answer before it becomes a message: to whom, the text, the board picture if any."""
+
+    kind: Kind
+    recipients: tuple[tuple[str, str], ...]
+    body: str
+    svg: str | None = None
+
+    def __repr__(self) -> str:
+        to = ", ".join(address for address, _ in self.recipients)
+        return f"<Answer {self.kind.value} to {to}>"
+
+
+class Turn(NamedTuple):
+    """What the game says after a submission, in a player's words."""
+
+    verdict: str
+    events: tuple[str, ...]
+    board: str
+    next: str
+
+
+def reply_subject(subject: str, game_id: str) -> str:
+    """`Re: [ID] ...`: the original subject without its reply prefixes, the game's tag first."""
+    rest = _REPLY_PREFIX.sub("", clean_header_text(subject, 300))
+    tag = f"[{game_id}]"
+    rest = rest.replace(tag, "", 1).strip() if tag in rest else rest.strip()
+    return clean_header_text(f"Re: {tag} {rest}".rstrip(), 400)
+
+
+def build(
+    answer: Answer, *, game_id: str, incoming: Incoming, sender: str, now: datetime | None = None
+) -> EmailMessage:
+    """The answer as a message from `sender`, threaded under the incoming message."""
+    message = EmailMessage()
+    message["From"] = _address(sender, "referee")
+    message["To"] = [_address(address, name) for address, name in answer.recipients]
+    message["Subject"] = reply_subject(incoming.subject, game_id)
+    message["Date"] = format_datetime(now or datetime.now(UTC))
+    message["Message-ID"] = make_msgid("referee", domain=sender.rpartition("@")[2] or "localhost")
+    if incoming.message_id is not None:
+        message["In-Reply-To"] = incoming.message_id
+        message["References"] = " ".join((*incoming.references, incoming.message_id))
+    # RFC 3834: an automatic answer, which vacation programs and this gateway never answer.
+    message["Auto-Submitted"] = "auto-replied"
+    message.set_content(answer.body)
+    if answer.svg is not None:
+        message.add_attachment(answer.svg.encode("utf-8"), "image", "svg+xml", filename=f"{game_id}.svg")
+    return message
+
+
+def _address(address: str, name: str) -> Address:
+    user, _, domain = address.partition("@")
+    return Address(display_name=clean_header_text(name, 80), username=user, domain=domain)
+
+
+def _turn_block(turn: Turn) -> list[str]:
+    head = ([turn.verdict] if turn.verdict else []) + list(turn.events)
+    tail = [turn.board.rstrip("\n"), "", turn.next] if turn.board else [turn.next]
+    return [*head, "", *tail] if head else tail
+
+
+def accepted(game_id: str, who: str, side: str, moves: str, turn: Turn, token: str | None) -> str:
+    """To every player: what was played, what it caused, the board, who is next."""
+    lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(moves), "", *_turn_block(turn)]
+    if token:
+        lines += ["", _reply_hint(token)]
+    return "\n".join(lines) + "\n"
+
+
+def offered(game_id: str, who: str, side: str, kind: str, moves: str, turn: Turn, token: str | None) -> str:
+    """To every player: a draw or an undo is offered (after the moves played with it, if
+    any), by whom, and how to answer it."""
+    what = "a draw" if kind == "draw" else "to take back the last turn"
+    played = moves.rstrip()[: -len(kind)].strip()  # the moves before the final word, if any
+    acted = any(not word.endswith(":") for word in played.split())  # more than a label (`R: draw`)
+    lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(played), ""] if acted else []
+    lines += [
+        f"{who} ({side}) offers {what} in game {game_id}.",
+        "",
+        f"To accept, answer with the word `{kind}` alone. To decline, play any move:",
+        "the offer stands until the next move of any side.",
+        "",
+        *_turn_block(turn),
+    ]
+    if token:
+        lines += ["", _reply_hint(token)]
+    return "\n".join(lines) + "\n"
+
+
+def refused(
+    game_id: str, moves: str, error: str, suggestions: Sequence[str], turn: Turn | None, token: str | None
+) -> str:
+    """To the sender alone: why nothing was played, what might have been meant, the board."""
+    lines = [f"Your submission to game {game_id} was not played: nothing was written.", ""]
+    if moves:
+        lines += ["You sent:", *_indented(moves), ""]
+    lines.append(error)
+    if suggestions:
+        lines.append(f"Did you mean: {', '.join(suggestions)}?")
+    if turn is not None:
+        # The refusal's verdict is the error above: the board and who is to move follow it.
+        lines += ["", *_turn_block(turn._replace(verdict="", events=()))]
+    if token:
+        lines += ["", _reply_hint(token)]
+    return "\n".join(lines) + "\n"
+
+
+def not_accepted(game_id: str, reason: str) -> str:
+    return (
+        f"Your message to game {game_id} was not accepted: {reason}.\n\n"
+        "This game asks every player for a passphrase: write it on a line of its own,\n"
+        "  Key: your passphrase\n"
+        "above your moves. Nothing was played.\n"
+    )
+
+
+def plain_text_please(game_id: str, html: bool) -> str:
+    what = "only HTML" if html else "no text"
+    return (
+        f"Your message to game {game_id} holds {what}, so nothing was played.\n\n"
+        "Please send your moves as plain text (text/plain), one submission per message;\n"
+        "write `show` for the board or `moves` for the legal moves.\n"
+    )
+
+
+def no_moves(game_id: str, turn: Turn) -> str:
+    lines = [f"Your message to game {game_id} holds no moves, so nothing was played.", "", *_turn_block(turn)]
+    lines += ["", "Write your moves in the body; `show` asks for the board, `moves` for the legal moves."]
+    return "\n".join(lines) + "\n"
+
+
+def shown(game_id: str, turn: Turn, token: str | None) -> str:
+    lines = [f"Game {game_id}:", "", *_turn_block(turn)]
+    if token:
+        lines += ["", _reply_hint(token)]
+    return "\n".join(lines) + "\n"
+
+
+def listed(game_id: str, header: str, actions: Sequence[str]) -> str:
+    body = ", ".join(actions)
+    return f"Game {game_id}: {header}\n\n" + "\n".join(_wrap(body, 72)) + "\n"
+
+
+def repeated(game_id: str, outcome: str, verdict: str) -> str:
+    return f"This message reached game {game_id} before and was {outcome} then; it is not played again.\n\n{verdict}\n"
+
+
+def _indented(text: str) -> list[str]:
+    return ["  " + line for line in text.splitlines()]
+
+
+def _reply_hint(token: str) -> str:
+    return (
+        "To play, answer with your moves as plain text. A line\n"
+        f"  Token: {token}\n"
+        "makes sure they are played only on the board shown here."
+    )
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return lines

@@ -1,0 +1,86 @@
+"""Delivering answers: by SMTP (`--smtp HOST:PORT`, `--starttls`, `--smtp-user` with the
+password from `REFEREE_SMTP_PASSWORD`) or as `.eml` files in an outbox folder."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import smtplib
+import ssl
+import time
+from collections.abc import Callable, Sequence
+from email.message import EmailMessage
+from pathlib import Path
+from typing import NamedTuple
+
+from referee.judge.errors import UsageError
+from referee.live.mail.errors import DeliveryError
+
+PASSWORD_VARIABLE = "REFEREE_SMTP_PASSWORD"
+
+
+class Smtp(NamedTuple):
+    """Where and how to send: host, port, STARTTLS, the user to log in as (password from the environment)."""
+
+    host: str
+    port: int
+    starttls: bool = False
+    user: str | None = None
+    timeout: float = 30.0
+
+    def __repr__(self) -> str:
+        return f"<Smtp {self.host}:{self.port}{' starttls' if self.starttls else ''} user={self.user}>"
+
+
+def smtp_settings(address: str, starttls: bool, user: str | None) -> Smtp:
+    """`HOST:PORT` checked; the password must be in the environment when a user is given."""
+    host, colon, port = address.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f'--smtp takes HOST:PORT, such as mail.example.org:587, not "{address}"')
+    if user is not None and PASSWORD_VARIABLE not in os.environ:
+        raise UsageError(f"--smtp-user {user} needs the password in the environment variable {PASSWORD_VARIABLE}")
+    return Smtp(host, int(port), starttls, user)
+
+
+def send(messages: Sequence[EmailMessage], smtp: Smtp) -> None:
+    """Send every message over one SMTP session. Raises DeliveryError, naming the server's reply."""
+    if not messages:
+        return
+    try:
+        with smtplib.SMTP(smtp.host, smtp.port, timeout=smtp.timeout) as client:
+            client.ehlo()
+            if smtp.starttls:
+                client.starttls(context=ssl.create_default_context())
+                client.ehlo()
+            if smtp.user is not None:
+                client.login(smtp.user, os.environ.get(PASSWORD_VARIABLE, ""))
+            for message in messages:
+                client.send_message(message)
+    except smtplib.SMTPException as error:
+        raise DeliveryError(f"the SMTP server {smtp.host}:{smtp.port} refused: {_reason(error)}") from None
+    except (OSError, ssl.SSLError) as error:
+        raise DeliveryError(f"cannot reach the SMTP server {smtp.host}:{smtp.port}: {error}") from None
+
+
+def _reason(error: smtplib.SMTPException) -> str:
+    if isinstance(error, smtplib.SMTPResponseException):
+        text = error.smtp_error.decode("utf-8", "replace") if isinstance(error.smtp_error, bytes) else error.smtp_error
+        return f"{error.smtp_code} {text}"
+    return str(error) or type(error).__name__
+
+
+def write_outbox(messages: Sequence[EmailMessage], outbox: Path, write: Callable[[Path, str], None]) -> list[Path]:
+    """Write each message as `<time>-<random>.eml` into the outbox (made if missing) with
+    `write` (an atomic write), so that a program collecting the outbox never reads half a file."""
+    written: list[Path] = []
+    try:
+        outbox.mkdir(parents=True, exist_ok=True)
+        for message in messages:
+            name = f"{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{secrets.token_hex(4)}.eml"
+            path = outbox / name
+            write(path, message.as_string())
+            written.append(path)
+    except OSError as error:
+        raise DeliveryError(f"cannot write into the outbox {outbox}: {error.strerror or error}") from None
+    return written

@@ -1,0 +1,176 @@
+"""The gateway's one adapter to the rest of `referee`: reading a game file, its board and
+legal moves (`referee.judge.session`), playing a submission (`referee.live.play`) and drawing the
+board (`referee.pictures`, when present). Everything else in `referee.live.mail` deals in the
+plain values defined here, so that changes elsewhere touch only this module."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from games import registry
+from referee.judge import session
+from referee.judge.adjudicate import Replay, adjudicate, read_source
+from referee.judge.errors import BusyError, UsageError
+from referee.judge.verdicts import Problem
+from referee.judge.words import describe, plural
+from referee.live import play
+from referee.live.mail.compose import Turn
+from referee.live.mail.players import Roster, roster
+
+
+class Game(NamedTuple):
+    """One game file as it stands: its players, the side to act, the state in words."""
+
+    path: Path
+    roster: Roster
+    to_move: str | None
+    token: str | None
+    turn: Turn
+
+
+class Played(NamedTuple):
+    """What a submission came to, in the words of the answers."""
+
+    written: bool
+    error: str | None
+    suggestions: tuple[str, ...]
+    turn: Turn
+    token: str | None
+    agreement: str | None = None
+    """What an offer came to (`draw-offered`, `undo-offered`, `drawn`, `undone`), or None."""
+
+
+def open_game(path: Path) -> Game:
+    """The game in `path`; UsageError when it is unreadable or not exactly one record."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    results = read_source(data)
+    if len(results) != 1:
+        raise UsageError(f"{path} must hold one game, it holds {len(results)}")
+    replayed = adjudicate(results[0], path.name)
+    record = replayed.record
+    sides: list[tuple[str, str]] = []
+    if record is not None:
+        info = registry.info(record.game)
+        for tag in record.tags:
+            side = info.side(tag.name) if info is not None else None
+            if side is not None:
+                sides.append((side, tag.value))
+        if info is not None:  # a player's sides, and so the players, in turn order
+            sides.sort(key=lambda pair: info.sides.index(pair[0]))
+    verdict = replayed.verdict
+    return Game(path, roster(sides), verdict.to_move, _token(replayed), _turn_now(path, replayed))
+
+
+def _token(replayed: Replay) -> str | None:
+    return play.token_of(replayed)
+
+
+def _turn_now(path: Path, replayed: Replay) -> Turn:
+    verdict = replayed.verdict
+    board = replayed.state.render() if replayed.state is not None else ""
+    token = _token(replayed)
+    if verdict.status == "finished":
+        after = f"game over: {describe(verdict)}"
+    elif verdict.status == "ongoing":
+        after = f"next: {verdict.to_move} to move (token {token})"
+    else:
+        after = "the record cannot be played on: ask the game master"
+    return Turn(f"{path.stem}: {verdict.status}: {describe(verdict)}", (), board, after)
+
+
+def show(game: Game) -> Turn:
+    """The board and verdict, read through `session.show` (the same as `referee show`)."""
+    shown = _session(lambda: session.show(str(game.path), 1, None))
+    board = shown.state.render() if shown.state is not None else ""
+    position = f"position: {shown.state.position()}" if shown.state is not None else ""
+    return game.turn._replace(board=f"{board}\n{position}".strip("\n"))
+
+
+def legal_moves(game: Game) -> tuple[str, list[str]]:
+    """A header and the legal actions of the side to move, through `session.moves`."""
+    listed = _session(lambda: session.moves(str(game.path), 1))
+    verdict = listed.verdict
+    if verdict.status != "ongoing":
+        return f"{verdict.status}: {describe(verdict)}: no legal actions", []
+    actions = listed.actions
+    return f"{verdict.to_move} to move: {plural(len(actions), 'legal action')}", actions
+
+
+def _session(call: Any) -> Any:
+    """A `session` command's value; UsageError for a game file it cannot use."""
+    try:
+        found = call()
+    except UsageError as error:
+        raise UsageError(str(error)) from None
+    if isinstance(found, Problem):
+        raise UsageError(found.message)
+    return found
+
+
+def submit(game: Game, moves: str, *, side: str, expect: str | None, seed: str | None, wait: float) -> Played:
+    """Play `moves` for `side` (refused unless that side is to act), written only if all is legal."""
+    try:
+        result = play.submit(game.path, moves, as_side=side, expect=expect, seed=seed, wait=wait)
+    except play.BusyError as error:
+        raise BusyError(str(error)) from None
+    except play.UsageError as error:
+        raise UsageError(str(error)) from None
+    verdict = result.verdict
+    status = verdict.get("status", "?")
+    line = f"{game.path.stem}: {status}: {verdict.get('message', '')}"
+    after = result.next if result.next.startswith("game over") else f"next: {result.next}" if result.next else ""
+    turn = Turn(line, tuple(result.events), result.board, after)
+    # play names the game by its path; players see the file's name, not the GM's folders.
+    refusal = result.error.replace(str(game.path), game.path.name) if result.error is not None else None
+    return Played(result.written, refusal, tuple(result.suggestions), turn, result.token, result.agreement)
+
+
+def read_key(keys: Path | None, game_id: str) -> str | None:
+    """The game master's seed for this game, from `KEYS/ID.key`; None without `--keys` or
+    when that file does not exist (rolls are then left pending, as PLAY.md §3 says)."""
+    if keys is None:
+        return None
+    path = keys / f"{game_id}.key"
+    if not path.exists():
+        return None
+    try:
+        return play.read_key(path)
+    except play.UsageError as error:
+        raise UsageError(str(error)) from None
+
+
+@contextlib.contextmanager
+def locked(path: Path, wait: float) -> Iterator[None]:
+    """The exclusive lock of PLAY.md §4 on `path.lock`; BusyError after `wait` seconds."""
+    try:
+        with play.locked(path, wait):
+            yield
+    except play.BusyError as error:
+        raise BusyError(str(error)) from None
+    except play.UsageError as error:
+        raise UsageError(str(error)) from None
+
+
+def write_atomically(path: Path, text: str) -> None:
+    play.write_atomically(path, text)
+
+
+def board_svg(game: Game) -> str | None:
+    """The board as SVG from `referee.pictures` (`board_svg(state)`), or None where that
+    package is not installed: the answer then carries the text board alone."""
+    try:
+        pictures = importlib.import_module("referee.pictures")
+    except ImportError:
+        return None
+    shown = _session(lambda: session.show(str(game.path), 1, None))
+    if shown.state is None:
+        return None
+    svg: str = pictures.board_svg(shown.state)
+    return svg

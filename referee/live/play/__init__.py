@@ -1,0 +1,26 @@
+"""Running a live game (PLAY.md §1-4, §6): `submit` continues a game file's record with a
+submission, safely and all or nothing; turn tokens, secret dice with salts and reveal,
+did-you-mean suggestions; draw and undo offers that need every player.
+
+    result = submit(Path("game.rgn"), "d1-W d2-W", as_side="Athens", expect="12-ab12cd34ef")
+    print(result.text()); sys.exit(result.exit_code)
+"""
+
+from referee.judge.errors import BusyError, UsageError
+from referee.judge.token import token_of, turn_token
+from referee.live.play.agreement import submit
+from referee.live.play.keys import read_key
+from referee.live.play.result import PlayResult
+from referee.live.play.safe import locked, write_atomically
+
+__all__ = [
+    "BusyError",
+    "PlayResult",
+    "UsageError",
+    "locked",
+    "read_key",
+    "submit",
+    "token_of",
+    "turn_token",
+    "write_atomically",
+]

@@ -1,0 +1,279 @@
+"""Draws and undo that need every player (PLAY.md §6), and `submit`, the entry of
+`referee play` and of the mail gateway.
+
+    submit(Path("g.rgn"), "draw", as_side="Sparta")   # Sparta's offer, or the agreed draw
+    submit(Path("g.rgn"), "undo", as_side="Sparta")   # an undo offer, or the turn taken back
+    submit(Path("g.rgn"), "undo")                      # the game master takes it back at once
+
+A submission that ends with the word `draw` or `undo` is a request: with `--as SIDE` it
+is that side's offer (after its moves, if it holds any: "I play this and offer a draw");
+without, `draw` ends the game at once as before and `undo` takes the last turn back at
+once. Every other submission is `core.submit`'s alone. The offer, the draw or the undone
+turn is written under the game's lock, all or nothing, as every submission is."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from games import registry
+from notation.model import Comment, Draw, Record, Span, Tag, Turn
+from referee.judge.adjudicate import Replay, adjudicate, read_source
+from referee.judge.errors import UsageError
+from referee.judge.token import canonical_text, token_of
+from referee.judge.verdicts import annotated
+from referee.judge.words import verdict_fields, verdict_line
+from referee.live.play import core, keys, submission
+from referee.live.play.offers import (
+    AgreementError,
+    Offer,
+    OfferKind,
+    missing,
+    player_of,
+    players,
+    rolls_in,
+    standing,
+    take_back,
+    with_items,
+)
+from referee.live.play.result import PlayResult
+from referee.live.play.safe import locked, write_atomically
+
+NOWHERE = Span(1, 1)
+_WORD = re.compile(r"(draw|undo)\s*\Z", re.IGNORECASE)
+_WHAT = {OfferKind.DRAW: "a draw", OfferKind.UNDO: "to take back the last turn"}
+
+
+def split_request(moves: str | None) -> tuple[str | None, OfferKind | None]:
+    """The moves before a final `draw` or `undo` word (None when none), and that word;
+    `(moves, None)` when the submission does not end with one. A word inside a comment
+    is no request."""
+    if moves is None:
+        return None, None
+    found = _WORD.search(moves)
+    if found is None:
+        return moves, None
+    before = moves[: found.start()]
+    if before and not before[-1].isspace():
+        return moves, None
+    if ";" in before[before.rfind("\n") + 1 :] or before.rfind("{") > before.rfind("}"):
+        return moves, None  # the word is inside a comment
+    rest = before.strip()
+    return (rest or None), OfferKind(found.group(1).lower())
+
+
+def submit(
+    path: Path,
+    moves: str | None,
+    *,
+    as_side: str | None = None,
+    expect: str | None = None,
+    dry_run: bool = False,
+    seed: str | None = None,
+    salts: Sequence[tuple[str, str]] = (),
+    wait: float = 10.0,
+) -> PlayResult:
+    """Play `moves` on the one game in `path` (PLAY.md §1, §6): moves alone as
+    `core.submit` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the
+    game master's draw or undo without it. Raises BusyError (exit 75) and UsageError
+    (exit 2)."""
+    rest, kind = split_request(moves)
+    if kind is None or (kind is OfferKind.DRAW and as_side is None):
+        return core.submit(
+            path, moves, as_side=as_side, expect=expect, dry_run=dry_run, seed=seed, salts=salts, wait=wait
+        )
+    path = Path(path)
+    if not path.is_file():
+        core.read_game(path)
+        raise UsageError(f"cannot read {path}: not a file")
+    with locked(path, wait):
+        result, text = _Request(path, as_side, kind).decide(core.read_game(path), rest, expect, seed, salts)
+        result = dataclasses.replace(result, dry_run=dry_run)
+        if dry_run and result.exit_code == 0:
+            result = dataclasses.replace(result, notice="dry run: nothing written")
+        if text is not None and not dry_run:
+            write_atomically(path, text)
+            result = dataclasses.replace(result, written=True)
+    return result
+
+
+class _Refused(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class _Request:
+    """One offer, or the game master's undo, on one game file."""
+
+    def __init__(self, path: Path, as_side: str | None, kind: OfferKind) -> None:
+        self.path = path
+        self.source = str(path)
+        self.as_side = as_side
+        self.kind = kind
+        self.current: Replay | None = None
+
+    def decide(
+        self, data: bytes, rest: str | None, expect: str | None, seed: str | None, salts: Sequence[tuple[str, str]]
+    ) -> tuple[PlayResult, str | None]:
+        events: list[str] = []
+        original = data
+        if rest is not None and self._only_labels(data, rest):
+            rest = None  # `R: draw`: the label of the offering side, and no action
+        if salts and rest is None:
+            raise UsageError("--salt is written with moves or alone, not with draw or undo alone")
+        if rest is not None:
+            if self.kind is OfferKind.UNDO:
+                return self._refusal(data, "undo is sent alone: a submission that plays moves cannot also undo")
+            played, text = core.judged(
+                self.path, data, rest, as_side=self.as_side, expect=expect, seed=seed, salts=salts
+            )
+            if text is None:
+                return played, None
+            data, expect, events = text.encode("utf-8"), None, list(played.events)
+        try:
+            return self._decide(data, expect, events)
+        except _Refused as refusal:
+            return self._refusal(original, refusal.message)  # the game as it stands, not after the moves
+
+    def _only_labels(self, data: bytes, rest: str) -> bool:
+        """Whether the text before the word holds no action: only labels of the offering
+        side (any side for the game master) and comments, which are then not written."""
+        current = self._replay(data)
+        record = current.record
+        if record is None:
+            return False
+        try:
+            read = submission.read(rest, record.game, current.verdict.to_move)
+        except submission.SubmissionError:
+            return False  # `core` says what is wrong with it
+        if read.part is not None:
+            return False
+        items = read.record.items if read.record is not None else ()
+        if any(not isinstance(item, Turn | Comment) for item in items):
+            return False
+        turns = [item for item in items if isinstance(item, Turn)]
+        side = keys.side_of(registry.GAMES[record.game], self.as_side) if self.as_side is not None else None
+        return all(not turn.moves and side in (None, turn.side) for turn in turns)
+
+    def _read(self, data: bytes) -> Replay:
+        if self.current is None:
+            self.current = self._replay(data)
+        return self.current
+
+    def _replay(self, data: bytes) -> Replay:
+        results = read_source(data)
+        if len(results) != 1:
+            raise UsageError(f"{self.path} must hold one game, it holds {len(results)}")
+        return adjudicate(results[0], self.source, keep_steps=True)
+
+    def _refusal(self, data: bytes, message: str) -> tuple[PlayResult, None]:
+        """Nothing written: the refusal, with the verdict and board of the game in `data`."""
+        current = self._replay(data)
+        token = token_of(current)
+        verdict = annotated(current.verdict, token)
+        state = current.state
+        result = PlayResult(
+            exit_code=1,
+            written=False,
+            token=token,
+            verdict=verdict_fields(verdict),
+            error=message,
+            board=state.render() if state is not None and current.record is not None else "",
+            next=core.next_text(verdict, token),
+            headline=verdict_line(verdict),
+        )
+        return result, None
+
+    def _decide(self, data: bytes, expect: str | None, events: list[str]) -> tuple[PlayResult, str | None]:
+        current = self._read(data)
+        record, verdict, state = current.record, current.verdict, current.state
+        line = verdict_line(annotated(verdict, None))
+        if record is None or state is None or not verdict.legal:
+            raise _Refused(line)
+        if verdict.status == "finished":
+            raise _Refused(f"{line}: the game is over, nothing more can be agreed or taken back")
+        token = token_of(current)
+        if expect is not None and expect.strip() != token:
+            raise _Refused(
+                f"the game is at token {token}, not {expect.strip()}: the board has changed since this was written"
+            )
+        info = registry.GAMES[record.game]
+        if self.as_side is None:  # the game master's undo: at once
+            new, undone = self._taken_back(record)
+            return self._written(record, new, [*events, f"the last turn is taken back: {undone}"], "undone")
+        side = keys.side_of(info, self.as_side)
+        if not state.in_game(side):
+            raise _Refused(f"{side} has left the game: it is no longer a player and makes no offers")
+        everyone = players(record, info, state)
+        offers = standing(record, info)
+        player = player_of(side, everyone)
+        assert player is not None  # a side in the game belongs to a player
+        offer = Offer(self.kind, side)
+        waiting = missing(self.kind, (*offers, offer), everyone)
+        if waiting:
+            names = ", ".join(each.name for each in waiting)
+            note = f"{side} offers {_WHAT[self.kind]}; still to agree: {names}"
+            if player not in missing(self.kind, offers, everyone):
+                note += f" ({player.name}'s offer already stood)"
+            if self.kind is OfferKind.UNDO:
+                note += self._undo_warning(record)
+            return self._written(record, with_items(record, offer.comment()), [*events, note], f"{self.kind}-offered")
+        if self.kind is OfferKind.DRAW:
+            note = f"{side} agrees: every player agrees to a draw"
+            return self._written(record, with_items(record, Draw(NOWHERE)), [*events, note], "drawn")
+        new, undone = self._taken_back(record)
+        note = f"{side} agrees: every player agrees to take back the last turn: {undone}"
+        return self._written(record, new, [*events, note], "undone")
+
+    def _undo_warning(self, record: Record) -> str:
+        """Why the undo offered could not be done when every player agrees, if it could not."""
+        try:
+            self._taken_back(record)
+        except _Refused as refusal:
+            return f"; but it will be refused: {refusal.message}"
+        return ""
+
+    def _taken_back(self, record: Record) -> tuple[Record, str]:
+        """The record with its last turn taken back, refused when that turn holds a roll."""
+        current = self.current
+        assert current is not None
+        info = registry.GAMES[record.game]
+        try:
+            taken = take_back(record, info, registry.engine(record.game).dialect(), current.numbers)
+        except AgreementError as error:
+            raise _Refused(str(error)) from None
+        events = [event for step in current.steps if step.turn is taken.turn for event in step.events]
+        if rolls_in(taken.turn, events):
+            raise _Refused(
+                f"the last turn ({taken.undone}) holds a roll or a battle result: "
+                "a die once seen is never rolled again, so it cannot be taken back"
+            )
+        return taken.record, taken.undone
+
+    def _written(self, before: Record, record: Record, events: list[str], agreement: str) -> tuple[PlayResult, str]:
+        """The new record judged, in canonical form with its computed Result, and the result."""
+        bare = record._replace(tags=tuple(tag for tag in before.tags if tag.name != "Result"))
+        first = adjudicate(bare, self.source)
+        if first.verdict.status not in ("finished", "ongoing"):  # pragma: no cover - defensive
+            raise _Refused(verdict_line(first.verdict))
+        claimed = bare._replace(tags=(*bare.tags, Tag("Result", core.result_value(first.verdict), NOWHERE)))
+        text = canonical_text(claimed, first)
+        again = adjudicate(read_source(text.encode("utf-8"))[0], self.source)
+        token = token_of(again)
+        verdict = annotated(again.verdict, token)
+        state = again.state
+        result = PlayResult(
+            exit_code=0,
+            written=False,
+            token=token,
+            verdict=verdict_fields(verdict),
+            events=events,
+            board=state.render() if state is not None else "",
+            next=core.next_text(verdict, token),
+            headline=verdict_line(verdict),
+            agreement=agreement,
+        )
+        return result, text

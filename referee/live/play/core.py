@@ -1,0 +1,566 @@
+"""`referee play`: continue a live game's record with a submission, all or nothing
+(PLAY.md §1-4). The record is replayed through its engine; the submission is appended to
+it (its first actions continuing a turn the record left open, a battle part written onto
+the battle that awaits it) and the whole is replayed again: what the engine says of the
+combined record is what `check` will say of the file once written."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from games import registry
+from games.api import GameInfo, GameState, Randomness
+from games.randomness import salt_tag
+from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Turn
+from referee.judge import forms
+from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
+from referee.judge.errors import UsageError
+from referee.judge.suggest import closest
+from referee.judge.suggest import suggestions as suggest
+from referee.judge.token import canonical_text, token_of, turn_token
+from referee.judge.verdicts import Verdict, annotated, relocated, with_claim
+from referee.judge.words import describe, verdict_fields, verdict_line
+from referee.live.play import keys, submission
+from referee.live.play.result import PlayResult
+from referee.live.play.safe import locked, write_atomically
+
+NOWHERE = Span(1, 1)
+_DIE = re.compile(r"die (\d+)")
+
+
+def read_game(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def submit(
+    path: Path,
+    moves: str | None,
+    *,
+    as_side: str | None = None,
+    expect: str | None = None,
+    dry_run: bool = False,
+    seed: str | None = None,
+    salts: Sequence[tuple[str, str]] = (),
+    wait: float = 10.0,
+) -> PlayResult:
+    """Play `moves` (RGN move text, None for none) on the one game in `path`, under its
+    lock: written when every action is legal (unless `dry_run`), refused otherwise.
+    `seed` is the game master's key (the key file's text); `salts` are (side, text) pairs
+    to write as the sides' salts. Raises BusyError (exit 75) and UsageError (exit 2)."""
+    path = Path(path)
+    if not path.is_file():
+        read_game(path)  # the reason, before a lock file is made beside a missing game
+        raise UsageError(f"cannot read {path}: not a file")
+    with locked(path, wait):
+        game = _Game(path, read_game(path))
+        result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+        result = dataclasses.replace(result, dry_run=dry_run)
+        if dry_run and result.exit_code == 0:
+            result = dataclasses.replace(result, notice="dry run: nothing written")
+        if text is not None and not dry_run:
+            write_atomically(path, text)
+            result = dataclasses.replace(result, written=True)
+    return result
+
+
+def judged(
+    path: Path,
+    data: bytes,
+    moves: str | None,
+    *,
+    as_side: str | None = None,
+    expect: str | None = None,
+    seed: str | None = None,
+    salts: Sequence[tuple[str, str]] = (),
+) -> tuple[PlayResult, str | None]:
+    """What `submit` decides for the game text `data` of `path`, writing nothing: the
+    result, and the text to write (None when refused). The caller holds the lock."""
+    return _Game(path, data).play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+
+
+def result_value(verdict: Verdict) -> str:
+    """The `Result` tag of a record with this verdict: `*` while the game goes on."""
+    if verdict.status != "finished":
+        return "*"
+    return "draw" if verdict.draw else "+".join(verdict.winners)
+
+
+def next_text(verdict: Verdict, token: str | None) -> str:
+    """Who acts next, with the token; or the final result."""
+    if verdict.status == "finished":
+        return f"game over: {describe(verdict)}"
+    if verdict.status != "ongoing":
+        return ""
+    text = f"{verdict.to_move} to move (token {token})"
+    if verdict.pending_message:
+        text += f", awaiting {verdict.pending_message}"
+    return text
+
+
+class _Refusal(Exception):
+    def __init__(self, message: str, verdict: Verdict | None = None, suggestions: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.verdict = verdict
+        self.suggestions = list(suggestions)
+
+
+class _Game:
+    """One game file read and judged, ready to take a submission."""
+
+    def __init__(self, path: Path, data: bytes) -> None:
+        self.path = path
+        self.source = str(path)
+        results = read_source(data)
+        if len(results) != 1:
+            raise UsageError(f"{path} must hold one game, it holds {len(results)}")
+        self.current = adjudicate(results[0], self.source)
+        self.as_side: str | None = None
+
+    @functools.cached_property
+    def token(self) -> str | None:
+        """The token of the game as it stands (only written out when asked for)."""
+        return token_of(self.current)
+
+    @functools.cached_property
+    def verdict(self) -> Verdict:
+        return annotated(self.current.verdict, self.token)
+
+    # -- outcomes -------------------------------------------------------------------
+
+    def refused(self, refusal: _Refusal) -> PlayResult:
+        verdict = refusal.verdict or self.verdict
+        state = self.current.state
+        return PlayResult(
+            exit_code=1,
+            written=False,
+            token=self.token,
+            verdict=verdict_fields(verdict),
+            suggestions=refusal.suggestions,
+            error=refusal.message,
+            board=state.render() if state is not None and self.current.record is not None else "",
+            next=next_text(self.verdict, self.token),
+            headline=verdict_line(verdict),
+        )
+
+    def play(
+        self,
+        moves: str | None,
+        *,
+        as_side: str | None,
+        expect: str | None,
+        seed: str | None,
+        salts: Sequence[tuple[str, str]],
+    ) -> tuple[PlayResult, str | None]:
+        try:
+            return self._play(moves, as_side, expect, seed, salts)
+        except _Refusal as refusal:
+            return self.refused(refusal), None
+
+    # -- the submission -------------------------------------------------------------
+
+    def _play(
+        self,
+        moves: str | None,
+        as_side: str | None,
+        expect: str | None,
+        seed: str | None,
+        salts: Sequence[tuple[str, str]],
+    ) -> tuple[PlayResult, str | None]:
+        record, verdict = self.current.record, self.current.verdict
+        if record is None or verdict.status not in ("finished", "ongoing") or verdict.result_matches is False:
+            raise _Refusal(verdict_line(self.verdict))
+        if verdict.status == "finished":
+            raise _Refusal(f"{verdict_line(self.verdict)}: the game is over, nothing more can be played")
+        info = registry.GAMES[record.game]
+        side = keys.side_of(info, as_side) if as_side is not None else None
+        self.as_side = side
+        new_salts = keys.checked_salts(info, salts)
+        if expect is not None and expect.strip() != self.token:
+            raise _Refusal(
+                f"the game is at token {self.token}, not {expect.strip()}: "
+                "the board has changed since this move was written"
+            )
+        tags = {tag.name: tag.value for tag in record.tags}
+        secret = "SeedHash" in tags and "Seed" not in tags
+        if seed is not None:
+            try:
+                keys.check_key(tags, seed)
+            except keys.KeyMismatch as error:
+                raise _Refusal(str(error)) from None
+        keyed = seed is not None and secret
+        if new_salts:
+            self._check_salts(info, record, tags, new_salts)
+        if side is not None and verdict.to_move != side:
+            raise _Refusal(f"{verdict.to_move} is to move, not {side}")
+        text = moves if moves is not None and moves.strip() else None
+        try:
+            sub = submission.read(text, record.game, verdict.to_move) if text is not None else None
+        except submission.SubmissionError as error:
+            where = f"line {error.span.line}, col {error.span.column}"
+            raise _Refusal(f"submission: {record.game}: malformed: {where}: {error.message}") from None
+        plan = _Plan(record, self.current, sub)
+        if sub is not None:
+            if side is not None:
+                plan.check_sides(side)
+            if secret and not keyed:
+                plan.check_no_rolls()
+        pending = self.current.state.pending() if self.current.state is not None else None
+        if not plan.actions and not new_salts:
+            if keyed and pending == "roll":
+                pass
+            elif keyed:
+                raise _Refusal(f"nothing awaits the game master's key: {next_text(self.verdict, self.token)}")
+            else:
+                raise _Refusal("the submission holds no action")
+        written_tags = [tag for tag in record.tags if tag.name != "Result"]
+        written_tags += [Tag(salt_tag(name), value, NOWHERE) for name, value in new_salts]
+        engine_tags = written_tags
+        if keyed and seed is not None:
+            values = keys.keyed_tags(info, {tag.name: tag.value for tag in written_tags}, seed)
+            engine_tags = [Tag(name, value, NOWHERE) for name, value in values.items()]
+        result, written = self._judge(plan, written_tags, engine_tags, keyed, pending)
+        noted = [f'{name}\'s salt is written: [{salt_tag(name)} "{value}"]' for name, value in new_salts]
+        return dataclasses.replace(result, events=noted + result.events), written
+
+    def _check_salts(self, info: GameInfo, record: Record, tags: dict[str, str], salts: list[tuple[str, str]]) -> None:
+        if info.randomness == Randomness.TILES:
+            raise _Refusal(
+                f"{info.name}'s tiles are dealt when the game is created: "
+                "its salts are given to referee new --secret KEY --salt SIDE=TEXT"
+            )
+        if info.randomness is None:
+            raise _Refusal(f"{info.name} draws no dice: a salt would change nothing")
+        if "SeedHash" not in tags or "Seed" in tags:
+            raise _Refusal("salts are for a secret seed: this game has no SeedHash, or its seed is revealed")
+        if any(getattr(move.action, "roll", None) is not None for turn in record.turns for move in turn.moves):
+            raise _Refusal("the first roll has been drawn: salts must come before it")
+        for name, _ in salts:
+            if salt_tag(name) in tags:
+                raise _Refusal(f"{name} has already given its salt")
+
+    def _judge(
+        self,
+        plan: _Plan,
+        written_tags: list[Tag],
+        engine_tags: list[Tag],
+        keyed: bool,
+        pending: str | None,
+    ) -> tuple[PlayResult, str | None]:
+        record = plan.record
+        combined = Record(record.game, tuple(engine_tags), tuple(plan.items), record.span)
+        first = adjudicate(combined, self.source, keep_steps=True)
+        if first.verdict.status not in ("finished", "ongoing"):
+            self._explain(plan, first, combined, keyed)
+        drawn_ids = set(plan.submitted)
+        if pending == "roll" and plan.awaiting is not None:
+            drawn_ids.add(id(plan.awaiting))
+        filled: dict[int, Move] = {}
+        events: list[str] = []
+        for played in first.steps:
+            if id(played.move) not in drawn_ids:
+                continue
+            self._check_chooser(played)
+            events.extend(str(event) for event in played.events)
+            move = _with_roll(played.move, played.events)
+            if move is not None:
+                filled[id(played.move)] = move
+        events += self._fill_pending_choice(first, plan, drawn_ids, filled)
+        items = tuple(_replace_moves(plan.items, filled)) if filled else tuple(plan.items)
+        final = Record(record.game, tuple(written_tags), items, record.span)
+        second = first if not filled and not keyed else adjudicate(final, self.source)
+        if second.verdict.status not in ("finished", "ongoing"):
+            raise _Refusal(verdict_line(second.verdict), second.verdict)  # pragma: no cover - defensive
+        if second is first:
+            final = combined
+        value = result_value(second.verdict)
+        turns = second.verdict.turns or 0
+        token = turn_token(turns, canonical_text(final, second))
+        claimed = final._replace(tags=(*written_tags, Tag("Result", value, NOWHERE)))
+        text = canonical_text(claimed, second)
+        verdict = annotated(with_claim(second.verdict, value), token)
+        state = second.state
+        result = PlayResult(
+            exit_code=0,
+            written=False,
+            token=token,
+            verdict=verdict_fields(verdict),
+            events=events,
+            board=state.render() if state is not None else "",
+            next=next_text(verdict, token),
+            headline=verdict_line(verdict),
+        )
+        return result, text
+
+    def _check_chooser(self, played: Played) -> None:
+        """`--as SIDE`: a Nieuchess retreat after AB2 is the defender's choice, so the
+        attacker's submission may not write it."""
+        side = self.as_side
+        choices = getattr(played.move.action, "choices", None)
+        if side is None or choices is None or played.turn.side != side:
+            return
+        if any(event.kind == "result" and str(event).startswith("AB2") for event in played.events):
+            raise _Refusal(
+                f"the retreat after {played.move.text} (AB2) is chosen by the defender: {side} may not write it"
+            )
+
+    @staticmethod
+    def _fill_pending_choice(replayed: Replay, plan: _Plan, drawn: set[int], filled: dict[int, Move]) -> list[str]:
+        """A battle left awaiting its winner's choice has been rolled but has caused no
+        event yet: its roll and result are those of the completions the engine offers."""
+        state = replayed.state
+        last = plan.last_move()
+        if state is None or last is None or state.pending() != "choice" or id(last) not in drawn:
+            return []
+        action = last.action
+        if getattr(action, "roll", 0) is not None and getattr(action, "result", 0) is not None:
+            return []
+        for completion in state.legal_actions():
+            roll, result = getattr(completion, "roll", None), getattr(completion, "result", None)
+            if roll is not None and result is not None and dataclasses.is_dataclass(action):
+                written = dataclasses.replace(action, roll=roll, result=result)  # type: ignore[type-var]
+                filled[id(last)] = Move(written, str(written), last.span, last.glyph)
+                return [f"die {roll}", f"{result}: awaiting {state.pending_message()}"]
+        return []
+
+    def _explain(self, plan: _Plan, replayed: Replay, combined: Record, keyed: bool) -> None:
+        """Raise the refusal that a failed replay of the combined record calls for."""
+        verdict = replayed.verdict
+        error = verdict.error
+        if error is None:
+            raise _Refusal(verdict_line(verdict), verdict)
+        span = Span(error.line, error.column)
+        failing = plan.move_at(span)
+        if failing is not None and error.action is not None:
+            awaited = self._awaited(plan, combined, failing)
+            if awaited is not None:
+                raise _Refusal(awaited)
+        where = plan.relocate.get(span)
+        if where is None and submission.in_submission(span):
+            where = submission.local(span)
+        if where is None:
+            raise _Refusal(verdict_line(verdict), verdict)
+        moved = relocated(verdict, "submission", where.line, where.column)
+        hints: list[str] = []
+        if error.action is not None and replayed.state is not None:
+            hints = self._hints(plan, replayed.state, failing, error.action, keyed or forms.secret(combined.tag_map))
+        moved = annotated(moved, None, hints)
+        raise _Refusal(verdict_line(moved), moved, hints)
+
+    def _hints(self, plan: _Plan, state: GameState[Any], failing: Move | None, written: str, hidden: bool) -> list[str]:
+        """Did-you-mean, only what `play` accepts at that point: for a roll or choice
+        written onto the battle awaiting it, the parts that complete that battle; else the
+        legal actions closest to what was written, with no roll while the dice are secret."""
+        part = plan.sub.part if plan.sub is not None else None
+        pending = self.current.state.pending() if self.current.state is not None else None
+        if part is not None and failing is not None and failing is plan.awaiting and plan.awaited_text and pending:
+            completions = [str(action) for action in state.legal_actions()]
+            return closest(forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden), part.text)
+        return suggest(state, written, hide_rolls=hidden)
+
+    def _awaited(self, plan: _Plan, combined: Record, failing: Move) -> str | None:
+        """When the game comes to await something (a roll, another side's choice) at
+        the failing action and the submission goes on past it (PLAY.md §1.6): what is
+        awaited and from whom."""
+        cut = combined._replace(items=tuple(plan.cut_after(failing)))
+        replayed = adjudicate(cut, self.source)
+        verdict = replayed.verdict
+        if verdict.status != "ongoing" or verdict.pending not in ("roll", "choice"):
+            return None
+        tags = cut.tag_map
+        if verdict.pending == "roll":
+            who = (
+                "the game master's key (referee play --seed-file)"
+                if "SeedHash" in tags and "Seed" not in tags
+                else f"{verdict.to_move}'s physical dice (written like #4)"
+            )
+        else:
+            who = str(verdict.to_move)
+        return (
+            f"the game awaits {verdict.pending_message} from {who}: nothing after {failing.text} can be played "
+            "before it; submit what comes before it alone"
+        )
+
+
+class _Plan:
+    """The combined record's move text: the record's items with the submission appended
+    (its battle part written onto the awaiting battle, its first turn merged into the
+    turn the record left open). `relocate` maps spans of the record that the submission
+    changed to the submission's own line and column."""
+
+    def __init__(self, record: Record, current: Replay, sub: submission.Submission | None) -> None:
+        self.record = record
+        self.sub = sub
+        self.items: list[RecordItem] = list(record.items)
+        self.relocate: dict[Span, Span] = {}
+        self.submitted: set[int] = set()
+        self.actions = False
+        self.awaiting: Move | None = None
+        self.awaited_text: str | None = None  # the awaiting battle as the record holds it
+        self.turn_index = next((i for i in range(len(self.items) - 1, -1, -1) if isinstance(self.items[i], Turn)), None)
+        verdict = current.verdict
+        pending = current.state.pending() if current.state is not None else None
+        if self.turn_index is not None and pending in ("roll", "choice"):
+            moves = self._turn(self.turn_index).moves
+            self.awaiting = moves[-1] if moves else None
+        if sub is None:
+            return
+        if sub.part is not None:
+            self._write_part(sub.part, pending, current)
+        if sub.record is None:
+            return
+        rest = list(sub.record.items)
+        lead = 0  # comments before the first label go with the turn they precede
+        while lead < len(rest) - 1 and isinstance(rest[lead], Comment):
+            lead += 1
+        first = rest[lead]
+        open_turn = self._turn(self.turn_index) if self.turn_index is not None else None
+        if open_turn is not None and not any(isinstance(item, Draw) for item in self.items[self.turn_index or 0 :]):
+            self.relocate[open_turn.span] = submission.local(first.span)
+            if (
+                isinstance(first, Turn)
+                and first.side == open_turn.side
+                and first.step == open_turn.step
+                and verdict.to_move == open_turn.side
+            ):
+                if first.number is not None and first.number != verdict.round:
+                    where = submission.local(first.span)
+                    raise _Refusal(
+                        f"submission: {record.game}: illegal: line {where.line}, col {where.column}: "
+                        f"this turn is in round {verdict.round}, not round {first.number}"
+                    )
+                assert self.turn_index is not None
+                comments = tuple(item for item in rest[:lead] if isinstance(item, Comment))
+                self.items[self.turn_index] = open_turn._replace(items=open_turn.items + comments + first.items)
+                rest = rest[lead + 1 :]
+                self._note(first)
+        for item in rest:
+            if isinstance(item, Turn):
+                self._note(item)
+            self.actions = self.actions or isinstance(item, Turn | Draw)
+        self.items.extend(rest)
+
+    def _turn(self, index: int) -> Turn:
+        item = self.items[index]
+        assert isinstance(item, Turn)
+        return item
+
+    def _note(self, turn: Turn) -> None:
+        for move in turn.moves:
+            self.submitted.add(id(move))
+            self.actions = True
+
+    def _write_part(self, part: submission.Part, pending: str | None, current: Replay) -> None:
+        """Write a roll or choice onto the battle that awaits it."""
+        where = f"submission: {self.record.game}: illegal: line {part.span.line}, col {part.span.column}"
+        awaiting = self.awaiting
+        if awaiting is None or self.turn_index is None:
+            raise _Refusal(f'{where}: nothing awaits "{part.text}": no battle awaits a roll or a choice')
+        dialect = registry.engine(self.record.game).dialect()
+        combined = f"{awaiting.action}{part.text}"
+        if not re.fullmatch(dialect.action_pattern, combined, re.IGNORECASE | re.ASCII):
+            message = current.state.pending_message() if current.state is not None else None
+            raise _Refusal(f'{where}: the battle {awaiting.action} awaits {message}, which "{part.text}" does not give')
+        action = dialect.parse_action(combined)
+        self.awaited_text = str(awaiting.action)
+        move = Move(action, str(action), awaiting.span, awaiting.glyph)
+        turn = self._turn(self.turn_index)
+        items = tuple(move if item is awaiting else item for item in turn.items)
+        self.items[self.turn_index] = turn._replace(items=items)
+        self.relocate[awaiting.span] = part.span
+        self.submitted.add(id(move))
+        self.awaiting = move
+        self.actions = True
+
+    def submission_turns(self) -> list[Turn]:
+        if self.sub is None or self.sub.record is None:
+            return []
+        return [item for item in self.sub.record.items if isinstance(item, Turn)]
+
+    def check_sides(self, side: str) -> None:
+        """`--as SIDE`: every turn of the submission must be that side's."""
+        for turn in self.submission_turns():
+            if turn.side != side:
+                where = submission.local(turn.span)
+                raise _Refusal(
+                    f"the submission holds a turn of {turn.side} (line {where.line}, col {where.column}): "
+                    f"{side} may submit only its own turns"
+                )
+
+    def check_no_rolls(self) -> None:
+        """While the seed is secret and its key is not at hand, rolls come from the game
+        master's key later, never from a player's text. (With the key, a written roll must
+        equal the stream's, PLAY.md §3: the replay with the seed checks it.)"""
+        written = self.sub is not None and self.sub.part is not None and "#" in self.sub.part.text
+        for turn in self.submission_turns():
+            written = written or any(getattr(move.action, "roll", None) is not None for move in turn.moves)
+        if written:
+            raise _Refusal(
+                "this game's dice are secret: every roll is drawn by the game master's key "
+                "(referee play --seed-file), never written in a submission; leave the roll out"
+            )
+
+    def last_move(self) -> Move | None:
+        for item in reversed(self.items):
+            if isinstance(item, Turn):
+                return item.moves[-1] if item.moves else None
+        return None
+
+    def move_at(self, span: Span) -> Move | None:
+        for item in self.items:
+            if isinstance(item, Turn):
+                for move in item.moves:
+                    if move.span == span:
+                        return move
+        return None
+
+    def cut_after(self, last: Move) -> list[RecordItem]:
+        """The items up to and including the action `last` (its turn cut after it)."""
+        kept: list[RecordItem] = []
+        for item in self.items:
+            if isinstance(item, Turn) and any(move is last for move in item.moves):
+                index = next(i for i, sub in enumerate(item.items) if sub is last)
+                kept.append(item._replace(items=item.items[: index + 1]))
+                return kept
+            kept.append(item)
+        return kept
+
+
+def _with_roll(move: Move, events: tuple[object, ...]) -> Move | None:
+    """A battle with the roll and result its replay gave written in, where the text
+    left them out (a roll the seed drew, the result of a roll of physical dice)."""
+    action = move.action
+    if not dataclasses.is_dataclass(action) or not hasattr(action, "roll") or not hasattr(action, "result"):
+        return None
+    roll: int | None = action.roll
+    outcome: str | None = action.result
+    for event in events:
+        kind, text = getattr(event, "kind", ""), str(event)
+        if kind == "roll" and roll is None:
+            found = _DIE.match(text)
+            roll = int(found.group(1)) if found else None
+        elif kind == "result" and outcome is None:
+            outcome = text.split(":")[0].strip()
+    if (roll, outcome) == (action.roll, action.result) or roll is None or outcome is None:
+        return None
+    written = dataclasses.replace(action, roll=roll, result=outcome)  # type: ignore[type-var]
+    return Move(written, str(written), move.span, move.glyph)
+
+
+def _replace_moves(items: Sequence[RecordItem], filled: dict[int, Move]) -> list[RecordItem]:
+    out: list[RecordItem] = []
+    for item in items:
+        if isinstance(item, Turn) and any(id(move) in filled for move in item.moves):
+            item = item._replace(
+                items=tuple(filled.get(id(sub), sub) if isinstance(sub, Move) else sub for sub in item.items)
+            )
+        out.append(item)
+    return out

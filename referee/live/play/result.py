@@ -1,0 +1,67 @@
+"""What a submission came to: `PlayResult`, rendered as the text and JSON of `referee play`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """The outcome of one `play` (or `reveal`).
+
+    `exit_code` 0: written (or would be, with a dry run); 1: refused. `verdict` is the
+    `check --json` object of the record as written, or of the state that refused it (an
+    illegal submission's verdict locates the error inside the submission). `error` is
+    the one-line reason of a refusal, `refusal` the same without the verdict's prefix
+    when the refusal is not a verdict (a stale token, a wrong side, a wrong key).
+    """
+
+    exit_code: int
+    written: bool
+    token: str | None
+    verdict: dict[str, Any]
+    events: list[str] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+    error: str | None = None
+    board: str = ""
+    next: str = ""
+    dry_run: bool = False
+    notice: str | None = None
+    headline: str = ""
+    agreement: str | None = None
+    """What an offer came to (PLAY.md §6): `draw-offered`, `undo-offered`, `drawn` or
+    `undone`; None for a submission that made no offer and took nothing back."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The `play --json` object: the verdict fields of `check --json`, plus `token`,
+        `written`, `events`, `suggestions`, and `refused` (the reason, or null)."""
+        return {
+            **self.verdict,
+            "token": self.token,
+            "written": self.written,
+            "dry_run": self.dry_run,
+            "events": list(self.events),
+            "suggestions": list(self.suggestions),
+            "refused": self.error,
+            "agreement": self.agreement,
+        }
+
+    def text(self) -> str:
+        """The text of PLAY.md §1: the verdict (or the refusal) line, did-you-mean, one
+        line per event, the board, and who is to move next with the token."""
+        lines = [self.error if self.error is not None else self.headline]
+        if self.suggestions:
+            lines.append(f"did you mean: {', '.join(self.suggestions)}?")
+        if self.notice:
+            lines.append(self.notice)
+        lines.extend(self.events)
+        if self.board:
+            lines += ["", self.board, ""]
+        if self.next:
+            lines.append(f"next: {self.next}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        state = "written" if self.written else "refused" if self.exit_code else "dry run"
+        return f"<PlayResult {state} token={self.token!r} next={self.next!r}>"

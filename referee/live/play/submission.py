@@ -1,0 +1,116 @@
+"""Reading a submission: RGN move text that continues a record (PLAY.md §1).
+
+Three things set a submission apart from a record's move text:
+- it may start with an action, the label of the side to move being implied;
+- it may start with what a Nieuchess battle awaits, written alone as the battle token
+  would hold it: a roll `#4`, a choice `(h7-h8-h9)` or `(-g6,-h7)`, or several of these;
+- its lines and columns are its own, so that errors point inside it.
+
+The move text is read by the record reader behind a `[Game]` tag on a line numbered
+`OFFSET`, so that its line n gets the number OFFSET + n: spans from the submission never
+meet spans from the game file, whatever the file's length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from games import registry
+from notation import reader
+from notation.lexicon import NUMBER, TOKEN_END, label_regex
+from notation.model import Malformed, Record, Span
+
+OFFSET = 1_000_000_000
+_SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")
+_PART = re.compile(
+    r"(?:#\d+(?:=\w+)?(?:\([^)\s]*\))?|=\w+(?:\([^)\s]*\))?|\([^)\s]*\))" + TOKEN_END,
+    re.ASCII,
+)
+
+
+class SubmissionError(ValueError):
+    """Text of the submission that is not RGN move text; `span` is inside the submission."""
+
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(f"{span}: {message}")
+        self.message = message
+        self.span = span
+
+
+@dataclass(frozen=True)
+class Part:
+    """What a battle awaits, written alone at the start of a submission."""
+
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A submission read: an optional battle part, then its move text as a record whose
+    spans are shifted by OFFSET lines (`record` is None when only comments or nothing
+    follow the part). `implied` says the first turn's label was implied."""
+
+    part: Part | None
+    record: Record | None
+    implied: bool
+
+
+def local(span: Span) -> Span:
+    """A span of the shifted move text as a line and column of the submission itself."""
+    if span.line <= OFFSET:
+        return Span(1, 1)  # the implied label, which stands before the submission's text
+    return Span(span.line - OFFSET, span.column)
+
+
+def in_submission(span: Span) -> bool:
+    return span.line >= OFFSET
+
+
+def _span(text: str, offset: int) -> Span:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return Span(text.count("\n", 0, offset) + 1, offset - line_start + 1)
+
+
+def read(moves: str, game: str, to_move: str | None) -> Submission:
+    """Read MOVES for `game`, implying the label of `to_move` when it starts with an
+    action. Raises SubmissionError for text that is not RGN move text."""
+    text = moves.lstrip("\ufeff").replace("\r\n", "\n")
+    dialect = registry.engine(game).dialect()
+    position = _SKIP.match(text, 0)
+    start = position.end() if position else 0
+    part: Part | None = None
+    found = _PART.match(text, start)
+    if found:
+        part = Part(found.group(0), _span(text, start))
+        text = text[:start] + " " * len(found.group(0)) + text[found.end() :]
+        position = _SKIP.match(text, found.end())
+        start = position.end() if position else found.end()
+    if start >= len(text):
+        return Submission(part, None, False)
+    explicit = re.compile(rf"{NUMBER}|{label_regex(dialect)}", re.IGNORECASE | re.ASCII)
+    implied = not explicit.match(text, start)
+    head = f'[Game "{game}"]'
+    if implied:
+        if to_move is None:
+            raise SubmissionError("the game awaits no turn: nothing can be played", _span(text, start))
+        head += f" {dialect.short_labels[to_move]}:"
+    chunk = (head + "\n" + text).encode("utf-8")
+    pieces = reader.split_records(chunk)
+    if len(pieces) != 1:
+        second = text.find("[Game")
+        raise SubmissionError(
+            'a submission is move text: it cannot start a new record with [Game "..."]', _span(text, second)
+        )
+    result = reader.read_record(chunk, OFFSET, lambda name: dialect if name == game else None)
+    if isinstance(result, Malformed):
+        raise SubmissionError(result.error.message, local(result.error.span))
+    extra = [tag for tag in result.tags if tag.name != "Game"]
+    if extra:
+        raise SubmissionError(
+            f"a submission is move text: tags such as [{extra[0].name}] belong in the game file", local(extra[0].span)
+        )
+    if not result.items:
+        return Submission(part, None, False)
+    return Submission(part, result, implied)
