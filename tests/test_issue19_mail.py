@@ -118,10 +118,13 @@ def _send(tmp_path: Path, body: str) -> tuple[str, str]:
         message(ANN, "[g1] move", body).as_bytes(), "--games", str(tmp_path), "--outbox", str(tmp_path / "out")
     )
     assert done.returncode == 0, done.stderr
-    [answer] = outbox_messages(tmp_path / "out")
-    text = answer.get_body(preferencelist=("plain",))
-    assert text is not None
-    return text.get_content(), game_file.read_text(encoding="utf-8")
+    texts = []
+    for answer in outbox_messages(tmp_path / "out"):  # an accepted move: one to the player to move, one to the others
+        text = answer.get_body(preferencelist=("plain",))
+        assert text is not None
+        texts.append(text.get_content())
+    assert texts
+    return "\n".join(texts), game_file.read_text(encoding="utf-8")
 
 
 def test_a_greeting_refuses_the_submission_and_the_answer_says_why(tmp_path: Path) -> None:

@@ -11,12 +11,22 @@ import subprocess
 import sys
 from email.message import EmailMessage
 from pathlib import Path
+from typing import NamedTuple
 
 from referee.live import mail
 from referee.live.mail import game
 from tests.test_mail_helpers import GM, NIKA_PLAYERS, message, nika_game, outbox_messages, write_game
 
 EVERYONE = sorted(address.split("<")[1].rstrip(">") for address in NIKA_PLAYERS.values())
+
+
+class Told(NamedTuple):
+    """The answers one message caused, as one: every recipient, and the text. After a move
+    or an offer the player to move gets one answer that says how to answer and the others
+    another without those lines (PLAY.md §5.1); the text is the first one's."""
+
+    recipients: list[str]
+    text: str
 
 
 class Table:
@@ -27,17 +37,23 @@ class Table:
         self.settings = mail.settings(folder, sender=GM)
         self.outbox = folder / "outbox"
 
-    def send(self, sender: str, body: str, game_id: str = "g1") -> list[EmailMessage]:
-        """One message in; the answers it caused, taken out of the outbox."""
+    def send(self, sender: str, body: str, game_id: str = "g1") -> list[Told]:
+        """One message in; the answers it caused, taken out of the outbox, told as one."""
         handled = mail.run(io.BytesIO(message(sender, f"[{game_id}] my turn", body).as_bytes()), self.settings)
         assert handled.exit_code == 0, handled.notes
         answers = outbox_messages(self.outbox) if self.outbox.exists() else []
         for path in self.outbox.glob("*.eml"):
             path.unlink()
-        return answers
+        if not answers:
+            return []
+        texts = [_text(answer) for answer in answers]
+        if len(answers) == 2:  # to the player to move, then to the others
+            assert "To play, answer" in texts[0] and "To play, answer" not in texts[1]
+        to = sorted(address.addr_spec for answer in answers for address in answer["To"].addresses)
+        return [Told(to, texts[0])]
 
 
-def text(answer: EmailMessage) -> str:
+def _text(answer: EmailMessage) -> str:
     body = answer.get_body(("plain",))
     assert body is not None
     content = body.get_content()
@@ -45,8 +61,12 @@ def text(answer: EmailMessage) -> str:
     return content
 
 
-def recipients(answer: EmailMessage) -> list[str]:
-    return sorted(address.addr_spec for address in answer["To"].addresses)
+def text(answer: Told) -> str:
+    return answer.text
+
+
+def recipients(answer: Told) -> list[str]:
+    return answer.recipients
 
 
 def a_legal_move(path: Path, rng: random.Random) -> tuple[str, str]:
@@ -77,7 +97,7 @@ def test_an_offer_is_told_at_once_to_every_player_with_how_to_answer_it(tmp_path
     assert "Cy (Messene) offers a draw in game g1." in body
     assert "To accept, answer with the word `draw` alone. To decline, play any move" in body
     assert "still to agree: Athens, Sparta, Thebes" in body
-    assert "next: Athens to move" in body
+    assert "next: Ann (Athens) to move" in body  # players by name (PLAY.md §5.1)
 
 
 def test_moves_then_draw_by_mail_are_played_and_offered_in_one_answer(tmp_path: Path) -> None:
@@ -87,7 +107,7 @@ def test_moves_then_draw_by_mail_are_played_and_offered_in_one_answer(tmp_path: 
     body = text(answer)
     assert recipients(answer) == EVERYONE
     assert "Ann (Athens) played in game g1:\n\n  d1-W d2-W\n\nAnn (Athens) offers a draw in game g1." in body
-    assert "next: Sparta to move" in body
+    assert "next: Bo (Sparta) to move" in body
     assert path.read_text().rstrip().endswith("1. W: d1-W d2-W {[%offer draw Athens]}")
 
 

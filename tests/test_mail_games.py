@@ -34,12 +34,19 @@ __all__ = ["smtp"]
 
 
 def _send(settings: mail.Settings, server: SmtpServer, sender: str, game_id: str, body: str) -> str:
-    """One message in, one answer out to every player; returns the answer's text."""
+    """One message in, the answers out to every player (the one to move alone told how to
+    answer, PLAY.md §5.1); returns the text the other players got."""
     handled = mail.run(io.BytesIO(message(sender, f"[{game_id}] my turn", body).as_bytes()), settings)
     assert handled.exit_code == 0, handled.notes
-    [answer] = server.take()
-    assert "played in game" in answer.text, answer.text
-    return answer.text
+    received = [answer for answer in server.take() if "played in game" in answer.text]
+    assert received, "no answer"
+    players = game.open_game(settings.games / f"{game_id}.rgn").roster.players
+    assert sorted(address for answer in received for address in answer.recipients) == sorted(
+        player.address for player in players
+    )
+    for answer in received:
+        assert ("To play, answer" in answer.text) == (len(received) == 2 and answer is received[0]), answer.text
+    return received[-1].text
 
 
 def _choose(path: Path, rng: random.Random) -> tuple[str, str, str]:
@@ -118,8 +125,7 @@ def test_a_nieuchess_game_with_secret_dice_by_mail_then_revealed(tmp_path: Path,
             args = ["--games", str(games), "--keys", str(keys), "--smtp", smtp.address, "--from", GM]
             done = run_mail(message(sides[side], "[n1]", action).as_bytes(), *args)
             assert done.returncode == 0 and done.stderr == "", done.stderr
-            [answer] = smtp.take()
-            text = answer.text
+            text = smtp.take()[-1].text
             assert f"{action}#" in path.read_text()  # the die and its result written on the battle
         else:
             text = _send(settings, smtp, sides[side], "n1", action)
@@ -132,16 +138,19 @@ def test_a_nieuchess_game_with_secret_dice_by_mail_then_revealed(tmp_path: Path,
         _send(settings, smtp, sides[side], "n1", action)
     resigning = game.open_game(path).to_move
     assert resigning is not None
-    last = _send(settings, smtp, sides[resigning], "n1", "resign")
-    assert "game over:" in last
-    assert seed not in path.read_text()
-    # The dice were drawn, not written by the players: the revealed seed accounts for every roll.
-    revealed = subprocess.run(
-        [sys.executable, "-m", "referee", "reveal", str(path), "--seed-file", str(keys / "n1.key")],
-        capture_output=True,
-        text=True,
-    )
-    assert revealed.returncode == 0, revealed.stderr
+    handled = mail.run(io.BytesIO(message(sides[resigning], "[n1] I give up", "resign").as_bytes()), settings)
+    assert handled.exit_code == 0, handled.notes
+    *played, revealed = smtp.take()
+    assert all("game over:" in answer.text and seed not in answer.text for answer in played)
+    # PLAY.md §5.1: the game over, the gateway reveals the seed and sends it to every player.
+    assert sorted(revealed.recipients) == ["ann@example.org", "bo@example.org"]
+    assert f"Seed: {seed}" in revealed.text and "referee check n1.rgn" in revealed.text
+    [record] = [part for part in revealed.message.iter_attachments() if part.get_filename() == "n1.rgn"]
+    assert f'[Seed "{seed}"]' in record.get_content() and f'[Seed "{seed}"]' in path.read_text()
+    # Never twice: another message to the finished game reveals nothing more.
+    mail.run(io.BytesIO(message(sides[resigning], "[n1]", "resign").as_bytes()), settings)
+    assert [answer for answer in smtp.take() if "Seed:" in answer.text] == []
+    assert path.read_text().count("[Seed ") == 1
     checked = subprocess.run([sys.executable, "-m", "referee", "check", str(path)], capture_output=True, text=True)
     assert checked.returncode == 0, checked.stdout
     assert "finished" in checked.stdout and "rolls taken as written" not in checked.stdout

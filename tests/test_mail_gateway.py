@@ -31,24 +31,29 @@ def test_an_accepted_move_is_written_and_answered_to_every_player(tmp_path: Path
     code, err = _mail(tmp_path, smtp, sent.as_bytes())
     assert (code, err) == (0, "")
     assert "1. W: d1+d2+d3-W i3-E" in path.read_text()
-    [answer] = smtp.take()
-    assert set(answer.recipients) == EVERYONE
-    assert answer.sender == GM
-    headers = answer.message
-    assert headers["Subject"] == "Re: [g1] my first move"
-    assert headers["In-Reply-To"] == "<a1@x.org>"
-    assert headers["References"] == "<a1@x.org>"
-    assert headers["Auto-Submitted"] == "auto-replied"
-    text = answer.text
-    assert "Ann (Athens) played in game g1:" in text
-    assert "d1+d2+d3-W i3-E" in text
-    assert "g1: ongoing: Sparta to move, round 1" in text
-    assert "routed: Athens 0" in text  # the board
-    token = re.search(r"next: Sparta to move \(token (1-[0-9a-f]{10})\)", text)
-    assert token is not None and f"Token: {token.group(1)}" in text
-    [svg] = list(headers.iter_attachments())  # the board drawn by referee.pictures
-    assert svg.get_content_type() == "image/svg+xml" and svg.get_filename() == "g1.svg"
-    assert b"<svg" in svg.get_content()
+    # PLAY.md §5.1: how to answer (and the token to write) only for the player to move, Bo.
+    to_mover, to_others = smtp.take()
+    assert to_mover.recipients == ("bo@example.org",)
+    assert set(to_others.recipients) == EVERYONE - {"bo@example.org"}
+    for answer in (to_mover, to_others):
+        assert answer.sender == GM
+        headers = answer.message
+        assert headers["Subject"] == "Re: [g1] my first move"
+        assert headers["In-Reply-To"] == "<a1@x.org>"
+        assert headers["References"] == "<a1@x.org>"
+        assert headers["Auto-Submitted"] == "auto-replied"
+        text = answer.text
+        assert "Ann (Athens) played in game g1:" in text
+        assert "d1+d2+d3-W i3-E" in text
+        assert "g1: ongoing: Sparta to move, round 1" in text
+        assert "routed: Athens 0" in text  # the board
+        assert re.search(r"next: Bo \(Sparta\) to move \(token 1-[0-9a-f]{10}\)", text)
+        [svg] = list(headers.iter_attachments())  # the board drawn by referee.pictures
+        assert svg.get_content_type() == "image/svg+xml" and svg.get_filename() == "g1.svg"
+        assert b"<svg" in svg.get_content()
+    token = re.search(r"\(token (1-[0-9a-f]{10})\)", to_mover.text)
+    assert token is not None and f"Token: {token.group(1)}" in to_mover.text
+    assert "Token:" not in to_others.text and "To play, answer" not in to_others.text
 
 
 def test_a_refusal_goes_to_the_sender_alone_with_the_error_suggestions_and_board(
@@ -65,7 +70,7 @@ def test_a_refusal_goes_to_the_sender_alone_with_the_error_suggestions_and_board
     assert 'action 2 "d1-N": there is no piece on d1' in answer.text
     assert "Did you mean: " in answer.text
     assert "routed: Athens 0" in answer.text
-    assert "next: Athens to move" in answer.text
+    assert "next: Ann (Athens) to move" in answer.text
 
 
 def test_a_player_not_to_move_is_told_whose_turn_it_is(tmp_path: Path, smtp: SmtpServer) -> None:
@@ -93,7 +98,7 @@ def test_the_from_address_is_compared_without_case(tmp_path: Path, smtp: SmtpSer
     nika_game(tmp_path)
     code, _ = _mail(tmp_path, smtp, message("ANN@Example.ORG", "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())
     assert code == 0
-    assert len(smtp.take()) == 1
+    assert sum(len(answer.recipients) for answer in smtp.take()) == 4
 
 
 def test_the_same_message_delivered_twice_plays_once(tmp_path: Path, smtp: SmtpServer) -> None:
@@ -105,8 +110,8 @@ def test_the_same_message_delivered_twice_plays_once(tmp_path: Path, smtp: SmtpS
     assert code == 0
     assert "<twice@x.org> was handled before (played): not played again" in err
     assert path.read_text() == once
-    first, repeat = smtp.take()
-    assert len(first.recipients) == 4
+    *first, repeat = smtp.take()
+    assert sum(len(answer.recipients) for answer in first) == 4
     assert repeat.recipients == ("ann@example.org",)
     assert "it is not played again" in repeat.text
     assert "g1: ongoing: Sparta to move, round 1" in repeat.text
@@ -123,7 +128,8 @@ def test_the_same_message_delivered_five_times_at_once_plays_once(tmp_path: Path
         assert process.returncode == 0, err
     assert path.read_text().count("d1+d2+d3-W") == 1
     answers = smtp.take()
-    assert sorted(len(answer.recipients) for answer in answers) == [1, 1, 1, 1, 4]
+    assert sorted(len(answer.recipients) for answer in answers) == [1, 1, 1, 1, 1, 3]
+    assert sum("it is not played again" in answer.text for answer in answers) == 4
 
 
 def test_a_busy_game_exits_75_and_plays_nothing_then_the_retry_plays(tmp_path: Path, smtp: SmtpServer) -> None:
@@ -150,7 +156,8 @@ def test_show_and_moves_answer_without_playing(tmp_path: Path, smtp: SmtpServer)
     assert "routed: Athens 0" in shown.text and "position: " in shown.text
     assert [part.get_content_type() for part in shown.message.iter_attachments()] == ["image/svg+xml"]
     assert list(listed.message.iter_attachments()) == []
-    assert "next: Athens to move (token 0-" in shown.text
+    assert "next: Ann (Athens) to move (token 0-" in shown.text
+    assert "To play, answer" not in shown.text  # Bo is not to move
     assert "Athens to move: 55 legal actions" in listed.text and "d1-W" in listed.text
     assert path.read_text() == before
 
@@ -186,9 +193,9 @@ def test_answers_go_to_the_outbox_without_smtp(tmp_path: Path) -> None:
     nika_game(tmp_path)
     done = run_mail(message(ANN, "[g1]", "d1+d2+d3-W i3-E\n").as_bytes(), "--games", str(tmp_path), "--from", GM)
     assert done.returncode == 0, done.stderr
-    [answer] = outbox_messages(tmp_path / "outbox")
-    assert answer["Subject"] == "Re: [g1]"
-    assert len(answer["To"].addresses) == 4
+    answers = outbox_messages(tmp_path / "outbox")
+    assert {answer["Subject"] for answer in answers} == {"Re: [g1]"}
+    assert sum(len(answer["To"].addresses) for answer in answers) == 4
     elsewhere = tmp_path / "sent"
     done = run_mail(message(BO, "[g1]", "show\n").as_bytes(), "--games", str(tmp_path), "--outbox", str(elsewhere))
     assert done.returncode == 0, done.stderr
@@ -204,8 +211,8 @@ def test_an_unreachable_smtp_server_keeps_the_answer_and_exits_75(tmp_path: Path
     assert done.returncode == 75
     assert "cannot reach the SMTP server" in done.stderr and "the answer was kept in" in done.stderr
     assert "1. W: d1+d2+d3-W i3-E" in path.read_text()
-    [kept] = outbox_messages(tmp_path / "outbox")
-    assert len(kept["To"].addresses) == 4
+    kept = outbox_messages(tmp_path / "outbox")
+    assert sum(len(answer["To"].addresses) for answer in kept) == 4
     again = run_mail(sent, "--games", str(tmp_path), "--from", GM)  # the retry plays nothing twice
     assert again.returncode == 0
     assert path.read_text().count("W:") == 1

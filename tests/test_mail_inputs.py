@@ -61,8 +61,8 @@ def test_bodies_in_other_charsets_are_decoded(tmp_path: Path, smtp: SmtpServer, 
     headers += f'Content-Type: text/plain; charset="{charset}"\nContent-Transfer-Encoding: 8bit\n'
     _mail(tmp_path, smtp, _raw(headers, body))
     assert comment in path.read_text(encoding="utf-8")
-    [answer] = smtp.take()
-    assert comment in answer.text
+    answers = smtp.take()
+    assert answers and all(comment in answer.text for answer in answers)
 
 
 def test_eight_bit_text_without_a_charset_and_an_unknown_charset(tmp_path: Path, smtp: SmtpServer) -> None:
@@ -93,10 +93,16 @@ def test_multipart_alternative_plays_the_plain_part_and_skips_a_20_mb_attachment
         b'Content-Disposition: attachment; filename="big.bin"\r\n\r\n' + attachment + b"--outer--\r\n"
     )
     assert len(body) > 20 * 2**20
+    # Over the 1 MB limit of PLAY.md §5.1 the player is told it is too large...
     _mail(tmp_path, smtp, _raw(headers, body))
+    assert not _played(path)
+    [too_large] = smtp.take()
+    assert too_large.recipients == ("ann@example.org",) and "larger than 1 MB" in too_large.text
+    # ... and a game master who allows more (--max-size) gets the plain part played.
+    done = run_mail(_raw(headers, body), "--games", str(tmp_path), "--smtp", smtp.address, "--max-size", "30000000")
+    assert done.returncode == 0, done.stderr
     assert _played(path)
-    [answer] = smtp.take()
-    assert len(answer.recipients) == 4
+    assert sum(len(answer.recipients) for answer in smtp.take()) == 4
 
 
 def test_a_greeting_above_the_moves_is_refused_with_its_place(tmp_path: Path, smtp: SmtpServer) -> None:
@@ -140,10 +146,10 @@ def test_line_breaks_in_the_subject_inject_no_header(tmp_path: Path, smtp: SmtpS
     headers = f"From: {ANN}\nTo: {GM}\nSubject: =?utf-8?b?{bad}?=\nMessage-ID: <inject@x.org>\n"
     _mail(tmp_path, smtp, _raw(headers, f"{MOVE}\n".encode()))
     assert _played(path)
-    [answer] = smtp.take()
-    assert "eve@evil.example" not in answer.recipients
-    assert answer.message["Bcc"] is None and answer.message["X-Evil"] is None
-    assert answer.message["Subject"] == "Re: [g1] hi Bcc: eve@evil.example X-Evil: 1"
+    for answer in smtp.take():
+        assert "eve@evil.example" not in answer.recipients
+        assert answer.message["Bcc"] is None and answer.message["X-Evil"] is None
+        assert answer.message["Subject"] == "Re: [g1] hi Bcc: eve@evil.example X-Evil: 1"
 
 
 def test_a_game_id_with_a_line_break_is_no_game(tmp_path: Path, smtp: SmtpServer) -> None:

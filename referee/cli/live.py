@@ -6,7 +6,7 @@ print through `referee.cli.render` and exit through the one exit rule."""
 from __future__ import annotations
 
 import sys
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -166,8 +166,8 @@ def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
 @app.command(short_help="The mail gateway: play one e-mail read on standard input, answer the players.")
 def mail(
     games_dir: Annotated[
-        str, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
-    ],
+        str | None, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
+    ] = None,
     outbox: Annotated[
         str | None,
         typer.Option("--outbox", help="Write answers as .eml files here (default DIR/outbox).", metavar="DIR"),
@@ -199,6 +199,25 @@ def mail(
             metavar="ADDRESS",
         ),
     ] = None,
+    max_size: Annotated[
+        int,
+        typer.Option("--max-size", help="Read at most BYTES of a message before its sender is known.", metavar="BYTES"),
+    ] = 2**20,
+    gm: Annotated[
+        str | None,
+        typer.Option("--gm", help="The game master's address, copied (Cc) on every answer.", metavar="ADDRESS"),
+    ] = None,
+    flush: Annotated[
+        bool, typer.Option("--flush", help="Send the answers waiting in the outbox (exit 75 while the server is down).")
+    ] = False,
+    check_games: Annotated[
+        str | None,
+        typer.Option("--check-games", help="List the games of DIR with a side that has no address.", metavar="DIR"),
+    ] = None,
+    now: Annotated[
+        str | None,
+        typer.Option("--now", help="The time written into mail.log, as 2026-12-01T12:00:00Z (default: the clock)."),
+    ] = None,
 ) -> None:
     """Play the moves of one e-mail message read on standard input, and answer (PLAY.md §5).
 
@@ -206,9 +225,13 @@ def mail(
     that the record's side tags name. Strangers get no answer.
 
     Exit status 0 when the message was handled (a refusal or a stranger included), 75 when
-    the game is busy (the mail system delivers it again), 2 for a usage error.
+    the game is busy or the answers cannot be sent (the mail system delivers it again), 2
+    for a usage error. Every message's outcome is a line of DIR/mail.log.
 
-    Example (procmail, fetchmail --mda): referee mail --games "$HOME/games" --from gm@example.org --smtp localhost:25
+    --flush sends the answers waiting in the outbox; --check-games DIR lists games that
+    have a side nobody could be told about (exit 1 when there is one).
+
+    Example (.forward, procmail): /usr/local/bin/referee mail --games /home/gm/games --smtp localhost:25
     """
     from pathlib import Path
 
@@ -217,6 +240,10 @@ def mail(
     try:
         if sys.stdin is None:
             raise UsageError("cannot read standard input: it is closed")
+        if check_games is not None:
+            _report(gateway.check_games(Path(check_games)))
+        if games_dir is None:
+            raise UsageError("give --games DIR (or --check-games DIR)")
         if add_player is not None:
             err(gateway.add_player(Path(games_dir), add_player, sys.stdin.read(), wait))
             finish(Tally())
@@ -229,14 +256,33 @@ def mail(
             keys=Path(keys) if keys is not None else None,
             sender=sender,
             wait=wait,
+            max_size=max_size,
+            gm=gm,
+            now=now,
         )
+        if flush:
+            _report(gateway.flush(config))
         handled = gateway.run(sys.stdin.buffer, config)
     except gateway.BusyError as error:
         _busy(f"mail: {error}")
-    except gateway.UsageError as error:
+    except UsageError as error:
         fail_usage(UsageError(f"mail: {error}"))
     for note in handled.notes:
         err(f"referee mail: {note}")
     tally = Tally()
     tally.busy = handled.exit_code == ExitStatus.BUSY
+    finish(tally)
+
+
+def _report(handled: Any) -> NoReturn:
+    """The end of `mail --flush` and `mail --check-games`: their lines, then 0, 1 or 75."""
+    busy = handled.exit_code == ExitStatus.BUSY
+    for note in handled.notes:
+        if busy:
+            err(f"referee mail: {note}")
+        else:
+            out(note)
+    tally = Tally()
+    tally.busy = busy
+    tally.refused = handled.exit_code == ExitStatus.REJECTED
     finish(tally)

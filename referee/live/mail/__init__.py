@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import BinaryIO
 
 from referee.judge.errors import BusyError, ExitStatus, UsageError
+from referee.judge.words import plural
 from referee.live.mail.errors import DeliveryError, KeysFileError
-from referee.live.mail.gateway import PLAYERS_FILE, Handled, Settings, handle
+from referee.live.mail.gateway import MAX_SIZE, PLAYERS_FILE, Handled, Settings, flush_waiting, handle
 
-MAX_MESSAGE_BYTES = 64 * 2**20
-"""Larger messages are not read (a line on standard error, exit 0): no game needs them."""
+_CHUNK = 2**16
 
 
 def settings(
@@ -34,8 +34,13 @@ def settings(
     keys: Path | None = None,
     sender: str | None = None,
     wait: float = 10.0,
+    max_size: int = MAX_SIZE,
+    gm: str | None = None,
+    now: str | None = None,
 ) -> Settings:
-    """The options checked; UsageError for any that cannot work."""
+    """The options checked; UsageError for any that cannot work. `now` is the time as
+    an instant (`2026-12-01T12:00:00Z`, for tests and replays), else the system clock."""
+    from notation.timing import TimingError, parse_instant
     from referee.live.mail import delivery, players
 
     if not games.is_dir():
@@ -46,7 +51,15 @@ def settings(
         raise UsageError("--starttls and --smtp-user need --smtp HOST:PORT")
     server = delivery.smtp_settings(smtp, starttls, smtp_user) if smtp is not None else None
     address = players.checked_address(sender) if sender is not None else default_sender()
-    return Settings(games, outbox if outbox is not None else games / "outbox", server, keys, address, wait)
+    copy = players.checked_address(gm) if gm is not None else None
+    if max_size < 1024:
+        raise UsageError(f"--max-size {max_size}: at least 1024 bytes, so that a message's head can be read")
+    try:
+        moment = parse_instant(now) if now is not None else None
+    except TimingError as error:
+        raise UsageError(f"--now: {error}") from None
+    box = outbox if outbox is not None else games / "outbox"
+    return Settings(games, box, server, keys, address, wait, max_size, copy, moment)
 
 
 def default_sender() -> str:
@@ -59,11 +72,9 @@ def default_sender() -> str:
 def run(stream: BinaryIO, config: Settings) -> Handled:
     """Handle the one message on `stream`. Never raises for anything the message holds:
     UsageError for the game folder (exit 2); a busy game or a failed write is exit 75."""
-    data = stream.read(MAX_MESSAGE_BYTES + 1)
-    if len(data) > MAX_MESSAGE_BYTES:
-        return Handled(0, (f"a message over {MAX_MESSAGE_BYTES // 2**20} MiB: not read, no answer",))
+    data, too_large = read_bounded(stream, config.max_size)
     try:
-        return handle(data, config)
+        return handle(data, config, too_large)
     except BusyError as error:
         return Handled(ExitStatus.BUSY, (f"{error} (exit 75: the mail system will deliver it again)",))
     except DeliveryError as error:
@@ -75,6 +86,49 @@ def run(stream: BinaryIO, config: Settings) -> Handled:
         raise
     except Exception as error:  # a bug of the gateway: keep the message queued rather than lose it
         return Handled(ExitStatus.BUSY, (f"internal error, the message is left to the mail system: {error!r}",))
+
+
+def read_bounded(stream: BinaryIO, limit: int) -> tuple[bytes, bool]:
+    """The first `limit` bytes of the message, and whether there was more. The rest is read
+    and thrown away a piece at a time (the mail system wants its pipe read to the end), so
+    that a message of any size costs no more memory than its first `limit` bytes."""
+    data = stream.read(limit)
+    extra = stream.read(_CHUNK)
+    if not extra:
+        return data, False
+    while stream.read(_CHUNK):
+        pass
+    return data, True
+
+
+def flush(config: Settings) -> Handled:
+    """`mail --flush`: send every answer waiting in the outbox; exit 75 while the server cannot take them."""
+    from referee.live.mail import delivery
+
+    if config.smtp is None:
+        raise UsageError("--flush sends the outbox by SMTP: give --smtp HOST:PORT")
+    waiting = len(delivery.waiting(config.outbox)) if config.outbox.is_dir() else 0
+    try:
+        flushed = flush_waiting(config)
+    except DeliveryError as error:
+        left = len(delivery.waiting(config.outbox))
+        return Handled(ExitStatus.BUSY, (f"{error}: {plural(left, 'answer')} left in {config.outbox}",))
+    if flushed.sent == 0 and not flushed.set_aside and waiting:
+        return Handled(ExitStatus.BUSY, (f"another gateway is sending the outbox {config.outbox} now",))
+    notes = [f"refused for good, kept as {path}" for path in flushed.set_aside]
+    return Handled(0, (f"sent {plural(flushed.sent, 'answer')} from {config.outbox}", *notes))
+
+
+def check_games(games: Path) -> Handled:
+    """`mail --check-games DIR`: every game whose side in play has no address (exit 1 when any)."""
+    from referee.live.mail import game
+
+    if not games.is_dir():
+        raise UsageError(f"--check-games {games}: no such folder")
+    lines = game.unaddressed(games)
+    if not lines:
+        return Handled(0, (f"every game in {games} has an address for each side in play",))
+    return Handled(1, tuple(lines))
 
 
 def add_player(games: Path, address: str, passphrase_text: str, wait: float = 10.0) -> str:
@@ -109,7 +163,10 @@ __all__ = [
     "UsageError",
     "Settings",
     "add_player",
+    "check_games",
     "default_sender",
+    "flush",
+    "read_bounded",
     "run",
     "settings",
 ]

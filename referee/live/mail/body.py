@@ -1,7 +1,7 @@
 """What a player wrote: the text of a message's first `text/plain` part, decoded, and the
-moves in it, with quoted lines, the signature, and the `Key:` and `Token:` lines taken
-out (PLAY.md §5). `check --email` reads a message's records through the same decoding
-and the same dropping of quoted lines and signature (NOTATION.md §9)."""
+moves in it, with quoted lines, the signature, and the `Key:`, `Token:` and `Salt:`
+lines taken out (PLAY.md §5). `check --email` reads a message's records through the
+same decoding and the same dropping of quoted lines and signature (NOTATION.md §9)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from email.parser import BytesParser
 from enum import Enum
 from typing import NamedTuple
 
-_FIELD = re.compile(r"\s*(key|token)\s*:(.*)", re.IGNORECASE | re.DOTALL)
+_FIELD = re.compile(r"\s*(key|token|salt)\s*:(.*)", re.IGNORECASE | re.DOTALL)
 _ATTRIBUTION = re.compile(r".*\bwrote\s*:\s*", re.IGNORECASE | re.DOTALL)
 _UNDECLARED = {"us-ascii", "ascii", "unknown-8bit", "x-unknown"}
 _LATIN_1 = {"iso-8859-1", "latin-1", "latin1", "iso_8859-1", "l1", "iso8859-1"}
@@ -38,11 +38,14 @@ class Submission(NamedTuple):
     moves: str
     key: str | None
     token: str | None
+    salt: str | None = None
+    """A `Salt:` line's text (PLAY.md §5.1): the sender's side's salt."""
 
     def __repr__(self) -> str:
         # The passphrase never appears in a repr, a log line or an answer.
         key = None if self.key is None else "***"
-        return f"Submission({self.request.value}, moves={self.moves!r}, key={key}, token={self.token!r})"
+        salt = "" if self.salt is None else f", salt={self.salt!r}"
+        return f"Submission({self.request.value}, moves={self.moves!r}, key={key}, token={self.token!r}{salt})"
 
 
 # -- the text of a message ---------------------------------------------------------------
@@ -129,7 +132,7 @@ def message_text(data: bytes) -> MessageText:
 
 def read_body(text: str) -> Submission:
     """Drop quoted lines (`>`), an attribution line just above them ("... wrote:"), and
-    everything from the signature line `-- ` on; take out the first `Key:` and `Token:`
+    everything from the signature line `-- ` on; take out the first `Key:`, `Token:` and `Salt:`
     lines (every such line is removed); what remains is the move text. When a line holds
     `moves:` alone, the move text is what follows it, up to a line `end` or the end, and
     the lines outside are ignored. A body of `show` or `moves` alone, in any case, is a
@@ -137,23 +140,27 @@ def read_body(text: str) -> Submission:
     kept: list[str] = []
     key: str | None = None
     token: str | None = None
+    salt: str | None = None
     for line in written_lines(text):
         if line is None:
             continue
         field = _FIELD.fullmatch(line)
         if field:
             value = field.group(2).strip()
-            if field.group(1).lower() == "key":
+            name = field.group(1).lower()
+            if name == "key":
                 key = value if key is None else key
-            else:
+            elif name == "token":
                 token = value if token is None else token
+            else:
+                salt = value if salt is None else salt
             continue
         kept.append(line.rstrip())
     moves = "\n".join(_between_markers(kept)).strip()
     word = moves.lower()
     if word in ("show", "moves"):
-        return Submission(Request(word), "", key, token)
-    return Submission(Request.PLAY, moves, key, token)
+        return Submission(Request(word), "", key, token, salt)
+    return Submission(Request.PLAY, moves, key, token, salt)
 
 
 def _between_markers(lines: list[str]) -> list[str]:

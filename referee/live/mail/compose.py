@@ -28,6 +28,8 @@ class Kind(Enum):
     NO_MOVES = "no moves"
     PLAIN_TEXT_PLEASE = "plain text please"
     REPEAT = "repeat"
+    TOO_LARGE = "too large"
+    REVEALED = "revealed"
     OFFERED = "offered"
 
 
@@ -38,6 +40,8 @@ class Answer(NamedTuple):
     recipients: tuple[tuple[str, str], ...]
     body: str
     svg: str | None = None
+    record: str | None = None
+    """The game's record, attached as `ID.rgn` (when the seed is revealed)."""
 
     def __repr__(self) -> str:
         to = ", ".join(address for address, _ in self.recipients)
@@ -62,12 +66,21 @@ def reply_subject(subject: str, game_id: str) -> str:
 
 
 def build(
-    answer: Answer, *, game_id: str, incoming: Incoming, sender: str, now: datetime | None = None
+    answer: Answer,
+    *,
+    game_id: str,
+    incoming: Incoming,
+    sender: str,
+    now: datetime | None = None,
+    cc: str | None = None,
 ) -> EmailMessage:
-    """The answer as a message from `sender`, threaded under the incoming message."""
+    """The answer as a message from `sender`, threaded under the incoming message; `cc`
+    is the game master's address (`--gm`), copied on every answer."""
     message = EmailMessage()
     message["From"] = _address(sender, "referee")
     message["To"] = [_address(address, name) for address, name in answer.recipients]
+    if cc is not None and cc not in (address for address, _ in answer.recipients):
+        message["Cc"] = _address(cc, "game master")
     message["Subject"] = reply_subject(incoming.subject, game_id)
     message["Date"] = format_datetime(now or datetime.now(UTC))
     message["Message-ID"] = make_msgid("referee", domain=sender.rpartition("@")[2] or "localhost")
@@ -79,6 +92,8 @@ def build(
     message.set_content(answer.body)
     if answer.svg is not None:
         message.add_attachment(answer.svg.encode("utf-8"), "image", "svg+xml", filename=f"{game_id}.svg")
+    if answer.record is not None:
+        message.add_attachment(answer.record, filename=f"{game_id}.rgn")
     return message
 
 
@@ -93,17 +108,20 @@ def _turn_block(turn: Turn) -> list[str]:
     return [*head, "", *tail] if head else tail
 
 
-def accepted(game_id: str, who: str, side: str, moves: str, turn: Turn, token: str | None) -> str:
-    """To every player: what was played, what it caused, the board, who is next."""
+def accepted(game_id: str, who: str, side: str, moves: str, turn: Turn, token: str | None, hint: bool = True) -> str:
+    """To every player: what was played, what it caused, the board, who is next; the lines
+    that say how to answer (`hint`) only for the player who is to move."""
     lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(moves), "", *_turn_block(turn)]
-    if token:
+    if token and hint:
         lines += ["", _reply_hint(token)]
     return "\n".join(lines) + "\n"
 
 
-def offered(game_id: str, who: str, side: str, kind: str, moves: str, turn: Turn, token: str | None) -> str:
+def offered(
+    game_id: str, who: str, side: str, kind: str, moves: str, turn: Turn, token: str | None, hint: bool = True
+) -> str:
     """To every player: a draw or an undo is offered (after the moves played with it, if
-    any), by whom, and how to answer it."""
+    any), by whom, and how to answer it; the token request only for the player to move."""
     what = "a draw" if kind == "draw" else "to take back the last turn"
     played = moves.rstrip()[: -len(kind)].strip()  # the moves before the final word, if any
     acted = any(not word.endswith(":") for word in played.split())  # more than a label (`R: draw`)
@@ -116,13 +134,19 @@ def offered(game_id: str, who: str, side: str, kind: str, moves: str, turn: Turn
         "",
         *_turn_block(turn),
     ]
-    if token:
+    if token and hint:
         lines += ["", _reply_hint(token)]
     return "\n".join(lines) + "\n"
 
 
 def refused(
-    game_id: str, moves: str, error: str, suggestions: Sequence[str], turn: Turn | None, token: str | None
+    game_id: str,
+    moves: str,
+    error: str,
+    suggestions: Sequence[str],
+    turn: Turn | None,
+    token: str | None,
+    hint: bool = True,
 ) -> str:
     """To the sender alone: why nothing was played, what might have been meant, the board."""
     lines = [f"Your submission to game {game_id} was not played: nothing was written.", ""]
@@ -134,7 +158,7 @@ def refused(
     if turn is not None:
         # The refusal's verdict is the error above: the board and who is to move follow it.
         lines += ["", *_turn_block(turn._replace(verdict="", events=()))]
-    if token:
+    if token and hint:
         lines += ["", _reply_hint(token)]
     return "\n".join(lines) + "\n"
 
@@ -163,9 +187,9 @@ def no_moves(game_id: str, turn: Turn) -> str:
     return "\n".join(lines) + "\n"
 
 
-def shown(game_id: str, turn: Turn, token: str | None) -> str:
+def shown(game_id: str, turn: Turn, token: str | None, hint: bool = True) -> str:
     lines = [f"Game {game_id}:", "", *_turn_block(turn)]
-    if token:
+    if token and hint:
         lines += ["", _reply_hint(token)]
     return "\n".join(lines) + "\n"
 
@@ -173,6 +197,52 @@ def shown(game_id: str, turn: Turn, token: str | None) -> str:
 def listed(game_id: str, header: str, actions: Sequence[str]) -> str:
     body = ", ".join(actions)
     return f"Game {game_id}: {header}\n\n" + "\n".join(_wrap(body, 72)) + "\n"
+
+
+def too_large(game_id: str, limit: int) -> str:
+    return (
+        f"Your message to game {game_id} is larger than {_size(limit)}, so it was not read and nothing was played.\n\n"
+        "Please send your moves as plain text, without attachments or quoted history.\n"
+    )
+
+
+def token_needed(game_id: str, turn: Turn, token: str | None) -> str:
+    """A writing message without `Token:` in a game with passphrases: refused, the current token quoted."""
+    lines = [
+        f"Your message to game {game_id} was not played: nothing was written.",
+        "",
+        "This game asks for the game's current token with every message that plays:",
+        f"  Token: {token}",
+        "(a message without one could be an old message sent again by someone else).",
+        "",
+        *_turn_block(turn._replace(verdict="", events=())),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def revealed(game_id: str, seed: str, verdict: str) -> str:
+    """To every player when a game with secret dice ends: the seed, and how to check every roll."""
+    return (
+        f"Game {game_id} is over ({verdict}), so the seed of its dice is revealed:\n\n"
+        f"  Seed: {seed}\n\n"
+        f"The record, with the seed written into it, is attached as {game_id}.rgn. This command\n"
+        "checks that the seed matches the SeedHash published at the start, with every salt,\n"
+        "and that every roll of the game is the one the seed gives:\n\n"
+        f"  referee check {game_id}.rgn\n"
+    )
+
+
+def named_next(turn: Turn, names: dict[str, str]) -> Turn:
+    """`next: Bo (Sparta) to move`: the side to move named with its player, where it has one."""
+    for side, name in names.items():
+        prefix = f"next: {side} to move"
+        if turn.next.startswith(prefix):
+            return turn._replace(next=f"next: {name} ({side}) to move{turn.next[len(prefix) :]}")
+    return turn
+
+
+def _size(limit: int) -> str:
+    return f"{limit / 2**20:g} MB" if limit >= 2**20 else f"{limit / 1024:g} KB" if limit >= 1024 else f"{limit} bytes"
 
 
 def repeated(game_id: str, outcome: str, verdict: str) -> str:

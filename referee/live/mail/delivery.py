@@ -1,5 +1,7 @@
 """Delivering answers: by SMTP (`--smtp HOST:PORT`, `--starttls`, `--smtp-user` with the
-password from `REFEREE_SMTP_PASSWORD`) or as `.eml` files in an outbox folder."""
+password from `REFEREE_SMTP_PASSWORD`) or as `.eml` files in an outbox folder. Answers
+that could not be sent wait in the outbox; `flush` sends them, oldest first, and removes
+each one the server has taken (PLAY.md §5.1, "Nothing stranded")."""
 
 from __future__ import annotations
 
@@ -9,7 +11,9 @@ import smtplib
 import ssl
 import time
 from collections.abc import Callable, Sequence
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 from typing import NamedTuple
 
@@ -49,12 +53,7 @@ def send(messages: Sequence[EmailMessage], smtp: Smtp) -> None:
         return
     try:
         with smtplib.SMTP(smtp.host, smtp.port, timeout=smtp.timeout) as client:
-            client.ehlo()
-            if smtp.starttls:
-                client.starttls(context=ssl.create_default_context())
-                client.ehlo()
-            if smtp.user is not None:
-                client.login(smtp.user, os.environ.get(PASSWORD_VARIABLE, ""))
+            _open(client, smtp)
             for message in messages:
                 client.send_message(message)
     except smtplib.SMTPException as error:
@@ -77,10 +76,84 @@ def write_outbox(messages: Sequence[EmailMessage], outbox: Path, write: Callable
     try:
         outbox.mkdir(parents=True, exist_ok=True)
         for message in messages:
-            name = f"{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{secrets.token_hex(4)}.eml"
+            # The name sorts by time (to the nanosecond), so that `flush` sends the oldest first.
+            stamp = time.time_ns()
+            name = f"{time.strftime('%Y%m%dT%H%M%S', time.gmtime(stamp // 10**9))}-{stamp % 10**9:09d}"
+            name += f"-{secrets.token_hex(4)}.eml"
             path = outbox / name
             write(path, message.as_string())
             written.append(path)
     except OSError as error:
         raise DeliveryError(f"cannot write into the outbox {outbox}: {error.strerror or error}") from None
     return written
+
+
+def waiting(outbox: Path) -> list[Path]:
+    """The answers waiting in the outbox, oldest first (temporary files are never listed)."""
+    try:
+        return sorted(path for path in outbox.glob("*.eml") if path.is_file())
+    except OSError as error:
+        raise DeliveryError(f"cannot read the outbox {outbox}: {error.strerror or error}") from None
+
+
+class Flushed(NamedTuple):
+    """What `flush` did: how many answers were sent, and the files of those the server
+    refused for good (renamed `*.eml.failed`, so that they block nothing and are kept)."""
+
+    sent: int
+    set_aside: tuple[Path, ...] = ()
+
+
+def flush(outbox: Path, smtp: Smtp) -> Flushed:
+    """Send every answer waiting in the outbox over one SMTP session, oldest first, each
+    removed once the server has taken it. DeliveryError when the server cannot be reached
+    or refuses for now (what was not sent stays)."""
+    paths = waiting(outbox)
+    if not paths:
+        return Flushed(0)
+    sent = 0
+    set_aside: list[Path] = []
+    try:
+        with smtplib.SMTP(smtp.host, smtp.port, timeout=smtp.timeout) as client:
+            _open(client, smtp)
+            for path in paths:
+                try:
+                    data = path.read_bytes()
+                except FileNotFoundError:  # sent by another gateway meanwhile
+                    continue
+                message = BytesParser(policy=policy.default).parsebytes(data)
+                try:
+                    client.send_message(message)
+                except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException, ValueError) as error:
+                    if not _for_good(error):
+                        raise
+                    aside = path.with_name(path.name + ".failed")
+                    path.replace(aside)
+                    set_aside.append(aside)
+                    continue
+                path.unlink(missing_ok=True)
+                sent += 1
+    except smtplib.SMTPException as error:
+        raise DeliveryError(f"the SMTP server {smtp.host}:{smtp.port} refused: {_reason(error)}") from None
+    except (OSError, ssl.SSLError) as error:
+        raise DeliveryError(f"cannot reach the SMTP server {smtp.host}:{smtp.port}: {error}") from None
+    return Flushed(sent, tuple(set_aside))
+
+
+def _for_good(error: Exception) -> bool:
+    """Whether the server refused one message for good (5xx, or a file that is no message
+    to send), rather than for now (4xx) or for every message."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    if isinstance(error, smtplib.SMTPResponseException):
+        return error.smtp_code >= 500 and error.smtp_code not in (530, 535, 554)
+    return True
+
+
+def _open(client: smtplib.SMTP, smtp: Smtp) -> None:
+    client.ehlo()
+    if smtp.starttls:
+        client.starttls(context=ssl.create_default_context())
+        client.ehlo()
+    if smtp.user is not None:
+        client.login(smtp.user, os.environ.get(PASSWORD_VARIABLE, ""))

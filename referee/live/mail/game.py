@@ -23,13 +23,16 @@ from referee.live.mail.players import Roster, roster
 
 
 class Game(NamedTuple):
-    """One game file as it stands: its players, the side to act, the state in words."""
+    """One game file as it stands: its players, the side to act, the state in words;
+    `sides` are the sides in play, in turn order; `finished` says the game is over."""
 
     path: Path
     roster: Roster
     to_move: str | None
     token: str | None
     turn: Turn
+    sides: tuple[str, ...] = ()
+    finished: bool = False
 
 
 class Played(NamedTuple):
@@ -65,7 +68,16 @@ def open_game(path: Path) -> Game:
         if info is not None:  # a player's sides, and so the players, in turn order
             sides.sort(key=lambda pair: info.sides.index(pair[0]))
     verdict = replayed.verdict
-    return Game(path, roster(sides), verdict.to_move, _token(replayed), _turn_now(path, replayed))
+    in_play = tuple(replayed.state.sides) if replayed.state is not None else ()
+    return Game(
+        path,
+        roster(sides),
+        verdict.to_move,
+        _token(replayed),
+        _turn_now(path, replayed),
+        in_play,
+        verdict.status == "finished",
+    )
 
 
 def _token(replayed: Replay) -> str | None:
@@ -114,10 +126,20 @@ def _session(call: Any) -> Any:
     return found
 
 
-def submit(game: Game, moves: str, *, side: str, expect: str | None, seed: str | None, wait: float) -> Played:
-    """Play `moves` for `side` (refused unless that side is to act), written only if all is legal."""
+def submit(
+    game: Game,
+    moves: str,
+    *,
+    side: str | None,
+    expect: str | None,
+    seed: str | None,
+    wait: float,
+    salts: tuple[tuple[str, str], ...] = (),
+) -> Played:
+    """Play `moves` for `side` (refused unless that side is to act), written only if all is
+    legal; `salts` (side, text) are written with them (PLAY.md §3: `play --salt`)."""
     try:
-        result = play.submit(game.path, moves, as_side=side, expect=expect, seed=seed, wait=wait)
+        result = play.submit(game.path, moves or None, as_side=side, expect=expect, seed=seed, salts=salts, wait=wait)
     except play.BusyError as error:
         raise BusyError(str(error)) from None
     except play.UsageError as error:
@@ -130,6 +152,42 @@ def submit(game: Game, moves: str, *, side: str, expect: str | None, seed: str |
     # play names the game by its path; players see the file's name, not the GM's folders.
     refusal = result.error.replace(str(game.path), game.path.name) if result.error is not None else None
     return Played(result.written, refusal, tuple(result.suggestions), turn, result.token, result.agreement)
+
+
+def reveal(game: Game, seed: str, wait: float) -> str | None:
+    """Reveal the seed of a finished game (`referee reveal`): the record's new text, or None
+    when nothing was written (the seed was revealed before: never twice)."""
+    from referee.live.play.secret import reveal as reveal_seed
+
+    try:
+        result = reveal_seed(game.path, seed, wait)
+    except play.BusyError as error:
+        raise BusyError(str(error)) from None
+    except play.UsageError as error:
+        raise UsageError(str(error)) from None
+    if not result.written:
+        return None
+    try:
+        return game.path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {game.path}: {error.strerror or error}") from None
+
+
+def unaddressed(folder: Path) -> list[str]:
+    """`mail --check-games`: one line for every game file of the folder with a side in play
+    whose tag names no address (nobody would be told to move), or that cannot be read."""
+    lines: list[str] = []
+    for path in sorted(folder.glob("*.rgn")):
+        try:
+            current = open_game(path)
+        except UsageError as error:
+            lines.append(f"{path.stem}: {error}")
+            continue
+        held = {side for player in current.roster.players for side in player.sides}
+        missing = [side for side in current.sides if side not in held]
+        if missing and not current.finished:
+            lines.append(f"{path.stem}: no address for {', '.join(missing)}")
+    return lines
 
 
 def read_key(keys: Path | None, game_id: str) -> str | None:

@@ -1,28 +1,40 @@
-"""The mail gateway of PLAY.md §5: one message in, the answers out.
+"""The mail gateway of PLAY.md §5 and §5.1: one message in, the answers out.
 
-`handle` decides, in this order: which game the subject names (no game: no answer),
-whether the sender is one of its players (a stranger: no answer), whether the message
-carries the player's key when `players.toml` asks for one, what the body asks (the
-board, the legal moves, or moves to play), and whether this Message-ID was handled
-before. Then it plays, composes the answers and delivers them."""
+`handle` decides, in this order, reading only the message's head (`headers.read_head`,
+bounded and linear) until the sender is known to be a player: whether the message is
+automatic (RFC 3834: never answered), which game the subject names (no game: no answer),
+whether the sender is one of its players (a stranger: no answer), whether the message is
+within the size limit (a player's larger message is answered "too large"). Only then is
+the body read: the player's key when `players.toml` asks for one, what the body asks (the
+board, the legal moves, a salt, or moves to play; a token for every message that writes,
+with keys), and whether this Message-ID was handled before. Then it plays, composes the
+answers, delivers them, and writes the outcome into `DIR/mail.log`."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.judge.errors import ExitStatus, UsageError
-from referee.live.mail import compose, delivery, game, incoming, players
+from referee.judge.errors import BusyError, ExitStatus, UsageError
+from referee.judge.words import plural
+from referee.live.mail import compose, delivery, game, incoming, log, players
 from referee.live.mail.body import Request, Submission, not_a_move, read_body
 from referee.live.mail.compose import Answer, Kind
 from referee.live.mail.errors import DeliveryError
+from referee.live.mail.headers import Head, read_head
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.ledger import Entry, Ledger
+from referee.live.mail.log import LogLine, Outcome
 
 PLAYERS_FILE = "players.toml"
+MAX_SIZE = 2**20
+"""`--max-size`: the most of a message read before its sender is known (1 MB)."""
+
 ROLLS_ARE_DRAWN = (
     "this game's dice are drawn by the game master's key: write each battle without its roll "
     "(g6+h6xh7, not g6+h6xh7#4), and the answer gives the roll and its result"
@@ -34,7 +46,8 @@ OFFERS = ("draw", "undo")
 
 
 class Settings(NamedTuple):
-    """The gateway's options: the game folder, where answers go, the GM's keys, who answers."""
+    """The gateway's options: the game folder, where answers go, the GM's keys, who answers,
+    the size limit, the game master's address for `Cc`, and the time (`--now`, seconds)."""
 
     games: Path
     outbox: Path
@@ -42,70 +55,153 @@ class Settings(NamedTuple):
     keys: Path | None
     sender: str
     wait: float = 10.0
+    max_size: int = MAX_SIZE
+    gm: str | None = None
+    now: int | None = None
 
 
 class Handled(NamedTuple):
-    """What became of one message: the exit status, lines for standard error, the answers sent."""
+    """What became of one message: the exit status, lines for standard error, the answers
+    sent, and the outcome written into `mail.log` (None when nothing could be written)."""
 
     exit_code: int
     notes: tuple[str, ...]
     answers: tuple[Answer, ...] = ()
+    outcome: Outcome | None = None
 
 
-def handle(data: bytes, settings: Settings) -> Handled:
-    """Read, judge, play, answer. Raises UsageError (exit 2) for a broken game folder."""
+class _Trace:
+    """What is known of a message so far, for its log line."""
+
+    def __init__(self) -> None:
+        self.game_id: str | None = None
+
+
+def handle(data: bytes, settings: Settings, too_large: bool = False) -> Handled:
+    """Read, judge, play, answer, log. `data` is at most `settings.max_size` bytes of the
+    message, `too_large` says there was more. Raises UsageError (exit 2) for a broken
+    game folder."""
+    head = read_head(data)
+    trace = _Trace()
     try:
-        message = incoming.parse(data)
-    except RecursionError:
-        return Handled(0, ("a message of parts nested too deeply to read: no answer",))
-    if message.automatic:
-        return Handled(0, (f"{_who(message)}: an automatic message (Auto-Submitted), not answered",))
-    if message.sender is not None and message.sender == settings.sender.lower():
-        return Handled(0, ("a message from this gateway's own address, not answered",))
-    found = _find_game(message, settings.games)
+        handled = _judge(head, data, settings, too_large, trace)
+    except BusyError as error:
+        note = f"{error} (exit 75: the mail system will deliver it again)"
+        handled = Handled(ExitStatus.BUSY, (note,), (), Outcome.BUSY)
+    if handled.outcome is not None:
+        now = settings.now if settings.now is not None else int(time.time())
+        line = LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome)
+        try:
+            log.append(settings.games, line)
+        except OSError as error:
+            handled = handled._replace(notes=(*handled.notes, f"cannot write {log.LOG_NAME}: {error}"))
+    return handled
+
+
+def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: _Trace) -> Handled:
+    found = _find_game(head, settings.games)
+    trace.game_id = found[0] if found is not None else None
+    if head.automatic is not None:
+        note = f"{_who(head)}: an automatic message ({head.automatic}): not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    if head.sender is not None and head.sender == settings.sender.lower():
+        note = "a message from this gateway's own address: not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
     if found is None:
-        return Handled(0, (_no_game(message, settings.games),))
+        return Handled(0, (_no_game(head, settings.games),), (), Outcome.NO_GAME)
     game_id, path = found
     current = game.open_game(path)
-    player = current.roster.find(message.sender)
+    player = current.roster.find(head.sender)
     if player is None:
-        return Handled(0, (f"{_who(message)} is not a player of game {game_id}: no answer",))
-    answers, notes = _answers(message, settings, game_id, current, player)
-    built = [compose.build(answer, game_id=game_id, incoming=message, sender=settings.sender) for answer in answers]
+        note = f"{_who(head)} is not a player of game {game_id}: no answer"
+        return Handled(0, (note,), (), Outcome.STRANGER)
+    if too_large:
+        body = compose.too_large(game_id, settings.max_size)
+        answer = Answer(Kind.TOO_LARGE, ((player.address, player.name),), body)
+        note = f"{_who(head)}: larger than {settings.max_size} bytes: not read"
+        return _deliver(head, settings, game_id, [answer], [note], Outcome.TOO_LARGE)
+    try:
+        message = incoming.with_body(head, data)
+    except RecursionError:
+        note = f"{_who(head)}: a message of parts nested too deeply to read: no answer"
+        return Handled(0, (note,), (), Outcome.REFUSED)
+    answers, notes, outcome = _answers(message, settings, game_id, current, player)
+    return _deliver(head, settings, game_id, answers, notes, outcome)
+
+
+def _deliver(
+    head: Head, settings: Settings, game_id: str, answers: list[Answer], notes: list[str], outcome: Outcome
+) -> Handled:
+    """Send the answers (the outbox's waiting answers first) or write them into the outbox."""
+    message = Incoming(head.message_id, head.references, head.sender, "", head.subject, (), None, False, False)
+    now = datetime.fromtimestamp(settings.now, UTC) if settings.now is not None else None
+    built = [
+        compose.build(answer, game_id=game_id, incoming=message, sender=settings.sender, cc=settings.gm, now=now)
+        for answer in answers
+    ]
     try:
         if settings.smtp is not None:
+            notes = [*notes, *flush_notes(flush_waiting(settings), settings.outbox)]
             delivery.send(built, settings.smtp)
         else:
             delivery.write_outbox(built, settings.outbox, game.write_atomically)
     except DeliveryError as error:
         kept = _keep(built, settings)
-        return Handled(ExitStatus.BUSY, (*notes, str(error), *kept), tuple(answers))
-    return Handled(0, tuple(notes), tuple(answers))
+        return Handled(ExitStatus.BUSY, (*notes, str(error), *kept), tuple(answers), outcome)
+    return Handled(0, tuple(notes), tuple(answers), outcome)
+
+
+def flush_waiting(settings: Settings) -> delivery.Flushed:
+    """Send what waits in the outbox, under the outbox's lock; nothing when another gateway
+    is sending them right now. DeliveryError when the server cannot take them."""
+    if settings.smtp is None or not settings.outbox.is_dir() or not delivery.waiting(settings.outbox):
+        return delivery.Flushed(0)
+    try:
+        with game.locked(settings.outbox / ".flush", 0):
+            return delivery.flush(settings.outbox, settings.smtp)
+    except BusyError:
+        return delivery.Flushed(0)
+
+
+def flush_notes(flushed: delivery.Flushed, outbox: Path) -> list[str]:
+    """Lines for standard error about what `flush` did."""
+    notes = [f"sent {plural(flushed.sent, 'answer')} waiting in {outbox}"] if flushed.sent else []
+    notes += [f"the SMTP server refused {path.name} for good: kept as {path}" for path in flushed.set_aside]
+    return notes
 
 
 def _answers(
     message: Incoming, settings: Settings, game_id: str, current: game.Game, player: players.Player
-) -> tuple[list[Answer], list[str]]:
+) -> tuple[list[Answer], list[str], Outcome]:
     to_sender = ((player.address, player.name),)
+    mover = current.to_move in player.sides
     if message.text is None:
-        return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, compose.plain_text_please(game_id, message.html_only))], []
+        body = compose.plain_text_please(game_id, message.html_only)
+        return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, body)], [], Outcome.REFUSED
     submission = read_body(message.text)
     keys = players.load_keys(settings.games / PLAYERS_FILE)
     if keys is not None:
         reason = _key_problem(keys, player.address, submission)
         if reason is not None:
-            return [Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))], [
-                f"{player.address}: not accepted for game {game_id}: {reason}"
-            ]
-    if submission.request is Request.SHOW:
-        turn = game.show(current)
-        body = compose.shown(game_id, turn, current.token)
-        return [Answer(Kind.SHOW, to_sender, body, game.board_svg(current))], []
-    if submission.request is Request.MOVES:
+            answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
+            return [answer], [f"{player.address}: not accepted for game {game_id}: {reason}"], Outcome.NOT_ACCEPTED
+    names = _names(current)
+    writes = submission.salt is not None or submission.request is Request.PLAY
+    if submission.request is Request.SHOW and not writes:
+        turn = compose.named_next(game.show(current), names)
+        body = compose.shown(game_id, turn, current.token, hint=mover)
+        return [Answer(Kind.SHOW, to_sender, body, game.board_svg(current))], [], Outcome.SHOWN
+    if submission.request is Request.MOVES and not writes:
         header, actions = game.legal_moves(current)
-        return [Answer(Kind.MOVES, to_sender, compose.listed(game_id, header, actions))], []
-    if not submission.moves:
-        return [Answer(Kind.NO_MOVES, to_sender, compose.no_moves(game_id, current.turn))], []
+        return [Answer(Kind.MOVES, to_sender, compose.listed(game_id, header, actions))], [], Outcome.SHOWN
+    if not submission.moves and submission.salt is None:
+        body = compose.no_moves(game_id, compose.named_next(current.turn, names))
+        return [Answer(Kind.NO_MOVES, to_sender, body)], [], Outcome.REFUSED
+    if keys is not None and submission.token is None:
+        # With passphrases, a message that writes must name the board it was written for:
+        # a captured message sent again later is then always stale.
+        body = compose.token_needed(game_id, compose.named_next(current.turn, names), current.token)
+        return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     return _play(message, settings, game_id, current, player, submission)
 
 
@@ -117,6 +213,11 @@ def _key_problem(keys: dict[str, str], address: str, submission: Submission) -> 
     return None
 
 
+def _names(current: game.Game) -> dict[str, str]:
+    """Each side with an address, named by its player: `Ann`, or the address."""
+    return {side: player.name or player.address for player in current.roster.players for side in player.sides}
+
+
 def _play(
     message: Incoming,
     settings: Settings,
@@ -124,18 +225,25 @@ def _play(
     current: game.Game,
     player: players.Player,
     submission: Submission,
-) -> tuple[list[Answer], list[str]]:
+) -> tuple[list[Answer], list[str], Outcome]:
     to_sender = ((player.address, player.name),)
-    everyone = tuple((each.address, each.name) for each in current.roster.players)
-    side = current.to_move if current.to_move in player.sides else player.sides[0]
+    names = _names(current)
+    side = current.to_move if current.to_move in player.sides else _first_side(current, player)
     if submission.moves.strip().lower() in OFFERS:
-        side = player.sides[0]  # an offer alone is the player's first side's, whoever is to move (PLAY.md §6)
+        side = _first_side(current, player)  # an offer alone is the player's first side's (PLAY.md §6)
     seed = game.read_key(settings.keys, game_id)
     if seed is not None and _writes_a_roll(submission.moves):
         # With the key at hand the dice are drawn, never written: a written roll would only
         # let a player probe the secret die (a wrong one is refused, naming the right one).
-        body = compose.refused(game_id, submission.moves, ROLLS_ARE_DRAWN, (), current.turn, current.token)
-        return [Answer(Kind.REFUSED, to_sender, body)], []
+        turn = compose.named_next(current.turn, names)
+        body = compose.refused(
+            game_id, submission.moves, ROLLS_ARE_DRAWN, (), turn, current.token, hint=_moves(current, player)
+        )
+        return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
+    salts: tuple[tuple[str, str], ...] = ()
+    if submission.salt is not None:
+        side = _first_side(current, player)
+        salts = ((side, submission.salt),)
     with game.locked(settings.games / "mail-ledger.tsv", settings.wait):
         ledger = Ledger(settings.games)
         if message.message_id is not None:
@@ -143,26 +251,81 @@ def _play(
             if before is not None:
                 note = f"{message.message_id} was handled before ({before.outcome}): not played again"
                 body = compose.repeated(game_id, before.outcome, current.turn.verdict)
-                return [Answer(Kind.REPEAT, to_sender, body)], [note]
+                return [Answer(Kind.REPEAT, to_sender, body)], [note], Outcome.DUPLICATE
         played = game.submit(
-            current, submission.moves, side=side, expect=submission.token, seed=seed, wait=settings.wait
+            current,
+            submission.moves,
+            side=side if submission.moves else None,
+            expect=submission.token,
+            seed=seed,
+            wait=settings.wait,
+            salts=salts,
         )
         if message.message_id is not None:
             outcome = "played" if played.written else "refused"
             ledger.record(Entry(message.message_id, game_id, outcome, played.turn.verdict), game.write_atomically)
+    turn = compose.named_next(played.turn, names)
+    if not played.written:
+        error = played.error or played.turn.verdict
+        hint = not_a_move(submission.moves, error, _example(current))
+        error = error if hint is None else f"{error}\n\n{hint}"
+        body = compose.refused(
+            game_id, submission.moves, error, played.suggestions, turn, played.token, hint=_moves(current, player)
+        )
+        return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
+    after = game.open_game(current.path)
+    what = "\n".join(part for part in (f"Salt: {submission.salt}" if salts else "", submission.moves) if part)
     who = player.name or player.address
-    if played.written and played.agreement in ("draw-offered", "undo-offered"):
+    if played.agreement in ("draw-offered", "undo-offered"):
         kind = played.agreement.partition("-")[0]
-        body = compose.offered(game_id, who, side, kind, submission.moves, played.turn, played.token)
-        return [Answer(Kind.OFFERED, everyone, body)], []
-    if played.written:
-        body = compose.accepted(game_id, who, side, submission.moves, played.turn, played.token)
-        return [Answer(Kind.ACCEPTED, everyone, body, game.board_svg(game.open_game(current.path)))], []
-    error = played.error or played.turn.verdict
-    hint = not_a_move(submission.moves, error, _example(current))
-    error = error if hint is None else f"{error}\n\n{hint}"
-    body = compose.refused(game_id, submission.moves, error, played.suggestions, played.turn, played.token)
-    return [Answer(Kind.REFUSED, to_sender, body)], []
+
+        def offer(hint: bool) -> str:
+            return compose.offered(game_id, who, side, kind, submission.moves, turn, played.token, hint=hint)
+
+        return _to_everyone(after, Kind.OFFERED, offer, None), [], Outcome.PLAYED
+    svg = game.board_svg(after)
+
+    def accepted(hint: bool) -> str:
+        return compose.accepted(game_id, who, side, what, turn, played.token, hint=hint)
+
+    answers = _to_everyone(after, Kind.ACCEPTED, accepted, svg)
+    if seed is not None and after.finished:
+        answers += _revealed(game_id, after, seed, settings)
+    return answers, [], Outcome.PLAYED
+
+
+def _to_everyone(after: game.Game, kind: Kind, body: Callable[[bool], str], svg: str | None) -> list[Answer]:
+    """To every player: one answer to the player(s) to move, with the lines that say how to
+    answer (`body(True)`); another to the others, without them (`body(False)`)."""
+    everyone = [(each.address, each.name) for each in after.roster.players]
+    movers = {each.address for each in after.roster.players if after.to_move in each.sides}
+    to_move = tuple(pair for pair in everyone if pair[0] in movers)
+    others = tuple(pair for pair in everyone if pair[0] not in movers)
+    answers = []
+    if to_move:
+        answers.append(Answer(kind, to_move, body(True), svg))
+    if others:
+        answers.append(Answer(kind, others, body(False), svg))
+    return answers
+
+
+def _revealed(game_id: str, after: game.Game, seed: str, settings: Settings) -> list[Answer]:
+    """When a game played with the GM's key ends: the seed revealed, and sent to every player (once)."""
+    record = game.reveal(after, seed, settings.wait)
+    if record is None:
+        return []
+    everyone = tuple((each.address, each.name) for each in after.roster.players)
+    verdict = after.turn.next.removeprefix("game over: ")
+    return [Answer(Kind.REVEALED, everyone, compose.revealed(game_id, seed, verdict), record=record)]
+
+
+def _first_side(current: game.Game, player: players.Player) -> str:
+    """The player's first side in turn order."""
+    return next((side for side in current.sides if side in player.sides), player.sides[0])
+
+
+def _moves(current: game.Game, player: players.Player) -> bool:
+    return current.to_move in player.sides
 
 
 def _example(current: game.Game) -> str | None:
@@ -180,28 +343,29 @@ def _writes_a_roll(moves: str) -> bool:
     return _ROLL.search(bare) is not None
 
 
-def _find_game(message: Incoming, folder: Path) -> tuple[str, Path] | None:
+def _find_game(head: Head, folder: Path) -> tuple[str, Path] | None:
     """The first bracketed ID of the subject that names a game file of the folder."""
-    for game_id in message.game_ids:
+    for game_id in head.game_ids:
         path = folder / f"{game_id}.rgn"
         if path.is_file():
             return game_id, path
     return None
 
 
-def _no_game(message: Incoming, folder: Path) -> str:
-    if not message.game_ids:
-        return f'{_who(message)}: the subject "{message.subject}" names no game as [ID]: no answer'
-    names = ", ".join(f"[{game_id}]" for game_id in message.game_ids)
-    return f"{_who(message)}: no game {names} in {folder}: no answer"
+def _no_game(head: Head, folder: Path) -> str:
+    if not head.game_ids:
+        return f'{_who(head)}: the subject "{head.subject[:200]}" names no game as [ID]: no answer'
+    names = ", ".join(f"[{game_id}]" for game_id in head.game_ids[:5])
+    return f"{_who(head)}: no game {names} in {folder}: no answer"
 
 
-def _who(message: Incoming) -> str:
-    return f"message {message.message_id or '(no Message-ID)'} from {message.sender or '(no From address)'}"
+def _who(head: Head) -> str:
+    return f"message {head.message_id or '(no Message-ID)'} from {head.sender or '(no single From address)'}"
 
 
 def _keep(built: Sequence[EmailMessage], settings: Settings) -> list[str]:
-    """After a failed delivery, the answers are written into the outbox for the game master."""
+    """After a failed delivery, the answers are written into the outbox, for `--flush` or
+    the next delivery to send."""
     try:
         paths = delivery.write_outbox(built, settings.outbox, game.write_atomically)
     except DeliveryError as error:
@@ -209,4 +373,4 @@ def _keep(built: Sequence[EmailMessage], settings: Settings) -> list[str]:
     return [f"the answer was kept in {path}" for path in paths]
 
 
-__all__ = ["Handled", "Settings", "handle"]
+__all__ = ["Handled", "Settings", "flush_notes", "flush_waiting", "handle"]

@@ -1,26 +1,18 @@
 """Reading one incoming message: who sent it, which game its subject names, and the text
 of its first `text/plain` part, decoded. Whatever arrives, this never raises: a header
 that cannot be read counts as absent, a body that cannot be decoded is decoded with
-replacement characters."""
+replacement characters. The head (sender, subject, game) is read by `headers.read_head`,
+bounded and linear, before anything else."""
 
 from __future__ import annotations
 
-import re
 from email import policy
-from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 from typing import NamedTuple
 
 from referee.live.mail.body import first_text as _first_text
-
-GAME_ID = re.compile(r"[A-Za-z0-9._-]{1,100}", re.ASCII)
-"""A game ID (PLAY.md §5): letters, digits, `-`, `_`, `.`; never a path."""
-
-_BRACKETED = re.compile(r"\[([^\[\]\r\n]*)\]")
-_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")
-_ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@[A-Za-z0-9.-]{1,253}", re.ASCII)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+from referee.live.mail.headers import ADDRESS, GAME_ID, Head, clean_header_text, game_ids, read_head
 
 
 class Incoming(NamedTuple):
@@ -41,12 +33,6 @@ class Incoming(NamedTuple):
         return f"<Incoming {self.message_id} from {self.sender} subject {self.subject!r}>"
 
 
-def clean_header_text(value: str, limit: int = 200) -> str:
-    """A header value made safe to write into an answer's header: every line break and
-    control character becomes one space (no header can be injected), at most `limit` characters."""
-    return " ".join(_CONTROL.sub(" ", value).split())[:limit]
-
-
 def address_of(text: str) -> str | None:
     """The e-mail address a `From` header or a side tag holds (the first one), lower case;
     None when it holds no plausible address."""
@@ -61,40 +47,45 @@ def addresses_in(text: str) -> list[tuple[str, str]]:
     except Exception:  # the standard parser has raised on odd inputs in some Python versions
         return found
     for name, address in pairs:
-        if _ADDRESS.fullmatch(address):
+        if ADDRESS.fullmatch(address):
             found.append((address.lower(), clean_header_text(name, 80)))
     return found
 
 
-def game_ids(subject: str) -> tuple[str, ...]:
-    """The bracketed words of a subject that are well-formed game IDs, in order."""
-    return tuple(word for word in _BRACKETED.findall(subject) if GAME_ID.fullmatch(word) and word not in (".", ".."))
-
-
 def parse(data: bytes) -> Incoming:
-    """Read a message as the mail transfer agent delivered it (an mbox `From ` line first is allowed)."""
-    message = BytesParser(policy=policy.default).parsebytes(data)
-    subject = clean_header_text(_header(message, "Subject"), 500)
-    sender_pairs = addresses_in(_header(message, "From"))
-    sender, sender_name = sender_pairs[0] if sender_pairs else (None, "")
-    message_id = _message_id(_header(message, "Message-ID"))
-    references = tuple(_MESSAGE_ID.findall(_header(message, "References")))[-10:]
+    """Read a whole message (an mbox `From ` line first is allowed): its head as `read_head`
+    reads it, then its body. Only for a player's message within the size limit."""
+    return with_body(read_head(data), data)
+
+
+def with_body(head: Head, data: bytes) -> Incoming:
+    """The message whose head is `head`, with its first text part. The body is parsed with
+    the `compat32` policy, which never decodes a header's encoded words."""
+    if data.startswith(b"From "):
+        data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
+    message = BytesParser(policy=policy.compat32).parsebytes(data)
     text, html = _first_text(message)
-    auto = _header(message, "Auto-Submitted").strip().lower()
-    automatic = bool(auto) and not auto.startswith("no")
     return Incoming(
-        message_id, references, sender, sender_name, subject, game_ids(subject), text, html and text is None, automatic
+        head.message_id,
+        head.references,
+        head.sender,
+        head.sender_name,
+        head.subject,
+        head.game_ids,
+        text,
+        html and text is None,
+        head.automatic is not None,
     )
 
 
-def _header(message: Message, name: str) -> str:
-    try:
-        value = message.get(name)
-        return "" if value is None else str(value)
-    except Exception:  # a header the parser cannot decode counts as absent
-        return ""
-
-
-def _message_id(value: str) -> str | None:
-    found = _MESSAGE_ID.search(value)
-    return found.group(0) if found else None
+__all__ = [
+    "GAME_ID",
+    "Incoming",
+    "address_of",
+    "addresses_in",
+    "clean_header_text",
+    "game_ids",
+    "parse",
+    "read_head",
+    "with_body",
+]
