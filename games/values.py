@@ -88,7 +88,8 @@ class Outcome(NamedTuple):
     def __str__(self) -> str:
         if self.draw:
             return f"draw ({self.reason})"
-        return f"{'+'.join(self.winners)} win ({self.reason})"
+        verb = "wins" if len(self.winners) == 1 else "win"
+        return f"{'+'.join(self.winners)} {verb} ({self.reason})"
 
 
 class Resign(NamedTuple):

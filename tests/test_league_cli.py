@@ -279,4 +279,4 @@ def test_the_league_folder_is_a_mail_gateways_games_folder(tmp_path: Path) -> No
     )
     assert result.exit_code == 0, result.stderr
     code, out, _ = _run("status", str(folder))
-    assert code == 0 and "r1-t1: Red Ann, Blue Bo: Blue win (resignation)" in out
+    assert code == 0 and "r1-t1: Red Ann, Blue Bo: Blue wins (resignation)" in out

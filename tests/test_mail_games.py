@@ -56,14 +56,16 @@ def _choose(path: Path, rng: random.Random) -> tuple[str, str, str]:
     _, actions = game.legal_moves(current)
     actions = [action for action in actions if action != "resign"]
     assert actions, f"{current.to_move} has nothing to play"
-    battles = [action for action in actions if "x" in action]
+    battles = [action for action in actions if re.search(r"\dx[a-y]|^\(", action)]
     action = rng.choice(battles if battles and rng.random() < 0.8 else actions)
-    if re.fullmatch(r"[a-y]\d+", action):  # a replacement pawn: written in its step, `R+:` or `B+:`
-        return current.to_move, "step", f"{current.to_move[0]}+: {action}"
-    if session.show(str(path), 1, None).verdict.pending == "choice":
-        return current.to_move, "choice", action[action.index("(") :]  # PLAY.md §1.5: the choice alone
-    if "#" in action:
-        return current.to_move, "battle", action[: action.index("#")]  # the key draws the die
+    # `moves` lists each action as `play` accepts it (issue 19): a replacement pawn with
+    # its step label, an awaited choice alone (PLAY.md §1.5), a battle bare (the key draws the die).
+    if "+:" in action:
+        return current.to_move, "step", action
+    if action.startswith("("):
+        return current.to_move, "choice", action
+    if re.search(r"\dx[a-y]", action):
+        return current.to_move, "battle", action
     return current.to_move, "move", action
 
 

@@ -122,6 +122,7 @@ class NieuchessState(GameState[NieuchessAction]):
         self.turn: TurnState | None = None
         self._pending: Pending | None = None
         self.seed_secret = False
+        self.ended_side: int | None = None  # whose turn it was when the game ended
         if not setups_left:
             self._judge_armies()
 
@@ -283,6 +284,7 @@ class NieuchessState(GameState[NieuchessAction]):
 
     def _on_finish(self) -> None:
         self._pending = None
+        self.ended_side = self.turn.side if self.turn is not None else self.next_side
 
     def _judge_armies(self) -> tuple[Event, ...]:
         """A side with no pawn on the board loses at once; both at once is a draw."""
@@ -544,8 +546,9 @@ class NieuchessState(GameState[NieuchessAction]):
     # -- position, picture, copy --------------------------------------------------
 
     def position(self) -> str:
+        # A finished game names the side whose turn it was when it ended (NOTATION.md §9).
         to = self.to_move()
-        side = SIDES.index(to) if to is not None else self.next_side
+        side = SIDES.index(to) if to is not None else self.next_side if self.ended_side is None else self.ended_side
         pawns = " ".join(f"{SHORT[s]}:{','.join(NAMES[h] for h in self.field.pawns(s))}" for s in (0, 1))
         return f"{pawns} inv:R={self.invasions[0]},B={self.invasions[1]} to:{SHORT[side]}"
 

@@ -127,14 +127,20 @@ class NikaState(GameState[NikaAction]):
             raise IllegalActionError(f"{action!r} is not a Nika action")
         if not isinstance(action, Pass):
             self.all_passed = False
-        if self._outcome is None and self._acted + 1 == ACTIONS_PER_TURN:
-            self._complete_turn()
+        if self._acted + 1 == ACTIONS_PER_TURN:
+            if self._outcome is None:
+                self._complete_turn()
+            else:  # won with the turn's last action: the next city would act (NOTATION.md §9)
+                self.city = (self.city + 1) % 4
         return events
 
     def _resign(self, side: str) -> tuple[Event, ...]:
         loser = self.city & 1
         self._finish(TEAMS[1 - loser], Reason.RESIGNATION)
-        return (Event(EventKind.RESIGN, f"{side} resigns: {' and '.join(TEAMS[loser])} lose"),)
+        event = Event(EventKind.RESIGN, f"{side} resigns: {' and '.join(TEAMS[loser])} lose")
+        if self._acted + 1 == ACTIONS_PER_TURN:  # resigned with the turn's last action
+            self.city = (self.city + 1) % 4
+        return (event,)
 
     def _close_turn(self) -> None:
         if self._acted < ACTIONS_PER_TURN:  # the game ended within the turn: the order goes on

@@ -36,7 +36,7 @@ app = typer.Typer(
         "stops being RGN). FILE may be - for standard input.\n\n"
         "Exit status: 0 all legal; 1 a record illegal or malformed, a wrong Result claim or "
         "no record; 2 a usage error, an unreadable file or unwritable output; 3 an error of "
-        "the referee itself (please report it)."
+        "the referee itself (please report it); 75 a game file is busy (play, reveal, mail): try again later."
     ),
 )
 
@@ -59,11 +59,13 @@ NowOption = Annotated[
         "--now", metavar="TIME", help="Take this instant (2026-12-06T12:00:00Z) as now, for tests and replays."
     ),
 ]
-OutputOption = Annotated[
+PageOutputOption = Annotated[
     str | None,
-    typer.Option(
-        "--output", "-o", metavar="OUT", help="With --svg or --html: the file to write (default: standard output)."
-    ),
+    typer.Option("--output", "-o", metavar="OUT", help="With --html: the file to write (default: standard output)."),
+]
+PictureOutputOption = Annotated[
+    str | None,
+    typer.Option("--output", "-o", metavar="OUT", help="With --svg: the file to write (default: standard output)."),
 ]
 
 

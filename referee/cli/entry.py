@@ -6,6 +6,8 @@ and a documented exit status, never a traceback.
 - a write to standard output that fails (`> /dev/full`): one line, exit 2;
 - a broken pipe (`| head -1`): quiet, exit 2 (whoever read the output has gone);
 - a usage error found by the option parser: one line naming the command, exit 2;
+- an argument holding bytes that are not UTF-8 (other than an existing file's name): one
+  line, exit 2;
 - an exception nobody foresaw: one line asking for a report, exit 3.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 
 import click
@@ -42,16 +45,36 @@ def _silence_stdout() -> None:
 
 
 def _usage_line(error: click.ClickException) -> str:
-    message = error.format_message().rstrip(".")
+    # Typer adds its "Did you mean ...?" each time the command is resolved: say it once.
+    message = re.sub(r"( Did you mean [^?]*\?)(?:\1)+", r"\1", error.format_message()).rstrip(".")
     context = getattr(error, "ctx", None)
     path = context.command_path if isinstance(context, click.Context) else "referee"
     return f"{path}: {message} (see {path} --help)"
+
+
+def not_utf8(args: list[str]) -> str | None:
+    """Why an argument cannot be used, when one holds bytes that are not UTF-8 (Python
+    hands them over as lone surrogates) and is not the name of an existing file: such a
+    file name is the system's, and is used as it is."""
+    for position, arg in enumerate(args, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            if os.path.exists(arg):
+                continue
+            shown = os.fsencode(arg).decode("utf-8", "backslashreplace")
+            return f'argument {position} is not UTF-8 text: "{shown}" (moves, tags and options are UTF-8)'
+    return None
 
 
 def run(app: typer.Typer, args: list[str]) -> int:
     """Run the command line on `args` and return its exit status."""
     if sys.stdout is None:
         _say("standard output is closed: the output would be lost")
+        return ExitStatus.USAGE
+    refused = not_utf8(args)
+    if refused is not None:
+        _say(refused)
         return ExitStatus.USAGE
     try:
         code = _dispatch(app, args)

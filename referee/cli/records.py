@@ -19,7 +19,8 @@ from referee.cli.app import (
     JsonOption,
     NowOption,
     OneFile,
-    OutputOption,
+    PageOutputOption,
+    PictureOutputOption,
     RecordOption,
     app,
     as_of_instant,
@@ -59,6 +60,14 @@ def check(
     ] = 1,
     as_of: AsOfOption = None,
     now: NowOption = None,
+    email: Annotated[
+        bool,
+        typer.Option(
+            "--email",
+            help="Read each FILE as one e-mail message: check the records of its first text/plain part, "
+            "decoded, without quoted lines and signature.",
+        ),
+    ] = False,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -66,15 +75,18 @@ def check(
     is illegal, malformed or wrongly claimed (or no record was found), 2 for a usage
     error or an unreadable file, 3 when the referee itself failed on a record.
 
+    Without --email, FILE holds RGN text: anything before the first [Game is skipped.
     A timed record's verdict carries its clock as of its last stamp (--as-of: another instant).
-    Example: referee check games.rgn   |   cat mail.txt | referee check --json -
+    Example: referee check games.rgn   |   referee check --email - < message.eml
     Example: referee check --as-of now game.rgn
     """
     tally = Tally()
+    from referee.cli import mailed
     from referee.judge import batch
 
     instant = as_of_instant(as_of, now)
-    for item in batch.check_files(files, jobs, annotate=json_output):
+    checked = mailed.check_messages(files, json_output) if email else batch.check_files(files, jobs, json_output)
+    for item in checked:
         if not isinstance(item, Problem):
             item = verdict_as_of(item, instant)
         tally.add(item)
@@ -94,7 +106,7 @@ def replay(
     file: OneFile,
     record: RecordOption = 1,
     html: HtmlOption = False,
-    output: OutputOption = None,
+    output: PageOutputOption = None,
     json_output: Annotated[
         bool,
         typer.Option(
@@ -136,7 +148,7 @@ def show(
     at: Annotated[int | None, typer.Option("--at", min=0, help="Show the board after round N.")] = None,
     json_output: JsonOption = False,
     svg: Annotated[bool, typer.Option("--svg", help="Draw the board as an SVG picture instead.")] = False,
-    output: OutputOption = None,
+    output: PictureOutputOption = None,
     as_of: AsOfOption = None,
     now: NowOption = None,
 ) -> None:
@@ -162,7 +174,9 @@ def show(
 
 @app.command(short_help="The legal actions of the side to move.")
 def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
-    """List the legal actions of the side to move at the end of a record, in canonical form.
+    """List the legal actions of the side to move at the end of a record, in canonical form,
+    each as `referee play` accepts it there (a replacement step as `R+: g4`, an awaited
+    retreat as `(h7-h8-h9)`, no roll while the dice are secret).
 
     For play by e-mail: the moves open to the player whose turn the record leaves.
     Example: referee moves game.rgn
@@ -260,7 +274,10 @@ def new(
 
 @app.command(short_help="The games, their sides, player counts and variants.")
 def games(json_output: JsonOption = False) -> None:
-    """List the games, their sides, player counts and variants."""
+    """List the games, their sides, player counts and variants.
+
+    Example: referee games   |   referee games --json
+    """
     for line in render.games_json() if json_output else render.games_text():
         out(line)
 

@@ -117,6 +117,9 @@ def listed_text(listed: Listed) -> str:
     if verdict.status != Status.ONGOING:
         return verdict_line(verdict)
     header = f"{verdict.to_move} to move: {plural(len(listed.actions), 'legal action')}"
+    ongoing = verdict.ongoing
+    if not listed.actions and ongoing is not None and ongoing.pending == "roll" and ongoing.pending_message:
+        header += f" until the game master's key draws {ongoing.pending_message}"
     return "\n".join([header, *listed.actions])
 
 

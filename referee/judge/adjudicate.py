@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games import registry
-from games.api import Event, GameState, Outcome, Randomness, Resign, RuleError, SetupError, Side
+from games.api import Event, GameState, Outcome, Randomness, Resign, RuleError, SetupError, Side, quoted
 from notation import reader
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, Span, Timeout, Turn
@@ -103,6 +103,11 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_a
         span = (record.tag_span(error.tag) if error.tag else None) or record.span
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
     clock, entries, problem = _clock(record, state)
+    unread = unreadable_result(record.game, record.tag("Result"), state.sides)
+    if unread is not None:  # the first of the two in the text is where it stops being readable
+        at = record.tag_span("Result") or record.span
+        if problem is None or tuple(at) < tuple(problem[0]):
+            problem = (at, unread)
     if problem is not None:
         span, message = problem
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, message))
@@ -293,13 +298,17 @@ def _report(
 
 
 def _last_move(record: Record) -> Move | None:
-    """The last action that only comments, `draw`, `timeout` or `resign` follow: what it leaves
-    unwritten (a choice, a roll) may stay pending, since those end the game anyway."""
+    """The last action of the last turn, when only comments, `draw`, `timeout` or `resign`
+    follow it: what it leaves unwritten (a choice, a roll) may stay pending, since those end
+    the game anyway. An action of an earlier turn is never last: a label follows it, so what
+    it leaves unwritten is illegal at the action (NOTATION.md §6), even when that label holds
+    no action, only `draw` or only `resign`."""
     for item in reversed(record.items):
         if isinstance(item, Turn):
             for sub in reversed(item.items):
                 if isinstance(sub, Move) and not isinstance(sub.action, Resign):
                     return sub
+            return None
     return None
 
 
@@ -364,6 +373,26 @@ def legal_verdict(
         result_matches=matches,
         rolls_as_given=rolls,
     )
+
+
+_SHOWN = 24  # the longest side label a message quotes whole
+
+
+def unreadable_result(game: str, claimed: str | None, sides: tuple[Side, ...]) -> str | None:
+    """Why a `Result` tag cannot be read (NOTATION.md §9), or None: its values are `*`,
+    `draw` and labels of the record's own sides joined by `+`."""
+    if claimed is None:
+        return None
+    text = claimed.strip()
+    if text == "*" or text.lower() == "draw":
+        return None
+    info = registry.GAMES[game]
+    for part in text.split("+"):
+        name = part.strip()
+        if info.side(name) not in sides:
+            shown = name if 0 < len(name) <= _SHOWN else quoted(name or claimed, _SHOWN)
+            return f"Result names no side of {game}: {shown}"
+    return None
 
 
 def _matches(game: str, claimed: str | None, outcome: Outcome | None) -> bool | None:

@@ -20,7 +20,7 @@ from games.api import GameState, Resign
 from notation.quick import DRAW, Glyph, Item, Label, Note, Scanned, scan
 from notation.stream import RawRecord
 from notation.writer import write_scanned
-from referee.judge.adjudicate import dialect_for, legal_verdict
+from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
 from referee.judge.token import turn_token
 from referee.judge.verdicts import Verdict, annotated
 
@@ -54,6 +54,8 @@ def _replay(scanned: Scanned, source: str, index: int, numbers: list[int | None]
     raises. `numbers`, when given, gets the round number the canonical form writes on
     each turn (None on a turn that opens no round)."""
     state: GameState[Any] = registry.engine(scanned.game).new_state(scanned.tags)
+    if unreadable_result(scanned.game, scanned.tags.get("Result"), state.sides) is not None:
+        return None  # malformed at the tag
     items = scanned.items
     open_ended = open_ended_actions(items)
     begin_turn, end_turn, apply = state.begin_turn, state.end_turn, state.apply
@@ -78,12 +80,14 @@ def _replay(scanned: Scanned, source: str, index: int, numbers: list[int | None]
 
 def open_ended_actions(items: list[Item]) -> set[int]:
     """Where the actions stand that may leave a choice or a roll unwritten, as
-    `referee.judge.adjudicate.open_ended` finds them: the last action other than `resign`, and
-    every action right before a `resign` in its turn or before a `draw`."""
+    `referee.judge.adjudicate.open_ended` finds them: the last action of the last turn other
+    than `resign`, and every action right before a `resign` in its turn or before a `draw`."""
     found: set[int] = set()
     for at in range(len(items) - 1, -1, -1):
         kind = items[at].__class__
-        if kind is not Label and kind is not Resign and items[at] is not DRAW and kind not in _KEPT:
+        if kind is Label:
+            break  # an action before the last label is never the last one
+        if kind is not Resign and items[at] is not DRAW and kind not in _KEPT:
             found.add(at)
             break
     for at, item in enumerate(items):

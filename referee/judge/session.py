@@ -181,10 +181,10 @@ def moves(name: str, index: int) -> Listed | Problem:
     played = judge(found, name)
     actions: list[str] = []
     if played.state is not None and played.record is not None and played.verdict.status == Status.ONGOING:
-        turns = played.record.turns
-        open_side = turns[-1].side if turns and turns[-1].moves else None
+        from referee.judge.forms import listed  # each in the form `play` accepts there
+
         try:
-            actions = [str(action) for action in next_actions(played.state, open_side)]
+            actions = listed(played.state, played.record)
         except Exception as error:  # a bug of the engine: the record gets the verdict `error`
             verdict = crashed(name, index, played.record.game, played.record.span.line, error)
             return Listed(verdict._replace(offset=played.record.offset), [])

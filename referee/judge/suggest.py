@@ -61,10 +61,13 @@ def suggestions(state: GameState[Any], written_text: str, *, limit: int = LIMIT,
         if text not in seen:
             seen.add(text)
             texts.append(text)
-    written = canonical(state.info.name, written_text)
-    if written in seen:
-        seen.discard(written)
-        texts.remove(written)
+    return closest(texts, canonical(state.info.name, written_text), limit=limit)
+
+
+def closest(texts: list[str], written: str, *, limit: int = LIMIT) -> list[str]:
+    """Up to `limit` of `texts` (distinct, in the engine's order) closest to `written`:
+    the same piece first, then the smallest edit distance; `written` itself left out."""
+    texts = [text for text in texts if text != written]
     piece = origin(written)
     ranked = sorted(
         range(len(texts)),

@@ -232,7 +232,7 @@ def test_a_turn_after_a_win_is_in_the_round_the_turn_order_gives_it() -> None:
     won = verdict("1. R: f1-f2 B: a3xa2", BLUE_WINS)
     assert (won.status, won.winners, won.reason) == ("finished", ("Blue",), "captures")
     after = verdict("1. R: f1-f2 B: a3xa2 R: f2-f3", BLUE_WINS)
-    illegal(after, "the game ended at turn 2 (Blue win (captures))")
+    illegal(after, "the game ended at turn 2 (Blue wins (captures))")
     assert (after.error.round, after.error.side, after.error.action) == (2, "Red", None)
     # Red's win in round 1 leaves Blue's turn of round 1 next.
     red_wins = position({"a1": "1"}, "a1S*", "a2S*,b8S*,c8O*,d8O*,e8O*", pad=False).replace(
@@ -262,7 +262,7 @@ def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn() -> None:
         "Blue",
         "draw",
     )
-    illegal(before_any_turn, "the game had already ended (Red win (captures))")
+    illegal(before_any_turn, "the game had already ended (Red wins (captures))")
 
 
 # -- the common tags ------------------------------------------------------------------------

@@ -568,7 +568,7 @@ def test_a_turn_after_a_win_is_in_the_round_the_turn_order_gives_it(players: int
     other = SIDES[players][1]
     start = position(players, score=scores, Red="a1LN,b1LN", **{other: "a5MN,b5SN,h8LU"})
     after = verdict("1. R: a1xa5 Y: b5(S)", players, start)
-    illegal(after, "the game ended at turn 1 (Red win (score))")
+    illegal(after, "the game ended at turn 1 (Red wins (score))")
     assert (after.error.round, after.error.side, after.error.action) == (1, "Yellow", None)
 
 

@@ -1,14 +1,25 @@
-"""What a player wrote: the moves of a message's text, with quoted lines, the signature,
-and the `Key:` and `Token:` lines taken out (PLAY.md §5)."""
+"""What a player wrote: the text of a message's first `text/plain` part, decoded, and the
+moves in it, with quoted lines, the signature, and the `Key:`, `Token:` and `Salt:`
+lines taken out (PLAY.md §5). `check --email` reads a message's records through the
+same decoding and the same dropping of quoted lines and signature (NOTATION.md §9)."""
 
 from __future__ import annotations
 
 import re
+import textwrap
+from email import policy
+from email.message import Message
+from email.parser import BytesParser
 from enum import Enum
 from typing import NamedTuple
 
 _FIELD = re.compile(r"\s*(key|token|salt)\s*:(.*)", re.IGNORECASE | re.DOTALL)
 _ATTRIBUTION = re.compile(r".*\bwrote\s*:\s*", re.IGNORECASE | re.DOTALL)
+_UNDECLARED = {"us-ascii", "ascii", "unknown-8bit", "x-unknown"}
+_LATIN_1 = {"iso-8859-1", "latin-1", "latin1", "iso_8859-1", "l1", "iso8859-1"}
+_MALFORMED_LINE = re.compile(r"\bmalformed: line (\d+), col \d+")
+BLOCK_START = "moves:"
+BLOCK_END = "end"
 
 
 class Request(Enum):
@@ -37,22 +48,101 @@ class Submission(NamedTuple):
         return f"Submission({self.request.value}, moves={self.moves!r}, key={key}, token={self.token!r}{salt})"
 
 
+# -- the text of a message ---------------------------------------------------------------
+
+
+def first_text(message: Message) -> tuple[str | None, bool]:
+    """The first `text/plain` part that is not an attachment, decoded; and whether an HTML part was seen."""
+    html = False
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        kind = part.get_content_type()
+        disposition = (part.get_content_disposition() or "").lower()
+        if disposition == "attachment":
+            continue
+        if kind == "text/html":
+            html = True
+        elif kind == "text/plain":
+            return decode_part(part), html
+    return None, html
+
+
+def decode_part(part: Message) -> str:
+    """A part's text: its transfer encoding (quoted-printable, base64) undone, then its
+    charset decoded; never raises (what cannot be decoded becomes replacement characters)."""
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return ""
+    charset = (part.get_content_charset() or "us-ascii").strip().lower()
+    if charset in _UNDECLARED:
+        # 8-bit text sent without a charset: UTF-8 when it is that, else what Windows mailers send.
+        try:
+            return payload.decode("utf-8")
+        except UnicodeDecodeError:
+            return payload.decode("windows-1252", "replace")
+    if charset in _LATIN_1:
+        # As browsers do: mail labelled Latin-1 is often Windows-1252, its superset for printable text.
+        charset = "windows-1252"
+    try:
+        return payload.decode(charset, "replace")
+    except (LookupError, ValueError):
+        # An unknown charset name: UTF-8 is the likeliest, and never fails with "replace".
+        return payload.decode("utf-8", "replace")
+
+
+def written_lines(text: str) -> list[str | None]:
+    """The lines of a message's text up to its signature line (`-- `, excluded), each as
+    written, or None for a line the sender did not write: a quoted line (`>`) and the
+    "... wrote:" line just above quoted lines."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    kept: list[str | None] = []
+    for index, line in enumerate(lines):
+        if line.rstrip() == "--":
+            break
+        quoted = line.lstrip().startswith(">")
+        kept.append(None if quoted or (_ATTRIBUTION.fullmatch(line) and _next_is_quoted(lines, index)) else line)
+    return kept
+
+
+class MessageText(NamedTuple):
+    """What `check --email` reads of a message: the text its sender wrote (None when it
+    has no `text/plain` part), and whether it has an HTML part."""
+
+    text: str | None
+    html: bool
+
+
+def message_text(data: bytes) -> MessageText:
+    """The text of a whole RFC 5322 message as the gateway reads it: its first `text/plain`
+    part decoded, quoted lines (and the attribution above them) blanked, so that lines keep
+    their numbers, and everything from the signature line on dropped."""
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(data)
+        text, html = first_text(message)
+    except RecursionError:  # parts nested too deeply to read
+        return MessageText(None, False)
+    if text is None:
+        return MessageText(None, html)
+    return MessageText("\n".join(line or "" for line in written_lines(text)), html)
+
+
+# -- the moves of a player's message -----------------------------------------------------
+
+
 def read_body(text: str) -> Submission:
     """Drop quoted lines (`>`), an attribution line just above them ("... wrote:"), and
     everything from the signature line `-- ` on; take out the first `Key:`, `Token:` and `Salt:`
-    lines (every such line is removed); what remains is the move text. A body of `show`
-    or `moves` alone, in any case, is a request for the board or the legal moves."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines (every such line is removed); what remains is the move text. When a line holds
+    `moves:` alone, the move text is what follows it, up to a line `end` or the end, and
+    the lines outside are ignored. A body of `show` or `moves` alone, in any case, is a
+    request for the board or the legal moves."""
     kept: list[str] = []
     key: str | None = None
     token: str | None = None
     salt: str | None = None
-    for index, line in enumerate(lines):
-        if line.rstrip() == "--":
-            break
-        if line.lstrip().startswith(">"):
-            continue
-        if _ATTRIBUTION.fullmatch(line) and _next_is_quoted(lines, index):
+    for line in written_lines(text):
+        if line is None:
             continue
         field = _FIELD.fullmatch(line)
         if field:
@@ -66,11 +156,44 @@ def read_body(text: str) -> Submission:
                 salt = value if salt is None else salt
             continue
         kept.append(line.rstrip())
-    moves = "\n".join(kept).strip()
+    moves = "\n".join(_between_markers(kept)).strip()
     word = moves.lower()
     if word in ("show", "moves"):
         return Submission(Request(word), "", key, token, salt)
     return Submission(Request.PLAY, moves, key, token, salt)
+
+
+def _between_markers(lines: list[str]) -> list[str]:
+    """The lines after a line `moves:` up to a line `end` (or the end), if there is such
+    a line; else every line."""
+    words = [line.strip().lower() for line in lines]
+    if BLOCK_START not in words:
+        return lines
+    start = words.index(BLOCK_START) + 1
+    end = words.index(BLOCK_END, start) if BLOCK_END in words[start:] else len(lines)
+    return lines[start:end]
+
+
+def not_a_move(moves: str, error: str, example: str | None) -> str | None:
+    """For a submission refused as not RGN at some line: that line, in a player's words,
+    and how to write moves so that the rest of a message is not read as moves."""
+    found = _MALFORMED_LINE.search(error)
+    if found is None:
+        return None
+    lines = moves.split("\n")
+    number = int(found.group(1))
+    if not 1 <= number <= len(lines):
+        return None
+    line = " ".join(lines[number - 1].split())
+    if len(line) > 60:
+        line = line[:57] + "..."
+    like = f' (like "{example}")' if example else ""
+    text = (
+        f'The line "{line}" is not a move, so nothing was played: a mistyped move is never '
+        f"skipped. Write only your moves{like}, or put them between a line `{BLOCK_START}` and a line "
+        f"`{BLOCK_END}`: a greeting or a sign-off outside those lines is then ignored."
+    )
+    return textwrap.fill(text, 72, break_long_words=False, break_on_hyphens=False)
 
 
 def _next_is_quoted(lines: list[str], index: int) -> bool:

@@ -20,10 +20,10 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.judge.errors import BusyError, ExitStatus
+from referee.judge.errors import BusyError, ExitStatus, UsageError
 from referee.judge.words import plural
 from referee.live.mail import compose, delivery, game, incoming, log, players
-from referee.live.mail.body import Request, Submission, read_body
+from referee.live.mail.body import Request, Submission, not_a_move, read_body
 from referee.live.mail.compose import Answer, Kind
 from referee.live.mail.errors import DeliveryError
 from referee.live.mail.headers import Head, read_head
@@ -267,6 +267,8 @@ def _play(
     turn = compose.named_next(played.turn, names)
     if not played.written:
         error = played.error or played.turn.verdict
+        hint = not_a_move(submission.moves, error, _example(current))
+        error = error if hint is None else f"{error}\n\n{hint}"
         body = compose.refused(
             game_id, submission.moves, error, played.suggestions, turn, played.token, hint=_moves(current, player)
         )
@@ -324,6 +326,15 @@ def _first_side(current: game.Game, player: players.Player) -> str:
 
 def _moves(current: game.Game, player: players.Player) -> bool:
     return current.to_move in player.sides
+
+
+def _example(current: game.Game) -> str | None:
+    """A legal action of the side to move, to show how a move is written."""
+    try:
+        _, actions = game.legal_moves(current)
+    except UsageError:
+        return None
+    return next((action for action in actions if action != "resign"), None)
 
 
 def _writes_a_roll(moves: str) -> bool:

@@ -7,15 +7,12 @@ bounded and linear, before anything else."""
 from __future__ import annotations
 
 from email import policy
-from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 from typing import NamedTuple
 
+from referee.live.mail.body import first_text as _first_text
 from referee.live.mail.headers import ADDRESS, GAME_ID, Head, clean_header_text, game_ids, read_head
-
-_UNDECLARED = {"us-ascii", "ascii", "unknown-8bit", "x-unknown"}
-_LATIN_1 = {"iso-8859-1", "latin-1", "latin1", "iso_8859-1", "l1", "iso8859-1"}
 
 
 class Incoming(NamedTuple):
@@ -79,44 +76,6 @@ def with_body(head: Head, data: bytes) -> Incoming:
         html and text is None,
         head.automatic is not None,
     )
-
-
-def _first_text(message: Message) -> tuple[str | None, bool]:
-    """The first `text/plain` part that is not an attachment, decoded; and whether an HTML part was seen."""
-    html = False
-    for part in message.walk():
-        if part.is_multipart():
-            continue
-        kind = part.get_content_type()
-        disposition = (part.get_content_disposition() or "").lower()
-        if disposition == "attachment":
-            continue
-        if kind == "text/html":
-            html = True
-        elif kind == "text/plain":
-            return _decode(part), html
-    return None, html
-
-
-def _decode(part: Message) -> str:
-    payload = part.get_payload(decode=True)
-    if not isinstance(payload, bytes):
-        return ""
-    charset = (part.get_content_charset() or "us-ascii").strip().lower()
-    if charset in _UNDECLARED:
-        # 8-bit text sent without a charset: UTF-8 when it is that, else what Windows mailers send.
-        try:
-            return payload.decode("utf-8")
-        except UnicodeDecodeError:
-            return payload.decode("windows-1252", "replace")
-    if charset in _LATIN_1:
-        # As browsers do: mail labelled Latin-1 is often Windows-1252, its superset for printable text.
-        charset = "windows-1252"
-    try:
-        return payload.decode(charset, "replace")
-    except (LookupError, ValueError):
-        # An unknown charset name: UTF-8 is the likeliest, and never fails with "replace".
-        return payload.decode("utf-8", "replace")
 
 
 __all__ = [

@@ -11,15 +11,17 @@ import functools
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from games import registry
-from games.api import GameInfo, Randomness
+from games.api import GameInfo, GameState, Randomness
 from games.randomness import salt_tag
 from notation.commands import Command
 from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Timeout, Turn
-from referee.judge import clock
+from referee.judge import clock, forms
 from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
+from referee.judge.suggest import closest
 from referee.judge.suggest import suggestions as suggest
 from referee.judge.token import canonical_text, token_of, turn_token
 from referee.judge.verdicts import Verdict, annotated, relocated, with_claim
@@ -396,9 +398,20 @@ class _Game:
         moved = relocated(verdict, "submission", where.line, where.column)
         hints: list[str] = []
         if error.action is not None and replayed.state is not None:
-            hints = suggest(replayed.state, error.action, hide_rolls=keyed)
+            hints = self._hints(plan, replayed.state, failing, error.action, keyed or forms.secret(combined.tag_map))
         moved = annotated(moved, None, hints)
         raise _Refusal(verdict_line(moved), moved, hints)
+
+    def _hints(self, plan: _Plan, state: GameState[Any], failing: Move | None, written: str, hidden: bool) -> list[str]:
+        """Did-you-mean, only what `play` accepts at that point: for a roll or choice
+        written onto the battle awaiting it, the parts that complete that battle; else the
+        legal actions closest to what was written, with no roll while the dice are secret."""
+        part = plan.sub.part if plan.sub is not None else None
+        pending = self.current.state.pending() if self.current.state is not None else None
+        if part is not None and failing is not None and failing is plan.awaiting and plan.awaited_text and pending:
+            completions = [str(action) for action in state.legal_actions()]
+            return closest(forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden), part.text)
+        return suggest(state, written, hide_rolls=hidden)
 
     def _awaited(self, plan: _Plan, combined: Record, failing: Move) -> str | None:
         """When the game comes to await something (a roll, another side's choice) at
@@ -438,6 +451,7 @@ class _Plan:
         self.submitted: set[int] = set()
         self.actions = False
         self.awaiting: Move | None = None
+        self.awaited_text: str | None = None  # the awaiting battle as the record holds it
         self.turn_index = next((i for i in range(len(self.items) - 1, -1, -1) if isinstance(self.items[i], Turn)), None)
         verdict = current.verdict
         pending = current.state.pending() if current.state is not None else None
@@ -505,6 +519,7 @@ class _Plan:
             message = current.state.pending_message() if current.state is not None else None
             raise _Refusal(f'{where}: the battle {awaiting.action} awaits {message}, which "{part.text}" does not give')
         action = dialect.parse_action(combined)
+        self.awaited_text = str(awaiting.action)
         move = Move(action, str(action), awaiting.span, awaiting.glyph)
         turn = self._turn(self.turn_index)
         items = tuple(move if item is awaiting else item for item in turn.items)
