@@ -6,13 +6,14 @@ status `error` (see `referee.verdicts.crashed`) and the caller reads the next re
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from games import registry
 from games.api import Event, GameState, Outcome, Resign, RuleError, SetupError, Side
 from notation import reader
 from notation.dialect import Dialect
-from notation.model import Draw, Malformed, Move, ReadResult, Record, Span, Turn
+from notation.model import Draw, Malformed, Move, ReadResult, Record, RecordItem, Span, Turn
 from referee.verdicts import ErrorReport as ErrorReport
 from referee.verdicts import Ongoing, Status, crashed, malformed
 from referee.verdicts import Verdict as Verdict
@@ -94,21 +95,27 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, until
         span = (record.tag_span(error.tag) if error.tag else None) or record.span
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
     replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
-    failure, turns = _run(record, state, replay, keep_steps, until_round)
+    failure, turns = run(record.items, open_ended(record).__contains__, state, replay, keep_steps, until_round)
     replay.verdict = _verdict(record, state, source, index, failure, turns)
     return replay
 
 
-def _run(
-    record: Record, state: GameState[Any], replay: Replay, keep_steps: bool, until_round: int | None
+def run(
+    items: Iterable[RecordItem],
+    is_open_ended: Callable[[Move], bool],
+    state: GameState[Any],
+    replay: Replay,
+    keep_steps: bool = False,
+    until_round: int | None = None,
 ) -> tuple[ErrorReport | None, int]:
-    """Drive the state over the record: the first rule broken (or None) and the turns
-    replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps`."""
+    """Drive the state over a record's items: the first rule broken (or None) and the
+    turns replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps`.
+    `is_open_ended` is asked of each action applied, in record order (see `open_ended`);
+    `items` may be read one at a time (`notation.reader.Streamed.items`)."""
     open_turn: Turn | None = None
     open_round: int | None = None
-    open_ended_moves = open_ended(record)
     turns = 0
-    for item in record.items:
+    for item in items:
         if isinstance(item, Turn):
             if open_turn is not None:
                 try:
@@ -129,7 +136,7 @@ def _run(
             replay.numbers.append(open_round if opens_round else None)
             for number, move in enumerate(item.moves, start=1):
                 try:
-                    events = state.apply(move.action, move in open_ended_moves)
+                    events = state.apply(move.action, is_open_ended(move))
                 except RuleError as error:
                     return _report(move.span, open_round, item.side, move.text, error.message, number), turns
                 if keep_steps:

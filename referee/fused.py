@@ -26,17 +26,46 @@ from referee.verdicts import Verdict
 def quick_verdict(raw: RawRecord, source: str, index: int) -> Verdict | None:
     """The verdict of a legal record read straight from its bytes, or None when the
     detailed path must give the verdict (not read quickly, illegal, or any failure)."""
+    return quick_check(raw, source, index)[0]
+
+
+def quick_check(raw: RawRecord, source: str, index: int) -> tuple[Verdict | None, set[int] | None]:
+    """`quick_verdict`, and when it is None but the record was read quickly, the places
+    among its actions (counted from 0) of those `open_ended_actions` finds, which the
+    detailed path needs (`referee.lean`): so it need not read the record quickly again."""
     data = raw.raw
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
+    scanned = None
     try:
         scanned = scan(data.decode("utf-8"), dialect_for)
+        del data
         if scanned is None:
-            return None
+            return None, None
         verdict = _replay(scanned, source, index)
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
-        return None
-    return None if verdict is None else verdict._replace(offset=raw.offset)
+        verdict = None
+    if verdict is not None:
+        return verdict._replace(offset=raw.offset), None
+    if scanned is None:
+        return None, None
+    items = scanned.items
+    del scanned
+    return None, action_places(items)
+
+
+def action_places(items: list[Item]) -> set[int]:
+    """The places among the actions of `items` (counted from 0) of the actions that may
+    leave a choice or a roll unwritten (`open_ended_actions`)."""
+    places = open_ended_actions(items)
+    found: set[int] = set()
+    count = 0
+    for at, item in enumerate(items):
+        if item.__class__ is not Label and item is not DRAW:
+            if at in places:
+                found.add(count)
+            count += 1
+    return found
 
 
 def _replay(scanned: Scanned, source: str, index: int) -> Verdict | None:

@@ -17,7 +17,8 @@ from referee.adjudicate import Replay, adjudicate, dialect_for
 from referee.errors import UnreadableError
 from referee.errors import UsageError as UsageError
 from referee.exits import Problem, ProblemKind
-from referee.fused import quick_verdict
+from referee.fused import quick_check
+from referee.lean import lean_verdict
 from referee.sources import Read, ReadCrash
 from referee.verdicts import Status, Verdict, crashed, malformed
 from referee.words import plural
@@ -69,10 +70,14 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
 
 def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) -> Verdict:
     """The verdict of one record as cut from `source`, the `number`-th there."""
+    places = None
     if not annotate:
-        verdict = quick_verdict(raw, source, number)
+        verdict, places = quick_check(raw, source, number)
         if verdict is not None:
             return verdict
+    verdict = lean_verdict(raw, source, number, annotate, places)
+    if verdict is not None:
+        return verdict
     judged = judge(Read(number, read_raw(raw, dialect_for)), source)
     return annotated(judged) if annotate else judged.verdict
 
