@@ -18,7 +18,6 @@ from referee.errors import UnreadableError
 from referee.errors import UsageError as UsageError
 from referee.exits import Problem, ProblemKind
 from referee.fused import quick_check
-from referee.lean import lean_verdict
 from referee.sources import Read, ReadCrash
 from referee.verdicts import Status, Verdict, crashed, malformed
 from referee.words import plural
@@ -75,6 +74,8 @@ def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) 
         verdict, places = quick_check(raw, source, number)
         if verdict is not None:
             return verdict
+    from referee.lean import lean_verdict  # only for records the fused path does not judge
+
     verdict = lean_verdict(raw, source, number, annotate, places)
     if verdict is not None:
         return verdict
