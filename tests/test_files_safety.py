@@ -126,7 +126,8 @@ def test_a_lock_file_replaced_while_waiting_is_locked_again(tmp_path: Path) -> N
     with open(lock_path(path), "w") as old:
         fcntl.flock(old, fcntl.LOCK_EX)
         waiter = spawn("play", str(path), "d1-W d2-W", "--wait", "30")
-        time.sleep(1.5)  # the waiter has opened this FILE.lock and polls its flock
+        assert _opens(waiter.pid, lock_path(path)), "the waiter never opened FILE.lock"
+        time.sleep(0.2)  # it polls the flock of the file it opened
         lock_path(path).unlink()
         with open(lock_path(path), "w") as new:
             fcntl.flock(new, fcntl.LOCK_EX)
@@ -137,6 +138,23 @@ def test_a_lock_file_replaced_while_waiting_is_locked_again(tmp_path: Path) -> N
     out, err = waiter.communicate(timeout=60)
     assert waiter.returncode == 0, err
     assert path.read_text().endswith("1. W: d1-W d2-W\n")
+
+
+def _opens(pid: int, path: Path, timeout: float = 30) -> bool:
+    """Whether process `pid` comes to hold `path` open (read from /proc), within `timeout`."""
+    wanted = path.stat()
+    deadline = time.monotonic() + timeout
+    folder = Path(f"/proc/{pid}/fd")
+    while time.monotonic() < deadline:
+        for fd in folder.glob("*") if folder.exists() else ():
+            try:
+                found = fd.stat()
+            except OSError:
+                continue
+            if (found.st_dev, found.st_ino) == (wanted.st_dev, wanted.st_ino):
+                return True
+        time.sleep(0.02)
+    return False
 
 
 def test_deleting_the_lock_while_twenty_plays_race_loses_no_accepted_move(tmp_path: Path) -> None:
