@@ -182,6 +182,47 @@ def write_atomically(path: Path, text: str | bytes) -> None:
     _fsync_folder(path.parent)
 
 
+def create_atomically(path: Path, text: str | bytes, mode: int = 0o644) -> None:
+    """Create `path` holding `text`, never replacing a file already there (raises
+    FileExistsError): written to a temporary file, fsynced, then linked to its name, so
+    that a crash or a full disk leaves no half-written file (a key file, say). Where the
+    file system cannot link, the file is created exclusively and written in place."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    temporary = temporary_name(path)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:
+        try:
+            os.fchmod(fd, mode)
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(temporary, path, follow_symlinks=False)
+        except FileExistsError:
+            raise
+        except OSError:
+            _create_in_place(path, data, mode)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    _fsync_folder(path.parent)
+
+
+def _create_in_place(path: Path, data: bytes, mode: int) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:
+        os.fchmod(fd, mode)
+        _write_all(fd, data)
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    os.close(fd)
+
+
 def _write_into(path: Path, data: bytes) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
     try:
