@@ -19,7 +19,7 @@ import re
 import traceback
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple
 
 from notation.dialect import GLYPH_PATTERN, Dialect
 from notation.lexicon import NUMBER, TAG_NAME, TAG_VALUE, TOKEN_END, label_regex, last_move_index, shorten, unescape
@@ -185,32 +185,57 @@ def _scanner(dialect: Dialect) -> re.Pattern[str]:
 
 
 def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_column: int = 1) -> Record:
+    lines = _Lines(text, first_line, first_column)
+    tags, tag_end = _read_tags(text, lines)
+    items = tuple(_items(text, tag_end, lines, dialect))
+    return Record(game, tags, items, Span(first_line, first_column))
+
+
+def _read_tags(text: str, lines: _Lines) -> tuple[tuple[Tag, ...], int]:
+    """The tags of the fast path and where the tag section ends."""
     tag_section = TAG_SECTION.match(text)
     if tag_section is None:
         raise _Unreadable(None)
     tag_end = tag_section.end()
     tags: list[Tag] = []
-    lines = _Lines(text, first_line, first_column)
     for match in TAG.finditer(text, 0, tag_end):
         tags.append(
             Tag(match.group(1), unescape(match.group(2)), lines.span(match.start() + match.group(0).index("[")))
         )
-    items: list[RecordItem] = []
+    return tuple(tags), tag_end
+
+
+_CUT = object()
+"""Yielded by `_items` right after a turn it did not keep whole."""
+
+
+def _items(
+    text: str, pos: int, lines: _Lines, dialect: Dialect, limit: int | None = None, comments: bool = True
+) -> Iterator[RecordItem]:
+    """The move-text items from `pos`, one at a time (a turn once it is complete), so
+    that a caller that keeps none holds one turn at a time. Raises _Unreadable.
+
+    With `limit`, a turn keeps at most that many items and, when it held more, `_CUT`
+    follows it; without `comments`, comments inside turns are not kept (they are read)."""
     turn: list[TurnItem] | None = None
+    cut = False
     header: tuple[int | None, str, Span] | None = None
     number: int | None = None
     labels = dialect.labels
     parse_action = dialect.parse_action
+    texts: dict[str, str] = {}  # one string per distinct label and action text
 
-    def close() -> None:
-        nonlocal turn, header
+    def close() -> Turn | None:
+        nonlocal turn, header, cut
+        closed = None
         if turn is not None and header is not None:
             written, label, span = header
             bare = label.rstrip("+")
-            items.append(Turn(written, labels[bare.lower()], label != bare, label, span, tuple(turn)))
+            closed = Turn(written, labels[bare.lower()], label != bare, label, span, tuple(turn))
         turn, header = None, None
+        return closed
 
-    pos, end = tag_end, len(text)
+    end = len(text)
     item_start: int | None = None  # where the current top-level item (turn, comment, draw) starts
     match_token = _scanner(dialect).match
     while pos < end:
@@ -227,16 +252,27 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_co
             if turn is None:
                 raise _Unreadable(item_start)
             written = token.group("action")
+            written = texts.setdefault(written, written)
             try:
                 action = parse_action(written)
             except ValueError:
                 raise _Unreadable(item_start) from None
-            turn.append(Move(action, written, lines.span(pos), token.group("glyph")))
+            if limit is not None and len(turn) >= limit:
+                cut = True
+            else:
+                turn.append(Move(action, written, lines.span(pos), token.group("glyph")))
         elif kind == "label":
-            close()
+            was_cut = cut
+            closed = close()
+            if closed is not None:
+                yield closed
+                if was_cut:
+                    yield _CUT  # type: ignore[misc]
+                    cut = False
             if number is None:
                 item_start = pos
-            header = (number, token.group("label")[:-1], lines.span(pos))
+            label = token.group("label")[:-1]
+            header = (number, texts.setdefault(label, label), lines.span(pos))
             turn, number = [], None
         elif kind == "number":
             item_start = pos
@@ -245,17 +281,23 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_co
             comment = Comment(token.group(kind), lines.span(pos), kind == "comment")
             if turn is None:
                 item_start = pos
-                items.append(comment)
-            else:
+                yield comment
+            elif comments and not (limit is not None and len(turn) >= limit):
                 turn.append(comment)
-        elif kind == "draw":
-            close()
+            elif comments:
+                cut = True
+        elif kind in ("draw", "timeout"):  # the termination words
+            was_cut = cut
+            closed = close()
+            if closed is not None:
+                yield closed
+                if was_cut:
+                    yield _CUT  # type: ignore[misc]
+                    cut = False
             item_start = pos
-            items.append(Draw(lines.span(pos)))
-        elif kind == "timeout":
-            close()
-            item_start = pos
-            items.append(Timeout(lines.span(pos)))
+            yield Draw(lines.span(pos)) if kind == "draw" else Timeout(lines.span(pos))
+        elif cut:
+            pass  # a glyph standing apart, in a turn not kept whole: its action may not be kept
         else:  # a glyph standing apart from its action
             last = last_move_index(turn) if turn else None
             move = None if last is None or turn is None else turn[last]
@@ -263,10 +305,108 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_co
                 raise _Unreadable(item_start)
             turn[last] = move._replace(glyph=token.group("lone"))  # type: ignore[index]
         pos = token.end()
+        if len(texts) > 4096:
+            texts.clear()
     if number is not None:
         raise _Unreadable(item_start)
-    close()
-    return Record(game, tuple(tags), tuple(items), Span(first_line, first_column))
+    was_cut = cut
+    closed = close()
+    if closed is not None:
+        yield closed
+        if was_cut:
+            yield _CUT  # type: ignore[misc]
+
+
+class Streamed(NamedTuple):
+    """A record whose tags are read and whose move text is read on demand (`items`), one
+    item at a time, for a caller that keeps none of them: see `open_streamed`."""
+
+    game: str
+    dialect: Dialect
+    tags: tuple[Tag, ...]
+    span: Span
+    text: str
+    body: int
+    """Where the move text starts in `text`."""
+
+    def items(self, limit: int | None = None, comments: bool = True) -> Iterator[RecordItem]:
+        """The move-text items, read afresh on each call. Raises Unreadable where the
+        fast path cannot read on (`explain` then says why).
+
+        With `limit`, a turn keeps at most that many items (actions, and comments unless
+        `comments` is false, which keeps none inside turns): a caller that asks for the
+        item after a turn not kept whole gets TurnNotKept instead, and must read the record
+        another way. (No game allows a turn of more than a few hundred actions, so a
+        turn cut short is illegal before its cut, and the caller stops there.)"""
+        lines = _Lines(self.text, self.span.line, self.span.column)
+        lines.span(self.body)
+        try:
+            for item in _items(self.text, self.body, lines, self.dialect, limit, comments):
+                if item is _CUT:
+                    raise TurnNotKept(item)
+                yield item
+        except _Unreadable as unreadable:
+            raise Unreadable(unreadable.resume) from None
+
+    def explain(self, resume: int | None) -> ReadResult:
+        """What the full reader makes of the record once `items` raised Unreadable: a
+        Malformed saying where and why (or, should the grammar read it after all, the
+        Record)."""
+        from notation.grammar import grammar
+
+        try:
+            record = grammar(self.dialect).parse(self.text, self.span.line, self.span.column, resume)
+            _check_tags(record)
+        except NotationError as error:
+            return Malformed(self.game, self.span, error)
+        return record
+
+    def repeated_tag(self) -> NotationError | None:
+        """The error of a tag that appears twice, if one does (checked once the move text
+        is read, as the reader does)."""
+        try:
+            _check_tags(Record(self.game, self.tags, (), self.span))
+        except NotationError as error:
+            return error
+        return None
+
+
+class TurnNotKept(Exception):
+    """Raised by `Streamed.items(limit)` when a turn it cut short has been read past."""
+
+
+class Unreadable(Exception):
+    """Raised by `Streamed.items`: the move text is not read on from the item starting at
+    `resume`; `Streamed.explain(resume)` says why."""
+
+    def __init__(self, resume: int | None) -> None:
+        super().__init__(resume)
+        self.resume = resume
+
+
+def open_streamed(raw: RawRecord, dialects: DialectLookup) -> Streamed | None:
+    """The record's tags read the fast way and its move text ready to be read one item at
+    a time; None when that is not possible (not UTF-8, no or unknown game, a tag section
+    the fast path does not read): `read_raw` then reads or explains the record."""
+    data = raw.raw.replace(b"\r\n", b"\n") if b"\r" in raw.raw else raw.raw
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    del data
+    game_match = GAME_VALUE.match(text)
+    if game_match is None:
+        return None
+    game = game_match.group(1).strip().lower()
+    dialect = dialects(game)
+    if dialect is None:
+        return None
+    lines = _Lines(text, raw.line, raw.column)
+    try:
+        tags, body = _read_tags(text, lines)
+    except _Unreadable:
+        return None
+    return Streamed(game, dialect, tags, Span(raw.line, raw.column), text, body)
 
 
 class _Lines:

@@ -6,7 +6,11 @@ the copy is identical to it."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -30,3 +34,21 @@ def conformance_folder(game: str) -> Path:
             "repository (tests/data/conformance/README.md says how to refresh them)"
         )
     return folder
+
+
+def in_ci() -> bool:
+    """True under continuous integration (`CI` set and not false, as `.ci/run` and the
+    usual CI services set it)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Under CI a skipped browser test is a failure: CI must run them, never skip them
+    quietly for want of Chromium or its driver."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and in_ci() and item.get_closest_marker("browser") is not None:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"a browser test was skipped under CI ({reason}): install chromium and chromium-driver"

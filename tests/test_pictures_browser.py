@@ -53,11 +53,22 @@ def _conformance_files() -> list[Path]:
     return files
 
 
+def missing_browser(chromium: Path = CHROMIUM, driver: Path = CHROMEDRIVER) -> str | None:
+    """What the browser tests lack, naming each missing package; None when nothing is."""
+    lacking = [
+        f"{path} (apt-get install {package})"
+        for path, package in ((chromium, "chromium"), (driver, "chromium-driver"))
+        if not path.exists()
+    ]
+    return f"no {' and no '.join(lacking)}" if lacking else None
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     webdriver = pytest.importorskip("selenium.webdriver")
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip("no /usr/bin/chromium and /usr/bin/chromedriver (apt-get install chromium chromium-driver)")
+    missing = missing_browser()
+    if missing:
+        pytest.skip(missing)
     from selenium.webdriver.chrome.service import Service
 
     profile = tempfile.mkdtemp(prefix="referee-chromium-")

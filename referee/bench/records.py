@@ -167,6 +167,41 @@ def memory_inputs(folder: Path, scale: float = 1.0) -> list[tuple[str, Path]]:
     return paths
 
 
+CYCLE = b"R: h4(SE)\nB: c6(E)\nR: h4(S)\nB: c6(SE)\n"
+"""Four Pikemen turns that turn two pieces back and forth: legal however often repeated."""
+
+
+def large_records(folder: Path, scale: float = 1.0) -> list[tuple[str, Path, tuple[str, ...]]]:
+    """One large record per file, written into `folder`, each judged by another path of
+    `referee check` (issue 19): a 1,000,000-turn game (9.5 MB at scale 1) that is legal
+    (the fused path), ends with an illegal action or a typo (the detailed path), or is
+    checked with --json (token and all); the same game on one 10 MB line ending with an
+    illegal action; a 50 MB tag value; one Nika turn of 2,000,000 actions. Each with the
+    extra arguments of its `referee check`."""
+    turns = CYCLE * round(250_000 * scale)
+    head = b'[Game "pikemen"]\n\n'
+    line = CYCLE.replace(b"\n", b" ") * round(263_000 * scale)
+    cases: list[tuple[str, bytes, tuple[str, ...]]] = [
+        ("1M turns legal", head + turns, ()),
+        ("1M turns illegal", head + turns + b"R: h4(S)\n", ()),
+        ("1M turns typo", head + turns + b"R: h4(SX)\n", ()),
+        ("1M turns --json", head + turns, ("--json",)),
+        ("10 MB line", head + line + b"R: h4(S)\n", ()),
+        (
+            "50 MB tag value",
+            b'[Game "numica"]\n[Event "' + b"x" * round(50_000_000 * scale) + b'"]\n[Seed "s"]\n\nR: SSOOSOSO\n',
+            (),
+        ),
+        ("Nika turn 2M", b'[Game "nika"]\n\n1. W: ' + b"d1-W " * round(2_000_000 * scale) + b"\n", ()),
+    ]
+    found = []
+    for name, data, extra in cases:
+        path = folder / f"{name.replace(' ', '-').replace('--', '')}.rgn"
+        path.write_bytes(data)
+        found.append((name, path, extra))
+    return found
+
+
 # The child process of `memory(command=True)`: runs `referee check FILE` and reports when
 # its first verdict line arrived, its total time and its peak memory.
 _MEASURE_COMMAND = """
@@ -183,11 +218,12 @@ print(json.dumps({"first": first, "total": total, "peak": peak, "statuses": {f"e
 """
 
 
-def memory(scale: float = 1.0, command: bool = False) -> Iterator[str]:
+def memory(scale: float = 1.0, command: bool = False, large: bool | None = None) -> Iterator[str]:
     """Peak memory and time of reading and judging large inputs one record at a time, each
     in a fresh process: the library (`iter_records` and `adjudicate`), or with `command`
     the whole `referee check FILE` process (statuses then show its exit status and the
-    number of verdict lines)."""
+    number of verdict lines). With `command`, the large single records of `large_records`
+    follow (`large`: only them; False: not them); `x size` is the peak over the file's size."""
     import json
     import shutil
     import subprocess
@@ -196,11 +232,16 @@ def memory(scale: float = 1.0, command: bool = False) -> Iterator[str]:
 
     referee = shutil.which("referee")
     check = [referee] if referee else [sys.executable, "-m", "referee"]
-    yield f"{'input':<16}{'MB':>8}{'records':>9}{'first s':>9}{'total s':>9}{'peak MB':>9}  statuses"
+    yield f"{'input':<16}{'MB':>8}{'records':>9}{'first s':>9}{'total s':>9}{'peak MB':>9}{'x size':>7}  statuses"
     with tempfile.TemporaryDirectory() as folder:
-        for name, path in memory_inputs(Path(folder), scale):
+        inputs: list[tuple[str, Path, tuple[str, ...]]] = []
+        if not large:
+            inputs += [(name, path, ()) for name, path in memory_inputs(Path(folder), scale)]
+        if command and large is not False:
+            inputs += large_records(Path(folder), scale)
+        for name, path, extra in inputs:
             child = (
-                [sys.executable, "-c", _MEASURE_COMMAND, *check, "check", str(path)]
+                [sys.executable, "-c", _MEASURE_COMMAND, *check, "check", *extra, str(path)]
                 if command
                 else [
                     sys.executable,
@@ -217,5 +258,6 @@ def memory(scale: float = 1.0, command: bool = False) -> Iterator[str]:
             statuses = ", ".join(f"{count} {status}" for status, count in sorted(got["statuses"].items()))
             yield (
                 f"{name:<16}{path.stat().st_size / 1e6:>8.1f}{sum(got['statuses'].values()):>9}"
-                f"{got['first'] or 0:>9.2f}{got['total']:>9.2f}{got['peak'] / 1e6:>9.1f}  {statuses}"
+                f"{got['first'] or 0:>9.2f}{got['total']:>9.2f}{got['peak'] / 1e6:>9.1f}"
+                f"{got['peak'] / path.stat().st_size:>7.1f}  {statuses}"
             )

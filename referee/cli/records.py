@@ -310,7 +310,8 @@ def bench(
             min=0,
             metavar="SCALE",
             help="Instead, time `referee check` and its peak memory on large inputs (SCALE 1: a 50 MB file, "
-            "a 10 MB tag, 200,000 comment lines, a 100,000-turn game).",
+            "a 10 MB tag, 200,000 comment lines, a 100,000-turn game, then one large record per path: "
+            "1,000,000 turns legal, illegal, mistyped and --json, a 10 MB line, a 50 MB tag, a 2,000,000-action turn).",
         ),
     ] = 0,
 ) -> None:

@@ -6,14 +6,14 @@ status `error` (see `referee.judge.verdicts.crashed`) and the caller reads the n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games import registry
 from games.api import Event, GameState, Outcome, Randomness, Resign, RuleError, SetupError, Side, quoted
 from notation import reader
 from notation.dialect import Dialect
-from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, Span, Timeout, Turn
+from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, RecordItem, Span, Timeout, Turn
 from referee.judge.verdicts import ErrorReport as ErrorReport
 from referee.judge.verdicts import Ongoing, Status, crashed, malformed
 from referee.judge.verdicts import Verdict as Verdict
@@ -112,7 +112,9 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_a
         span, message = problem
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, message))
     replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
-    failure, turns = _run(record, state, replay, keep_steps, cut_at, clock, entries)
+    failure, turns = run(
+        record.items, open_ended(record).__contains__, state, replay, keep_steps, cut_at, clock, entries
+    )
     replay.verdict = _verdict(record, state, source, index, failure, turns)
     if clock is not None and failure is None:
         replay.verdict = replay.verdict._replace(clock=clock.view(state))
@@ -159,22 +161,26 @@ def _clock(
     return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries, None
 
 
-def _run(
-    record: Record,
+def run(
+    items: Iterable[RecordItem],
+    is_open_ended: Callable[[Move], bool],
     state: GameState[Any],
     replay: Replay,
-    keep_steps: bool,
-    cut_at: int | None,
+    keep_steps: bool = False,
+    cut_at: int | None = None,
     clock: ClockWalk | None = None,
     entries: dict[int, tuple[Entry, ...]] | None = None,
 ) -> tuple[ErrorReport | None, int]:
-    """Drive the state over the record: the first rule broken (or None) and the turns
+    """Drive the state over a record's items: the first rule broken (or None) and the turns
     replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps` and
     `replay.cut` (a copy of the state before the first turn of a round after `cut_at`). A
-    timed record's `clock` walks along (TIME.md §3), its `entries` by comment (`id`)."""
+    timed record's `clock` walks along (TIME.md §3), its `entries` by comment (`id`).
+    `is_open_ended` is asked of each action applied, in record order (see `open_ended`);
+    `items` may be read one at a time (`notation.reader.Streamed.items`), except with a
+    clock, which looks ahead for a `timeout`'s stamp.
+    """
     open_turn: Turn | None = None
     open_round: int | None = None
-    open_ended_moves = open_ended(record)
     entries = entries or {}
     turns = 0
 
@@ -197,7 +203,7 @@ def _run(
         round_number, side = where()
         return _report(fault.span, round_number, side, None, fault.message)
 
-    for at, item in enumerate(record.items):
+    for at, item in enumerate(items):
         if isinstance(item, Turn):
             if open_turn is not None:
                 try:
@@ -208,9 +214,8 @@ def _run(
             round_before = open_round if item.step and open_round is not None else state.round_number()
             if cut_at is not None and replay.cut is None and round_before is not None and round_before > cut_at:
                 kept, so_far = state.copy(), replay.verdict
-                cut_verdict = legal_verdict(
-                    record.game, record.tag("Result"), kept, so_far.source, so_far.record, turns
-                )
+                claimed = replay.record.tag("Result") if replay.record is not None else None
+                cut_verdict = legal_verdict(so_far.game or "", claimed, kept, so_far.source, so_far.record, turns)
                 replay.cut = _cut(replay, kept, cut_verdict)
             try:
                 opens_round = state.begin_turn(item.side, item.step, item.number)
@@ -234,7 +239,7 @@ def _run(
                 number += 1
                 move = sub
                 try:
-                    events = state.apply(move.action, move in open_ended_moves)
+                    events = state.apply(move.action, is_open_ended(move))
                 except RuleError as error:
                     return _report(move.span, open_round, item.side, move.text, error.message, number), turns
                 if clock is not None:
@@ -250,7 +255,8 @@ def _run(
             if clock is not None:
                 from referee.judge.clock import following_stamp
 
-                stamp = following_stamp(record.items[at + 1 :], entries)
+                assert isinstance(items, Sequence), "a timed record's items are read whole"
+                stamp = following_stamp(items[at + 1 :], entries)
             failure = _timeout(state, clock, item, stamp, where)
             if failure is not None:
                 return failure, turns

@@ -3,7 +3,7 @@
 A record with a `TimeControl` tag carries its clock: `Start`, then stamps `{[%at TIME SIDE]}`
 closing every submission and grants `{[%grant SIDE DURATION]}`. `read_setup` and
 `read_entries` read them (a value that cannot be read makes the record malformed);
-`ClockWalk` runs the clock of TIME.md §3 alongside the replay (`referee.adjudicate` calls
+`ClockWalk` runs the clock of TIME.md §3 alongside the replay (`referee.judge.adjudicate` calls
 it item by item), says which stamp closes a late submission and whether a `timeout` is
 legal, and gives the `ClockView` every verdict of a timed record carries. Nothing here
 knows a game: the state says whose input it awaits (`GameState.awaited`).

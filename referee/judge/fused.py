@@ -27,17 +27,29 @@ from referee.judge.verdicts import Verdict, annotated
 
 def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = False) -> Verdict | None:
     """The verdict of a legal record read straight from its bytes, or None when the
-    detailed path must give the verdict (not read quickly, illegal, or any failure).
+    detailed path must give the verdict (not read quickly, illegal, timed, or any failure).
 
     With `token`, the verdict carries the turn token (PLAY.md §2), its canonical text
     written from the same reading and replay (`notation.writer.write_scanned`)."""
+    return quick_check(raw, source, index, token=token)[0]
+
+
+def quick_check(
+    raw: RawRecord, source: str, index: int, *, token: bool = False
+) -> tuple[Verdict | None, set[int] | None]:
+    """`quick_verdict`, and when it is None but the record was read quickly, the places
+    among its actions (counted from 0) of those `open_ended_actions` finds, which the
+    detailed path as a stream needs (`referee.judge.lean`): so it need not read the record
+    quickly again."""
     data = raw.raw
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
+    scanned = None
     try:
         scanned = scan(data.decode("utf-8"), dialect_for, keep=token)
+        del data
         if scanned is None or "TimeControl" in scanned.tags or "Start" in scanned.tags:
-            return None  # a timed record (or one that claims to be) is judged the detailed way
+            return None, None  # a timed record (or one that claims to be) is judged the detailed way
         numbers: list[int | None] | None = [] if token else None
         verdict = _replay(scanned, source, index, numbers)
         if verdict is not None and numbers is not None:
@@ -45,8 +57,28 @@ def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = Fals
             canonical = write_scanned(scanned, numbers, dialect, without="Result")
             verdict = annotated(verdict, turn_token(verdict.turns or 0, canonical))
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
-        return None
-    return None if verdict is None else verdict._replace(offset=raw.offset)
+        verdict = None
+    if verdict is not None:
+        return verdict._replace(offset=raw.offset), None
+    if scanned is None:
+        return None, None
+    items = scanned.items
+    del scanned
+    return None, action_places(items)
+
+
+def action_places(items: list[Item]) -> set[int]:
+    """The places among the actions of `items` (counted from 0) of the actions that may
+    leave a choice or a roll unwritten (`open_ended_actions`)."""
+    places = open_ended_actions(items)
+    found: set[int] = set()
+    count = 0
+    for at, item in enumerate(items):
+        if item.__class__ is not Label and item is not DRAW and item.__class__ not in _KEPT:
+            if at in places:
+                found.add(count)
+            count += 1
+    return found
 
 
 def _replay(scanned: Scanned, source: str, index: int, numbers: list[int | None] | None = None) -> Verdict | None:

@@ -15,7 +15,7 @@ from referee.judge import sources
 from referee.judge.adjudicate import Replay, adjudicate, dialect_for
 from referee.judge.annotate import annotate_verdict
 from referee.judge.errors import UnreadableError, UsageError
-from referee.judge.fused import quick_verdict
+from referee.judge.fused import quick_check
 from referee.judge.sources import Read, ReadCrash
 from referee.judge.token import canonical_text
 from referee.judge.verdicts import (
@@ -68,8 +68,15 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
 def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) -> Verdict:
     """The verdict of one record as cut from `source`, the `number`-th there. A legal
     record is judged the fused way (`referee.judge.fused`), with its token when `annotate`
-    asks for tokens and suggestions; any other is read and replayed the detailed way."""
-    verdict = quick_verdict(raw, source, number, token=annotate)
+    asks for tokens and suggestions; any other is judged the detailed way, as a stream
+    (`referee.judge.lean`, memory bounded by a turn) or, where that cannot, from its
+    record model."""
+    verdict, places = quick_check(raw, source, number, token=annotate)
+    if verdict is not None:
+        return verdict
+    from referee.judge.lean import lean_verdict  # only for records the fused path does not judge
+
+    verdict = lean_verdict(raw, source, number, annotate, places)
     if verdict is not None:
         return verdict
     judged = judge(Read(number, read_raw(raw, dialect_for)), source)

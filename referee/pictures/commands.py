@@ -35,8 +35,11 @@ def replay_html(replay: Replay) -> str:
 
 
 def write(text: str, output: str) -> None:
-    """The text to a file. Raises UsageError when it cannot be written."""
+    """The text to a file, atomically as `play` writes a game (PLAY.md §4): a failure half
+    way leaves the old file as it was. Raises UsageError when it cannot be written."""
+    from referee.live.play.safe import write_atomically
+
     try:
-        Path(output).write_text(text, encoding="utf-8")
+        write_atomically(Path(output), text)
     except OSError as error:
         raise UsageError(f"cannot write {output}: {error.strerror or error}") from None

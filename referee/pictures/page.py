@@ -53,7 +53,10 @@ def _data(replay: Replay, text: str | None, first_line: int = 1) -> tuple[dict[s
         "clock": verdict.clock.text() if verdict.clock is not None else None,
     }
     if verdict.status == "malformed" and verdict.error is not None and text is not None:
-        lines = text.splitlines()
+        # Lines end at LF (CRLF read as LF) as the reader counts them; not at U+2028 and
+        # the other breaks `str.splitlines` knows, or the lines shown would not be the
+        # line numbers given.
+        lines = text.replace("\r\n", "\n").split("\n")
         first = max(first_line, verdict.error.line - 4)
         data["source"] = {
             "first": first,
@@ -128,12 +131,32 @@ def _board(drawing: Drawing) -> str:
     return _BOARDS[key]
 
 
+def script_json(data: object) -> str:
+    """`data` as JSON that can stand inside a `<script>` element whatever text it holds:
+    `<`, `>` and `&` are written `\\u003c`, `\\u003e`, `\\u0026` (so no `</script>`, `<!--`
+    or `]]>` from a record can end or change the element), and U+2028/U+2029 as escapes.
+    Still plain JSON: `JSON.parse` gives back the same strings."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for raw, escaped in _SCRIPT_ESCAPES:
+        text = text.replace(raw, escaped)
+    return text
+
+
+_SCRIPT_ESCAPES = (
+    ("<", "\\u003c"),
+    (">", "\\u003e"),
+    ("&", "\\u0026"),
+    ("\u2028", "\\u2028"),
+    ("\u2029", "\\u2029"),
+)
+
+
 def page(replay: Replay, text: str | None = None, first_line: int = 1) -> str:
     """The whole page as text (UTF-8, deterministic). `text` is the record's source,
     whose first line is line `first_line` of its file."""
     data, drawing = _data(replay, text, first_line)
     board = "" if drawing is None else _board(drawing)
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    payload = script_json(data)
     parts = {
         "TITLE": html.escape(data["verdict"]),
         "STYLE": _asset("page.css"),

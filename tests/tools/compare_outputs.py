@@ -40,7 +40,7 @@ def corpus(folder: Path, count: int) -> None:
     try:
         from referee.judge.playout import play
     except ImportError:  # the layout before the redraw
-        from referee.playout import play  # type: ignore[no-redef]
+        from referee.playout import play  # type: ignore[no-redef]  # noqa: I001
 
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)

@@ -7,7 +7,6 @@ exception and no output of this package ever quotes it before the reveal.
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +15,7 @@ from games import registry
 from games.api import GameInfo
 from games.randomness import effective_seed, record_salts, salt_tag, seed_hash
 from referee.judge.errors import UsageError
+from referee.live.play.safe import create_atomically
 
 SEED_BITS = 128
 
@@ -48,17 +48,11 @@ def fresh_seed() -> str:
 def create_key(path: Path, seed: str) -> None:
     """Write `seed` to a new key file, mode 0600; an existing file is never overwritten."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        create_atomically(path, seed + "\n", 0o600)  # never half written, as every file the referee writes
     except FileExistsError:
         raise UsageError(f"the key file {path} already exists: a key is never overwritten") from None
     except OSError as error:
         raise UsageError(f"cannot create the key file {path}: {error.strerror or error}") from None
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, (seed + "\n").encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def check_key(tags: dict[str, str], seed: str) -> None:
