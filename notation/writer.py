@@ -7,7 +7,7 @@ same record, spans aside.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
@@ -86,17 +86,23 @@ def write(record: Record, dialect: Dialect) -> str:
     return text
 
 
-def write_scanned(scanned: Scanned, numbers: Sequence[int | None], dialect: Dialect, without: str = "") -> str:
+def write_scanned(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> str:
     """The canonical form of a record read the quick way with its comments and glyphs kept
     (`notation.quick.scan(..., keep=True)`), the same text `write` gives of the record
-    model: `numbers` are the round numbers to write on the turns, in order (as `write`
-    takes them from the turns), and the tag `without` is left out (the turn token's text
-    has no `Result`)."""
+    model: `numbers` are the round numbers to write on the turns, in order (0: none; as
+    `write` takes them from the turns), and the tag `without` is left out (the turn
+    token's text has no `Result`)."""
+    return "".join(scanned_pieces(scanned, numbers, dialect, without))
+
+
+def scanned_pieces(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> Iterator[str]:
+    """`write_scanned` in pieces, a line at a time, so that a hash of a long record's
+    canonical text never holds the whole text."""
     nowhere = Span(1, 1)
     tags = [Tag(name, value, nowhere) for name, value in scanned.tags.items() if name != without]
-    text = write_tags(ordered_tags(tags, dialect))
+    yield write_tags(ordered_tags(tags, dialect))
     short = dialect.short_labels
-    body: list[str] = []
+    body = False
     words: list[str] | None = None  # the open turn's words on its current line
     lines = ""  # the open turn's lines ended by `;` comments
     begun = 0
@@ -104,21 +110,23 @@ def write_scanned(scanned: Scanned, numbers: Sequence[int | None], dialect: Dial
         kind = item.__class__
         if kind is Label:
             if words is not None:
-                body.append(lines + " ".join(words))
+                yield "\n" + (lines + " ".join(words)).rstrip("\n")
+                body = True
             label: Label = item  # type: ignore[assignment]
-            number = numbers[begun] if begun < len(numbers) else label.number
+            number = (numbers[begun] or None) if begun < len(numbers) else label.number
             begun += 1
             written = short[label.side] + ("+" if label.step else "") + ":"
             words, lines = [f"{number}. {written}" if number is not None else written], ""
         elif item is DRAW:
             if words is not None:
-                body.append(lines + " ".join(words))
-            words = None
-            body.append("draw")
+                yield "\n" + (lines + " ".join(words)).rstrip("\n")
+            words, body = None, True
+            yield "\ndraw"
         elif kind is Note:
             note: Note = item  # type: ignore[assignment]
             if words is None:
-                body.append(f"{{{note.text}}}" if note.braced else f";{note.text}")
+                yield "\n" + (f"{{{note.text}}}" if note.braced else f";{note.text}").rstrip("\n")
+                body = True
             elif note.braced:
                 words.append(f"{{{note.text}}}")
             else:
@@ -131,7 +139,7 @@ def write_scanned(scanned: Scanned, numbers: Sequence[int | None], dialect: Dial
             assert words is not None
             words.append(str(item))
     if words is not None:
-        body.append(lines + " ".join(words))
+        yield "\n" + (lines + " ".join(words)).rstrip("\n")
+        body = True
     if body:
-        text += "\n" + "\n".join(line.rstrip("\n") for line in body) + "\n"
-    return text
+        yield "\n"

@@ -25,7 +25,7 @@ from tests.test_fused import PLAYOUTS, _mutated
 
 def full(raw: RawRecord, number: int, annotate: bool) -> Verdict:
     judged = session.judge(Read(number, read_raw(raw, dialect_for)), "t.rgn")
-    return session.annotated(judged) if annotate else judged.verdict
+    return session.annotate_verdict(judged) if annotate else judged.verdict
 
 
 def assert_same(data: bytes) -> int:

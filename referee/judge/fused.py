@@ -13,15 +13,17 @@ every game.
 
 from __future__ import annotations
 
+import hashlib
+from array import array
 from typing import Any
 
 from games import registry
 from games.api import GameState, Resign
 from notation.quick import DRAW, Glyph, Item, Label, Note, Scanned, scan
 from notation.stream import RawRecord
-from notation.writer import write_scanned
+from notation.writer import scanned_pieces
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
-from referee.judge.token import turn_token
+from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict, annotated
 
 
@@ -30,7 +32,7 @@ def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = Fals
     detailed path must give the verdict (not read quickly, illegal, timed, or any failure).
 
     With `token`, the verdict carries the turn token (PLAY.md §2), its canonical text
-    written from the same reading and replay (`notation.writer.write_scanned`)."""
+    written from the same reading and replay (`notation.writer.scanned_pieces`, hashed a line at a time)."""
     return quick_check(raw, source, index, token=token)[0]
 
 
@@ -50,12 +52,14 @@ def quick_check(
         del data
         if scanned is None or "TimeControl" in scanned.tags or "Start" in scanned.tags:
             return None, None  # a timed record (or one that claims to be) is judged the detailed way
-        numbers: list[int | None] | None = [] if token else None
+        numbers = array("l") if token else None  # 0 on a turn that opens no round
         verdict = _replay(scanned, source, index, numbers)
         if verdict is not None and numbers is not None:
             dialect = registry.engine(scanned.game).dialect()
-            canonical = write_scanned(scanned, numbers, dialect, without="Result")
-            verdict = annotated(verdict, turn_token(verdict.turns or 0, canonical))
+            digest = hashlib.sha256()
+            for piece in scanned_pieces(scanned, numbers, dialect, without="Result"):
+                digest.update(piece.encode("utf-8"))
+            verdict = annotated(verdict, token_of_digest(verdict.turns or 0, digest.hexdigest()))
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
         verdict = None
     if verdict is not None:
@@ -81,7 +85,7 @@ def action_places(items: list[Item]) -> set[int]:
     return found
 
 
-def _replay(scanned: Scanned, source: str, index: int, numbers: list[int | None] | None = None) -> Verdict | None:
+def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | None = None) -> Verdict | None:
     """Play the record on a new state as `referee.judge.adjudicate` does; a broken rule
     raises. `numbers`, when given, gets the round number the canonical form writes on
     each turn (None on a turn that opens no round)."""
@@ -100,7 +104,7 @@ def _replay(scanned: Scanned, source: str, index: int, numbers: list[int | None]
             opens_round = begin_turn(item.side, item.step, item.number)
             turns += 1
             if numbers is not None:
-                numbers.append(state.round_number() if opens_round else None)
+                numbers.append((state.round_number() or 0) if opens_round else 0)
         elif item is DRAW:
             if state.outcome() is not None:
                 return None  # a draw after the end: illegal

@@ -31,8 +31,9 @@ from notation.model import Comment, Draw, Move, Record, RecordItem, Timeout, Tur
 from notation.quick import scan
 from notation.reader import Streamed, TurnNotKept, Unreadable, open_streamed
 from notation.stream import RawRecord
-from referee.judge.adjudicate import Replay, dialect_for, legal_verdict, run
+from referee.judge.adjudicate import Replay, dialect_for, legal_verdict, run, unreadable_result
 from referee.judge.fused import action_places
+from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Status, Verdict, annotated, malformed
 
 TURN_LIMIT = 4096
@@ -80,6 +81,10 @@ def _verdict(raw: RawRecord, source: str, index: int, annotate: bool, places: se
         at = next((tag.span for tag in streamed.tags if tag.name == error.tag), None) if error.tag else None
         at = at or streamed.span
         return malformed(source, index, streamed.game, at.line, at.column, error.message)._replace(offset=raw.offset)
+    unread = unreadable_result(streamed.game, tags.get("Result"), state.sides)
+    if unread is not None:  # NOTATION.md §9: a Result naming no side is malformed at the tag
+        at = next((tag.span for tag in streamed.tags if tag.name == "Result"), streamed.span)
+        return malformed(source, index, streamed.game, at.line, at.column, unread)._replace(offset=raw.offset)
     record = Record(streamed.game, streamed.tags, (), streamed.span, raw.offset)
     replay = Replay(record, state, Verdict(source, index, streamed.game, Status.ONGOING))
     replay.rounds, replay.numbers = _LastOnly(), _LastOnly()  # a verdict needs no more
@@ -107,7 +112,7 @@ def _verdict(raw: RawRecord, source: str, index: int, annotate: bool, places: se
     token = None
     if canonical is not None and verdict.status in (Status.FINISHED, Status.ONGOING) and verdict.turns is not None:
         # As `referee.judge.token.turn_token`, from the digest of the text hashed as it streamed.
-        token = f"{verdict.turns}-{canonical.text_digest()[:10]}"
+        token = token_of_digest(verdict.turns, canonical.text_digest())
     return annotated(verdict, token, hints)
 
 

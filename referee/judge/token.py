@@ -30,8 +30,13 @@ def canonical_text(record: Record, replay: Replay | None = None) -> str:
 def turn_token(turns: int, canonical: str) -> str:
     """The token of a record with `turns` turns whose canonical text without its
     `Result` tag is `canonical`."""
-    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    return f"{turns}-{digest[:10]}"
+    return token_of_digest(turns, hashlib.sha256(canonical.encode("utf-8")).hexdigest())
+
+
+def token_of_digest(turns: int, hex_digest: str) -> str:
+    """The token of a record with `turns` turns whose canonical text (without `Result`),
+    hashed as it was written, has this SHA-256: `<turns>-<its first 10 hex digits>`."""
+    return f"{turns}-{hex_digest[:10]}"
 
 
 def token_of(replayed: Replay) -> str | None:
