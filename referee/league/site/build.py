@@ -186,7 +186,7 @@ def build(folder: Path, out: Path) -> Built:
     entries = [
         feed.Entry(
             item.result.game,
-            pages.feed_title(item.result),
+            pages.feed_title(site, item.result),
             f"Round {item.result.round}, table {item.result.table}: {item.result.message}",
             pages.game_file(item.result.game),
             item.updated,

@@ -81,6 +81,16 @@ class Site:
                 return f"player-{player.number}.html"
         return None
 
+    def name_of(self, address: str, name: str) -> str:
+        """A player's name as the site shows it: league.toml's for a player of the league,
+        else the record's; never an e-mail address (a public page)."""
+        for player in self.config.players:
+            if player.address == address:
+                return player.name
+        if not name or name == address or "@" in name:
+            return address.split("@", 1)[0] + "@…"
+        return name
+
 
 def layout(site: Site, title: str, crumbs: Sequence[tuple[str, str]], body: str) -> str:
     """A whole page: `title` and `crumbs` ((link, label) pairs) are outside text, escaped here."""
@@ -104,6 +114,7 @@ def _scroll(table: str) -> str:
 
 def _player(site: Site, address: str, name: str) -> str:
     page = site.player_page(address)
+    name = site.name_of(address, name)
     return bdi(name) if page is None else f'<a class="player" href="{page}">{bdi(name)}</a>'
 
 
@@ -310,6 +321,6 @@ def player_page(site: Site, address: str, name: str) -> str:
     return layout(site, f"{site.config.name}: {name}", [(INDEX, site.config.name)], "\n".join(body))
 
 
-def feed_title(game: GameResult) -> str:
-    names = " vs ".join(seat.name for seat in game.seats)
+def feed_title(site: Site, game: GameResult) -> str:
+    names = " vs ".join(site.name_of(seat.address, seat.name) for seat in game.seats)
     return f"{game.game}: {names}: {game.message}"
