@@ -5,6 +5,7 @@ the site works from `file://`. No page holds a script: the replay pages are apar
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -75,18 +76,29 @@ class Site:
     def __repr__(self) -> str:
         return f"Site({self.config.name!r}: {len(self.games)} games, round {self.current} of {self.rounds})"
 
+    @functools.cached_property
+    def _players(self) -> dict[str, tuple[int, str]]:
+        return {player.address: (player.number, player.name) for player in self.config.players}
+
+    @functools.cached_property
+    def games_of(self) -> dict[str, list[SiteGame]]:
+        """Each player's games (by address), in round and table order."""
+        found: dict[str, list[SiteGame]] = {}
+        for item in self.games:
+            for address in item.result.addresses:
+                found.setdefault(address, []).append(item)
+        return found
+
     def player_page(self, address: str) -> str | None:
-        for player in self.config.players:
-            if player.address == address:
-                return f"player-{player.number}.html"
-        return None
+        known = self._players.get(address)
+        return None if known is None else f"player-{known[0]}.html"
 
     def name_of(self, address: str, name: str) -> str:
         """A player's name as the site shows it: league.toml's for a player of the league,
         else the record's; never an e-mail address (a public page)."""
-        for player in self.config.players:
-            if player.address == address:
-                return player.name
+        known = self._players.get(address)
+        if known is not None:
+            return known[1]
         if not name or name == address or "@" in name:
             return address.split("@", 1)[0] + "@…"
         return name
@@ -306,10 +318,8 @@ def player_page(site: Site, address: str, name: str) -> str:
     body.append("<h2>Rating after each game</h2>")
     body.append(rating_chart(points) if points else "<p>No finished game yet.</p>")
     rows = ["<tr><th>round</th><th>game</th><th>players by seat</th><th>result</th><th>points</th><th>rating</th></tr>"]
-    for item in site.games:
+    for item in site.games_of.get(address, []):
         game = item.result
-        if address not in game.addresses:
-            continue
         result, got = outcome_for(game, address)
         rating = f"{after[game.game]:.2f}" if game.game in after else "—"
         rows.append(
