@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -72,6 +73,8 @@ def league(folder: Path, players: int, rounds: int) -> int:
 
 
 def timed(folder: Path, out: Path) -> tuple[float, str]:
+    """The wall time of one `site` process, and what it said with its CPU time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "referee", "league", "site", str(folder), "-o", str(out)],
@@ -80,9 +83,11 @@ def timed(folder: Path, out: Path) -> tuple[float, str]:
         check=False,
     )
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"referee league site failed ({done.returncode}): {done.stderr}")
-    return elapsed, done.stdout.strip()
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return elapsed, f"{done.stdout.strip().split(';')[0]}; CPU {cpu:.2f} s"
 
 
 def main() -> None:
@@ -97,14 +102,14 @@ def main() -> None:
     print(f"{options.players} players, {made} games in {folder}")
     for label in ("from nothing", "unchanged"):
         elapsed, said = timed(folder, out)
-        print(f"site {label}: {elapsed:.2f} s ({said.split(';')[0]})")
+        print(f"site {label}: {elapsed:.2f} s ({said})")
     move = one_move(folder / f"r{options.rounds}-t1.rgn")
     elapsed, said = timed(folder, out)
-    print(f"site after one move ({move}) in r{options.rounds}-t1: {elapsed:.2f} s ({said.split(';')[0]})")
+    print(f"site after one move ({move}) in r{options.rounds}-t1: {elapsed:.2f} s ({said})")
     done = submit(folder / f"r{options.rounds}-t1.rgn", "resign")
     assert done.exit_code == 0, done.text()
     elapsed, said = timed(folder, out)
-    print(f"site after that game ended (resign): {elapsed:.2f} s ({said.split(';')[0]})")
+    print(f"site after that game ended (resign): {elapsed:.2f} s ({said})")
     if options.keep is None:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -6,7 +6,11 @@ the copy is identical to it."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -30,3 +34,14 @@ def conformance_folder(game: str) -> Path:
             "repository (tests/data/conformance/README.md says how to refresh them)"
         )
     return folder
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Under CI=true a browser test that skips (no Chromium, no Selenium) fails instead:
+    CI must really run them (`.ci/run` installs chromium and chromium-driver)."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and os.environ.get("CI") == "true" and item.get_closest_marker("browser") is not None:
+        report.outcome = "failed"
+        report.longrepr = f"a browser test was skipped under CI=true: {report.longrepr}"
