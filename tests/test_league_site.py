@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import html5lib
 import pytest
 from typer.testing import CliRunner
 
@@ -20,8 +21,6 @@ from referee.cli import app
 from referee.league.site import build
 from referee.live.play import submit
 from tests.site_season import one_move, season, write_league
-
-html5lib = pytest.importorskip("html5lib")
 
 runner = CliRunner()
 ATOM = "{http://www.w3.org/2005/Atom}"
