@@ -237,3 +237,37 @@ def test_site_usage_errors(league: Path, tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x", encoding="utf-8")
     code, _, err = run("site", str(league), "-o", str(tmp_path / "file"))
     assert code == 2 and "cannot make" in err and "Traceback" not in err
+
+
+def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_it(
+    copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    module = importlib.import_module("referee.league.site.build")  # the module, not the function
+    out = tmp_path / "site"
+    build(copy, out)
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    one_move(copy / "r5-t2.rgn")
+    real = module.write_atomically
+    calls: list[str] = []
+
+    def failing(path: Path, text: str) -> None:
+        calls.append(path.name)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(module, "write_atomically", failing)
+    code, _, err = run("site", str(copy), "-o", str(out))
+    assert code == 2 and "cannot write" in err and "No space left on device" in err
+    assert len(calls) == 3 and ".referee-site.json" not in calls, "the manifest is written last"
+    now = {path.name: path.read_bytes() for path in out.iterdir()}
+    assert set(now) == set(before), "no temporary file is left"
+    assert now[calls[2]] == before[calls[2]], "the page that failed is the old one, whole"
+    for name in calls[:2]:
+        parse(now[name].decode("utf-8"))
+    monkeypatch.setattr(module, "write_atomically", real)
+    built = build(copy, out)
+    assert set(built.written) == {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html"}
+    assert build(copy, out).written == ()
