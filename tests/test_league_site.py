@@ -271,3 +271,20 @@ def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_
     built = build(copy, out)
     assert set(built.written) == {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html"}
     assert build(copy, out).written == ()
+
+
+def test_the_replay_page_shows_every_comment_and_stamp_at_its_step(league: Path) -> None:
+    from referee.judge.adjudicate import adjudicate, read_source
+    from referee.pictures import replay_page
+
+    text = (league / "r4-t1.rgn").read_text(encoding="utf-8")
+    first, second = re.findall(r"\n1\. R: (\S+)\nB: (\S+)", text)[0]
+    text = text.replace(f"\n1. R: {first}\n", f"\n1. R: {{opening}} {first} {{[%at 2026-12-02T12:00:00Z Red]}}\n", 1)
+    text = text.replace(f"\nB: {second}\n", f"\nB: {second}\n{{between turns}}\n", 1)
+    replay = adjudicate(read_source(text.encode("utf-8"))[0], "r4-t1.rgn", keep_steps=True)
+    assert replay.verdict.status == "finished"
+    data = json.loads(parse(replay_page(replay)).find(".//script[@id='data']").text)
+    notes = [step.get("c", []) for step in data["steps"]]
+    assert notes[1] == ["opening", "[%at 2026-12-02T12:00:00Z Red]"], "a stamp is shown at the action it closes"
+    assert notes[2] == ["between turns"]
+    assert sum(len(found) for found in notes) == 3

@@ -22,7 +22,7 @@ from referee.judge.adjudicate import adjudicate, read_source
 from referee.league.site import build
 from referee.pictures import replay_page
 from tests.site_season import season, write_league
-from tests.test_league_site import PLAYERS, hostile_league
+from tests.test_league_site import BIDI, HOSTILE, PLAYERS, hostile_league
 from tests.test_pictures import EXAMPLES
 from tests.test_pictures_browser import COLLECT, _signature
 from tests.test_pictures_browser import browser as browser  # noqa: F401 (the fixture)
@@ -184,3 +184,8 @@ def test_a_hostile_league_runs_none_of_its_scripts(browser: Any, tmp_path: Path)
         "return Array.from(document.querySelectorAll('#tags tr'), function (r) { return r.cells[1].textContent; });"
     )
     assert any(tag.startswith("<script>window.pwned=1</script>") for tag in tags), "shown as text"
+    browser.find_element("id", "first").click()
+    browser.find_element("id", "next").click()
+    notes = [item.get_attribute("textContent") for item in browser.find_elements("css selector", "#notes li")]
+    assert notes == [f"{HOSTILE} {BIDI}"], "the comment after the first action is shown at its step, as text"
+    assert browser.execute_script("return window.pwned === undefined;")

@@ -89,6 +89,13 @@
       item.setAttribute("data-kind", event[0]);
       events.appendChild(item);
     });
+    var notes = $("notes");
+    while (notes.firstChild) { notes.removeChild(notes.firstChild); }
+    (step.c || []).forEach(function (note) {
+      var item = document.createElement("li");
+      item.textContent = note;
+      notes.appendChild(item);
+    });
     drawMarks(step);
     if (buttons[highlighted]) { buttons[highlighted].classList.remove("current"); }
     highlighted = n;

@@ -116,6 +116,8 @@ def _data(
             step["d"] = details
         if frame.illegal is not None:
             step["x"] = frame.illegal
+        if frame.notes:
+            step["c"] = list(frame.notes)
         data["steps"].append(step)
         shown, previous_heading, previous_details = ids, frame.heading, details
     turns: list[str] = ["start"]
