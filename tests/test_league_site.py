@@ -288,3 +288,34 @@ def test_the_replay_page_shows_every_comment_and_stamp_at_its_step(league: Path)
     assert notes[1] == ["opening", "[%at 2026-12-02T12:00:00Z Red]"], "a stamp is shown at the action it closes"
     assert notes[2] == ["between turns"]
     assert sum(len(found) for found in notes) == 3
+
+
+def test_the_clock_of_a_timed_game_is_shown_from_the_verdicts_clock_field() -> None:
+    """TIME.md §5's `clock` object as the game page and the round pages show it (drawn from
+    the documented shape: the clocks are built on another branch)."""
+    from referee.league.results import GameResult, Seat
+    from referee.league.site import pages
+
+    game = GameResult("r1-t1", 1, 1, "ongoing", (Seat(("Red",), "a@x.org", "Ann"),), "Blue to move", to_move="Blue")
+    clock = {
+        "control": "3d+1d/5d",
+        "as_of": "2026-12-06T12:00:00Z",
+        "running": "Blue",
+        "remaining": {"Red": 324000, "Blue": 21600},
+        "deadline": "2026-12-06T18:00:00Z",
+        "flagged": None,
+    }
+    item = pages.SiteGame(game, clock, 0)
+    assert pages.deadline_text(item) == "2026-12-06 18:00 UTC"
+    table = parse(f"<!DOCTYPE html><title>t</title>{pages._clock_table(clock)}")
+    rows = {row.find("th").text: "".join(row.find("td").itertext()) for row in table.iter("tr")}
+    assert rows == {
+        "control": "3d+1d/5d",
+        "Red": "3d 18h 00m",
+        "Blue": "6h 00m (running)",
+        "deadline": "2026-12-06 18:00 UTC",
+        "as of": "2026-12-06 12:00 UTC",
+    }
+    flagged = pages.SiteGame(game, {**clock, "flagged": "Blue"}, 0)
+    assert pages.deadline_text(flagged) == "2026-12-06 18:00 UTC (Blue: time ran out)"
+    assert pages.deadline_text(pages.SiteGame(game, None, 0)) == "—", "an untimed game has no deadline"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from notation.timing import format_duration
+from notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
 from referee.league.config import LeagueConfig
 from referee.league.results import GameResult
 from referee.league.site.chart import Point, rating_chart
@@ -150,11 +150,21 @@ def turn_text(site: Site, game: GameResult) -> str:
     return f"{esc(game.to_move)} ({who})"
 
 
+def _instant(value: object) -> str:
+    """An instant of the clock's JSON as people read it (2026-12-05 12:00 UTC), escaped."""
+    if not isinstance(value, str):
+        return "—"
+    try:
+        return esc(spoken_instant(parse_instant(value)))
+    except TimingError:
+        return esc(value)
+
+
 def deadline_text(item: SiteGame) -> str:
     clock = item.clock
     if not clock or item.result.finished:
         return "—"
-    text = esc(clock.get("deadline") or "—")
+    text = _instant(clock.get("deadline"))
     if clock.get("flagged"):
         text += f" ({esc(clock['flagged'])}: time ran out)"
     return text
@@ -258,13 +268,13 @@ def _clock_table(clock: Mapping[str, Any]) -> str:
     remaining = clock.get("remaining") or {}
     if isinstance(remaining, Mapping):
         for side, seconds in remaining.items():
-            shown = format_duration(int(seconds)) if isinstance(seconds, int) else str(seconds)
+            shown = spoken_duration(seconds) if isinstance(seconds, int) else str(seconds)
             running = " (running)" if clock.get("running") == side else ""
             rows.append(f"<tr><th>{esc(side)}</th><td>{esc(shown)}{running}</td></tr>")
-    rows.append(f"<tr><th>deadline</th><td>{esc(clock.get('deadline') or '—')}</td></tr>")
+    rows.append(f"<tr><th>deadline</th><td>{_instant(clock.get('deadline'))}</td></tr>")
     if clock.get("flagged"):
         rows.append(f"<tr><th>flagged</th><td>{esc(clock['flagged'])}</td></tr>")
-    rows.append(f"<tr><th>as of</th><td>{esc(clock.get('as_of') or '—')}</td></tr>")
+    rows.append(f"<tr><th>as of</th><td>{_instant(clock.get('as_of'))}</td></tr>")
     return _scroll('<table class="clock">' + "".join(rows) + "</table>")
 
 
