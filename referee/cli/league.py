@@ -245,6 +245,35 @@ def standings(
         _judged(games)
 
 
+@league_app.command(short_help="The league's static web site: standings, rounds, games, players, feed.")
+def site(
+    folder: Folder,
+    output: Annotated[str, typer.Option("-o", "--output", help="The folder the site is written to.", metavar="OUT")],
+    json_output: JsonOption = False,
+) -> None:
+    """Write the league's static web site into OUT (LEAGUE.md §5): index.html with the
+    standings and the current round, a page per round, per game (with its replay page) and
+    per player (with a rating chart), and feed.xml, an Atom feed of results. Only pages
+    whose content changed are written, so it can run after every tick. Exit 1 when a game
+    is illegal or malformed (named; its page says so).
+
+    Example: referee league site autumn -o /var/www/autumn   (then open /var/www/autumn/index.html)
+    """
+    from referee.league.site import build
+
+    with _boundary():
+        built = build(Path(folder), Path(output))
+        if json_output:
+            written, removed = list(built.written), list(built.removed)
+            out(json_line({"written": written, "removed": removed, "unchanged": built.unchanged}))
+        else:
+            out(
+                f"{output}: {len(built.written)} written, {len(built.removed)} removed, "
+                f"{built.unchanged} unchanged; open {Path(output) / 'index.html'}"
+            )
+        _judged(built.bad)
+
+
 def _judged(games: Sequence[object]) -> None:
     """Exit 1 naming the games that are not legal, else 0."""
     from referee.league.results import GameResult

@@ -106,10 +106,25 @@ def read_game(path: Path, round_number: int, table: int) -> GameResult:
         data = path.read_bytes()
     except OSError as error:
         return GameResult(name, round_number, table, Status.ERROR, (), f"cannot read it: {error.strerror or error}")
+    return judge_game(path, data, round_number, table)[0]
+
+
+def judge_game(
+    path: Path, data: bytes, round_number: int, table: int, source: str | None = None
+) -> tuple[GameResult, Replay | None]:
+    """What the league reads from one game file's bytes, and the replay it was read from
+    (None when the file does not hold one record): the site draws its pages from both.
+    `source` names the file in the verdict's words (default: `path`)."""
+    name = path.name.removesuffix(".rgn")
     results = read_source(data)
     if len(results) != 1:
-        return GameResult(name, round_number, table, Status.MALFORMED, (), f"holds {len(results)} records, not one")
-    replay = adjudicate(results[0], str(path), keep_steps=True)
+        message = f"holds {len(results)} records, not one"
+        return GameResult(name, round_number, table, Status.MALFORMED, (), message), None
+    replay = adjudicate(results[0], source or str(path), keep_steps=True)
+    return _read_replay(name, round_number, table, replay), replay
+
+
+def _read_replay(name: str, round_number: int, table: int, replay: Replay) -> GameResult:
     verdict = replay.verdict
     message = verdict.error.message if verdict.error is not None else ""
     record = replay.record

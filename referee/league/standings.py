@@ -10,7 +10,7 @@ robins, Buchholz otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -185,18 +185,35 @@ def standings(config: LeagueConfig, games: Sequence[GameResult], log_order: Mapp
 
 def _ratings(ordered: Sequence[GameResult], lines: Mapping[str, _Line]) -> dict[str, tuple[float, float]]:
     """(mu, sigma) of every player after the games, applied in order."""
+    ratings = {address: (float(DEFAULT_MU), float(DEFAULT_SIGMA)) for address in lines}
+    for _, rated in rating_history(ordered, lines):
+        ratings.update(rated)
+    return ratings
+
+
+DEFAULT_MU = PlackettLuce().mu
+DEFAULT_SIGMA = PlackettLuce().sigma
+
+
+def rating_history(
+    ordered: Sequence[GameResult], addresses: Iterable[str]
+) -> Iterator[tuple[GameResult, dict[str, tuple[float, float]]]]:
+    """Each rated game in order (`rating_order`), with the (mu, sigma) of its players just
+    after it: the steps that `standings` adds up, and the points of the site's charts."""
     model = PlackettLuce()
-    ratings: dict[str, Any] = {address: model.rating() for address in lines}
+    ratings: dict[str, Any] = {address: model.rating() for address in addresses}
     for game in ordered:
         members = [address for team in game.teams for address in team]
         if len(game.teams) < 2 or len(members) != len(set(members)):
             continue  # one player on two teams (a hand-made record): no match to rate
-        teams = [[ratings[address] for address in team] for team in game.teams]
+        teams = [[ratings.setdefault(address, model.rating()) for address in team] for team in game.teams]
         rated = model.rate(teams, ranks=[float(place) for place in game.places])
+        after: dict[str, tuple[float, float]] = {}
         for team, new in zip(game.teams, rated, strict=True):
             for address, rating in zip(team, new, strict=True):
                 ratings[address] = rating
-    return {address: (float(rating.mu), float(rating.sigma)) for address, rating in ratings.items()}
+                after[address] = (float(rating.mu), float(rating.sigma))
+        yield game, after
 
 
 # -- rendering ------------------------------------------------------------------------------------

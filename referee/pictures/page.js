@@ -89,6 +89,13 @@
       item.setAttribute("data-kind", event[0]);
       events.appendChild(item);
     });
+    var notes = $("notes");
+    while (notes.firstChild) { notes.removeChild(notes.firstChild); }
+    (step.c || []).forEach(function (note) {
+      var item = document.createElement("li");
+      item.textContent = note;
+      notes.appendChild(item);
+    });
     drawMarks(step);
     if (buttons[highlighted]) { buttons[highlighted].classList.remove("current"); }
     highlighted = n;
@@ -100,13 +107,24 @@
   }
 
   // Scrolling the move list needs a layout: do it once per frame, not once per step.
+  // Only the list itself scrolls: scrollIntoView would also scroll the window, and on a
+  // narrow screen (the list below the board) the page would open scrolled past its header.
   var scrollPending = false;
   function scrollSoon() {
     if (scrollPending) { return; }
     scrollPending = true;
     window.requestAnimationFrame(function () {
       scrollPending = false;
-      if (buttons[highlighted]) { buttons[highlighted].scrollIntoView({ block: "nearest" }); }
+      var button = buttons[highlighted];
+      if (!button) { return; }
+      var list = $("moves");
+      var top = button.offsetTop;
+      var bottom = top + button.offsetHeight;
+      if (top < list.scrollTop) {
+        list.scrollTop = top;
+      } else if (bottom > list.scrollTop + list.clientHeight) {
+        list.scrollTop = bottom - list.clientHeight;
+      }
     });
   }
 

@@ -35,15 +35,27 @@ def _marks(drawing: Drawing, frame: Frame) -> list[svg.Mark]:
     return drawing.marks(frame.move, "last")
 
 
-def _data(replay: Replay, text: str | None, first_line: int = 1) -> tuple[dict[str, Any], Drawing | None]:
-    """Everything the script needs, as plain JSON."""
+_ADDRESS = re.compile(r"\s*<[^<>\s@]+@[^<>\s]+>")
+
+
+def _public(text: str) -> str:
+    """`text` without its e-mail addresses (`Ann <ann@example.org>` is shown `Ann`)."""
+    return _ADDRESS.sub("", text)
+
+
+def _data(
+    replay: Replay, text: str | None, first_line: int = 1, private: bool = False
+) -> tuple[dict[str, Any], Drawing | None]:
+    """Everything the script needs, as plain JSON (`private`: e-mail addresses left out)."""
     verdict = replay.verdict
     record = replay.record
     data: dict[str, Any] = {
         "game": verdict.game,
         "verdict": line(verdict),
         "status": verdict.status,
-        "tags": [[tag.name, tag.value] for tag in record.tags] if record is not None else [],
+        "tags": [[tag.name, _public(tag.value) if private else tag.value] for tag in record.tags]
+        if record is not None
+        else [],
         "turns": [],
         "steps": [],
         "pieces": [],
@@ -60,7 +72,10 @@ def _data(replay: Replay, text: str | None, first_line: int = 1) -> tuple[dict[s
         first = max(first_line, verdict.error.line - 4)
         data["source"] = {
             "first": first,
-            "lines": lines[first - first_line : verdict.error.line + 3 - first_line],
+            "lines": [
+                _public(shown) if private else shown
+                for shown in lines[first - first_line : verdict.error.line + 3 - first_line]
+            ],
             "line": verdict.error.line,
             "column": verdict.error.column,
             "message": verdict.error.message,
@@ -105,6 +120,8 @@ def _data(replay: Replay, text: str | None, first_line: int = 1) -> tuple[dict[s
             step["d"] = details
         if frame.illegal is not None:
             step["x"] = frame.illegal
+        if frame.notes:
+            step["c"] = list(frame.notes)
         data["steps"].append(step)
         shown, previous_heading, previous_details = ids, frame.heading, details
     turns: list[str] = ["start"]
@@ -151,10 +168,11 @@ _SCRIPT_ESCAPES = (
 )
 
 
-def page(replay: Replay, text: str | None = None, first_line: int = 1) -> str:
+def page(replay: Replay, text: str | None = None, first_line: int = 1, private: bool = False) -> str:
     """The whole page as text (UTF-8, deterministic). `text` is the record's source,
-    whose first line is line `first_line` of its file."""
-    data, drawing = _data(replay, text, first_line)
+    whose first line is line `first_line` of its file; `private` leaves the players'
+    e-mail addresses out of the tags and the source shown (a page for the public)."""
+    data, drawing = _data(replay, text, first_line, private)
     board = "" if drawing is None else _board(drawing)
     payload = script_json(data)
     parts = {

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from games import registry
 from games.api import Event, GameState
-from notation.model import Turn
+from notation.model import Comment, Move, Record, Turn
 from referee.judge.adjudicate import Replay, open_ended
 from referee.judge.words import turn_text
 from referee.pictures.board import heading
@@ -29,11 +29,41 @@ class Frame(NamedTuple):
     position: str
     heading: str
     illegal: str | None = None
+    notes: tuple[str, ...] = ()
+    """The comments written after this action (stamps `[%at ...]` among them), as written."""
 
 
 def turn_label(round_number: int | None, turn: Turn) -> str:
     where = "setup" if round_number is None else f"round {round_number}"
     return f"{where}, {turn.side}{' (replacement step)' if turn.step else ''}"
+
+
+def _notes(record: Record) -> dict[int, tuple[str, ...]]:
+    """The comments of a record by the action they follow (`id` of its Move): a comment
+    before a turn's first action goes with that action, one between turns with the last
+    action before it. A comment between the tags and the first turn is left out (nothing
+    has happened yet to annotate)."""
+    found: dict[int, list[str]] = {}
+    last: Move | None = None
+    waiting: list[str] = []
+    for item in record.items:
+        if isinstance(item, Comment):
+            if last is not None:
+                found.setdefault(id(last), []).append(item.text.strip())
+            continue
+        if not isinstance(item, Turn):
+            continue
+        opened = False
+        for part in item.items:
+            if isinstance(part, Move):
+                found.setdefault(id(part), []).extend(waiting)
+                waiting, last, opened = [], part, True
+            elif isinstance(part, Comment):
+                if opened and last is not None:
+                    found.setdefault(id(last), []).append(part.text.strip())
+                else:
+                    waiting.append(part.text.strip())
+    return {key: tuple(value) for key, value in found.items() if value}
 
 
 def frames(replay: Replay, title: str) -> list[Frame]:
@@ -45,6 +75,7 @@ def frames(replay: Replay, title: str) -> list[Frame]:
     state: GameState[Any] = registry.engine(record.game).new_state(record.tag_map)
     found = [Frame(-1, "start", None, (), state.position(), heading(state, title))]
     open_ended_moves = open_ended(record)
+    comments = _notes(record)
     remaining = list(reversed(replay.steps))
     try:
         for number, turn in enumerate(record.turns):
@@ -59,7 +90,9 @@ def frames(replay: Replay, title: str) -> list[Frame]:
                 played = remaining.pop()
                 events = state.apply(move.action, move in open_ended_moves)
                 label = turn_label(played.round, turn)
-                found.append(Frame(number, label, move.text, events, state.position(), heading(state, title)))
+                shown = heading(state, title)
+                notes = comments.get(id(move), ())
+                found.append(Frame(number, label, move.text, events, state.position(), shown, None, notes))
     except ValueError:
         return found
     final = replay.state

@@ -1,0 +1,346 @@
+"""The site's HTML pages, as text: the index (standings and the current round), a page per
+round, per game and per player. Every text from outside goes through `escape` (`esc` for
+markup, `bdi` for names and messages); links are relative file names in one folder, so
+the site works from `file://`. No page holds a script: the replay pages are apart."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
+from referee.league.config import LeagueConfig
+from referee.league.results import GameResult
+from referee.league.site.chart import Point, rating_chart
+from referee.league.site.escape import bdi, esc
+from referee.league.standings import Table, game_points, number_text
+
+INDEX = "index.html"
+CSS = """
+body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0 auto; padding: 10px; max-width: 960px;
+  color: #222; background: #fafafa; line-height: 1.35; }
+h1 { font-size: 20px; margin: 4px 0 8px 0; } h2 { font-size: 16px; margin: 18px 0 6px 0; }
+nav.crumbs { font-size: 13px; margin-bottom: 6px; } nav.crumbs a { margin-right: 4px; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; font-size: 13px; background: #fff; }
+th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+.board svg, svg.chart { display: block; max-width: 100%; height: auto; }
+.board { max-width: 520px; }
+.status-illegal, .status-malformed, .status-error { color: #b00000; }
+p.meta { font-size: 13px; color: #555; margin: 4px 0; }
+ul.rounds { padding-left: 18px; } footer { font-size: 12px; color: #666; margin-top: 20px; }
+a.replay { display: inline-block; font-weight: bold; margin: 8px 0; }
+"""
+
+
+def round_file(number: int) -> str:
+    return f"round-{number}.html"
+
+
+def game_file(game: str) -> str:
+    return f"{game}.html"
+
+
+def replay_file(game: str) -> str:
+    return f"{game}-replay.html"
+
+
+@dataclass(frozen=True)
+class SiteGame:
+    """A game as the site shows it: what the league reads, the clock of its verdict (TIME.md
+    §5, None when untimed), and the instant the feed dates it by."""
+
+    result: GameResult
+    clock: Mapping[str, Any] | None
+    updated: int
+
+    def __repr__(self) -> str:
+        return f"SiteGame({self.result.game}: {self.result.status})"
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything the pages show, read once."""
+
+    config: LeagueConfig
+    games: tuple[SiteGame, ...]
+    table: Table
+    rounds: int
+    current: int
+    history: Mapping[str, Sequence[Point]] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"Site({self.config.name!r}: {len(self.games)} games, round {self.current} of {self.rounds})"
+
+    @functools.cached_property
+    def _players(self) -> dict[str, tuple[int, str]]:
+        return {player.address: (player.number, player.name) for player in self.config.players}
+
+    @functools.cached_property
+    def games_of(self) -> dict[str, list[SiteGame]]:
+        """Each player's games (by address), in round and table order."""
+        found: dict[str, list[SiteGame]] = {}
+        for item in self.games:
+            for address in item.result.addresses:
+                found.setdefault(address, []).append(item)
+        return found
+
+    def player_page(self, address: str) -> str | None:
+        known = self._players.get(address)
+        return None if known is None else f"player-{known[0]}.html"
+
+    def name_of(self, address: str, name: str) -> str:
+        """A player's name as the site shows it: league.toml's for a player of the league,
+        else the record's; never an e-mail address (a public page)."""
+        known = self._players.get(address)
+        if known is not None:
+            return known[1]
+        if not name or name == address or "@" in name:
+            return address.split("@", 1)[0] + "@…"
+        return name
+
+
+def layout(site: Site, title: str, crumbs: Sequence[tuple[str, str]], body: str) -> str:
+    """A whole page: `title` and `crumbs` ((link, label) pairs) are outside text, escaped here."""
+    trail = "".join(f'<a href="{esc(href)}">{bdi(label)}</a> › ' for href, label in crumbs)
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; img-src data:\">\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f'<nav class="crumbs">{trail}</nav>\n<main>\n{body}\n</main>\n'
+        f'<footer><a href="{INDEX}">{bdi(site.config.name)}</a> · <a href="feed.xml">Atom feed of results</a> · '
+        "made by referee league site</footer>\n</body>\n</html>\n"
+    )
+
+
+def _scroll(table: str) -> str:
+    return f'<div class="scroll">{table}</div>'
+
+
+def _player(site: Site, address: str, name: str) -> str:
+    page = site.player_page(address)
+    name = site.name_of(address, name)
+    return bdi(name) if page is None else f'<a class="player" href="{page}">{bdi(name)}</a>'
+
+
+def seats_text(site: Site, game: GameResult) -> str:
+    return ", ".join(f"{esc('+'.join(seat.sides))} {_player(site, seat.address, seat.name)}" for seat in game.seats)
+
+
+def status_text(game: GameResult) -> str:
+    if game.finished:
+        return f"finished: {bdi(game.message)}"
+    if game.legal:
+        return "ongoing"
+    return f'<span class="status-{esc(game.status)}">{esc(game.status)}: {bdi(game.message)}</span>'
+
+
+def turn_text(site: Site, game: GameResult) -> str:
+    if not game.legal or game.finished or game.to_move is None:
+        return "—"
+    seat = game.player_of(game.to_move)
+    who = _player(site, seat.address, seat.name) if seat is not None else "?"
+    return f"{esc(game.to_move)} ({who})"
+
+
+def _instant(value: object) -> str:
+    """An instant of the clock's JSON as people read it (2026-12-05 12:00 UTC), escaped."""
+    if not isinstance(value, str):
+        return "—"
+    try:
+        return esc(spoken_instant(parse_instant(value)))
+    except TimingError:
+        return esc(value)
+
+
+def deadline_text(item: SiteGame) -> str:
+    clock = item.clock
+    if not clock or item.result.finished:
+        return "—"
+    text = _instant(clock.get("deadline"))
+    if clock.get("flagged"):
+        text += f" ({esc(clock['flagged'])}: time ran out)"
+    return text
+
+
+def _games_table(site: Site, games: Sequence[SiteGame]) -> str:
+    rows = ["<tr><th>game</th><th>players by seat</th><th>status</th><th>to move</th><th>deadline</th></tr>"]
+    for item in games:
+        game = item.result
+        rows.append(
+            f'<tr class="game" data-game="{esc(game.game)}"><td><a href="{game_file(game.game)}">{esc(game.game)}</a>'
+            f"</td><td>{seats_text(site, game)}</td><td>{status_text(game)}</td><td>{turn_text(site, game)}</td>"
+            f"<td>{deadline_text(item)}</td></tr>"
+        )
+    return _scroll('<table class="games">' + "".join(rows) + "</table>")
+
+
+def _byes(site: Site, number: int) -> list[tuple[str, str]]:
+    seated = {seat.address for item in site.games if item.result.round == number for seat in item.result.seats}
+    return [(player.address, player.name) for player in site.config.players if player.address not in seated]
+
+
+STANDING_HEADS = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O")
+
+
+def standings_table(site: Site) -> str:
+    heads = [*STANDING_HEADS, site.table.tiebreak]
+    rows = ["<tr>" + "".join(f"<th{'' if h == 'player' else ' class=n'}>{esc(h)}</th>" for h in heads) + "</tr>"]
+    for row in site.table.rows:
+        cells = [
+            str(row.rank),
+            str(row.games),
+            str(row.wins),
+            str(row.draws),
+            str(row.losses),
+            number_text(row.points),
+            str(row.byes),
+            f"{row.mu:.2f}",
+            f"{row.sigma:.2f}",
+            f"{row.rating:.2f}",
+            str(row.timeouts),
+            number_text(row.tiebreak),
+        ]
+        numbers = "".join(f'<td class="n">{cell}</td>' for cell in cells[1:])
+        rows.append(
+            f'<tr class="standing"><td class="n">{cells[0]}</td>'
+            f"<td>{_player(site, row.address, row.name)}</td>{numbers}</tr>"
+        )
+    return _scroll('<table class="standings">' + "".join(rows) + "</table>")
+
+
+def index_page(site: Site) -> str:
+    config = site.config
+    current = [item for item in site.games if item.result.round == site.current]
+    body = [
+        f"<h1>{bdi(config.name)}</h1>",
+        f'<p class="meta">{esc(config.game)}, {config.players_per_game} players a game, '
+        f"{esc(config.pairing.value)}; round {site.current} of {site.rounds}; "
+        f"{site.table.finished} games finished, {site.table.ongoing} ongoing</p>",
+        "<h2>Standings</h2>",
+        standings_table(site),
+    ]
+    if site.current:
+        body += [f'<h2>Round {site.current} <a href="{round_file(site.current)}">(page)</a></h2>']
+        body.append(_games_table(site, current))
+        body.append(_byes_text(site, site.current))
+        links = "".join(
+            f'<li><a href="{round_file(number)}">Round {number}</a></li>' for number in range(1, site.current + 1)
+        )
+        body += ["<h2>Rounds</h2>", f'<ul class="rounds">{links}</ul>']
+    else:
+        body.append("<p>No round is paired yet.</p>")
+    return layout(site, config.name, [], "\n".join(body))
+
+
+def _byes_text(site: Site, number: int) -> str:
+    byes = _byes(site, number)
+    if not byes:
+        return ""
+    return '<p class="byes">Bye: ' + ", ".join(_player(site, a, n) for a, n in byes) + "</p>"
+
+
+def round_page(site: Site, number: int) -> str:
+    games = [item for item in site.games if item.result.round == number]
+    nav = []
+    if number > 1:
+        nav.append(f'<a href="{round_file(number - 1)}">← round {number - 1}</a>')
+    if number < site.current:
+        nav.append(f'<a href="{round_file(number + 1)}">round {number + 1} →</a>')
+    body = [
+        f"<h1>{bdi(site.config.name)}: round {number} of {site.rounds}</h1>",
+        _games_table(site, games),
+        _byes_text(site, number),
+        f'<p class="meta">{" · ".join(nav)}</p>' if nav else "",
+    ]
+    return layout(site, f"{site.config.name}: round {number}", [(INDEX, site.config.name)], "\n".join(body))
+
+
+def _clock_table(clock: Mapping[str, Any]) -> str:
+    rows = [f"<tr><th>control</th><td>{esc(clock.get('control', ''))}</td></tr>"]
+    remaining = clock.get("remaining") or {}
+    if isinstance(remaining, Mapping):
+        for side, seconds in remaining.items():
+            shown = spoken_duration(seconds) if isinstance(seconds, int) else str(seconds)
+            running = " (running)" if clock.get("running") == side else ""
+            rows.append(f"<tr><th>{esc(side)}</th><td>{esc(shown)}{running}</td></tr>")
+    rows.append(f"<tr><th>deadline</th><td>{_instant(clock.get('deadline'))}</td></tr>")
+    if clock.get("flagged"):
+        rows.append(f"<tr><th>flagged</th><td>{esc(clock['flagged'])}</td></tr>")
+    rows.append(f"<tr><th>as of</th><td>{_instant(clock.get('as_of'))}</td></tr>")
+    return _scroll('<table class="clock">' + "".join(rows) + "</table>")
+
+
+def game_page(site: Site, item: SiteGame, board: str, has_replay: bool) -> str:
+    """A game's page; `board` is the final board as an inline `<svg>` element (trusted:
+    drawn by referee.pictures, which escapes what it shows)."""
+    game = item.result
+    seats = ["<tr><th>seat</th><th>sides</th><th>player</th></tr>"]
+    for number, seat in enumerate(game.seats, start=1):
+        seats.append(
+            f'<tr class="seat"><td class="n">{number}</td><td>{esc(" + ".join(seat.sides))}</td>'
+            f"<td>{_player(site, seat.address, seat.name)}</td></tr>"
+        )
+    body = [
+        f"<h1>{bdi(site.config.name)}: {esc(game.game)}</h1>",
+        f'<p class="meta">round {game.round}, table {game.table}</p>',
+        _scroll('<table class="seats">' + "".join(seats) + "</table>"),
+        f'<p class="status">Status: {status_text(game)}</p>',
+        f'<p class="turn">To move: {turn_text(site, game)}</p>',
+    ]
+    if item.clock:
+        body += ["<h2>Clock</h2>", _clock_table(item.clock)]
+    if has_replay:
+        body.append(f'<a class="replay" href="{replay_file(game.game)}">Replay: step through every move ▶</a>')
+    if board:
+        body.append(f'<div class="board">{board}</div>')
+    crumbs = [(INDEX, site.config.name), (round_file(game.round), f"round {game.round}")]
+    return layout(site, f"{site.config.name}: {game.game}", crumbs, "\n".join(body))
+
+
+def outcome_for(game: GameResult, address: str) -> tuple[str, Fraction | None]:
+    if not game.finished:
+        return ("ongoing" if game.legal else str(game.status)), None
+    points = game_points(game)
+    got = points.get(address, Fraction(0))
+    shared = sum(1 for place in game.places if place == 1) > 1
+    return ("draw" if shared else "win") if got else "loss", got
+
+
+def player_page(site: Site, address: str, name: str) -> str:
+    row = next((row for row in site.table.rows if row.address == address), None)
+    points = list(site.history.get(address, ()))
+    after = {point.game: point.rating for point in points}
+    body = [f"<h1>{bdi(name)}</h1>"]
+    if row is not None:
+        body.append(
+            f'<p class="meta">rank {row.rank}; {number_text(row.points)} points from {row.games} games '
+            f"({row.wins} won, {row.draws} drawn, {row.losses} lost, {row.byes} byes); "
+            f"rating {row.rating:.2f} (mu {row.mu:.2f}, sigma {row.sigma:.2f})</p>"
+        )
+    body.append("<h2>Rating after each game</h2>")
+    body.append(rating_chart(points) if points else "<p>No finished game yet.</p>")
+    rows = ["<tr><th>round</th><th>game</th><th>players by seat</th><th>result</th><th>points</th><th>rating</th></tr>"]
+    for item in site.games_of.get(address, []):
+        game = item.result
+        result, got = outcome_for(game, address)
+        rating = f"{after[game.game]:.2f}" if game.game in after else "—"
+        rows.append(
+            f'<tr class="game"><td class="n">{game.round}</td><td><a href="{game_file(game.game)}">'
+            f"{esc(game.game)}</a></td><td>{seats_text(site, game)}</td><td>{esc(result)}</td>"
+            f'<td class="n">{number_text(got) if got is not None else "—"}</td><td class="n">{rating}</td></tr>'
+        )
+    body += ["<h2>Games</h2>", _scroll('<table class="games">' + "".join(rows) + "</table>")]
+    return layout(site, f"{site.config.name}: {name}", [(INDEX, site.config.name)], "\n".join(body))
+
+
+def feed_title(site: Site, game: GameResult) -> str:
+    names = " vs ".join(site.name_of(seat.address, seat.name) for seat in game.seats)
+    return f"{game.game}: {names}: {game.message}"
