@@ -109,10 +109,10 @@ def verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:
     stamp is a usage error (exit 2)."""
     if instant is None:
         return verdict
-    from referee.judge import clock
+    from referee.judge import verdicts
 
     try:
-        return clock.verdict_as_of(verdict, instant)
+        return verdicts.verdict_as_of(verdict, instant)
     except UsageError as error:
         fail_usage(error)
 

@@ -370,7 +370,7 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
         elif output is None or output == "-":
             out(text.rstrip("\n"))
         else:
-            commands.write(text, output)
+            _write(text, output)
     except UsageError as error:
         fail_usage(error)
     finish(tally)
@@ -394,3 +394,16 @@ def stats(files: Files, json_output: JsonOption = False) -> None:
             err(render.problem_line(item))
     out(render.stats_json(summary) if json_output else render.stats_text(summary))
     finish(tally)
+
+
+def _write(text: str, output: str) -> None:
+    """The text to a file, atomically as `play` writes a game (PLAY.md §4): a failure half
+    way leaves the old file as it was. Raises UsageError when it cannot be written."""
+    from pathlib import Path
+
+    from referee.live.play.safe import write_atomically
+
+    try:
+        write_atomically(Path(output), text)
+    except OSError as error:
+        raise UsageError(f"cannot write {output}: {error.strerror or error}") from None

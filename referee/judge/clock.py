@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from games.api import GameState, PendingKind, Side
 from notation.commands import CommandSyntaxError, read_commands
@@ -30,9 +30,6 @@ from notation.timing import (
 from notation.timing import format_instant as _format_instant
 from notation.timing import spoken_instant as _spoken_instant
 from referee.judge.errors import UsageError
-
-if TYPE_CHECKING:
-    from referee.judge.verdicts import Verdict
 
 GM = "GM"
 """The stamp's side while the game awaited the game master (a roll): nobody is charged."""
@@ -437,20 +434,6 @@ def as_of_instant(given: str, now: int) -> int:
         raise UsageError(
             f"--as-of: not an instant (UTC, to the second: 2026-12-01T12:00:00Z) nor 'now': {given!r}"
         ) from None
-
-
-def verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:
-    """The verdict with its clock as of `instant` (unchanged without a clock or an instant).
-    Raises UsageError when `instant` is earlier than the record's last stamp (TIME.md §3)."""
-    clock = verdict.clock
-    if clock is None or instant is None:
-        return verdict
-    if instant < clock.since:
-        raise UsageError(
-            f"{verdict.source}:{verdict.record}: --as-of {format_instant(instant)} is earlier than the record's "
-            f"last stamp ({format_instant(clock.since)})"
-        )
-    return verdict._replace(clock=clock.at(instant))
 
 
 def new_clock_tags(control: str | None, start: str | None, now: int) -> list[str]:

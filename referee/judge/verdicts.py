@@ -11,6 +11,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 from games.api import Outcome, Side
+from notation.timing import format_instant
+from referee.judge.errors import UsageError
 
 if TYPE_CHECKING:
     from referee.judge.clock import ClockView
@@ -156,3 +158,17 @@ def relocated(verdict: Verdict, source: str, line: int, column: int) -> Verdict:
 def with_claim(verdict: Verdict, claimed: str) -> Verdict:
     """The verdict of the same record carrying the `Result` tag `claimed`, which is the computed result."""
     return verdict._replace(claimed=claimed, result_matches=True)
+
+
+def verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:
+    """The verdict with its clock as of `instant` (unchanged without a clock or an instant).
+    Raises UsageError when `instant` is earlier than the record's last stamp (TIME.md §3)."""
+    clock = verdict.clock
+    if clock is None or instant is None:
+        return verdict
+    if instant < clock.since:
+        raise UsageError(
+            f"{verdict.source}:{verdict.record}: --as-of {format_instant(instant)} is earlier than the record's "
+            f"last stamp ({format_instant(clock.since)})"
+        )
+    return verdict._replace(clock=clock.at(instant))

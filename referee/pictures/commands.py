@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from referee.judge.adjudicate import Replay
-from referee.judge.errors import UsageError
 from referee.judge.verdicts import Status
 
 
@@ -32,14 +29,3 @@ def replay_html(replay: Replay) -> str:
     from referee.pictures import replay_page
 
     return replay_page(replay, replay.source.decode("utf-8", "replace"), replay.first_line)
-
-
-def write(text: str, output: str) -> None:
-    """The text to a file, atomically as `play` writes a game (PLAY.md §4): a failure half
-    way leaves the old file as it was. Raises UsageError when it cannot be written."""
-    from referee.live.play.safe import write_atomically
-
-    try:
-        write_atomically(Path(output), text)
-    except OSError as error:
-        raise UsageError(f"cannot write {output}: {error.strerror or error}") from None

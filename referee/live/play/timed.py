@@ -13,8 +13,9 @@ from games.api import GameInfo, Side
 from notation.commands import Command, write_commands
 from notation.model import Comment, RecordItem, Span, Timeout, Turn
 from notation.timing import TimingError, format_duration, parse_duration
-from referee.judge.clock import GM, ClockView, format_instant, spoken_instant, verdict_as_of
+from referee.judge.clock import GM, ClockView, format_instant, spoken_instant
 from referee.judge.errors import UsageError
+from referee.judge.verdicts import verdict_as_of
 
 if TYPE_CHECKING:
     from referee.judge.verdicts import Verdict
