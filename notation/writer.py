@@ -102,20 +102,29 @@ def scanned_pieces(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, w
     tags = [Tag(name, value, nowhere) for name, value in scanned.tags.items() if name != without]
     yield write_tags(ordered_tags(tags, dialect))
     short = dialect.short_labels
+    labels: dict[tuple[str, bool], str] = {}  # a label's canonical text, by side and step
     body = False
     words: list[str] | None = None  # the open turn's words on its current line
     lines = ""  # the open turn's lines ended by `;` comments
     begun = 0
+    special = frozenset((Label, DRAW.__class__, Note, Glyph))
+    texts: dict[int, str] = {}  # an action's text by identity (the quick reader shares equal actions)
     for item in scanned.items:
         kind = item.__class__
-        if kind is Label:
+        if kind not in special:  # an action (always inside a turn): by far the most frequent item
+            text = texts.get(id(item))
+            if text is None:
+                text = texts[id(item)] = str(item)
+            words.append(text)  # type: ignore[union-attr]
+        elif kind is Label:
             if words is not None:
                 yield "\n" + (lines + " ".join(words)).rstrip("\n")
                 body = True
             label: Label = item  # type: ignore[assignment]
             number = (numbers[begun] or None) if begun < len(numbers) else label.number
             begun += 1
-            written = short[label.side] + ("+" if label.step else "") + ":"
+            key = (label.side, label.step)
+            written = labels.get(key) or labels.setdefault(key, short[label.side] + ("+" if label.step else "") + ":")
             words, lines = [f"{number}. {written}" if number is not None else written], ""
         elif item is DRAW:
             if words is not None:
@@ -132,12 +141,9 @@ def scanned_pieces(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, w
             else:
                 lines += " ".join(words) + f" ;{note.text}\n"
                 words = []
-        elif kind is Glyph:
+        else:  # a glyph, on the action before it
             assert words is not None
             words[-1] += item  # type: ignore[operator]
-        else:
-            assert words is not None
-            words.append(str(item))
     if words is not None:
         yield "\n" + (lines + " ".join(words)).rstrip("\n")
         body = True
