@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import abc
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, final
 
@@ -38,6 +38,7 @@ from games.randomness import salt_tag, seed_hash
 from games.values import (
     MAX_DIGITS,
     RESIGN,
+    Chance,
     Event,
     EventKind,
     GameInfo,
@@ -77,6 +78,7 @@ __all__ = [
     "IllegalActionError",
     "IllegalTurnError",
     "Outcome",
+    "Chance",
     "PendingKind",
     "Randomness",
     "Reason",
@@ -447,6 +449,23 @@ class Engine(abc.ABC, Generic[StateT]):
     """What a game package exports as `ENGINE`: its metadata, syntax and start states."""
 
     info: ClassVar[GameInfo]
+
+    # Chance written on actions (a battle's die and result), for live play: a game whose
+    # actions carry none keeps these defaults. `referee.live` asks only these hooks.
+
+    def chance_of(self, action: object) -> Chance | None:
+        """The roll and result written on `action` when it is an action that carries chance
+        (a battle), else None."""
+        return None
+
+    def with_chance(self, action: object, roll: int, result: str) -> object:
+        """`action` (one whose `chance_of` is not None) with this roll and result written in."""
+        raise TypeError(f"{self.info.name} actions carry no roll: {action!r}")
+
+    def choice_by_opponent(self, action: object, events: Sequence[Event]) -> bool:
+        """Whether the choice written on `action` (a retreat) is the opposing side's to make,
+        given the events its battle caused."""
+        return False
 
     @abc.abstractmethod
     def dialect(self) -> Dialect:

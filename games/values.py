@@ -119,6 +119,18 @@ class Event(NamedTuple):
         return self.text
 
 
+class Chance(NamedTuple):
+    """The roll and result written on an action that carries chance (a Nieuchess battle):
+    each None while not yet written (`g6+h6xh7` awaits both)."""
+
+    roll: int | None
+    result: str | None
+
+    @property
+    def written(self) -> bool:
+        return self.roll is not None and self.result is not None
+
+
 class Randomness(StrEnum):
     """How a game draws randomness from its seeded stream (RANDOM.md)."""
 

@@ -5,9 +5,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import replace
 
-from games.api import Engine, SetupError, Start, quoted, whole_number
-from games.nieuchess.actions import DIALECT
+from games.api import Chance, Engine, Event, EventKind, SetupError, Start, quoted, whole_number
+from games.nieuchess.actions import DIALECT, Battle
 from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
 from games.nieuchess.movement import ARMY, SIDES
 from games.nieuchess.state import INVASIONS, NieuchessState
@@ -24,6 +26,21 @@ class NieuchessEngine(Engine[NieuchessState]):
 
     def dialect(self) -> Dialect:
         return DIALECT
+
+    def chance_of(self, action: object) -> Chance | None:
+        """A battle's roll and result as written (`#4=DB2`), each None until written."""
+        return Chance(action.roll, action.result) if isinstance(action, Battle) else None
+
+    def with_chance(self, action: object, roll: int, result: str) -> object:
+        if not isinstance(action, Battle):
+            return super().with_chance(action, roll, result)
+        return replace(action, roll=roll, result=result)
+
+    def choice_by_opponent(self, action: object, events: Sequence[Event]) -> bool:
+        """After AB2 the defender chooses the attacker's retreat (nieuchess.md)."""
+        if not isinstance(action, Battle) or action.choices is None:
+            return False
+        return any(event.kind == EventKind.RESULT and event.data.get("result") == "AB2" for event in events)
 
     def _start(self, start: Start) -> NieuchessState:
         """The start state: the common tags read by `Engine.new_state`, and the `CRT`."""

@@ -268,7 +268,7 @@ class _Request:
         except AgreementError as error:
             raise _Refused(str(error)) from None
         events = [event for step in current.steps if step.turn is taken.turn for event in step.events]
-        if rolls_in(taken.turn, events):
+        if rolls_in(record.game, taken.turn, events):
             raise _Refused(
                 f"the last turn ({taken.undone}) holds a roll or a battle result: "
                 "a die once seen is never rolled again, so it cannot be taken back"

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from games import registry
-from games.api import GameInfo, GameState, Randomness
+from games.api import Engine, Event, EventKind, GameInfo, GameState, Randomness
 from games.randomness import salt_tag
 from notation.commands import Command
 from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Timeout, Turn
@@ -31,7 +31,6 @@ from referee.live.play.result import PlayResult
 from referee.live.play.safe import locked, write_atomically
 
 NOWHERE = Span(1, 1)
-_DIE = re.compile(r"die (\d+)")
 
 
 def read_game(path: Path) -> bytes:
@@ -288,7 +287,8 @@ class _Game:
             raise _Refusal(f"{info.name} draws no dice: a salt would change nothing")
         if "SeedHash" not in tags or "Seed" in tags:
             raise _Refusal("salts are for a secret seed: this game has no SeedHash, or its seed is revealed")
-        if any(getattr(move.action, "roll", None) is not None for turn in record.turns for move in turn.moves):
+        engine = registry.engine(record.game)
+        if any(_rolled(engine, move.action) for turn in record.turns for move in turn.moves):
             raise _Refusal("the first roll has been drawn: salts must come before it")
         for name, _ in salts:
             if salt_tag(name) in tags:
@@ -315,9 +315,9 @@ class _Game:
         for played in first.steps:
             if id(played.move) not in drawn_ids:
                 continue
-            self._check_chooser(played)
+            self._check_chooser(played, record.game)
             events.extend(str(event) for event in played.events)
-            move = _with_roll(played.move, played.events)
+            move = _with_roll(registry.engine(record.game), played.move, played.events)
             if move is not None:
                 filled[id(played.move)] = move
         events += self._fill_pending_choice(first, plan, drawn_ids, filled)
@@ -347,17 +347,14 @@ class _Game:
         )
         return result, text
 
-    def _check_chooser(self, played: Played) -> None:
-        """`--as SIDE`: a Nieuchess retreat after AB2 is the defender's choice, so the
-        attacker's submission may not write it."""
+    def _check_chooser(self, played: Played, game: str) -> None:
+        """`--as SIDE`: a choice that is the opposing side's to make (a retreat
+        after AB2) may not be written in this side's submission."""
         side = self.as_side
-        choices = getattr(played.move.action, "choices", None)
-        if side is None or choices is None or played.turn.side != side:
+        if side is None or played.turn.side != side:
             return
-        if any(event.kind == "result" and str(event).startswith("AB2") for event in played.events):
-            raise _Refusal(
-                f"the retreat after {played.move.text} (AB2) is chosen by the defender: {side} may not write it"
-            )
+        if registry.engine(game).choice_by_opponent(played.move.action, played.events):
+            raise _Refusal(f"the retreat after {played.move.text} is chosen by the defender: {side} may not write it")
 
     @staticmethod
     def _fill_pending_choice(replayed: Replay, plan: _Plan, drawn: set[int], filled: dict[int, Move]) -> list[str]:
@@ -368,14 +365,16 @@ class _Game:
         if state is None or last is None or state.pending() != "choice" or id(last) not in drawn:
             return []
         action = last.action
-        if getattr(action, "roll", 0) is not None and getattr(action, "result", 0) is not None:
+        engine = registry.engine(plan.record.game)
+        chance = engine.chance_of(action)
+        if chance is None or chance.written:
             return []
         for completion in state.legal_actions():
-            roll, result = getattr(completion, "roll", None), getattr(completion, "result", None)
-            if roll is not None and result is not None and dataclasses.is_dataclass(action):
-                written = dataclasses.replace(action, roll=roll, result=result)  # type: ignore[type-var]
+            done = engine.chance_of(completion)
+            if done is not None and done.roll is not None and done.result is not None:
+                written = engine.with_chance(action, done.roll, done.result)
                 filled[id(last)] = Move(written, str(written), last.span, last.glyph)
-                return [f"die {roll}", f"{result}: awaiting {state.pending_message()}"]
+                return [f"die {done.roll}", f"{done.result}: awaiting {state.pending_message()}"]
         return []
 
     def _explain(self, plan: _Plan, replayed: Replay, combined: Record, keyed: bool) -> None:
@@ -550,7 +549,8 @@ class _Plan:
         equal the stream's, PLAY.md §3: the replay with the seed checks it.)"""
         written = self.sub is not None and self.sub.part is not None and "#" in self.sub.part.text
         for turn in self.submission_turns():
-            written = written or any(getattr(move.action, "roll", None) is not None for move in turn.moves)
+            engine = registry.engine(self.record.game)
+            written = written or any(_rolled(engine, move.action) for move in turn.moves)
         if written:
             raise _Refusal(
                 "this game's dice are secret: every roll is drawn by the game master's key "
@@ -583,25 +583,30 @@ class _Plan:
         return kept
 
 
-def _with_roll(move: Move, events: tuple[object, ...]) -> Move | None:
+def _with_roll(engine: Engine[Any], move: Move, events: tuple[Event, ...]) -> Move | None:
     """A battle with the roll and result its replay gave written in, where the text
     left them out (a roll the seed drew, the result of a roll of physical dice)."""
-    action = move.action
-    if not dataclasses.is_dataclass(action) or not hasattr(action, "roll") or not hasattr(action, "result"):
+    chance = engine.chance_of(move.action)
+    if chance is None:
         return None
-    roll: int | None = action.roll
-    outcome: str | None = action.result
+    roll, outcome = chance
     for event in events:
-        kind, text = getattr(event, "kind", ""), str(event)
-        if kind == "roll" and roll is None:
-            found = _DIE.match(text)
-            roll = int(found.group(1)) if found else None
-        elif kind == "result" and outcome is None:
-            outcome = text.split(":")[0].strip()
-    if (roll, outcome) == (action.roll, action.result) or roll is None or outcome is None:
+        if event.kind == EventKind.ROLL and roll is None:
+            die = event.data.get("die")
+            roll = die if isinstance(die, int) else None
+        elif event.kind == EventKind.RESULT and outcome is None:
+            result = event.data.get("result")
+            outcome = result if isinstance(result, str) else None
+    if (roll, outcome) == tuple(chance) or roll is None or outcome is None:
         return None
-    written = dataclasses.replace(action, roll=roll, result=outcome)  # type: ignore[type-var]
+    written = engine.with_chance(move.action, roll, outcome)
     return Move(written, str(written), move.span, move.glyph)
+
+
+def _rolled(engine: Engine[Any], action: object) -> bool:
+    """Whether an action has a die written on it (a battle's roll)."""
+    chance = engine.chance_of(action)
+    return chance is not None and chance.roll is not None
 
 
 def _replace_moves(items: Sequence[RecordItem], filled: dict[int, Move]) -> list[RecordItem]:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from email.utils import getaddresses
 from enum import StrEnum
 
-from games.api import GameInfo, GameState
+from games import registry
+from games.api import Event, EventKind, GameInfo, GameState
 from notation.commands import Command, CommandSyntaxError, read_commands, write_commands
 from notation.dialect import Dialect
 from notation.model import Comment, Record, RecordItem, Span, Turn, TurnItem
@@ -276,10 +277,12 @@ def _stays(comment: Comment) -> bool:
     return any(command.name.lower() != OFFER for command in commands)
 
 
-def rolls_in(turn: Turn, events: Iterable[object]) -> bool:
+def rolls_in(game: str, turn: Turn, events: Iterable[Event]) -> bool:
     """Whether a turn holds a roll or a battle result: written on its actions (`#4`,
     `=DB2`) or drawn for them in the replay (`events` of its actions)."""
+    engine = registry.engine(game)
     for move in turn.moves:
-        if getattr(move.action, "roll", None) is not None or getattr(move.action, "result", None) is not None:
+        chance = engine.chance_of(move.action)
+        if chance is not None and (chance.roll is not None or chance.result is not None):
             return True
-    return any(str(getattr(event, "kind", "")) in ("roll", "result") for event in events)
+    return any(event.kind in (EventKind.ROLL, EventKind.RESULT) for event in events)

@@ -2,7 +2,7 @@
 
 Three things set a submission apart from a record's move text:
 - it may start with an action, the label of the side to move being implied;
-- it may start with what a Nieuchess battle awaits, written alone as the battle token
+- it may start with what a battle awaits, written alone as the battle token
   would hold it: a roll `#4`, a choice `(h7-h8-h9)` or `(-g6,-h7)`, or several of these;
 - its lines and columns are its own, so that errors point inside it.
 
