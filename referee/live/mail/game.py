@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from games import registry
+from games.api import GameState
 from referee.judge import session
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.errors import BusyError, UsageError
@@ -33,6 +34,8 @@ class Game(NamedTuple):
     turn: Turn
     sides: tuple[str, ...] = ()
     finished: bool = False
+    state: GameState[Any] | None = None
+    """The state the board is drawn from (the replay's end)."""
 
 
 class Played(NamedTuple):
@@ -45,6 +48,8 @@ class Played(NamedTuple):
     token: str | None
     agreement: str | None = None
     """What an offer came to (`draw-offered`, `undo-offered`, `drawn`, `undone`), or None."""
+    replayed: Replay | None = None
+    """The game as written, replayed once by `play` (None when refused, or not given)."""
 
 
 def open_game(path: Path) -> Game:
@@ -56,7 +61,11 @@ def open_game(path: Path) -> Game:
     results = read_source(data)
     if len(results) != 1:
         raise UsageError(f"{path} must hold one game, it holds {len(results)}")
-    replayed = adjudicate(results[0], path.name)
+    return game_of(path, adjudicate(results[0], path.name))
+
+
+def game_of(path: Path, replayed: Replay, token: str | None = None) -> Game:
+    """The `Game` of a game file's replay (its token computed unless given)."""
     record = replayed.record
     sides: list[tuple[str, str]] = []
     if record is not None:
@@ -69,25 +78,22 @@ def open_game(path: Path) -> Game:
             sides.sort(key=lambda pair: info.sides.index(pair[0]))
     verdict = replayed.verdict
     in_play = tuple(replayed.state.sides) if replayed.state is not None else ()
+    token = token if token is not None else play.token_of(replayed)
     return Game(
         path,
         roster(sides),
         verdict.to_move,
-        _token(replayed),
-        _turn_now(path, replayed),
+        token,
+        _turn_now(path, replayed, token),
         in_play,
         verdict.status == "finished",
+        replayed.state,
     )
 
 
-def _token(replayed: Replay) -> str | None:
-    return play.token_of(replayed)
-
-
-def _turn_now(path: Path, replayed: Replay) -> Turn:
+def _turn_now(path: Path, replayed: Replay, token: str | None) -> Turn:
     verdict = replayed.verdict
     board = replayed.state.render() if replayed.state is not None else ""
-    token = _token(replayed)
     if verdict.status == "finished":
         after = f"game over: {describe(verdict)}"
     elif verdict.status == "ongoing":
@@ -151,7 +157,9 @@ def submit(
     turn = Turn(line, tuple(result.events), result.board, after)
     # play names the game by its path; players see the file's name, not the GM's folders.
     refusal = result.error.replace(str(game.path), game.path.name) if result.error is not None else None
-    return Played(result.written, refusal, tuple(result.suggestions), turn, result.token, result.agreement)
+    return Played(
+        result.written, refusal, tuple(result.suggestions), turn, result.token, result.agreement, result.replayed
+    )
 
 
 def reveal(game: Game, seed: str, wait: float) -> str | None:
@@ -227,8 +235,8 @@ def board_svg(game: Game) -> str | None:
         pictures = importlib.import_module("referee.pictures")
     except ImportError:
         return None
-    shown = _session(lambda: session.show(str(game.path), 1, None))
-    if shown.state is None:
+    state = game.state
+    if state is None:
         return None
-    svg: str = pictures.board_svg(shown.state)
+    svg: str = pictures.board_svg(state)
     return svg

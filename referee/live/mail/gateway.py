@@ -273,7 +273,9 @@ def _play(
             game_id, submission.moves, error, played.suggestions, turn, played.token, hint=_moves(current, player)
         )
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
-    after = game.open_game(current.path)
+    # The game as written, from the replay `play` made of it (read again only where it made none).
+    replayed = played.replayed
+    after = game.game_of(current.path, replayed, played.token) if replayed else game.open_game(current.path)
     what = "\n".join(part for part in (f"Salt: {submission.salt}" if salts else "", submission.moves) if part)
     who = player.name or player.address
     if played.agreement in ("draw-offered", "undo-offered"):

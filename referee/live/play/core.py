@@ -344,6 +344,7 @@ class _Game:
             board=state.render() if state is not None else "",
             next=next_text(verdict, token),
             headline=verdict_line(verdict),
+            replayed=second,
         )
         return result, text
 

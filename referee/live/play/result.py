@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.judge.adjudicate import Replay
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,9 @@ class PlayResult:
     notice: str | None = None
     headline: str = ""
     agreement: str | None = None
+    replayed: Replay | None = field(default=None, repr=False, compare=False)
+    """The replay of the record as written (or as it would be, with a dry run), so that an
+    answer can draw its board without reading the game again; None when refused."""
     """What an offer came to (PLAY.md §6): `draw-offered`, `undo-offered`, `drawn` or
     `undone`; None for a submission that made no offer and took nothing back."""
 
