@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from notation.dialect import Dialect
+from notation.dialect import GLYPH_PATTERN, Dialect
 from notation.model import Move
 
 TOKEN_END = r"(?=\s|[{;]|$)"
@@ -39,6 +39,24 @@ def unescape(quoted: str) -> str:
     if "\\" not in quoted:  # nearly every value: nothing to resolve
         return quoted[1:-1]
     return re.sub(r'\\(["\\])', r"\1", quoted[1:-1])
+
+
+COMMENT = r"\{(?P<comment>[^}]*)\}"
+"""A braced comment; its text is the group `comment`."""
+LINE_COMMENT = r";(?P<line>[^\n]*)"
+"""A `;` comment to the end of its line; its text is the group `line`."""
+TERMINATIONS = ("draw", "timeout")
+"""The termination words (NOTATION.md §3, §9), each read as a group of its own name."""
+
+
+def termination(word: str) -> str:
+    """A termination word as a token: the group named after it."""
+    return rf"(?P<{word}>{word}){TOKEN_END}"
+
+
+def action_token(dialect: Dialect) -> str:
+    """An action of the game with its glyph, if any (groups `action` and `glyph`)."""
+    return rf"(?P<action>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}"
 
 
 def label_regex(dialect: Dialect) -> str:

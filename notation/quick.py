@@ -20,8 +20,8 @@ import re
 from functools import cache
 from typing import NamedTuple
 
-from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.lexicon import NUMBER, TOKEN_END, label_regex, unescape
+from notation.dialect import Dialect
+from notation.lexicon import COMMENT, LINE_COMMENT, NUMBER, action_token, label_regex, termination, unescape
 from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 
 ASCII_SPACE = " \t\n\r\f\v"
@@ -109,13 +109,13 @@ class _Reader:
         # standing apart matches none: such records go to the full reader.
         pattern = re.compile(
             r"\s*+(?:"
-            r"\{(?P<note>[^}]*)\}"
-            r"|;(?P<line>[^\n]*)"
+            rf"{COMMENT}"
+            rf"|{LINE_COMMENT}"
             rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)})"
             rf"|(?P<lone>{NUMBER})"
-            rf"|(?P<draw>draw){TOKEN_END}"
-            rf"|(?P<action>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}"
-            rf"|(?P<timeout>timeout){TOKEN_END}"  # last: no action reads as "timeout", and actions come first
+            rf"|{termination('draw')}"
+            rf"|{action_token(dialect)}"
+            rf"|{termination('timeout')}"  # last: no action reads as "timeout", and actions come first
             ")",
             re.IGNORECASE | re.ASCII,
         )
@@ -126,7 +126,7 @@ class _Reader:
         # them; a number standing alone is not read here (the full reader says why).
         self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "timeout", "action")}
         if keep:  # comments and glyphs are kinds of their own only when kept
-            self.kinds |= {pattern.groupindex[kind]: kind for kind in ("note", "line", "glyph")}
+            self.kinds |= {pattern.groupindex[kind]: kind for kind in ("comment", "line", "glyph")}
         else:  # an action with its glyph is an action; comments stay unnamed
             self.kinds[pattern.groupindex["glyph"]] = "action"
         self.parse_action = dialect.parse_action
@@ -181,7 +181,7 @@ class _Reader:
                         return None
                     append(Glyph(token["glyph"]))
                 else:
-                    append(Note(token[kind], kind == "note"))
+                    append(Note(token[kind], kind == "comment"))
             # else a comment: passed over
         return items
 

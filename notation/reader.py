@@ -22,7 +22,20 @@ from functools import cache
 from typing import BinaryIO, NamedTuple
 
 from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.lexicon import NUMBER, TAG_NAME, TAG_VALUE, TOKEN_END, label_regex, last_move_index, shorten, unescape
+from notation.lexicon import (
+    COMMENT,
+    LINE_COMMENT,
+    NUMBER,
+    TAG_NAME,
+    TAG_VALUE,
+    TOKEN_END,
+    action_token,
+    label_regex,
+    last_move_index,
+    shorten,
+    termination,
+    unescape,
+)
 from notation.model import (
     Comment,
     Draw,
@@ -172,13 +185,13 @@ def _scanner(dialect: Dialect) -> re.Pattern[str]:
     """One regex for every token of a game's move text; `lastgroup` names the kind."""
     return re.compile(
         r"(?P<ws>\s+)"
-        r"|\{(?P<comment>[^}]*)\}"
-        r"|;(?P<line>[^\n]*)"
+        rf"|{COMMENT}"
+        rf"|{LINE_COMMENT}"
         rf"|(?P<number>{NUMBER})"
         rf"|(?P<label>{label_regex(dialect)})"
-        rf"|(?P<draw>draw){TOKEN_END}"
-        rf"|(?P<timeout>timeout){TOKEN_END}"
-        rf"|(?P<action>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}"
+        rf"|{termination('draw')}"
+        rf"|{termination('timeout')}"
+        rf"|{action_token(dialect)}"
         rf"|(?P<lone>{GLYPH_PATTERN}){TOKEN_END}",
         re.IGNORECASE | re.ASCII,  # no Unicode look-alikes: "İ1-N" is not "i1-N"
     )
