@@ -60,6 +60,11 @@ def pairing_mails(
     return messages
 
 
+def message(sender: str, address: str, name: str, subject: str, body: str, now: int) -> EmailMessage:
+    """One league mail to a player (`tick`'s time-outs, reminders, reveals and digests)."""
+    return _message(sender, address, name, subject, body, now)
+
+
 def _message(sender: str, address: str, name: str, subject: str, body: str, now: int) -> EmailMessage:
     message = EmailMessage()
     message["From"] = _address(sender, "referee")
