@@ -336,3 +336,29 @@ def tick(
                 out(line)
         for note in ticked.notes:
             err(f"referee league: {note}")
+
+
+@league_app.command(short_help="Grant a player leave in every ongoing game (within leave_days).")
+def leave(
+    folder: Folder,
+    address: Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")],
+    duration: Annotated[str, typer.Argument(help="How long: 3d, 12h, 1d12h.", metavar="DURATION")],
+    now: NowOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Grant DURATION to each of the player's sides in every ongoing game (a %grant with
+    its stamp, as play --grant writes it). leave_days in league.toml is the player's
+    allowance for the season, counted once per call; a call that would exceed it is
+    refused (exit 1), never trimmed.
+
+    Example: referee league leave autumn ann@example.org 3d --now 2026-12-10T08:00:00Z
+    """
+    from referee.league.leave import leave as grant_leave
+
+    with _boundary():
+        granted = grant_leave(Path(folder), address, duration, _now(now))
+        if json_output:
+            out(json_line(granted.as_json()))
+        else:
+            for line in granted.lines():
+                out(line)
