@@ -14,6 +14,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from referee.cli import app
+from tests.test_mail_helpers import SmtpServer, free_port, smtp
+
+__all__ = ["smtp"]
 
 runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
@@ -24,7 +27,9 @@ def _run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def _league(folder: Path, game: str, per_game: int, count: int, control: str, extra: str = "") -> None:
+def _league(
+    folder: Path, game: str, per_game: int, count: int, control: str, extra: str = "", *, keep: bool = False
+) -> None:
     options = ["--game", game, "--players", str(per_game), "--time-control", control, "--name", "T"]
     if per_game > 2:
         options += ["--rounds", "2"]
@@ -37,7 +42,8 @@ def _league(folder: Path, game: str, per_game: int, count: int, control: str, ex
         assert code == 0, err
     code, _, err = _run("league", "pair", str(folder), "--now", START)
     assert code == 0, err
-    _clear_outbox(folder)
+    if not keep:
+        _clear_outbox(folder)
 
 
 def _clear_outbox(folder: Path) -> None:
@@ -180,3 +186,19 @@ def test_tick_with_real_processes_and_its_exit_statuses(tmp_path: Path) -> None:
     missing = [*command[:5], str(tmp_path / "nowhere")]
     gone = subprocess.run(missing, capture_output=True, text=True, env=env, timeout=60, check=False)
     assert gone.returncode == 2 and "Traceback" not in gone.stderr
+
+
+def test_tick_flushes_the_outbox_first_then_sends_by_smtp(tmp_path: Path, smtp: SmtpServer) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 2, 2, "1d+0m", keep=True)  # the pairing mails wait in the outbox
+    assert len(_mails(folder)) == 2
+    down = f"127.0.0.1:{free_port()}"
+    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", down)
+    assert code == 0, err
+    assert len(_mails(folder)) == 4  # the server is down: the time-out's answers wait too
+    assert out.splitlines()[-1] == "tick: 1 done, 2 mails"
+    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", smtp.address)
+    assert code == 0, err
+    assert out == "tick: 0 done, 0 mails, 4 flushed\n" and _mails(folder) == []
+    subjects = [str(received.message["Subject"]) for received in smtp.received]
+    assert subjects[:2] == ["[r1-t1] T", "[r1-t1] T"] and subjects[2:] == ["[r1-t1] timeout: Red"] * 2
