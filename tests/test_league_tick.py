@@ -180,7 +180,7 @@ def test_tick_with_real_processes_and_its_exit_statuses(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "timeout: r1-t1 Red"
     again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
-    assert again.returncode == 0 and again.stdout == "tick: 0 done, 0 mails\n"
+    assert again.returncode == 0 and again.stdout == "tick: 0 done; mails: 0 sent, 0 into the outbox\n"
     bad = subprocess.run([*command[:-1], "yesterday"], capture_output=True, text=True, env=env, timeout=60, check=False)
     assert bad.returncode == 2 and "--now" in bad.stderr
     missing = [*command[:5], str(tmp_path / "nowhere")]
@@ -196,9 +196,9 @@ def test_tick_flushes_the_outbox_first_then_sends_by_smtp(tmp_path: Path, smtp: 
     code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", down)
     assert code == 0, err
     assert len(_mails(folder)) == 4  # the server is down: the time-out's answers wait too
-    assert out.splitlines()[-1] == "tick: 1 done, 2 mails"
+    assert out.splitlines()[-1] == "tick: 1 done; mails: 0 sent, 2 into the outbox"
     code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", smtp.address)
     assert code == 0, err
-    assert out == "tick: 0 done, 0 mails, 4 flushed\n" and _mails(folder) == []
+    assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox, 4 flushed from the outbox\n" and _mails(folder) == []
     subjects = [str(received.message["Subject"]) for received in smtp.received]
     assert subjects[:2] == ["[r1-t1] T", "[r1-t1] T"] and subjects[2:] == ["[r1-t1] timeout: Red"] * 2

@@ -44,8 +44,8 @@ class Ticked:
 
     def lines(self) -> list[str]:
         out = [_entry_line(entry) for entry in self.entries]
-        mail = f"{self.sent} mails sent, {self.queued} left in the outbox" if self.sent else f"{self.queued} mails"
-        out.append(f"tick: {len(self.entries)} done, {mail}" + (f", {self.flushed} flushed" if self.flushed else ""))
+        flushed = f", {self.flushed} flushed from the outbox" if self.flushed else ""
+        out.append(f"tick: {len(self.entries)} done; mails: {self.sent} sent, {self.queued} into the outbox{flushed}")
         return out
 
     def as_json(self) -> dict[str, Any]:
