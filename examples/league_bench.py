@@ -1,7 +1,7 @@
 """Benchmark (a script, not a test): `referee league tick` and `standings` on a league of
 200 players and 2,000 games, and `tick` with nothing to do (issue 21).
 
-    python tests/tools/league_bench.py [FOLDER]
+    python examples/league_bench.py [FOLDER]
 
 Builds (or reuses) a Pikemen league of 200 players, two-player round robin, clock
 7d+1d/14d, daily digests and reminders: 20 rounds of 100 games paired with the league's
