@@ -179,6 +179,11 @@ def test_tick_with_real_processes_and_its_exit_statuses(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "timeout: r1-t1 Red"
+    code, out, _ = _run("check", str(folder / "r1-t1.rgn"), "--json")
+    verdict = json.loads(out)
+    assert verdict["status"] == "finished" and verdict["reason"] == "time" and "Red" not in verdict["winners"]
+    table = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    assert sorted(row["timeouts"] for row in table["rows"]) == [0, 1]
     again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
     assert again.returncode == 0 and again.stdout == "tick: 0 done; mails: 0 sent, 0 into the outbox\n"
     bad = subprocess.run([*command[:-1], "yesterday"], capture_output=True, text=True, env=env, timeout=60, check=False)
