@@ -207,3 +207,15 @@ def test_tick_flushes_the_outbox_first_then_sends_by_smtp(tmp_path: Path, smtp: 
     assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox, 4 flushed from the outbox\n" and _mails(folder) == []
     subjects = [str(received.message["Subject"]) for received in smtp.received]
     assert subjects[:2] == ["[r1-t1] T", "[r1-t1] T"] and subjects[2:] == ["[r1-t1] timeout: Red"] * 2
+
+
+def test_a_reminder_that_cannot_be_written_is_not_logged_and_comes_next_time(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 2, 2, "3d+0m", 'reminders = ["48h"]\n')
+    (folder / "outbox").rmdir()
+    (folder / "outbox").write_text("not a folder", encoding="utf-8")
+    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z")
+    assert code == 0 and "reminder not mailed: cannot write into the outbox" in err and "Traceback" not in err
+    assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox\n"
+    (folder / "outbox").unlink()
+    assert [e["event"] for e in _tick(folder, "2026-12-03T00:00:00Z")["entries"]] == ["reminder"]  # type: ignore[index,union-attr]

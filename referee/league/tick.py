@@ -17,6 +17,8 @@ from typing import Any
 
 from notation.timing import format_duration, format_instant, spoken_instant
 from referee.judge.adjudicate import Replay
+from referee.judge.clock import ClockView
+from referee.judge.errors import UsageError
 from referee.judge.token import token_of
 from referee.league.config import Dice, Digest, LeagueConfig, load
 from referee.league.folder import KEYS_DIR, _league_lock, append_log, read_log
@@ -76,18 +78,23 @@ class _Mailer:
         self.folder, self.smtp = folder, smtp
         self.sent = self.queued = 0
 
-    def deliver(self, messages: Sequence[EmailMessage]) -> None:
+    def deliver(self, messages: Sequence[EmailMessage]) -> str | None:
+        """Hand the mails over; the reason when they could be neither sent nor written."""
         if not messages:
-            return
+            return None
         if self.smtp is not None:
             try:
                 send(messages, self.smtp)
                 self.sent += len(messages)
-                return
+                return None
             except DeliveryError:
                 pass  # kept in the outbox for the next flush
-        write(self.folder, messages)
+        try:
+            write(self.folder, messages)
+        except DeliveryError as error:
+            return str(error)
         self.queued += len(messages)
+        return None
 
 
 class _Game:
@@ -104,7 +111,7 @@ class _Game:
         self.replay: Replay | None
         self.result, self.replay = judge_game(self.path, self.path.read_bytes(), self.round_number, self.table)
 
-    def clock_at(self, now: int) -> Any:
+    def clock_at(self, now: int) -> ClockView | None:
         verdict = self.replay.verdict if self.replay is not None else None
         if verdict is None or verdict.clock is None or not self.result.legal or now < verdict.clock.since:
             return None
@@ -152,7 +159,11 @@ class _Run:
     notes: list[str] = field(default_factory=list)
 
     def _done(self, messages: Sequence[EmailMessage], entry: dict[str, Any]) -> None:
-        self.mailer.deliver(messages)
+        failed = self.mailer.deliver(messages)
+        if failed is not None:
+            self.notes.append(f"{entry.get('game') or entry.get('to')}: {entry['event']} not mailed: {failed}")
+            if entry["event"] in ("reminder", "digest"):
+                return  # not logged: the next tick tries again
         append_log(self.folder, [entry])
         self.log.append(entry)
         self.written.append(entry)
@@ -182,7 +193,7 @@ class _Run:
                 game.reload()
                 seat = game.result.player_of(side)
                 who = f"{seat.name} ({side})" if seat is not None else side
-                deadline = clock.deadline
+                deadline = clock.deadline if clock.deadline is not None else self.now
                 body = (
                     f"{self.config.name}, [{game.name}]: {who} ran out of time at {spoken_instant(deadline)}; "
                     f"the timeout was written at {spoken_instant(self.now)}.\n\n{game.result.message}\n"
@@ -250,7 +261,7 @@ class _Run:
             key = self.folder / KEYS_DIR / f"{game.name}.key"
             try:
                 seed = read_key(key)
-            except Exception as error:  # noqa: BLE001 - any unreadable key is a note, not a crash
+            except UsageError as error:
                 self.notes.append(f"{game.name}: cannot reveal its seed: {error}")
                 continue
             result = reveal(game.path, seed)
