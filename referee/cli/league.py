@@ -29,7 +29,9 @@ league_app = typer.Typer(
         "referee league standings autumn"
     ),
 )
-app.add_typer(league_app, name="league", short_help="Run a league: pairings, status, standings (LEAGUE.md).")
+app.add_typer(
+    league_app, name="league", short_help="Run a league: pairings, tick, leave, status, standings (LEAGUE.md)."
+)
 
 Folder = Annotated[str, typer.Argument(help="The league folder (it holds league.toml).", metavar="DIR")]
 NowOption = Annotated[

@@ -1,7 +1,7 @@
 """The pairing mails (LEAGUE.md §2, `pair` "mails each player their games"): one message per
 player and round, written as `.eml` files into the league's outbox (PLAY.md §5.1), where
-the mail gateway's delivery or any mail program collects them. Sending them by SMTP and
-digests are for `tick`, not built yet."""
+the mail gateway's delivery or any mail program collects them (`tick --smtp` sends them);
+`message` makes `tick`'s mails (referee/league/tick.py)."""
 
 from __future__ import annotations
 
