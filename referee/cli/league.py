@@ -29,7 +29,9 @@ league_app = typer.Typer(
         "referee league standings autumn"
     ),
 )
-app.add_typer(league_app, name="league", short_help="Run a league: pairings, status, standings (LEAGUE.md).")
+app.add_typer(
+    league_app, name="league", short_help="Run a league: pairings, tick, leave, status, standings (LEAGUE.md)."
+)
 
 Folder = Annotated[str, typer.Argument(help="The league folder (it holds league.toml).", metavar="DIR")]
 NowOption = Annotated[
@@ -285,3 +287,80 @@ def _judged(games: Sequence[object]) -> None:
         tally = Tally()
         tally.refused = True
         finish(tally)
+
+
+SmtpOption = Annotated[
+    str | None,
+    typer.Option("--smtp", help="Send the mails by SMTP to HOST:PORT (else into DIR/outbox).", metavar="HOST:PORT"),
+]
+
+
+@league_app.command(short_help="The periodic job (cron): time-outs, reminders, reveals, digests.")
+def tick(
+    folder: Folder,
+    now: NowOption = None,
+    json_output: JsonOption = False,
+    smtp: SmtpOption = None,
+    starttls: Annotated[bool, typer.Option("--starttls", help="Use STARTTLS with --smtp.")] = False,
+    smtp_user: Annotated[
+        str | None,
+        typer.Option("--smtp-user", help="Log in as USER; the password from REFEREE_SMTP_PASSWORD.", metavar="USER"),
+    ] = None,
+    sender: Annotated[
+        str | None,
+        typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
+    ] = None,
+) -> None:
+    """Run the league's periodic job once, in this order: flush the outbox (with --smtp);
+    write a timeout for every side whose time has run out; remind the side to move when
+    a threshold of `reminders` has passed; reveal the seeds of finished secret games; send
+    the daily digest. Everything done is logged in league.log, so running it again at
+    the same time does nothing. Mails go by --smtp, or into DIR/outbox.
+
+    Example (crontab, every 10 minutes): */10 * * * * referee league tick /srv/autumn --smtp localhost:25
+    """
+    from referee.league.tick import tick as run_tick
+    from referee.live import mail as gateway
+    from referee.live.mail.delivery import smtp_settings
+    from referee.live.mail.players import checked_address
+
+    with _boundary():
+        settings = smtp_settings(smtp, starttls, smtp_user) if smtp is not None else None
+        try:
+            address = checked_address(sender) if sender is not None else gateway.default_sender()
+        except UsageError as error:
+            raise UsageError(f"--from: {error}") from None
+        ticked = run_tick(Path(folder), _now(now), address, settings)
+        if json_output:
+            out(json_line(ticked.as_json()))
+        else:
+            for line in ticked.lines():
+                out(line)
+        for note in ticked.notes:
+            err(f"referee league: {note}")
+
+
+@league_app.command(short_help="Grant a player leave in every ongoing game (within leave_days).")
+def leave(
+    folder: Folder,
+    address: Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")],
+    duration: Annotated[str, typer.Argument(help="How long: 3d, 12h, 1d12h.", metavar="DURATION")],
+    now: NowOption = None,
+    json_output: JsonOption = False,
+) -> None:
+    """Grant DURATION to each of the player's sides in every ongoing game (a %grant with
+    its stamp, as play --grant writes it). leave_days in league.toml is the player's
+    allowance for the season, counted once per call; a call that would exceed it is
+    refused (exit 1), never trimmed.
+
+    Example: referee league leave autumn ann@example.org 3d --now 2026-12-10T08:00:00Z
+    """
+    from referee.league.leave import leave as grant_leave
+
+    with _boundary():
+        granted = grant_leave(Path(folder), address, duration, _now(now))
+        if json_output:
+            out(json_line(granted.as_json()))
+        else:
+            for line in granted.lines():
+                out(line)

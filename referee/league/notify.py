@@ -1,7 +1,7 @@
 """The pairing mails (LEAGUE.md §2, `pair` "mails each player their games"): one message per
 player and round, written as `.eml` files into the league's outbox (PLAY.md §5.1), where
-the mail gateway's delivery or any mail program collects them. Sending them by SMTP and
-digests are for `tick`, not built yet."""
+the mail gateway's delivery or any mail program collects them (`tick --smtp` sends them);
+`message` makes `tick`'s mails (referee/league/tick.py)."""
 
 from __future__ import annotations
 
@@ -58,6 +58,11 @@ def pairing_mails(
         body = f"{league}, round {round_number}: you have a bye this round, {worth}.\n"
         messages.append(_message(sender, address, names.get(address, address), f"{league}: bye", body, now))
     return messages
+
+
+def message(sender: str, address: str, name: str, subject: str, body: str, now: int) -> EmailMessage:
+    """One league mail to a player (`tick`'s time-outs, reminders, reveals and digests)."""
+    return _message(sender, address, name, subject, body, now)
 
 
 def _message(sender: str, address: str, name: str, subject: str, body: str, now: int) -> EmailMessage:

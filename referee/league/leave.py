@@ -1,0 +1,120 @@
+"""`referee league leave`: a player's leave (LEAGUE.md §3, TIME.md §2-3).
+
+`leave_days` is a player's allowance for the season, counted once per call whatever the
+number of games; a call that would exceed it is refused, never trimmed. The grant is
+written with its stamp, as `play --grant` writes it, to each of the player's sides in
+every ongoing game (each side has its own clock; with `D/move` the clock keeps a grant
+to a side that is not running for its next turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from notation.timing import TimingError, format_duration, format_instant, parse_duration
+from referee.judge.errors import UsageError
+from referee.league.config import load
+from referee.league.folder import LeagueRefused, _league_lock, append_log, read_log
+from referee.league.results import read_games
+
+DAY = 86_400
+
+
+@dataclass(frozen=True)
+class Leave:
+    """One granted leave: the player, the duration, the games and sides granted, and the
+    allowance used after it (seconds)."""
+
+    address: str
+    duration: int
+    granted: tuple[tuple[str, tuple[str, ...]], ...]
+    used: int
+    allowance: int
+
+    def __repr__(self) -> str:
+        return f"Leave({self.address} {format_duration(self.duration)} in {len(self.granted)} games)"
+
+    def lines(self) -> list[str]:
+        out = [f"{self.address}: {format_duration(self.duration)} of leave granted"]
+        out += [f"{game}: {', '.join(sides)} +{format_duration(self.duration)}" for game, sides in self.granted]
+        left = format_duration(max(0, self.allowance - self.used))
+        out.append(f"leave used {format_duration(self.used)} of {format_duration(self.allowance)}; {left} left")
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "player": self.address,
+            "duration": format_duration(self.duration),
+            "games": [{"game": game, "sides": list(sides)} for game, sides in self.granted],
+            "used": format_duration(self.used),
+            "allowance": format_duration(self.allowance),
+        }
+
+
+def used_leave(entries: list[dict[str, Any]], address: str) -> int:
+    """Seconds of leave a player has taken this season, from league.log."""
+    total = 0
+    for entry in entries:
+        if entry.get("event") == "leave" and entry.get("player") == address:
+            try:
+                total += parse_duration(str(entry.get("duration", "")))
+            except TimingError:
+                continue
+    return total
+
+
+def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
+    """Grant `duration_text` of leave to the player `address` in all their ongoing games.
+    UsageError for an unknown player or a bad duration; LeagueRefused (exit 1) beyond the
+    allowance, in an untimed league, or when the player has no ongoing game."""
+    from referee.live.play import submit
+
+    try:
+        duration = parse_duration(duration_text.strip())
+    except TimingError:
+        raise UsageError(
+            f"DURATION: not a duration (days, hours, minutes: 3d, 12h, 1d12h): {duration_text!r}"
+        ) from None
+    if duration <= 0:
+        raise UsageError(f"DURATION: leave is some time, not {duration_text!r}")
+    with _league_lock(folder):
+        config = load(folder)
+        player = config.player(address.strip().lower())
+        if player is None:
+            raise UsageError(f"ADDRESS: {address!r} is no player of {config.name}")
+        if config.time_control is None:
+            raise LeagueRefused(f"{config.name} has no clock (no time_control): there is no time to grant")
+        allowance = config.leave_days * DAY
+        log = read_log(folder)
+        used = used_leave(log, player.address)
+        if used + duration > allowance:
+            raise LeagueRefused(
+                f"{player.name} has taken {format_duration(used) if used else 'no leave'} of the "
+                f"{config.leave_days} days of leave_days; {format_duration(duration)} more would exceed them"
+            )
+        games = [game for game in read_games(folder) if game.status == "ongoing"]
+        targets = [(game, seat.sides) for game in games for seat in game.seats if seat.address == player.address]
+        if not targets:
+            raise LeagueRefused(f"{player.name} has no ongoing game: there is nothing to grant")
+        text = format_duration(duration)
+        granted: list[tuple[str, tuple[str, ...]]] = []
+        try:
+            for game, sides in targets:
+                path = folder / f"{game.game}.rgn"
+                result = submit(path, None, now=now, grants=[f"{side}={text}" for side in sides])
+                if result.exit_code != 0 or not result.written:
+                    raise LeagueRefused(f"{game.game}: the grant was refused: {result.error}")
+                granted.append((game.game, sides))
+        finally:
+            if granted:  # what was written is counted, also when a later game refused or was busy
+                entry = {
+                    "event": "leave",
+                    "at": format_instant(now),
+                    "player": player.address,
+                    "duration": text,
+                    "games": [game for game, _ in granted],
+                }
+                append_log(folder, [entry])
+        return Leave(player.address, duration, tuple(granted), used + duration, allowance)

@@ -1,0 +1,350 @@
+"""`referee league tick`: the league's periodic job (LEAGUE.md §3).
+
+Under the league's lock, in this order, each step logged in `league.log` once it has
+succeeded: the outbox flushed (with `--smtp`); (1) a `timeout` for every flagged side,
+answered to every player of the game; (2) reminders to the side to move; (3) the seeds of
+finished secret games revealed and mailed; (4) the daily digest. What `league.log`
+already holds is never done again, so a second run at the same `--now` does nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from notation.timing import format_duration, format_instant, spoken_instant
+from referee.judge.adjudicate import Replay
+from referee.judge.clock import ClockView
+from referee.judge.errors import UsageError
+from referee.judge.token import token_of
+from referee.league.config import Dice, Digest, LeagueConfig, load
+from referee.league.folder import KEYS_DIR, _league_lock, append_log, read_log
+from referee.league.notify import OUTBOX, message, write
+from referee.league.results import GameResult, game_files, judge_game
+from referee.live.mail.delivery import Smtp, flush, send
+from referee.live.mail.errors import DeliveryError
+
+DAY = 86_400
+
+
+@dataclass(frozen=True)
+class Ticked:
+    """What one `tick` did: the log entries it wrote (in order), the mails it sent or left
+    in the outbox, and notes on what it could not do (a key that is missing)."""
+
+    entries: tuple[dict[str, Any], ...] = ()
+    sent: int = 0
+    queued: int = 0
+    flushed: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    def __repr__(self) -> str:
+        return f"Ticked({len(self.entries)} entries, {self.sent} sent, {self.queued} queued)"
+
+    def lines(self) -> list[str]:
+        out = [_entry_line(entry) for entry in self.entries]
+        flushed = f", {self.flushed} flushed from the outbox" if self.flushed else ""
+        out.append(f"tick: {len(self.entries)} done; mails: {self.sent} sent, {self.queued} into the outbox{flushed}")
+        return out
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "entries": list(self.entries),
+            "sent": self.sent,
+            "queued": self.queued,
+            "flushed": self.flushed,
+            "notes": list(self.notes),
+        }
+
+
+def _entry_line(entry: dict[str, Any]) -> str:
+    event = entry["event"]
+    if event == "digest":
+        return f"digest: {entry['to']} ({entry['day']})"
+    if event == "reminder":
+        return f"reminder: {entry['game']} {entry['side']} ({entry['to']}), deadline {entry['deadline']}"
+    if event == "timeout":
+        return f"timeout: {entry['game']} {entry['side']}"
+    return f"{event}: {entry.get('game', '')}"
+
+
+class _Mailer:
+    """Sends (or queues in the outbox) one step's mails, then logs the step."""
+
+    def __init__(self, folder: Path, smtp: Smtp | None) -> None:
+        self.folder, self.smtp = folder, smtp
+        self.sent = self.queued = 0
+
+    def deliver(self, messages: Sequence[EmailMessage]) -> str | None:
+        """Hand the mails over; the reason when they could be neither sent nor written."""
+        if not messages:
+            return None
+        if self.smtp is not None:
+            try:
+                send(messages, self.smtp)
+                self.sent += len(messages)
+                return None
+            except DeliveryError:
+                pass  # kept in the outbox for the next flush
+        try:
+            write(self.folder, messages)
+        except DeliveryError as error:
+            return str(error)
+        self.queued += len(messages)
+        return None
+
+
+class _Game:
+    """One game as `tick` reads it: its league reading, its replay and its players."""
+
+    def __init__(self, path: Path, round_number: int, table: int) -> None:
+        self.path = path
+        self.name = path.name.removesuffix(".rgn")
+        self.round_number, self.table = round_number, table
+        self.reload()
+
+    def reload(self) -> None:
+        self.result: GameResult
+        self.replay: Replay | None
+        self.result, self.replay = judge_game(self.path, self.path.read_bytes(), self.round_number, self.table)
+
+    def clock_at(self, now: int) -> ClockView | None:
+        verdict = self.replay.verdict if self.replay is not None else None
+        if verdict is None or verdict.clock is None or not self.result.legal or now < verdict.clock.since:
+            return None
+        return verdict.clock.at(now)
+
+    @property
+    def token(self) -> str | None:
+        return token_of(self.replay) if self.replay is not None else None
+
+    @property
+    def steps(self) -> int:
+        return len(self.replay.steps) if self.replay is not None else 0
+
+
+def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticked:
+    """Run the periodic job once at `now` (LEAGUE.md §3)."""
+    with _league_lock(folder):
+        config = load(folder)
+        flushed = 0
+        if smtp is not None:
+            try:
+                flushed = flush(folder / OUTBOX, smtp).sent
+            except DeliveryError:
+                pass  # the server is down: this run's mails wait in the outbox too
+        log = read_log(folder)
+        games = [_Game(path, r, t) for r, t, path in game_files(folder)]
+        mailer = _Mailer(folder, smtp)
+        names = {player.address: player.name for player in config.players}
+        run = _Run(folder, config, now, sender, mailer, log, names)
+        for step in (run.timeouts, run.reminders, run.reveals, run.digests):
+            step(games)
+        return Ticked(tuple(run.written), mailer.sent, mailer.queued, flushed, tuple(run.notes))
+
+
+@dataclass
+class _Run:
+    folder: Path
+    config: LeagueConfig
+    now: int
+    sender: str
+    mailer: _Mailer
+    log: list[dict[str, Any]]
+    names: dict[str, str]
+    written: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def _done(self, messages: Sequence[EmailMessage], entry: dict[str, Any]) -> None:
+        failed = self.mailer.deliver(messages)
+        if failed is not None:
+            self.notes.append(f"{entry.get('game') or entry.get('to')}: {entry['event']} not mailed: {failed}")
+            if entry["event"] in ("reminder", "digest"):
+                return  # not logged: the next tick tries again
+        append_log(self.folder, [entry])
+        self.log.append(entry)
+        self.written.append(entry)
+
+    def _mail(self, address: str, subject: str, body: str) -> EmailMessage:
+        name = self.names.get(address, address)
+        return message(self.sender, address, name, subject, body, self.now)
+
+    def _to_all(self, game: _Game, subject: str, body: str) -> list[EmailMessage]:
+        return [self._mail(address, subject, body) for address in game.result.addresses]
+
+    # (1) time-outs -------------------------------------------------------------------------
+
+    def timeouts(self, games: Sequence[_Game]) -> None:
+        from referee.live.play import submit
+
+        for game in games:
+            for _ in range(8):  # each time-out may start another side's clock (Pikemen 3-4)
+                clock = game.clock_at(self.now)
+                if clock is None or game.result.status != "ongoing" or clock.flagged is None:
+                    break
+                side = clock.flagged
+                result = submit(game.path, "timeout", now=self.now)
+                if result.exit_code != 0 or not result.written:
+                    self.notes.append(f"{game.name}: the timeout of {side} was refused: {result.error}")
+                    break
+                game.reload()
+                seat = game.result.player_of(side)
+                who = f"{seat.name} ({side})" if seat is not None else side
+                deadline = clock.deadline if clock.deadline is not None else self.now
+                body = (
+                    f"{self.config.name}, [{game.name}]: {who} ran out of time at {spoken_instant(deadline)}; "
+                    f"the timeout was written at {spoken_instant(self.now)}.\n\n{game.result.message}\n"
+                )
+                entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
+                self._done(self._to_all(game, f"[{game.name}] timeout: {side}", body), entry)
+
+    # (2) reminders -------------------------------------------------------------------------
+
+    def reminders(self, games: Sequence[_Game]) -> None:
+        thresholds = sorted(self.config.reminders)
+        if not thresholds:
+            return
+        sent = {
+            (entry.get("game"), entry.get("side"), entry.get("deadline"), entry.get("threshold"))
+            for entry in self.log
+            if entry.get("event") == "reminder"
+        }
+        for game in games:
+            clock = game.clock_at(self.now)
+            if clock is None or clock.running is None or clock.flagged is not None or clock.deadline is None:
+                continue
+            remaining = clock.remaining(clock.running)
+            passed = [threshold for threshold in thresholds if remaining <= threshold]
+            if not passed:
+                continue
+            threshold = format_duration(passed[0])
+            deadline = format_instant(clock.deadline)
+            if (game.name, clock.running, deadline, threshold) in sent:
+                continue
+            seat = game.result.player_of(clock.running)
+            if seat is None:
+                continue
+            body = (
+                f"{self.config.name}, [{game.name}]: {seat.name}, {clock.running} is to move; "
+                f"your time runs out at {spoken_instant(clock.deadline)} (less than {threshold} from now).\n"
+                f"Token: {game.token}\n"
+            )
+            entry = {
+                "event": "reminder",
+                "at": format_instant(self.now),
+                "game": game.name,
+                "side": clock.running,
+                "to": seat.address,
+                "deadline": deadline,
+                "threshold": threshold,
+            }
+            self._done([self._mail(seat.address, f"[{game.name}] reminder: your move", body)], entry)
+
+    # (3) reveals ---------------------------------------------------------------------------
+
+    def reveals(self, games: Sequence[_Game]) -> None:
+        from referee.live.play.keys import read_key
+        from referee.live.play.secret import reveal
+
+        if self.config.dice is not Dice.SECRET:
+            return
+        for game in games:
+            record = game.replay.record if game.replay is not None else None
+            if not game.result.finished or record is None:
+                continue
+            tags = record.tag_map
+            if "SeedHash" not in tags or "Seed" in tags:
+                continue
+            key = self.folder / KEYS_DIR / f"{game.name}.key"
+            try:
+                seed = read_key(key)
+            except UsageError as error:
+                self.notes.append(f"{game.name}: cannot reveal its seed: {error}")
+                continue
+            result = reveal(game.path, seed)
+            if not result.written:
+                self.notes.append(f"{game.name}: the seed was not revealed: {result.error or result.notice}")
+                continue
+            game.reload()
+            body = (
+                f"{self.config.name}, [{game.name}] is over: {game.result.message}\n\n"
+                f"The secret seed is {seed}\n"
+                f"Check every roll with: referee check {game.name}.rgn\n"
+            )
+            entry = {"event": "reveal", "at": format_instant(self.now), "game": game.name}
+            self._done(self._to_all(game, f"[{game.name}] seed revealed", body), entry)
+
+    # (4) digests ---------------------------------------------------------------------------
+
+    def digests(self, games: Sequence[_Game]) -> None:
+        if self.config.digest is not Digest.DAILY:
+            return
+        day = format_instant(self.now - self.now % DAY)[:10]
+        last: dict[str, dict[str, Any]] = {}
+        for entry in self.log:
+            if entry.get("event") == "digest" and isinstance(entry.get("to"), str):
+                last[entry["to"]] = entry
+        for player in self.config.players:
+            previous = last.get(player.address)
+            if previous is not None and previous.get("day") == day:
+                continue
+            seen: dict[str, Any] = previous.get("seen", {}) if previous is not None else {}
+            mine = [game for game in games if player.address in game.result.addresses and game.result.legal]
+            now_seen = {game.name: [game.steps, game.token] for game in mine}
+            news = [game for game in mine if _news(seen.get(game.name), game)]
+            if not news:
+                continue
+            body = self._digest_body(player.address, mine, news, seen)
+            entry = {
+                "event": "digest",
+                "at": format_instant(self.now),
+                "day": day,
+                "to": player.address,
+                "games": [game.name for game in news],
+                "seen": now_seen,
+            }
+            subject = f"{self.config.name}: daily digest {day}"
+            self._done([self._mail(player.address, subject, body)], entry)
+
+    def _digest_body(self, address: str, mine: Sequence[_Game], news: Sequence[_Game], seen: dict[str, Any]) -> str:
+        lines = [f"{self.config.name}: your games on {spoken_instant(self.now)}.", ""]
+        to_move = [game for game in mine if game.result.status == "ongoing" and _holds(game, address)]
+        if to_move:
+            lines.append("Your move:")
+            for game in to_move:
+                clock = game.clock_at(self.now)
+                deadline = f", deadline {spoken_instant(clock.deadline)}" if clock and clock.deadline else ""
+                lines.append(f"  [{game.name}] {game.result.to_move}{deadline}; token {game.token}")
+            lines.append("")
+        moved = [game for game in news if game not in to_move and game.replay is not None]
+        if moved:
+            lines.append("Moves played:")
+            for game in moved:
+                before = seen.get(game.name, [0])[0]
+                steps = game.replay.steps if game.replay is not None else []
+                start = before if isinstance(before, int) and 0 <= before <= len(steps) else 0
+                played = [f"{step.turn.side}: {step.move.text}" for step in steps[start:]]
+                lines.append(f"  [{game.name}] " + ("; ".join(played) if played else "nothing new"))
+            lines.append("")
+        ended = [game for game in news if game.result.finished]
+        if ended:
+            lines.append("Results:")
+            lines += [f"  [{game.name}] {game.result.message}" for game in ended]
+            lines.append("")
+        return "\n".join(lines)
+
+
+def _news(seen: object, game: _Game) -> bool:
+    """Whether a game changed since the player's last digest (a game never seen: once it
+    holds a move or has ended; a game just paired was told in its pairing mail)."""
+    if isinstance(seen, list) and len(seen) == 2:
+        return bool(seen[1] != game.token)
+    return game.steps > 0 or game.result.finished
+
+
+def _holds(game: _Game, address: str) -> bool:
+    seat = game.result.player_of(game.result.to_move)
+    return seat is not None and seat.address == address
