@@ -99,7 +99,7 @@ def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
 
 
 @contextlib.contextmanager
-def _league_lock(folder: Path) -> Iterator[None]:
+def league_lock(folder: Path) -> Iterator[None]:
     """Hold DIR/league.lock: one league command at a time writes in the folder."""
     try:
         with locked(folder / LOCK_NAME, wait=LOCK_WAIT):
@@ -163,7 +163,7 @@ def add_player(folder: Path, address: str, name: str) -> LeagueConfig:
     except LeagueConfigError as error:
         raise UsageError(f"{error.key}: {error.message}") from None
     load(folder, need_players=False)  # a missing or broken league.toml is said as such, before locking
-    with _league_lock(folder):
+    with league_lock(folder):
         config = load(folder, need_players=False)
         if game_files(folder):
             raise LeagueRefused(
@@ -264,7 +264,7 @@ def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
     """Make the next round's games (LEAGUE.md §3), log the pairing, then write each player's
     mail into DIR/outbox (from `sender`; none when None). Refuses (LeagueRefused) while a
     game of the current round is unfinished (or illegal) and after the last round."""
-    with _league_lock(folder):
+    with league_lock(folder):
         config = load(folder)
         games = list(read_games(folder))
         current = current_round(games)

@@ -16,7 +16,7 @@ from typing import Any
 from notation.timing import TimingError, format_duration, format_instant, parse_duration
 from referee.judge.errors import UsageError
 from referee.league.config import load
-from referee.league.folder import LeagueRefused, _league_lock, append_log, read_log
+from referee.league.folder import LeagueRefused, append_log, league_lock, read_log
 from referee.league.results import read_games
 
 DAY = 86_400
@@ -79,7 +79,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
         ) from None
     if duration <= 0:
         raise UsageError(f"DURATION: leave is some time, not {duration_text!r}")
-    with _league_lock(folder):
+    with league_lock(folder):
         config = load(folder)
         player = config.player(address.strip().lower())
         if player is None:

@@ -21,7 +21,7 @@ from referee.judge.clock import ClockView
 from referee.judge.errors import UsageError
 from referee.judge.token import token_of
 from referee.league.config import Dice, Digest, LeagueConfig, load
-from referee.league.folder import KEYS_DIR, _league_lock, append_log, read_log
+from referee.league.folder import KEYS_DIR, append_log, league_lock, read_log
 from referee.league.notify import OUTBOX, message, write
 from referee.league.results import GameResult, game_files, judge_game
 from referee.live.mail.delivery import Smtp, flush, send
@@ -128,7 +128,7 @@ class _Game:
 
 def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticked:
     """Run the periodic job once at `now` (LEAGUE.md §3)."""
-    with _league_lock(folder):
+    with league_lock(folder):
         config = load(folder)
         flushed = 0
         if smtp is not None:
