@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from games import registry
-from games.api import Engine, Event, EventKind, GameInfo, GameState, Randomness
+from games.api import GameInfo, GameState, Randomness
 from games.randomness import salt_tag
 from notation.commands import Command
-from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Tag, Timeout, Turn
+from notation.model import Move, Record, Span, Tag
 from referee.judge import clock, forms
 from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
@@ -27,6 +26,7 @@ from referee.judge.token import canonical_text, token_of, turn_token
 from referee.judge.verdicts import Verdict, annotated, relocated, with_claim
 from referee.judge.words import describe, verdict_fields, verdict_line
 from referee.live.play import keys, submission, timed
+from referee.live.play.plan import Plan, Refusal, replace_moves, rolled, with_roll
 from referee.live.play.result import PlayResult
 from referee.live.play.safe import locked, write_atomically
 
@@ -122,14 +122,6 @@ def next_text(verdict: Verdict, token: str | None) -> str:
     return text
 
 
-class _Refusal(Exception):
-    def __init__(self, message: str, verdict: Verdict | None = None, suggestions: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.verdict = verdict
-        self.suggestions = list(suggestions)
-
-
 class _Game:
     """One game file read and judged, ready to take a submission."""
 
@@ -156,7 +148,7 @@ class _Game:
 
     # -- outcomes -------------------------------------------------------------------
 
-    def refused(self, refusal: _Refusal) -> PlayResult:
+    def refused(self, refusal: Refusal) -> PlayResult:
         verdict = refusal.verdict or self.verdict
         state = self.current.state
         return PlayResult(
@@ -182,7 +174,7 @@ class _Game:
     ) -> tuple[PlayResult, str | None]:
         try:
             return self._play(moves, as_side, expect, seed, salts)
-        except _Refusal as refusal:
+        except Refusal as refusal:
             return self.refused(refusal), None
 
     # -- the submission -------------------------------------------------------------
@@ -197,15 +189,15 @@ class _Game:
     ) -> tuple[PlayResult, str | None]:
         record, verdict = self.current.record, self.current.verdict
         if record is None or verdict.status not in ("finished", "ongoing") or verdict.result_matches is False:
-            raise _Refusal(verdict_line(self.verdict))
+            raise Refusal(verdict_line(self.verdict))
         if verdict.status == "finished":
-            raise _Refusal(f"{verdict_line(self.verdict)}: the game is over, nothing more can be played")
+            raise Refusal(f"{verdict_line(self.verdict)}: the game is over, nothing more can be played")
         info = registry.GAMES[record.game]
         side = keys.side_of(info, as_side) if as_side is not None else None
         self.as_side = side
         new_salts = keys.checked_salts(info, salts)
         if expect is not None and expect.strip() != self.token:
-            raise _Refusal(
+            raise Refusal(
                 f"the game is at token {self.token}, not {expect.strip()}: "
                 "the board has changed since this move was written"
             )
@@ -215,20 +207,20 @@ class _Game:
             try:
                 keys.check_key(tags, seed)
             except keys.KeyMismatch as error:
-                raise _Refusal(str(error)) from None
+                raise Refusal(str(error)) from None
         keyed = seed is not None and secret
         if new_salts:
             self._check_salts(info, record, tags, new_salts)
         claim = timed.is_timeout(moves)
         if side is not None and verdict.to_move != side and not claim:
-            raise _Refusal(f"{verdict.to_move} is to move, not {side}")
+            raise Refusal(f"{verdict.to_move} is to move, not {side}")
         text = moves if moves is not None and moves.strip() else None
         try:
             sub = submission.read(text, record.game, verdict.to_move) if text is not None else None
         except submission.SubmissionError as error:
             where = f"line {error.span.line}, col {error.span.column}"
-            raise _Refusal(f"submission: {record.game}: malformed: {where}: {error.message}") from None
-        plan = _Plan(record, self.current, sub)
+            raise Refusal(f"submission: {record.game}: malformed: {where}: {error.message}") from None
+        plan = Plan(record, self.current, sub)
         if sub is not None:
             if side is not None:
                 plan.check_sides(side)
@@ -240,9 +232,9 @@ class _Game:
             if keyed and pending == "roll":
                 pass
             elif keyed:
-                raise _Refusal(f"nothing awaits the game master's key: {next_text(self.verdict, self.token)}")
+                raise Refusal(f"nothing awaits the game master's key: {next_text(self.verdict, self.token)}")
             else:
-                raise _Refusal("the submission holds no action")
+                raise Refusal("the submission holds no action")
         written_tags = [tag for tag in record.tags if tag.name != "Result"]
         written_tags += [Tag(salt_tag(name), value, NOWHERE) for name, value in new_salts]
         engine_tags = written_tags
@@ -263,9 +255,9 @@ class _Game:
         try:
             return timed.grants(self.grants, self.current.verdict.clock, info, sides, side, sub is not None)
         except timed.ClockRefusal as refusal:
-            raise _Refusal(str(refusal)) from None
+            raise Refusal(str(refusal)) from None
 
-    def _clocked(self, plan: _Plan, side: str | None, claim: bool, grants: list[Command]) -> None:
+    def _clocked(self, plan: Plan, side: str | None, claim: bool, grants: list[Command]) -> None:
         """In a timed game: refuse a flagged side's input, then close the submission with
         its grants (if any) and its stamp, naming the side whose clock ran until now."""
         view, state = self.current.verdict.clock, self.current.state
@@ -274,29 +266,29 @@ class _Game:
         holds_input = plan.actions and not claim
         why = timed.refusal(view, self.now, side, self.current.verdict.to_move if holds_input else None)
         if why is not None:
-            raise _Refusal(why)
+            raise Refusal(why)
         plan.items = timed.closed(plan.items, [*grants, timed.stamp(self.now, state.awaited())])
 
     def _check_salts(self, info: GameInfo, record: Record, tags: dict[str, str], salts: list[tuple[str, str]]) -> None:
         if info.randomness == Randomness.TILES:
-            raise _Refusal(
+            raise Refusal(
                 f"{info.name}'s tiles are dealt when the game is created: "
                 "its salts are given to referee new --secret KEY --salt SIDE=TEXT"
             )
         if info.randomness is None:
-            raise _Refusal(f"{info.name} draws no dice: a salt would change nothing")
+            raise Refusal(f"{info.name} draws no dice: a salt would change nothing")
         if "SeedHash" not in tags or "Seed" in tags:
-            raise _Refusal("salts are for a secret seed: this game has no SeedHash, or its seed is revealed")
+            raise Refusal("salts are for a secret seed: this game has no SeedHash, or its seed is revealed")
         engine = registry.engine(record.game)
-        if any(_rolled(engine, move.action) for turn in record.turns for move in turn.moves):
-            raise _Refusal("the first roll has been drawn: salts must come before it")
+        if any(rolled(engine, move.action) for turn in record.turns for move in turn.moves):
+            raise Refusal("the first roll has been drawn: salts must come before it")
         for name, _ in salts:
             if salt_tag(name) in tags:
-                raise _Refusal(f"{name} has already given its salt")
+                raise Refusal(f"{name} has already given its salt")
 
     def _judge(
         self,
-        plan: _Plan,
+        plan: Plan,
         written_tags: list[Tag],
         engine_tags: list[Tag],
         keyed: bool,
@@ -317,15 +309,15 @@ class _Game:
                 continue
             self._check_chooser(played, record.game)
             events.extend(str(event) for event in played.events)
-            move = _with_roll(registry.engine(record.game), played.move, played.events)
+            move = with_roll(registry.engine(record.game), played.move, played.events)
             if move is not None:
                 filled[id(played.move)] = move
         events += self._fill_pending_choice(first, plan, drawn_ids, filled)
-        items = tuple(_replace_moves(plan.items, filled)) if filled else tuple(plan.items)
+        items = tuple(replace_moves(plan.items, filled)) if filled else tuple(plan.items)
         final = Record(record.game, tuple(written_tags), items, record.span)
         second = first if not filled and not keyed else adjudicate(final, self.source)
         if second.verdict.status not in ("finished", "ongoing"):
-            raise _Refusal(verdict_line(second.verdict), second.verdict)  # pragma: no cover - defensive
+            raise Refusal(verdict_line(second.verdict), second.verdict)  # pragma: no cover - defensive
         if second is first:
             final = combined
         value = result_value(second.verdict)
@@ -355,10 +347,10 @@ class _Game:
         if side is None or played.turn.side != side:
             return
         if registry.engine(game).choice_by_opponent(played.move.action, played.events):
-            raise _Refusal(f"the retreat after {played.move.text} is chosen by the defender: {side} may not write it")
+            raise Refusal(f"the retreat after {played.move.text} is chosen by the defender: {side} may not write it")
 
     @staticmethod
-    def _fill_pending_choice(replayed: Replay, plan: _Plan, drawn: set[int], filled: dict[int, Move]) -> list[str]:
+    def _fill_pending_choice(replayed: Replay, plan: Plan, drawn: set[int], filled: dict[int, Move]) -> list[str]:
         """A battle left awaiting its winner's choice has been rolled but has caused no
         event yet: its roll and result are those of the completions the engine offers."""
         state = replayed.state
@@ -378,31 +370,31 @@ class _Game:
                 return [f"die {done.roll}", f"{done.result}: awaiting {state.pending_message()}"]
         return []
 
-    def _explain(self, plan: _Plan, replayed: Replay, combined: Record, keyed: bool) -> None:
+    def _explain(self, plan: Plan, replayed: Replay, combined: Record, keyed: bool) -> None:
         """Raise the refusal that a failed replay of the combined record calls for."""
         verdict = replayed.verdict
         error = verdict.error
         if error is None:
-            raise _Refusal(verdict_line(verdict), verdict)
+            raise Refusal(verdict_line(verdict), verdict)
         span = Span(error.line, error.column)
         failing = plan.move_at(span)
         if failing is not None and error.action is not None:
             awaited = self._awaited(plan, combined, failing)
             if awaited is not None:
-                raise _Refusal(awaited)
+                raise Refusal(awaited)
         where = plan.relocate.get(span)
         if where is None and submission.in_submission(span):
             where = submission.local(span)
         if where is None:
-            raise _Refusal(verdict_line(verdict), verdict)
+            raise Refusal(verdict_line(verdict), verdict)
         moved = relocated(verdict, "submission", where.line, where.column)
         hints: list[str] = []
         if error.action is not None and replayed.state is not None:
             hints = self._hints(plan, replayed.state, failing, error.action, keyed or forms.secret(combined.tag_map))
         moved = annotated(moved, None, hints)
-        raise _Refusal(verdict_line(moved), moved, hints)
+        raise Refusal(verdict_line(moved), moved, hints)
 
-    def _hints(self, plan: _Plan, state: GameState[Any], failing: Move | None, written: str, hidden: bool) -> list[str]:
+    def _hints(self, plan: Plan, state: GameState[Any], failing: Move | None, written: str, hidden: bool) -> list[str]:
         """Did-you-mean, only what `play` accepts at that point: for a roll or choice
         written onto the battle awaiting it, the parts that complete that battle; else the
         legal actions closest to what was written, with no roll while the dice are secret."""
@@ -413,7 +405,7 @@ class _Game:
             return closest(forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden), part.text)
         return suggest(state, written, hide_rolls=hidden)
 
-    def _awaited(self, plan: _Plan, combined: Record, failing: Move) -> str | None:
+    def _awaited(self, plan: Plan, combined: Record, failing: Move) -> str | None:
         """When the game comes to await something (a roll, another side's choice) at
         the failing action and the submission goes on past it (PLAY.md §1.6): what is
         awaited and from whom."""
@@ -435,187 +427,3 @@ class _Game:
             f"the game awaits {verdict.pending_message} from {who}: nothing after {failing.text} can be played "
             "before it; submit what comes before it alone"
         )
-
-
-class _Plan:
-    """The combined record's move text: the record's items with the submission appended
-    (its battle part written onto the awaiting battle, its first turn merged into the
-    turn the record left open). `relocate` maps spans of the record that the submission
-    changed to the submission's own line and column."""
-
-    def __init__(self, record: Record, current: Replay, sub: submission.Submission | None) -> None:
-        self.record = record
-        self.sub = sub
-        self.items: list[RecordItem] = list(record.items)
-        self.relocate: dict[Span, Span] = {}
-        self.submitted: set[int] = set()
-        self.actions = False
-        self.awaiting: Move | None = None
-        self.awaited_text: str | None = None  # the awaiting battle as the record holds it
-        self.turn_index = next((i for i in range(len(self.items) - 1, -1, -1) if isinstance(self.items[i], Turn)), None)
-        verdict = current.verdict
-        pending = current.state.pending() if current.state is not None else None
-        if self.turn_index is not None and pending in ("roll", "choice"):
-            moves = self._turn(self.turn_index).moves
-            self.awaiting = moves[-1] if moves else None
-        if sub is None:
-            return
-        if sub.part is not None:
-            self._write_part(sub.part, pending, current)
-        if sub.record is None:
-            return
-        rest = list(sub.record.items)
-        lead = 0  # comments before the first label go with the turn they precede
-        while lead < len(rest) - 1 and isinstance(rest[lead], Comment):
-            lead += 1
-        first = rest[lead]
-        open_turn = self._turn(self.turn_index) if self.turn_index is not None else None
-        if open_turn is not None and not any(
-            isinstance(item, Draw | Timeout) for item in self.items[self.turn_index or 0 :]
-        ):
-            self.relocate[open_turn.span] = submission.local(first.span)
-            if (
-                isinstance(first, Turn)
-                and first.side == open_turn.side
-                and first.step == open_turn.step
-                and verdict.to_move == open_turn.side
-            ):
-                if first.number is not None and first.number != verdict.round:
-                    where = submission.local(first.span)
-                    raise _Refusal(
-                        f"submission: {record.game}: illegal: line {where.line}, col {where.column}: "
-                        f"this turn is in round {verdict.round}, not round {first.number}"
-                    )
-                assert self.turn_index is not None
-                comments = tuple(item for item in rest[:lead] if isinstance(item, Comment))
-                self.items[self.turn_index] = open_turn._replace(items=open_turn.items + comments + first.items)
-                rest = rest[lead + 1 :]
-                self._note(first)
-        for item in rest:
-            if isinstance(item, Turn):
-                self._note(item)
-            self.actions = self.actions or isinstance(item, Turn | Draw | Timeout)
-        self.items.extend(rest)
-
-    def _turn(self, index: int) -> Turn:
-        item = self.items[index]
-        assert isinstance(item, Turn)
-        return item
-
-    def _note(self, turn: Turn) -> None:
-        for move in turn.moves:
-            self.submitted.add(id(move))
-            self.actions = True
-
-    def _write_part(self, part: submission.Part, pending: str | None, current: Replay) -> None:
-        """Write a roll or choice onto the battle that awaits it."""
-        where = f"submission: {self.record.game}: illegal: line {part.span.line}, col {part.span.column}"
-        awaiting = self.awaiting
-        if awaiting is None or self.turn_index is None:
-            raise _Refusal(f'{where}: nothing awaits "{part.text}": no battle awaits a roll or a choice')
-        dialect = registry.engine(self.record.game).dialect()
-        combined = f"{awaiting.action}{part.text}"
-        if not re.fullmatch(dialect.action_pattern, combined, re.IGNORECASE | re.ASCII):
-            message = current.state.pending_message() if current.state is not None else None
-            raise _Refusal(f'{where}: the battle {awaiting.action} awaits {message}, which "{part.text}" does not give')
-        action = dialect.parse_action(combined)
-        self.awaited_text = str(awaiting.action)
-        move = Move(action, str(action), awaiting.span, awaiting.glyph)
-        turn = self._turn(self.turn_index)
-        items = tuple(move if item is awaiting else item for item in turn.items)
-        self.items[self.turn_index] = turn._replace(items=items)
-        self.relocate[awaiting.span] = part.span
-        self.submitted.add(id(move))
-        self.awaiting = move
-        self.actions = True
-
-    def submission_turns(self) -> list[Turn]:
-        if self.sub is None or self.sub.record is None:
-            return []
-        return [item for item in self.sub.record.items if isinstance(item, Turn)]
-
-    def check_sides(self, side: str) -> None:
-        """`--as SIDE`: every turn of the submission must be that side's."""
-        for turn in self.submission_turns():
-            if turn.side != side:
-                where = submission.local(turn.span)
-                raise _Refusal(
-                    f"the submission holds a turn of {turn.side} (line {where.line}, col {where.column}): "
-                    f"{side} may submit only its own turns"
-                )
-
-    def check_no_rolls(self) -> None:
-        """While the seed is secret and its key is not at hand, rolls come from the game
-        master's key later, never from a player's text. (With the key, a written roll must
-        equal the stream's, PLAY.md §3: the replay with the seed checks it.)"""
-        written = self.sub is not None and self.sub.part is not None and "#" in self.sub.part.text
-        for turn in self.submission_turns():
-            engine = registry.engine(self.record.game)
-            written = written or any(_rolled(engine, move.action) for move in turn.moves)
-        if written:
-            raise _Refusal(
-                "this game's dice are secret: every roll is drawn by the game master's key "
-                "(referee play --seed-file), never written in a submission; leave the roll out"
-            )
-
-    def last_move(self) -> Move | None:
-        for item in reversed(self.items):
-            if isinstance(item, Turn):
-                return item.moves[-1] if item.moves else None
-        return None
-
-    def move_at(self, span: Span) -> Move | None:
-        for item in self.items:
-            if isinstance(item, Turn):
-                for move in item.moves:
-                    if move.span == span:
-                        return move
-        return None
-
-    def cut_after(self, last: Move) -> list[RecordItem]:
-        """The items up to and including the action `last` (its turn cut after it)."""
-        kept: list[RecordItem] = []
-        for item in self.items:
-            if isinstance(item, Turn) and any(move is last for move in item.moves):
-                index = next(i for i, sub in enumerate(item.items) if sub is last)
-                kept.append(item._replace(items=item.items[: index + 1]))
-                return kept
-            kept.append(item)
-        return kept
-
-
-def _with_roll(engine: Engine[Any], move: Move, events: tuple[Event, ...]) -> Move | None:
-    """A battle with the roll and result its replay gave written in, where the text
-    left them out (a roll the seed drew, the result of a roll of physical dice)."""
-    chance = engine.chance_of(move.action)
-    if chance is None:
-        return None
-    roll, outcome = chance
-    for event in events:
-        if event.kind == EventKind.ROLL and roll is None:
-            die = event.data.get("die")
-            roll = die if isinstance(die, int) else None
-        elif event.kind == EventKind.RESULT and outcome is None:
-            result = event.data.get("result")
-            outcome = result if isinstance(result, str) else None
-    if (roll, outcome) == tuple(chance) or roll is None or outcome is None:
-        return None
-    written = engine.with_chance(move.action, roll, outcome)
-    return Move(written, str(written), move.span, move.glyph)
-
-
-def _rolled(engine: Engine[Any], action: object) -> bool:
-    """Whether an action has a die written on it (a battle's roll)."""
-    chance = engine.chance_of(action)
-    return chance is not None and chance.roll is not None
-
-
-def _replace_moves(items: Sequence[RecordItem], filled: dict[int, Move]) -> list[RecordItem]:
-    out: list[RecordItem] = []
-    for item in items:
-        if isinstance(item, Turn) and any(id(move) in filled for move in item.moves):
-            item = item._replace(
-                items=tuple(filled.get(id(sub), sub) if isinstance(sub, Move) else sub for sub in item.items)
-            )
-        out.append(item)
-    return out
