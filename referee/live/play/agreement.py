@@ -13,7 +13,6 @@ turn is written under the game's lock, all or nothing, as every submission is.""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -40,7 +39,6 @@ from referee.live.play.offers import (
     with_items,
 )
 from referee.live.play.result import PlayResult
-from referee.live.play.safe import locked, write_atomically
 
 NOWHERE = Span(1, 1)
 _WORD = re.compile(r"(draw|undo)\s*\Z", re.IGNORECASE)
@@ -99,21 +97,13 @@ def submit(
             grants=grants,
             as_of=as_of,
         )
-    path = Path(path)
-    if not path.is_file():
-        core.read_game(path)
-        raise UsageError(f"cannot read {path}: not a file")
-    with locked(path, wait):
-        request = _Request(path, as_side, kind)
-        request.now = clock.current_instant() if now is None else now
-        result, text = request.decide(core.read_game(path), rest, expect, seed, salts)
-        result = dataclasses.replace(result, dry_run=dry_run)
-        if dry_run and result.exit_code == 0:
-            result = dataclasses.replace(result, notice="dry run: nothing written")
-        if text is not None and not dry_run:
-            write_atomically(path, text)
-            result = dataclasses.replace(result, written=True)
-    return result
+
+    def decide(data: bytes) -> tuple[PlayResult, str | None]:
+        request = _Request(Path(path), as_side, kind)
+        request.now = clock.current_instant() if now is None else now  # once the lock is held
+        return request.decide(data, rest, expect, seed, salts)
+
+    return core.decided(Path(path), decide, dry_run=dry_run, wait=wait)
 
 
 class _Refused(Exception):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,16 +61,28 @@ def submit(
     at `now` (seconds since the epoch; default the system clock), `grants` are
     `SIDE=DURATION` extensions, and the verdict's clock is given as of `as_of` (default
     the last stamp). Raises BusyError (exit 75) and UsageError (exit 2)."""
-    path = Path(path)
+
+    def decide(data: bytes) -> tuple[PlayResult, str | None]:
+        game = _Game(Path(path), data)
+        game.now = clock.current_instant() if now is None else now
+        game.as_of, game.grants = as_of, list(grants)
+        timed.as_of(game.current.verdict, as_of, strict=True)
+        return game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+
+    return decided(Path(path), decide, dry_run=dry_run, wait=wait)
+
+
+def decided(
+    path: Path, decide: Callable[[bytes], tuple[PlayResult, str | None]], *, dry_run: bool, wait: float
+) -> PlayResult:
+    """The one way a game file is changed (PLAY.md §4): under its lock, its text read,
+    `decide` gives the result and the new text (None: refused), which is written
+    atomically unless `dry_run`. Raises BusyError (exit 75) and UsageError (exit 2)."""
     if not path.is_file():
         read_game(path)  # the reason, before a lock file is made beside a missing game
         raise UsageError(f"cannot read {path}: not a file")
     with locked(path, wait):
-        game = _Game(path, read_game(path))
-        game.now = clock.current_instant() if now is None else now
-        game.as_of, game.grants = as_of, list(grants)
-        timed.as_of(game.current.verdict, as_of, strict=True)
-        result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+        result, text = decide(read_game(path))
         result = dataclasses.replace(result, dry_run=dry_run)
         if dry_run and result.exit_code == 0:
             result = dataclasses.replace(result, notice="dry run: nothing written")
