@@ -248,6 +248,17 @@ def _items(
         turn, header = None, None
         return closed
 
+    def closing() -> Iterator[RecordItem]:
+        """The open turn, closed (and the mark that it was not kept whole, if it was not)."""
+        nonlocal cut
+        was_cut = cut
+        closed = close()
+        if closed is not None:
+            yield closed
+            if was_cut:
+                yield _CUT  # type: ignore[misc]
+                cut = False
+
     end = len(text)
     item_start: int | None = None  # where the current top-level item (turn, comment, draw) starts
     match_token = _scanner(dialect).match
@@ -275,13 +286,7 @@ def _items(
             else:
                 turn.append(Move(action, written, lines.span(pos), token.group("glyph")))
         elif kind == "label":
-            was_cut = cut
-            closed = close()
-            if closed is not None:
-                yield closed
-                if was_cut:
-                    yield _CUT  # type: ignore[misc]
-                    cut = False
+            yield from closing()
             if number is None:
                 item_start = pos
             label = token.group("label")[:-1]
@@ -300,13 +305,7 @@ def _items(
             elif comments:
                 cut = True
         elif kind in ("draw", "timeout"):  # the termination words
-            was_cut = cut
-            closed = close()
-            if closed is not None:
-                yield closed
-                if was_cut:
-                    yield _CUT  # type: ignore[misc]
-                    cut = False
+            yield from closing()
             item_start = pos
             yield Draw(lines.span(pos)) if kind == "draw" else Timeout(lines.span(pos))
         elif cut:
@@ -322,12 +321,7 @@ def _items(
             texts.clear()
     if number is not None:
         raise _Unreadable(item_start)
-    was_cut = cut
-    closed = close()
-    if closed is not None:
-        yield closed
-        if was_cut:
-            yield _CUT  # type: ignore[misc]
+    yield from closing()
 
 
 class Streamed(NamedTuple):

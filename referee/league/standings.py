@@ -275,26 +275,27 @@ def as_json(config: LeagueConfig, table: Table) -> dict[str, Any]:
     }
 
 
+def row_figures(row: Row) -> tuple[str, ...]:
+    """A row's figures after its rank and name, as the table writes them: games, wins,
+    draws, losses, points, byes, mu, sigma, rating, time-outs, tie-break."""
+    return (
+        str(row.games),
+        str(row.wins),
+        str(row.draws),
+        str(row.losses),
+        number_text(row.points),
+        str(row.byes),
+        f"{row.mu:.2f}",
+        f"{row.sigma:.2f}",
+        f"{row.rating:.2f}",
+        str(row.timeouts),
+        number_text(row.tiebreak),
+    )
+
+
 def as_text(config: LeagueConfig, table: Table) -> list[str]:
     header = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O", table.tiebreak)
-    body = [
-        (
-            str(row.rank),
-            row.name,
-            str(row.games),
-            str(row.wins),
-            str(row.draws),
-            str(row.losses),
-            number_text(row.points),
-            str(row.byes),
-            f"{row.mu:.2f}",
-            f"{row.sigma:.2f}",
-            f"{row.rating:.2f}",
-            str(row.timeouts),
-            number_text(row.tiebreak),
-        )
-        for row in table.rows
-    ]
+    body = [(str(row.rank), row.name, *row_figures(row)) for row in table.rows]
     widths = [max(len(line[index]) for line in [header, *body]) for index in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:

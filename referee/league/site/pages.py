@@ -16,7 +16,7 @@ from referee.league.config import LeagueConfig
 from referee.league.results import GameResult
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
-from referee.league.standings import Table, game_points, number_text
+from referee.league.standings import Table, game_points, number_text, row_figures
 
 INDEX = "index.html"
 CSS = """
@@ -194,20 +194,7 @@ def standings_table(site: Site) -> str:
     heads = [*STANDING_HEADS, site.table.tiebreak]
     rows = ["<tr>" + "".join(f"<th{'' if h == 'player' else ' class=n'}>{esc(h)}</th>" for h in heads) + "</tr>"]
     for row in site.table.rows:
-        cells = [
-            str(row.rank),
-            str(row.games),
-            str(row.wins),
-            str(row.draws),
-            str(row.losses),
-            number_text(row.points),
-            str(row.byes),
-            f"{row.mu:.2f}",
-            f"{row.sigma:.2f}",
-            f"{row.rating:.2f}",
-            str(row.timeouts),
-            number_text(row.tiebreak),
-        ]
+        cells = [str(row.rank), *row_figures(row)]
         numbers = "".join(f'<td class="n">{cell}</td>' for cell in cells[1:])
         rows.append(
             f'<tr class="standing"><td class="n">{cells[0]}</td>'
