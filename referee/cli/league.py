@@ -64,6 +64,8 @@ def _boundary() -> Iterator[None]:
         tally = Tally()
         tally.busy = True
         finish(tally)
+    except BrokenPipeError:
+        raise  # the reader of standard output has gone: `referee.cli.entry` exits quietly
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
         fail_usage(UsageError(f"league: {error.strerror or error}{where}"))
@@ -185,10 +187,11 @@ def pair(
             err(f"referee league: {note}")
 
 
-@league_app.command(short_help="Every game: players by seat, whose turn, result.")
+@league_app.command(short_help="Every game: players by seat, whose turn, deadline, result.")
 def status(folder: Folder, json_output: JsonOption = False) -> None:
-    """Every game of the league: its players by seat, whose turn it is, its last submission
-    and its result. Exit 1 when a game is illegal or malformed (named).
+    """Every game of the league: its players by seat, whose turn it is and when that side's
+    time runs out (timed leagues), its last submission and its result. Exit 1 when a game is
+    illegal or malformed (named).
 
     Example: referee league status autumn --json
     """

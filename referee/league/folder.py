@@ -395,7 +395,7 @@ def game_json(game: GameResult) -> dict[str, Any]:
         "seats": [{"sides": list(s.sides), "name": s.name, "address": s.address} for s in game.seats],
         "to_move": game.to_move,
         "to_move_player": seat.address if seat is not None else None,
-        "deadline": None,
+        "deadline": format_instant(game.deadline) if game.deadline is not None else None,
         "last_submission": format_instant(game.finished_at) if game.finished_at is not None else None,
         "winners": list(game.winners),
         "reason": game.reason,
@@ -410,6 +410,8 @@ def game_line(game: GameResult) -> str:
     elif game.legal:
         seat = game.player_of(game.to_move)
         result = f"{game.to_move} ({seat.name if seat else '?'}) to move"
+        if game.deadline is not None:
+            result += f", deadline {format_instant(game.deadline)}"
     else:
         result = f"{game.status}: {game.message}"
     stamp = f"; last submission {format_instant(game.finished_at)}" if game.finished_at is not None else ""
