@@ -129,22 +129,28 @@ def add(
     from referee.league import folder as league
 
     with _boundary():
+        passphrase = _passphrase() if key else None  # checked before the player is written
         config = league.add_player(Path(folder), address, name)
         player = config.players[-1]
         out(f"added player {player.number}: {player.tag}")
-        if key:
-            _add_key(Path(folder), player.address)
+        if passphrase is not None:
+            from referee.live import mail as gateway
+
+            err(gateway.add_player(Path(folder), player.address, passphrase, 10.0))
 
 
-def _add_key(folder: Path, address: str) -> None:
-    from referee.live import mail as gateway
+def _passphrase() -> str:
+    """The passphrase text on standard input, refused (UsageError) when there is none."""
+    from referee.live.mail.players import checked_passphrase
 
     try:
         if sys.stdin is None:
             raise UsageError("cannot read the passphrase: standard input is closed")
-        err(gateway.add_player(folder, address, sys.stdin.read(), 10.0))
+        text = sys.stdin.buffer.read().decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError("the passphrase on standard input is not UTF-8 text") from None
+    checked_passphrase(text)
+    return text
 
 
 @league_app.command(short_help="Make the next round's games.")
@@ -341,6 +347,7 @@ def tick(
                 out(line)
         for note in ticked.notes:
             err(f"referee league: {note}")
+        _judged(ticked.faulty)
 
 
 @league_app.command(short_help="Grant a player leave in every ongoing game (within leave_days).")
@@ -367,3 +374,4 @@ def leave(
         else:
             for line in granted.lines():
                 out(line)
+        _judged(granted.faulty)

@@ -100,16 +100,16 @@ def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
 
 @contextlib.contextmanager
 def league_lock(folder: Path) -> Iterator[None]:
-    """Hold DIR/league.lock: one league command at a time writes in the folder."""
-    try:
-        with locked(folder / LOCK_NAME, wait=LOCK_WAIT):
-            yield
-    except LeagueBusy:
-        raise
-    except BusyError:
-        raise LeagueBusy(
-            f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
-        ) from None
+    """Hold DIR/league.lock: one league command at a time writes in the folder. Only the
+    league's own lock is said to be busy so: a game file found busy inside keeps its words."""
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(locked(folder / LOCK_NAME, wait=LOCK_WAIT))
+        except BusyError:
+            raise LeagueBusy(
+                f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
+            ) from None
+        yield
 
 
 # -- init and add ----------------------------------------------------------------------------------
