@@ -79,6 +79,8 @@ def test_status_shows_the_deadline_of_the_side_to_move(tmp_path: Path) -> None:
     # Blue's clock runs from Red's stamp with its whole bank of 3d
     status = _status(folder)
     assert status["to_move"] == "Blue" and status["deadline"] == "2026-12-05T12:00:00Z"
+    assert status["last_submission"] == "2026-12-02T12:00:00Z" and status["to_move_player"] == "bo@example.org"
+    assert [seat["sides"] for seat in status["seats"]] == [["Red"], ["Blue"]]  # type: ignore[index]
     code, out, err = _run("play", str(game), "--grant", "Blue=1d", "--now", "2026-12-02T13:00:00Z")
     assert code == 0, out + err
     assert _status(folder)["deadline"] == "2026-12-06T12:00:00Z"  # a grant moves it

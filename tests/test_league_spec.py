@@ -375,6 +375,18 @@ def test_a_two_player_swiss_breaks_ties_by_buchholz(tmp_path: Path) -> None:
     assert keys == sorted(keys)
 
 
+def test_a_swiss_bye_is_worth_a_point_and_changes_no_rating(tmp_path: Path) -> None:
+    head = 'name = "S"\ngame = "pikemen"\nplayers = 2\npairing = "swiss"\nrounds = 1\n'
+    folder = _write(tmp_path / "sw", head, 3)
+    paired = _pair(folder)
+    assert paired["byes"] == ["cy@x.org"] and paired["bye_scores"] is True  # the last in order is left over
+    assert submit(folder / "r1-t1.rgn", "resign", now=PLAYED).exit_code == 0  # Ann resigns: Bo wins
+    rows = {row["address"]: row for row in _table(folder)["rows"]}
+    assert (rows["cy@x.org"]["points"], rows["cy@x.org"]["byes"], rows["cy@x.org"]["games"]) == (1, 1, 0)
+    assert (rows["cy@x.org"]["mu"], rows["cy@x.org"]["sigma"]) == (25.0, pytest.approx(25 / 3, abs=1e-4))
+    assert rows["bo@x.org"]["points"] == 1 and rows["ann@x.org"]["points"] == 0
+
+
 def test_the_csv_quotes_a_name_with_a_comma_or_a_quote(tmp_path: Path) -> None:
     folder = _write(tmp_path / "csv", 'name = "C"\ngame = "pikemen"\nplayers = 2\n', 2)
     _pair(folder)
