@@ -408,3 +408,23 @@ def test_the_csv_quotes_a_name_with_a_comma_or_a_quote(tmp_path: Path) -> None:
     assert {row["player"] for row in rows} == {odd, "Ann", "Bo"}  # Ann is in no game now, still a player
     assert all(len(row) == 14 for row in rows)
     assert '"Doe, Jo ""JJ"""' in data, "quoted, with its quotes doubled"
+
+
+def test_leave_and_site_report_in_json(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _timed_league(folder)
+    code, out, err = _run("leave", str(folder), "ann@x.org", "1d", "--now", "2026-12-01T13:00:00Z", "--json")
+    assert code == 0, err
+    assert json.loads(out) == {
+        "player": "ann@x.org",
+        "duration": "1d",
+        "games": [{"game": "r1-t1", "sides": ["Red"]}],
+        "used": "1d",
+        "allowance": "3d",
+    }
+    code, out, err = _run("site", str(folder), "-o", str(tmp_path / "site"), "--json")
+    assert code == 0, err
+    built = json.loads(out)
+    assert "index.html" in built["written"] and "r1-t1.html" in built["written"] and built["removed"] == []
+    code, out, err = _run("site", str(folder), "-o", str(tmp_path / "site"), "--json")
+    assert code == 0 and json.loads(out)["written"] == [], "nothing changed, nothing written"
