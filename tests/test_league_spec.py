@@ -179,14 +179,17 @@ def test_commands_that_write_exit_75_while_another_process_holds_the_league_lock
             for c in commands
         ]
         done = [(p.wait(timeout=120), p.communicate()) for p in running]
-        # reading needs no lock: status and standings answer while the league is busy
+        # reading needs no lock: standings and site answer while the league is busy
         reading = subprocess.run([*REFEREE, "league", "standings", str(folder)], capture_output=True, env=ENV)
+        site = tmp_path / "site"
+        built = subprocess.run([*REFEREE, "league", "site", str(folder), "-o", str(site)], capture_output=True, env=ENV)
     finally:
         holder.release()
     for command, (code, (out, err)) in zip(commands, done, strict=True):
         assert code == 75, (command, out, err)
         assert err.decode().count("\n") == 1 and "busy" in err.decode() and "league.lock" in err.decode()
     assert reading.returncode == 0 and b"Ann" in reading.stdout
+    assert built.returncode == 0 and (site / "index.html").is_file(), built.stderr
     assert _snapshot(folder) == before, "nothing written"
 
 
