@@ -245,8 +245,10 @@ def test_a_game_file_must_hold_one_record(tmp_path: Path) -> None:
     path = folder / "r1-t1.rgn"
     path.write_text(path.read_text(encoding="utf-8") * 2, encoding="utf-8")
     for command in ("status", "standings"):
-        code, _, err = _run(command, str(folder))
+        code, out, err = _run(command, str(folder))
         assert code == 1 and "r1-t1: malformed: holds 2 records, not one" in err, err
+        if command == "status":
+            assert out.splitlines()[1] == "r1-t1: malformed: holds 2 records, not one"
 
 
 # -- §1, §3: what a game carries ---------------------------------------------------------------

@@ -415,4 +415,5 @@ def game_line(game: GameResult) -> str:
     else:
         result = f"{game.status}: {game.message}"
     stamp = f"; last submission {format_instant(game.finished_at)}" if game.finished_at is not None else ""
-    return f"{game.game}: {players}: {result}{stamp}"
+    seated = f" {players}:" if players else ""  # a malformed record may name nobody
+    return f"{game.game}:{seated} {result}{stamp}"
