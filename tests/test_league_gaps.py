@@ -226,3 +226,23 @@ def test_every_league_command_is_quiet_when_nobody_reads_its_output(tmp_path: Pa
         os.close(write)
     assert done.stderr == b"", done.stderr
     assert done.returncode == 2
+
+
+def test_leave_grants_nothing_to_a_side_that_has_left_the_game(tmp_path: Path) -> None:
+    """Red timed out of a 3-player Pikemen game that goes on: its clock runs no more, so its
+    player's leave has nothing to grant there (and is not counted); Yellow's is granted."""
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 3, 3, "3d+0m")
+    text = (folder / "league.toml").read_text(encoding="utf-8")
+    (folder / "league.toml").write_text(text.replace("[[player]]", "leave_days = 5\n\n[[player]]", 1), encoding="utf-8")
+    address = _sides(folder)
+    code, _, err = _run("league", "tick", str(folder), "--now", "2026-12-04T13:00:00Z")
+    assert code == 0, err
+    game = folder / "r1-t1.rgn"
+    before = game.read_bytes()
+    code, out, err = _run("league", "leave", str(folder), address["Red"], "1d", "--now", "2026-12-04T14:00:00Z")
+    assert code == 1 and "no ongoing game" in err and out == "", out + err
+    assert game.read_bytes() == before and '"leave"' not in (folder / "league.log").read_text(encoding="utf-8")
+    code, out, err = _run("league", "leave", str(folder), address["Yellow"], "1d", "--now", "2026-12-04T14:00:00Z")
+    assert code == 0 and "r1-t1: Yellow +1d" in out, out + err
+    assert _status(folder)["deadline"] == "2026-12-08T13:00:00Z"  # Yellow's 3d from Red's time-out, and 1d

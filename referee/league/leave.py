@@ -98,7 +98,13 @@ def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
             )
         every = list(read_games(folder))
         games = [game for game in every if game.status == "ongoing"]
-        targets = [(game, seat.sides) for game in games for seat in game.seats if seat.address == player.address]
+        targets = [
+            (game, sides)
+            for game in games
+            for seat in game.seats
+            if seat.address == player.address
+            and (sides := tuple(side for side in seat.sides if side not in game.left))  # still in the game
+        ]
         if not targets:
             raise LeagueRefused(f"{player.name} has no ongoing game: there is nothing to grant")
         text = format_duration(duration)

@@ -65,6 +65,9 @@ class GameResult:
     finished_at: int | None = None
     timeouts: tuple[str, ...] = ()
     deadline: int | None = None
+    left: tuple[str, ...] = ()
+    """The sides that left the game before its end, in the order they left (Pikemen with
+    3-4 players: a resignation, a last piece lost, a time-out)."""
 
     def __repr__(self) -> str:
         return f"GameResult({self.game}: {self.status}, {'; '.join(map(repr, self.seats))})"
@@ -147,6 +150,7 @@ def _read_replay(name: str, round_number: int, table: int, replay: Replay) -> Ga
         finished_at=last_stamp(record),
         timeouts=_timed_out(game_seats, replay),
         deadline=clock.deadline if clock is not None and verdict.outcome is None else None,
+        left=_left(replay),
     )
     if verdict.outcome is None:
         return base
@@ -179,8 +183,7 @@ def _finished(base: GameResult, record: Record, replay: Replay) -> GameResult:
     outcome = replay.verdict.outcome
     assert outcome is not None
     sides = tuple(side for seat in base.seats for side in seat.sides)
-    left = _left(replay)
-    side_places = seats.placings(info, _in_turn_order(info, sides), outcome.winners, left, replay.state)
+    side_places = seats.placings(info, _in_turn_order(info, sides), outcome.winners, base.left, replay.state)
     place_of = {side: index for index, group in enumerate(side_places, start=1) for side in group}
     teams: list[tuple[str, ...]] = []
     places: list[int] = []
@@ -205,6 +208,7 @@ def _finished(base: GameResult, record: Record, replay: Replay) -> GameResult:
         places=tuple(places),
         finished_at=base.finished_at,
         timeouts=base.timeouts,
+        left=base.left,
     )
 
 

@@ -30,7 +30,7 @@ from referee.live.play.safe import write_atomically
 MANIFEST = ".referee-site.json"
 VERSION = 2
 """Bumped when the pages or the games' reading change shape: a new version re-reads every
-game (2: time-outs in Pikemen with 3-4 players are leavers; a game's deadline is kept)."""
+game (2: time-outs in Pikemen with 3-4 players are leavers; a game's deadline and leavers are kept)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,7 @@ def _result_json(game: GameResult) -> dict[str, Any]:
         "finished_at": game.finished_at,
         "timeouts": list(game.timeouts),
         "deadline": game.deadline,
+        "left": list(game.left),
     }
 
 
@@ -87,6 +88,7 @@ def _result_from(data: Mapping[str, Any]) -> GameResult:
         finished_at=data["finished_at"],
         timeouts=tuple(data["timeouts"]),
         deadline=data["deadline"],
+        left=tuple(data["left"]),
     )
 
 
