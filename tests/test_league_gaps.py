@@ -246,3 +246,39 @@ def test_leave_grants_nothing_to_a_side_that_has_left_the_game(tmp_path: Path) -
     code, out, err = _run("league", "leave", str(folder), address["Yellow"], "1d", "--now", "2026-12-04T14:00:00Z")
     assert code == 0 and "r1-t1: Yellow +1d" in out, out + err
     assert _status(folder)["deadline"] == "2026-12-08T13:00:00Z"  # Yellow's 3d from Red's time-out, and 1d
+
+
+OTHER_COMMANDS = [
+    ["check", "{g}"],
+    ["check", "--json", "{g}"],
+    ["replay", "{g}"],
+    ["replay", "--json", "{g}"],
+    ["show", "{g}"],
+    ["show", "--svg", "{g}"],
+    ["moves", "{g}"],
+    ["format", "{g}"],
+    ["stats", "{g}"],
+    ["play", "{g}", "--dry-run"],
+    ["new", "numica"],
+    ["games"],
+    ["games", "--json"],
+    ["--help"],
+    ["league", "--help"],
+    ["--version"],
+]
+
+
+@pytest.mark.parametrize("command", OTHER_COMMANDS, ids=" ".join)
+def test_every_other_command_is_quiet_when_nobody_reads_its_output(tmp_path: Path, command: list[str]) -> None:
+    game = tmp_path / "g.rgn"
+    game.write_text('[Game "numica"]\n[Seed "pipe"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n', encoding="utf-8")
+    args = [part.replace("{g}", str(game)) for part in command]
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [*REFEREE, *args], stdout=write, stderr=subprocess.PIPE, env=ENV, check=False, timeout=120
+        )
+    finally:
+        os.close(write)
+    assert done.stderr == b"" and done.returncode == 2, done.stderr
