@@ -9,6 +9,7 @@ import contextlib
 import dataclasses
 import functools
 import importlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -200,6 +201,23 @@ def reveal(game: Game, seed: str, wait: float) -> str | None:
         return game.path.read_text(encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot read {game.path}: {error.strerror or error}") from None
+
+
+_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*")
+
+
+def roll_refused(game: Game, moves: str) -> str | None:
+    """Why `moves` is refused when the game master's key draws the dice and the move text
+    writes a roll outside its comments (in the game's own syntax, `ChanceSyntax`); None
+    when it writes none, or the game's actions carry no chance."""
+    record = game.replayed.record
+    syntax = registry.engine(record.game).chance_syntax() if record is not None else None
+    if syntax is None or not syntax.writes_roll(_COMMENTS.sub(" ", moves)):
+        return None
+    return (
+        "this game's dice are drawn by the game master's key: write each battle without its roll "
+        f"({syntax.declared}, not {syntax.rolled}), and the answer gives the roll and its result"
+    )
 
 
 def unaddressed(folder: Path) -> list[str]:

@@ -440,7 +440,9 @@ class _Game:
         pending = self.current.state.pending() if self.current.state is not None else None
         if part is not None and failing is not None and failing is plan.awaiting and plan.awaited_text and pending:
             completions = [str(action) for action in state.legal_actions()]
-            return closest(forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden), part.text)
+            syntax = registry.engine(plan.record.game).chance_syntax()
+            awaited = forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden, syntax)
+            return closest(awaited, part.text)
         return suggest(state, written, hide_rolls=hidden)
 
     def _awaited(self, plan: Plan, combined: Record, failing: Move) -> str | None:
@@ -454,10 +456,12 @@ class _Game:
             return None
         tags = cut.tag_map
         if verdict.pending == "roll":
+            syntax = registry.engine(cut.game).chance_syntax()
+            written = f" (written like {syntax.rolled.removeprefix(syntax.declared)})" if syntax is not None else ""
             who = (
                 "the game master's key (referee play --seed-file)"
                 if "SeedHash" in tags and "Seed" not in tags
-                else f"{verdict.to_move}'s physical dice (written like #4)"
+                else f"{verdict.to_move}'s physical dice{written}"
             )
         else:
             who = str(verdict.to_move)
