@@ -284,5 +284,6 @@ class _Request:
             next=core.next_text(verdict, token),
             headline=verdict_line(verdict),
             agreement=agreement,
+            replayed=again,
         )
         return result, text
