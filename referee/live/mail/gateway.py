@@ -12,7 +12,6 @@ answers, delivers them, and writes the outcome into `DIR/mail.log`."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -35,12 +34,6 @@ PLAYERS_FILE = "players.toml"
 MAX_SIZE = 2**20
 """`--max-size`: the most of a message read before its sender is known (1 MB)."""
 
-ROLLS_ARE_DRAWN = (
-    "this game's dice are drawn by the game master's key: write each battle without its roll "
-    "(g6+h6xh7, not g6+h6xh7#4), and the answer gives the roll and its result"
-)
-_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*")
-_ROLL = re.compile(r"#\s*\d")
 OFFERS = ("draw", "undo")
 """A body of one of these words alone is an offer (PLAY.md §6)."""
 
@@ -232,13 +225,12 @@ def _play(
     if submission.moves.strip().lower() in OFFERS:
         side = _first_side(current, player)  # an offer alone is the player's first side's (PLAY.md §6)
     seed = game.read_key(settings.keys, game_id)
-    if seed is not None and _writes_a_roll(submission.moves):
+    drawn = game.roll_refused(current, submission.moves) if seed is not None else None
+    if drawn is not None:
         # With the key at hand the dice are drawn, never written: a written roll would only
         # let a player probe the secret die (a wrong one is refused, naming the right one).
         turn = compose.named_next(current.turn, names)
-        body = compose.refused(
-            game_id, submission.moves, ROLLS_ARE_DRAWN, (), turn, current.token, hint=_moves(current, player)
-        )
+        body = compose.refused(game_id, submission.moves, drawn, (), turn, current.token, hint=_moves(current, player))
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     salts: tuple[tuple[str, str], ...] = ()
     if submission.salt is not None:
@@ -337,12 +329,6 @@ def _example(current: game.Game) -> str | None:
     except UsageError:
         return None
     return next((action for action in actions if action != "resign"), None)
-
-
-def _writes_a_roll(moves: str) -> bool:
-    """Whether the move text writes a die (`#4`) outside its comments."""
-    bare = _COMMENTS.sub(" ", moves)
-    return _ROLL.search(bare) is not None
 
 
 def _find_game(head: Head, folder: Path) -> tuple[str, Path] | None:
