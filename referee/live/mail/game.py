@@ -141,11 +141,15 @@ def submit(
     seed: str | None,
     wait: float,
     salts: tuple[tuple[str, str], ...] = (),
+    now: int | None = None,
 ) -> Played:
     """Play `moves` for `side` (refused unless that side is to act), written only if all is
-    legal; `salts` (side, text) are written with them (PLAY.md §3: `play --salt`)."""
+    legal; `salts` (side, text) are written with them (PLAY.md §3: `play --salt`); a timed
+    game is stamped at `now` (`--now`; default the system clock)."""
     try:
-        result = play.submit(game.path, moves or None, as_side=side, expect=expect, seed=seed, salts=salts, wait=wait)
+        result = play.submit(
+            game.path, moves or None, as_side=side, expect=expect, seed=seed, salts=salts, wait=wait, now=now
+        )
     except play.BusyError as error:
         raise BusyError(str(error)) from None
     except play.UsageError as error:
