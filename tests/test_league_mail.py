@@ -137,6 +137,20 @@ def test_daily_digest_still_sends_offers_and_a_game_s_end_to_everyone(tmp_path: 
     assert all("Blue wins" in text for _, text in ended)
 
 
+def test_daily_digest_sends_an_undo_agreed_to_everyone(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 3, 3, 'digest = "daily"\n')
+    game = folder / "r1-t1.rgn"
+    seats = _seats(game)
+    _mail(folder, seats["Red"], "[r1-t1] my move", _first_move(game), "2026-12-01T13:00:00Z")
+    _answers(folder)
+    for number, side in enumerate(("Yellow", "Blue", "Red")):
+        _mail(folder, seats[side], "[r1-t1] take it back", "undo", f"2026-12-01T14:0{number}:00Z")
+        answers = _answers(folder)
+        assert _told(answers) == sorted(ADDRESSES.values()), side
+    assert "{undone by agreement" in game.read_text(encoding="utf-8")
+
+
 def test_a_refusal_goes_to_its_sender_alone_in_daily_mode(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 3, 3, 'digest = "daily"\n')
@@ -215,11 +229,11 @@ def test_leave_by_mail_grants_as_league_leave_does_and_is_refused_beyond_the_all
 def test_leave_by_mail_without_a_duration_is_answered_with_its_form(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 3, 3, "leave_days = 3\n")
-    for body in ("leave", "leave soon"):
+    for body in ("leave", "leave soon", "leave " + "9" * 60 + "d"):
         _mail(folder, ADDRESSES["Ann"], "[r1-t1] away", body, "2026-12-01T13:00:00Z")
         answers = _answers(folder)
         assert _told(answers) == [ADDRESSES["Ann"]] and "leave DURATION" in answers[0][1]
-    assert _mail_log(folder) == ["refused", "refused"]
+    assert _mail_log(folder) == ["refused", "refused", "refused"]
     assert not (folder / "league.log").read_text(encoding="utf-8").count('"leave"')
 
 

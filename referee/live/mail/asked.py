@@ -21,6 +21,8 @@ from referee.live.mail.policy import Request, Requests
 
 Asked = tuple[list[Answer], list[str], Outcome]
 
+MAX_DURATION = 40
+"""The longest duration text read (`leave 1d12h`); anything longer is no duration."""
 LEAVE_FORM = "leave DURATION (days, hours, minutes: leave 3d, leave 1d12h)"
 
 
@@ -43,7 +45,7 @@ def answer(
     if request.word == "status":
         reply = requests.status(player.address, now)
         return [Answer(Kind.SHOW, to_sender, reply.text)], [], Outcome.SHOWN
-    if not request.argument:
+    if not request.argument or len(request.argument) > MAX_DURATION:
         text = f"{requests.name}: nothing was granted. Ask for leave as\n\n  {LEAVE_FORM}\n"
         return [Answer(Kind.REFUSED, to_sender, text)], [], Outcome.REFUSED
     if keys_asked and submission.token != current.token:

@@ -319,7 +319,8 @@ def _play(
 
     answers = _to_everyone(after, Kind.ACCEPTED, accepted, svg)
     movers = frozenset(each.address for each in after.roster.players if after.to_move in each.sides)
-    answers = policy.narrowed(answers, settings.digest, player.address, movers, after.finished)
+    everyone = after.finished or played.agreement is not None  # an end, a draw or undo agreed: all hear
+    answers = policy.narrowed(answers, settings.digest, player.address, movers, everyone)
     if seed is not None and after.finished:
         answers += _revealed(game_id, after, seed, settings)
     return answers, [], Outcome.PLAYED

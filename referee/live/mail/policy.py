@@ -73,12 +73,13 @@ def read_request(moves: str) -> Request | None:
 
 
 def narrowed(
-    answers: list[Answer], digest: Digest, sender: str, to_move: frozenset[str], finished: bool
+    answers: list[Answer], digest: Digest, sender: str, to_move: frozenset[str], everyone: bool
 ) -> list[Answer]:
-    """The answers to an accepted move as the digest mode allows: with `DAILY` and a game
-    that goes on, the ACCEPTED answers keep only the sender and the players now to move
-    (`to_move`, addresses); everything else is kept whole."""
-    if digest is not Digest.DAILY or finished:
+    """The answers to an accepted move as the digest mode allows: with `DAILY`, unless
+    `everyone` must hear (a game's end, a draw or undo agreed), the ACCEPTED answers keep
+    only the sender and the players now to move (`to_move`, addresses); everything else
+    is kept whole."""
+    if digest is not Digest.DAILY or everyone:
         return answers
     kept: list[Answer] = []
     for answer in answers:
