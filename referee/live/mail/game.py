@@ -157,16 +157,26 @@ def submit(
     seed: str | None,
     wait: float,
     salts: tuple[tuple[str, str], ...] = (),
+    now: int | None = None,
 ) -> Played:
     """Play `moves` for `side` (refused unless that side is to act), written only if all is
-    legal; `salts` (side, text) are written with them (PLAY.md §3: `play --salt`). The
-    `play` takes the game's lock and judges the submission against the replay `game`
-    holds when the file still holds the text it was read from (nobody wrote in between),
-    so that an accepted move replays the game once."""
+    legal; `salts` (side, text) are written with them (PLAY.md §3: `play --salt`); a timed
+    game is stamped at `now` (`--now`; default the system clock). `play` takes the game's
+    lock and judges the submission against the replay `game` holds when the file still
+    holds the text it was read from (nobody wrote in between), so that an accepted move
+    replays the game once."""
     known = (game.data, game.replayed) if game.data is not None else None
     try:
         result = play.submit(
-            game.path, moves or None, as_side=side, expect=expect, seed=seed, salts=salts, wait=wait, known=known
+            game.path,
+            moves or None,
+            as_side=side,
+            expect=expect,
+            seed=seed,
+            salts=salts,
+            wait=wait,
+            known=known,
+            now=now,
         )
     except play.BusyError as error:
         raise BusyError(str(error)) from None

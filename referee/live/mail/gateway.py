@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from referee.judge.errors import BusyError, ExitStatus, UsageError
 from referee.judge.words import plural
-from referee.live.mail import compose, delivery, game, incoming, log, players
+from referee.live.mail import asked, compose, delivery, game, incoming, log, players, policy
 from referee.live.mail.body import Request, Submission, not_a_move, read_body
 from referee.live.mail.compose import Answer, Kind
 from referee.live.mail.errors import DeliveryError
@@ -51,6 +51,10 @@ class Settings(NamedTuple):
     max_size: int = MAX_SIZE
     gm: str | None = None
     now: int | None = None
+    digest: policy.Digest = policy.Digest.EVERY_MOVE
+    """Who hears of an accepted move at once (a league's `digest`, LEAGUE.md §3)."""
+    requests: policy.Requests | None = None
+    """A league's handlers of `leave` and `status` by mail (None: not a league's folder)."""
 
 
 class Handled(NamedTuple):
@@ -178,6 +182,21 @@ def _answers(
         if reason is not None:
             answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
             return [answer], [f"{player.address}: not accepted for game {game_id}: {reason}"], Outcome.NOT_ACCEPTED
+    request = _league_request(settings, submission)
+    if request is not None and settings.requests is not None:
+        return asked.answer(
+            request,
+            settings.requests,
+            submission=submission,
+            game_id=game_id,
+            current=current,
+            player=player,
+            now=settings.now if settings.now is not None else int(time.time()),
+            folder=settings.games,
+            message_id=message.message_id,
+            keys_asked=keys is not None,
+            wait=settings.wait,
+        )
     names = _names(current)
     writes = submission.salt is not None or submission.request is Request.PLAY
     if submission.request is Request.SHOW and not writes:
@@ -196,6 +215,13 @@ def _answers(
         body = compose.token_needed(game_id, compose.named_next(current.turn, names), current.token)
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     return _play(message, settings, game_id, current, player, submission)
+
+
+def _league_request(settings: Settings, submission: Submission) -> policy.Request | None:
+    """A league's `leave` or `status` request, on a league's folder only."""
+    if settings.requests is None or submission.request is not Request.PLAY or submission.salt is not None:
+        return None
+    return policy.read_request(submission.moves)
 
 
 def _key_problem(keys: dict[str, str], address: str, submission: Submission) -> str | None:
@@ -252,6 +278,7 @@ def _play(
             seed=seed,
             wait=settings.wait,
             salts=salts,
+            now=settings.now,
         )
         if message.message_id is not None:
             outcome = "played" if played.written else "refused"
@@ -283,6 +310,9 @@ def _play(
         return compose.accepted(game_id, who, side, what, turn, played.token, hint=hint)
 
     answers = _to_everyone(after, Kind.ACCEPTED, accepted, svg)
+    movers = frozenset(each.address for each in after.roster.players if after.to_move in each.sides)
+    everyone = after.finished or played.agreement is not None  # an end, a draw or undo agreed: all hear
+    answers = policy.narrowed(answers, settings.digest, player.address, movers, everyone)
     if seed is not None and after.finished:
         answers += _revealed(game_id, after, seed, settings)
     return answers, [], Outcome.PLAYED
