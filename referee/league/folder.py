@@ -403,14 +403,16 @@ def game_json(game: GameResult) -> dict[str, Any]:
     }
 
 
-def game_line(game: GameResult) -> str:
+def game_line(game: GameResult, *, deadline: bool = True) -> str:
+    """The game's line of `league status`; without its deadline (`deadline=False`) for a
+    caller that tells it its own way (`status` by mail: with the time left)."""
     players = ", ".join(f"{'+'.join(seat.sides)} {seat.name}" for seat in game.seats)
     if game.finished:
         result = game.message
     elif game.legal:
         seat = game.player_of(game.to_move)
         result = f"{game.to_move} ({seat.name if seat else '?'}) to move"
-        if game.deadline is not None:
+        if deadline and game.deadline is not None:
             result += f", deadline {format_instant(game.deadline)}"
     else:
         result = f"{game.status}: {game.message}"
