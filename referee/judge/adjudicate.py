@@ -53,6 +53,9 @@ class Replay:
         """The record's text as read, for pages that quote it; its first line is `first_line`."""
         self.first_line = 1
         self.cut: Replay | None = None
+        self.timeouts: list[tuple[int, Side, tuple[Event, ...]]] = []
+        """Each `timeout` that held: the count of `steps` before it, the side that lost on
+        time and the events of its loss (in Pikemen with 3-4 players, that it left)."""
 
     @property
     def last_round(self) -> int:
@@ -300,7 +303,7 @@ def run(
 
                 assert isinstance(items, Sequence), "a timed record's items are read whole"
                 stamp = following_stamp(items[at + 1 :], entries)
-            failure = _timeout(state, clock, item, stamp, where)
+            failure = _timeout(state, clock, item, stamp, where, replay)
             if failure is not None:
                 return failure, turns
         elif isinstance(item, Draw):
@@ -321,6 +324,7 @@ def _timeout(
     item: Timeout,
     stamp: Stamp | None,
     where: Callable[[], tuple[int | None, Side]],
+    replay: Replay,
 ) -> ErrorReport | None:
     """A `timeout` (TIME.md §4): legal only when the clock proves the awaited side's time
     has run out; then that side loses on time."""
@@ -336,7 +340,8 @@ def _timeout(
     fault = clock.timeout(item.span, state, stamp)
     if fault is not None:
         return _report(fault.span, round_number, side, "timeout", fault.message)
-    state.time_out()
+    out = state.awaited() or side  # the clock checked that a side is awaited
+    replay.timeouts.append((len(replay.steps), out, state.time_out()))
     return None
 
 
