@@ -90,12 +90,27 @@ COMMANDS = {
 }
 
 
-@pytest.mark.parametrize("command", sorted(COMMANDS))
-@pytest.mark.parametrize("case", sorted(BAD_LEAGUES))
+# `add` is how a league gets its players: too few is no error for it (the test below)
+BAD_CASES = [
+    (case, command)
+    for case in sorted(BAD_LEAGUES)
+    for command in sorted(COMMANDS)
+    if (case, command) != ("too few players", "add")
+]
+
+
+def test_add_to_a_league_with_too_few_players_adds_one(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    folder.mkdir()
+    (folder / "league.toml").write_text(BAD_LEAGUES["too few players"][0], encoding="utf-8")
+    code, out, err = _run("add", str(folder), "new@x.org", "--name", "New")
+    assert code == 0, out + err
+    assert "new@x.org" in (folder / "league.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("case", "command"), BAD_CASES)
 def test_every_command_on_a_bad_league_toml_exits_2_naming_the_key(tmp_path: Path, case: str, command: str) -> None:
     text, message = BAD_LEAGUES[case]
-    if command == "add" and case == "too few players":
-        pytest.skip("add is how a league gets its players: too few is no error for it")
     folder = tmp_path / "lg"
     folder.mkdir()
     (folder / "league.toml").write_text(text, encoding="utf-8")
