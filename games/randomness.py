@@ -79,10 +79,22 @@ class Dice:
 
 def shuffled(items: Sequence[T], seed: str, purpose: str = "tiles") -> list[T]:
     """The Fisher-Yates shuffle of RANDOM.md §3: for i from n-1 down to 1, swap i and below(i+1)."""
-    stream = SeedStream(seed, purpose)
+    # `SeedStream.below` written out: a record's tiles draw some 63 words, one per tile.
+    prefix = seed.encode("utf-8") + b"\x00" + purpose.encode("utf-8") + b"\x00"
     result = list(items)
+    words: list[int] = []
+    drawn = 0
     for i in range(len(result) - 1, 0, -1):
-        j = stream.below(i + 1)
+        n = i + 1
+        limit = _SPAN - _SPAN % n
+        while True:
+            if drawn == len(words):  # the next block of eight words
+                words += _WORDS.unpack(hashlib.sha256(prefix + str(drawn // 8).encode("ascii")).digest())
+            w = words[drawn]
+            drawn += 1
+            if w < limit:
+                break
+        j = w % n
         result[i], result[j] = result[j], result[i]
     return result
 

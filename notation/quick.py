@@ -27,8 +27,9 @@ from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 ASCII_SPACE = " \t\n\r\f\v"
 """What `\\s` matches in the reader's ASCII regular expressions."""
 
-LABEL_CACHE = 256
-"""Labels kept per game, by their text as written (any mix of capitals reads the same)."""
+LABEL_CACHE = 4096
+"""Labels kept per game, by their text as written with their round number (any mix of
+capitals reads the same)."""
 
 
 class Label(NamedTuple):
@@ -111,7 +112,7 @@ class _Reader:
             r"\s*+(?:"
             rf"{COMMENT}"
             rf"|{LINE_COMMENT}"
-            rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)})"
+            rf"|(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)}))"
             rf"|(?P<lone>{NUMBER})"
             rf"|{termination('draw')}"
             rf"|{action_token(dialect)}"
@@ -121,14 +122,16 @@ class _Reader:
         )
         self.match = pattern.match
         # Which kind of token matched, by `Match.lastindex` (None for a comment): the last
-        # group closed is the kind's own, whatever groups an action pattern holds inside.
-        # A round number is read with its label, as only white space may stand between
-        # them; a number standing alone is not read here (the full reader says why).
-        self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "timeout", "action")}
-        if keep:  # comments and glyphs are kinds of their own only when kept
-            self.kinds |= {pattern.groupindex[kind]: kind for kind in ("comment", "line", "glyph")}
-        else:  # an action with its glyph is an action; comments stay unnamed
-            self.kinds[pattern.groupindex["glyph"]] = "action"
+        # group closed is the kind's own, whatever groups an action pattern holds inside
+        # (`head` for a label, with its round number if any). A round number is read with
+        # its label, as only white space may stand between them; a number standing alone is
+        # not read here (the full reader says why).
+        groups = pattern.groupindex
+        self.action, self.head, self.draw = groups["action"], groups["head"], groups["draw"]
+        self.glyph = groups["glyph"]
+        self.refused = {groups["lone"], groups["timeout"]}
+        self.keep = keep
+        self.noted = {groups["comment"]: "comment", groups["line"]: "line"}
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
@@ -141,7 +144,8 @@ class _Reader:
     def items(self, text: str, pos: int) -> list[Item] | None:
         """The labels, actions and draws of the move text from `pos`, or None."""
         end = len(text.rstrip(ASCII_SPACE))
-        match, kinds, labels, parse_action = self.match, self.kinds, self.labels, self.parse_action
+        match, labels, parse_action = self.match, self.labels, self.parse_action
+        action, head, draw, glyph, keep = self.action, self.head, self.draw, self.glyph, self.keep
         items: list[Item] = []
         append = items.append
         in_turn = False
@@ -150,48 +154,50 @@ class _Reader:
             if token is None:
                 return None
             pos = token.end()
-            kind = kinds.get(token.lastindex)  # type: ignore[arg-type]
-            if kind == "action":
+            kind = token.lastindex
+            if kind == action or (kind == glyph and not keep):  # an action (with its glyph)
                 if not in_turn:
                     return None
                 try:
-                    append(parse_action(token["action"]))
+                    append(parse_action(token[action]))
                 except ValueError:
                     return None
-            elif kind == "label":
-                written = token["label"]
-                label = labels.get(written) or self._label(written)
+            elif kind == head:
+                written = token[head]
+                label = labels.get(written) or self._label(written, token["label"], token["number"])
                 if label is None:
                     return None
-                number = token["number"]
-                append(label if number is None else Label(label.side, label.step, int(number.rstrip("."))))
+                append(label)
                 in_turn = True
-            elif kind == "draw":
+            elif kind == draw:
                 append(DRAW)
                 in_turn = False
-            elif kind == "lone" or kind == "timeout":
-                return None  # a time-out is judged by the clock: the full reader reads it
-            elif kind is not None:  # kept: a comment, or an action with its glyph
-                if kind == "glyph":
+            elif kind in self.refused:
+                return None  # a number alone; a time-out is judged by the clock: the full reader reads it
+            elif keep and kind is not None:  # kept: a comment, or an action with its glyph
+                if kind == glyph:
                     if not in_turn:
                         return None
                     try:
-                        append(parse_action(token["action"]))
+                        append(parse_action(token[action]))
                     except ValueError:
                         return None
-                    append(Glyph(token["glyph"]))
+                    append(Glyph(token[glyph]))
                 else:
-                    append(Note(token[kind], kind == "comment"))
+                    noted = self.noted[kind]
+                    append(Note(token[noted], noted == "comment"))
             # else a comment: passed over
         return items
 
-    def _label(self, written: str) -> Label | None:
-        """The label written `written` (its colon included), now cached."""
-        bare = written[:-1].rstrip("+")
+    def _label(self, written: str, label: str, number: str | None) -> Label | None:
+        """The label written `written` (its round number and colon included: `label` and
+        `number` are its parts), now cached."""
+        bare = label[:-1].rstrip("+")
         side = self.sides.get(bare.lower())
         if side is None:
             return None
         if len(self.labels) >= LABEL_CACHE:
             self.labels.clear()
-        label = self.labels[written] = Label(side, written[:-1] != bare, None)
-        return label
+        read = Label(side, label[:-1] != bare, None if number is None else int(number.rstrip(".")))
+        self.labels[written] = read
+        return read
