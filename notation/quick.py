@@ -20,8 +20,17 @@ import re
 from functools import cache
 from typing import NamedTuple
 
-from notation.dialect import Dialect
-from notation.lexicon import COMMENT, LINE_COMMENT, NUMBER, action_token, label_regex, termination, unescape
+from notation.dialect import GLYPH_PATTERN, Dialect
+from notation.lexicon import (
+    COMMENT,
+    LINE_COMMENT,
+    NUMBER,
+    TOKEN_END,
+    action_token,
+    label_regex,
+    termination,
+    unescape,
+)
 from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 
 ASCII_SPACE = " \t\n\r\f\v"
@@ -108,11 +117,19 @@ class _Reader:
         # The reader's token alternatives in the reader's order, each after the white space
         # before it (taken possessively, so no alternative is tried inside it). A glyph
         # standing apart matches none: such records go to the full reader.
+        label = label_regex(dialect)
+        # A label and the action after it in one match, as most turns are written: the
+        # action is read exactly when reading it as the next token would (no comment, label,
+        # number or draw begins there, and the action alternative is the same pattern).
+        first = (
+            rf"(?:\s*+(?![{{;])(?!{NUMBER})(?!{label})(?!draw{TOKEN_END})"
+            rf"(?P<first>{dialect.action_pattern})(?P<first_glyph>{GLYPH_PATTERN})?{TOKEN_END})?"
+        )
         pattern = re.compile(
             r"\s*+(?:"
             rf"{COMMENT}"
             rf"|{LINE_COMMENT}"
-            rf"|(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)}))"
+            rf"|(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})){first}"
             rf"|(?P<lone>{NUMBER})"
             rf"|{termination('draw')}"
             rf"|{action_token(dialect)}"
@@ -129,6 +146,7 @@ class _Reader:
         groups = pattern.groupindex
         self.action, self.head, self.draw = groups["action"], groups["head"], groups["draw"]
         self.glyph = groups["glyph"]
+        self.first, self.first_glyph = groups["first"], groups["first_glyph"]
         self.refused = {groups["lone"], groups["timeout"]}
         self.keep = keep
         self.noted = {groups["comment"]: "comment", groups["line"]: "line"}
@@ -146,6 +164,7 @@ class _Reader:
         end = len(text.rstrip(ASCII_SPACE))
         match, labels, parse_action = self.match, self.labels, self.parse_action
         action, head, draw, glyph, keep = self.action, self.head, self.draw, self.glyph, self.keep
+        first, first_glyph = self.first, self.first_glyph
         items: list[Item] = []
         append = items.append
         in_turn = False
@@ -162,6 +181,19 @@ class _Reader:
                     append(parse_action(token[action]))
                 except ValueError:
                     return None
+            elif kind == first or kind == first_glyph:  # a label and its turn's first action
+                written = token[head]
+                label = labels.get(written) or self._label(written, token["label"], token["number"])
+                if label is None:
+                    return None
+                append(label)
+                in_turn = True
+                try:
+                    append(parse_action(token[first]))
+                except ValueError:
+                    return None
+                if kind == first_glyph and keep:
+                    append(Glyph(token[first_glyph]))
             elif kind == head:
                 written = token[head]
                 label = labels.get(written) or self._label(written, token["label"], token["number"])
