@@ -33,9 +33,6 @@ from notation.lexicon import (
 )
 from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 
-ASCII_SPACE = " \t\n\r\f\v"
-"""What `\\s` matches in the reader's ASCII regular expressions."""
-
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of
 capitals reads the same)."""
@@ -116,7 +113,7 @@ class _Reader:
     def __init__(self, dialect: Dialect, keep: bool = False) -> None:
         # The reader's token alternatives in the reader's order, each after the white space
         # before it (taken possessively, so no alternative is tried inside it). A glyph
-        # standing apart matches none: such records go to the full reader.
+        # standing apart is none of them (`bad`): such records go to the full reader.
         label = label_regex(dialect)
         # A label and the action after it in one match, as most turns are written: the
         # action is read exactly when reading it as the next token would (no comment, label,
@@ -134,11 +131,15 @@ class _Reader:
             rf"|{termination('draw')}"
             rf"|{action_token(dialect)}"
             rf"|{termination('timeout')}"  # last: no action reads as "timeout", and actions come first
+            r"|(?P<bad>[\s\S])"  # anything else: not read here
+            r"|$"  # only white space is left
             ")",
             re.IGNORECASE | re.ASCII,
         )
-        self.match = pattern.match
-        # Which kind of token matched, by `Match.lastindex` (None for a comment): the last
+        self.tokens = pattern.finditer
+        # The tokens follow each other, since at any place one of them matches (`bad` at
+        # worst, which stops the reading). Which kind of token matched, by
+        # `Match.lastindex` (None for the end of the text): the last
         # group closed is the kind's own, whatever groups an action pattern holds inside
         # (`head` for a label, with its round number if any). A round number is read with
         # its label, as only white space may stand between them; a number standing alone is
@@ -147,7 +148,7 @@ class _Reader:
         self.action, self.head, self.draw = groups["action"], groups["head"], groups["draw"]
         self.glyph = groups["glyph"]
         self.first, self.first_glyph = groups["first"], groups["first_glyph"]
-        self.refused = {groups["lone"], groups["timeout"]}
+        self.refused = {groups["lone"], groups["timeout"], groups["bad"]}
         self.keep = keep
         self.noted = {groups["comment"]: "comment", groups["line"]: "line"}
         self.parse_action = dialect.parse_action
@@ -161,18 +162,13 @@ class _Reader:
 
     def items(self, text: str, pos: int) -> list[Item] | None:
         """The labels, actions and draws of the move text from `pos`, or None."""
-        end = len(text.rstrip(ASCII_SPACE))
-        match, labels, parse_action = self.match, self.labels, self.parse_action
+        labels, parse_action = self.labels, self.parse_action
         action, head, draw, glyph, keep = self.action, self.head, self.draw, self.glyph, self.keep
         first, first_glyph = self.first, self.first_glyph
         items: list[Item] = []
         append = items.append
         in_turn = False
-        while pos < end:
-            token = match(text, pos)
-            if token is None:
-                return None
-            pos = token.end()
+        for token in self.tokens(text, pos):
             kind = token.lastindex
             if kind == action or (kind == glyph and not keep):  # an action (with its glyph)
                 if not in_turn:
@@ -205,7 +201,7 @@ class _Reader:
                 append(DRAW)
                 in_turn = False
             elif kind in self.refused:
-                return None  # a number alone; a time-out is judged by the clock: the full reader reads it
+                return None  # not RGN, a number alone, a time-out (judged by the clock): the full reader reads it
             elif keep and kind is not None:  # kept: a comment, or an action with its glyph
                 if kind == glyph:
                     if not in_turn:
