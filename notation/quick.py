@@ -116,10 +116,11 @@ class _Reader:
         # standing apart is none of them (`bad`): such records go to the full reader.
         label = label_regex(dialect)
         # A label and the action after it in one match, as most turns are written: the
-        # action is read exactly when reading it as the next token would (no comment, label,
-        # number or draw begins there, and the action alternative is the same pattern).
+        # action is read only when reading it as the next token would (no comment, digit,
+        # label or draw begins there, and the action alternative is the same pattern);
+        # otherwise the label is read alone and what follows it as the next token.
         first = (
-            rf"(?:\s*+(?![{{;])(?!{NUMBER})(?!{label})(?!draw{TOKEN_END})"
+            rf"(?:\s*+(?![{{;0-9]|{label}|draw{TOKEN_END})"
             rf"(?P<first>{dialect.action_pattern})(?P<first_glyph>{GLYPH_PATTERN})?{TOKEN_END})?"
         )
         pattern = re.compile(
