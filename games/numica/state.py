@@ -204,8 +204,8 @@ class NumicaState(GameState[NumicaAction]):
         return (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
 
     def _step(self, action: Step) -> tuple[Event, ...]:
-        # The hot path of a replay: reach, the turn order and whether the side to move has
-        # a move are written inline (the same rules as `_reaches`, `_advance`, `_has_move`).
+        # The hot path of a replay: reach from one table (REACH), and the turn order written
+        # inline (as `_advance` has it once the setups are done).
         origin, target = INDEX.get(action.origin), INDEX.get(action.target)
         if origin is None:
             raise IllegalActionError(f"{action.origin} is not on the board")
@@ -269,10 +269,6 @@ class NumicaState(GameState[NumicaAction]):
                 f"first-move capture rule: the piece on {action.origin} has not moved yet and "
                 f"cannot capture the piece on {action.target}, which has not moved yet either"
             )
-
-    def _reaches(self, tile: str, origin: int, target: int) -> bool:
-        passed = REACH[tile][origin].get(target)
-        return passed is not None and _clear(self.board, passed)
 
     def _moves(self, side: int) -> Iterator[tuple[int, int]]:
         """Every (origin, target) the side may play, generated lazily: deciding whether a
