@@ -129,6 +129,12 @@ class GameState(abc.ABC, Generic[ActionT]):
     copy_fields: ClassVar[tuple[str, ...]] = ()
 
     _outcome: Outcome | None = None
+    _default_end: ClassVar[bool] = True
+    """Whether the game keeps the default `_turn_problem` and `_close_turn` (set per class)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._default_end = cls._turn_problem is GameState._turn_problem and cls._close_turn is GameState._close_turn
 
     def __init__(self, sides: tuple[Side, ...]) -> None:
         self.sides = sides
@@ -209,7 +215,9 @@ class GameState(abc.ABC, Generic[ActionT]):
                 note = self._out_of_turn_note(side)
                 raise WrongSideError(f"it is {due}'s turn, not {side}'s" + (f" ({note})" if note else ""))
         if number is not None:  # most turns carry no round number: nothing to check
-            check_round(self._label_round(side, step), number)
+            expected = self._label_round(side, step)
+            if number != expected:
+                check_round(expected, number)
         opens = self._open_turn(side, step)
         self._turns += 1
         self._turn_open, self._turn_side, self._acted = True, side, 0
@@ -230,7 +238,7 @@ class GameState(abc.ABC, Generic[ActionT]):
         limit = self.actions_per_turn
         if limit is not None and self._acted >= limit:
             raise IllegalActionError(f"a {self.info.display} turn holds exactly {_actions(limit)}")
-        if isinstance(action, Resign):
+        if action.__class__ is Resign:
             events = self._resign(self._turn_side)
         else:
             events = self._apply(action, last)
@@ -244,6 +252,12 @@ class GameState(abc.ABC, Generic[ActionT]):
         no turn is open."""
         if not self._turn_open:
             raise TurnNotOpenError(self._no_turn_message())
+        if self._default_end:  # the default hooks, written out: most turns end here
+            limit = self.actions_per_turn
+            if self._outcome is None and limit is not None and self._acted < limit:
+                raise IllegalTurnError(str(self._turn_problem()))
+            self._turn_open = False
+            return
         if self._outcome is None:
             problem = self._turn_problem()
             if problem is not None:

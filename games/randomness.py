@@ -79,12 +79,37 @@ class Dice:
 
 def shuffled(items: Sequence[T], seed: str, purpose: str = "tiles") -> list[T]:
     """The Fisher-Yates shuffle of RANDOM.md §3: for i from n-1 down to 1, swap i and below(i+1)."""
-    stream = SeedStream(seed, purpose)
+    # `SeedStream.below` written out (a record's tiles draw some 63 words, one per tile):
+    # the blocks of words the draws need are hashed up front, and more only after a
+    # rejection, which is rare (a chance of n in 2**32 a draw).
+    prefix = seed.encode("utf-8") + b"\x00" + purpose.encode("utf-8") + b"\x00"
     result = list(items)
-    for i in range(len(result) - 1, 0, -1):
-        j = stream.below(i + 1)
+    count = len(result)
+    words = _blocks(prefix, 0, (count + 6) // 8)
+    limits = _LIMITS if count < len(_LIMITS) else [0, *(_SPAN - _SPAN % n for n in range(1, count + 1))]
+    drawn = 0
+    for i in range(count - 1, 0, -1):
+        w = words[drawn]
+        drawn += 1
+        while w >= limits[i + 1]:  # rejected: draw again
+            if len(words) - drawn < i:  # room for this draw and the i - 1 after it
+                words += _blocks(prefix, len(words) // 8, 1)
+            w = words[drawn]
+            drawn += 1
+        j = w % (i + 1)
         result[i], result[j] = result[j], result[i]
     return result
+
+
+_LIMITS = [_SPAN - _SPAN % n for n in range(1, 257)]
+_LIMITS.insert(0, 0)
+"""For n up to 256, the words below which `SeedStream.below(n)` takes a word (index n)."""
+
+
+def _blocks(prefix: bytes, first: int, count: int) -> list[int]:
+    """The words of `count` blocks of a stream from block `first` on (see `SeedStream`)."""
+    digests = b"".join(hashlib.sha256(prefix + str(first + k).encode("ascii")).digest() for k in range(count))
+    return list(struct.unpack(f">{8 * count}I", digests))
 
 
 def seed_hash(seed: str) -> str:

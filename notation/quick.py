@@ -20,15 +20,22 @@ import re
 from functools import cache
 from typing import NamedTuple
 
-from notation.dialect import Dialect
-from notation.lexicon import COMMENT, LINE_COMMENT, NUMBER, action_token, label_regex, termination, unescape
+from notation.dialect import GLYPH_PATTERN, Dialect
+from notation.lexicon import (
+    COMMENT,
+    LINE_COMMENT,
+    NUMBER,
+    TOKEN_END,
+    action_token,
+    label_regex,
+    termination,
+    unescape,
+)
 from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 
-ASCII_SPACE = " \t\n\r\f\v"
-"""What `\\s` matches in the reader's ASCII regular expressions."""
-
-LABEL_CACHE = 256
-"""Labels kept per game, by their text as written (any mix of capitals reads the same)."""
+LABEL_CACHE = 4096
+"""Labels kept per game, by their text as written with their round number (any mix of
+capitals reads the same)."""
 
 
 class Label(NamedTuple):
@@ -106,29 +113,45 @@ class _Reader:
     def __init__(self, dialect: Dialect, keep: bool = False) -> None:
         # The reader's token alternatives in the reader's order, each after the white space
         # before it (taken possessively, so no alternative is tried inside it). A glyph
-        # standing apart matches none: such records go to the full reader.
+        # standing apart is none of them (`bad`): such records go to the full reader.
+        label = label_regex(dialect)
+        # A label and the action after it in one match, as most turns are written: the
+        # action is read only when reading it as the next token would (no comment, digit,
+        # label or draw begins there, and the action alternative is the same pattern);
+        # otherwise the label is read alone and what follows it as the next token.
+        first = (
+            rf"(?:\s*+(?![{{;0-9]|{label}|draw{TOKEN_END})"
+            rf"(?P<first>{dialect.action_pattern})(?P<first_glyph>{GLYPH_PATTERN})?{TOKEN_END})?"
+        )
         pattern = re.compile(
             r"\s*+(?:"
             rf"{COMMENT}"
             rf"|{LINE_COMMENT}"
-            rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label_regex(dialect)})"
+            rf"|(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})){first}"
             rf"|(?P<lone>{NUMBER})"
             rf"|{termination('draw')}"
             rf"|{action_token(dialect)}"
             rf"|{termination('timeout')}"  # last: no action reads as "timeout", and actions come first
+            r"|(?P<bad>[\s\S])"  # anything else: not read here
+            r"|$"  # only white space is left
             ")",
             re.IGNORECASE | re.ASCII,
         )
-        self.match = pattern.match
-        # Which kind of token matched, by `Match.lastindex` (None for a comment): the last
-        # group closed is the kind's own, whatever groups an action pattern holds inside.
-        # A round number is read with its label, as only white space may stand between
-        # them; a number standing alone is not read here (the full reader says why).
-        self.kinds = {pattern.groupindex[kind]: kind for kind in ("label", "lone", "draw", "timeout", "action")}
-        if keep:  # comments and glyphs are kinds of their own only when kept
-            self.kinds |= {pattern.groupindex[kind]: kind for kind in ("comment", "line", "glyph")}
-        else:  # an action with its glyph is an action; comments stay unnamed
-            self.kinds[pattern.groupindex["glyph"]] = "action"
+        self.tokens = pattern.finditer
+        # The tokens follow each other, since at any place one of them matches (`bad` at
+        # worst, which stops the reading). Which kind of token matched, by
+        # `Match.lastindex` (None for the end of the text): the last
+        # group closed is the kind's own, whatever groups an action pattern holds inside
+        # (`head` for a label, with its round number if any). A round number is read with
+        # its label, as only white space may stand between them; a number standing alone is
+        # not read here (the full reader says why).
+        groups = pattern.groupindex
+        self.action, self.head, self.draw = groups["action"], groups["head"], groups["draw"]
+        self.glyph = groups["glyph"]
+        self.first, self.first_glyph = groups["first"], groups["first_glyph"]
+        self.refused = {groups["lone"], groups["timeout"], groups["bad"]}
+        self.keep = keep
+        self.noted = {groups["comment"]: "comment", groups["line"]: "line"}
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
@@ -140,58 +163,70 @@ class _Reader:
 
     def items(self, text: str, pos: int) -> list[Item] | None:
         """The labels, actions and draws of the move text from `pos`, or None."""
-        end = len(text.rstrip(ASCII_SPACE))
-        match, kinds, labels, parse_action = self.match, self.kinds, self.labels, self.parse_action
+        labels, parse_action = self.labels, self.parse_action
+        action, head, draw, glyph, keep = self.action, self.head, self.draw, self.glyph, self.keep
+        first, first_glyph = self.first, self.first_glyph
         items: list[Item] = []
         append = items.append
         in_turn = False
-        while pos < end:
-            token = match(text, pos)
-            if token is None:
-                return None
-            pos = token.end()
-            kind = kinds.get(token.lastindex)  # type: ignore[arg-type]
-            if kind == "action":
+        for token in self.tokens(text, pos):
+            kind = token.lastindex
+            if kind == action or (kind == glyph and not keep):  # an action (with its glyph)
                 if not in_turn:
                     return None
                 try:
-                    append(parse_action(token["action"]))
+                    append(parse_action(token[action]))
                 except ValueError:
                     return None
-            elif kind == "label":
-                written = token["label"]
-                label = labels.get(written) or self._label(written)
+            elif kind == first or kind == first_glyph:  # a label and its turn's first action
+                written = token[head]
+                label = labels.get(written) or self._label(written, token["label"], token["number"])
                 if label is None:
                     return None
-                number = token["number"]
-                append(label if number is None else Label(label.side, label.step, int(number.rstrip("."))))
+                append(label)
                 in_turn = True
-            elif kind == "draw":
+                try:
+                    append(parse_action(token[first]))
+                except ValueError:
+                    return None
+                if kind == first_glyph and keep:
+                    append(Glyph(token[first_glyph]))
+            elif kind == head:
+                written = token[head]
+                label = labels.get(written) or self._label(written, token["label"], token["number"])
+                if label is None:
+                    return None
+                append(label)
+                in_turn = True
+            elif kind == draw:
                 append(DRAW)
                 in_turn = False
-            elif kind == "lone" or kind == "timeout":
-                return None  # a time-out is judged by the clock: the full reader reads it
-            elif kind is not None:  # kept: a comment, or an action with its glyph
-                if kind == "glyph":
+            elif kind in self.refused:
+                return None  # not RGN, a number alone, a time-out (judged by the clock): the full reader reads it
+            elif keep and kind is not None:  # kept: a comment, or an action with its glyph
+                if kind == glyph:
                     if not in_turn:
                         return None
                     try:
-                        append(parse_action(token["action"]))
+                        append(parse_action(token[action]))
                     except ValueError:
                         return None
-                    append(Glyph(token["glyph"]))
+                    append(Glyph(token[glyph]))
                 else:
-                    append(Note(token[kind], kind == "comment"))
+                    noted = self.noted[kind]
+                    append(Note(token[noted], noted == "comment"))
             # else a comment: passed over
         return items
 
-    def _label(self, written: str) -> Label | None:
-        """The label written `written` (its colon included), now cached."""
-        bare = written[:-1].rstrip("+")
+    def _label(self, written: str, label: str, number: str | None) -> Label | None:
+        """The label written `written` (its round number and colon included: `label` and
+        `number` are its parts), now cached."""
+        bare = label[:-1].rstrip("+")
         side = self.sides.get(bare.lower())
         if side is None:
             return None
         if len(self.labels) >= LABEL_CACHE:
             self.labels.clear()
-        label = self.labels[written] = Label(side, written[:-1] != bare, None)
-        return label
+        read = Label(side, label[:-1] != bare, None if number is None else int(number.rstrip(".")))
+        self.labels[written] = read
+        return read

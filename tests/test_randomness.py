@@ -1,5 +1,7 @@
 """The seeded stream against the test vectors of RANDOM.md §5."""
 
+import pytest
+
 from games.randomness import Dice, SeedStream, effective_seed, salt_tag, seed_hash, shuffled
 
 STANDARD = "1" * 11 + "2" * 10 + "3" * 9 + "4" * 8 + "5" * 7 + "K" * 6 + "X" * 5 + "R" * 4 + "B" * 4
@@ -54,3 +56,42 @@ def test_salted_streams() -> None:
     blue = effective_seed("example", [("Blue", "bo 42")])
     assert dice(blue, 20) == [5, 4, 6, 3, 6, 1, 1, 6, 3, 2, 2, 6, 5, 6, 2, 4, 5, 3, 5, 4]
     assert salt_tag("Blue") == "BlueSalt"
+
+
+def _shuffled_by_stream(count: int, seed: str, purpose: str) -> list[int]:
+    """RANDOM.md §3 word for word: for i from n-1 down to 1, swap i and below(i+1)."""
+    stream = SeedStream(seed, purpose)
+    result = list(range(count))
+    for i in range(count - 1, 0, -1):
+        j = stream.below(i + 1)
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+def test_shuffled_is_the_stream_shuffle_at_every_size() -> None:
+    """The shuffle draws its words in blocks ahead: the same permutation as drawing them
+    one by one, for sizes around the block size and beyond the table of limits (256)."""
+    for count in (*range(0, 70), 255, 256, 257, 300):
+        for seed in ("example", "pbem-2026-0001"):
+            assert shuffled(range(count), seed, "tiles") == _shuffled_by_stream(count, seed, "tiles"), count
+
+
+def test_shuffled_draws_again_after_a_rejected_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rejected word (rare: a chance of n in 2**32) is followed by more draws, hashing
+    more blocks when needed: shown by rejecting half the words, as below(2**31 + 1) would."""
+    import games.randomness as randomness
+
+    monkeypatch.setattr(randomness, "_LIMITS", [0] + [2**31] * 256)
+
+    def by_half(count: int, seed: str) -> list[int]:
+        stream, result = SeedStream(seed, "tiles"), list(range(count))
+        for i in range(count - 1, 0, -1):
+            word = stream.word()
+            while word >= 2**31:
+                word = stream.word()
+            j = word % (i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result
+
+    for count in (2, 9, 17, 64, 100):
+        assert shuffled(range(count), "example") == by_half(count, "example")

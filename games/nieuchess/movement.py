@@ -151,10 +151,12 @@ class Field:
         if self.occupant[target] or not BOARD.passable[target]:
             return False
         near = bool(NEAR[origin] >> target & 1)
-        ends = (1 << origin) | (1 << target)
-        if near and not lens(origin, target) & ~ends & self.barrier(1 - side):
-            # A shortest line of at most 5 steps, all its hexes free to step through.
-            return True
+        if near:
+            kept = self.zones[1 - side]  # `barrier(1 - side)`
+            blocked = lens(origin, target) & (kept or self._work_out_zone(1 - side))[1]
+            if not blocked or not blocked & ~((1 << origin) | (1 << target)):
+                # A shortest line of at most 5 steps, all its hexes (but its ends) free to step through.
+                return True
         if HOT[target]:
             return bool(self.destination_set(side, origin) >> target & 1)
         # Off the hot line only ordinary steps lead there: at most 5 of them.

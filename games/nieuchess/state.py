@@ -13,7 +13,7 @@ from typing import Literal
 
 from games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
 from games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
-from games.nieuchess.board import BOARD, GRAY, NAMES, RED, SIZE, Crt
+from games.nieuchess.board import BOARD, GRAY, INDEX, NAMES, RED, SIZE, Crt
 from games.nieuchess.combat import (
     Resolution,
     Unwritten,
@@ -308,7 +308,10 @@ class NieuchessState(GameState[NieuchessAction]):
         elif turn.kind == "step":
             events = self._place(turn, action)
         else:
-            events = self._main_action(turn, action, last)
+            if action.__class__ is Move:  # the most frequent action
+                events = self._move(turn, action)
+            else:
+                events = self._main_action(turn, action, last)
             if self._pending is not None:
                 return events
         turn.actions += 1
@@ -365,9 +368,15 @@ class NieuchessState(GameState[NieuchessAction]):
         if turn.combat:
             raise IllegalActionError("no move after a battle: a turn moves first, then fights")
         side, pieces = turn.side, self.field
-        path = read_hexes(action.path)
-        origin, target = path[0], path[-1]
-        pieces.own_pawn(origin, side)
+        written = action.path
+        origin, target = INDEX.get(written[0]), INDEX.get(written[-1])
+        if origin is None or target is None or len(written) > 2:  # `read_hexes` says which is off the map
+            path = read_hexes(written)
+            origin, target = path[0], path[-1]
+        else:
+            path = [origin, target]
+        if pieces.occupant[origin] != side + 1:
+            pieces.own_pawn(origin, side)  # says why
         if origin in turn.moved:
             raise IllegalActionError(f"the pawn on {NAMES[origin]} has already moved this turn")
         if target == origin:

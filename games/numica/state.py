@@ -76,6 +76,24 @@ stands in its way nearer: its leaps, or the first square of each ray of a slide.
 has a move exactly when one of these is empty or holds an opponent it may capture (a
 slide blocked on its first square has no move along that ray, and any square further
 along it needs that first square empty)."""
+REACH: dict[str, tuple[dict[int, tuple[int, ...]], ...]] = {
+    **{tile: tuple(dict.fromkeys(targets, ()) for targets in by_square) for tile, by_square in LEAPS.items()},
+    **PATHS,
+    "X": tuple(dict.fromkeys(range(64), ()) for _ in range(64)),
+}
+"""For each tile and square, every square a piece there may move to (when nothing stands
+in its way), with the squares it passes over, which must be empty (none but for a slide).
+An X tile reaches every square (only an empty one, which the capture rules see to)."""
+
+
+def _clear(board: list[Piece | None], squares: tuple[int, ...]) -> bool:
+    """Whether none of `squares` holds a piece."""
+    for square in squares:
+        if board[square] is not None:
+            return False
+    return True
+
+
 TILE_RULES = {
     **{str(n): f"a piece on a {n} tile moves exactly {n} squares in a straight line" for n in range(1, 6)},
     "K": "a piece on a K tile moves like a knight",
@@ -128,7 +146,7 @@ class NumicaState(GameState[NumicaAction]):
         return None if self.setups_left else self.round
 
     def _apply(self, action: NumicaAction, last: bool) -> tuple[Event, ...]:
-        if type(action) is Step and not self.setups_left:  # the usual case first
+        if action.__class__ is Step and not self.setups_left:  # the usual case first
             return self._step(action)
         if self.setups_left:
             if not isinstance(action, Setup):
@@ -186,6 +204,8 @@ class NumicaState(GameState[NumicaAction]):
         return (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
 
     def _step(self, action: Step) -> tuple[Event, ...]:
+        # The hot path of a replay: reach from one table (REACH), and the turn order written
+        # inline (as `_advance` has it once the setups are done).
         origin, target = INDEX.get(action.origin), INDEX.get(action.target)
         if origin is None:
             raise IllegalActionError(f"{action.origin} is not on the board")
@@ -201,7 +221,8 @@ class NumicaState(GameState[NumicaAction]):
         if victim is not None and victim[0] == side:
             raise IllegalActionError(f"{action.target} is held by {SIDES[side]}'s own piece")
         tile = self.tiles[origin]
-        if not self._reaches(tile, origin, target):
+        passed = REACH[tile][origin].get(target)
+        if passed is None or (passed and not _clear(board, passed)):
             raise IllegalActionError(f"{action.origin} is on a {tile} tile: {TILE_RULES[tile]}")
         if victim is None:
             if action.capture:
@@ -213,10 +234,10 @@ class NumicaState(GameState[NumicaAction]):
         placed = self.placed[side]
         placed.discard(origin)
         placed.add(target)
-        if victim is not None:
-            self.placed[1 - side].discard(target)
+        other = 1 - side
         events: tuple[Event, ...] = ()
         if victim is not None:
+            self.placed[other].discard(target)
             events = (
                 Event(
                     EventKind.CAPTURE,
@@ -226,8 +247,10 @@ class NumicaState(GameState[NumicaAction]):
             )
             if self._has_captured_enough(side):
                 self._finish((SIDES[side],), Reason.CAPTURES)
-        self._advance()
-        if self._outcome is None and not self._has_move(self.side):
+        self.side = other  # `_advance` after the setups
+        if other == self.opener:
+            self.round += 1
+        if self._outcome is None and not self._has_move(other):
             self._finish((SIDES[side],), Reason.NO_MOVES)
         return events
 
@@ -246,15 +269,6 @@ class NumicaState(GameState[NumicaAction]):
                 f"first-move capture rule: the piece on {action.origin} has not moved yet and "
                 f"cannot capture the piece on {action.target}, which has not moved yet either"
             )
-
-    def _reaches(self, tile: str, origin: int, target: int) -> bool:
-        if tile == "X":
-            return True
-        if tile in PATHS:
-            passed = PATHS[tile][origin].get(target)
-            board = self.board
-            return passed is not None and all(board[square] is None for square in passed)
-        return target in LEAPS[tile][origin]
 
     def _moves(self, side: int) -> Iterator[tuple[int, int]]:
         """Every (origin, target) the side may play, generated lazily: deciding whether a

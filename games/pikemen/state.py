@@ -143,9 +143,9 @@ class PikemenState(GameState[PikemenAction]):
         return opens
 
     def _apply(self, action: PikemenAction, last: bool) -> tuple[Event, ...]:
-        if isinstance(action, Reorient):  # the most frequent action first
+        if action.__class__ is Reorient:  # the most frequent action first
             events = self._reorient(action)
-        elif isinstance(action, Charge):
+        elif action.__class__ is Charge:
             events = self._charge(action)
         else:
             raise IllegalActionError(f"{action} is not a Pikemen action")
@@ -213,7 +213,10 @@ class PikemenState(GameState[PikemenAction]):
         return IllegalActionError(f"the piece on {name} {pose}: a written facing must differ from the old one")
 
     def _reorient(self, action: Reorient) -> tuple[Event, ...]:
-        square, piece = self._own_piece(action.square)
+        square = SQUARE_INDEX.get(action.square)
+        piece = None if square is None else self.board[square]
+        if square is None or piece is None or piece[0] != self.mover:  # `_own_piece` says why
+            square, piece = self._own_piece(action.square)
         facing = FACING_INDEX[action.facing]
         if facing == piece[2]:
             raise self._unchanged(action.square, facing)
