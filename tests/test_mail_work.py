@@ -18,8 +18,11 @@ How it is counted, around the whole of `mail.run` (or `play.submit`):
 
 from __future__ import annotations
 
+import email
+import email.policy
 import io
 from collections import Counter
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +79,38 @@ def test_an_accepted_move_by_mail_reads_and_replays_the_game_once(
     assert len(answers) == 2 and all("image/svg+xml" in path.read_text() for path in answers)
     assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
     assert calls["continued"] == 1 and calls["file reads"] == 2, dict(calls)
+
+
+LEAGUE = (
+    '[Game "numica"]\n[TimeControl "3d+1d/5d"]\n[Start "2026-12-01T12:00:00Z"]\n'
+    '[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n[Seed "42"]\n\n'
+)
+
+
+def test_an_accepted_move_in_a_timed_game_by_mail_reads_and_replays_the_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A league's game: a clock, stamps on every submission, players known by address.
+    The clock walk goes on from the game's replay with the submission (not a second
+    replay of the game and the submission together)."""
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(LEAGUE + "R: SSSSOOOO {[%at 2026-12-02T12:00:00Z Red]}\n")
+    calls = _counted(monkeypatch)
+    message = b"From: bo@example.org\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <a1@x>\n\nSOSOSOSO\n"
+    now = "2026-12-04T18:00:00Z"
+    handled = mail.run(io.BytesIO(message), mail.settings(tmp_path, sender="ref@example.org", now=now))
+    text = game_file.read_text()
+    assert handled.exit_code == 0 and "B: SOSOSOSO {[%at 2026-12-04T18:00:00Z Blue]}" in text, text
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 1 and calls["file reads"] == 2, dict(calls)
+    # Both answers say the clock a whole replay gives (TIME.md §6: Blue's 3d less 2d 6h, plus 1d).
+    answers = sorted((tmp_path / "outbox").glob("*.eml"))
+    assert len(answers) == 2
+    for path in answers:
+        answer = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        assert isinstance(answer, EmailMessage)
+        body = answer.get_body(("plain",))
+        assert body is not None and "clock Red 3d 0h 00m, Blue 1d 18h 00m; deadline 2026-12-07" in body.get_content()
 
 
 def test_an_accepted_move_by_play_reads_and_replays_the_game_once(
