@@ -21,6 +21,7 @@ from __future__ import annotations
 import email
 import email.policy
 import io
+import re
 from collections import Counter
 from email.message import EmailMessage
 from pathlib import Path
@@ -31,9 +32,12 @@ import pytest
 import notation.reader as reader
 import notation.writer as writer
 import referee.judge.adjudicate as adjudicate
+from games.randomness import seed_hash
+from referee.judge import playout
 from referee.live import mail, play
 from referee.live.mail import game
 from referee.live.play import core
+from referee.live.play.keys import create_key
 
 NUMICA = '[Game "numica"]\n[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n[Seed "42"]\n\n'
 
@@ -140,3 +144,64 @@ def test_the_gateway_replay_is_not_used_once_the_game_was_written_since(tmp_path
     assert "R: SSSSOOOO" in text and "B: SOSOSOSO" in text
     stale = game.submit(current, "SSOOSSOO", side="Red", expect=current.token, seed=None, wait=1)
     assert not stale.written and stale.error is not None and "the board has changed" in stale.error
+
+
+def _before_a_battle(seed: str) -> tuple[str, str, str]:
+    """A Nieuchess playout's tags, its moves up to its first turn with a battle (one that
+    leaves nobody a choice), and that turn with the die and result left out (the referee
+    draws them)."""
+    head, _, moves = playout.play("nieuchess", None, seed, max_turns=60).text.partition("\n\n")
+    lines = moves.splitlines()
+    at = next(index for index, line in enumerate(lines) if "#" in line)
+    assert "(" not in lines[at], "a battle that leaves a choice"
+    label, _, actions = lines[at].partition(":")
+    turn = label.split(".")[-1].strip() + ": " + re.sub(r"#\d=\S*", "", actions).strip()
+    return head, "\n".join(lines[:at]) + "\n", turn
+
+
+PLAYERS = '[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n'
+
+
+def _battle_by_mail(tmp_path: Path, head: str, moves: str, turn: str, keys: Path | None) -> Path:
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(f"{head}\n{PLAYERS}\n{moves}")
+    sender = "ann@example.org" if turn.startswith("R") else "bo@example.org"
+    message = f"From: {sender}\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <b1@x>\n\n{turn}\n"
+    handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org", keys=keys))
+    assert handled.exit_code == 0
+    return game_file
+
+
+def test_a_battle_by_mail_whose_die_the_referee_draws_replays_the_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The die drawn from the game's Seed is written onto the battle: the record as
+    written is the game's replay continued (not a second replay from the start)."""
+    head, moves, turn = _before_a_battle("b8")
+    calls = _counted(monkeypatch)
+    game_file = _battle_by_mail(tmp_path, head, moves, turn, None)
+    battle = next(action for action in turn.split() if "x" in action)
+    assert re.search(re.escape(battle) + r"#\d", game_file.read_text()), game_file.read_text()
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 2, dict(calls)
+
+
+def test_a_battle_by_mail_with_the_game_masters_key_replays_the_game_once_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the game master's key the die is drawn from the secret seed, which the game's
+    replay (made from the record's tags, the seed's hash alone) cannot draw from: the game
+    and the submission are replayed once with the key; the record as written (the die on
+    it) is then that replay of the game continued, not a third replay."""
+    head, moves, turn = _before_a_battle("b8")
+    seed = "a3c1e5f0b2d4968778695a4b3c2d1e0f"
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    create_key(keys / "g1.key", seed)
+    head = re.sub(r'\[Seed "[^"]*"\]', f'[SeedHash "{seed_hash(seed)}"]', head)
+    calls = _counted(monkeypatch)
+    game_file = _battle_by_mail(tmp_path, head, moves, turn, keys)
+    battle = next(action for action in turn.split() if "x" in action)
+    assert re.search(re.escape(battle) + r"#\d", game_file.read_text()), game_file.read_text()
+    assert calls["reads"] <= 1 and calls["replays"] <= 2 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 2, dict(calls)
