@@ -176,8 +176,17 @@ def _continued(
     replay.steps, replay.rounds, replay.numbers = list(before.steps), list(before.rounds), list(before.numbers)
     last = next((item for item in reversed(old.items) if isinstance(item, Turn)), None)
     open_round = before.rounds[-1] if last is not None else None
+    is_open_ended = open_ended(record).__contains__
     failure, turns = run(
-        new, open_ended(record).__contains__, state, replay, True, None, walk, entries, last, open_round
+        new,
+        is_open_ended,
+        state,
+        replay,
+        keep_steps=True,
+        clock=walk,
+        entries=entries,
+        open_turn=last,
+        open_round=open_round,
     )
     replay.verdict = _verdict(record, state, source, index, failure, before.verdict.turns + turns)
     if walk is not None and failure is None:
