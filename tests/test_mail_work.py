@@ -33,6 +33,7 @@ import notation.reader as reader
 import notation.writer as writer
 import referee.judge.adjudicate as adjudicate
 from games.randomness import seed_hash
+from notation.timing import parse_instant
 from referee.judge import playout
 from referee.live import mail, play
 from referee.live.mail import game
@@ -205,3 +206,19 @@ def test_a_battle_by_mail_with_the_game_masters_key_replays_the_game_once_more(
     assert re.search(re.escape(battle) + r"#\d", game_file.read_text()), game_file.read_text()
     assert calls["reads"] <= 1 and calls["replays"] <= 2 and calls["writes"] <= 2, dict(calls)
     assert calls["continued"] == 2, dict(calls)
+
+
+def test_a_timeout_claimed_by_play_replays_the_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`referee play FILE timeout` in a league's game: the `timeout` and its stamp continue
+    the game's replay, and the clock proves the flag (Red: 3d from 2026-12-04 18:00)."""
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(
+        LEAGUE + "R: SSSSOOOO {[%at 2026-12-02T12:00:00Z Red]}\nB: SOSOSOSO {[%at 2026-12-04T18:00:00Z Blue]}\n"
+    )
+    calls = _counted(monkeypatch)
+    early = play.submit(game_file, "timeout", now=parse_instant("2026-12-07T17:00:00Z"))
+    assert not early.written and "Red still has 1h 00m" in early.headline, early.headline
+    result = play.submit(game_file, "timeout", now=parse_instant("2026-12-07T19:00:00Z"))
+    assert result.written and "Blue wins" in result.headline, result.headline
+    assert "timeout\n{[%at 2026-12-07T19:00:00Z Red]}" in game_file.read_text()
+    assert calls["reads"] <= 2 and calls["replays"] <= 2 and calls["continued"] == 2, dict(calls)
