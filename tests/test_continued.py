@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games import registry
-from notation.model import Comment, Record, Span, Turn
+from notation.model import Comment, Record, Span, Timeout, Turn
 from referee.judge.adjudicate import Replay, adjudicate, continued, read_source
 from referee.judge.clock import format_instant
 from referee.judge.playout import play
@@ -34,6 +34,7 @@ def _value(replay: Replay) -> dict[str, Any]:
         "rounds": replay.rounds,
         "steps": [(id(step.move), step.number, step.round, step.turn.span, step.events) for step in replay.steps],
         "position": state.position() if state is not None else None,
+        "timeouts": replay.timeouts,
         "record": replay.record,
     }
 
@@ -302,3 +303,25 @@ def test_a_stamp_right_after_the_last_one_takes_back_its_increment_as_a_whole_re
     assert found is not None and _value(found) == _value(expected)
     # Blue's 3d is 2d again (the increment taken back), less 6h, plus the increment: 2d 18h.
     assert found.verdict.clock is not None and found.verdict.clock.remaining("Blue") == 2 * 86400 + 18 * 3600
+
+
+def test_a_side_that_left_on_time_is_kept_in_the_continuation() -> None:
+    """Pikemen with 3 players: Yellow times out and leaves, the game goes on. A replay
+    continued from after the `timeout` keeps it (`Replay.timeouts`, what the league's
+    standings read), as the whole replay has it, and the clocks of all three sides."""
+    head, _, moves = play("pikemen", 3, "left-on-time", max_turns=12).text.partition("\n\n")
+    now, out = START, []
+    kept = [line for line in moves.splitlines() if not line.lstrip("0123456789. ").startswith("Y")]
+    for at, line in enumerate(kept):
+        now += HOUR
+        out.append(f"{line} {{{_at(now, 'Red' if 'R:' in line else 'Blue')}}}")
+        if at == 0:
+            now += 30 * 24 * HOUR
+            out.append(f"timeout {{{_at(now, 'Yellow')}}}")
+    record = _read(f'{head}\n[TimeControl "3d+1d"]\n[Start "{format_instant(START)}"]\n\n' + "\n".join(out) + "\n")
+    whole = adjudicate(record, "g.rgn", keep_steps=True)
+    assert whole.verdict.status == "ongoing" and [side for _, side, _ in whole.timeouts] == ["Yellow"]
+    after = next(at for at, item in enumerate(record.items) if isinstance(item, Timeout)) + 2
+    for at in (after - 2, after, len(record.items) - 1):  # the timeout new, then behind
+        found = continued(_split(record, at)[0], record, "g.rgn")
+        assert found is not None and _value(found) == _value(whole), at

@@ -53,6 +53,9 @@ class Replay:
         """The record's text as read, for pages that quote it; its first line is `first_line`."""
         self.first_line = 1
         self.cut: Replay | None = None
+        self.timeouts: list[tuple[int, Side, tuple[Event, ...]]] = []
+        """Each `timeout` that held: the count of `steps` before it, the side that lost on
+        time and the events of its loss (in Pikemen with 3-4 players, that it left)."""
         self.walk: ClockWalk | None = None
         """A timed record's clock walk as it stood at the end of the replay (not settled
         by the verdict's view): what `continued` goes on with."""
@@ -174,6 +177,7 @@ def _continued(
     state = before.state.copy()
     replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
     replay.steps, replay.rounds, replay.numbers = list(before.steps), list(before.rounds), list(before.numbers)
+    replay.timeouts = list(before.timeouts)
     last = next((item for item in reversed(old.items) if isinstance(item, Turn)), None)
     open_round = before.rounds[-1] if last is not None else None
     is_open_ended = open_ended(record).__contains__
@@ -342,7 +346,7 @@ def run(
 
                 assert isinstance(items, Sequence), "a timed record's items are read whole"
                 stamp = following_stamp(items[at + 1 :], entries)
-            failure = _timeout(state, clock, item, stamp, where)
+            failure = _timeout(state, clock, item, stamp, where, replay)
             if failure is not None:
                 return failure, turns
         elif isinstance(item, Draw):
@@ -363,6 +367,7 @@ def _timeout(
     item: Timeout,
     stamp: Stamp | None,
     where: Callable[[], tuple[int | None, Side]],
+    replay: Replay,
 ) -> ErrorReport | None:
     """A `timeout` (TIME.md §4): legal only when the clock proves the awaited side's time
     has run out; then that side loses on time."""
@@ -378,7 +383,8 @@ def _timeout(
     fault = clock.timeout(item.span, state, stamp)
     if fault is not None:
         return _report(fault.span, round_number, side, "timeout", fault.message)
-    state.time_out()
+    out = state.awaited() or side  # the clock checked that a side is awaited
+    replay.timeouts.append((len(replay.steps), out, state.time_out()))
     return None
 
 

@@ -95,7 +95,8 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
         yours = ": your move" if mover is not None and mover.address == address else ""
         lines.append(f"[{result.game}] round {result.round}, seat {seats[0]} ({', '.join(seat.sides)}){yours}")
         # `league status`'s line of the game, a part a line (names hold no `;`), to keep lines short
-        lines += [f"  {part}" for part in game_line(result).removeprefix(f"{result.game}: ").split("; ")]
+        line = game_line(result, deadline=False)  # the deadline comes below, with the time left
+        lines += [f"  {part}" for part in line.removeprefix(f"{result.game}: ").split("; ")]
         if result.status == "ongoing" and replay is not None:
             lines.append(f"  {_deadline(replay, now)}token {token_of(replay)}")
         lines.append("")

@@ -12,13 +12,13 @@ answers, delivers them, and writes the outcome into `DIR/mail.log`."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
+from referee.judge.clock import current_instant
 from referee.judge.errors import BusyError, ExitStatus, UsageError
 from referee.judge.words import plural
 from referee.live.mail import asked, compose, delivery, game, incoming, log, players, policy
@@ -86,7 +86,7 @@ def handle(data: bytes, settings: Settings, too_large: bool = False) -> Handled:
         note = f"{error} (exit 75: the mail system will deliver it again)"
         handled = Handled(ExitStatus.BUSY, (note,), (), Outcome.BUSY)
     if handled.outcome is not None:
-        now = settings.now if settings.now is not None else int(time.time())
+        now = settings.now if settings.now is not None else current_instant()
         line = LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome)
         try:
             log.append(settings.games, line)
@@ -191,7 +191,7 @@ def _answers(
             game_id=game_id,
             current=current,
             player=player,
-            now=settings.now if settings.now is not None else int(time.time()),
+            now=settings.now if settings.now is not None else current_instant(),
             folder=settings.games,
             message_id=message.message_id,
             keys_asked=keys is not None,
