@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from games import registry
-from notation.model import Comment, Record, Span, Turn
+from notation.model import Comment, Record, Span, Timeout, Turn
 from referee.judge.adjudicate import Replay, adjudicate, continued, read_source
+from referee.judge.clock import format_instant
 from referee.judge.playout import play
 
 
@@ -33,6 +34,7 @@ def _value(replay: Replay) -> dict[str, Any]:
         "rounds": replay.rounds,
         "steps": [(id(step.move), step.number, step.round, step.turn.span, step.events) for step in replay.steps],
         "position": state.position() if state is not None else None,
+        "timeouts": replay.timeouts,
         "record": replay.record,
     }
 
@@ -116,11 +118,210 @@ def test_what_it_cannot_be_sure_of_is_left_to_a_whole_replay() -> None:
     assert isinstance(last, Turn)
     changed = whole._replace(items=(*whole.items[:3], last._replace(items=last.items), *whole.items[4:]))
     assert continued(before, changed) is None
-    # Other tags, a Result, a clock, only comments.
+    # Other tags, a Result, nothing new.
     assert continued(before, whole._replace(tags=whole.tags[1:])) is None
     assert continued(before, whole._replace(tags=(*whole.tags, whole.tags[0]._replace(name="Result")))) is None
-    only_comments = whole._replace(items=(*whole.items[:4], Comment("{ just a note }", Span(9, 1))))
-    assert continued(before, only_comments) is None
+    assert continued(before, whole._replace(items=whole.items[:4])) is None
+    # A timed record replayed without its clock walk (as no caller makes it).
     timed = _read(text.replace('[Game "nika"]', '[Game "nika"]\n[TimeControl "3d+1d"]\n[Start "2026-12-01T12:00:00Z"]'))
     timed_before, timed_whole = _split(timed, 4)
-    assert timed_before.verdict.clock is not None and continued(timed_before, timed_whole) is None
+    assert timed_before.verdict.clock is not None and continued(timed_before, timed_whole) is not None
+    timed_before.walk = None
+    assert continued(timed_before, timed_whole) is None
+
+
+# -- timed records (TIME.md): the clock walk goes on from where the replay stopped ---------
+
+START = 1_796_126_400  # 2026-12-01T12:00:00Z
+HOUR = 3600
+CONTROLS = ("3d+1d/5d", "2d+12h", "3d/move")
+
+
+def _at(instant: int, side: str) -> str:
+    return f"[%at {format_instant(instant)} {side}]"
+
+
+FAULTS = (
+    *("none", "late", "backwards", "before_start", "nobody", "unreadable"),
+    *("timeout", "early_timeout", "bare_timeout", "draw", "flagged"),
+)
+
+
+def _stamped(text: str, rng: random.Random, control: str, fault: str, stop: bool) -> str:
+    """The playout's text with a clock: a stamp closing every turn, naming (mostly) the
+    turn's side, some grants, double stamps and stamps naming the game master or another
+    side; and at one turn of its second half, `fault`: a late submission, a stamp going
+    backwards or before Start, one naming no side, one unreadable, a `timeout` after a long
+    wait (legal), too early, or without a stamp, a `draw`, or a grant to one side stamped
+    long after by the side awaited (which stays flagged); with `stop`, the record ends there."""
+    header, _, moves = text.partition("\n\n")
+    info = registry.GAMES[header.split('"')[1]]
+    now = START
+    out: list[str] = []
+    lines = [line for line in moves.splitlines() if line.strip()]
+    faulty = rng.randrange(len(lines) // 2, len(lines))
+    present = sorted({info.side(line.split(":")[0].split(".")[-1].strip()) or info.sides[0] for line in lines})
+    for at, line in enumerate(lines):
+        side = info.side(line.split(":")[0].split(".")[-1].strip()) or info.sides[0]
+        now += rng.choice((HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 20 * HOUR))
+        here = fault if at == faulty else "none"
+        if here == "late":
+            now += 8 * 24 * HOUR
+        named = side if rng.random() > 0.06 else rng.choice(("GM", rng.choice(info.sides)))
+        stamp = _at(START - HOUR if here == "before start" else now - 3 * HOUR if here == "backwards" else now, named)
+        if here == "nobody":
+            stamp = _at(now, "Nobody")
+        elif here == "unreadable":
+            stamp = f"[%at 2026-12-01 {side}]"
+        commands = [stamp]
+        if rng.random() < 0.1:
+            commands.insert(0, f"[%grant {rng.choice(present)} {rng.choice(('12h', '1d', '3d'))}]")
+        comment = "{" + " ".join(commands) + "}"
+        if rng.random() < 0.06:
+            now += HOUR
+            comment += " {" + _at(now, named) + "}"
+        out.append(f"{line} {comment}")
+        following = lines[at + 1] if at + 1 < len(lines) else None
+        awaited = (info.side(following.split(":")[0].split(".")[-1].strip()) if following else None) or side
+        if here in ("timeout", "early timeout"):
+            now += HOUR if here == "early timeout" else 30 * 24 * HOUR
+            out.append(f"timeout {{ claimed }} {{{_at(now, awaited)}}}")
+        elif here == "bare timeout":
+            out.append("timeout")
+        elif here == "draw":
+            now += HOUR
+            out.append(f"draw {{{_at(now, side)}}}")
+        elif here == "flagged":
+            now += 9 * 24 * HOUR
+            out.append(f"{{[%grant {side} 12h] {_at(now, awaited)}}}")
+        elif rng.random() < 0.04:
+            out.append(f"{{[%grant {rng.choice(present)} 1d]}}")
+        if here in ("timeout", "draw", "flagged") and stop:
+            break
+    return f'{header}\n[TimeControl "{control}"]\n[Start "{format_instant(START)}"]\n\n' + "\n".join(out) + "\n"
+
+
+def _timed_cases() -> list[tuple[str, int | None, str]]:
+    cases = []
+    for game, info in registry.GAMES.items():
+        for index, fault in enumerate(FAULTS * 2):
+            players = info.player_counts[index % len(info.player_counts)]
+            cases.append((game, players, f"timed-{fault}-{index}"))
+    return cases
+
+
+def _timed_record(game: str, players: int | None, seed: str) -> tuple[Record, random.Random]:
+    rng = random.Random(seed)
+    text = play(game, players, seed, max_turns=rng.choice([8, 24, 50])).text
+    _, fault, index = seed.split("-", 2)
+    control = CONTROLS[int(index) % len(CONTROLS)]
+    return _read(_stamped(text, rng, control, fault.replace("_", " "), int(index) < len(FAULTS))), rng
+
+
+def _left_whole(before: Replay) -> bool:
+    """Why `continued` may decline a timed continuation: the record before it is no
+    ongoing game (illegal, malformed or over), or it awaits a roll or a choice."""
+    state = before.state
+    return before.verdict.status != "ongoing" or state is None or state.pending() is not None
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), _timed_cases())
+def test_a_timed_record_continued_is_the_replay_of_the_whole_record(game: str, players: int | None, seed: str) -> None:
+    """Split anywhere between items (a turn, a comment, a `timeout`, a `draw` first), and
+    continued again from the continuation: the same verdict, clock view included, the
+    same error with every field, steps, rounds, numbers and position."""
+    record, rng = _timed_record(game, players, seed)
+    whole = adjudicate(record, "g.rgn", keep_steps=True)
+    expected = _value(whole)
+    points = sorted(rng.sample(range(1, len(record.items)), min(len(record.items) - 1, 10)))
+    used = 0
+    for at in points:
+        before, _ = _split(record, at)
+        found = continued(before, record, "g.rgn")
+        if found is None:
+            assert _left_whole(before), at
+            continue
+        used += 1
+        assert _value(found) == expected, at
+        again = continued(before, record, "g.rgn")  # `before` (its state, its walk) is left as it was
+        assert again is not None and _value(again) == expected, at
+    # A chain: the record continued in three parts gives the same value.
+    middle = points[len(points) // 2] if points else 1
+    first = adjudicate(record._replace(items=record.items[: points[0] if points else 1]), "g.rgn", keep_steps=True)
+    second = continued(first, record._replace(items=record.items[:middle]), "g.rgn")
+    if second is not None:
+        third = continued(second, record, "g.rgn")
+        if third is not None:
+            assert _value(third) == expected
+        else:
+            assert _left_whole(second)
+    if not used:
+        assert all(_left_whole(_split(record, at)[0]) for at in points)
+
+
+def test_the_timed_continuations_meet_every_clock_case() -> None:
+    """The comparisons above are not vacuous: continuations from the timed playouts end
+    every way a timed record can, a legal `timeout` in the new part among them."""
+    seen: set[str] = set()
+    for game, players, seed in _timed_cases():
+        record, rng = _timed_record(game, players, seed)
+        for at in range(1, len(record.items)):
+            found = continued(_split(record, at)[0], record, "g.rgn")
+            if found is None:
+                continue
+            verdict = found.verdict
+            seen.add(verdict.status)
+            if verdict.outcome is not None and verdict.outcome.reason == "time":
+                seen.add("time")
+            if verdict.clock is not None and verdict.clock.flagged is not None:
+                seen.add("flagged")
+            if verdict.error is not None and "time ran out" in verdict.error.message:
+                seen.add("late")
+            if verdict.error is not None and verdict.error.action == "timeout":
+                seen.add("refused timeout")
+            if verdict.clock is not None and verdict.clock.control.per_move:
+                seen.add("per move")
+    assert seen >= {"ongoing", "finished", "illegal", "malformed", "time", "flagged", "late", "refused timeout"}
+    assert "per move" in seen
+
+
+def test_a_stamp_right_after_the_last_one_takes_back_its_increment_as_a_whole_replay_does() -> None:
+    """The walk is kept as the replay left it, before the verdict's view settled the
+    increment the last stamp defers: a stamp that follows at once (a battle's next part,
+    TIME.md §3) takes that increment back in a continuation as in a whole replay."""
+    text = (
+        '[Game "numica"]\n[TimeControl "3d+1d/5d"]\n[Start "2026-12-01T12:00:00Z"]\n[Seed "7"]\n\n'
+        "R: SSSSOOOO {[%at 2026-12-02T12:00:00Z Red]}\nB: SOSOSOSO {[%at 2026-12-03T12:00:00Z Blue]}\n"
+    )
+    record = _read(text)
+    before = adjudicate(record, "g.rgn", keep_steps=True)
+    assert before.verdict.clock is not None and before.verdict.clock.remaining("Blue") == 3 * 86400
+    stamp = Comment("[%at 2026-12-03T18:00:00Z Blue]", Span(7, 1))
+    whole = record._replace(items=(*record.items, stamp))
+    found = continued(before, whole, "g.rgn")
+    expected = adjudicate(whole, "g.rgn", keep_steps=True)
+    assert found is not None and _value(found) == _value(expected)
+    # Blue's 3d is 2d again (the increment taken back), less 6h, plus the increment: 2d 18h.
+    assert found.verdict.clock is not None and found.verdict.clock.remaining("Blue") == 2 * 86400 + 18 * 3600
+
+
+def test_a_side_that_left_on_time_is_kept_in_the_continuation() -> None:
+    """Pikemen with 3 players: Yellow times out and leaves, the game goes on. A replay
+    continued from after the `timeout` keeps it (`Replay.timeouts`, what the league's
+    standings read), as the whole replay has it, and the clocks of all three sides."""
+    head, _, moves = play("pikemen", 3, "left-on-time", max_turns=12).text.partition("\n\n")
+    now, out = START, []
+    kept = [line for line in moves.splitlines() if not line.lstrip("0123456789. ").startswith("Y")]
+    for at, line in enumerate(kept):
+        now += HOUR
+        out.append(f"{line} {{{_at(now, 'Red' if 'R:' in line else 'Blue')}}}")
+        if at == 0:
+            now += 30 * 24 * HOUR
+            out.append(f"timeout {{{_at(now, 'Yellow')}}}")
+    record = _read(f'{head}\n[TimeControl "3d+1d"]\n[Start "{format_instant(START)}"]\n\n' + "\n".join(out) + "\n")
+    whole = adjudicate(record, "g.rgn", keep_steps=True)
+    assert whole.verdict.status == "ongoing" and [side for _, side, _ in whole.timeouts] == ["Yellow"]
+    after = next(at for at, item in enumerate(record.items) if isinstance(item, Timeout)) + 2
+    for at in (after - 2, after, len(record.items) - 1):  # the timeout new, then behind
+        found = continued(_split(record, at)[0], record, "g.rgn")
+        assert found is not None and _value(found) == _value(whole), at

@@ -18,8 +18,12 @@ How it is counted, around the whole of `mail.run` (or `play.submit`):
 
 from __future__ import annotations
 
+import email
+import email.policy
 import io
+import re
 from collections import Counter
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +32,13 @@ import pytest
 import notation.reader as reader
 import notation.writer as writer
 import referee.judge.adjudicate as adjudicate
+from games.randomness import seed_hash
+from notation.timing import parse_instant
+from referee.judge import playout
 from referee.live import mail, play
 from referee.live.mail import game
 from referee.live.play import core
+from referee.live.play.keys import create_key
 
 NUMICA = '[Game "numica"]\n[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n[Seed "42"]\n\n'
 
@@ -78,6 +86,38 @@ def test_an_accepted_move_by_mail_reads_and_replays_the_game_once(
     assert calls["continued"] == 1 and calls["file reads"] == 2, dict(calls)
 
 
+LEAGUE = (
+    '[Game "numica"]\n[TimeControl "3d+1d/5d"]\n[Start "2026-12-01T12:00:00Z"]\n'
+    '[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n[Seed "42"]\n\n'
+)
+
+
+def test_an_accepted_move_in_a_timed_game_by_mail_reads_and_replays_the_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A league's game: a clock, stamps on every submission, players known by address.
+    The clock walk goes on from the game's replay with the submission (not a second
+    replay of the game and the submission together)."""
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(LEAGUE + "R: SSSSOOOO {[%at 2026-12-02T12:00:00Z Red]}\n")
+    calls = _counted(monkeypatch)
+    message = b"From: bo@example.org\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <a1@x>\n\nSOSOSOSO\n"
+    now = "2026-12-04T18:00:00Z"
+    handled = mail.run(io.BytesIO(message), mail.settings(tmp_path, sender="ref@example.org", now=now))
+    text = game_file.read_text()
+    assert handled.exit_code == 0 and "B: SOSOSOSO {[%at 2026-12-04T18:00:00Z Blue]}" in text, text
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 1 and calls["file reads"] == 2, dict(calls)
+    # Both answers say the clock a whole replay gives (TIME.md §6: Blue's 3d less 2d 6h, plus 1d).
+    answers = sorted((tmp_path / "outbox").glob("*.eml"))
+    assert len(answers) == 2
+    for path in answers:
+        answer = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        assert isinstance(answer, EmailMessage)
+        body = answer.get_body(("plain",))
+        assert body is not None and "clock Red 3d 0h 00m, Blue 1d 18h 00m; deadline 2026-12-07" in body.get_content()
+
+
 def test_an_accepted_move_by_play_reads_and_replays_the_game_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -105,3 +145,80 @@ def test_the_gateway_replay_is_not_used_once_the_game_was_written_since(tmp_path
     assert "R: SSSSOOOO" in text and "B: SOSOSOSO" in text
     stale = game.submit(current, "SSOOSSOO", side="Red", expect=current.token, seed=None, wait=1)
     assert not stale.written and stale.error is not None and "the board has changed" in stale.error
+
+
+def _before_a_battle(seed: str) -> tuple[str, str, str]:
+    """A Nieuchess playout's tags, its moves up to its first turn with a battle (one that
+    leaves nobody a choice), and that turn with the die and result left out (the referee
+    draws them)."""
+    head, _, moves = playout.play("nieuchess", None, seed, max_turns=60).text.partition("\n\n")
+    lines = moves.splitlines()
+    at = next(index for index, line in enumerate(lines) if "#" in line)
+    assert "(" not in lines[at], "a battle that leaves a choice"
+    label, _, actions = lines[at].partition(":")
+    turn = label.split(".")[-1].strip() + ": " + re.sub(r"#\d=\S*", "", actions).strip()
+    return head, "\n".join(lines[:at]) + "\n", turn
+
+
+PLAYERS = '[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n'
+
+
+def _battle_by_mail(tmp_path: Path, head: str, moves: str, turn: str, keys: Path | None) -> Path:
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(f"{head}\n{PLAYERS}\n{moves}")
+    sender = "ann@example.org" if turn.startswith("R") else "bo@example.org"
+    message = f"From: {sender}\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <b1@x>\n\n{turn}\n"
+    handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org", keys=keys))
+    assert handled.exit_code == 0
+    return game_file
+
+
+def test_a_battle_by_mail_whose_die_the_referee_draws_replays_the_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The die drawn from the game's Seed is written onto the battle: the record as
+    written is the game's replay continued (not a second replay from the start)."""
+    head, moves, turn = _before_a_battle("b8")
+    calls = _counted(monkeypatch)
+    game_file = _battle_by_mail(tmp_path, head, moves, turn, None)
+    battle = next(action for action in turn.split() if "x" in action)
+    assert re.search(re.escape(battle) + r"#\d", game_file.read_text()), game_file.read_text()
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 2, dict(calls)
+
+
+def test_a_battle_by_mail_with_the_game_masters_key_replays_the_game_once_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the game master's key the die is drawn from the secret seed, which the game's
+    replay (made from the record's tags, the seed's hash alone) cannot draw from: the game
+    and the submission are replayed once with the key; the record as written (the die on
+    it) is then that replay of the game continued, not a third replay."""
+    head, moves, turn = _before_a_battle("b8")
+    seed = "a3c1e5f0b2d4968778695a4b3c2d1e0f"
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    create_key(keys / "g1.key", seed)
+    head = re.sub(r'\[Seed "[^"]*"\]', f'[SeedHash "{seed_hash(seed)}"]', head)
+    calls = _counted(monkeypatch)
+    game_file = _battle_by_mail(tmp_path, head, moves, turn, keys)
+    battle = next(action for action in turn.split() if "x" in action)
+    assert re.search(re.escape(battle) + r"#\d", game_file.read_text()), game_file.read_text()
+    assert calls["reads"] <= 1 and calls["replays"] <= 2 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 2, dict(calls)
+
+
+def test_a_timeout_claimed_by_play_replays_the_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`referee play FILE timeout` in a league's game: the `timeout` and its stamp continue
+    the game's replay, and the clock proves the flag (Red: 3d from 2026-12-04 18:00)."""
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(
+        LEAGUE + "R: SSSSOOOO {[%at 2026-12-02T12:00:00Z Red]}\nB: SOSOSOSO {[%at 2026-12-04T18:00:00Z Blue]}\n"
+    )
+    calls = _counted(monkeypatch)
+    early = play.submit(game_file, "timeout", now=parse_instant("2026-12-07T17:00:00Z"))
+    assert not early.written and "Red still has 1h 00m" in early.headline, early.headline
+    result = play.submit(game_file, "timeout", now=parse_instant("2026-12-07T19:00:00Z"))
+    assert result.written and "Blue wins" in result.headline, result.headline
+    assert "timeout\n{[%at 2026-12-07T19:00:00Z Red]}" in game_file.read_text()
+    assert calls["reads"] <= 2 and calls["replays"] <= 2 and calls["continued"] == 2, dict(calls)

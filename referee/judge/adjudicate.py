@@ -56,6 +56,9 @@ class Replay:
         self.timeouts: list[tuple[int, Side, tuple[Event, ...]]] = []
         """Each `timeout` that held: the count of `steps` before it, the side that lost on
         time and the events of its loss (in Pikemen with 3-4 players, that it left)."""
+        self.walk: ClockWalk | None = None
+        """A timed record's clock walk as it stood at the end of the replay (not settled
+        by the verdict's view): what `continued` goes on with."""
 
     @property
     def last_round(self) -> int:
@@ -121,6 +124,7 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_a
     replay.verdict = _verdict(record, state, source, index, failure, turns)
     if clock is not None and failure is None:
         replay.verdict = replay.verdict._replace(clock=clock.view(state))
+        replay.walk = clock
     if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
         replay.cut = _cut(replay, state, replay.verdict)
     return replay
@@ -129,43 +133,69 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_a
 def continued(before: Replay, record: Record, source: str = "-", index: int = 1) -> Replay | None:
     """The replay of `record`, a continuation of the record `before` replayed (the same
     tags but `Result`, none in `record`; its items, the very same objects, followed by new
-    turns), made by applying only the new items to a copy of `before`'s state, as `run`
-    would on the whole record: the same verdict, steps (`before`'s kept ones, then the
-    new), rounds and numbers. None when that cannot be sure to be the same as replaying
-    `record` from its start, and the caller replays it whole: a clock (it walks the whole
-    record), something awaited (the last action was applied open-ended), the new items'
-    first turn continuing the open one or a replacement step, or tags that differ."""
+    items), made by applying only the new items to a copy of `before`'s state (and of its
+    clock walk, in a timed record), as `run` would on the whole record: the same verdict
+    (its clock view included), steps (`before`'s kept ones, then the new), rounds and
+    numbers. None when that cannot be sure to be the same as replaying `record` from its
+    start, and the caller replays it whole: something awaited (the last action was applied
+    open-ended), the turn left open changed (continued, or a part written onto its
+    battle), tags that differ, or a timed record replayed without its walk."""
     old, state = before.record, before.state
     if old is None or state is None or before.verdict.status != Status.ONGOING or before.verdict.turns is None:
         return None
-    if before.verdict.clock is not None or state.pending() is not None or record.tag("Result") is not None:
+    if (before.verdict.clock is None) != (before.walk is None):
+        return None
+    if state.pending() is not None or record.tag("Result") is not None:
         return None
     if record.game != old.game or record.tag_map != {k: v for k, v in old.tag_map.items() if k != "Result"}:
         return None
     kept, new = record.items[: len(old.items)], record.items[len(old.items) :]
     if len(kept) != len(old.items) or any(a is not b for a, b in zip(kept, old.items, strict=True)):
         return None
-    first = next((item for item in new if not isinstance(item, Comment)), None)
-    if not isinstance(first, Turn) or first.step:
+    if not new:
         return None
-    state = state.copy()
-    replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
-    replay.steps, replay.rounds, replay.numbers = list(before.steps), list(before.rounds), list(before.numbers)
     try:
-        failure: ErrorReport | None = None
-        turns = 0
-        last = next((item for item in reversed(old.items) if isinstance(item, Turn)), None)
-        if last is not None:  # the turn the record left open ends where the new one begins
-            try:
-                state.end_turn()
-            except RuleError as error:
-                failure = _report(last.span, before.rounds[-1], last.side, None, error.message)
-        if failure is None:
-            failure, turns = run(new, open_ended(record).__contains__, state, replay, keep_steps=True)
-        replay.verdict = _verdict(record, state, source, index, failure, before.verdict.turns + turns)
+        replay = _continued(before, old, record, new, source, index)
     except Exception as error:  # a bug of the referee, as `adjudicate` reports it
         replay = Replay(record, None, crashed(source, index, record.game, record.span.line, error))
     replay.verdict = replay.verdict._replace(offset=record.offset)
+    return replay
+
+
+def _continued(
+    before: Replay, old: Record, record: Record, new: Sequence[RecordItem], source: str, index: int
+) -> Replay:
+    """`continued` once it knows it can: the new items run from where `before` stopped."""
+    assert before.state is not None and before.verdict.turns is not None
+    walk = before.walk.copy() if before.walk is not None else None
+    entries: dict[int, tuple[Entry, ...]] = {}
+    if walk is not None:  # the new comments' stamps and grants, read as `_clock` reads them
+        entries, problem = _entries(new)
+        if problem is not None:
+            span, message = problem
+            return Replay(record, None, malformed(source, index, record.game, span.line, span.column, message))
+    state = before.state.copy()
+    replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
+    replay.steps, replay.rounds, replay.numbers = list(before.steps), list(before.rounds), list(before.numbers)
+    replay.timeouts = list(before.timeouts)
+    last = next((item for item in reversed(old.items) if isinstance(item, Turn)), None)
+    open_round = before.rounds[-1] if last is not None else None
+    is_open_ended = open_ended(record).__contains__
+    failure, turns = run(
+        new,
+        is_open_ended,
+        state,
+        replay,
+        keep_steps=True,
+        clock=walk,
+        entries=entries,
+        open_turn=last,
+        open_round=open_round,
+    )
+    replay.verdict = _verdict(record, state, source, index, failure, before.verdict.turns + turns)
+    if walk is not None and failure is None:
+        replay.verdict = replay.verdict._replace(clock=walk.view(state))
+        replay.walk = walk
     return replay
 
 
@@ -187,24 +217,36 @@ def _clock(
     tags = record.tag_map
     if "TimeControl" not in tags and "Start" not in tags:
         return None, {}, None
-    from referee.judge.clock import ClockEntryError, ClockTagError, ClockWalk, read_entries, read_setup
+    from referee.judge.clock import ClockTagError, ClockWalk, read_setup
+
+    try:
+        setup = read_setup(tags)
+    except ClockTagError as error:
+        return None, {}, (record.tag_span(error.tag) or record.span, error.message)
+    entries, problem = _entries(record.items)
+    if problem is not None:
+        return None, {}, problem
+    if setup is None:  # pragma: no cover - a tag was there
+        return None, {}, None
+    return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries, None
+
+
+def _entries(items: Iterable[RecordItem]) -> tuple[dict[int, tuple[Entry, ...]], tuple[Span, str] | None]:
+    """The stamps and grants of the items' comments (by `id`), or where and why the first
+    that cannot be read makes the record malformed."""
+    from referee.judge.clock import ClockEntryError, read_entries
 
     entries: dict[int, tuple[Entry, ...]] = {}
     try:
-        setup = read_setup(tags)
-        for item in record.items:
+        for item in items:
             for comment in item.items if isinstance(item, Turn) else (item,):
                 if isinstance(comment, Comment):
                     found = read_entries(comment)
                     if found:
                         entries[id(comment)] = found
-    except ClockTagError as error:
-        return None, {}, (record.tag_span(error.tag) or record.span, error.message)
     except ClockEntryError as error:
-        return None, {}, (error.span, error.message)
-    if setup is None:  # pragma: no cover - a tag was there
-        return None, {}, None
-    return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries, None
+        return {}, (error.span, error.message)
+    return entries, None
 
 
 def run(
@@ -216,6 +258,8 @@ def run(
     cut_at: int | None = None,
     clock: ClockWalk | None = None,
     entries: dict[int, tuple[Entry, ...]] | None = None,
+    open_turn: Turn | None = None,
+    open_round: int | None = None,
 ) -> tuple[ErrorReport | None, int]:
     """Drive the state over a record's items: the first rule broken (or None) and the turns
     replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps` and
@@ -223,10 +267,9 @@ def run(
     timed record's `clock` walks along (TIME.md §3), its `entries` by comment (`id`).
     `is_open_ended` is asked of each action applied, in record order (see `open_ended`);
     `items` may be read one at a time (`notation.reader.Streamed.items`), except with a
-    clock, which looks ahead for a `timeout`'s stamp.
+    clock, which looks ahead for a `timeout`'s stamp. `open_turn` and `open_round` are the
+    turn the items continue after (the last turn replayed before them, and its round).
     """
-    open_turn: Turn | None = None
-    open_round: int | None = None
     entries = entries or {}
     turns = 0
 

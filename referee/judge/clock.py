@@ -11,6 +11,7 @@ knows a game: the state says whose input it awaits (`GameState.awaited`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -289,17 +290,27 @@ class ClockWalk:
         return None
 
     def view(self, state: GameState[Any]) -> ClockView:
-        """The clock at the end of the record, as of its last stamp (or `Start`)."""
-        self._settle()
+        """The clock at the end of the record, as of its last stamp (or `Start`). The walk
+        itself is left as it is, so that it can go on with more of the record (a stamp
+        right after the last one may still take back the increment it defers)."""
+        walk = self.copy()
+        walk._settle()
         running = state.awaited()
-        if self.control.per_move:
+        if walk.control.per_move:
             banks = tuple(
-                self.bank[side] if side == running or side in self.out else self.control.base + self.kept[side]
-                for side in self.sides
+                walk.bank[side] if side == running or side in walk.out else walk.control.base + walk.kept[side]
+                for side in walk.sides
             )
         else:
-            banks = tuple(self.bank[side] for side in self.sides)
-        return ClockView(self.control, self.sides, banks, self.last, running, self.last)
+            banks = tuple(walk.bank[side] for side in walk.sides)
+        return ClockView(walk.control, walk.sides, banks, walk.last, running, walk.last)
+
+    def copy(self) -> ClockWalk:
+        """The walk as it stands, to go on with apart (its banks and sets are its own)."""
+        walk = copy.copy(self)
+        walk.bank, walk.kept = dict(self.bank), dict(self.kept)
+        walk.inputs, walk.out = set(self.inputs), set(self.out)
+        return walk
 
     # -- the rules -------------------------------------------------------------------------------
 

@@ -353,7 +353,11 @@ class _Game:
         events += self._fill_pending_choice(first, plan, drawn_ids, filled)
         items = tuple(replace_moves(plan.items, filled)) if filled else tuple(plan.items)
         final = Record(record.game, tuple(written_tags), items, record.span)
-        second = first if not filled and not keyed else adjudicate(final, self.source)
+        # Rolls written in (physical dice, the key's draws): the record as written, continued
+        # from the game's replay where its own items are untouched, else replayed whole.
+        second = first
+        if filled or keyed:
+            second = continued(self.current, final, self.source) or adjudicate(final, self.source)
         if second.verdict.status not in ("finished", "ongoing"):
             raise Refusal(verdict_line(second.verdict), second.verdict)  # pragma: no cover - defensive
         if second is first:
