@@ -17,6 +17,7 @@ the same tags, labels and actions.
 from __future__ import annotations
 
 import re
+from array import array
 from functools import cache
 from typing import NamedTuple
 
@@ -29,6 +30,9 @@ ASCII_SPACE = " \t\n\r\f\v"
 
 LABEL_CACHE = 256
 """Labels kept per game, by their text as written (any mix of capitals reads the same)."""
+
+ACTION_CACHE = 1 << 16
+"""With `keep`, actions (and numbered labels) kept per game with their canonical text, by their text as written."""
 
 
 class Label(NamedTuple):
@@ -48,21 +52,23 @@ DRAW = _Draw()
 """The `draw` termination, in the items of a `Scanned`."""
 
 
-class Note(NamedTuple):
-    """A comment, kept only when the canonical text is wanted (`scan(..., keep=True)`)."""
+class Body(NamedTuple):
+    """The canonical move text of a record read with `keep` (NOTATION.md §7), written as it
+    was read: the record's comments and glyphs are in it, and its turns carry the round
+    numbers written on them (the canonical form's numbers are the replay's:
+    `notation.writer.canonical_pieces` puts them right where they differ)."""
 
-    text: str
-    braced: bool
+    parts: list[str]
+    """In order, pieces that joined give the text after the tags without its last newline:
+    each turn, `draw` and comment between turns on a line of its own, its newline first."""
+    labels: array[int]
+    """Where each turn's label (`\\n12. R:`) stands among `parts`, in turn order."""
+    numbers: array[int]
+    """The round number written on each turn (0: none), in turn order."""
 
 
-class Glyph(str):
-    """A glyph written on the action before it (`!?`), kept only with `keep=True`."""
-
-    __slots__ = ()
-
-
-Item = Label | _Draw | Note | Glyph | object
-"""A label, DRAW or an action (the game's own value); with `keep=True` also notes and glyphs."""
+Item = Label | _Draw | object
+"""A label, DRAW or an action (the game's own value)."""
 
 
 class Scanned(NamedTuple):
@@ -73,13 +79,16 @@ class Scanned(NamedTuple):
     """Every tag, by name, in file order."""
     items: list[Item]
     """Labels, actions and draws in record order."""
+    body: Body | None = None
+    """With `keep`: the move text's canonical text, comments and glyphs kept."""
 
 
 def scan(text: str, dialects: DialectLookup, keep: bool = False) -> Scanned | None:
     """The record in `text` read the quick way, or None when the full reader must read it.
 
-    With `keep`, comments (`Note`) and glyphs (`Glyph`, after their action) are kept among
-    the items too, so that the record's canonical text can be written (`canonical_text`)."""
+    With `keep`, the move text's canonical text is read too (`Scanned.body`), comments and
+    glyphs kept, so that the record's canonical text can be written
+    (`notation.writer.canonical_pieces`)."""
     game_match = GAME_VALUE.match(text)
     if game_match is None:
         return None
@@ -96,7 +105,11 @@ def scan(text: str, dialects: DialectLookup, keep: bool = False) -> Scanned | No
         if name in tags:
             return None  # a repeated tag: the full reader says where
         tags[name] = unescape(value)
-    items = _Reader.of(dialect, keep).items(text, tag_section.end())
+    reader = _Reader.of(dialect, keep)
+    if keep:
+        kept = reader.kept(text, tag_section.end())
+        return None if kept is None else Scanned(game, tags, kept[0], kept[1])
+    items = reader.items(text, tag_section.end())
     return None if items is None else Scanned(game, tags, items)
 
 
@@ -132,6 +145,9 @@ class _Reader:
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
+        self.short = dialect.short_labels
+        self.actions: dict[str, tuple[object, str]] = {}  # with `keep`: each action and its canonical text
+        self.numbered: dict[tuple[str | None, str], tuple[Label, str]] = {}  # with `keep`: label and its text
 
     @staticmethod
     @cache
@@ -171,19 +187,102 @@ class _Reader:
                 in_turn = False
             elif kind == "lone" or kind == "timeout":
                 return None  # a time-out is judged by the clock: the full reader reads it
-            elif kind is not None:  # kept: a comment, or an action with its glyph
-                if kind == "glyph":
-                    if not in_turn:
-                        return None
-                    try:
-                        append(parse_action(token["action"]))
-                    except ValueError:
-                        return None
-                    append(Glyph(token["glyph"]))
-                else:
-                    append(Note(token[kind], kind == "comment"))
             # else a comment: passed over
         return items
+
+    def kept(self, text: str, pos: int) -> tuple[list[Item], Body] | None:
+        """`items`, and the move text's canonical text (`Body`), or None.
+
+        As `notation.writer.write` writes a record: a turn on a line of its own, its words
+        (label, actions with their glyphs, braced comments) one space apart, a `;` comment
+        one space after the words before it, ending its line, the next word at the start of
+        the next line; `draw` and comments between turns on lines of their own."""
+        end = len(text.rstrip(ASCII_SPACE))
+        match, kinds, parse_action = self.match, self.kinds, self.parse_action
+        actions, labels = self.actions, self.numbered
+        items: list[Item] = []
+        append = items.append
+        parts: list[str] = []
+        part = parts.append
+        places, numbers = array("l"), array("l")
+        in_turn = False
+        fresh = False  # inside a turn, after a `;` comment: the next word starts a line
+        while pos < end:
+            token = match(text, pos)
+            if token is None:
+                return None
+            pos = token.end()
+            kind = kinds.get(token.lastindex)  # type: ignore[arg-type]
+            if kind == "action" or kind == "glyph":
+                if not in_turn:
+                    return None
+                written = token["action"]
+                known = actions.get(written)
+                if known is None:
+                    try:
+                        known = self._action(written, parse_action(written))
+                    except ValueError:
+                        return None
+                append(known[0])
+                word = known[1] if kind == "action" else known[1] + token["glyph"]
+                if fresh:
+                    word, fresh = word[1:], False
+                part(word)
+            elif kind == "label":
+                if fresh:  # the turn before ends with its `;` comment: not with its newline
+                    parts[-1], fresh = parts[-1][:-1], False
+                number, written = token.group("number", "label")
+                found = labels.get((number, written)) or self._numbered(number, written)
+                if found is None:
+                    return None
+                append(found[0])
+                places.append(len(parts))
+                part(found[1])
+                numbers.append(found[0].number or 0)
+                in_turn = True
+            elif kind == "draw":
+                if fresh:
+                    parts[-1], fresh = parts[-1][:-1], False
+                append(DRAW)
+                part("\ndraw")
+                in_turn = False
+            elif kind == "comment" or kind == "line":
+                note = token[kind]
+                if not in_turn:
+                    part(f"\n{{{note}}}" if kind == "comment" else f"\n;{note}")
+                elif kind == "line":
+                    part(f" ;{note}\n")
+                    fresh = True
+                else:
+                    part(f"{{{note}}}" if fresh else f" {{{note}}}")
+                    fresh = False
+            elif kind == "lone" or kind == "timeout":
+                return None
+        if fresh:
+            parts[-1] = parts[-1][:-1]
+        return items, Body(parts, places, numbers)
+
+    def _action(self, written: str, action: object) -> tuple[object, str]:
+        """The action written `written` and its canonical text after a space, now cached."""
+        if len(self.actions) >= ACTION_CACHE:
+            self.actions.clear()
+        known = self.actions[written] = (action, " " + str(action))
+        return known
+
+    def _numbered(self, number: str | None, written: str) -> tuple[Label, str] | None:
+        """The label written `written` after the round number `number` (if any), and its
+        canonical text on a new line, now cached."""
+        label = self.labels.get(written) or self._label(written)
+        if label is None:
+            return None
+        canonical = self.short[label.side] + ("+" if label.step else "") + ":"
+        if number is not None:
+            label = Label(label.side, label.step, int(number.rstrip(".")))
+            canonical = f"{label.number}. {canonical}"
+        if len(self.numbered) >= ACTION_CACHE:
+            self.numbered.clear()
+        found = self.numbered[number, written] = (label, "\n" + canonical)
+        return found
 
     def _label(self, written: str) -> Label | None:
         """The label written `written` (its colon included), now cached."""

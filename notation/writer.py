@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
-from notation.quick import DRAW, Glyph, Label, Note, Scanned
+from notation.quick import Scanned
 
 LEADING_TAGS = ("Game", "Variant", "Players")
 MIDDLE_TAGS = ("First", "Seed", "SeedHash", "Position")
@@ -87,65 +87,36 @@ def write(record: Record, dialect: Dialect) -> str:
 
 
 def write_scanned(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> str:
-    """The canonical form of a record read the quick way with its comments and glyphs kept
+    """The canonical form of a record read the quick way with its canonical text kept
     (`notation.quick.scan(..., keep=True)`), the same text `write` gives of the record
     model: `numbers` are the round numbers to write on the turns, in order (0: none; as
     `write` takes them from the turns), and the tag `without` is left out (the turn
     token's text has no `Result`)."""
-    return "".join(scanned_pieces(scanned, numbers, dialect, without))
+    return "".join(canonical_pieces(scanned, numbers, dialect, without))
 
 
-def scanned_pieces(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> Iterator[str]:
-    """`write_scanned` in pieces, a line at a time, so that a hash of a long record's
-    canonical text never holds the whole text."""
+PIECE = 4096
+"""Parts of a record's move text joined at a time by `canonical_pieces`."""
+
+
+def canonical_pieces(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> Iterator[str]:
+    """`write_scanned` in pieces of some thousand parts, so that a hash of a long record's
+    canonical text never holds the whole text. The turns whose number in `numbers` is not
+    the one written on them get it now (in `scanned.body`, which is changed)."""
+    body = scanned.body
+    if body is None:
+        raise ValueError("the record was not scanned with keep=True: it has no canonical text")
     nowhere = Span(1, 1)
     tags = [Tag(name, value, nowhere) for name, value in scanned.tags.items() if name != without]
     yield write_tags(ordered_tags(tags, dialect))
-    short = dialect.short_labels
-    labels: dict[tuple[str, bool], str] = {}  # a label's canonical text, by side and step
-    body = False
-    words: list[str] | None = None  # the open turn's words on its current line
-    lines = ""  # the open turn's lines ended by `;` comments
-    begun = 0
-    special = frozenset((Label, DRAW.__class__, Note, Glyph))
-    texts: dict[int, str] = {}  # an action's text by identity (the quick reader shares equal actions)
-    for item in scanned.items:
-        kind = item.__class__
-        if kind not in special:  # an action (always inside a turn): by far the most frequent item
-            text = texts.get(id(item))
-            if text is None:
-                text = texts[id(item)] = str(item)
-            words.append(text)  # type: ignore[union-attr]
-        elif kind is Label:
-            if words is not None:
-                yield "\n" + (lines + " ".join(words)).rstrip("\n")
-                body = True
-            label: Label = item  # type: ignore[assignment]
-            number = (numbers[begun] or None) if begun < len(numbers) else label.number
-            begun += 1
-            key = (label.side, label.step)
-            written = labels.get(key) or labels.setdefault(key, short[label.side] + ("+" if label.step else "") + ":")
-            words, lines = [f"{number}. {written}" if number is not None else written], ""
-        elif item is DRAW:
-            if words is not None:
-                yield "\n" + (lines + " ".join(words)).rstrip("\n")
-            words, body = None, True
-            yield "\ndraw"
-        elif kind is Note:
-            note: Note = item  # type: ignore[assignment]
-            if words is None:
-                yield "\n" + (f"{{{note.text}}}" if note.braced else f";{note.text}").rstrip("\n")
-                body = True
-            elif note.braced:
-                words.append(f"{{{note.text}}}")
-            else:
-                lines += " ".join(words) + f" ;{note.text}\n"
-                words = []
-        else:  # a glyph, on the action before it
-            assert words is not None
-            words[-1] += item  # type: ignore[operator]
-    if words is not None:
-        yield "\n" + (lines + " ".join(words)).rstrip("\n")
-        body = True
-    if body:
+    parts = body.parts
+    if numbers != body.numbers:  # a number missing or written where the canonical form has none
+        for turn, (number, written) in enumerate(zip(numbers, body.numbers, strict=False)):
+            if number != written:
+                at = body.labels[turn]
+                label = parts[at][1:].rpartition(" ")[2]
+                parts[at] = f"\n{number}. {label}" if number else "\n" + label
+    for start in range(0, len(parts), PIECE):
+        yield "".join(parts[start : start + PIECE])
+    if parts:
         yield "\n"

@@ -19,9 +19,9 @@ from typing import Any
 
 from games import registry
 from games.api import GameState, Resign
-from notation.quick import DRAW, Glyph, Item, Label, Note, Scanned, scan
+from notation.quick import DRAW, Item, Label, Scanned, scan
 from notation.stream import RawRecord
-from notation.writer import scanned_pieces
+from notation.writer import canonical_pieces
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict, annotated
@@ -32,7 +32,7 @@ def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = Fals
     detailed path must give the verdict (not read quickly, illegal, timed, or any failure).
 
     With `token`, the verdict carries the turn token (PLAY.md §2), its canonical text
-    written from the same reading and replay (`notation.writer.scanned_pieces`, hashed a line at a time)."""
+    written from the same reading and replay (`notation.writer.canonical_pieces`, hashed a piece at a time)."""
     return quick_check(raw, source, index, token=token)[0]
 
 
@@ -57,13 +57,8 @@ def quick_check(
         if verdict is not None and numbers is not None:
             dialect = registry.engine(scanned.game).dialect()
             digest = hashlib.sha256()
-            pieces: list[str] = []  # hashed some thousand lines at a time: fewer calls, bounded memory
-            for piece in scanned_pieces(scanned, numbers, dialect, without="Result"):
-                pieces.append(piece)
-                if len(pieces) == 4096:
-                    digest.update("".join(pieces).encode("utf-8"))
-                    pieces.clear()
-            digest.update("".join(pieces).encode("utf-8"))
+            for piece in canonical_pieces(scanned, numbers, dialect, without="Result"):
+                digest.update(piece.encode("utf-8"))
             verdict = annotated(verdict, token_of_digest(verdict.turns or 0, digest.hexdigest()))
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
         verdict = None
@@ -83,7 +78,7 @@ def action_places(items: list[Item]) -> set[int]:
     found: set[int] = set()
     count = 0
     for at, item in enumerate(items):
-        if item.__class__ is not Label and item is not DRAW and item.__class__ not in _KEPT:
+        if item.__class__ is not Label and item is not DRAW:
             if at in places:
                 found.add(count)
             count += 1
@@ -102,7 +97,6 @@ def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | Non
     begin_turn, end_turn, apply = state.begin_turn, state.end_turn, state.apply
     turns = 0
     for at, item in enumerate(items):
-        kind = item.__class__
         if item.__class__ is Label:
             if turns:
                 end_turn()  # a draw leaves the turn before it open, as in the detailed path
@@ -114,7 +108,7 @@ def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | Non
             if state.outcome() is not None:
                 return None  # a draw after the end: illegal
             state.agree_draw()
-        elif kind is not Note and kind is not Glyph:
+        else:
             apply(item, at in open_ended)
     return legal_verdict(scanned.game, scanned.tags.get("Result"), state, source, index, turns)
 
@@ -128,19 +122,14 @@ def open_ended_actions(items: list[Item]) -> set[int]:
         kind = items[at].__class__
         if kind is Label:
             break  # an action before the last label is never the last one
-        if kind is not Resign and items[at] is not DRAW and kind not in _KEPT:
+        if kind is not Resign and items[at] is not DRAW:
             found.add(at)
             break
     for at, item in enumerate(items):
         if item is DRAW or item.__class__ is Resign:
             before = at - 1
-            # draws after draws (and what is kept for the canonical text): the action before them all
-            while before >= 0 and (items[before] is DRAW or items[before].__class__ in _KEPT):
+            while before >= 0 and items[before] is DRAW:  # draws after draws: the action before them all
                 before -= 1
             if before >= 0 and items[before].__class__ is not Label:
                 found.add(before)
     return found
-
-
-_KEPT = (Note, Glyph)
-"""Items kept only for the canonical text: comments and glyphs, which the rules ignore."""
