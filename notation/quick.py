@@ -147,7 +147,7 @@ class _Reader:
         self.labels: dict[str, Label] = {}
         self.short = dialect.short_labels
         self.actions: dict[str, tuple[object, str]] = {}  # with `keep`: each action and its canonical text
-        self.numbered: dict[tuple[str | None, str], tuple[Label, str]] = {}  # with `keep`: label and its text
+        self.numbered: dict[tuple[str | None, str], tuple[Label, str, int]] = {}  # with `keep`: label, text, number
 
     @staticmethod
     @cache
@@ -238,7 +238,7 @@ class _Reader:
                 append(found[0])
                 places.append(len(parts))
                 part(found[1])
-                numbers.append(found[0].number or 0)
+                numbers.append(found[2])
                 in_turn = True
             elif kind == "draw":
                 if fresh:
@@ -269,9 +269,9 @@ class _Reader:
         known = self.actions[written] = (action, " " + str(action))
         return known
 
-    def _numbered(self, number: str | None, written: str) -> tuple[Label, str] | None:
-        """The label written `written` after the round number `number` (if any), and its
-        canonical text on a new line, now cached."""
+    def _numbered(self, number: str | None, written: str) -> tuple[Label, str, int] | None:
+        """The label written `written` after the round number `number` (if any), its
+        canonical text on a new line and its number (0: none), now cached."""
         label = self.labels.get(written) or self._label(written)
         if label is None:
             return None
@@ -281,7 +281,7 @@ class _Reader:
             canonical = f"{label.number}. {canonical}"
         if len(self.numbered) >= ACTION_CACHE:
             self.numbered.clear()
-        found = self.numbered[number, written] = (label, "\n" + canonical)
+        found = self.numbered[number, written] = (label, "\n" + canonical, label.number or 0)
         return found
 
     def _label(self, written: str) -> Label | None:
