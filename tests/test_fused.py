@@ -25,7 +25,9 @@ from notation.stream import RawRecord, split
 from referee.judge import session
 from referee.judge.adjudicate import dialect_for, open_ended
 from referee.judge.annotate import annotate_verdict
-from referee.judge.fused import open_ended_actions, quick_verdict
+from referee.judge.drive import open_ended as drive_open_ended
+from referee.judge.drive import quick_kinds
+from referee.judge.fused import quick_verdict
 from referee.judge.playout import play
 from referee.judge.sources import Read
 from referee.judge.verdicts import Verdict
@@ -240,7 +242,7 @@ def test_open_ended_actions_are_found_as_the_detailed_path_finds_them() -> None:
         moves_in_order = [move for turn in record.turns for move in turn.moves]
         expected = {moves_in_order.index(move) for move in open_ended(record)}
         actions = [at for at, item in enumerate(scanned.items) if type(item) is not Label and item is not DRAW]
-        found = {actions.index(at) for at in open_ended_actions(scanned.items)}
+        found = {actions.index(at) for at in drive_open_ended(quick_kinds(scanned.items))}
         assert found == expected, moves
 
 

@@ -10,10 +10,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games import registry
-from games.api import Event, GameState, Outcome, Randomness, Resign, RuleError, SetupError, Side, quoted
+from games.api import Event, GameState, Outcome, Randomness, RuleError, SetupError, Side, quoted
 from notation import reader
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, RecordItem, Span, Timeout, Turn
+from referee.judge.drive import open_ended as find_open_ended
+from referee.judge.drive import record_kinds
 from referee.judge.verdicts import ErrorReport as ErrorReport
 from referee.judge.verdicts import Ongoing, Status, crashed, malformed
 from referee.judge.verdicts import Verdict as Verdict
@@ -303,39 +305,14 @@ def _report(
     return ErrorReport(span.line, span.column, round_number, side, action, message, number)
 
 
-def _last_move(record: Record) -> Move | None:
-    """The last action of the last turn, when only comments, `draw`, `timeout` or `resign`
-    follow it: what it leaves unwritten (a choice, a roll) may stay pending, since those end
-    the game anyway. An action of an earlier turn is never last: a label follows it, so what
-    it leaves unwritten is illegal at the action (NOTATION.md §6), even when that label holds
-    no action, only `draw` or only `resign`."""
-    for item in reversed(record.items):
-        if isinstance(item, Turn):
-            for sub in reversed(item.items):
-                if isinstance(sub, Move) and not isinstance(sub.action, Resign):
-                    return sub
-            return None
-    return None
-
-
 def open_ended(record: Record) -> set[Move]:
     """The actions that may leave a choice or a roll unwritten: the last action, and
     every action right before a `resign` or a `draw`, which end the game with it
-    unwritten (a turn after them is a turn after the end)."""
-    last = _last_move(record)
-    found = {last} if last is not None else set()
-    previous: Move | None = None
-    for item in record.items:
-        if isinstance(item, Turn):
-            previous = None
-            for sub in item.items:
-                if isinstance(sub, Move):
-                    if isinstance(sub.action, Resign) and previous is not None:
-                        found.add(previous)
-                    previous = sub
-        elif isinstance(item, (Draw, Timeout)) and previous is not None:
-            found.add(previous)
-    return found
+    unwritten (a turn after them is a turn after the end). The rule is
+    `referee.judge.drive.open_ended`, shared by every path."""
+    steps = list(record_kinds(record.items))
+    kinds = b"".join(kind for kind, _ in steps)
+    return {move for at in find_open_ended(kinds) if (move := steps[at][1]) is not None}
 
 
 def _verdict(

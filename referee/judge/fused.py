@@ -18,11 +18,14 @@ from array import array
 from typing import Any
 
 from games import registry
-from games.api import GameState, Resign
+from games.api import GameState
 from notation.quick import DRAW, Item, Label, Scanned, scan
 from notation.stream import RawRecord
 from notation.writer import canonical_pieces
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
+from referee.judge.drive import action_places as drive_places
+from referee.judge.drive import open_ended as find_open_ended
+from referee.judge.drive import quick_kinds
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict, annotated
 
@@ -40,7 +43,7 @@ def quick_check(
     raw: RawRecord, source: str, index: int, *, token: bool = False
 ) -> tuple[Verdict | None, set[int] | None]:
     """`quick_verdict`, and when it is None but the record was read quickly, the places
-    among its actions (counted from 0) of those `open_ended_actions` finds, which the
+    among its actions (counted from 0) of those `referee.judge.drive.open_ended` finds, which the
     detailed path as a stream needs (`referee.judge.lean`): so it need not read the record
     quickly again."""
     data = raw.raw
@@ -73,16 +76,9 @@ def quick_check(
 
 def action_places(items: list[Item]) -> set[int]:
     """The places among the actions of `items` (counted from 0) of the actions that may
-    leave a choice or a roll unwritten (`open_ended_actions`)."""
-    places = open_ended_actions(items)
-    found: set[int] = set()
-    count = 0
-    for at, item in enumerate(items):
-        if item.__class__ is not Label and item is not DRAW:
-            if at in places:
-                found.add(count)
-            count += 1
-    return found
+    leave a choice or a roll unwritten (`referee.judge.drive.open_ended`)."""
+    kinds = quick_kinds(items)
+    return drive_places(kinds, find_open_ended(kinds))
 
 
 def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | None = None) -> Verdict | None:
@@ -93,7 +89,7 @@ def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | Non
     if unreadable_result(scanned.game, scanned.tags.get("Result"), state.sides) is not None:
         return None  # malformed at the tag
     items = scanned.items
-    open_ended = open_ended_actions(items)
+    open_ended = find_open_ended(quick_kinds(items))
     begin_turn, end_turn, apply = state.begin_turn, state.end_turn, state.apply
     turns = 0
     for at, item in enumerate(items):
@@ -111,25 +107,3 @@ def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | Non
         else:
             apply(item, at in open_ended)
     return legal_verdict(scanned.game, scanned.tags.get("Result"), state, source, index, turns)
-
-
-def open_ended_actions(items: list[Item]) -> set[int]:
-    """Where the actions stand that may leave a choice or a roll unwritten, as
-    `referee.judge.adjudicate.open_ended` finds them: the last action of the last turn other
-    than `resign`, and every action right before a `resign` in its turn or before a `draw`."""
-    found: set[int] = set()
-    for at in range(len(items) - 1, -1, -1):
-        kind = items[at].__class__
-        if kind is Label:
-            break  # an action before the last label is never the last one
-        if kind is not Resign and items[at] is not DRAW:
-            found.add(at)
-            break
-    for at, item in enumerate(items):
-        if item is DRAW or item.__class__ is Resign:
-            before = at - 1
-            while before >= 0 and items[before] is DRAW:  # draws after draws: the action before them all
-                before -= 1
-            if before >= 0 and items[before].__class__ is not Label:
-                found.add(before)
-    return found
