@@ -1,4 +1,15 @@
-"""What the fused, the streamed and the detailed replays share: the open-ended rule, once.
+"""What the fused, the streamed and the detailed replays share: the driver loop and the
+open-ended rule, once each.
+
+`drive` plays a neutral sequence of steps on a game state: a `notation.quick.Label`
+begins a turn (ending the one before), `DRAW` agrees a draw, anything else is an action.
+The quick reader's items are such steps as they stand; the detailed replay
+(`referee.judge.adjudicate.run`, and the streamed one through it) turns its record's items
+into steps and watches them go (`Watch`: round numbers, the clock, the steps kept, the
+cut, through the state's calls it wraps), saying itself where a broken rule stands in the
+text. A broken rule stops the loop
+with `Broken`, which says at which step and in what (ending a turn, beginning one, an
+action, a draw after the end).
 
 Each reader describes its record as a neutral sequence of kinds, one byte per item that
 matters to the rule, in record order: `TURN` (a label: a turn begins), `ACTION`,
@@ -11,9 +22,12 @@ next to nothing for it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Callable, Container, Iterable, Iterator
+from enum import Enum
+from typing import Any, Protocol
 
-from games.api import Resign
+from games.api import Event, GameState, Resign, RuleError, Side
 from notation.model import Draw, Move, RecordItem, Timeout, Turn
 from notation.quick import DRAW, Item, Label
 
@@ -75,3 +89,81 @@ def action_places(kinds: bytes, places: set[int]) -> set[int]:
     """`places` in `kinds` (actions' places, as `open_ended` gives them) counted among the
     actions only, from 0: as a reader that counts the actions it applies finds them."""
     return {at - kinds.count(TURN, 0, at) - kinds.count(END, 0, at) for at in places}
+
+
+class Phase(Enum):
+    """What a step was doing when it broke a rule."""
+
+    ENDING = "ending the turn before"
+    BEGINNING = "beginning a turn"
+    ACTING = "an action"
+    DRAWING = "a draw after the end"
+
+
+class Broken(Exception):
+    """A step of `drive` broke a rule: which (`at`, counted from 0), in what `phase`, the
+    rule's error (None for a draw after the end) and the turns begun by then."""
+
+    def __init__(self, at: int, phase: Phase, error: RuleError | None, turns: int) -> None:
+        super().__init__(f"step {at}: {phase.value}")
+        self.at, self.phase, self.error, self.turns = at, phase, error, turns
+
+
+BeginTurn = Callable[[Side, bool, "int | None"], bool]
+Apply = Callable[[Any, bool], tuple[Event, ...]]
+AgreeDraw = Callable[[], None]
+
+
+class Watch(Protocol):
+    """What a replay does beside `drive`: given the state's `begin_turn`, `apply` and
+    `agree_draw`, the ones the loop is to call instead (each calling the state's own and
+    doing its work around it, which may raise to stop the loop). The fast path passes no
+    watch, so its loop calls the state's own and pays nothing for watching."""
+
+    def watching(
+        self, begin_turn: BeginTurn, apply: Apply, agree_draw: AgreeDraw
+    ) -> tuple[BeginTurn, Apply, AgreeDraw]:
+        """The three to call instead."""
+        ...
+
+
+def drive(
+    steps: Iterable[object],
+    state: GameState[Any],
+    open_ended: Container[int],
+    watch: Watch | None = None,
+    numbers: array[int] | None = None,
+) -> int:
+    """Play `steps` on `state`: the turns begun. `open_ended` holds the steps (by place)
+    of the actions that may leave a choice or a roll unwritten (`open_ended`); `numbers`,
+    when given, gets the round number the canonical form writes on each turn (0: none).
+    Raises Broken at the first rule broken (a draw after the end is one)."""
+    begin_turn: BeginTurn = state.begin_turn
+    apply: Apply = state.apply
+    agree_draw: AgreeDraw = state.agree_draw
+    end_turn = state.end_turn
+    if watch is not None:
+        begin_turn, apply, agree_draw = watch.watching(begin_turn, apply, agree_draw)
+    turns = 0
+    at, item = -1, None
+    try:
+        for at, item in enumerate(steps):
+            if item.__class__ is Label:
+                if turns:  # a draw leaves the turn before it open: it ends here
+                    try:
+                        end_turn()
+                    except RuleError as error:
+                        raise Broken(at, Phase.ENDING, error, turns) from None
+                opens_round = begin_turn(item.side, item.step, item.number)
+                turns += 1
+                if numbers is not None:
+                    numbers.append((state.round_number() or 0) if opens_round else 0)
+            elif item is DRAW:
+                if state.outcome() is not None:
+                    raise Broken(at, Phase.DRAWING, None, turns)
+                agree_draw()
+            else:
+                apply(item, at in open_ended)
+    except RuleError as error:
+        raise Broken(at, Phase.BEGINNING if item.__class__ is Label else Phase.ACTING, error, turns) from None
+    return turns

@@ -19,13 +19,13 @@ from typing import Any
 
 from games import registry
 from games.api import GameState
-from notation.quick import DRAW, Item, Label, Scanned, scan
+from notation.quick import Item, Scanned, scan
 from notation.stream import RawRecord
 from notation.writer import canonical_pieces
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
 from referee.judge.drive import action_places as drive_places
+from referee.judge.drive import drive, quick_kinds
 from referee.judge.drive import open_ended as find_open_ended
-from referee.judge.drive import quick_kinds
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict, annotated
 
@@ -82,28 +82,12 @@ def action_places(items: list[Item]) -> set[int]:
 
 
 def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | None = None) -> Verdict | None:
-    """Play the record on a new state as `referee.judge.adjudicate` does; a broken rule
-    raises. `numbers`, when given, gets the round number the canonical form writes on
-    each turn (None on a turn that opens no round)."""
+    """Play the record on a new state with the driver every path shares
+    (`referee.judge.drive.drive`); a broken rule raises. `numbers`, when given, gets the
+    round number the canonical form writes on each turn (0 on a turn that opens no round)."""
     state: GameState[Any] = registry.engine(scanned.game).new_state(scanned.tags)
     if unreadable_result(scanned.game, scanned.tags.get("Result"), state.sides) is not None:
         return None  # malformed at the tag
     items = scanned.items
-    open_ended = find_open_ended(quick_kinds(items))
-    begin_turn, end_turn, apply = state.begin_turn, state.end_turn, state.apply
-    turns = 0
-    for at, item in enumerate(items):
-        if item.__class__ is Label:
-            if turns:
-                end_turn()  # a draw leaves the turn before it open, as in the detailed path
-            opens_round = begin_turn(item.side, item.step, item.number)
-            turns += 1
-            if numbers is not None:
-                numbers.append((state.round_number() or 0) if opens_round else 0)
-        elif item is DRAW:
-            if state.outcome() is not None:
-                return None  # a draw after the end: illegal
-            state.agree_draw()
-        else:
-            apply(item, at in open_ended)
+    turns = drive(items, state, find_open_ended(quick_kinds(items)), None, numbers)
     return legal_verdict(scanned.game, scanned.tags.get("Result"), state, source, index, turns)
