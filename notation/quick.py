@@ -17,7 +17,6 @@ the same tags, labels and actions.
 from __future__ import annotations
 
 import re
-from array import array
 from functools import cache
 from typing import NamedTuple
 
@@ -32,6 +31,8 @@ LABEL_CACHE = 256
 """Labels kept per game, by their text as written (any mix of capitals reads the same)."""
 
 ACTION_CACHE = 1 << 16
+JOINED = 4096
+"""With `keep`, the canonical text's parts joined at a time (`Body.joined`)."""
 """With `keep`, actions (and numbered labels) kept per game with their canonical text, by their text as written."""
 
 
@@ -56,15 +57,17 @@ class Body(NamedTuple):
     """The canonical move text of a record read with `keep` (NOTATION.md §7), written as it
     was read: the record's comments and glyphs are in it, and its turns carry the round
     numbers written on them (the canonical form's numbers are the replay's:
-    `notation.writer.canonical_pieces` puts them right where they differ)."""
+    `notation.writer.canonical_pieces` puts them right where they differ, in a body read
+    with `joined` false)."""
 
     parts: list[str]
     """In order, pieces that joined give the text after the tags without its last newline:
-    each turn, `draw` and comment between turns on a line of its own, its newline first."""
-    labels: array[int]
-    """Where each turn's label (`\\n12. R:`) stands among `parts`, in turn order."""
-    numbers: array[int]
-    """The round number written on each turn (0: none), in turn order."""
+    each turn, `draw` and comment between turns on a line of its own, its newline first.
+    When `joined`, some thousand of them are joined at a time (whole turns), which holds
+    little more memory than the text itself."""
+    joined: bool
+    plain: bool
+    """No comment or glyph is in it: the items alone give it (with the replay's numbers)."""
 
 
 Item = Label | _Draw | object
@@ -83,12 +86,13 @@ class Scanned(NamedTuple):
     """With `keep`: the move text's canonical text, comments and glyphs kept."""
 
 
-def scan(text: str, dialects: DialectLookup, keep: bool = False) -> Scanned | None:
+def scan(text: str, dialects: DialectLookup, keep: bool = False, joined: bool = True) -> Scanned | None:
     """The record in `text` read the quick way, or None when the full reader must read it.
 
     With `keep`, the move text's canonical text is read too (`Scanned.body`), comments and
     glyphs kept, so that the record's canonical text can be written
-    (`notation.writer.canonical_pieces`)."""
+    (`notation.writer.canonical_pieces`); `joined`: its parts joined some thousand at a time
+    (`Body.joined`)."""
     game_match = GAME_VALUE.match(text)
     if game_match is None:
         return None
@@ -107,7 +111,7 @@ def scan(text: str, dialects: DialectLookup, keep: bool = False) -> Scanned | No
         tags[name] = unescape(value)
     reader = _Reader.of(dialect, keep)
     if keep:
-        kept = reader.kept(text, tag_section.end())
+        kept = reader.kept(text, tag_section.end(), JOINED if joined else 0)
         return None if kept is None else Scanned(game, tags, kept[0], kept[1])
     items = reader.items(text, tag_section.end())
     return None if items is None else Scanned(game, tags, items)
@@ -147,7 +151,7 @@ class _Reader:
         self.labels: dict[str, Label] = {}
         self.short = dialect.short_labels
         self.actions: dict[str, tuple[object, str]] = {}  # with `keep`: each action and its canonical text
-        self.numbered: dict[tuple[str | None, str], tuple[Label, str, int]] = {}  # with `keep`: label, text, number
+        self.numbered: dict[tuple[str | None, str], tuple[Label, str]] = {}  # with `keep`: label and its text
 
     @staticmethod
     @cache
@@ -190,8 +194,9 @@ class _Reader:
             # else a comment: passed over
         return items
 
-    def kept(self, text: str, pos: int) -> tuple[list[Item], Body] | None:
-        """`items`, and the move text's canonical text (`Body`), or None.
+    def kept(self, text: str, pos: int, join: int) -> tuple[list[Item], Body] | None:
+        """`items`, and the move text's canonical text (`Body`, its parts joined `join` at
+        a time at the turns, when not 0), or None.
 
         As `notation.writer.write` writes a record: a turn on a line of its own, its words
         (label, actions with their glyphs, braced comments) one space apart, a `;` comment
@@ -204,7 +209,8 @@ class _Reader:
         append = items.append
         parts: list[str] = []
         part = parts.append
-        places, numbers = array("l"), array("l")
+        chunks: list[str] = []
+        plain = True
         in_turn = False
         fresh = False  # inside a turn, after a `;` comment: the next word starts a line
         while pos < end:
@@ -224,7 +230,10 @@ class _Reader:
                     except ValueError:
                         return None
                 append(known[0])
-                word = known[1] if kind == "action" else known[1] + token["glyph"]
+                if kind == "action":
+                    word = known[1]
+                else:
+                    word, plain = known[1] + token["glyph"], False
                 if fresh:
                     word, fresh = word[1:], False
                 part(word)
@@ -236,9 +245,10 @@ class _Reader:
                 if found is None:
                     return None
                 append(found[0])
-                places.append(len(parts))
+                if join and len(parts) >= join:  # (a whole number of turns)
+                    chunks.append("".join(parts))
+                    parts.clear()
                 part(found[1])
-                numbers.append(found[2])
                 in_turn = True
             elif kind == "draw":
                 if fresh:
@@ -247,7 +257,7 @@ class _Reader:
                 part("\ndraw")
                 in_turn = False
             elif kind == "comment" or kind == "line":
-                note = token[kind]
+                note, plain = token[kind], False
                 if not in_turn:
                     part(f"\n{{{note}}}" if kind == "comment" else f"\n;{note}")
                 elif kind == "line":
@@ -260,7 +270,11 @@ class _Reader:
                 return None
         if fresh:
             parts[-1] = parts[-1][:-1]
-        return items, Body(parts, places, numbers)
+        if join:
+            if parts:
+                chunks.append("".join(parts))
+            parts = chunks
+        return items, Body(parts, bool(join), plain)
 
     def _action(self, written: str, action: object) -> tuple[object, str]:
         """The action written `written` and its canonical text after a space, now cached."""
@@ -269,9 +283,9 @@ class _Reader:
         known = self.actions[written] = (action, " " + str(action))
         return known
 
-    def _numbered(self, number: str | None, written: str) -> tuple[Label, str, int] | None:
-        """The label written `written` after the round number `number` (if any), its
-        canonical text on a new line and its number (0: none), now cached."""
+    def _numbered(self, number: str | None, written: str) -> tuple[Label, str] | None:
+        """The label written `written` after the round number `number` (if any), and its
+        canonical text on a new line, now cached."""
         label = self.labels.get(written) or self._label(written)
         if label is None:
             return None
@@ -281,7 +295,7 @@ class _Reader:
             canonical = f"{label.number}. {canonical}"
         if len(self.numbered) >= ACTION_CACHE:
             self.numbered.clear()
-        found = self.numbered[number, written] = (label, "\n" + canonical, label.number or 0)
+        found = self.numbered[number, written] = (label, "\n" + canonical)
         return found
 
     def _label(self, written: str) -> Label | None:

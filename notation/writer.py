@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
-from notation.quick import Scanned
+from notation.quick import DRAW, Item, Label, Scanned
 
 LEADING_TAGS = ("Game", "Variant", "Players")
 MIDDLE_TAGS = ("First", "Seed", "SeedHash", "Position")
@@ -86,37 +86,99 @@ def write(record: Record, dialect: Dialect) -> str:
     return text
 
 
-def write_scanned(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> str:
+def write_scanned(scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] = (), without: str = "") -> str:
     """The canonical form of a record read the quick way with its canonical text kept
     (`notation.quick.scan(..., keep=True)`), the same text `write` gives of the record
-    model: `numbers` are the round numbers to write on the turns, in order (0: none; as
-    `write` takes them from the turns), and the tag `without` is left out (the turn
-    token's text has no `Result`)."""
-    return "".join(canonical_pieces(scanned, numbers, dialect, without))
+    model: `renumbered` are the turns (counted from 0) whose canonical round number is not
+    the one written on them, in order, each followed by that number (0: none), as the
+    replay finds them
+    (`referee.judge.drive.drive`), and the tag `without` is left out (the turn token's text
+    has no `Result`)."""
+    return "".join(canonical_pieces(scanned, dialect, renumbered, without))
 
 
-PIECE = 4096
-"""Parts of a record's move text joined at a time by `canonical_pieces`."""
-
-
-def canonical_pieces(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> Iterator[str]:
-    """`write_scanned` in pieces of some thousand parts, so that a hash of a long record's
-    canonical text never holds the whole text. The turns whose number in `numbers` is not
-    the one written on them get it now (in `scanned.body`, which is changed)."""
+def canonical_pieces(
+    scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] = (), without: str = ""
+) -> Iterator[str]:
+    """`write_scanned` in pieces of some thousand turns, so that a hash of a long record's
+    canonical text never holds the whole text again. With turns `renumbered`, a record
+    with comments or glyphs must have been scanned with `joined=False` (its labels are then
+    parts of their own, changed here); one without is written from its items."""
     body = scanned.body
-    if body is None:
-        raise ValueError("the record was not scanned with keep=True: it has no canonical text")
+    if body is None or (renumbered and body.joined and not body.plain):
+        raise ValueError("the record's canonical text was not kept (scan with keep=True, and joined=False to renumber)")
     nowhere = Span(1, 1)
     tags = [Tag(name, value, nowhere) for name, value in scanned.tags.items() if name != without]
     yield write_tags(ordered_tags(tags, dialect))
     parts = body.parts
-    if numbers != body.numbers:  # a number missing or written where the canonical form has none
-        for turn, (number, written) in enumerate(zip(numbers, body.numbers, strict=False)):
-            if number != written:
-                at = body.labels[turn]
-                label = parts[at][1:].rpartition(" ")[2]
-                parts[at] = f"\n{number}. {label}" if number else "\n" + label
-    for start in range(0, len(parts), PIECE):
-        yield "".join(parts[start : start + PIECE])
+    if renumbered and body.plain:
+        yield from _plain_pieces(scanned.items, dialect, renumbered)
+    elif renumbered:
+        _renumber(parts, renumbered)
+        for start in range(0, len(parts), PIECE):
+            yield "".join(parts[start : start + PIECE])
+    else:
+        yield from parts
     if parts:
         yield "\n"
+
+
+PIECE = 4096
+"""Parts joined at a time when renumbered."""
+
+
+def _plain_pieces(items: list[Item], dialect: Dialect, renumbered: Sequence[int]) -> Iterator[str]:
+    """The canonical move text of a record with no comment or glyph, from its items, some
+    thousand lines at a time: each turn's label with its round number (the one written, or
+    the one `renumbered` gives), its actions' canonical texts."""
+    short = dialect.short_labels
+    texts: dict[int, str] = {}  # an action's text by identity (the quick reader shares equal actions)
+    lines: list[str] = []
+    words: list[str] | None = None
+    turn, next_at = -1, 0
+    for item in items:
+        kind = item.__class__
+        if kind is Label:
+            if words is not None:
+                lines.append(" ".join(words))
+                if len(lines) >= PIECE:
+                    yield "\n" + "\n".join(lines)
+                    lines.clear()
+            label: Label = item  # type: ignore[assignment]
+            turn += 1
+            number = label.number
+            if next_at < len(renumbered) and renumbered[next_at] == turn:
+                number, next_at = renumbered[next_at + 1] or None, next_at + 2
+            written = short[label.side] + ("+" if label.step else "") + ":"
+            words = [f"{number}. {written}" if number is not None else written]
+        elif item is DRAW:
+            if words is not None:
+                lines.append(" ".join(words))
+            lines.append("draw")
+            words = None
+        else:
+            text = texts.get(id(item))
+            if text is None:
+                text = texts[id(item)] = str(item)
+            words.append(text)  # type: ignore[union-attr]
+    if words is not None:
+        lines.append(" ".join(words))
+    if lines:
+        yield "\n" + "\n".join(lines)
+
+
+def _renumber(parts: list[str], renumbered: Sequence[int]) -> None:
+    """Set the round numbers `renumbered` gives (turn, number, turn, number...: 0 for none)
+    on the turns' labels among `parts`, a label being a part of its own (`\\n12. R:`): the
+    only parts that start a line with neither a comment nor `draw` and end with a colon."""
+    turn, next_at = -1, 0
+    for at, part in enumerate(parts):
+        if next_at >= len(renumbered):
+            return
+        if part[:1] == "\n" and part[1:2] not in (";", "{") and part[-1:] == ":":
+            turn += 1
+            if turn == renumbered[next_at]:
+                number = renumbered[next_at + 1]
+                next_at += 2
+                label = part[1:].rpartition(" ")[2]
+                parts[at] = f"\n{number}. {label}" if number else "\n" + label

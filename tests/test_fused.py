@@ -12,6 +12,7 @@ stop working and leave every record to the slow path.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -201,6 +202,23 @@ def test_a_record_written_otherwise_keeps_its_token() -> None:
                 judged = quick_verdict(raw, "t.rgn", 1, token=True)
                 assert judged is not None and judged.token == expected.token
     assert legal >= len(PLAYOUTS)
+
+
+def test_a_record_without_round_numbers_and_with_comments_keeps_its_token() -> None:
+    """Round numbers left out (the canonical form writes them) on records with comments and
+    glyphs, whose canonical text is then read again label by label, and without them,
+    written from the items: the same token as the detailed path, on the fused path."""
+    for _, _, data in PLAYOUTS:
+        head, _, moves = data.decode("utf-8").partition("\n\n")
+        bare = re.sub(r"(?m)^\d+\. ", "", moves)
+        glossed = re.sub(r"(?m)^(\S+: \S+)", r"\1!? {why} ; a line note\n", bare, count=3)
+        for text in (bare, "{before} " + glossed):
+            raw = split((head + "\n\n" + text).encode("utf-8"))[0]
+            expected = detailed(raw, annotate=True)
+            judged = quick_verdict(raw, "t.rgn", 1, token=True)
+            assert (judged is None) == (not expected.legal)
+            if judged is not None:
+                assert verdict_fields(judged) == verdict_fields(expected)
 
 
 def test_check_json_takes_the_fused_path_for_legal_records_with_comments() -> None:

@@ -132,12 +132,14 @@ def drive(
     state: GameState[Any],
     open_ended: Container[int],
     watch: Watch | None = None,
-    numbers: array[int] | None = None,
+    renumbered: array[int] | None = None,
 ) -> int:
     """Play `steps` on `state`: the turns begun. `open_ended` holds the steps (by place)
-    of the actions that may leave a choice or a roll unwritten (`open_ended`); `numbers`,
-    when given, gets the round number the canonical form writes on each turn (0: none).
-    Raises Broken at the first rule broken (a draw after the end is one)."""
+    of the actions that may leave a choice or a roll unwritten (`open_ended`).
+    `renumbered`, when given, gets the turns (counted from 0) on which the canonical form
+    writes another round number than the one written (a written one is checked by the
+    state, so only a number missing or written where none belongs), each followed by that
+    number (0: none). Raises Broken at the first rule broken (a draw after the end is one)."""
     begin_turn: BeginTurn = state.begin_turn
     apply: Apply = state.apply
     agree_draw: AgreeDraw = state.agree_draw
@@ -156,8 +158,9 @@ def drive(
                         raise Broken(at, Phase.ENDING, error, turns) from None
                 opens_round = begin_turn(item.side, item.step, item.number)
                 turns += 1
-                if numbers is not None:
-                    numbers.append((state.round_number() or 0) if opens_round else 0)
+                if renumbered is not None and opens_round == (item.number is None):
+                    renumbered.append(turns - 1)
+                    renumbered.append((state.round_number() or 0) if opens_round else 0)
             elif item is DRAW:
                 if state.outcome() is not None:
                     raise Broken(at, Phase.DRAWING, None, turns)

@@ -46,21 +46,21 @@ def quick_check(
     among its actions (counted from 0) of those `referee.judge.drive.open_ended` finds, which the
     detailed path as a stream needs (`referee.judge.lean`): so it need not read the record
     quickly again."""
-    data = raw.raw
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
     scanned = None
     try:
-        scanned = scan(data.decode("utf-8"), dialect_for, keep=token)
-        del data
+        scanned = scan(_text(raw), dialect_for, keep=token)
         if scanned is None or "TimeControl" in scanned.tags or "Start" in scanned.tags:
             return None, None  # a timed record (or one that claims to be) is judged the detailed way
-        numbers = array("l") if token else None  # 0 on a turn that opens no round
-        verdict = _replay(scanned, source, index, numbers)
-        if verdict is not None and numbers is not None:
+        renumbered = array("i") if token else None
+        verdict = _replay(scanned, source, index, renumbered)
+        if verdict is not None and renumbered is not None:
+            if renumbered and scanned.body is not None and not scanned.body.plain:  # (rare) read again
+                scanned = None  # (not held while read again)
+                scanned = scan(_text(raw), dialect_for, keep=True, joined=False)
+                assert scanned is not None
             dialect = registry.engine(scanned.game).dialect()
             digest = hashlib.sha256()
-            for piece in canonical_pieces(scanned, numbers, dialect, without="Result"):
+            for piece in canonical_pieces(scanned, dialect, renumbered, without="Result"):
                 digest.update(piece.encode("utf-8"))
             verdict = annotated(verdict, token_of_digest(verdict.turns or 0, digest.hexdigest()))
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
@@ -74,6 +74,14 @@ def quick_check(
     return None, action_places(items)
 
 
+def _text(raw: RawRecord) -> str:
+    """The record's text, line ends as LF."""
+    data = raw.raw
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    return data.decode("utf-8")
+
+
 def action_places(items: list[Item]) -> set[int]:
     """The places among the actions of `items` (counted from 0) of the actions that may
     leave a choice or a roll unwritten (`referee.judge.drive.open_ended`)."""
@@ -81,13 +89,13 @@ def action_places(items: list[Item]) -> set[int]:
     return drive_places(kinds, find_open_ended(kinds))
 
 
-def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | None = None) -> Verdict | None:
+def _replay(scanned: Scanned, source: str, index: int, renumbered: array[int] | None = None) -> Verdict | None:
     """Play the record on a new state with the driver every path shares
-    (`referee.judge.drive.drive`); a broken rule raises. `numbers`, when given, gets the
-    round number the canonical form writes on each turn (0 on a turn that opens no round)."""
+    (`referee.judge.drive.drive`); a broken rule raises. `renumbered`, when given, gets
+    the turns whose canonical round number is not the one written (`drive`)."""
     state: GameState[Any] = registry.engine(scanned.game).new_state(scanned.tags)
     if unreadable_result(scanned.game, scanned.tags.get("Result"), state.sides) is not None:
         return None  # malformed at the tag
     items = scanned.items
-    turns = drive(items, state, find_open_ended(quick_kinds(items)), None, numbers)
+    turns = drive(items, state, find_open_ended(quick_kinds(items)), None, renumbered)
     return legal_verdict(scanned.game, scanned.tags.get("Result"), state, source, index, turns)
