@@ -31,6 +31,7 @@ from __future__ import annotations
 import abc
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, final
 
@@ -79,6 +80,7 @@ __all__ = [
     "IllegalTurnError",
     "Outcome",
     "Chance",
+    "ChanceSyntax",
     "PendingKind",
     "Randomness",
     "Reason",
@@ -442,6 +444,41 @@ def _duplicate(value: Any) -> Any:
 
 StateT = TypeVar("StateT", bound=GameState[Any], covariant=True)
 
+
+@dataclass(frozen=True)
+class ChanceSyntax:
+    """How a game writes chance on an action's text (a battle's roll, its result and the
+    choices after them), for live play: what `moves` and did-you-mean strip while the dice
+    are secret, how a submission completes a battle awaiting its roll or choice, and how
+    the mail gateway sees a written roll. `Engine.chance_syntax` gives it (None: no chance
+    is ever written), so that `referee/` holds no game's roll syntax. The patterns are
+    regular expressions over an action's text (`chance`: what chance adds to an action
+    declared bare, to its end; `roll` and `choice`: a roll or choice part) and over move
+    text (`written_roll`); `declared` and `rolled` are an example without and with its roll."""
+
+    chance: str
+    roll: str
+    choice: str
+    written_roll: str
+    declared: str
+    rolled: str
+
+    def bare(self, text: str) -> str:
+        """The action as declared, its roll, result and choices left out (`g6+h6xh7`)."""
+        return re.sub(self.chance, "", text)
+
+    def awaited_part(self, rest: str, pending: PendingKind) -> str:
+        """The part a submission writes alone to give what a battle awaits, from `rest`,
+        what a completion of the battle adds to its text: the winner's choice while a choice
+        is awaited, the roll while a roll is (`rest` whole when it holds neither)."""
+        found = re.search(self.choice if pending == PendingKind.CHOICE else self.roll, rest)
+        return found.group(0) if found else rest
+
+    def writes_roll(self, text: str) -> bool:
+        """Whether `text` (move text, its comments taken out) writes a roll on an action."""
+        return re.search(self.written_roll, text) is not None
+
+
 SEED_HASH = re.compile(r"sha256:[0-9a-f]{64}", re.IGNORECASE)
 
 
@@ -466,6 +503,11 @@ class Engine(abc.ABC, Generic[StateT]):
         """Whether the choice written on `action` (a retreat) is the opposing side's to make,
         given the events its battle caused."""
         return False
+
+    def chance_syntax(self) -> ChanceSyntax | None:
+        """How chance is written on this game's actions; None for a game whose actions
+        carry none."""
+        return None
 
     @abc.abstractmethod
     def dialect(self) -> Dialect:

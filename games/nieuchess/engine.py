@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from games.api import Chance, Engine, Event, EventKind, SetupError, Start, quoted, whole_number
+from games.api import Chance, ChanceSyntax, Engine, Event, EventKind, SetupError, Start, quoted, whole_number
 from games.nieuchess.actions import DIALECT, Battle
 from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
 from games.nieuchess.movement import ARMY, SIDES
@@ -16,6 +16,16 @@ from games.nieuchess.state import INVASIONS, NieuchessState
 from games.randomness import Dice
 from games.registry import NIEUCHESS
 from notation.dialect import Dialect
+
+CHANCE_SYNTAX = ChanceSyntax(
+    chance=r"#.*$",
+    roll=r"#\d+",
+    choice=r"\(.*\)$",
+    written_roll=r"#\s*\d",
+    declared="g6+h6xh7",
+    rolled="g6+h6xh7#4",
+)
+"""A battle's roll, result and choices follow it: `g6+h6xh7#4=DB2(h7-h8-h9)` (nieuchess.md)."""
 
 POSITION_KEYS = {"r": "r", "b": "b", "red": "r", "blue": "b", "inv": "inv", "to": "to"}
 HEX_FORM = re.compile(r"[a-z][0-9]{1,2}", re.IGNORECASE)
@@ -35,6 +45,9 @@ class NieuchessEngine(Engine[NieuchessState]):
         if not isinstance(action, Battle):
             return super().with_chance(action, roll, result)
         return replace(action, roll=roll, result=result)
+
+    def chance_syntax(self) -> ChanceSyntax:
+        return CHANCE_SYNTAX
 
     def choice_by_opponent(self, action: object, events: Sequence[Event]) -> bool:
         """After AB2 the defender chooses the attacker's retreat (nieuchess.md)."""

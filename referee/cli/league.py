@@ -64,6 +64,8 @@ def _boundary() -> Iterator[None]:
         tally = Tally()
         tally.busy = True
         finish(tally)
+    except BrokenPipeError:
+        raise  # the reader of standard output has gone: `referee.cli.entry` exits quietly
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
         fail_usage(UsageError(f"league: {error.strerror or error}{where}"))
@@ -127,22 +129,28 @@ def add(
     from referee.league import folder as league
 
     with _boundary():
+        passphrase = _passphrase() if key else None  # checked before the player is written
         config = league.add_player(Path(folder), address, name)
         player = config.players[-1]
         out(f"added player {player.number}: {player.tag}")
-        if key:
-            _add_key(Path(folder), player.address)
+        if passphrase is not None:
+            from referee.live import mail as gateway
+
+            err(gateway.add_player(Path(folder), player.address, passphrase, 10.0))
 
 
-def _add_key(folder: Path, address: str) -> None:
-    from referee.live import mail as gateway
+def _passphrase() -> str:
+    """The passphrase text on standard input, refused (UsageError) when there is none."""
+    from referee.live.mail.players import checked_passphrase
 
     try:
         if sys.stdin is None:
             raise UsageError("cannot read the passphrase: standard input is closed")
-        err(gateway.add_player(folder, address, sys.stdin.read(), 10.0))
+        text = sys.stdin.buffer.read().decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError("the passphrase on standard input is not UTF-8 text") from None
+    checked_passphrase(text)
+    return text
 
 
 @league_app.command(short_help="Make the next round's games.")
@@ -185,10 +193,11 @@ def pair(
             err(f"referee league: {note}")
 
 
-@league_app.command(short_help="Every game: players by seat, whose turn, result.")
+@league_app.command(short_help="Every game: players by seat, whose turn, deadline, result.")
 def status(folder: Folder, json_output: JsonOption = False) -> None:
-    """Every game of the league: its players by seat, whose turn it is, its last submission
-    and its result. Exit 1 when a game is illegal or malformed (named).
+    """Every game of the league: its players by seat, whose turn it is and when that side's
+    time runs out (timed leagues), its last submission and its result. Exit 1 when a game is
+    illegal or malformed (named).
 
     Example: referee league status autumn --json
     """
@@ -338,6 +347,7 @@ def tick(
                 out(line)
         for note in ticked.notes:
             err(f"referee league: {note}")
+        _judged(ticked.faulty)
 
 
 @league_app.command(short_help="Grant a player leave in every ongoing game (within leave_days).")
@@ -364,3 +374,4 @@ def leave(
         else:
             for line in granted.lines():
                 out(line)
+        _judged(granted.faulty)

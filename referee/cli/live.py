@@ -245,7 +245,9 @@ def mail(
     ] = None,
     now: Annotated[
         str | None,
-        typer.Option("--now", help="The time written into mail.log, as 2026-12-01T12:00:00Z (default: the clock)."),
+        typer.Option(
+            "--now", help="The time of mail.log and of the stamps, as 2026-12-01T12:00:00Z (default: the clock)."
+        ),
     ] = None,
 ) -> None:
     """Play the moves of one e-mail message read on standard input, and answer (PLAY.md §5).
@@ -259,6 +261,10 @@ def mail(
 
     --flush sends the answers waiting in the outbox; --check-games DIR lists games that
     have a side nobody could be told about (exit 1 when there is one).
+
+    On a league's folder (DIR/league.toml) it plays with the league's keys (DIR/keys),
+    answers moves as its digest setting says, and reads the requests `status` and
+    `leave DURATION` (LEAGUE.md; docs/league.md).
 
     Example (.forward, procmail): /usr/local/bin/referee mail --games /home/gm/games --smtp localhost:25
     """
@@ -291,6 +297,9 @@ def mail(
         )
         if flush:
             _report(gateway.flush(config))
+        from referee.league.mailing import on_league
+
+        config = on_league(config, keys_given=keys is not None)  # a league's folder: its keys, digest, requests
         handled = gateway.run(sys.stdin.buffer, config)
     except gateway.BusyError as error:
         _busy(f"mail: {error}")

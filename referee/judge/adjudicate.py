@@ -56,6 +56,9 @@ class Replay:
         """The record's text as read, for pages that quote it; its first line is `first_line`."""
         self.first_line = 1
         self.cut: Replay | None = None
+        self.timeouts: list[tuple[int, Side, tuple[Event, ...]]] = []
+        """Each `timeout` that held: the count of `steps` before it, the side that lost on
+        time and the events of its loss (in Pikemen with 3-4 players, that it left)."""
 
     @property
     def last_round(self) -> int:
@@ -123,6 +126,49 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_a
         replay.verdict = replay.verdict._replace(clock=clock.view(state))
     if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
         replay.cut = _cut(replay, state, replay.verdict)
+    return replay
+
+
+def continued(before: Replay, record: Record, source: str = "-", index: int = 1) -> Replay | None:
+    """The replay of `record`, a continuation of the record `before` replayed (the same
+    tags but `Result`, none in `record`; its items, the very same objects, followed by new
+    turns), made by applying only the new items to a copy of `before`'s state, as `run`
+    would on the whole record: the same verdict, steps (`before`'s kept ones, then the
+    new), rounds and numbers. None when that cannot be sure to be the same as replaying
+    `record` from its start, and the caller replays it whole: a clock (it walks the whole
+    record), something awaited (the last action was applied open-ended), the new items'
+    first turn continuing the open one or a replacement step, or tags that differ."""
+    old, state = before.record, before.state
+    if old is None or state is None or before.verdict.status != Status.ONGOING or before.verdict.turns is None:
+        return None
+    if before.verdict.clock is not None or state.pending() is not None or record.tag("Result") is not None:
+        return None
+    if record.game != old.game or record.tag_map != {k: v for k, v in old.tag_map.items() if k != "Result"}:
+        return None
+    kept, new = record.items[: len(old.items)], record.items[len(old.items) :]
+    if len(kept) != len(old.items) or any(a is not b for a, b in zip(kept, old.items, strict=True)):
+        return None
+    first = next((item for item in new if not isinstance(item, Comment)), None)
+    if not isinstance(first, Turn) or first.step:
+        return None
+    state = state.copy()
+    replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
+    replay.steps, replay.rounds, replay.numbers = list(before.steps), list(before.rounds), list(before.numbers)
+    try:
+        failure: ErrorReport | None = None
+        turns = 0
+        last = next((item for item in reversed(old.items) if isinstance(item, Turn)), None)
+        if last is not None:  # the turn the record left open ends where the new one begins
+            try:
+                state.end_turn()
+            except RuleError as error:
+                failure = _report(last.span, before.rounds[-1], last.side, None, error.message)
+        if failure is None:
+            failure, turns = run(new, open_ended(record).__contains__, state, replay, keep_steps=True)
+        replay.verdict = _verdict(record, state, source, index, failure, before.verdict.turns + turns)
+    except Exception as error:  # a bug of the referee, as `adjudicate` reports it
+        replay = Replay(record, None, crashed(source, index, record.game, record.span.line, error))
+    replay.verdict = replay.verdict._replace(offset=record.offset)
     return replay
 
 
@@ -268,7 +314,7 @@ class _Detailed:
                     assert isinstance(items, Sequence), "a timed record's items are read whole"
                     stamp = following_stamp(items[at + 1 :], self.entries)
                 try:
-                    failure = _timeout(self.state, self.clock, item, stamp, self._where)
+                    failure = _timeout(self.state, self.clock, item, stamp, self._where, self.replay)
                 except RuleError as error:
                     raise _Escaped(error) from None
                 if failure is not None:
@@ -375,6 +421,7 @@ def _timeout(
     item: Timeout,
     stamp: Stamp | None,
     where: Callable[[], tuple[int | None, Side]],
+    replay: Replay,
 ) -> ErrorReport | None:
     """A `timeout` (TIME.md §4): legal only when the clock proves the awaited side's time
     has run out; then that side loses on time."""
@@ -390,7 +437,8 @@ def _timeout(
     fault = clock.timeout(item.span, state, stamp)
     if fault is not None:
         return _report(fault.span, round_number, side, "timeout", fault.message)
-    state.time_out()
+    out = state.awaited() or side  # the clock checked that a side is awaited
+    replay.timeouts.append((len(replay.steps), out, state.time_out()))
     return None
 
 

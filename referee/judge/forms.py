@@ -10,22 +10,18 @@ The engine enumerates actions as a record holds them; a submission differs in th
   written as the battle token would hold it (`#4`, `(h7-h8-h9)`, `(-g6,-h7)`);
 - while the seed is secret, no submission writes a roll: a battle is declared bare.
 
-Nothing here names a game: roll parts are RGN's `#N=RESULT(...)` notation.
+Nothing here names a game or knows how a roll is written: the game's `ChanceSyntax`
+(`Engine.chance_syntax`) says, None for a game whose actions carry no chance.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games import registry
-from games.api import GameState, PendingKind, Resign
+from games.api import ChanceSyntax, GameState, PendingKind, Resign
 from notation.model import Record, Turn
-
-_ROLL_AND_AFTER = re.compile(r"#.*$")
-_ROLL = re.compile(r"#\d+")
-_CHOICE = re.compile(r"\(.*\)$")
 
 
 def secret(tags: Mapping[str, str]) -> bool:
@@ -33,19 +29,17 @@ def secret(tags: Mapping[str, str]) -> bool:
     return "SeedHash" in tags and "Seed" not in tags
 
 
-def without_roll(text: str) -> str:
-    """A battle declared bare: its roll, result and choices left out (`g6+h6xh7`)."""
-    return _ROLL_AND_AFTER.sub("", text)
-
-
 def _unique(texts: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
-def awaited_parts(battle: str, completions: Iterable[str], pending: str, hidden: bool) -> list[str]:
+def awaited_parts(
+    battle: str, completions: Iterable[str], pending: str, hidden: bool, syntax: ChanceSyntax | None
+) -> list[str]:
     """What completes `battle` (its canonical text as written), in the form a submission
-    gives it: the winner's choice `(h7-h8-h9)` while a choice is awaited, the roll `#4`
-    while a roll is (none while the seed is secret: only the game master's key rolls)."""
+    gives it (`syntax`, the game's): the winner's choice `(h7-h8-h9)` while a choice is
+    awaited, the roll `#4` while a roll is (none while the seed is secret: only the game
+    master's key rolls)."""
     if pending == PendingKind.ROLL and hidden:
         return []
     parts = []
@@ -53,15 +47,14 @@ def awaited_parts(battle: str, completions: Iterable[str], pending: str, hidden:
         if not text.startswith(battle) or len(text) == len(battle):
             continue
         rest = text[len(battle) :]
-        found = (_CHOICE if pending == PendingKind.CHOICE else _ROLL).search(rest)
-        parts.append(found.group(0) if found else rest)
+        parts.append(syntax.awaited_part(rest, PendingKind(pending)) if syntax is not None else rest)
     return _unique(parts)
 
 
-def _texts(actions: Iterable[object], hidden: bool, label: str = "") -> list[str]:
+def _texts(actions: Iterable[object], hidden: bool, syntax: ChanceSyntax | None, label: str = "") -> list[str]:
     texts = (str(action) for action in actions)
-    if hidden:
-        texts = (without_roll(text) for text in texts)
+    if hidden and syntax is not None:
+        texts = (syntax.bare(text) for text in texts)
     return _unique(f"{label}{text}" for text in texts)
 
 
@@ -84,6 +77,7 @@ def listed(state: GameState[Any], record: Record) -> list[str]:
     turn the side to move begins next: its replacement step (with the step label) and its
     ordinary turn. A replacement step of the side that has just moved is not listed."""
     hidden = secret(record.tag_map)
+    syntax = registry.engine(record.game).chance_syntax()
     labels = registry.GAMES[record.game].short_labels
     pending = state.pending()
     turns = record.turns
@@ -91,7 +85,7 @@ def listed(state: GameState[Any], record: Record) -> list[str]:
     if pending in (PendingKind.ROLL, PendingKind.CHOICE) and last is not None and last.moves:
         battle = str(last.moves[-1].action)
         completions = [str(action) for action in state.legal_actions() if not isinstance(action, Resign)]
-        return awaited_parts(battle, completions, str(pending), hidden)
+        return awaited_parts(battle, completions, str(pending), hidden, syntax)
     to_move = state.to_move()
     if to_move is None:
         return []
@@ -101,12 +95,12 @@ def listed(state: GameState[Any], record: Record) -> list[str]:
         actions = state.legal_actions()
         if actions or label is None or pending is not None:
             if last is not None and last.step and last.side == to_move:
-                texts = _texts(actions, hidden, f"{labels[to_move]}+: ")
-                return texts + _texts(_turn_actions(state, to_move, False) or (), hidden)
-            return _texts(actions, hidden)
+                texts = _texts(actions, hidden, syntax, f"{labels[to_move]}+: ")
+                return texts + _texts(_turn_actions(state, to_move, False) or (), hidden, syntax)
+            return _texts(actions, hidden, syntax)
     if label is None:
         return []
     if label == (to_move, True):
-        steps = _texts(_turn_actions(state, to_move, True) or (), hidden, f"{labels[to_move]}+: ")
-        return steps + _texts(_turn_actions(state, to_move, False) or (), hidden)
-    return _texts(_turn_actions(state, to_move, False) or (), hidden)
+        steps = _texts(_turn_actions(state, to_move, True) or (), hidden, syntax, f"{labels[to_move]}+: ")
+        return steps + _texts(_turn_actions(state, to_move, False) or (), hidden, syntax)
+    return _texts(_turn_actions(state, to_move, False) or (), hidden, syntax)

@@ -14,7 +14,6 @@ from games.registry import engine
 
 LIMIT = 3
 _ORIGIN = re.compile(r"[a-z]+\d+", re.IGNORECASE)
-_SECRET_PARTS = re.compile(r"#.*$")
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -54,10 +53,11 @@ def suggestions(state: GameState[Any], written_text: str, *, limit: int = LIMIT,
         return []
     texts: list[str] = []
     seen: set[str] = set()
+    syntax = engine(state.info.name).chance_syntax() if hide_rolls else None
     for action in legal:
         text = str(action)
-        if hide_rolls:
-            text = _SECRET_PARTS.sub("", text)
+        if syntax is not None:
+            text = syntax.bare(text)
         if text not in seen:
             seen.add(text)
             texts.append(text)

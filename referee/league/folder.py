@@ -100,16 +100,16 @@ def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
 
 @contextlib.contextmanager
 def league_lock(folder: Path) -> Iterator[None]:
-    """Hold DIR/league.lock: one league command at a time writes in the folder."""
-    try:
-        with locked(folder / LOCK_NAME, wait=LOCK_WAIT):
-            yield
-    except LeagueBusy:
-        raise
-    except BusyError:
-        raise LeagueBusy(
-            f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
-        ) from None
+    """Hold DIR/league.lock: one league command at a time writes in the folder. Only the
+    league's own lock is said to be busy so: a game file found busy inside keeps its words."""
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(locked(folder / LOCK_NAME, wait=LOCK_WAIT))
+        except BusyError:
+            raise LeagueBusy(
+                f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
+            ) from None
+        yield
 
 
 # -- init and add ----------------------------------------------------------------------------------
@@ -395,7 +395,7 @@ def game_json(game: GameResult) -> dict[str, Any]:
         "seats": [{"sides": list(s.sides), "name": s.name, "address": s.address} for s in game.seats],
         "to_move": game.to_move,
         "to_move_player": seat.address if seat is not None else None,
-        "deadline": None,
+        "deadline": format_instant(game.deadline) if game.deadline is not None else None,
         "last_submission": format_instant(game.finished_at) if game.finished_at is not None else None,
         "winners": list(game.winners),
         "reason": game.reason,
@@ -403,14 +403,19 @@ def game_json(game: GameResult) -> dict[str, Any]:
     }
 
 
-def game_line(game: GameResult) -> str:
+def game_line(game: GameResult, *, deadline: bool = True) -> str:
+    """The game's line of `league status`; without its deadline (`deadline=False`) for a
+    caller that tells it its own way (`status` by mail: with the time left)."""
     players = ", ".join(f"{'+'.join(seat.sides)} {seat.name}" for seat in game.seats)
     if game.finished:
         result = game.message
     elif game.legal:
         seat = game.player_of(game.to_move)
         result = f"{game.to_move} ({seat.name if seat else '?'}) to move"
+        if deadline and game.deadline is not None:
+            result += f", deadline {format_instant(game.deadline)}"
     else:
         result = f"{game.status}: {game.message}"
     stamp = f"; last submission {format_instant(game.finished_at)}" if game.finished_at is not None else ""
-    return f"{game.game}: {players}: {result}{stamp}"
+    seated = f" {players}:" if players else ""  # a malformed record may name nobody
+    return f"{game.game}:{seated} {result}{stamp}"

@@ -17,7 +17,7 @@ from notation.timing import TimingError, format_duration, format_instant, parse_
 from referee.judge.errors import UsageError
 from referee.league.config import load
 from referee.league.folder import LeagueRefused, append_log, league_lock, read_log
-from referee.league.results import read_games
+from referee.league.results import GameResult, read_games
 
 DAY = 86_400
 
@@ -32,6 +32,8 @@ class Leave:
     granted: tuple[tuple[str, tuple[str, ...]], ...]
     used: int
     allowance: int
+    faulty: tuple[GameResult, ...] = ()
+    """The league's games found illegal or malformed (no grant; named, exit 1)."""
 
     def __repr__(self) -> str:
         return f"Leave({self.address} {format_duration(self.duration)} in {len(self.granted)} games)"
@@ -94,8 +96,15 @@ def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
                 f"{player.name} has taken {format_duration(used) if used else 'no leave'} of the "
                 f"{config.leave_days} days of leave_days; {format_duration(duration)} more would exceed them"
             )
-        games = [game for game in read_games(folder) if game.status == "ongoing"]
-        targets = [(game, seat.sides) for game in games for seat in game.seats if seat.address == player.address]
+        every = list(read_games(folder))
+        games = [game for game in every if game.status == "ongoing"]
+        targets = [
+            (game, sides)
+            for game in games
+            for seat in game.seats
+            if seat.address == player.address
+            and (sides := tuple(side for side in seat.sides if side not in game.left))  # still in the game
+        ]
         if not targets:
             raise LeagueRefused(f"{player.name} has no ongoing game: there is nothing to grant")
         text = format_duration(duration)
@@ -117,4 +126,5 @@ def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
                     "games": [game for game, _ in granted],
                 }
                 append_log(folder, [entry])
-        return Leave(player.address, duration, tuple(granted), used + duration, allowance)
+        faulty = tuple(game for game in every if not game.legal)
+        return Leave(player.address, duration, tuple(granted), used + duration, allowance, faulty)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from games import registry, seats
-from games.api import GameInfo
+from games.api import Event, GameInfo
 from notation.commands import CommandSyntaxError, read_commands
 from notation.model import Comment, Record, Turn
 from notation.timing import TimingError, parse_instant
@@ -21,8 +21,6 @@ from referee.judge.verdicts import Status
 from referee.live.mail.incoming import addresses_in
 
 GAME_FILE = re.compile(r"r([1-9][0-9]{0,3})-t([1-9][0-9]{0,3})\.rgn")
-TIME_REASON = "time"
-"""The reason of a game lost on time (TIME.md §4)."""
 
 
 def game_id(round_number: int, table: int) -> str:
@@ -48,8 +46,10 @@ class GameResult:
     `status` is the verdict's (finished, ongoing, illegal, malformed, error); `teams` are
     the rated teams (player addresses) and `places` their places (1 = first, equal = tied),
     both empty unless finished; `finished_at` is the instant of the last stamp (None when
-    the record has none); `timeouts` the addresses that lost on time; `message` the verdict
-    text after its status."""
+    the record has none); `deadline` the instant the side to move runs out of time (TIME.md
+    §3, None when the game is untimed or awaits nobody); `timeouts` the addresses whose side
+    lost on time (a `timeout` in the record, also one after which the game went on);
+    `message` the verdict text after its status."""
 
     game: str
     round: int
@@ -64,6 +64,10 @@ class GameResult:
     places: tuple[int, ...] = ()
     finished_at: int | None = None
     timeouts: tuple[str, ...] = ()
+    deadline: int | None = None
+    left: tuple[str, ...] = ()
+    """The sides that left the game before its end, in the order they left (Pikemen with
+    3-4 players: a resignation, a last piece lost, a time-out)."""
 
     def __repr__(self) -> str:
         return f"GameResult({self.game}: {self.status}, {'; '.join(map(repr, self.seats))})"
@@ -134,6 +138,7 @@ def _read_replay(name: str, round_number: int, table: int, replay: Replay) -> Ga
         return GameResult(name, round_number, table, status, _seats(record) if record else (), message)
     game_seats = _in_seat_order(record, _seats(record), round_number)
     ongoing = verdict.ongoing
+    clock = verdict.clock
     base = GameResult(
         name,
         round_number,
@@ -143,10 +148,34 @@ def _read_replay(name: str, round_number: int, table: int, replay: Replay) -> Ga
         str(verdict.outcome) if verdict.outcome is not None else f"{ongoing.to_move if ongoing else '?'} to move",
         to_move=ongoing.to_move if ongoing is not None else None,
         finished_at=last_stamp(record),
+        timeouts=_timed_out(game_seats, replay),
+        deadline=clock.deadline if clock is not None and verdict.outcome is None else None,
+        left=_left(replay),
     )
     if verdict.outcome is None:
         return base
     return _finished(base, record, replay)
+
+
+def _timed_out(game_seats: tuple[Seat, ...], replay: Replay) -> tuple[str, ...]:
+    """The players whose side lost on time, by the record's `timeout`s (TIME.md §4)."""
+    out = {side for _, side, _ in replay.timeouts}
+    return tuple(dict.fromkeys(seat.address for seat in game_seats if out & set(seat.sides)))
+
+
+def _left(replay: Replay) -> tuple[str, ...]:
+    """The sides that left before the end, in order: by an action of theirs or another's
+    (a resignation, a capture), or by a `timeout` after which the game went on (Pikemen
+    with 3-4 players), which is no step of the replay but stands between two of them."""
+    timeouts = list(replay.timeouts)
+    sequence: list[tuple[str, tuple[Event, ...]]] = []
+    for index, played in enumerate(replay.steps):
+        while timeouts and timeouts[0][0] <= index:
+            _, side, events = timeouts.pop(0)
+            sequence.append((side, events))
+        sequence.append((played.turn.side, played.events))
+    sequence += [(side, events) for _, side, events in timeouts]
+    return seats.leavers(sequence)
 
 
 def _finished(base: GameResult, record: Record, replay: Replay) -> GameResult:
@@ -154,8 +183,7 @@ def _finished(base: GameResult, record: Record, replay: Replay) -> GameResult:
     outcome = replay.verdict.outcome
     assert outcome is not None
     sides = tuple(side for seat in base.seats for side in seat.sides)
-    left = seats.leavers((played.turn.side, played.events) for played in replay.steps)
-    side_places = seats.placings(info, _in_turn_order(info, sides), outcome.winners, left, replay.state)
+    side_places = seats.placings(info, _in_turn_order(info, sides), outcome.winners, base.left, replay.state)
     place_of = {side: index for index, group in enumerate(side_places, start=1) for side in group}
     teams: list[tuple[str, ...]] = []
     places: list[int] = []
@@ -167,11 +195,6 @@ def _finished(base: GameResult, record: Record, replay: Replay) -> GameResult:
         members = tuple(dict.fromkeys(seat.address for seat in base.seats if set(seat.sides) & set(held)))
         teams.append(members)
         places.append(min(place_of[side] for side in held))
-    timeouts: tuple[str, ...] = ()
-    if outcome.reason == TIME_REASON:
-        timeouts = tuple(
-            dict.fromkeys(seat.address for seat in base.seats if not set(seat.sides) & set(outcome.winners))
-        )
     return GameResult(
         base.game,
         base.round,
@@ -184,7 +207,8 @@ def _finished(base: GameResult, record: Record, replay: Replay) -> GameResult:
         teams=tuple(teams),
         places=tuple(places),
         finished_at=base.finished_at,
-        timeouts=timeouts,
+        timeouts=base.timeouts,
+        left=base.left,
     )
 
 

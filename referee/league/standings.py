@@ -114,6 +114,8 @@ def standings(config: LeagueConfig, games: Sequence[GameResult], log_order: Mapp
             lines.setdefault(seat.address, _Line(seat.name))
     scores: dict[str, list[tuple[tuple[str, ...], Fraction]]] = {address: [] for address in lines}
     for game in counted:
+        for address in game.timeouts:  # also a Pikemen player timed out of a game that goes on
+            lines[address].timeouts += 1
         if not game.finished:
             continue
         points = game_points(game)
@@ -130,8 +132,6 @@ def standings(config: LeagueConfig, games: Sequence[GameResult], log_order: Mapp
                 line.losses += 1
             others = tuple(other for other in game.addresses if other != address)
             scores[address].append((others, got))
-        for address in game.timeouts:
-            lines[address].timeouts += 1
     bye_points = Fraction(0 if config.pairing is not Pairing.SWISS and config.players_per_game == 2 else 1)
     seated: dict[int, set[str]] = {}
     for game in counted + [game for game in games if not game.legal]:

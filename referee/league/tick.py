@@ -33,13 +33,15 @@ DAY = 86_400
 @dataclass(frozen=True)
 class Ticked:
     """What one `tick` did: the log entries it wrote (in order), the mails it sent or left
-    in the outbox, and notes on what it could not do (a key that is missing)."""
+    in the outbox, notes on what it could not do (a key that is missing), and the games
+    it found illegal or malformed (left alone; the command names them and exits 1)."""
 
     entries: tuple[dict[str, Any], ...] = ()
     sent: int = 0
     queued: int = 0
     flushed: int = 0
     notes: tuple[str, ...] = field(default=())
+    faulty: tuple[GameResult, ...] = field(default=())
 
     def __repr__(self) -> str:
         return f"Ticked({len(self.entries)} entries, {self.sent} sent, {self.queued} queued)"
@@ -143,7 +145,8 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
         run = _Run(folder, config, now, sender, mailer, log, names)
         for step in (run.timeouts, run.reminders, run.reveals, run.digests):
             step(games)
-        return Ticked(tuple(run.written), mailer.sent, mailer.queued, flushed, tuple(run.notes))
+        faulty = tuple(game.result for game in games if not game.result.legal)
+        return Ticked(tuple(run.written), mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty)
 
 
 @dataclass

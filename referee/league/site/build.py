@@ -28,8 +28,9 @@ from referee.league.standings import rating_history, rating_order, standings
 from referee.live.play.safe import write_atomically
 
 MANIFEST = ".referee-site.json"
-VERSION = 1
-"""Bumped when the pages change shape: a new version re-reads every game."""
+VERSION = 2
+"""Bumped when the pages or the games' reading change shape: a new version re-reads every
+game (2: time-outs in Pikemen with 3-4 players are leavers; a game's deadline and leavers are kept)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ def _result_json(game: GameResult) -> dict[str, Any]:
         "places": list(game.places),
         "finished_at": game.finished_at,
         "timeouts": list(game.timeouts),
+        "deadline": game.deadline,
+        "left": list(game.left),
     }
 
 
@@ -84,6 +87,8 @@ def _result_from(data: Mapping[str, Any]) -> GameResult:
         places=tuple(data["places"]),
         finished_at=data["finished_at"],
         timeouts=tuple(data["timeouts"]),
+        deadline=data["deadline"],
+        left=tuple(data["left"]),
     )
 
 

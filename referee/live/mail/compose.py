@@ -12,6 +12,7 @@ from email.utils import format_datetime, make_msgid
 from enum import Enum
 from typing import NamedTuple
 
+from referee.judge.clock import current_instant
 from referee.live.mail.incoming import Incoming, clean_header_text
 
 _REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|vs)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
@@ -82,7 +83,7 @@ def build(
     if cc is not None and cc not in (address for address, _ in answer.recipients):
         message["Cc"] = _address(cc, "game master")
     message["Subject"] = reply_subject(incoming.subject, game_id)
-    message["Date"] = format_datetime(now or datetime.now(UTC))
+    message["Date"] = format_datetime(now or datetime.fromtimestamp(current_instant(), UTC))
     message["Message-ID"] = make_msgid("referee", domain=sender.rpartition("@")[2] or "localhost")
     if incoming.message_id is not None:
         message["In-Reply-To"] = incoming.message_id

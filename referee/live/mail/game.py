@@ -6,15 +6,19 @@ plain values defined here, so that changes elsewhere touch only this module."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import importlib
+import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from games import registry
 from games.api import GameState
 from referee.judge import session
-from referee.judge.adjudicate import Replay, adjudicate, read_source
+from referee.judge.adjudicate import Replay
 from referee.judge.errors import BusyError, UsageError
 from referee.judge.verdicts import Problem
 from referee.judge.words import describe, plural
@@ -23,19 +27,39 @@ from referee.live.mail.compose import Turn
 from referee.live.mail.players import Roster, roster
 
 
-class Game(NamedTuple):
-    """One game file as it stands: its players, the side to act, the state in words;
-    `sides` are the sides in play, in turn order; `finished` says the game is over."""
+@dataclass(frozen=True)
+class Game:
+    """One game file as it stands, from its one replay (`replayed`): its players, the side
+    to act; `sides` are the sides in play, in turn order; `finished` says the game is
+    over. Its `token` and its state in words (`turn`) are worked out when first asked for
+    (the token writes the record's canonical text: an accepted move needs none)."""
 
     path: Path
     roster: Roster
     to_move: str | None
-    token: str | None
-    turn: Turn
+    replayed: Replay
     sides: tuple[str, ...] = ()
     finished: bool = False
-    state: GameState[Any] | None = None
-    """The state the board is drawn from (the replay's end)."""
+    given_token: str | None = None
+    """The token when known beforehand (`play` gives it for the game as written)."""
+    data: bytes | None = field(default=None, repr=False)
+    """The file's text as read (`open_game`): `play` takes the replay when it still is."""
+
+    @property
+    def state(self) -> GameState[Any] | None:
+        """The state the board is drawn from (the replay's end)."""
+        return self.replayed.state
+
+    @functools.cached_property
+    def token(self) -> str | None:
+        return self.given_token if self.given_token is not None else play.token_of(self.replayed)
+
+    @functools.cached_property
+    def turn(self) -> Turn:
+        return _turn_now(self.path, self.replayed, self.token)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.path.name} to_move={self.to_move!r} finished={self.finished}>"
 
 
 class Played(NamedTuple):
@@ -53,15 +77,17 @@ class Played(NamedTuple):
 
 
 def open_game(path: Path) -> Game:
-    """The game in `path`; UsageError when it is unreadable or not exactly one record."""
+    """The game in `path`, read and replayed once (as `play` replays it: `submit` takes
+    this very replay); UsageError when it is unreadable or not exactly one record. The
+    gateway reads it without the game's lock (PLAY.md §4 locks what writes: `submit`)."""
     try:
         data = path.read_bytes()
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
-    results = read_source(data)
-    if len(results) != 1:
-        raise UsageError(f"{path} must hold one game, it holds {len(results)}")
-    return game_of(path, adjudicate(results[0], path.name))
+    try:
+        return dataclasses.replace(game_of(path, play.replay_file(path, data)), data=data)
+    except play.UsageError as error:
+        raise UsageError(str(error)) from None
 
 
 def game_of(path: Path, replayed: Replay, token: str | None = None) -> Game:
@@ -78,17 +104,7 @@ def game_of(path: Path, replayed: Replay, token: str | None = None) -> Game:
             sides.sort(key=lambda pair: info.sides.index(pair[0]))
     verdict = replayed.verdict
     in_play = tuple(replayed.state.sides) if replayed.state is not None else ()
-    token = token if token is not None else play.token_of(replayed)
-    return Game(
-        path,
-        roster(sides),
-        verdict.to_move,
-        token,
-        _turn_now(path, replayed, token),
-        in_play,
-        verdict.status == "finished",
-        replayed.state,
-    )
+    return Game(path, roster(sides), verdict.to_move, replayed, in_play, verdict.status == "finished", token)
 
 
 def _turn_now(path: Path, replayed: Replay, token: str | None) -> Turn:
@@ -141,11 +157,27 @@ def submit(
     seed: str | None,
     wait: float,
     salts: tuple[tuple[str, str], ...] = (),
+    now: int | None = None,
 ) -> Played:
     """Play `moves` for `side` (refused unless that side is to act), written only if all is
-    legal; `salts` (side, text) are written with them (PLAY.md §3: `play --salt`)."""
+    legal; `salts` (side, text) are written with them (PLAY.md §3: `play --salt`); a timed
+    game is stamped at `now` (`--now`; default the system clock). `play` takes the game's
+    lock and judges the submission against the replay `game` holds when the file still
+    holds the text it was read from (nobody wrote in between), so that an accepted move
+    replays the game once."""
+    known = (game.data, game.replayed) if game.data is not None else None
     try:
-        result = play.submit(game.path, moves or None, as_side=side, expect=expect, seed=seed, salts=salts, wait=wait)
+        result = play.submit(
+            game.path,
+            moves or None,
+            as_side=side,
+            expect=expect,
+            seed=seed,
+            salts=salts,
+            wait=wait,
+            known=known,
+            now=now,
+        )
     except play.BusyError as error:
         raise BusyError(str(error)) from None
     except play.UsageError as error:
@@ -179,6 +211,23 @@ def reveal(game: Game, seed: str, wait: float) -> str | None:
         return game.path.read_text(encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot read {game.path}: {error.strerror or error}") from None
+
+
+_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*")
+
+
+def roll_refused(game: Game, moves: str) -> str | None:
+    """Why `moves` is refused when the game master's key draws the dice and the move text
+    writes a roll outside its comments (in the game's own syntax, `ChanceSyntax`); None
+    when it writes none, or the game's actions carry no chance."""
+    record = game.replayed.record
+    syntax = registry.engine(record.game).chance_syntax() if record is not None else None
+    if syntax is None or not syntax.writes_roll(_COMMENTS.sub(" ", moves)):
+        return None
+    return (
+        "this game's dice are drawn by the game master's key: write each battle without its roll "
+        f"({syntax.declared}, not {syntax.rolled}), and the answer gives the roll and its result"
+    )
 
 
 def unaddressed(folder: Path) -> list[str]:

@@ -12,17 +12,16 @@ answers, delivers them, and writes the outcome into `DIR/mail.log`."""
 
 from __future__ import annotations
 
-import re
-import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
+from referee.judge.clock import current_instant
 from referee.judge.errors import BusyError, ExitStatus, UsageError
 from referee.judge.words import plural
-from referee.live.mail import compose, delivery, game, incoming, log, players
+from referee.live.mail import asked, compose, delivery, game, incoming, log, players, policy
 from referee.live.mail.body import Request, Submission, not_a_move, read_body
 from referee.live.mail.compose import Answer, Kind
 from referee.live.mail.errors import DeliveryError
@@ -35,12 +34,6 @@ PLAYERS_FILE = "players.toml"
 MAX_SIZE = 2**20
 """`--max-size`: the most of a message read before its sender is known (1 MB)."""
 
-ROLLS_ARE_DRAWN = (
-    "this game's dice are drawn by the game master's key: write each battle without its roll "
-    "(g6+h6xh7, not g6+h6xh7#4), and the answer gives the roll and its result"
-)
-_COMMENTS = re.compile(r"\{[^}]*\}?|;[^\n]*")
-_ROLL = re.compile(r"#\s*\d")
 OFFERS = ("draw", "undo")
 """A body of one of these words alone is an offer (PLAY.md §6)."""
 
@@ -58,6 +51,10 @@ class Settings(NamedTuple):
     max_size: int = MAX_SIZE
     gm: str | None = None
     now: int | None = None
+    digest: policy.Digest = policy.Digest.EVERY_MOVE
+    """Who hears of an accepted move at once (a league's `digest`, LEAGUE.md §3)."""
+    requests: policy.Requests | None = None
+    """A league's handlers of `leave` and `status` by mail (None: not a league's folder)."""
 
 
 class Handled(NamedTuple):
@@ -89,7 +86,7 @@ def handle(data: bytes, settings: Settings, too_large: bool = False) -> Handled:
         note = f"{error} (exit 75: the mail system will deliver it again)"
         handled = Handled(ExitStatus.BUSY, (note,), (), Outcome.BUSY)
     if handled.outcome is not None:
-        now = settings.now if settings.now is not None else int(time.time())
+        now = settings.now if settings.now is not None else current_instant()
         line = LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome)
         try:
             log.append(settings.games, line)
@@ -185,6 +182,21 @@ def _answers(
         if reason is not None:
             answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
             return [answer], [f"{player.address}: not accepted for game {game_id}: {reason}"], Outcome.NOT_ACCEPTED
+    request = _league_request(settings, submission)
+    if request is not None and settings.requests is not None:
+        return asked.answer(
+            request,
+            settings.requests,
+            submission=submission,
+            game_id=game_id,
+            current=current,
+            player=player,
+            now=settings.now if settings.now is not None else current_instant(),
+            folder=settings.games,
+            message_id=message.message_id,
+            keys_asked=keys is not None,
+            wait=settings.wait,
+        )
     names = _names(current)
     writes = submission.salt is not None or submission.request is Request.PLAY
     if submission.request is Request.SHOW and not writes:
@@ -203,6 +215,13 @@ def _answers(
         body = compose.token_needed(game_id, compose.named_next(current.turn, names), current.token)
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     return _play(message, settings, game_id, current, player, submission)
+
+
+def _league_request(settings: Settings, submission: Submission) -> policy.Request | None:
+    """A league's `leave` or `status` request, on a league's folder only."""
+    if settings.requests is None or submission.request is not Request.PLAY or submission.salt is not None:
+        return None
+    return policy.read_request(submission.moves)
 
 
 def _key_problem(keys: dict[str, str], address: str, submission: Submission) -> str | None:
@@ -232,13 +251,12 @@ def _play(
     if submission.moves.strip().lower() in OFFERS:
         side = _first_side(current, player)  # an offer alone is the player's first side's (PLAY.md §6)
     seed = game.read_key(settings.keys, game_id)
-    if seed is not None and _writes_a_roll(submission.moves):
+    drawn = game.roll_refused(current, submission.moves) if seed is not None else None
+    if drawn is not None:
         # With the key at hand the dice are drawn, never written: a written roll would only
         # let a player probe the secret die (a wrong one is refused, naming the right one).
         turn = compose.named_next(current.turn, names)
-        body = compose.refused(
-            game_id, submission.moves, ROLLS_ARE_DRAWN, (), turn, current.token, hint=_moves(current, player)
-        )
+        body = compose.refused(game_id, submission.moves, drawn, (), turn, current.token, hint=_moves(current, player))
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     salts: tuple[tuple[str, str], ...] = ()
     if submission.salt is not None:
@@ -260,6 +278,7 @@ def _play(
             seed=seed,
             wait=settings.wait,
             salts=salts,
+            now=settings.now,
         )
         if message.message_id is not None:
             outcome = "played" if played.written else "refused"
@@ -291,6 +310,9 @@ def _play(
         return compose.accepted(game_id, who, side, what, turn, played.token, hint=hint)
 
     answers = _to_everyone(after, Kind.ACCEPTED, accepted, svg)
+    movers = frozenset(each.address for each in after.roster.players if after.to_move in each.sides)
+    everyone = after.finished or played.agreement is not None  # an end, a draw or undo agreed: all hear
+    answers = policy.narrowed(answers, settings.digest, player.address, movers, everyone)
     if seed is not None and after.finished:
         answers += _revealed(game_id, after, seed, settings)
     return answers, [], Outcome.PLAYED
@@ -337,12 +359,6 @@ def _example(current: game.Game) -> str | None:
     except UsageError:
         return None
     return next((action for action in actions if action != "resign"), None)
-
-
-def _writes_a_roll(moves: str) -> bool:
-    """Whether the move text writes a die (`#4`) outside its comments."""
-    bare = _COMMENTS.sub(" ", moves)
-    return _ROLL.search(bare) is not None
 
 
 def _find_game(head: Head, folder: Path) -> tuple[str, Path] | None:

@@ -76,12 +76,15 @@ def submit(
     now: int | None = None,
     grants: Sequence[str] = (),
     as_of: int | None = None,
+    known: core.Known | None = None,
 ) -> PlayResult:
     """Play `moves` on the one game in `path` (PLAY.md §1, §6): moves alone as
     `core.submit` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the
     game master's draw or undo without it. In a timed game every submission, an offer
     included, is stamped at `now` (TIME.md §5; `grants` and `as_of` as `core.submit`
-    takes them). Raises BusyError (exit 75) and UsageError (exit 2)."""
+    takes them). `known`: the file's text as the caller read it and its replay
+    (`core.replay_file`), used when the file still holds that text under the lock.
+    Raises BusyError (exit 75) and UsageError (exit 2)."""
     rest, kind = split_request(moves)
     if kind is None or (kind is OfferKind.DRAW and as_side is None) or grants:
         return core.submit(
@@ -96,14 +99,15 @@ def submit(
             now=now,
             grants=grants,
             as_of=as_of,
+            known=known,
         )
 
-    def decide(data: bytes) -> tuple[PlayResult, str | None]:
+    def decide(current: Replay) -> tuple[PlayResult, str | None]:
         request = _Request(Path(path), as_side, kind)
         request.now = clock.current_instant() if now is None else now  # once the lock is held
-        return request.decide(data, rest, expect, seed, salts)
+        return request.decide(current, rest, expect, seed, salts)
 
-    return core.decided(Path(path), decide, dry_run=dry_run, wait=wait)
+    return core.decided(Path(path), decide, dry_run=dry_run, wait=wait, known=known)
 
 
 class _Refused(Exception):
@@ -126,32 +130,33 @@ class _Request:
         self.timed = False
 
     def decide(
-        self, data: bytes, rest: str | None, expect: str | None, seed: str | None, salts: Sequence[tuple[str, str]]
+        self, current: Replay, rest: str | None, expect: str | None, seed: str | None, salts: Sequence[tuple[str, str]]
     ) -> tuple[PlayResult, str | None]:
+        """The offer (after the moves `rest`, if any) on the game replayed as `current`
+        (`core.replay_file`): the result and the text to write (None: refused)."""
         events: list[str] = []
-        original = data
-        if rest is not None and self._only_labels(data, rest):
+        original = current
+        if rest is not None and self._only_labels(current, rest):
             rest = None  # `R: draw`: the label of the offering side, and no action
         if salts and rest is None:
             raise UsageError("--salt is written with moves or alone, not with draw or undo alone")
         if rest is not None:
             if self.kind is OfferKind.UNDO:
-                return self._refusal(data, "undo is sent alone: a submission that plays moves cannot also undo")
+                return self._refusal(current, "undo is sent alone: a submission that plays moves cannot also undo")
             played, text = core.judged(
-                self.path, data, rest, as_side=self.as_side, expect=expect, seed=seed, salts=salts, now=self.now
+                self.path, current, rest, as_side=self.as_side, expect=expect, seed=seed, salts=salts, now=self.now
             )
             if text is None:
                 return played, None
-            data, expect, events = text.encode("utf-8"), None, list(played.events)
+            current, expect, events = core.replay_file(self.path, text.encode("utf-8")), None, list(played.events)
         try:
-            return self._decide(data, expect, events)
+            return self._decide(current, expect, events)
         except _Refused as refusal:
             return self._refusal(original, refusal.message)  # the game as it stands, not after the moves
 
-    def _only_labels(self, data: bytes, rest: str) -> bool:
+    def _only_labels(self, current: Replay, rest: str) -> bool:
         """Whether the text before the word holds no action: only labels of the offering
         side (any side for the game master) and comments, which are then not written."""
-        current = self._replay(data)
         record = current.record
         if record is None:
             return False
@@ -168,20 +173,8 @@ class _Request:
         side = keys.side_of(registry.GAMES[record.game], self.as_side) if self.as_side is not None else None
         return all(not turn.moves and side in (None, turn.side) for turn in turns)
 
-    def _read(self, data: bytes) -> Replay:
-        if self.current is None:
-            self.current = self._replay(data)
-        return self.current
-
-    def _replay(self, data: bytes) -> Replay:
-        results = read_source(data)
-        if len(results) != 1:
-            raise UsageError(f"{self.path} must hold one game, it holds {len(results)}")
-        return adjudicate(results[0], self.source, keep_steps=True)
-
-    def _refusal(self, data: bytes, message: str) -> tuple[PlayResult, None]:
-        """Nothing written: the refusal, with the verdict and board of the game in `data`."""
-        current = self._replay(data)
+    def _refusal(self, current: Replay, message: str) -> tuple[PlayResult, None]:
+        """Nothing written: the refusal, with the verdict and board of the game `current`."""
         token = token_of(current)
         verdict = annotated(current.verdict, token)
         state = current.state
@@ -197,8 +190,8 @@ class _Request:
         )
         return result, None
 
-    def _decide(self, data: bytes, expect: str | None, events: list[str]) -> tuple[PlayResult, str | None]:
-        current = self._read(data)
+    def _decide(self, current: Replay, expect: str | None, events: list[str]) -> tuple[PlayResult, str | None]:
+        self.current = current
         record, verdict, state = current.record, current.verdict, current.state
         self.timed = verdict.clock is not None
         self.awaited = state.awaited() if state is not None else None
@@ -291,5 +284,6 @@ class _Request:
             next=core.next_text(verdict, token),
             headline=verdict_line(verdict),
             agreement=agreement,
+            replayed=again,
         )
         return result, text

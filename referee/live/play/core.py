@@ -1,8 +1,10 @@
 """`referee play`: continue a live game's record with a submission, all or nothing
 (PLAY.md §1-4). The record is replayed through its engine; the submission is appended to
 it (its first actions continuing a turn the record left open, a battle part written onto
-the battle that awaits it) and the whole is replayed again: what the engine says of the
-combined record is what `check` will say of the file once written."""
+the battle that awaits it) and judged as the combined record: what the engine says of it
+is what `check` will say of the file once written. Where it can, the submission's turns
+continue the record's replayed state (`adjudicate.continued`) instead of replaying the
+whole combined record again."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from games.randomness import salt_tag
 from notation.commands import Command
 from notation.model import Move, Record, Span, Tag
 from referee.judge import clock, forms
-from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
+from referee.judge.adjudicate import Played, Replay, adjudicate, continued, read_source
 from referee.judge.errors import UsageError
 from referee.judge.suggest import closest
 from referee.judge.suggest import suggestions as suggest
@@ -32,12 +34,24 @@ from referee.live.play.safe import locked, write_atomically
 
 NOWHERE = Span(1, 1)
 
+Known = tuple[bytes, Replay]
+"""A game file's text as a caller read it, and its replay (`replay_file`)."""
+
 
 def read_game(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def replay_file(path: Path, data: bytes) -> Replay:
+    """The one record of a game file's text (`data`, read from `path`), replayed with its
+    steps: the value `play` judges a submission against. UsageError unless it holds one."""
+    results = read_source(data)
+    if len(results) != 1:
+        raise UsageError(f"{path} must hold one game, it holds {len(results)}")
+    return adjudicate(results[0], str(path), keep_steps=True)
 
 
 def submit(
@@ -53,6 +67,7 @@ def submit(
     now: int | None = None,
     grants: Sequence[str] = (),
     as_of: int | None = None,
+    known: Known | None = None,
 ) -> PlayResult:
     """Play `moves` (RGN move text, None for none) on the one game in `path`, under its
     lock: written when every action is legal (unless `dry_run`), refused otherwise.
@@ -60,29 +75,40 @@ def submit(
     to write as the sides' salts. In a timed game (TIME.md §5) the submission is stamped
     at `now` (seconds since the epoch; default the system clock), `grants` are
     `SIDE=DURATION` extensions, and the verdict's clock is given as of `as_of` (default
-    the last stamp). Raises BusyError (exit 75) and UsageError (exit 2)."""
+    the last stamp). `known` as `decided` takes it. Raises BusyError (exit 75) and
+    UsageError (exit 2)."""
 
-    def decide(data: bytes) -> tuple[PlayResult, str | None]:
-        game = _Game(Path(path), data)
+    def decide(current: Replay) -> tuple[PlayResult, str | None]:
+        game = _Game(Path(path), current)
         game.now = clock.current_instant() if now is None else now
         game.as_of, game.grants = as_of, list(grants)
         timed.as_of(game.current.verdict, as_of, strict=True)
         return game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
 
-    return decided(Path(path), decide, dry_run=dry_run, wait=wait)
+    return decided(Path(path), decide, dry_run=dry_run, wait=wait, known=known)
 
 
 def decided(
-    path: Path, decide: Callable[[bytes], tuple[PlayResult, str | None]], *, dry_run: bool, wait: float
+    path: Path,
+    decide: Callable[[Replay], tuple[PlayResult, str | None]],
+    *,
+    dry_run: bool,
+    wait: float,
+    known: Known | None = None,
 ) -> PlayResult:
-    """The one way a game file is changed (PLAY.md §4): under its lock, its text read,
-    `decide` gives the result and the new text (None: refused), which is written
-    atomically unless `dry_run`. Raises BusyError (exit 75) and UsageError (exit 2)."""
+    """The one way a game file is changed (PLAY.md §4): under its lock, its text read and
+    replayed once (`replay_file`), `decide` gives the result and the new text (None:
+    refused), which is written atomically unless `dry_run`. `known` is a replay the caller
+    made of the text it read before taking the lock (the mail gateway, to know the
+    players): it is used, not made again, when the file still holds exactly that text.
+    Raises BusyError (exit 75) and UsageError (exit 2)."""
     if not path.is_file():
         read_game(path)  # the reason, before a lock file is made beside a missing game
         raise UsageError(f"cannot read {path}: not a file")
     with locked(path, wait):
-        result, text = decide(read_game(path))
+        data = read_game(path)
+        current = known[1] if known is not None and known[0] == data else replay_file(path, data)
+        result, text = decide(current)
         result = dataclasses.replace(result, dry_run=dry_run)
         if dry_run and result.exit_code == 0:
             result = dataclasses.replace(result, notice="dry run: nothing written")
@@ -94,7 +120,7 @@ def decided(
 
 def judged(
     path: Path,
-    data: bytes,
+    current: Replay,
     moves: str | None,
     *,
     as_side: str | None = None,
@@ -103,10 +129,11 @@ def judged(
     salts: Sequence[tuple[str, str]] = (),
     now: int | None = None,
 ) -> tuple[PlayResult, str | None]:
-    """What `submit` decides for the game text `data` of `path`, writing nothing: the
-    result, and the text to write (None when refused). The caller holds the lock. A
-    timed game's submission is stamped at `now` (default the system clock)."""
-    game = _Game(path, data)
+    """What `submit` decides for the game of `path` replayed as `current` (`replay_file`),
+    writing nothing: the result, and the text to write (None when refused). The caller
+    holds the lock. A timed game's submission is stamped at `now` (default the system
+    clock)."""
+    game = _Game(path, current)
     if now is not None:
         game.now = now
     return game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
@@ -135,15 +162,12 @@ def next_text(verdict: Verdict, token: str | None) -> str:
 
 
 class _Game:
-    """One game file read and judged, ready to take a submission."""
+    """One game file read and judged (`replay_file`), ready to take a submission."""
 
-    def __init__(self, path: Path, data: bytes) -> None:
+    def __init__(self, path: Path, current: Replay) -> None:
         self.path = path
         self.source = str(path)
-        results = read_source(data)
-        if len(results) != 1:
-            raise UsageError(f"{path} must hold one game, it holds {len(results)}")
-        self.current = adjudicate(results[0], self.source)
+        self.current = current
         self.as_side: str | None = None
         self.now = clock.current_instant()  # `submit` sets `--now`
         self.as_of: int | None = None
@@ -308,7 +332,9 @@ class _Game:
     ) -> tuple[PlayResult, str | None]:
         record = plan.record
         combined = Record(record.game, tuple(engine_tags), tuple(plan.items), record.span)
-        first = adjudicate(combined, self.source, keep_steps=True)
+        # The submission's turns continue the replayed state where they can (the same
+        # verdict, steps and numbers as a replay of the combined record), else it is replayed.
+        first = continued(self.current, combined, self.source) or adjudicate(combined, self.source, keep_steps=True)
         if first.verdict.status not in ("finished", "ongoing"):
             self._explain(plan, first, combined, keyed)
         drawn_ids = set(plan.submitted)
@@ -414,7 +440,9 @@ class _Game:
         pending = self.current.state.pending() if self.current.state is not None else None
         if part is not None and failing is not None and failing is plan.awaiting and plan.awaited_text and pending:
             completions = [str(action) for action in state.legal_actions()]
-            return closest(forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden), part.text)
+            syntax = registry.engine(plan.record.game).chance_syntax()
+            awaited = forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden, syntax)
+            return closest(awaited, part.text)
         return suggest(state, written, hide_rolls=hidden)
 
     def _awaited(self, plan: Plan, combined: Record, failing: Move) -> str | None:
@@ -428,10 +456,12 @@ class _Game:
             return None
         tags = cut.tag_map
         if verdict.pending == "roll":
+            syntax = registry.engine(cut.game).chance_syntax()
+            written = f" (written like {syntax.rolled.removeprefix(syntax.declared)})" if syntax is not None else ""
             who = (
                 "the game master's key (referee play --seed-file)"
                 if "SeedHash" in tags and "Seed" not in tags
-                else f"{verdict.to_move}'s physical dice (written like #4)"
+                else f"{verdict.to_move}'s physical dice{written}"
             )
         else:
             who = str(verdict.to_move)

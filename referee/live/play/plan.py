@@ -137,9 +137,11 @@ class Plan:
         """While the seed is secret and its key is not at hand, rolls come from the game
         master's key later, never from a player's text. (With the key, a written roll must
         equal the stream's, PLAY.md §3: the replay with the seed checks it.)"""
-        written = self.sub is not None and self.sub.part is not None and "#" in self.sub.part.text
+        engine = registry.engine(self.record.game)
+        syntax = engine.chance_syntax()
+        part = self.sub.part if self.sub is not None else None
+        written = part is not None and syntax is not None and syntax.writes_roll(part.text)
         for turn in self.submission_turns():
-            engine = registry.engine(self.record.game)
             written = written or any(rolled(engine, move.action) for move in turn.moves)
         if written:
             raise Refusal(
