@@ -83,7 +83,7 @@ NIEUCHESS = GameInfo(
     step_labels=True,
     first_choice=True,
     picture="referee.pictures.nieuchess",
-    bench_goal=1.5,
+    bench_goal=3.0,
     example_new="referee new nieuchess --secret game.key > game.rgn",
 )
 

@@ -167,7 +167,7 @@ class GameInfo(NamedTuple):
     sides_by_players: Mapping[int, tuple[Side, ...]] = {}
     first_choice: bool = False
     picture: str = ""
-    bench_goal: float = 3.0
+    bench_goal: float = 5.0
     example_new: str = ""
 
     @property

@@ -33,9 +33,18 @@ from notation.lexicon import (
 )
 from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 
+ASCII_SPACE = " \t\n\r\f\v"
+"""What `\\s` matches in the reader's ASCII regular expressions."""
+
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of
 capitals reads the same)."""
+
+ACTION_CACHE = 1 << 16
+"""With `keep`, actions (and numbered labels) kept per game with their canonical text, by their text as written."""
+
+JOINED = 4096
+"""With `keep`, the canonical text's parts joined at a time (`Body.joined`)."""
 
 
 class Label(NamedTuple):
@@ -55,21 +64,25 @@ DRAW = _Draw()
 """The `draw` termination, in the items of a `Scanned`."""
 
 
-class Note(NamedTuple):
-    """A comment, kept only when the canonical text is wanted (`scan(..., keep=True)`)."""
+class Body(NamedTuple):
+    """The canonical move text of a record read with `keep` (NOTATION.md §7), written as it
+    was read: the record's comments and glyphs are in it, and its turns carry the round
+    numbers written on them (the canonical form's numbers are the replay's:
+    `notation.writer.canonical_pieces` puts them right where they differ, in a body read
+    with `joined` false)."""
 
-    text: str
-    braced: bool
+    parts: list[str]
+    """In order, pieces that joined give the text after the tags without its last newline:
+    each turn, `draw` and comment between turns on a line of its own, its newline first.
+    When `joined`, some thousand of them are joined at a time (whole turns), which holds
+    little more memory than the text itself."""
+    joined: bool
+    plain: bool
+    """No comment or glyph is in it: the items alone give it (with the replay's numbers)."""
 
 
-class Glyph(str):
-    """A glyph written on the action before it (`!?`), kept only with `keep=True`."""
-
-    __slots__ = ()
-
-
-Item = Label | _Draw | Note | Glyph | object
-"""A label, DRAW or an action (the game's own value); with `keep=True` also notes and glyphs."""
+Item = Label | _Draw | object
+"""A label, DRAW or an action (the game's own value)."""
 
 
 class Scanned(NamedTuple):
@@ -80,13 +93,17 @@ class Scanned(NamedTuple):
     """Every tag, by name, in file order."""
     items: list[Item]
     """Labels, actions and draws in record order."""
+    body: Body | None = None
+    """With `keep`: the move text's canonical text, comments and glyphs kept."""
 
 
-def scan(text: str, dialects: DialectLookup, keep: bool = False) -> Scanned | None:
+def scan(text: str, dialects: DialectLookup, keep: bool = False, joined: bool = True) -> Scanned | None:
     """The record in `text` read the quick way, or None when the full reader must read it.
 
-    With `keep`, comments (`Note`) and glyphs (`Glyph`, after their action) are kept among
-    the items too, so that the record's canonical text can be written (`canonical_text`)."""
+    With `keep`, the move text's canonical text is read too (`Scanned.body`), comments and
+    glyphs kept, so that the record's canonical text can be written
+    (`notation.writer.canonical_pieces`); `joined`: its parts joined some thousand at a time
+    (`Body.joined`)."""
     game_match = GAME_VALUE.match(text)
     if game_match is None:
         return None
@@ -103,7 +120,11 @@ def scan(text: str, dialects: DialectLookup, keep: bool = False) -> Scanned | No
         if name in tags:
             return None  # a repeated tag: the full reader says where
         tags[name] = unescape(value)
-    items = _Reader.of(dialect, keep).items(text, tag_section.end())
+    reader = _Reader.of(dialect, keep)
+    if keep:
+        kept = reader.kept(text, tag_section.end(), JOINED if joined else 0)
+        return None if kept is None else Scanned(game, tags, kept[0], kept[1])
+    items = reader.items(text, tag_section.end())
     return None if items is None else Scanned(game, tags, items)
 
 
@@ -150,11 +171,31 @@ class _Reader:
         self.glyph = groups["glyph"]
         self.first, self.first_glyph = groups["first"], groups["first_glyph"]
         self.refused = {groups["lone"], groups["timeout"], groups["bad"]}
-        self.keep = keep
-        self.noted = {groups["comment"]: "comment", groups["line"]: "line"}
+        if keep:  # the canonical text's reader (`kept`): one token at a time, every kind named
+            kept = re.compile(
+                r"\s*+(?:"
+                rf"{COMMENT}"
+                rf"|{LINE_COMMENT}"
+                rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})"
+                rf"|(?P<lone>{NUMBER})"
+                rf"|{termination('draw')}"
+                rf"|{action_token(dialect)}"
+                rf"|{termination('timeout')}"
+                ")",
+                re.IGNORECASE | re.ASCII,
+            )
+            self.match = kept.match
+            # Which kind of token matched, by `Match.lastindex`, as in `items`.
+            self.kinds = {
+                kept.groupindex[kind]: kind
+                for kind in ("label", "lone", "draw", "timeout", "action", "comment", "line", "glyph")
+            }
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
+        self.short = dialect.short_labels
+        self.actions: dict[str, tuple[object, str]] = {}  # with `keep`: each action and its canonical text
+        self.numbered: dict[tuple[str | None, str], tuple[Label, str]] = {}  # with `keep`: label and its text
 
     @staticmethod
     @cache
@@ -164,14 +205,14 @@ class _Reader:
     def items(self, text: str, pos: int) -> list[Item] | None:
         """The labels, actions and draws of the move text from `pos`, or None."""
         labels, parse_action = self.labels, self.parse_action
-        action, head, draw, glyph, keep = self.action, self.head, self.draw, self.glyph, self.keep
+        action, head, draw, glyph = self.action, self.head, self.draw, self.glyph
         first, first_glyph = self.first, self.first_glyph
         items: list[Item] = []
         append = items.append
         in_turn = False
         for token in self.tokens(text, pos):
             kind = token.lastindex
-            if kind == action or (kind == glyph and not keep):  # an action (with its glyph)
+            if kind == action or kind == glyph:  # an action (with its glyph)
                 if not in_turn:
                     return None
                 try:
@@ -189,8 +230,6 @@ class _Reader:
                     append(parse_action(token[first]))
                 except ValueError:
                     return None
-                if kind == first_glyph and keep:
-                    append(Glyph(token[first_glyph]))
             elif kind == head:
                 written = token[head]
                 label = labels.get(written) or self._label(written, token["label"], token["number"])
@@ -203,20 +242,112 @@ class _Reader:
                 in_turn = False
             elif kind in self.refused:
                 return None  # not RGN, a number alone, a time-out (judged by the clock): the full reader reads it
-            elif keep and kind is not None:  # kept: a comment, or an action with its glyph
-                if kind == glyph:
-                    if not in_turn:
-                        return None
-                    try:
-                        append(parse_action(token[action]))
-                    except ValueError:
-                        return None
-                    append(Glyph(token[glyph]))
-                else:
-                    noted = self.noted[kind]
-                    append(Note(token[noted], noted == "comment"))
             # else a comment: passed over
         return items
+
+    def kept(self, text: str, pos: int, join: int) -> tuple[list[Item], Body] | None:
+        """`items`, and the move text's canonical text (`Body`, its parts joined `join` at
+        a time at the turns, when not 0), or None.
+
+        As `notation.writer.write` writes a record: a turn on a line of its own, its words
+        (label, actions with their glyphs, braced comments) one space apart, a `;` comment
+        one space after the words before it, ending its line, the next word at the start of
+        the next line; `draw` and comments between turns on lines of their own."""
+        end = len(text.rstrip(ASCII_SPACE))
+        match, kinds, parse_action = self.match, self.kinds, self.parse_action
+        actions, labels = self.actions, self.numbered
+        items: list[Item] = []
+        append = items.append
+        parts: list[str] = []
+        part = parts.append
+        chunks: list[str] = []
+        plain = True
+        in_turn = False
+        fresh = False  # inside a turn, after a `;` comment: the next word starts a line
+        while pos < end:
+            token = match(text, pos)
+            if token is None:
+                return None
+            pos = token.end()
+            kind = kinds.get(token.lastindex)  # type: ignore[arg-type]
+            if kind == "action" or kind == "glyph":
+                if not in_turn:
+                    return None
+                written = token["action"]
+                known = actions.get(written)
+                if known is None:
+                    try:
+                        known = self._action(written, parse_action(written))
+                    except ValueError:
+                        return None
+                append(known[0])
+                if kind == "action":
+                    word = known[1]
+                else:
+                    word, plain = known[1] + token["glyph"], False
+                if fresh:
+                    word, fresh = word[1:], False
+                part(word)
+            elif kind == "label":
+                if fresh:  # the turn before ends with its `;` comment: not with its newline
+                    parts[-1], fresh = parts[-1][:-1], False
+                number, written = token.group("number", "label")
+                found = labels.get((number, written)) or self._numbered(number, written)
+                if found is None:
+                    return None
+                append(found[0])
+                if join and len(parts) >= join:  # (a whole number of turns)
+                    chunks.append("".join(parts))
+                    parts.clear()
+                part(found[1])
+                in_turn = True
+            elif kind == "draw":
+                if fresh:
+                    parts[-1], fresh = parts[-1][:-1], False
+                append(DRAW)
+                part("\ndraw")
+                in_turn = False
+            elif kind == "comment" or kind == "line":
+                note, plain = token[kind], False
+                if not in_turn:
+                    part(f"\n{{{note}}}" if kind == "comment" else f"\n;{note}")
+                elif kind == "line":
+                    part(f" ;{note}\n")
+                    fresh = True
+                else:
+                    part(f"{{{note}}}" if fresh else f" {{{note}}}")
+                    fresh = False
+            elif kind == "lone" or kind == "timeout":
+                return None
+        if fresh:
+            parts[-1] = parts[-1][:-1]
+        if join:
+            if parts:
+                chunks.append("".join(parts))
+            parts = chunks
+        return items, Body(parts, bool(join), plain)
+
+    def _action(self, written: str, action: object) -> tuple[object, str]:
+        """The action written `written` and its canonical text after a space, now cached."""
+        if len(self.actions) >= ACTION_CACHE:
+            self.actions.clear()
+        known = self.actions[written] = (action, " " + str(action))
+        return known
+
+    def _numbered(self, number: str | None, written: str) -> tuple[Label, str] | None:
+        """The label written `written` after the round number `number` (if any), and its
+        canonical text on a new line, now cached."""
+        label = self.labels.get(written) or self._label(written, written, None)
+        if label is None:
+            return None
+        canonical = self.short[label.side] + ("+" if label.step else "") + ":"
+        if number is not None:
+            label = Label(label.side, label.step, int(number.rstrip(".")))
+            canonical = f"{label.number}. {canonical}"
+        if len(self.numbered) >= ACTION_CACHE:
+            self.numbered.clear()
+        found = self.numbered[number, written] = (label, "\n" + canonical)
+        return found
 
     def _label(self, written: str, label: str, number: str | None) -> Label | None:
         """The label written `written` (its round number and colon included: `label` and

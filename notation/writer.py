@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
-from notation.quick import DRAW, Glyph, Label, Note, Scanned
+from notation.quick import DRAW, Item, Label, Scanned
 
 LEADING_TAGS = ("Game", "Variant", "Players")
 MIDDLE_TAGS = ("First", "Seed", "SeedHash", "Position")
@@ -86,66 +86,99 @@ def write(record: Record, dialect: Dialect) -> str:
     return text
 
 
-def write_scanned(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> str:
-    """The canonical form of a record read the quick way with its comments and glyphs kept
+def write_scanned(scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] = (), without: str = "") -> str:
+    """The canonical form of a record read the quick way with its canonical text kept
     (`notation.quick.scan(..., keep=True)`), the same text `write` gives of the record
-    model: `numbers` are the round numbers to write on the turns, in order (0: none; as
-    `write` takes them from the turns), and the tag `without` is left out (the turn
-    token's text has no `Result`)."""
-    return "".join(scanned_pieces(scanned, numbers, dialect, without))
+    model: `renumbered` are the turns (counted from 0) whose canonical round number is not
+    the one written on them, in order, each followed by that number (0: none), as the
+    replay finds them
+    (`referee.judge.drive.drive`), and the tag `without` is left out (the turn token's text
+    has no `Result`)."""
+    return "".join(canonical_pieces(scanned, dialect, renumbered, without))
 
 
-def scanned_pieces(scanned: Scanned, numbers: Sequence[int], dialect: Dialect, without: str = "") -> Iterator[str]:
-    """`write_scanned` in pieces, a line at a time, so that a hash of a long record's
-    canonical text never holds the whole text."""
+def canonical_pieces(
+    scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] = (), without: str = ""
+) -> Iterator[str]:
+    """`write_scanned` in pieces of some thousand turns, so that a hash of a long record's
+    canonical text never holds the whole text again. With turns `renumbered`, a record
+    with comments or glyphs must have been scanned with `joined=False` (its labels are then
+    parts of their own, changed here); one without is written from its items."""
+    body = scanned.body
+    if body is None or (renumbered and body.joined and not body.plain):
+        raise ValueError("the record's canonical text was not kept (scan with keep=True, and joined=False to renumber)")
     nowhere = Span(1, 1)
     tags = [Tag(name, value, nowhere) for name, value in scanned.tags.items() if name != without]
     yield write_tags(ordered_tags(tags, dialect))
+    parts = body.parts
+    if renumbered and body.plain:
+        yield from _plain_pieces(scanned.items, dialect, renumbered)
+    elif renumbered:
+        _renumber(parts, renumbered)
+        for start in range(0, len(parts), PIECE):
+            yield "".join(parts[start : start + PIECE])
+    else:
+        yield from parts
+    if parts:
+        yield "\n"
+
+
+PIECE = 4096
+"""Parts joined at a time when renumbered."""
+
+
+def _plain_pieces(items: list[Item], dialect: Dialect, renumbered: Sequence[int]) -> Iterator[str]:
+    """The canonical move text of a record with no comment or glyph, from its items, some
+    thousand lines at a time: each turn's label with its round number (the one written, or
+    the one `renumbered` gives), its actions' canonical texts."""
     short = dialect.short_labels
-    labels: dict[tuple[str, bool], str] = {}  # a label's canonical text, by side and step
-    body = False
-    words: list[str] | None = None  # the open turn's words on its current line
-    lines = ""  # the open turn's lines ended by `;` comments
-    begun = 0
-    special = frozenset((Label, DRAW.__class__, Note, Glyph))
     texts: dict[int, str] = {}  # an action's text by identity (the quick reader shares equal actions)
-    for item in scanned.items:
+    lines: list[str] = []
+    words: list[str] | None = None
+    turn, next_at = -1, 0
+    for item in items:
         kind = item.__class__
-        if kind not in special:  # an action (always inside a turn): by far the most frequent item
+        if kind is Label:
+            if words is not None:
+                lines.append(" ".join(words))
+                if len(lines) >= PIECE:
+                    yield "\n" + "\n".join(lines)
+                    lines.clear()
+            label: Label = item  # type: ignore[assignment]
+            turn += 1
+            number = label.number
+            if next_at < len(renumbered) and renumbered[next_at] == turn:
+                number, next_at = renumbered[next_at + 1] or None, next_at + 2
+            written = short[label.side] + ("+" if label.step else "") + ":"
+            words = [f"{number}. {written}" if number is not None else written]
+        elif item is DRAW:
+            if words is not None:
+                lines.append(" ".join(words))
+            lines.append("draw")
+            words = None
+        else:
             text = texts.get(id(item))
             if text is None:
                 text = texts[id(item)] = str(item)
             words.append(text)  # type: ignore[union-attr]
-        elif kind is Label:
-            if words is not None:
-                yield "\n" + (lines + " ".join(words)).rstrip("\n")
-                body = True
-            label: Label = item  # type: ignore[assignment]
-            number = (numbers[begun] or None) if begun < len(numbers) else label.number
-            begun += 1
-            key = (label.side, label.step)
-            written = labels.get(key) or labels.setdefault(key, short[label.side] + ("+" if label.step else "") + ":")
-            words, lines = [f"{number}. {written}" if number is not None else written], ""
-        elif item is DRAW:
-            if words is not None:
-                yield "\n" + (lines + " ".join(words)).rstrip("\n")
-            words, body = None, True
-            yield "\ndraw"
-        elif kind is Note:
-            note: Note = item  # type: ignore[assignment]
-            if words is None:
-                yield "\n" + (f"{{{note.text}}}" if note.braced else f";{note.text}").rstrip("\n")
-                body = True
-            elif note.braced:
-                words.append(f"{{{note.text}}}")
-            else:
-                lines += " ".join(words) + f" ;{note.text}\n"
-                words = []
-        else:  # a glyph, on the action before it
-            assert words is not None
-            words[-1] += item  # type: ignore[operator]
     if words is not None:
-        yield "\n" + (lines + " ".join(words)).rstrip("\n")
-        body = True
-    if body:
-        yield "\n"
+        lines.append(" ".join(words))
+    if lines:
+        yield "\n" + "\n".join(lines)
+
+
+def _renumber(parts: list[str], renumbered: Sequence[int]) -> None:
+    """Set the round numbers `renumbered` gives (turn, number, turn, number...: 0 for none)
+    on the turns' labels among `parts`, a label being a part of its own (`\\n12. R:`): the
+    only parts that start a line with neither a comment nor `draw` and end with a colon."""
+    turn, next_at = -1, 0
+    for at, part in enumerate(parts):
+        if next_at >= len(renumbered):
+            return
+        if part[:1] == "\n" and part[1:2] not in (";", "{") and part[-1:] == ":":
+            turn += 1
+            if turn == renumbered[next_at]:
+                number = renumbered[next_at + 1]
+                next_at += 2
+                label = part[1:].rpartition(" ")[2]
+                parts[at] = f"\n{number}. {label}" if number else "\n" + label

@@ -5,10 +5,21 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from referee.bench.chess import chess_pgn, read_sizes
+from referee.bench.chess import (
+    HEADER,
+    JSON_OF_TEXT,
+    NO_PGN_EXTRACT,
+    Row,
+    chess_pgn,
+    format_row,
+    pgn_extract,
+    pgn_extract_reads,
+    read_sizes,
+)
 from referee.judge.errors import UsageError
 
 
@@ -27,15 +38,31 @@ def test_python_chess_games_are_made_to_the_ply_count_and_read_back() -> None:
     assert read == 300
 
 
-def _bench(*arguments: str, hide_chess: bool = False) -> subprocess.CompletedProcess[str]:
+def _bench(*arguments: str, hide_chess: bool = False, hide_extract: bool = False) -> subprocess.CompletedProcess[str]:
     hide = "import sys; sys.modules['chess'] = None; " if hide_chess else ""  # an import of chess fails
+    if hide_extract:  # as if pgn-extract were not installed
+        hide += "import referee.bench.chess as c; c.pgn_extract = lambda: None; "
     code = hide + "from referee.cli import main; main()"
     return subprocess.run(
         [sys.executable, "-c", code, *arguments], capture_output=True, text=True, check=False, timeout=300
     )
 
 
-HEADER = ["game", "size", "mode", "records", "actions", "referee/s", "MB", "chess", "plies/s", "MB", "ratio", "goal"]
+COLUMNS = [
+    "game",
+    "size",
+    "mode",
+    "records",
+    "actions",
+    "referee/s",
+    "MB",
+    "chess",
+    "plies/s",
+    "MB",
+    "pgn-extract/s",
+    "ratio",
+    "goal",
+]
 
 
 def test_bench_prints_both_modes_both_rates_their_ratio_and_the_goal_at_1x_and_10x() -> None:
@@ -43,16 +70,19 @@ def test_bench_prints_both_modes_both_rates_their_ratio_and_the_goal_at_1x_and_1
     done = _bench("bench", "--actions", "300", "--runs", "1", "Numica", "nieuchess")
     assert done.returncode == 0, done.stderr
     header, *rows = done.stdout.splitlines()
-    assert header.split() == HEADER
+    if pgn_extract() is None:
+        assert rows.pop() == NO_PGN_EXTRACT
+    assert header.split() == COLUMNS
     assert [row.split()[:3] for row in rows] == [
         [game, size, mode] for game in ("numica", "nieuchess") for size in ("1x", "10x") for mode in ("text", "json")
     ]
     for row in rows:
         fields = row.split()
-        ours, theirs, ratio, goal = (float(fields[i].replace(",", "")) for i in (5, 7, 9, 10))
+        ours, theirs, ratio, goal = (float(fields[i].replace(",", "")) for i in (5, 7, 10, 11))
         assert ours > 0 and theirs > 0 and ratio == pytest.approx(ours / theirs, rel=0.02)
-        assert goal == (1.5 if fields[0] == "nieuchess" else 3.0)
-        assert ("below" in fields[11:12]) == (ratio < goal)
+        assert goal == (3.0 if fields[0] == "nieuchess" else 5.0)
+        assert ("below" in fields[12:13]) == (ratio < goal)
+        assert fields[9] == "-" if pgn_extract() is None else float(fields[9].replace(",", "")) > 0
         assert re.fullmatch(r"\d+", fields[6])  # peak MB
     for text, json_row in zip(rows[0::2], rows[1::2], strict=True):
         share = float(json_row.split("  ")[-1].split()[0])
@@ -67,20 +97,21 @@ def test_bench_prints_both_modes_both_rates_their_ratio_and_the_goal_at_1x_and_1
 
 
 def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> None:
-    done = _bench("bench", "--actions", "100", "--runs", "1", "pikemen", hide_chess=True)
+    done = _bench("bench", "--actions", "100", "--runs", "1", "pikemen", hide_chess=True, hide_extract=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [
         "referee bench: python-chess is not installed, so its figures are left out: pip install 'referee[bench]'"
     ]
-    header, *rows = done.stdout.splitlines()
-    assert header.split() == HEADER
+    header, *rows, note = done.stdout.splitlines()
+    assert header.split() == COLUMNS
+    assert note == NO_PGN_EXTRACT  # said once, after the table
     assert [row.split()[:3] for row in rows] == [
         ["pikemen", "1x", "text"],
         ["pikemen", "1x", "json"],
         ["pikemen", "10x", "text"],
         ["pikemen", "10x", "json"],
     ]
-    assert all(row.split()[7:11] == ["-", "-", "-", "3.0"] for row in rows)
+    assert all(row.split()[7:12] == ["-", "-", "-", "-", "5.0"] for row in rows)
 
 
 def test_bench_sizes_are_whole_multiples_or_a_usage_error() -> None:
@@ -93,3 +124,64 @@ def test_bench_sizes_are_whole_multiples_or_a_usage_error() -> None:
     assert done.stderr.splitlines() == [
         "referee: --sizes takes whole numbers from 1 to 1000 separated by commas, like 1,10,100; not '1,x'"
     ]
+
+
+def _row(mode: str = "text", rate: float = 500.0, text_rate: float | None = None, **changes: object) -> Row:
+    row = Row("pikemen", 10, mode, 2610, 500800, rate, 28.4, 100.0, 27.6, 1_600_000.0, 5.0, text_rate)
+    return row._replace(**changes)
+
+
+def test_the_report_marks_every_goal_missed_and_only_those() -> None:
+    """The report's formatting (no timing): the ratio to python-chess beside the game's goal,
+    `below` when under it; a --json line's share of text beside 0.85, marked when under."""
+    assert HEADER.split() == COLUMNS
+    met = format_row(_row(rate=500.0))
+    assert met.split() == [
+        "pikemen",
+        "10x",
+        "text",
+        "2610",
+        "500800",
+        "500",
+        "28",
+        "100",
+        "28",
+        "1,600,000",
+        "5.00",
+        "5.0",
+    ]
+    assert format_row(_row(rate=499.0)).split()[-3:] == ["4.99", "5.0", "below"]
+    assert len(met) == len(HEADER)  # the columns line up under the header
+    json_met = format_row(_row("json", rate=425.0, text_rate=500.0))
+    assert json_met.endswith("4.25   5.0 below  0.85 of text")
+    json_missed = format_row(_row("json", rate=600.0, text_rate=710.0))
+    assert json_missed.endswith("6.00   5.0  0.84 of text (below 0.85)")  # 0.845: cut, not rounded up to the goal
+    assert format_row(_row(rate=499.9)).split()[-3:] == ["4.99", "5.0", "below"]
+    assert JSON_OF_TEXT == 0.85
+    nieuchess = format_row(_row(game="nieuchess", goal=3.0, rate=310.0))
+    assert nieuchess.split()[-2:] == ["3.10", "3.0"]
+
+
+def test_the_report_without_python_chess_or_pgn_extract_shows_dashes_and_no_mark() -> None:
+    alone = format_row(_row(chess=None, pgn_extract=None))
+    assert alone.split()[5:] == ["500", "28", "-", "-", "-", "-", "5.0"]
+    assert "below" not in format_row(_row(chess=None, pgn_extract=None, rate=1.0))
+    assert format_row(_row(pgn_extract=None)).split()[9] == "-"
+
+
+def test_a_failed_check_is_said_on_its_line() -> None:
+    failed = format_row(_row(rate=None, failed="referee check exited with 3"))
+    assert failed.split()[:5] == ["pikemen", "10x", "text", "2610", "500800"]
+    assert failed.endswith("  failed: referee check exited with 3")
+
+
+def test_pgn_extract_validates_the_pgn_it_is_timed_on(tmp_path: Path) -> None:
+    program = pgn_extract()
+    if program is None:
+        pytest.skip("pgn-extract is not installed (Debian: apt-get install pgn-extract)")
+    good = tmp_path / "good.pgn"
+    good.write_text('[Event "a"]\n\n1. e4 e5 2. Nf3 *\n\n[Event "b"]\n\n1. d4 *\n')
+    bad = tmp_path / "bad.pgn"
+    bad.write_text('[Event "a"]\n\n1. e4 e5 2. Ke3 *\n')
+    assert pgn_extract_reads(program, good) == 2
+    assert pgn_extract_reads(program, bad) is None

@@ -12,6 +12,7 @@ stop working and leave every record to the slow path.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +26,9 @@ from notation.stream import RawRecord, split
 from referee.judge import session
 from referee.judge.adjudicate import dialect_for, open_ended
 from referee.judge.annotate import annotate_verdict
-from referee.judge.fused import open_ended_actions, quick_verdict
+from referee.judge.drive import open_ended as drive_open_ended
+from referee.judge.drive import quick_kinds
+from referee.judge.fused import quick_verdict
 from referee.judge.playout import play
 from referee.judge.sources import Read
 from referee.judge.verdicts import Verdict
@@ -144,6 +147,80 @@ def test_the_fused_path_agrees_with_comments_and_glyphs_everywhere(which: int, s
     assert_same(_mutated(rng, data))
 
 
+def _rewritten(rng: random.Random, data: bytes, legal: bool = False) -> bytes:
+    """The record written otherwise than canonically, still meaning the same or nearly:
+    tags in another order (a `Result` and another tag among them), round numbers dropped,
+    added where the canonical form has none (also as `1...`) or written with a leading zero,
+    labels and actions in other capitals, other white space between tokens. With `legal`,
+    only changes that keep a legal record legal (no `Result`, no numbers added)."""
+    head, _, moves = data.decode("utf-8").partition("\n\n")
+    game, *tags = head.split("\n")
+    extra = ['[Event "Cup"]', '[Site "Here"]'] if legal else ['[Result "*"]', '[Event "Cup"]', '[Result "draw"]']
+    tags += rng.sample(extra, 2)
+    rng.shuffle(tags)
+    out: list[str] = []
+    for token in moves.split():
+        if token.endswith(":"):  # a label
+            if out and out[-1][:1].isdigit() and rng.random() < 0.3:
+                out.pop()  # its round number dropped
+            elif not legal and not (out and out[-1][:1].isdigit()) and rng.random() < 0.3:
+                out.append(rng.choice(("1.", "2...", "07.")))  # a number where none was (often wrong: illegal)
+            token = token.lower() if rng.random() < 0.3 else token
+        elif token[:1].isdigit() and token.endswith(".") and rng.random() < 0.2:
+            token = "0" + token
+        elif rng.random() < 0.1:
+            token = token.upper() if rng.random() < 0.5 else token.lower()
+        out.append(token)
+    spaces = [rng.choice((" ", "\n", "  ", "\t", " \n\n ")) for _ in out]
+    text = "".join(space + token for space, token in zip(spaces, out, strict=True))
+    return ("\n".join([game, *tags]) + "\n\n" + text.lstrip() + rng.choice(("\n", "", "  \n\n"))).encode("utf-8")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, len(PLAYOUTS) - 1), st.integers(0, 2**32))
+def test_the_fused_path_agrees_on_records_written_otherwise(which: int, seed: int) -> None:
+    """The token hashes the canonical text whatever the record's own writing: other tag
+    order, round numbers missing or extra, other capitals and white space (with comments
+    and glyphs too)."""
+    rng = random.Random(seed)
+    data = _rewritten(rng, PLAYOUTS[which][2])
+    assert_same(data)
+    assert_same(_rewritten(rng, _decorated(rng, PLAYOUTS[which][2])))
+
+
+def test_a_record_written_otherwise_keeps_its_token() -> None:
+    """Legal records written otherwise than canonically get the same token from the fused
+    path as from the detailed path, and the fused path does take them."""
+    rng = random.Random(11)
+    legal = 0
+    for _, _, data in PLAYOUTS:
+        for _ in range(3):
+            raw = split(_rewritten(rng, data, legal=True))[0]
+            expected = detailed(raw, annotate=True)
+            if expected.legal:
+                legal += 1
+                judged = quick_verdict(raw, "t.rgn", 1, token=True)
+                assert judged is not None and judged.token == expected.token
+    assert legal >= len(PLAYOUTS)
+
+
+def test_a_record_without_round_numbers_and_with_comments_keeps_its_token() -> None:
+    """Round numbers left out (the canonical form writes them) on records with comments and
+    glyphs, whose canonical text is then read again label by label, and without them,
+    written from the items: the same token as the detailed path, on the fused path."""
+    for _, _, data in PLAYOUTS:
+        head, _, moves = data.decode("utf-8").partition("\n\n")
+        bare = re.sub(r"(?m)^\d+\. ", "", moves)
+        glossed = re.sub(r"(?m)^(\S+: \S+)", r"\1!? {why} ; a line note\n", bare, count=3)
+        for text in (bare, "{before} " + glossed):
+            raw = split((head + "\n\n" + text).encode("utf-8"))[0]
+            expected = detailed(raw, annotate=True)
+            judged = quick_verdict(raw, "t.rgn", 1, token=True)
+            assert (judged is None) == (not expected.legal)
+            if judged is not None:
+                assert verdict_fields(judged) == verdict_fields(expected)
+
+
 def test_check_json_takes_the_fused_path_for_legal_records_with_comments() -> None:
     """The token is built on the fused path, not by reading the record again."""
     rng = random.Random(5)
@@ -183,7 +260,7 @@ def test_open_ended_actions_are_found_as_the_detailed_path_finds_them() -> None:
         moves_in_order = [move for turn in record.turns for move in turn.moves]
         expected = {moves_in_order.index(move) for move in open_ended(record)}
         actions = [at for at, item in enumerate(scanned.items) if type(item) is not Label and item is not DRAW]
-        found = {actions.index(at) for at in open_ended_actions(scanned.items)}
+        found = {actions.index(at) for at in drive_open_ended(quick_kinds(scanned.items))}
         assert found == expected, moves
 
 

@@ -7,13 +7,20 @@ start-up included, a fresh process each run, the best of `runs`, with its peak m
 Beside it, python-chess reads and validates a PGN of as many plies, made by python-chess
 itself in the same run from seeded random games (repeated for 10x, as the referee's
 records are), also as a whole process. The ratio is the referee's actions per second
-over python-chess's plies per second, shown beside the goal (`GameInfo.bench_goal`).
-python-chess is in the `bench` extra (`pip install 'referee[bench]'`), not a dependency
-of the tool; without it, the referee's own figures are shown alone.
+over python-chess's plies per second, shown beside the goal (`GameInfo.bench_goal`), and a
+`--json` line gives its speed as a share of text's, beside that goal (`JSON_OF_TEXT`);
+every goal missed is marked. python-chess is in the `bench` extra
+(`pip install 'referee[bench]'`), not a dependency of the tool; without it, the referee's
+own figures are shown alone. When pgn-extract (a chess PGN tool in C: Debian's
+`pgn-extract` package) is installed, it validates the same PGN as python-chess, also as
+a whole process, and its speed is shown too.
 """
 
 from __future__ import annotations
 
+import math
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -143,6 +150,79 @@ JSON_OF_TEXT = 0.85
 MODES = {"text": (), "json": ("--json",)}
 """The outputs of `referee check` that users run: verdict lines, and JSON Lines."""
 
+PGN_EXTRACT_PLACES = "/usr/games"
+"""Where Debian installs pgn-extract, looked in after PATH (it is not on a user's PATH)."""
+
+NO_PGN_EXTRACT = "pgn-extract not installed: its column is left out (Debian: apt-get install pgn-extract)"
+
+
+def pgn_extract() -> str | None:
+    """The pgn-extract program, if installed: on PATH, else where Debian puts it."""
+    return shutil.which("pgn-extract") or shutil.which("pgn-extract", path=PGN_EXTRACT_PLACES)
+
+
+def pgn_extract_reads(program: str, pgn: Path) -> int | None:
+    """The games pgn-extract reads without an error from `pgn`, when it reads every game of it
+    (its validating mode `-r`: every move is played on the board), else None."""
+    done = subprocess.run([program, "-r", str(pgn)], capture_output=True, text=True, check=False)
+    found = re.search(r"(\d+) games? matched out of (\d+)", done.stderr)
+    if done.returncode != 0 or found is None or found[1] != found[2]:
+        return None
+    return int(found[1])
+
+
+class Row(NamedTuple):
+    """The figures of one line of `compare`: rates are actions (or plies) per second, None
+    when not measured."""
+
+    game: str
+    scale: int
+    mode: str
+    records: int
+    actions: int
+    rate: float | None
+    """The referee's, None when `referee check` failed (then `failed` says how)."""
+    peak_mb: float
+    chess: float | None
+    chess_mb: float
+    pgn_extract: float | None
+    goal: float
+    text_rate: float | None = None
+    """On a `--json` line: the text line's rate, for the share."""
+    failed: str = ""
+
+
+HEADER = (
+    f"{'game':<11}{'size':>5}{'mode':>5}{'records':>8}{'actions':>9}{'referee/s':>11}{'MB':>6}"
+    f"{'chess plies/s':>15}{'MB':>6}{'pgn-extract/s':>15}{'ratio':>7}{'goal':>6}"
+)
+
+
+def _down(value: float) -> float:
+    """`value` cut (not rounded) to two decimals, so that a figure shown as meeting its goal
+    does meet it: 0.849 shows as 0.84, not as 0.85 marked below 0.85."""
+    return math.floor(value * 100 + 1e-9) / 100
+
+
+def format_row(row: Row) -> str:
+    """One line under `HEADER`: the ratio to python-chess beside the game's goal (`below`
+    when missed) and, on a `--json` line, its share of text's speed beside `JSON_OF_TEXT`."""
+    line = f"{row.game:<11}{row.scale:>4}x{row.mode:>5}{row.records:>8}{row.actions:>9}"
+    if row.rate is None:
+        return f"{line}  failed: {row.failed}"
+    line += f"{row.rate:>11,.0f}{row.peak_mb:>6.0f}"
+    line += f"{'-':>15}{'-':>6}" if row.chess is None else f"{row.chess:>15,.0f}{row.chess_mb:>6.0f}"
+    line += f"{'-':>15}" if row.pgn_extract is None else f"{row.pgn_extract:>15,.0f}"
+    if row.chess is None:
+        line += f"{'-':>7}{row.goal:>6.1f}"
+    else:
+        ratio = row.rate / row.chess
+        line += f"{_down(ratio):>7.2f}{row.goal:>6.1f}" + ("" if ratio >= row.goal else " below")
+    if row.text_rate is not None:
+        share = row.rate / row.text_rate
+        line += f"  {_down(share):.2f} of text" + ("" if share >= JSON_OF_TEXT else f" (below {JSON_OF_TEXT})")
+    return line
+
 
 def compare(
     names: list[str] | None,
@@ -152,14 +232,13 @@ def compare(
     sizes: tuple[int, ...] = SCALES,
 ) -> Iterator[str]:
     """One line per game, size and mode (text and `--json`): the referee's whole-process
-    speed and peak memory, beside python-chess's (when installed) and their ratio against
-    the game's goal; a `--json` line also gives its speed as a share of text's."""
+    speed and peak memory, beside python-chess's and pgn-extract's (when installed) and the
+    ratio to python-chess against the game's goal; a `--json` line also gives its speed as a
+    share of text's. Without pgn-extract, a last line says so."""
     chess_here = has_chess()
+    extractor = pgn_extract()
     chosen = names or list(registry.GAMES)
-    yield (
-        f"{'game':<11}{'size':>5}{'mode':>5}{'records':>8}{'actions':>9}{'referee/s':>11}{'MB':>6}"
-        f"{'chess plies/s':>15}{'MB':>6}{'ratio':>7}{'goal':>6}"
-    )
+    yield HEADER
     with tempfile.TemporaryDirectory() as folder:
         for name in chosen:
             goal = registry.GAMES[name].bench_goal
@@ -169,6 +248,7 @@ def compare(
                 ours = Path(folder, f"{name}-{scale}x.rgn")
                 ours.write_bytes(block * scale)
                 their_rate: float | None = None
+                extract_rate: float | None = None
                 chess_mb = 0.0
                 if chess_here:
                     if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
@@ -178,24 +258,33 @@ def compare(
                     chess_run = _timed([sys.executable, "-c", _CHESS_READ, str(theirs)], runs)
                     if chess_run.status == 0:
                         their_rate, chess_mb = pgn[1] * scale / chess_run.seconds, chess_run.peak_mb
+                    if extractor is not None and pgn_extract_reads(extractor, theirs) is not None:
+                        extract_run = _timed([extractor, "-r", "-s", str(theirs)], runs)
+                        if extract_run.status == 0:
+                            extract_rate = pgn[1] * scale / extract_run.seconds
                 text_rate: float | None = None
                 for mode, flags in MODES.items():
                     referee = _timed([*_referee_command(), "check", *flags, str(ours)], runs)
-                    row = f"{name:<11}{scale:>4}x{mode:>5}{records * scale:>8}{made * scale:>9}"
-                    if referee.status != 0:
-                        yield f"{row}  failed: referee check exited with {referee.status}"
-                        continue
-                    our_rate = made * scale / referee.seconds
-                    row += f"{our_rate:>11,.0f}{referee.peak_mb:>6.0f}"
-                    if their_rate is None:
-                        row += f"{'-':>15}{'-':>6}{'-':>7}{goal:>6.1f}"
-                    else:
-                        ratio = our_rate / their_rate
-                        row += f"{their_rate:>15,.0f}{chess_mb:>6.0f}{ratio:>7.2f}{goal:>6.1f}"
-                        row += "" if ratio >= goal else " below"
+                    failed = referee.status != 0
+                    rate = None if failed else made * scale / referee.seconds
+                    yield format_row(
+                        Row(
+                            name,
+                            scale,
+                            mode,
+                            records * scale,
+                            made * scale,
+                            rate,
+                            referee.peak_mb,
+                            their_rate,
+                            chess_mb,
+                            extract_rate,
+                            goal,
+                            text_rate if mode == "json" else None,
+                            f"referee check exited with {referee.status}" if failed else "",
+                        )
+                    )
                     if mode == "text":
-                        text_rate = our_rate
-                    elif text_rate is not None:
-                        share = our_rate / text_rate
-                        row += f"  {share:.2f} of text" + ("" if share >= JSON_OF_TEXT else f" (below {JSON_OF_TEXT})")
-                    yield row
+                        text_rate = rate
+    if extractor is None:
+        yield NO_PGN_EXTRACT

@@ -6,14 +6,17 @@ status `error` (see `referee.judge.verdicts.crashed`) and the caller reads the n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games import registry
-from games.api import Event, GameState, Outcome, Randomness, Resign, RuleError, SetupError, Side, quoted
+from games.api import Event, GameState, Outcome, Randomness, RuleError, SetupError, Side, quoted
 from notation import reader
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, RecordItem, Span, Timeout, Turn
+from notation.quick import DRAW, Label
+from referee.judge.drive import AgreeDraw, Apply, BeginTurn, Broken, Phase, drive, record_kinds
+from referee.judge.drive import open_ended as find_open_ended
 from referee.judge.verdicts import ErrorReport as ErrorReport
 from referee.judge.verdicts import Ongoing, Status, crashed, malformed
 from referee.judge.verdicts import Verdict as Verdict
@@ -269,96 +272,193 @@ def run(
     `items` may be read one at a time (`notation.reader.Streamed.items`), except with a
     clock, which looks ahead for a `timeout`'s stamp. `open_turn` and `open_round` are the
     turn the items continue after (the last turn replayed before them, and its round).
+
+    The loop is the one every path shares (`referee.judge.drive.drive`): the items become
+    its steps here, and `_Detailed` watches them go and words a broken rule.
     """
-    entries = entries or {}
-    turns = 0
+    watch = _Detailed(items, is_open_ended, state, replay, keep_steps, cut_at, clock, entries or {})
+    watch.open_turn, watch.open_round = open_turn, open_round
+    try:
+        drive(watch.steps(), state, watch, watch, turn_open=open_turn is not None)
+    except Broken as broken:
+        return watch.broken(broken), broken.turns
+    except _Stop as stop:
+        return stop.report, watch.turns
+    except _Escaped as escaped:  # (as before the shared loop: not a broken rule of a step)
+        raise escaped.error from None
+    return None, watch.turns
 
-    def where() -> tuple[int | None, Side]:
+
+class _Stop(Exception):
+    """A comment's clock entry or a `timeout` broke a rule: the report says where."""
+
+    def __init__(self, report: ErrorReport) -> None:
+        super().__init__(report.message)
+        self.report = report
+
+
+class _Escaped(Exception):
+    """A RuleError raised between the steps (by the clock or a `timeout`), carried past the
+    driver, which would take it for the step's own."""
+
+    def __init__(self, error: RuleError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class _Detailed:
+    """The detailed replay beside the shared driver: it turns the record's items into
+    steps (a label per turn, each move's action, DRAW), reads the comments and timeouts
+    between them (the clock), keeps rounds, numbers, steps and the cut, and words a broken
+    rule at its place in the text (a `referee.judge.drive.Watch`). As a container, it
+    answers `drive`'s question whether the action being played is open-ended."""
+
+    def __init__(
+        self,
+        items: Iterable[RecordItem],
+        is_open_ended: Callable[[Move], bool],
+        state: GameState[Any],
+        replay: Replay,
+        keep_steps: bool,
+        cut_at: int | None,
+        clock: ClockWalk | None,
+        entries: dict[int, tuple[Entry, ...]],
+    ) -> None:
+        self.items, self.is_open_ended, self.state, self.replay = items, is_open_ended, state, replay
+        self.keep_steps, self.cut_at, self.clock, self.entries = keep_steps, cut_at, clock, entries
+        self.turns = 0
+        self.open_turn: Turn | None = None  # the turn begun last
+        self.open_round: int | None = None
+        self.turn: Turn | None = None  # the turn of the step given last
+        self.move: Move | None = None  # the move of the step given last
+        self.number = 0  # its place in its turn
+        self.draw: Draw | None = None
+        self.round_before: int | None = None
+
+    def steps(self) -> Iterator[object]:
+        """The record's items as the driver's steps, the comments and timeouts between them
+        read on the way (a broken rule there raises _Stop)."""
+        items = self.items
+        for at, item in enumerate(items):
+            if isinstance(item, Turn):
+                self.turn, self.move, self.number = item, None, 0
+                yield Label(item.side, item.step, item.number)
+                for sub in item.items:
+                    if isinstance(sub, Comment):
+                        self._commented(sub)
+                    elif isinstance(sub, Move):
+                        self.move = sub
+                        self.number += 1
+                        yield sub.action
+            elif isinstance(item, Comment):
+                self._commented(item)
+            elif isinstance(item, Timeout):
+                stamp = None
+                if self.clock is not None:
+                    from referee.judge.clock import following_stamp
+
+                    assert isinstance(items, Sequence), "a timed record's items are read whole"
+                    stamp = following_stamp(items[at + 1 :], self.entries)
+                try:
+                    failure = _timeout(self.state, self.clock, item, stamp, self._where, self.replay)
+                except RuleError as error:
+                    raise _Escaped(error) from None
+                if failure is not None:
+                    raise _Stop(failure)
+            elif isinstance(item, Draw):
+                self.draw = item
+                yield DRAW
+
+    def __contains__(self, at: object) -> bool:
+        assert self.move is not None
+        return self.is_open_ended(self.move)
+
+    def _where(self) -> tuple[int | None, Side]:
         """The round and side of the turn the record stands in (before any, the one due)."""
-        if open_turn is not None:
-            return open_round, open_turn.side
-        return state.round_number(), state.due_side()
+        if self.open_turn is not None:
+            return self.open_round, self.open_turn.side
+        return self.state.round_number(), self.state.due_side()
 
-    def commented(comment: Comment) -> ErrorReport | None:
+    def _commented(self, comment: Comment) -> None:
+        clock = self.clock
         if clock is None:
-            return None
-        found = entries.get(id(comment))
+            return
+        found = self.entries.get(id(comment))
         if not found:
             clock.other()
-            return None
-        fault = clock.entries(found, state, open_turn.side if open_turn is not None else None)
-        if fault is None:
-            return None
-        round_number, side = where()
-        return _report(fault.span, round_number, side, None, fault.message)
+            return
+        open_turn = self.open_turn
+        try:
+            fault = clock.entries(found, self.state, open_turn.side if open_turn is not None else None)
+        except RuleError as error:
+            raise _Escaped(error) from None
+        if fault is not None:
+            round_number, side = self._where()
+            raise _Stop(_report(fault.span, round_number, side, None, fault.message))
 
-    for at, item in enumerate(items):
-        if isinstance(item, Turn):
-            if open_turn is not None:
-                try:
-                    state.end_turn()
-                except RuleError as error:
-                    return _report(open_turn.span, open_round, open_turn.side, None, error.message), turns
-            # A replacement step is in the round of the turn it follows (nieuchess.md).
-            round_before = open_round if item.step and open_round is not None else state.round_number()
-            if cut_at is not None and replay.cut is None and round_before is not None and round_before > cut_at:
-                kept, so_far = state.copy(), replay.verdict
-                claimed = replay.record.tag("Result") if replay.record is not None else None
-                cut_verdict = legal_verdict(so_far.game or "", claimed, kept, so_far.source, so_far.record, turns)
-                replay.cut = _cut(replay, kept, cut_verdict)
-            try:
-                opens_round = state.begin_turn(item.side, item.step, item.number)
-            except RuleError as error:
-                return _report(item.span, round_before, item.side, None, error.message), turns
-            turns += 1
-            open_turn, open_round = item, state.round_number()
-            replay.rounds.append(open_round)
-            replay.numbers.append(open_round if opens_round else None)
-            if clock is not None:
-                clock.submitted(item.side)
-            number = 0
-            for sub in item.items:
-                if isinstance(sub, Comment):
-                    failure = commented(sub)
-                    if failure is not None:
-                        return failure, turns
-                    continue
-                if not isinstance(sub, Move):
-                    continue
-                number += 1
-                move = sub
-                try:
-                    events = state.apply(move.action, is_open_ended(move))
-                except RuleError as error:
-                    return _report(move.span, open_round, item.side, move.text, error.message, number), turns
-                if clock is not None:
-                    clock.submitted(item.side)
-                if keep_steps:
-                    replay.steps.append(Played(item, number, move, events, open_round))
-        elif isinstance(item, Comment):
-            failure = commented(item)
-            if failure is not None:
-                return failure, turns
-        elif isinstance(item, Timeout):
-            stamp = None
-            if clock is not None:
-                from referee.judge.clock import following_stamp
+    def watching(
+        self, begin_turn: BeginTurn, apply: Apply, agree_draw: AgreeDraw
+    ) -> tuple[BeginTurn, Apply, AgreeDraw]:
+        self.state_begin_turn, self.state_apply, self.state_agree_draw = begin_turn, apply, agree_draw
+        return self.begin_turn, self.apply, self.agree_draw
 
-                assert isinstance(items, Sequence), "a timed record's items are read whole"
-                stamp = following_stamp(items[at + 1 :], entries)
-            failure = _timeout(state, clock, item, stamp, where, replay)
-            if failure is not None:
-                return failure, turns
-        elif isinstance(item, Draw):
-            ended = state.outcome()
-            if ended is not None:
-                round_number, side = where()
-                message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
-                return _report(item.span, round_number, side, "draw", message), turns
-            state.agree_draw()
-            if clock is not None:
-                clock.other()
-    return None, turns
+    def begin_turn(self, side: Side, step: bool, number: int | None) -> bool:
+        """The turn given last begins: the cut first, when this turn is past it."""
+        replay, state, turn = self.replay, self.state, self.turn
+        assert turn is not None
+        # A replacement step is in the round of the turn it follows (nieuchess.md).
+        open_round = self.open_round
+        self.round_before = round_before = open_round if step and open_round is not None else state.round_number()
+        cut_at = self.cut_at
+        if cut_at is not None and replay.cut is None and round_before is not None and round_before > cut_at:
+            kept, so_far = state.copy(), replay.verdict
+            claimed = replay.record.tag("Result") if replay.record is not None else None
+            cut_verdict = legal_verdict(so_far.game or "", claimed, kept, so_far.source, so_far.record, self.turns)
+            replay.cut = _cut(replay, kept, cut_verdict)
+        opens_round = self.state_begin_turn(side, step, number)
+        self.turns += 1
+        self.open_turn, self.open_round = turn, state.round_number()
+        replay.rounds.append(self.open_round)
+        replay.numbers.append(self.open_round if opens_round else None)
+        if self.clock is not None:
+            self.clock.submitted(side)
+        return opens_round
+
+    def apply(self, action: Any, last: bool) -> tuple[Event, ...]:
+        events = self.state_apply(action, last)
+        if self.clock is not None:
+            assert self.open_turn is not None
+            self.clock.submitted(self.open_turn.side)
+        if self.keep_steps:
+            assert self.open_turn is not None and self.move is not None
+            self.replay.steps.append(Played(self.open_turn, self.number, self.move, events, self.open_round))
+        return events
+
+    def agree_draw(self) -> None:
+        self.state_agree_draw()
+        if self.clock is not None:
+            self.clock.other()
+
+    def broken(self, broken: Broken) -> ErrorReport:
+        """The report of a rule `drive` found broken, at its place in the text."""
+        message = broken.error.message if broken.error is not None else ""
+        if broken.phase is Phase.ENDING:
+            turn = self.open_turn
+            assert turn is not None
+            return _report(turn.span, self.open_round, turn.side, None, message)
+        if broken.phase is Phase.BEGINNING:
+            turn = self.turn
+            assert turn is not None
+            return _report(turn.span, self.round_before, turn.side, None, message)
+        if broken.phase is Phase.ACTING:
+            move, turn = self.move, self.open_turn
+            assert move is not None and turn is not None
+            return _report(move.span, self.open_round, turn.side, move.text, message, self.number)
+        assert self.draw is not None
+        round_number, side = self._where()
+        ended = self.state.outcome()
+        message = f"the game had already ended ({ended}): nothing may follow, not even a draw"
+        return _report(self.draw.span, round_number, side, "draw", message)
 
 
 def _timeout(
@@ -394,39 +494,14 @@ def _report(
     return ErrorReport(span.line, span.column, round_number, side, action, message, number)
 
 
-def _last_move(record: Record) -> Move | None:
-    """The last action of the last turn, when only comments, `draw`, `timeout` or `resign`
-    follow it: what it leaves unwritten (a choice, a roll) may stay pending, since those end
-    the game anyway. An action of an earlier turn is never last: a label follows it, so what
-    it leaves unwritten is illegal at the action (NOTATION.md §6), even when that label holds
-    no action, only `draw` or only `resign`."""
-    for item in reversed(record.items):
-        if isinstance(item, Turn):
-            for sub in reversed(item.items):
-                if isinstance(sub, Move) and not isinstance(sub.action, Resign):
-                    return sub
-            return None
-    return None
-
-
 def open_ended(record: Record) -> set[Move]:
     """The actions that may leave a choice or a roll unwritten: the last action, and
     every action right before a `resign` or a `draw`, which end the game with it
-    unwritten (a turn after them is a turn after the end)."""
-    last = _last_move(record)
-    found = {last} if last is not None else set()
-    previous: Move | None = None
-    for item in record.items:
-        if isinstance(item, Turn):
-            previous = None
-            for sub in item.items:
-                if isinstance(sub, Move):
-                    if isinstance(sub.action, Resign) and previous is not None:
-                        found.add(previous)
-                    previous = sub
-        elif isinstance(item, (Draw, Timeout)) and previous is not None:
-            found.add(previous)
-    return found
+    unwritten (a turn after them is a turn after the end). The rule is
+    `referee.judge.drive.open_ended`, shared by every path."""
+    steps = list(record_kinds(record.items))
+    kinds = b"".join(kind for kind, _ in steps)
+    return {move for at in find_open_ended(kinds) if (move := steps[at][1]) is not None}
 
 
 def _verdict(

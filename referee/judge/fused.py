@@ -18,11 +18,14 @@ from array import array
 from typing import Any
 
 from games import registry
-from games.api import GameState, Resign
-from notation.quick import DRAW, Glyph, Item, Label, Note, Scanned, scan
+from games.api import GameState
+from notation.quick import Item, Scanned, scan
 from notation.stream import RawRecord
-from notation.writer import scanned_pieces
+from notation.writer import canonical_pieces
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
+from referee.judge.drive import action_places as drive_places
+from referee.judge.drive import drive, quick_kinds
+from referee.judge.drive import open_ended as find_open_ended
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict, annotated
 
@@ -32,7 +35,7 @@ def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = Fals
     detailed path must give the verdict (not read quickly, illegal, timed, or any failure).
 
     With `token`, the verdict carries the turn token (PLAY.md §2), its canonical text
-    written from the same reading and replay (`notation.writer.scanned_pieces`, hashed a line at a time)."""
+    written from the same reading and replay (`notation.writer.canonical_pieces`, hashed a piece at a time)."""
     return quick_check(raw, source, index, token=token)[0]
 
 
@@ -40,30 +43,25 @@ def quick_check(
     raw: RawRecord, source: str, index: int, *, token: bool = False
 ) -> tuple[Verdict | None, set[int] | None]:
     """`quick_verdict`, and when it is None but the record was read quickly, the places
-    among its actions (counted from 0) of those `open_ended_actions` finds, which the
+    among its actions (counted from 0) of those `referee.judge.drive.open_ended` finds, which the
     detailed path as a stream needs (`referee.judge.lean`): so it need not read the record
     quickly again."""
-    data = raw.raw
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
     scanned = None
     try:
-        scanned = scan(data.decode("utf-8"), dialect_for, keep=token)
-        del data
+        scanned = scan(_text(raw), dialect_for, keep=token)
         if scanned is None or "TimeControl" in scanned.tags or "Start" in scanned.tags:
             return None, None  # a timed record (or one that claims to be) is judged the detailed way
-        numbers = array("l") if token else None  # 0 on a turn that opens no round
-        verdict = _replay(scanned, source, index, numbers)
-        if verdict is not None and numbers is not None:
+        renumbered = array("i") if token else None
+        verdict = _replay(scanned, source, index, renumbered)
+        if verdict is not None and renumbered is not None:
+            if renumbered and scanned.body is not None and not scanned.body.plain:  # (rare) read again
+                scanned = None  # (not held while read again)
+                scanned = scan(_text(raw), dialect_for, keep=True, joined=False)
+                assert scanned is not None
             dialect = registry.engine(scanned.game).dialect()
             digest = hashlib.sha256()
-            pieces: list[str] = []  # hashed some thousand lines at a time: fewer calls, bounded memory
-            for piece in scanned_pieces(scanned, numbers, dialect, without="Result"):
-                pieces.append(piece)
-                if len(pieces) == 4096:
-                    digest.update("".join(pieces).encode("utf-8"))
-                    pieces.clear()
-            digest.update("".join(pieces).encode("utf-8"))
+            for piece in canonical_pieces(scanned, dialect, renumbered, without="Result"):
+                digest.update(piece.encode("utf-8"))
             verdict = annotated(verdict, token_of_digest(verdict.turns or 0, digest.hexdigest()))
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
         verdict = None
@@ -76,71 +74,28 @@ def quick_check(
     return None, action_places(items)
 
 
+def _text(raw: RawRecord) -> str:
+    """The record's text, line ends as LF."""
+    data = raw.raw
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    return data.decode("utf-8")
+
+
 def action_places(items: list[Item]) -> set[int]:
     """The places among the actions of `items` (counted from 0) of the actions that may
-    leave a choice or a roll unwritten (`open_ended_actions`)."""
-    places = open_ended_actions(items)
-    found: set[int] = set()
-    count = 0
-    for at, item in enumerate(items):
-        if item.__class__ is not Label and item is not DRAW and item.__class__ not in _KEPT:
-            if at in places:
-                found.add(count)
-            count += 1
-    return found
+    leave a choice or a roll unwritten (`referee.judge.drive.open_ended`)."""
+    kinds = quick_kinds(items)
+    return drive_places(kinds, find_open_ended(kinds))
 
 
-def _replay(scanned: Scanned, source: str, index: int, numbers: array[int] | None = None) -> Verdict | None:
-    """Play the record on a new state as `referee.judge.adjudicate` does; a broken rule
-    raises. `numbers`, when given, gets the round number the canonical form writes on
-    each turn (None on a turn that opens no round)."""
+def _replay(scanned: Scanned, source: str, index: int, renumbered: array[int] | None = None) -> Verdict | None:
+    """Play the record on a new state with the driver every path shares
+    (`referee.judge.drive.drive`); a broken rule raises. `renumbered`, when given, gets
+    the turns whose canonical round number is not the one written (`drive`)."""
     state: GameState[Any] = registry.engine(scanned.game).new_state(scanned.tags)
     if unreadable_result(scanned.game, scanned.tags.get("Result"), state.sides) is not None:
         return None  # malformed at the tag
     items = scanned.items
-    open_ended = open_ended_actions(items)
-    begin_turn, end_turn, apply = state.begin_turn, state.end_turn, state.apply
-    turns = 0
-    for at, item in enumerate(items):
-        kind = item.__class__
-        if item.__class__ is Label:
-            if turns:
-                end_turn()  # a draw leaves the turn before it open, as in the detailed path
-            opens_round = begin_turn(item.side, item.step, item.number)
-            turns += 1
-            if numbers is not None:
-                numbers.append((state.round_number() or 0) if opens_round else 0)
-        elif item is DRAW:
-            if state.outcome() is not None:
-                return None  # a draw after the end: illegal
-            state.agree_draw()
-        elif kind is not Note and kind is not Glyph:
-            apply(item, at in open_ended)
+    turns = drive(items, state, find_open_ended(quick_kinds(items)), None, renumbered)
     return legal_verdict(scanned.game, scanned.tags.get("Result"), state, source, index, turns)
-
-
-def open_ended_actions(items: list[Item]) -> set[int]:
-    """Where the actions stand that may leave a choice or a roll unwritten, as
-    `referee.judge.adjudicate.open_ended` finds them: the last action of the last turn other
-    than `resign`, and every action right before a `resign` in its turn or before a `draw`."""
-    found: set[int] = set()
-    for at in range(len(items) - 1, -1, -1):
-        kind = items[at].__class__
-        if kind is Label:
-            break  # an action before the last label is never the last one
-        if kind is not Resign and items[at] is not DRAW and kind not in _KEPT:
-            found.add(at)
-            break
-    for at, item in enumerate(items):
-        if item is DRAW or item.__class__ is Resign:
-            before = at - 1
-            # draws after draws (and what is kept for the canonical text): the action before them all
-            while before >= 0 and (items[before] is DRAW or items[before].__class__ in _KEPT):
-                before -= 1
-            if before >= 0 and items[before].__class__ is not Label:
-                found.add(before)
-    return found
-
-
-_KEPT = (Note, Glyph)
-"""Items kept only for the canonical text: comments and glyphs, which the rules ignore."""

@@ -8,7 +8,7 @@ read twice, one item at a time, keeping none (`notation.reader.Streamed.items`):
 
 1. The first reading checks that the move text is RGN (else the grammar explains the
    error: malformed) and notes, by their place among the actions, the actions that may
-   leave a roll or a choice unwritten (`referee.judge.adjudicate.open_ended`).
+   leave a roll or a choice unwritten (`referee.judge.drive.open_ended`).
 2. The second reading replays the items as they come (`referee.judge.adjudicate.run`) and, for
    `--json`, hashes the canonical text turn by turn for the turn token (PLAY.md §2).
 
@@ -25,13 +25,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from games import registry
-from games.api import GameState, Resign, SetupError
+from games.api import GameState, SetupError
 from notation import writer
-from notation.model import Comment, Draw, Move, Record, RecordItem, Timeout, Turn
+from notation.model import Comment, Draw, Record, RecordItem, Timeout, Turn
 from notation.quick import scan
 from notation.reader import Streamed, TurnNotKept, Unreadable, open_streamed
 from notation.stream import RawRecord
 from referee.judge.adjudicate import Replay, dialect_for, legal_verdict, run, unreadable_result
+from referee.judge.drive import action_places as drive_places
+from referee.judge.drive import open_ended, record_kinds
 from referee.judge.fused import action_places
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Status, Verdict, annotated, malformed
@@ -125,29 +127,9 @@ def _quick_open_ended(streamed: Streamed) -> set[int] | None:
 
 def _open_ended(streamed: Streamed) -> set[int]:
     """The places, counted among the record's actions from 0, of the actions that may leave
-    a roll or a choice unwritten (`referee.judge.adjudicate.open_ended`, read as a stream)."""
-    found: set[int] = set()
-    last: int | None = None
-    previous: int | None = None
-    count = 0
-    for item in streamed.items():
-        if isinstance(item, Turn):
-            previous = None
-            last = None  # only the last turn's last action is last (`_last_move`)
-            for sub in item.items:
-                if isinstance(sub, Move):
-                    if isinstance(sub.action, Resign):
-                        if previous is not None:
-                            found.add(previous)
-                    else:
-                        last = count
-                    previous = count
-                    count += 1
-        elif isinstance(item, (Draw, Timeout)) and previous is not None:
-            found.add(previous)
-    if last is not None:
-        found.add(last)
-    return found
+    a roll or a choice unwritten (`referee.judge.drive.open_ended`, read as a stream)."""
+    kinds = b"".join(kind for kind, _ in record_kinds(streamed.items()))
+    return drive_places(kinds, open_ended(kinds))
 
 
 class _LastOnly(list[int | None]):
