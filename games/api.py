@@ -78,6 +78,7 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "IllegalTurnError",
+    "LONE_PART",
     "Outcome",
     "Chance",
     "ChanceSyntax",
@@ -476,6 +477,9 @@ class ChanceSyntax:
     written_roll: str
     declared: str
     rolled: str
+    part: str = ""
+    """A roll or choice (or several) written alone at the start of a submission (PLAY.md
+    §1.5), before the end of its token; empty: `LONE_PART`."""
 
     def bare(self, text: str) -> str:
         """The action as declared, its roll, result and choices left out (`g6+h6xh7`)."""
@@ -492,6 +496,12 @@ class ChanceSyntax:
         """Whether `text` (move text, its comments taken out) writes a roll on an action."""
         return re.search(self.written_roll, text) is not None
 
+
+LONE_PART = r"(?:#\d+(?:=\w+)?(?:\([^)\s]*\))?|=\w+(?:\([^)\s]*\))?|\([^)\s]*\))"
+"""What a submission of any game may write alone at its start as a battle's roll, result or
+choice (`#4`, `=DB2`, `(h7-h8-h9)`): the form PLAY.md §1.5 gives. A game whose actions carry
+no chance still reads it, so that `play` refuses it in the same words for every game
+("nothing awaits ..."); a game with chance may narrow it (`ChanceSyntax.part`)."""
 
 SEED_HASH = re.compile(r"sha256:[0-9a-f]{64}", re.IGNORECASE)
 
@@ -522,6 +532,13 @@ class Engine(abc.ABC, Generic[StateT]):
         """How chance is written on this game's actions; None for a game whose actions
         carry none."""
         return None
+
+    @final
+    def lone_part(self) -> str:
+        """The pattern of a roll or choice written alone at the start of a submission: the
+        game's own (`ChanceSyntax.part`), else `LONE_PART`."""
+        syntax = self.chance_syntax()
+        return syntax.part if syntax is not None and syntax.part else LONE_PART
 
     @abc.abstractmethod
     def dialect(self) -> Dialect:

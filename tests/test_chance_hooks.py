@@ -7,8 +7,10 @@ from pathlib import Path
 
 from games import registry
 from games.api import Chance, Event, EventKind, PendingKind, Randomness
+from notation.model import Span
 from referee.judge.playout import play
 from referee.live.mail import game
+from referee.live.play import core, submission
 
 
 def test_only_a_game_with_dice_in_play_has_actions_that_carry_chance() -> None:
@@ -89,12 +91,32 @@ def test_the_gateway_asks_the_game_whether_a_roll_is_written(tmp_path: Path) -> 
 
 def test_referee_holds_no_roll_syntax() -> None:
     """How a roll is written lives in `games/` (issue 17): no pattern of it in the judging
-    core, `play` or the gateway. (`submission.py` reads a part written alone at the start
-    of any game's submission, `#4` or `(h7-h8-h9)`, to refuse it in the same words for
-    every game: it is the submission grammar of PLAY.md §1.5, not one game's.)"""
+    core, `play`, the submission reader or the gateway: a part written alone at the start
+    of a submission (`#4`, `(h7-h8-h9)`) is read with the game's pattern (`Engine.lone_part`)."""
     root = Path(__file__).resolve().parents[1] / "referee"
     for path in sorted((root / "judge").glob("*.py")) + sorted((root / "live").rglob("*.py")):
-        if path.name == "submission.py":
-            continue
         text = path.read_text(encoding="utf-8")
         assert 'r"#' not in text and '"#" in' not in text and "#\\s*\\d" not in text, path
+        assert "#\\d" not in text and "\\([^)" not in text, path
+
+
+def test_every_game_reads_a_lone_roll_or_choice_to_refuse_it_in_the_same_words(tmp_path: Path) -> None:
+    """A submission that starts with a roll or a choice written alone is read as such in
+    every game, with or without chance, and refused in the same words when nothing awaits it."""
+    for info in registry.GAMES.values():
+        for text in ("#4", "(h7-h8-h9)", "#4=DB2(h7-h8-h9)"):
+            read = submission.read(f"{text} {{ a comment }}", info.name, None)
+            assert read.part is not None and read.part.text == text and read.record is None, (info.name, text)
+        try:  # `#4x` is not a token of its own: no part, and nothing to imply a label for
+            submission.read("#4x", info.name, None)
+        except submission.SubmissionError as error:
+            assert error.span == Span(1, 1), info.name
+        else:
+            raise AssertionError(f"{info.name}: #4x was read")
+    path = tmp_path / "nika.rgn"
+    path.write_text('[Game "nika"]\n\n')
+    refused = core.submit(path, "#4", wait=5)
+    assert refused.exit_code == 1
+    assert refused.error == (
+        'submission: nika: illegal: line 1, col 1: nothing awaits "#4": no battle awaits a roll or a choice'
+    )

@@ -34,7 +34,7 @@ import notation.writer as writer
 import referee.judge.adjudicate as adjudicate
 from games.randomness import seed_hash
 from notation.timing import parse_instant
-from referee.judge import playout
+from referee.judge import playout, session
 from referee.live import mail, play
 from referee.live.mail import game
 from referee.live.play import core
@@ -128,6 +128,38 @@ def test_an_accepted_move_by_play_reads_and_replays_the_game_once(
     assert result.written and "B: SOSOSOSO" in game_file.read_text()
     assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
     assert calls["continued"] == 1 and calls["file reads"] == 1, dict(calls)
+
+
+@pytest.mark.parametrize("asked", ["show", "moves"])
+def test_show_and_moves_by_mail_read_and_replay_the_game_once(
+    asked: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show` and `moves` by mail answer from the gateway's one replay of the game (they
+    read and replayed it a second time through `referee.judge.session`), with
+    the board and the legal actions `referee show` and `referee moves` give."""
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(NUMICA + "R: SSSSOOOO\n")
+    calls = _counted(monkeypatch)
+    message = f"From: bo@example.org\nTo: ref@example.org\nSubject: [g1]\nMessage-ID: <s1@x>\n\n{asked}\n"
+    handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org"))
+    assert handled.exit_code == 0
+    assert calls["reads"] == 1 and calls["replays"] == 1 and calls["file reads"] == 1, dict(calls)
+    monkeypatch.undo()
+    (path,) = sorted((tmp_path / "outbox").glob("*.eml"))
+    answer = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    body = answer.get_body(("plain",))
+    assert body is not None
+    text = body.get_content()
+    if asked == "show":
+        shown = session.show(str(game_file), 1, None)
+        assert isinstance(shown, session.Shown) and shown.state is not None
+        assert shown.state.render() in text and f"position: {shown.state.position()}" in text
+        assert "image/svg+xml" in path.read_text()
+    else:
+        listed = session.moves(str(game_file), 1)
+        assert isinstance(listed, session.Listed) and listed.actions
+        assert f"Blue to move: {len(listed.actions)} legal actions" in text
+        assert all(action in text for action in listed.actions)
 
 
 def test_the_gateway_replay_is_not_used_once_the_game_was_written_since(tmp_path: Path) -> None:

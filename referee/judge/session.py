@@ -185,7 +185,12 @@ def moves(name: str, index: int) -> Listed | Problem:
     found = _find(name, index)
     if isinstance(found, Problem):
         return found
-    played = judge(found, name)
+    return listed_of(judge(found, name), name, index)
+
+
+def listed_of(played: Replay, name: str, index: int) -> Listed:
+    """The legal actions at the end of a replayed record (the `index`-th of `name`), as
+    `moves` lists them: from a replay already made (the mail gateway's), none replayed again."""
     actions: list[str] = []
     if played.state is not None and played.record is not None and played.verdict.status == Status.ONGOING:
         from referee.judge.forms import listed  # each in the form `play` accepts there

@@ -11,8 +11,8 @@ old code, run again with the new, and the transcripts compared.
 and for each record `replay`, `replay --json`, `show`, `show --json`, `moves`,
 `moves --json`, `show --svg`, `show --at 1` and `replay --html` (pictures by their
 SHA-256), a `play --dry-run --json` and a real `play` of a listed move on a copy (with
-the file written), and a move by mail through the gateway on 2-sided games (the answers
-in the outbox, dates and message ids blanked). `diff` compares exit codes, standard
+the file written), and a move, `show` and `moves` by mail through the gateway on 2-sided
+games (the answers in the outbox, dates and message ids blanked). `diff` compares exit codes, standard
 output and error, files and answers, temporary folder names aside.
 """
 
@@ -143,35 +143,47 @@ def _listed(text: str) -> tuple[list[str], str | None]:
 
 
 def _mails(files: list[Path], invoke: Any, limit: int) -> list[dict[str, Any]]:
-    """A move by mail on the first `limit` ongoing 2-sided (Red and Blue) games."""
+    """A move by mail on the first `limit` ongoing 2-sided (Red and Blue) games, and `show`
+    and `moves` by mail on the first `limit` 2-sided games, whatever their verdict."""
     found: list[dict[str, Any]] = []
+    moved = asked = 0
     for path in files:
-        if len(found) >= limit:
+        if moved >= limit and asked >= limit:
             break
         text = path.read_text(encoding="utf-8", errors="replace")
         if not text.startswith(('[Game "numica"]', '[Game "nieuchess"]')):
             continue
         listed, side = _listed(invoke(["moves", "--json", str(path)])["out"])
-        if not listed or side not in ("Red", "Blue"):
-            continue
-        with tempfile.TemporaryDirectory() as tmp:
-            folder = Path(tmp)
-            bare = re.sub(r'(?m)^\[(Red|Blue) "[^"\n]*"\]\n', "", text)
-            players = '\n[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n'
-            (folder / "g1.rgn").write_text(bare.replace("\n", players, 1), encoding="utf-8")
-            sender = "ann@example.org" if side == "Red" else "bo@example.org"
-            message = (
-                f"From: {sender}\nTo: referee@example.org\nSubject: [g1] move\n"
-                f"Message-ID: <m{len(found)}@example.org>\n\n{listed[0]}\n"
-            )
-            entry = invoke(["mail", "--games", str(folder), "--from", "referee@example.org"], stdin=message)
-            answers = []
-            for eml in sorted((folder / "outbox").glob("*.eml")):
-                answer = re.sub(r"(?m)^(Date|Message-ID):.*$", r"\1: X", eml.read_text(encoding="utf-8"))
-                answers.append(re.sub(r"==============\d+==", "BOUNDARY", answer))
-            game_text = (folder / "g1.rgn").read_text(encoding="utf-8")
-            found.append(entry | {"args": ["mail", str(path)], "answers": answers, "file": game_text})
+        bodies: list[tuple[str, str]] = []
+        if asked < limit:
+            asked += 1
+            bodies += [("ann@example.org", "show"), ("bo@example.org", "moves")]
+        if listed and side in ("Red", "Blue") and moved < limit:
+            moved += 1
+            bodies.append(("ann@example.org" if side == "Red" else "bo@example.org", listed[0]))
+        for sender, body in bodies:
+            found.append(_mail(path, text, sender, body, len(found), invoke))
     return found
+
+
+def _mail(path: Path, text: str, sender: str, body: str, number: int, invoke: Any) -> dict[str, Any]:
+    """The gateway's answers to one message with `body` from `sender` on a copy of `path`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        bare = re.sub(r'(?m)^\[(Red|Blue) "[^"\n]*"\]\n', "", text)
+        players = '\n[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n'
+        (folder / "g1.rgn").write_text(bare.replace("\n", players, 1), encoding="utf-8")
+        message = (
+            f"From: {sender}\nTo: referee@example.org\nSubject: [g1] move\n"
+            f"Message-ID: <m{number}@example.org>\n\n{body}\n"
+        )
+        entry: dict[str, Any] = invoke(["mail", "--games", str(folder), "--from", "referee@example.org"], stdin=message)
+        answers = []
+        for eml in sorted((folder / "outbox").glob("*.eml")):
+            answer = re.sub(r"(?m)^(Date|Message-ID):.*$", r"\1: X", eml.read_text(encoding="utf-8"))
+            answers.append(re.sub(r"==============\d+==", "BOUNDARY", answer))
+        game_text = (folder / "g1.rgn").read_text(encoding="utf-8")
+        return entry | {"args": ["mail", str(path), body], "answers": answers, "file": game_text}
 
 
 def diff(before: Path, after: Path) -> int:

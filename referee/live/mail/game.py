@@ -20,7 +20,6 @@ from games.api import GameState
 from referee.judge import session
 from referee.judge.adjudicate import Replay
 from referee.judge.errors import BusyError, UsageError
-from referee.judge.verdicts import Problem
 from referee.judge.words import describe, plural
 from referee.live import play
 from referee.live.mail.compose import Turn
@@ -120,32 +119,22 @@ def _turn_now(path: Path, replayed: Replay, token: str | None) -> Turn:
 
 
 def show(game: Game) -> Turn:
-    """The board and verdict, read through `session.show` (the same as `referee show`)."""
-    shown = _session(lambda: session.show(str(game.path), 1, None))
-    board = shown.state.render() if shown.state is not None else ""
-    position = f"position: {shown.state.position()}" if shown.state is not None else ""
+    """The board and verdict, as `referee show` gives them, from the game's one replay."""
+    state = game.state
+    board = state.render() if state is not None else ""
+    position = f"position: {state.position()}" if state is not None else ""
     return game.turn._replace(board=f"{board}\n{position}".strip("\n"))
 
 
 def legal_moves(game: Game) -> tuple[str, list[str]]:
-    """A header and the legal actions of the side to move, through `session.moves`."""
-    listed = _session(lambda: session.moves(str(game.path), 1))
+    """A header and the legal actions of the side to move, as `referee moves` lists them
+    (`session.listed_of`), from the game's one replay."""
+    listed = session.listed_of(game.replayed, str(game.path), 1)
     verdict = listed.verdict
     if verdict.status != "ongoing":
         return f"{verdict.status}: {describe(verdict)}: no legal actions", []
     actions = listed.actions
     return f"{verdict.to_move} to move: {plural(len(actions), 'legal action')}", actions
-
-
-def _session(call: Any) -> Any:
-    """A `session` command's value; UsageError for a game file it cannot use."""
-    try:
-        found = call()
-    except UsageError as error:
-        raise UsageError(str(error)) from None
-    if isinstance(found, Problem):
-        raise UsageError(found.message)
-    return found
 
 
 def submit(

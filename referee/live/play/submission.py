@@ -3,7 +3,8 @@
 Three things set a submission apart from a record's move text:
 - it may start with an action, the label of the side to move being implied;
 - it may start with what a battle awaits, written alone as the battle token
-  would hold it: a roll `#4`, a choice `(h7-h8-h9)` or `(-g6,-h7)`, or several of these;
+  would hold it: a roll `#4`, a choice `(h7-h8-h9)` or `(-g6,-h7)`, or several of these (its pattern is the game's:
+  `Engine.lone_part`);
 - its lines and columns are its own, so that errors point inside it.
 
 The move text is read by the record reader behind a `[Game]` tag on a line numbered
@@ -13,6 +14,7 @@ meet spans from the game file, whatever the file's length.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -23,10 +25,6 @@ from notation.model import Malformed, Record, Span
 
 OFFSET = 1_000_000_000
 _SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")
-_PART = re.compile(
-    r"(?:#\d+(?:=\w+)?(?:\([^)\s]*\))?|=\w+(?:\([^)\s]*\))?|\([^)\s]*\))" + TOKEN_END,
-    re.ASCII,
-)
 
 
 class SubmissionError(ValueError):
@@ -68,6 +66,12 @@ def in_submission(span: Span) -> bool:
     return span.line >= OFFSET
 
 
+@functools.cache
+def _part(pattern: str) -> re.Pattern[str]:
+    """A game's lone part (`Engine.lone_part`), ending where its token ends."""
+    return re.compile(f"(?:{pattern}){TOKEN_END}", re.ASCII)
+
+
 def _span(text: str, offset: int) -> Span:
     line_start = text.rfind("\n", 0, offset) + 1
     return Span(text.count("\n", 0, offset) + 1, offset - line_start + 1)
@@ -77,11 +81,12 @@ def read(moves: str, game: str, to_move: str | None) -> Submission:
     """Read MOVES for `game`, implying the label of `to_move` when it starts with an
     action. Raises SubmissionError for text that is not RGN move text."""
     text = moves.lstrip("\ufeff").replace("\r\n", "\n")
-    dialect = registry.engine(game).dialect()
+    engine = registry.engine(game)
+    dialect = engine.dialect()
     position = _SKIP.match(text, 0)
     start = position.end() if position else 0
     part: Part | None = None
-    found = _PART.match(text, start)
+    found = _part(engine.lone_part()).match(text, start)
     if found:
         part = Part(found.group(0), _span(text, start))
         text = text[:start] + " " * len(found.group(0)) + text[found.end() :]
