@@ -177,7 +177,7 @@ class _Reader:
         self.labels: dict[str, Label] = {}
         self.short = dialect.short_labels
         self.actions: dict[str, tuple[object, str]] = {}  # with `keep`: each action and its canonical text
-        self.numbered: dict[tuple[str | None, str], tuple[Label, str]] = {}  # with `keep`: label and its text
+        self.numbered: dict[str, tuple[Label, str]] = {}  # with `keep`: label and its text, by its head as written
 
     @staticmethod
     @cache
@@ -271,8 +271,7 @@ class _Reader:
             elif kind == first or kind == first_glyph or kind == head:  # a label (and its turn's first action)
                 if fresh:  # the turn before ends with its `;` comment: not with its newline
                     parts[-1], fresh = parts[-1][:-1], False
-                key = token.group(number, label)  # (the round number or None, the label)
-                found = labels.get(key) or self._numbered(*key)  # type: ignore[arg-type]
+                found = labels.get(token[head]) or self._numbered(token[head], token[number], token[label])
                 if found is None:
                     return None
                 append(found[0])
@@ -329,9 +328,9 @@ class _Reader:
         known = self.actions[written] = (action, " " + str(action))
         return known
 
-    def _numbered(self, number: str | None, written: str) -> tuple[Label, str] | None:
-        """The label written `written` after the round number `number` (if any), and its
-        canonical text on a new line, now cached."""
+    def _numbered(self, head: str, number: str | None, written: str) -> tuple[Label, str] | None:
+        """The label written `written` after the round number `number` (if any), `head` as
+        a whole, and its canonical text on a new line, now cached by `head`."""
         label = self.labels.get(written) or self._label(written, written, None)
         if label is None:
             return None
@@ -341,7 +340,7 @@ class _Reader:
             canonical = f"{label.number}. {canonical}"
         if len(self.numbered) >= ACTION_CACHE:
             self.numbered.clear()
-        found = self.numbered[number, written] = (label, "\n" + canonical)
+        found = self.numbered[head] = (label, "\n" + canonical)
         return found
 
     def _label(self, written: str, label: str, number: str | None) -> Label | None:
