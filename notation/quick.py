@@ -33,9 +33,6 @@ from notation.lexicon import (
 )
 from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
 
-ASCII_SPACE = " \t\n\r\f\v"
-"""What `\\s` matches in the reader's ASCII regular expressions."""
-
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of
 capitals reads the same)."""
@@ -171,31 +168,16 @@ class _Reader:
         self.glyph = groups["glyph"]
         self.first, self.first_glyph = groups["first"], groups["first_glyph"]
         self.refused = {groups["lone"], groups["timeout"], groups["bad"]}
-        if keep:  # the canonical text's reader (`kept`): one token at a time, every kind named
-            kept = re.compile(
-                r"\s*+(?:"
-                rf"{COMMENT}"
-                rf"|{LINE_COMMENT}"
-                rf"|(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})"
-                rf"|(?P<lone>{NUMBER})"
-                rf"|{termination('draw')}"
-                rf"|{action_token(dialect)}"
-                rf"|{termination('timeout')}"
-                ")",
-                re.IGNORECASE | re.ASCII,
-            )
-            self.match = kept.match
-            # Which kind of token matched, by `Match.lastindex`, as in `items`.
-            self.kinds = {
-                kept.groupindex[kind]: kind
-                for kind in ("label", "lone", "draw", "timeout", "action", "comment", "line", "glyph")
-            }
+        # `kept` reads with the same pattern, kinds by the same indexes (`keep` only gives
+        # it a reader of its own, whose caches hold the canonical texts too).
+        self.number, self.label = groups["number"], groups["label"]
+        self.comment, self.line = groups["comment"], groups["line"]
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
         self.short = dialect.short_labels
         self.actions: dict[str, tuple[object, str]] = {}  # with `keep`: each action and its canonical text
-        self.numbered: dict[tuple[str | None, str], tuple[Label, str]] = {}  # with `keep`: label and its text
+        self.numbered: dict[str, tuple[Label, str]] = {}  # with `keep`: label and its text, by its head as written
 
     @staticmethod
     @cache
@@ -253,9 +235,11 @@ class _Reader:
         (label, actions with their glyphs, braced comments) one space apart, a `;` comment
         one space after the words before it, ending its line, the next word at the start of
         the next line; `draw` and comments between turns on lines of their own."""
-        end = len(text.rstrip(ASCII_SPACE))
-        match, kinds, parse_action = self.match, self.kinds, self.parse_action
-        actions, labels = self.actions, self.numbered
+        parse_action, actions, labels = self.parse_action, self.actions, self.numbered
+        action, draw, glyph = self.action, self.draw, self.glyph
+        head, first, first_glyph = self.head, self.first, self.first_glyph
+        number, label, comment, line = self.number, self.label, self.comment, self.line
+        refused = self.refused
         items: list[Item] = []
         append = items.append
         parts: list[str] = []
@@ -264,16 +248,12 @@ class _Reader:
         plain = True
         in_turn = False
         fresh = False  # inside a turn, after a `;` comment: the next word starts a line
-        while pos < end:
-            token = match(text, pos)
-            if token is None:
-                return None
-            pos = token.end()
-            kind = kinds.get(token.lastindex)  # type: ignore[arg-type]
-            if kind == "action" or kind == "glyph":
+        for token in self.tokens(text, pos):
+            kind = token.lastindex
+            if kind == action or kind == glyph:  # an action (with its glyph)
                 if not in_turn:
                     return None
-                written = token["action"]
+                written = token[action]
                 known = actions.get(written)
                 if known is None:
                     try:
@@ -281,18 +261,17 @@ class _Reader:
                     except ValueError:
                         return None
                 append(known[0])
-                if kind == "action":
+                if kind == action:
                     word = known[1]
                 else:
-                    word, plain = known[1] + token["glyph"], False
+                    word, plain = known[1] + token[glyph], False
                 if fresh:
                     word, fresh = word[1:], False
                 part(word)
-            elif kind == "label":
+            elif kind == first or kind == first_glyph or kind == head:  # a label (and its turn's first action)
                 if fresh:  # the turn before ends with its `;` comment: not with its newline
                     parts[-1], fresh = parts[-1][:-1], False
-                number, written = token.group("number", "label")
-                found = labels.get((number, written)) or self._numbered(number, written)
+                found = labels.get(token[head]) or self._numbered(token[head], token[number], token[label])
                 if found is None:
                     return None
                 append(found[0])
@@ -301,24 +280,39 @@ class _Reader:
                     parts.clear()
                 part(found[1])
                 in_turn = True
-            elif kind == "draw":
+                if kind != head:  # the first action, read as the next token would read it
+                    written = token[first]
+                    known = actions.get(written)
+                    if known is None:
+                        try:
+                            known = self._action(written, parse_action(written))
+                        except ValueError:
+                            return None
+                    append(known[0])
+                    if kind == first:
+                        part(known[1])
+                    else:
+                        part(known[1] + token[first_glyph])
+                        plain = False
+            elif kind == draw:
                 if fresh:
                     parts[-1], fresh = parts[-1][:-1], False
                 append(DRAW)
                 part("\ndraw")
                 in_turn = False
-            elif kind == "comment" or kind == "line":
+            elif kind == comment or kind == line:
                 note, plain = token[kind], False
                 if not in_turn:
-                    part(f"\n{{{note}}}" if kind == "comment" else f"\n;{note}")
-                elif kind == "line":
+                    part(f"\n{{{note}}}" if kind == comment else f"\n;{note}")
+                elif kind == line:
                     part(f" ;{note}\n")
                     fresh = True
                 else:
                     part(f"{{{note}}}" if fresh else f" {{{note}}}")
                     fresh = False
-            elif kind == "lone" or kind == "timeout":
-                return None
+            elif kind in refused:
+                return None  # as in `items`
+            # else the end of the text
         if fresh:
             parts[-1] = parts[-1][:-1]
         if join:
@@ -334,9 +328,9 @@ class _Reader:
         known = self.actions[written] = (action, " " + str(action))
         return known
 
-    def _numbered(self, number: str | None, written: str) -> tuple[Label, str] | None:
-        """The label written `written` after the round number `number` (if any), and its
-        canonical text on a new line, now cached."""
+    def _numbered(self, head: str, number: str | None, written: str) -> tuple[Label, str] | None:
+        """The label written `written` after the round number `number` (if any), `head` as
+        a whole, and its canonical text on a new line, now cached by `head`."""
         label = self.labels.get(written) or self._label(written, written, None)
         if label is None:
             return None
@@ -346,7 +340,7 @@ class _Reader:
             canonical = f"{label.number}. {canonical}"
         if len(self.numbered) >= ACTION_CACHE:
             self.numbered.clear()
-        found = self.numbered[number, written] = (label, "\n" + canonical)
+        found = self.numbered[head] = (label, "\n" + canonical)
         return found
 
     def _label(self, written: str, label: str, number: str | None) -> Label | None:
