@@ -31,7 +31,7 @@ from notation.lexicon import (
     termination,
     unescape,
 )
-from notation.reader import GAME_VALUE, TAG, TAG_SECTION, DialectLookup
+from notation.reader import TAG, TAG_SECTION, DialectLookup, game_dialect
 
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of
@@ -101,13 +101,10 @@ def scan(text: str, dialects: DialectLookup, keep: bool = False, joined: bool = 
     glyphs kept, so that the record's canonical text can be written
     (`notation.writer.canonical_pieces`); `joined`: its parts joined some thousand at a time
     (`Body.joined`)."""
-    game_match = GAME_VALUE.match(text)
-    if game_match is None:
+    opened = game_dialect(text, dialects)
+    if opened is None:
         return None
-    game = game_match.group(1).strip().lower()
-    dialect = dialects(game)
-    if dialect is None:
-        return None
+    game, dialect = opened
     tag_section = TAG_SECTION.match(text)
     if tag_section is None:
         return None
@@ -235,7 +232,7 @@ class _Reader:
         (label, actions with their glyphs, braced comments) one space apart, a `;` comment
         one space after the words before it, ending its line, the next word at the start of
         the next line; `draw` and comments between turns on lines of their own."""
-        parse_action, actions, labels = self.parse_action, self.actions, self.numbered
+        actions, labels = self.actions, self.numbered
         action, draw, glyph = self.action, self.draw, self.glyph
         head, first, first_glyph = self.head, self.first, self.first_glyph
         number, label, comment, line = self.number, self.label, self.comment, self.line
@@ -254,12 +251,9 @@ class _Reader:
                 if not in_turn:
                     return None
                 written = token[action]
-                known = actions.get(written)
+                known = actions.get(written) or self._action(written)
                 if known is None:
-                    try:
-                        known = self._action(written, parse_action(written))
-                    except ValueError:
-                        return None
+                    return None
                 append(known[0])
                 if kind == action:
                     word = known[1]
@@ -282,12 +276,9 @@ class _Reader:
                 in_turn = True
                 if kind != head:  # the first action, read as the next token would read it
                     written = token[first]
-                    known = actions.get(written)
+                    known = actions.get(written) or self._action(written)
                     if known is None:
-                        try:
-                            known = self._action(written, parse_action(written))
-                        except ValueError:
-                            return None
+                        return None
                     append(known[0])
                     if kind == first:
                         part(known[1])
@@ -321,8 +312,13 @@ class _Reader:
             parts = chunks
         return items, Body(parts, bool(join), plain)
 
-    def _action(self, written: str, action: object) -> tuple[object, str]:
-        """The action written `written` and its canonical text after a space, now cached."""
+    def _action(self, written: str) -> tuple[object, str] | None:
+        """The action written `written` and its canonical text after a space, now cached;
+        None when the game cannot build it."""
+        try:
+            action = self.parse_action(written)
+        except ValueError:
+            return None
         if len(self.actions) >= ACTION_CACHE:
             self.actions.clear()
         known = self.actions[written] = (action, " " + str(action))

@@ -59,6 +59,18 @@ DialectLookup = Callable[[str], Dialect | None]
 
 GAME_VALUE = re.compile(r'\[Game\s+"([^"\n]*)"')
 
+
+def game_dialect(text: str, dialects: DialectLookup) -> tuple[str, Dialect] | None:
+    """The game a record's text opens with (`[Game "..."]` first) and its dialect, or None
+    when it does not open so or names a game `dialects` does not know."""
+    found = GAME_VALUE.match(text)
+    if found is None:
+        return None
+    game = found.group(1).strip().lower()
+    dialect = dialects(game)
+    return None if dialect is None else (game, dialect)
+
+
 TAG_SECTION = re.compile(rf"(?:\s*\[\s*{TAG_NAME}\s+{TAG_VALUE}\s*\])+")
 TAG = re.compile(rf"\s*\[\s*({TAG_NAME})\s+({TAG_VALUE})\s*\]")
 
@@ -401,13 +413,10 @@ def open_streamed(raw: RawRecord, dialects: DialectLookup) -> Streamed | None:
     except UnicodeDecodeError:
         return None
     del data
-    game_match = GAME_VALUE.match(text)
-    if game_match is None:
+    opened = game_dialect(text, dialects)
+    if opened is None:
         return None
-    game = game_match.group(1).strip().lower()
-    dialect = dialects(game)
-    if dialect is None:
-        return None
+    game, dialect = opened
     lines = _Lines(text, raw.line, raw.column)
     try:
         tags, body = _read_tags(text, lines)
