@@ -192,8 +192,10 @@ class GameInfo(NamedTuple):
         action_pattern: str,
         parse_action: Callable[[str], object],
         action_element: Callable[[], pp.ParserElement],
+        spanning_words: tuple[str, ...] = (),
     ) -> Dialect:
-        """The game's notation: its labels from this metadata, its actions from the game."""
+        """The game's notation: its labels from this metadata, its actions from the game
+        (`spanning_words`: see `notation.Dialect.spanning_words`)."""
         from notation.dialect import Dialect
 
         first = self.sides[0]
@@ -207,6 +209,7 @@ class GameInfo(NamedTuple):
             example_action=self.example_action,
             step_labels=self.step_labels,
             label_examples=(f"{self.short_labels[first]}:", f"{first}:"),
+            spanning_words=spanning_words,
         )
 
 

@@ -33,6 +33,7 @@ class Dialect:
         example_action: str,
         step_labels: bool = False,
         label_examples: tuple[str, ...] = (),
+        spanning_words: tuple[str, ...] = (),
     ) -> None:
         self.game = game
         self.labels = labels
@@ -43,6 +44,10 @@ class Dialect:
         self.example_action = example_action
         self.step_labels = step_labels
         self.label_examples = label_examples
+        self.spanning_words = frozenset(word.lower() for word in spanning_words)
+        """The words (lower case) after which an action may go on past white space, its
+        pattern spanning several words (Nieuchess's `setup`): a reader that splits the move
+        text at white space must read the text around them with `action_pattern`."""
         forms = sorted(labels, key=len, reverse=True)
         self.label_pattern = "|".join(re.escape(form) for form in forms)
         """A regex alternation of every label form, longest first."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import repeat
 from typing import NamedTuple
 
 from notation.dialect import GLYPH_PATTERN, Dialect
@@ -42,6 +43,16 @@ ACTION_CACHE = 1 << 16
 
 JOINED = 4096
 """With `keep`, the canonical text's parts joined at a time (`Body.joined`)."""
+
+WORDS_LIMIT = 1 << 18
+"""A move text longer than this (in characters) is read token by token, never split into
+words, whose list would take many times the text's memory."""
+
+_ODD_SPACE = re.compile(r"[\x1c-\x1f]")
+"""Characters `str.split` takes for white space and the regular expressions (ASCII) do not."""
+
+_UNKNOWN, _NEW, _TURN, _ACTION, _END = 0, 1, ord("T"), ord("a"), ord("e")
+"""The kind of a word (`_Reader.words`): not read alone, not met yet, a label, an action, `draw`."""
 
 
 class Label(NamedTuple):
@@ -115,6 +126,9 @@ def scan(text: str, dialects: DialectLookup, keep: bool = False, joined: bool = 
             return None  # a repeated tag: the full reader says where
         tags[name] = unescape(value)
     reader = _Reader.of(dialect, keep)
+    read = reader.words(text, tag_section.end(), keep, JOINED if joined else 0)
+    if read is not None:
+        return Scanned(game, tags, read[0], read[1])
     if keep:
         kept = reader.kept(text, tag_section.end(), JOINED if joined else 0)
         return None if kept is None else Scanned(game, tags, kept[0], kept[1])
@@ -175,6 +189,14 @@ class _Reader:
         self.short = dialect.short_labels
         self.actions: dict[str, tuple[object, str]] = {}  # with `keep`: each action and its canonical text
         self.numbered: dict[str, tuple[Label, str]] = {}  # with `keep`: label and its text, by its head as written
+        # `words`: each word read alone (white space around it), by its text: its item, its
+        # kind and its canonical text; a word is learnt when first met (`_learn`).
+        self.word_items: dict[str, Item] = {}
+        self.word_kinds: dict[str, int] = {}
+        self.word_texts: dict[str, str] = {}
+        self.whole_head = re.compile(rf"(?P<number>{NUMBER})?(?P<label>{label})", re.IGNORECASE | re.ASCII).fullmatch
+        self.whole_action = re.compile(rf"(?:{dialect.action_pattern})", re.IGNORECASE | re.ASCII).fullmatch
+        self.spanning = dialect.spanning_words
 
     @staticmethod
     @cache
@@ -312,6 +334,109 @@ class _Reader:
             parts = chunks
         return items, Body(parts, bool(join), plain)
 
+    def words(self, text: str, pos: int, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
+        """`items` (and with `keep`, `kept`'s Body) the quickest way, for a move text with no
+        comment (most are): split at white space into words, each word's item and canonical
+        text looked up by the word, learnt the first time it is met (`_learn`). A round
+        number is joined to its label first ("1. R:" is the word "1.R:", which reads the
+        same). None when the text is not read this way: a comment, a character outside
+        ASCII, a long text, an action before any label or after `draw`; then `items` or
+        `kept` reads it (and finds what it finds). Lines with a word not read alone (one
+        after which an action spans words, a glyph, anything else) are read by `items` or
+        `kept`, a turn at a time (`_segments`).
+
+        A word is read alone as the token reader reads it in its place: a token never
+        spans white space but a comment (not here), a round number and its label (joined)
+        and an action after a spanning word (read by the token reader), and white space
+        ends every token but a label, which the token reader reads the same whatever
+        follows it. So the items are the same (tests/test_quick_scan.py)."""
+        moves = text[pos:]
+        if len(moves) > WORDS_LIMIT or not moves.isascii() or "{" in moves or ";" in moves or _ODD_SPACE.search(moves):
+            return None
+        if ". " in moves:
+            moves = moves.replace(". ", ".")
+        words = moves.split()
+        kinds_of = self.word_kinds.get
+        kinds = bytes(map(kinds_of, words, repeat(_NEW)))
+        if _NEW in kinds:
+            for word in set(words).difference(self.word_kinds):
+                self._learn(word)
+            kinds = bytes(map(kinds_of, words, repeat(_UNKNOWN)))  # (a word forgotten meanwhile: not read alone)
+        if _UNKNOWN in kinds:
+            return self._segments(words, kinds, keep, join)
+        if kinds[:1] == b"a" or b"ea" in kinds:
+            return None
+        items = list(map(self.word_items.__getitem__, words))
+        if not keep:
+            return items, None
+        return items, Body(_joined(list(map(self.word_texts.__getitem__, words)), join), bool(join), True)
+
+    def _segments(self, words: list[str], kinds: bytes, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
+        """`words` for a move text some of whose words are not read alone: the turns that
+        hold such a word (from their label up to the next label) are read by `items`
+        (`kept`), their words joined by single spaces (which reads as the text does: only
+        a comment or a line comment, not here, reads white space otherwise), the other
+        words as they are."""
+        items: list[Item] = []
+        parts: list[str] = []
+        done = 0
+        at = kinds.find(_UNKNOWN)
+        while True:
+            start = len(words) if at < 0 else max(done, kinds.rfind(_TURN, done, at))
+            if start > done:  # words read alone: from a label (or the start) to a label
+                known = kinds[done:start]
+                if known[0] == _ACTION or b"ea" in known:
+                    return None
+                items += map(self.word_items.__getitem__, words[done:start])
+                if keep:
+                    parts += map(self.word_texts.__getitem__, words[done:start])
+            if at < 0:
+                break
+            end = kinds.find(_TURN, at + 1)
+            if end < 0:
+                end = len(words)
+            text = " ".join(words[start:end])
+            if keep:
+                kept = self.kept(text, 0, 0)
+                if kept is None or not kept[1].plain:
+                    return None
+                items += kept[0]
+                parts += kept[1].parts
+            else:
+                read = self.items(text, 0)
+                if read is None:
+                    return None
+                items += read
+            done = end
+            at = kinds.find(_UNKNOWN, end)
+        return items, Body(_joined(parts, join), bool(join), True) if keep else None
+
+    def _learn(self, word: str) -> None:
+        """Learn how the word `word` reads alone: as the token reader reads it (a label
+        with its round number, `draw`, an action of the game, in that order), or that it
+        is not read alone."""
+        found: tuple[Item, str] | None = None
+        kind = _UNKNOWN
+        if word.lower() in self.spanning:
+            pass
+        elif head := self.whole_head(word):
+            found, kind = self._numbered(word, head["number"], head["label"]), _TURN
+        elif "." in word:  # a round number not before a label: not read alone
+            pass
+        elif word.lower() == "draw":
+            found, kind = (DRAW, "\ndraw"), _END
+        elif self.whole_action(word):
+            found, kind = self.actions.get(word) or self._action(word), _ACTION
+        if len(self.word_kinds) >= ACTION_CACHE:
+            self.word_items.clear()
+            self.word_kinds.clear()
+            self.word_texts.clear()
+        if found is None:
+            self.word_kinds[word] = _UNKNOWN
+        else:
+            self.word_items[word], self.word_texts[word] = found
+            self.word_kinds[word] = kind
+
     def _action(self, written: str) -> tuple[object, str] | None:
         """The action written `written` and its canonical text after a space, now cached;
         None when the game cannot build it."""
@@ -351,3 +476,10 @@ class _Reader:
         read = Label(side, label[:-1] != bare, None if number is None else int(number.rstrip(".")))
         self.labels[written] = read
         return read
+
+
+def _joined(parts: list[str], join: int) -> list[str]:
+    """`parts` joined `join` at a time (none joined when 0)."""
+    if not join:
+        return parts
+    return ["".join(parts[start : start + join]) for start in range(0, len(parts), join)]

@@ -214,4 +214,4 @@ def action_element() -> pp.ParserElement:
     return (keyword("resign") | setup | battle | invasion | move | placement).set_name('an action such as "e4-g7"')
 
 
-DIALECT = NIEUCHESS.dialect(ACTION_PATTERN, parse_action, action_element)
+DIALECT = NIEUCHESS.dialect(ACTION_PATTERN, parse_action, action_element, spanning_words=("setup",))
