@@ -48,9 +48,6 @@ WORDS_LIMIT = 1 << 18
 """A move text longer than this (in characters) is read token by token, never split into
 words, whose list would take many times the text's memory."""
 
-_ODD_SPACE = re.compile(r"[\x1c-\x1f]")
-"""Characters `str.split` takes for white space and the regular expressions (ASCII) do not."""
-
 _UNKNOWN, _NEW, _TURN, _ACTION, _END = 0, 1, ord("T"), ord("a"), ord("e")
 """The kind of a word (`_Reader.words`): not read alone, not met yet, a label, an action, `draw`."""
 
@@ -351,8 +348,10 @@ class _Reader:
         ends every token but a label, which the token reader reads the same whatever
         follows it. So the items are the same (tests/test_quick_scan.py)."""
         moves = text[pos:]
-        if len(moves) > WORDS_LIMIT or not moves.isascii() or "{" in moves or ";" in moves or _ODD_SPACE.search(moves):
+        if len(moves) > WORDS_LIMIT or not moves.isascii() or "{" in moves or ";" in moves:
             return None
+        if "\x1c" in moves or "\x1d" in moves or "\x1e" in moves or "\x1f" in moves:
+            return None  # white space to `str.split`, not to the token reader
         if ". " in moves:
             moves = moves.replace(". ", ".")
         words = moves.split()
@@ -369,7 +368,10 @@ class _Reader:
         items = list(map(self.word_items.__getitem__, words))
         if not keep:
             return items, None
-        return items, Body(_joined(list(map(self.word_texts.__getitem__, words)), join), bool(join), True)
+        if join:  # (a text this short is one part, none when empty)
+            body = "".join(map(self.word_texts.__getitem__, words))
+            return items, Body([body] if body else [], True, True)
+        return items, Body(list(map(self.word_texts.__getitem__, words)), False, True)
 
     def _segments(self, words: list[str], kinds: bytes, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
         """`words` for a move text some of whose words are not read alone: the turns that

@@ -7,7 +7,8 @@ same record, spans aside.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from functools import lru_cache
 
 from notation.dialect import Dialect
 from notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
@@ -49,6 +50,21 @@ def ordered_tags(tags: tuple[Tag, ...] | list[Tag], dialect: Dialect) -> list[Ta
 
 def write_tags(tags: list[Tag]) -> str:
     return "".join(f'[{tag.name} "{escape(tag.value)}"]\n' for tag in tags)
+
+
+@lru_cache(maxsize=256)
+def _tag_order(names: tuple[str, ...], dialect: Dialect) -> tuple[str, ...]:
+    """The names of tags read in the order `names` as `ordered_tags` orders them (kept:
+    records of a file mostly have the same tags)."""
+    nowhere = Span(1, 1)
+    return tuple(tag.name for tag in ordered_tags([Tag(name, "", nowhere) for name in names], dialect))
+
+
+def write_tag_values(tags: Mapping[str, str], dialect: Dialect, without: str = "") -> str:
+    """`write_tags(ordered_tags(...))` of tags read as values by name, the tag `without`
+    left out."""
+    order = _tag_order(tuple(name for name in tags if name != without), dialect)
+    return "".join([f'[{name} "{escape(tags[name])}"]\n' for name in order])
 
 
 def write_turn(turn: Turn, dialect: Dialect) -> str:
@@ -107,9 +123,7 @@ def canonical_pieces(
     body = scanned.body
     if body is None or (renumbered and body.joined and not body.plain):
         raise ValueError("the record's canonical text was not kept (scan with keep=True, and joined=False to renumber)")
-    nowhere = Span(1, 1)
-    tags = [Tag(name, value, nowhere) for name, value in scanned.tags.items() if name != without]
-    yield write_tags(ordered_tags(tags, dialect))
+    yield write_tag_values(scanned.tags, dialect, without)
     parts = body.parts
     if renumbered and body.plain:
         yield from _plain_pieces(scanned.items, dialect, renumbered)

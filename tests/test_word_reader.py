@@ -137,6 +137,16 @@ def test_odd_move_texts_read_as_the_token_reader_reads_them(game: str, change: t
     same_as_token_reader(text.replace(before, after, 1))
 
 
+def test_an_empty_move_text_has_no_canonical_part() -> None:
+    # the canonical text of a record without moves ends after its tags (no empty line)
+    for moves in ("", "\n", "  \n\n "):
+        text = f'[Game "numica"]\n[Seed "s"]\n\n{moves}'
+        scanned = scan(text, dialect_for, keep=True)
+        assert scanned is not None and scanned.body is not None
+        assert scanned.body.parts == [] and scanned.items == []
+        same_as_token_reader(text)
+
+
 def test_a_word_cache_forgotten_while_reading_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(quick, "ACTION_CACHE", 7)
     for game in GAMES:

@@ -73,10 +73,23 @@ PictureOutputOption = Annotated[
 
 
 def out(text: str) -> None:
+    sys.stdout.flush()  # after what `out_line` left in the buffer
     typer.echo(text)
 
 
+def out_line(text: str) -> None:
+    """One line of standard output as `out` prints it, not flushed at once: for the many
+    lines of `check` (on a terminal the stream is flushed at each line anyway, into a pipe
+    or a file at the end or when its buffer fills). A line with an escape character goes
+    through `out`, which leaves escape sequences out of a file or a pipe."""
+    if "\033" in text:
+        out(text)
+    else:
+        sys.stdout.write(text + "\n")
+
+
 def err(text: str) -> None:
+    sys.stdout.flush()  # what was printed before it comes before it, even in one file (2>&1)
     typer.echo(text, err=True)
 
 

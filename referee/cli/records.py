@@ -29,6 +29,7 @@ from referee.cli.app import (
     finish,
     game_name,
     out,
+    out_line,
     print_one,
     stderr_is_terminal,
     verdict_as_of,
@@ -93,9 +94,9 @@ def check(
         if isinstance(item, Problem):
             err(render.problem_line(item))
         elif not (quiet and item.legal):
-            out(verdict_json(item) if json_output else verdict_line(item))
+            out_line(verdict_json(item) if json_output else verdict_line(item))
     if quiet:
-        typer.echo(render.summary(tally), err=json_output)
+        (err if json_output else out)(render.summary(tally))
     elif tally.records > 1 and stderr_is_terminal():
         err(render.summary(tally))
     finish(tally)
