@@ -117,4 +117,39 @@ def json_line(value: dict[str, Any]) -> str:
 
 
 def verdict_json(verdict: Verdict) -> str:
-    return _json(verdict_fields(verdict))
+    """`verdict_fields` as one JSON line, as `json.dumps` writes it. A verdict with no
+    error and no clock (nearly every line of `check --json` on an archive) is written
+    straight from its values: the same text, three times as fast
+    (tests/test_verdict_json.py compares the two on verdicts of every kind)."""
+    if verdict.error is not None or verdict.clock is not None:
+        return _json(verdict_fields(verdict))
+    from json.encoder import encode_basestring_ascii as quoted
+
+    outcome, ongoing = verdict.outcome, verdict.ongoing
+    game, claimed, token = verdict.game, verdict.claimed, verdict.token
+    reason = outcome.reason if outcome is not None else None
+    to_move = ongoing.to_move if ongoing is not None else None
+    pending = ongoing.pending if ongoing is not None else None
+    return (
+        f'{{"source": {quoted(verdict.source)}, "record": {_number(verdict.record)}, '
+        f'"game": {"null" if game is None else quoted(game)}, "status": {quoted(str(verdict.status))}, '
+        f'"winners": [{", ".join(map(quoted, outcome.winners)) if outcome else ""}], '
+        f'"draw": {"true" if outcome is not None and outcome.draw else "false"}, '
+        f'"reason": {"null" if reason is None else quoted(reason)}, "turns": {_number(verdict.turns)}, '
+        f'"to_move": {"null" if to_move is None else quoted(to_move)}, '
+        f'"round": {_number(ongoing.round if ongoing else None)}, '
+        f'"claimed": {"null" if claimed is None else quoted(claimed)}, '
+        f'"result_matches": {_truth(verdict.result_matches)}, '
+        f'"pending": {"null" if pending is None else quoted(str(pending))}, '
+        f'"rolls_as_given": {_truth(verdict.rolls_as_given)}, "clock": null, "error": null, '
+        f'"message": {quoted(describe(verdict))}, "token": {"null" if token is None else quoted(token)}, '
+        f'"suggestions": [{", ".join(map(quoted, verdict.suggestions))}], "offset": {_number(verdict.offset)}}}'
+    )
+
+
+def _number(value: int | None) -> str:
+    return "null" if value is None else int.__repr__(value)
+
+
+def _truth(value: bool | None) -> str:
+    return "null" if value is None else "true" if value else "false"
