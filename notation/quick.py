@@ -137,6 +137,7 @@ class _Reader:
     """The quick reader of one game's move text."""
 
     def __init__(self, dialect: Dialect, keep: bool = False) -> None:
+        self.keep = keep
         # The reader's token alternatives in the reader's order, each after the white space
         # before it (taken possessively, so no alternative is tried inside it). A glyph
         # standing apart is none of them (`bad`): such records go to the full reader.
@@ -428,16 +429,23 @@ class _Reader:
         elif word.lower() == "draw":
             found, kind = (DRAW, "\ndraw"), _END
         elif self.whole_action(word):
-            found, kind = self.actions.get(word) or self._action(word), _ACTION
+            try:
+                action = self.parse_action(word)
+            except ValueError:
+                pass
+            else:  # (not kept in `actions` too: the token reader's cache)
+                found, kind = (action, " " + str(action) if self.keep else ""), _ACTION
         if len(self.word_kinds) >= ACTION_CACHE:
             self.word_items.clear()
             self.word_kinds.clear()
             self.word_texts.clear()
         if found is None:
             self.word_kinds[word] = _UNKNOWN
-        else:
-            self.word_items[word], self.word_texts[word] = found
-            self.word_kinds[word] = kind
+            return
+        self.word_items[word] = found[0]
+        self.word_kinds[word] = kind
+        if self.keep:  # (the canonical texts only where they are written)
+            self.word_texts[word] = found[1]
 
     def _action(self, written: str) -> tuple[object, str] | None:
         """The action written `written` and its canonical text after a space, now cached;
