@@ -219,6 +219,8 @@ def test_hostile_texts_change_no_page(tmp_path: Path) -> None:
     names = ["".join(bdi.itertext()) for bdi in game.iter("bdi")]
     assert BIDI in names, "a name with bidi controls is shown, isolated in <bdi>"
     replay = (out / "r1-t1-replay.html").read_text(encoding="utf-8")
+    back = parse(replay).find(".//header/nav/a")
+    assert back is not None and back.get("href") == "r1-t1.html", "the replay page links back to its game's page"
     data = json.loads(parse(replay).find(".//script[@id='data']").text)
     assert ["Annotator", f"{HOSTILE} {BIDI}"] in data["tags"], "the hostile tag is shown as text"
     broken = parse((out / "r1-t2.html").read_text(encoding="utf-8"))

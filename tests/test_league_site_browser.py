@@ -100,6 +100,8 @@ def test_every_replay_steps_to_the_end_and_shows_the_board_of_referee_show(
         position = _json("show", str(path), "--json")["position"]
         assert shown[-1][2] == _signature("pikemen", position), f"{path.name}: the final board of referee show"
         assert browser.find_element("id", "counter").text == f"step {len(replay.steps)} of {len(replay.steps)}"
+        browser.find_element("css selector", "header nav a").click()  # back to the game's page
+        assert browser.current_url.endswith(f"/{path.stem}.html")
 
 
 def test_each_players_chart_has_a_point_per_finished_game(browser: Any, site: tuple[Path, Path]) -> None:

@@ -44,14 +44,20 @@ def board_svg(state: GameState[Any], action: str | None = None, message: str | N
     return state_svg(state, action, message)
 
 
-def replay_page(replay: Replay, text: str | None = None, first_line: int = 1, private: bool = False) -> str:
+def replay_page(
+    replay: Replay,
+    text: str | None = None,
+    first_line: int = 1,
+    private: bool = False,
+    back: tuple[str, str] | None = None,
+) -> str:
     """The replay page of an adjudicated record (`adjudicate(..., keep_steps=True)`);
     `text` is the record's source text (its first line is line `first_line` of the file),
     shown where a malformed record stops being RGN; `private` leaves e-mail addresses out
-    (the league's site)."""
+    and `back` is a link (address, words) above the verdict (the league's site)."""
     from referee.pictures.page import page
 
-    return page(replay, text, first_line, private)
+    return page(replay, text, first_line, private, back)
 
 
 __all__ = ["board_svg", "drawing_for", "replay_page"]

@@ -168,14 +168,23 @@ _SCRIPT_ESCAPES = (
 )
 
 
-def page(replay: Replay, text: str | None = None, first_line: int = 1, private: bool = False) -> str:
+def page(
+    replay: Replay,
+    text: str | None = None,
+    first_line: int = 1,
+    private: bool = False,
+    back: tuple[str, str] | None = None,
+) -> str:
     """The whole page as text (UTF-8, deterministic). `text` is the record's source,
     whose first line is line `first_line` of its file; `private` leaves the players'
-    e-mail addresses out of the tags and the source shown (a page for the public)."""
+    e-mail addresses out of the tags and the source shown (a page for the public); `back`
+    is a link (address, words) shown above the verdict."""
     data, drawing = _data(replay, text, first_line, private)
     board = "" if drawing is None else _board(drawing)
     payload = script_json(data)
+    nav = "" if back is None else f'<nav><a href="{html.escape(back[0])}">{html.escape(back[1])}</a></nav>\n'
     parts = {
+        "NAV": nav,
         "TITLE": html.escape(data["verdict"]),
         "STYLE": _asset("page.css"),
         "BOARD": board,

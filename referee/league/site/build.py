@@ -187,7 +187,9 @@ def build(folder: Path, out: Path) -> Built:
             board = _inline_svg(board_svg(replay.state))
         rendered[pages.game_file(name)] = pages.game_page(site, item, board, replay is not None)
         if replay is not None:
-            rendered[pages.replay_file(name)] = replay_page(replay, text, private=True)
+            rendered[pages.replay_file(name)] = replay_page(
+                replay, text, private=True, back=(pages.game_file(name), f"back to game {name}")
+            )
     entries = [
         feed.Entry(
             item.result.game,
