@@ -44,9 +44,12 @@ ACTION_CACHE = 1 << 16
 JOINED = 4096
 """With `keep`, the canonical text's parts joined at a time (`Body.joined`)."""
 
-WORDS_LIMIT = 1 << 18
-"""A move text longer than this (in characters) is read token by token, never split into
-words, whose list would take many times the text's memory."""
+WORDS_CHUNK = 1 << 14
+"""A move text is split into words this many characters at a time or so (cut before a
+line that begins with a label), since a word takes many times its characters' memory."""
+
+CUT_LINES = 64
+"""Lines looked at after a piece of that size for one that begins with a label."""
 
 _UNKNOWN, _NEW, _TURN, _ACTION, _END = 0, 1, ord("T"), ord("a"), ord("e")
 """The kind of a word (`_Reader.words`): not read alone, not met yet, a label, an action, `draw`."""
@@ -349,13 +352,56 @@ class _Reader:
         ends every token but a label, which the token reader reads the same whatever
         follows it. So the items are the same (tests/test_quick_scan.py)."""
         moves = text[pos:]
-        if len(moves) > WORDS_LIMIT or not moves.isascii() or "{" in moves or ";" in moves:
+        if not moves.isascii() or "{" in moves or ";" in moves:
             return None
         if "\x1c" in moves or "\x1d" in moves or "\x1e" in moves or "\x1f" in moves:
             return None  # white space to `str.split`, not to the token reader
         if ". " in moves:
             moves = moves.replace(". ", ".")
-        words = moves.split()
+        if len(moves) <= WORDS_CHUNK:  # nearly every record: one piece
+            read = self._chunk(moves.split(), keep, join)
+            if read is None:
+                return None
+            return read[0], Body(read[1], bool(join), True) if keep else None
+        items: list[Item] = []
+        parts: list[str] = []
+        start = 0
+        while start < len(moves):
+            end = self._cut(moves, start + WORDS_CHUNK)
+            if end is None:
+                return None
+            read = self._chunk(moves[start:end].split(), keep, join)
+            if read is None:
+                return None
+            items += read[0]
+            parts += read[1]
+            start = end
+        return items, Body(parts, bool(join), True) if keep else None
+
+    def _cut(self, moves: str, at: int) -> int | None:
+        """Where a piece of `moves` read as words may end, at or after `at`: the start of a
+        line that begins with a label (a turn is never cut, nor an action that spans words),
+        or the end. None when no such line comes soon enough (the token reader reads the
+        text then)."""
+        limit = at + 2 * WORDS_CHUNK  # (a piece at most three times the size)
+        for _ in range(CUT_LINES):
+            newline = moves.find("\n", at)
+            if newline < 0:
+                return len(moves) if len(moves) <= limit else None
+            at = newline + 1
+            if at > limit:
+                return None
+            first = moves[at : at + 64].split(None, 1)
+            if first:
+                if first[0] not in self.word_kinds:
+                    self._learn(first[0])
+                if self.word_kinds.get(first[0]) == _TURN:
+                    return at
+        return None
+
+    def _chunk(self, words: list[str], keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
+        """The items of a piece of a move text read as words, and with `keep` its canonical
+        text (one part when `join`, else a part per word)."""
         kinds_of = self.word_kinds.get
         kinds = bytes(map(kinds_of, words, repeat(_NEW)))
         if _NEW in kinds:
@@ -368,13 +414,14 @@ class _Reader:
             return None
         items = list(map(self.word_items.__getitem__, words))
         if not keep:
-            return items, None
-        if join:  # (a text this short is one part, none when empty)
-            body = "".join(map(self.word_texts.__getitem__, words))
-            return items, Body([body] if body else [], True, True)
-        return items, Body(list(map(self.word_texts.__getitem__, words)), False, True)
+            return items, []
+        texts = map(self.word_texts.__getitem__, words)
+        if join:
+            body = "".join(texts)
+            return items, [body] if body else []
+        return items, list(texts)
 
-    def _segments(self, words: list[str], kinds: bytes, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
+    def _segments(self, words: list[str], kinds: bytes, keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
         """`words` for a move text some of whose words are not read alone: the turns that
         hold such a word (from their label up to the next label) are read by `items`
         (`kept`), their words joined by single spaces (which reads as the text does: only
@@ -412,7 +459,7 @@ class _Reader:
                 items += read
             done = end
             at = kinds.find(_UNKNOWN, end)
-        return items, Body(_joined(parts, join), bool(join), True) if keep else None
+        return items, _joined(parts, join) if keep else []
 
     def _learn(self, word: str) -> None:
         """Learn how the word `word` reads alone: as the token reader reads it (a label

@@ -154,12 +154,36 @@ def test_a_word_cache_forgotten_while_reading_changes_nothing(monkeypatch: pytes
             same_as_token_reader(play(game, None, f"forget-{game}-{number}").text)
 
 
-def test_a_long_move_text_is_read_token_by_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = play("numica", None, "long").text
-    reader = _Reader.of(dialect_for("numica"), False)  # type: ignore[arg-type]
+@pytest.mark.parametrize("chunk", [1, 40, 300])
+@pytest.mark.parametrize("lines", [1, 64])
+def test_a_long_move_text_is_read_a_piece_at_a_time(monkeypatch: pytest.MonkeyPatch, chunk: int, lines: int) -> None:
+    # pieces end before a line that begins with a label (never inside a turn, nor inside a
+    # setup spread over lines), or the token reader reads the text
+    monkeypatch.setattr(quick, "WORDS_CHUNK", chunk)
+    monkeypatch.setattr(quick, "CUT_LINES", lines)
+    rng = random.Random(f"pieces-{chunk}-{lines}")
+    for game in GAMES:
+        for number in range(3):
+            text = play(game, None, f"pieces-{game}-{number}").text
+            same_as_token_reader(text)
+            same_as_token_reader(respaced(text, rng))
+
+
+def test_a_long_record_is_read_as_words_in_little_memory() -> None:
+    import tracemalloc
+
+    text = play("pikemen", None, "little").text
+    while len(text) < 400_000:
+        text += text[text.index("\n\n") + 2 :]
+    scan(text[:2000] + "\n", dialect_for)  # (caches warm)
+    reader = _Reader.of(dialect_for("pikemen"), False)  # type: ignore[arg-type]
     section = TAG_SECTION.match(text)
     assert section is not None
-    assert reader.words(text, section.end(), False, 0) is not None
-    monkeypatch.setattr(quick, "WORDS_LIMIT", 10)
-    assert reader.words(text, section.end(), False, 0) is None
-    same_as_token_reader(text)
+    tracemalloc.start()
+    try:
+        read = reader.words(text, section.end(), False, 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert read is not None, "read as words"
+    assert peak < 4 * len(text), f"{peak / len(text):.1f} times the text"
