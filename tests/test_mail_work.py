@@ -145,6 +145,7 @@ def test_show_and_moves_by_mail_read_and_replay_the_game_once(
     handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org"))
     assert handled.exit_code == 0
     assert calls["reads"] == 1 and calls["replays"] == 1 and calls["file reads"] == 1, dict(calls)
+    assert calls["writes"] <= 1, dict(calls)  # the token's canonical text, written once
     monkeypatch.undo()
     (path,) = sorted((tmp_path / "outbox").glob("*.eml"))
     answer = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
