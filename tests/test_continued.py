@@ -1,5 +1,6 @@
-"""`adjudicate.continued`: a record's replay continued with new turns is the same value as
-the replay of the whole record from its start (issue 17: `play` continues the game's one
+"""`resume.continued`: a record's replay continued with new turns, with more of the turn
+it left open, or with the roll or choice it awaits written in, is the same value as the
+replay of the whole record from its start (issue 17: `play` continues the game's one
 replay with the submission instead of replaying the game and the submission together).
 Compared over random playouts of every registered game, legal and broken continuations,
 field by field: the verdict (with its error's place and rule), the steps and their events,
@@ -8,15 +9,17 @@ the round numbers the canonical text writes, and the position reached."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 
 from games import registry
-from notation.model import Comment, Record, Span, Timeout, Turn
-from referee.judge.adjudicate import Replay, adjudicate, continued, read_source
+from notation.model import Comment, Move, Record, Span, Tag, Timeout, Turn
+from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.clock import format_instant
 from referee.judge.playout import play
+from referee.judge.resume import continued
 
 
 def _read(text: str) -> Record:
@@ -63,9 +66,8 @@ def test_a_continued_replay_is_the_replay_of_the_whole_record(game: str, players
     for at in sorted(set(rng.sample(turns, min(len(turns), 8)))):
         before, whole = _split(record, at)
         found = continued(before, whole, "g.rgn")
-        if found is None:  # something awaited, or a replacement step: the caller replays it whole
-            first = whole.items[at]
-            assert before.state is not None and (before.state.pending() is not None or first.step), at
+        if found is None:  # the record before is over
+            assert before.verdict.status != "ongoing", at
             continue
         used += 1
         assert _value(found) == _value(adjudicate(whole, "g.rgn", keep_steps=True))
@@ -92,8 +94,7 @@ def test_a_broken_continuation_is_refused_where_and_as_the_whole_replay_refuses_
     before, whole = _split(broken, at)
     found = continued(before, whole, "g.rgn")
     if found is None:
-        first = whole.items[at]
-        assert before.state is not None and (before.state.pending() is not None or first.step)
+        assert before.verdict.status != "ongoing"
         return
     assert _value(found) == _value(adjudicate(whole, "g.rgn", keep_steps=True))
 
@@ -112,12 +113,16 @@ def test_what_it_cannot_be_sure_of_is_left_to_a_whole_replay() -> None:
     record = _read(text)
     before, whole = _split(record, 4)
     assert continued(before, whole) is not None
-    # The open turn continued, or a part written onto its battle: its items are not the
-    # record's own objects any more.
-    last = whole.items[3]
-    assert isinstance(last, Turn)
-    changed = whole._replace(items=(*whole.items[:3], last._replace(items=last.items), *whole.items[4:]))
+    # A turn before the record's last one changed (another object, though the same
+    # items), or the last one's own items: not the record's own objects any more.
+    third, last = whole.items[2], whole.items[3]
+    assert isinstance(third, Turn) and isinstance(last, Turn) and last.items
+    changed = whole._replace(items=(*whole.items[:2], third._replace(items=third.items), *whole.items[3:]))
     assert continued(before, changed) is None
+    copied = last._replace(items=tuple(item._replace() for item in last.items))
+    assert continued(before, whole._replace(items=(*whole.items[:3], copied, *whole.items[4:]))) is None
+    other = last._replace(span=Span(last.span.line + 1, last.span.column))
+    assert continued(before, whole._replace(items=(*whole.items[:3], other, *whole.items[4:]))) is None
     # Other tags, a Result, nothing new.
     assert continued(before, whole._replace(tags=whole.tags[1:])) is None
     assert continued(before, whole._replace(tags=(*whole.tags, whole.tags[0]._replace(name="Result")))) is None
@@ -128,6 +133,203 @@ def test_what_it_cannot_be_sure_of_is_left_to_a_whole_replay() -> None:
     assert timed_before.verdict.clock is not None and continued(timed_before, timed_whole) is not None
     timed_before.walk = None
     assert continued(timed_before, timed_whole) is None
+
+
+# -- inside a turn: the open turn continued, an awaited roll or choice completed ---------
+
+
+def _cut_inside(record: Record, at: int, within: int, last: Move | None = None) -> Record:
+    """The record's first `at` items and the first `within` items of its turn at `at`
+    (then `last`, when given): a record that stops inside that turn."""
+    turn = record.items[at]
+    assert isinstance(turn, Turn)
+    tail = (last,) if last is not None else ()
+    return record._replace(items=(*record.items[:at], turn._replace(items=turn.items[:within] + tail)))
+
+
+def _inside_points(record: Record, rng: random.Random, count: int) -> list[tuple[int, int]]:
+    """Places inside turns (a turn's index and how many of its items come before)."""
+    points = [
+        (at, within)
+        for at, item in enumerate(record.items)
+        if isinstance(item, Turn)
+        for within in range(len(item.items) + 1)
+    ]
+    return sorted(rng.sample(points, min(len(points), count)))
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), _cases())
+def test_a_turn_continued_from_inside_is_the_replay_of_the_whole_record(
+    game: str, players: int | None, seed: str
+) -> None:
+    """The record stops inside a turn (a turn begun, some of its actions, maybe awaiting
+    battles or a choice); the whole record continues that turn and goes on: the same value
+    as the whole record replayed, every time (the turn's steps, numbers, rounds included)."""
+    rng = random.Random(seed + "inside")
+    record = _read(play(game, players, seed, max_turns=rng.choice([6, 20, 60])).text)
+    expected = _value(adjudicate(record, "g.rgn", keep_steps=True))
+    used = 0
+    for at, within in _inside_points(record, rng, 12):
+        before = adjudicate(_cut_inside(record, at, within), "g.rgn", keep_steps=True)
+        found = continued(before, record, "g.rgn")
+        if found is None:
+            assert before.verdict.status != "ongoing", (at, within)
+            continue
+        used += 1
+        assert _value(found) == expected, (at, within)
+        assert found.steps and all(
+            step.turn is record.items[at] for step in found.steps if step.turn.span == record.items[at].span
+        )
+    assert used
+
+
+def _chance_cases() -> list[tuple[str, str, bool]]:
+    """Every game whose actions carry chance, with its Seed and with physical dice."""
+    return [
+        (game, f"awaited-{index}", seeded)
+        for game in registry.GAMES
+        if registry.engine(game).chance_syntax() is not None
+        for index in range(4)
+        for seeded in (True, False)
+    ]
+
+
+@pytest.mark.parametrize(("game", "seed", "seeded"), _chance_cases())
+def test_an_awaited_roll_or_choice_completed_is_the_replay_of_the_whole_record(
+    game: str, seed: str, seeded: bool
+) -> None:
+    """The record stops at a battle written without its roll (physical dice: the roll is
+    awaited), or without its choice (awaited), or its roll, result and choice (with the
+    Seed: the die is drawn, a choice may be awaited); the whole record writes the battle
+    whole and goes on. The continuation starts from where the replay stood before that
+    battle (`Replay.awaiting`): the same value as the whole record replayed."""
+    rng = random.Random(seed)
+    record = _read(play(game, None, seed, max_turns=80).text)
+    if not seeded:
+        record = record._replace(tags=tuple(tag for tag in record.tags if tag.name != "Seed"))
+    engine = registry.engine(game)
+    syntax = engine.chance_syntax()
+    assert syntax is not None
+    dialect = engine.dialect()
+    expected = _value(adjudicate(record, "g.rgn", keep_steps=True))
+    battles = [
+        (at, within)
+        for at, item in enumerate(record.items)
+        if isinstance(item, Turn)
+        for within, sub in enumerate(item.items)
+        if isinstance(sub, Move) and engine.chance_of(sub.action) is not None
+    ]
+    awaited: set[str] = set()
+    for at, within in sorted(rng.sample(battles, min(len(battles), 10))):
+        turn = record.items[at]
+        assert isinstance(turn, Turn)
+        move = turn.items[within]
+        assert isinstance(move, Move)
+        for text in {syntax.bare(move.text), re.sub(syntax.choice, "", move.text)} - {move.text}:
+            action = dialect.parse_action(text)
+            before = adjudicate(
+                _cut_inside(record, at, within, Move(action, text, move.span, move.glyph)), "g.rgn", keep_steps=True
+            )
+            assert before.verdict.status == "ongoing" and before.state is not None, (at, within, text)
+            pending = before.state.pending()
+            found = continued(before, record, "g.rgn")
+            if pending is None:  # nothing awaited (the die drawn, no choice left): no submission completes it
+                assert found is None and before.awaiting is None
+                continue
+            assert found is not None, (at, within, text)
+            assert _value(found) == expected, (at, within, text)
+            awaited.add(str(pending))
+            again = continued(before, record, "g.rgn")  # `before` is left as it was
+            assert again is not None and _value(again) == expected
+            # Completed in part, the record ending there (the roll given, the choice still
+            # awaited): the battle is applied open-ended again, as in the whole record.
+            part = re.sub(syntax.choice, "", move.text)
+            if part != text:
+                partly = _cut_inside(record, at, within, Move(dialect.parse_action(part), part, move.span, move.glyph))
+                found = continued(before, partly, "g.rgn")
+                assert found is not None and found.state is not None
+                assert _value(found) == _value(adjudicate(partly, "g.rgn", keep_steps=True))
+                if found.state.pending() is not None:
+                    awaited.add("part")
+    if battles:
+        assert awaited & {"roll", "choice"}
+        assert seeded or "roll" in awaited
+
+
+def test_a_battle_awaiting_its_roll_in_a_timed_game_is_completed_as_the_whole_record_replays() -> None:
+    """Physical dice and a clock: the battle left awaiting its roll was stamped (with a
+    grant); the roll written onto it, a new stamp after the old: the walk goes on from
+    where it stood before the battle (its grant and stamp walked again after the roll, not
+    twice), as the whole record's."""
+    engine = registry.engine("nieuchess")
+    syntax = engine.chance_syntax()
+    assert syntax is not None
+    checked = 0
+    for index in range(4):
+        checked += _check_timed_battles(
+            engine, syntax, _read(play("nieuchess", None, f"timed-{index}", max_turns=80).text)
+        )
+    assert checked >= 3
+
+
+def _check_timed_battles(engine: Any, syntax: Any, record: Record) -> int:
+    tags = tuple(tag for tag in record.tags if tag.name != "Seed")
+    tags += (Tag("TimeControl", "3d+1d", Span(1, 1)), Tag("Start", format_instant(START), Span(1, 1)))
+    record = record._replace(tags=tags)
+    checked = 0
+    for at, item in enumerate(record.items):
+        if not isinstance(item, Turn):
+            continue
+        for within, move in enumerate(item.items):
+            if not isinstance(move, Move) or engine.chance_of(move.action) is None:
+                continue
+            text = syntax.bare(move.text)
+            bare = Move(engine.dialect().parse_action(text), text, move.span, move.glyph)
+            stamp = Comment(
+                f"[%grant {item.side} 1d] {_at(START + (at + 1) * 60, item.side)}", Span(move.span.line, 90)
+            )
+            later = Comment(_at(START + (at + 3) * 60, item.side), Span(move.span.line, 120))
+            head = record.items[:at]
+            before = adjudicate(
+                record._replace(items=(*head, item._replace(items=(*item.items[:within], bare, stamp)))),
+                "g.rgn",
+                keep_steps=True,
+            )
+            assert before.state is not None and before.state.pending() == "roll"
+            whole = record._replace(items=(*head, item._replace(items=(*item.items[:within], move, stamp, later))))
+            found = continued(before, whole, "g.rgn")
+            assert found is not None and _value(found) == _value(adjudicate(whole, "g.rgn", keep_steps=True))
+            assert found.verdict.clock is not None, found.verdict.error
+            checked += 1
+    return checked
+
+
+def test_a_broken_continuation_inside_a_turn_is_refused_as_the_whole_replay_refuses_it() -> None:
+    """The turn left open, or the battle awaiting its part, goes on with actions that are
+    illegal there: the same error, every field, as the whole record replayed."""
+    checked = 0
+    for game, players, seed in _cases():
+        rng = random.Random(seed + "broken inside")
+        record = _read(play(game, players, seed, max_turns=30).text)
+        turns = [at for at, item in enumerate(record.items) if isinstance(item, Turn) and item.items]
+        if len(turns) < 4:
+            continue
+        at = turns[len(turns) // 2]
+        turn, donor = record.items[at], record.items[rng.choice(turns[: len(turns) // 2])]
+        assert isinstance(turn, Turn) and isinstance(donor, Turn)
+        within = rng.randrange(len(turn.items) + 1)
+        broken = record._replace(
+            items=(*record.items[:at], turn._replace(items=turn.items[:within] + donor.items), *record.items[at + 1 :])
+        )
+        before = adjudicate(_cut_inside(broken, at, within), "g.rgn", keep_steps=True)
+        found = continued(before, broken, "g.rgn")
+        if found is None:
+            assert before.verdict.status != "ongoing"
+            continue
+        whole = adjudicate(broken, "g.rgn", keep_steps=True)
+        assert _value(found) == _value(whole)
+        checked += whole.verdict.status == "illegal"
+    assert checked >= len(registry.GAMES)
 
 
 # -- timed records (TIME.md): the clock walk goes on from where the replay stopped ---------
@@ -220,9 +422,9 @@ def _timed_record(game: str, players: int | None, seed: str) -> tuple[Record, ra
 
 def _left_whole(before: Replay) -> bool:
     """Why `continued` may decline a timed continuation: the record before it is no
-    ongoing game (illegal, malformed or over), or it awaits a roll or a choice."""
-    state = before.state
-    return before.verdict.status != "ongoing" or state is None or state.pending() is not None
+    ongoing game (illegal, malformed or over). (A game awaiting a roll or a choice is
+    continued from where its replay stood before the action that left it awaited.)"""
+    return before.verdict.status != "ongoing" or before.state is None
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), _timed_cases())
@@ -245,6 +447,16 @@ def test_a_timed_record_continued_is_the_replay_of_the_whole_record(game: str, p
         assert _value(found) == expected, at
         again = continued(before, record, "g.rgn")  # `before` (its state, its walk) is left as it was
         assert again is not None and _value(again) == expected, at
+    # Split inside a turn (before its stamp, between a battle and its stamp, ...): the
+    # open turn continued, or its last action written again when something is awaited.
+    for at, within in _inside_points(record, rng, 8):
+        before = adjudicate(_cut_inside(record, at, within), "g.rgn", keep_steps=True)
+        found = continued(before, record, "g.rgn")
+        if found is None:
+            assert before.verdict.status != "ongoing", (at, within)
+            continue
+        used += 1
+        assert _value(found) == expected, (at, within)
     # A chain: the record continued in three parts gives the same value.
     middle = points[len(points) // 2] if points else 1
     first = adjudicate(record._replace(items=record.items[: points[0] if points else 1]), "g.rgn", keep_steps=True)

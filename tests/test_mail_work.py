@@ -9,9 +9,10 @@ How it is counted, around the whole of `mail.run` (or `play.submit`):
   the second is compared, not parsed: `file reads` below.)
 - replays: calls of `adjudicate._adjudicate`, a record replayed from its start. A replay
   of the game and the submission together counts as one. Continuing the game's replayed
-  state with the submission's own turns (`adjudicate.continued`) is not a replay of the
+  state with the submission (`resume.continued`) is not a replay of the
   game: it applies the submitted actions alone, on a copy of the state; it is counted
-  apart (`continued`), once per accepted move.
+  apart (`continued`), once per accepted move (twice where the record as written, a
+  result or a die written in, differs from the submission).
 - writes: calls of `notation.writer.write`, the canonical text of a record: one for the
   new token (the text without `Result`), one for the file (with it).
 """
@@ -144,6 +145,7 @@ def test_show_and_moves_by_mail_read_and_replay_the_game_once(
     handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org"))
     assert handled.exit_code == 0
     assert calls["reads"] == 1 and calls["replays"] == 1 and calls["file reads"] == 1, dict(calls)
+    assert calls["writes"] <= 1, dict(calls)  # the token's canonical text, written once
     monkeypatch.undo()
     (path,) = sorted((tmp_path / "outbox").glob("*.eml"))
     answer = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
@@ -254,3 +256,80 @@ def test_a_timeout_claimed_by_play_replays_the_game_once(tmp_path: Path, monkeyp
     assert result.written and "Blue wins" in result.headline, result.headline
     assert "timeout\n{[%at 2026-12-07T19:00:00Z Red]}" in game_file.read_text()
     assert calls["reads"] <= 2 and calls["replays"] <= 2 and calls["continued"] == 2, dict(calls)
+
+
+def _mailed(tmp_path: Path, text: str, sender: str, moves: str) -> Path:
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(text)
+    message = f"From: {sender}\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <c1@x>\n\n{moves}\n"
+    handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org"))
+    assert handled.exit_code == 0
+    answers = sorted((tmp_path / "outbox").glob("*.eml"))
+    assert answers and all("image/svg+xml" in path.read_text() for path in answers)
+    return game_file
+
+
+def test_a_submission_continuing_the_open_turn_by_mail_replays_the_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nika: the game file holds Red's turn begun (its first action); Red's second action
+    continues that turn. The turn's replay goes on from where the game's stopped (it was
+    replayed twice: the game, then the game and the submission together)."""
+    head, _, moves = playout.play("nika", 2, "open-turn", max_turns=5).text.partition("\n\n")
+    lines = moves.splitlines()
+    label, _, actions = lines[1].partition(":")
+    first, second = actions.split()
+    players = '[White "Ann <ann@example.org>"]\n[Red "Ann <ann@example.org>"]\n'
+    players += '[Blue "Bo <bo@example.org>"]\n[Black "Bo <bo@example.org>"]\n'
+    text = f"{head}\n{players}\n{lines[0]}\n{label}: {first}\n"
+    calls = _counted(monkeypatch)
+    game_file = _mailed(tmp_path, text, "ann@example.org", second)
+    assert f"{label}: {first} {second}" in game_file.read_text(), game_file.read_text()
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 1 and calls["file reads"] == 2, dict(calls)
+
+
+def _awaiting(seed: str, kind: str) -> tuple[str, str, str, str]:
+    """A Nieuchess playout stopped at a battle awaiting its roll (`roll`: physical dice,
+    no Seed) or its winner's choice (`choice`): the game file's text, the side to act,
+    the part that completes the battle, and the battle completed."""
+    head, _, moves = playout.play("nieuchess", None, seed, max_turns=80).text.partition("\n\n")
+    if kind == "roll":
+        head = re.sub(r'\n?\[Seed "[^"]*"\]', "", head)
+    lines = moves.splitlines()
+    at = next(index for index, line in enumerate(lines) if "#" in line and (kind == "roll" or "(" in line))
+    label, _, actions = lines[at].partition(":")
+    words = actions.split()
+    battle = next(index for index, word in enumerate(words) if "#" in word and (kind == "roll" or "(" in word))
+    written = words[battle]
+    bare, part = (
+        (written.split("#")[0], "#" + written.split("#")[1].split("=")[0])
+        if kind == "roll"
+        else (
+            written.split("(")[0],
+            "(" + written.split("(", 1)[1],
+        )
+    )
+    text = f"{head}\n{PLAYERS}\n" + "\n".join(lines[:at]) + f"\n{label}: {' '.join([*words[:battle], bare])}\n"
+    return text, bare, part, written
+
+
+@pytest.mark.parametrize("kind", ["roll", "choice"])
+def test_a_submission_completing_an_awaited_roll_or_choice_by_mail_replays_the_game_once(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nieuchess: the game awaits a battle's roll (physical dice) or its winner's choice; the
+    submission writes it alone (`#4`, `(h7-h8-h9)`) onto the battle. The game's replay goes on
+    from where it stood before that battle (it was replayed twice: the game, then the game
+    and the submission together)."""
+    text, bare, part, written = _awaiting(f"awaiting-{kind}", kind)
+    (tmp_path / "probe.rgn").write_text(text)
+    probe = core.replay_file(tmp_path / "probe.rgn", text.encode())
+    assert probe.state is not None and probe.state.pending() == kind, probe.verdict
+    sender = "ann@example.org" if probe.verdict.to_move == "Red" else "bo@example.org"
+    calls = _counted(monkeypatch)
+    game_file = _mailed(tmp_path, text, sender, part)
+    written_now = game_file.read_text()
+    assert bare + part in written_now or written in written_now, written_now
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
+    assert 1 <= calls["continued"] <= 2 and calls["file reads"] == 2, dict(calls)

@@ -35,6 +35,19 @@ class Played(NamedTuple):
     round: int | None
 
 
+class Awaiting(NamedTuple):
+    """A replay as it stood just before an action applied open-ended (`Replay.awaiting`):
+    a copy of the state and of the clock walk, the count of steps kept, and the action's
+    move and turn (`number`: the moves of that turn before it)."""
+
+    state: GameState[Any]
+    walk: ClockWalk | None
+    steps: int
+    number: int
+    move: Move
+    turn: Turn
+
+
 class Replay:
     """The state a record leaves, with the verdict.
 
@@ -62,6 +75,11 @@ class Replay:
         self.walk: ClockWalk | None = None
         """A timed record's clock walk as it stood at the end of the replay (not settled
         by the verdict's view): what `continued` goes on with."""
+        self.awaiting: Awaiting | None = None
+        """With its steps kept, where the replay stood just before its last action when
+        that action was applied open-ended and the game awaits something at the end (a
+        roll, a choice, a battle): what `referee.judge.resume.continued` goes on from when
+        a submission completes or continues that turn."""
 
     @property
     def last_round(self) -> int:
@@ -124,81 +142,12 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_a
     failure, turns = run(
         record.items, open_ended(record).__contains__, state, replay, keep_steps, cut_at, clock, entries
     )
-    replay.verdict = _verdict(record, state, source, index, failure, turns)
+    replay.verdict = verdict_of(record, state, source, index, failure, turns)
     if clock is not None and failure is None:
         replay.verdict = replay.verdict._replace(clock=clock.view(state))
         replay.walk = clock
     if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
         replay.cut = _cut(replay, state, replay.verdict)
-    return replay
-
-
-def continued(before: Replay, record: Record, source: str = "-", index: int = 1) -> Replay | None:
-    """The replay of `record`, a continuation of the record `before` replayed (the same
-    tags but `Result`, none in `record`; its items, the very same objects, followed by new
-    items), made by applying only the new items to a copy of `before`'s state (and of its
-    clock walk, in a timed record), as `run` would on the whole record: the same verdict
-    (its clock view included), steps (`before`'s kept ones, then the new), rounds and
-    numbers. None when that cannot be sure to be the same as replaying `record` from its
-    start, and the caller replays it whole: something awaited (the last action was applied
-    open-ended), the turn left open changed (continued, or a part written onto its
-    battle), tags that differ, or a timed record replayed without its walk."""
-    old, state = before.record, before.state
-    if old is None or state is None or before.verdict.status != Status.ONGOING or before.verdict.turns is None:
-        return None
-    if (before.verdict.clock is None) != (before.walk is None):
-        return None
-    if state.pending() is not None or record.tag("Result") is not None:
-        return None
-    if record.game != old.game or record.tag_map != {k: v for k, v in old.tag_map.items() if k != "Result"}:
-        return None
-    kept, new = record.items[: len(old.items)], record.items[len(old.items) :]
-    if len(kept) != len(old.items) or any(a is not b for a, b in zip(kept, old.items, strict=True)):
-        return None
-    if not new:
-        return None
-    try:
-        replay = _continued(before, old, record, new, source, index)
-    except Exception as error:  # a bug of the referee, as `adjudicate` reports it
-        replay = Replay(record, None, crashed(source, index, record.game, record.span.line, error))
-    replay.verdict = replay.verdict._replace(offset=record.offset)
-    return replay
-
-
-def _continued(
-    before: Replay, old: Record, record: Record, new: Sequence[RecordItem], source: str, index: int
-) -> Replay:
-    """`continued` once it knows it can: the new items run from where `before` stopped."""
-    assert before.state is not None and before.verdict.turns is not None
-    walk = before.walk.copy() if before.walk is not None else None
-    entries: dict[int, tuple[Entry, ...]] = {}
-    if walk is not None:  # the new comments' stamps and grants, read as `_clock` reads them
-        entries, problem = _entries(new)
-        if problem is not None:
-            span, message = problem
-            return Replay(record, None, malformed(source, index, record.game, span.line, span.column, message))
-    state = before.state.copy()
-    replay = Replay(record, state, Verdict(source, index, record.game, Status.ONGOING))
-    replay.steps, replay.rounds, replay.numbers = list(before.steps), list(before.rounds), list(before.numbers)
-    replay.timeouts = list(before.timeouts)
-    last = next((item for item in reversed(old.items) if isinstance(item, Turn)), None)
-    open_round = before.rounds[-1] if last is not None else None
-    is_open_ended = open_ended(record).__contains__
-    failure, turns = run(
-        new,
-        is_open_ended,
-        state,
-        replay,
-        keep_steps=True,
-        clock=walk,
-        entries=entries,
-        open_turn=last,
-        open_round=open_round,
-    )
-    replay.verdict = _verdict(record, state, source, index, failure, before.verdict.turns + turns)
-    if walk is not None and failure is None:
-        replay.verdict = replay.verdict._replace(clock=walk.view(state))
-        replay.walk = walk
     return replay
 
 
@@ -226,7 +175,7 @@ def _clock(
         setup = read_setup(tags)
     except ClockTagError as error:
         return None, {}, (record.tag_span(error.tag) or record.span, error.message)
-    entries, problem = _entries(record.items)
+    entries, problem = clock_entries(record.items)
     if problem is not None:
         return None, {}, problem
     if setup is None:  # pragma: no cover - a tag was there
@@ -234,7 +183,7 @@ def _clock(
     return ClockWalk(setup, state, registry.GAMES[record.game].labels), entries, None
 
 
-def _entries(items: Iterable[RecordItem]) -> tuple[dict[int, tuple[Entry, ...]], tuple[Span, str] | None]:
+def clock_entries(items: Iterable[RecordItem]) -> tuple[dict[int, tuple[Entry, ...]], tuple[Span, str] | None]:
     """The stamps and grants of the items' comments (by `id`), or where and why the first
     that cannot be read makes the record malformed."""
     from referee.judge.clock import ClockEntryError, read_entries
@@ -263,6 +212,7 @@ def run(
     entries: dict[int, tuple[Entry, ...]] | None = None,
     open_turn: Turn | None = None,
     open_round: int | None = None,
+    resume_at: int | None = None,
 ) -> tuple[ErrorReport | None, int]:
     """Drive the state over a record's items: the first rule broken (or None) and the turns
     replayed. Fills `replay.rounds`, `replay.numbers` and, if asked, `replay.steps` and
@@ -271,13 +221,15 @@ def run(
     `is_open_ended` is asked of each action applied, in record order (see `open_ended`);
     `items` may be read one at a time (`notation.reader.Streamed.items`), except with a
     clock, which looks ahead for a `timeout`'s stamp. `open_turn` and `open_round` are the
-    turn the items continue after (the last turn replayed before them, and its round).
+    turn the items continue after (the last turn replayed before them, and its round);
+    with `resume_at`, the first item is that open turn, continued from its item of that
+    index (its label and the items before have been replayed).
 
     The loop is the one every path shares (`referee.judge.drive.drive`): the items become
     its steps here, and `_Detailed` watches them go and words a broken rule.
     """
     watch = _Detailed(items, is_open_ended, state, replay, keep_steps, cut_at, clock, entries or {})
-    watch.open_turn, watch.open_round = open_turn, open_round
+    watch.open_turn, watch.open_round, watch.resume_at = open_turn, open_round, resume_at
     try:
         drive(watch.steps(), state, watch, watch, turn_open=open_turn is not None)
     except Broken as broken:
@@ -334,6 +286,7 @@ class _Detailed:
         self.number = 0  # its place in its turn
         self.draw: Draw | None = None
         self.round_before: int | None = None
+        self.resume_at: int | None = None  # the first item is the open turn, continued from there
 
     def steps(self) -> Iterator[object]:
         """The record's items as the driver's steps, the comments and timeouts between them
@@ -341,9 +294,15 @@ class _Detailed:
         items = self.items
         for at, item in enumerate(items):
             if isinstance(item, Turn):
-                self.turn, self.move, self.number = item, None, 0
-                yield Label(item.side, item.step, item.number)
-                for sub in item.items:
+                subs = item.items
+                if at == 0 and self.resume_at is not None:  # the open turn, from where it stood
+                    subs = subs[self.resume_at :]
+                    moves = sum(isinstance(sub, Move) for sub in item.items[: self.resume_at])
+                    self.turn, self.move, self.number = item, None, moves
+                else:
+                    self.turn, self.move, self.number = item, None, 0
+                    yield Label(item.side, item.step, item.number)
+                for sub in subs:
                     if isinstance(sub, Comment):
                         self._commented(sub)
                     elif isinstance(sub, Move):
@@ -425,7 +384,15 @@ class _Detailed:
         return opens_round
 
     def apply(self, action: Any, last: bool) -> tuple[Event, ...]:
+        awaiting = None
+        if last and self.keep_steps:  # where the replay stands, should the game await something
+            assert self.open_turn is not None and self.move is not None
+            walk = self.clock.copy() if self.clock is not None else None
+            steps = len(self.replay.steps)
+            awaiting = Awaiting(self.state.copy(), walk, steps, self.number - 1, self.move, self.open_turn)
         events = self.state_apply(action, last)
+        if last and self.keep_steps:
+            self.replay.awaiting = awaiting if self.state.pending() is not None else None
         if self.clock is not None:
             assert self.open_turn is not None
             self.clock.submitted(self.open_turn.side)
@@ -504,7 +471,7 @@ def open_ended(record: Record) -> set[Move]:
     return {move for at in find_open_ended(kinds) if (move := steps[at][1]) is not None}
 
 
-def _verdict(
+def verdict_of(
     record: Record, state: GameState[Any], source: str, index: int, failure: ErrorReport | None, turns: int
 ) -> Verdict:
     claimed = record.tag("Result")

@@ -2,9 +2,10 @@
 (PLAY.md §1-4). The record is replayed through its engine; the submission is appended to
 it (its first actions continuing a turn the record left open, a battle part written onto
 the battle that awaits it) and judged as the combined record: what the engine says of it
-is what `check` will say of the file once written. Where it can, the submission's turns
-continue the record's replayed state (`adjudicate.continued`) instead of replaying the
-whole combined record again."""
+is what `check` will say of the file once written. Where it can, the submission
+continues the record's replayed state (`referee.judge.resume.continued`: new turns, the
+open turn continued, an awaited roll or choice completed) instead of replaying the whole
+combined record again."""
 
 from __future__ import annotations
 
@@ -20,8 +21,9 @@ from games.randomness import salt_tag
 from notation.commands import Command
 from notation.model import Move, Record, Span, Tag
 from referee.judge import clock, forms
-from referee.judge.adjudicate import Played, Replay, adjudicate, continued, read_source
+from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
+from referee.judge.resume import continued
 from referee.judge.suggest import closest
 from referee.judge.suggest import suggestions as suggest
 from referee.judge.token import canonical_text, token_of, turn_token
