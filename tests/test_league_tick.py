@@ -141,6 +141,9 @@ def test_reminders_once_per_deadline_and_threshold_and_again_when_the_deadline_m
     mails = _mails(folder)
     assert [to for to, _, _ in mails] == ["ann@example.org", "ann@example.org"]  # only the side to move
     assert "2026-12-05 12:00 UTC" in mails[1][2] and "Token: " in mails[1][2]
+    # the outbox's files are named by the league's clock (--now), in the order written
+    names = sorted(path.name for path in (folder / "outbox").glob("*.eml"))
+    assert [name[:15] for name in names] == ["20261202T130000", "20261203T130000"]
 
 
 def test_a_late_tick_sends_only_the_most_urgent_reminder(tmp_path: Path) -> None:

@@ -246,3 +246,23 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     (tmp_path / "g2.rgn").write_text('[Game "nika"]\n[Athens "ann@example.org"]\n\n[Game "nika"]\n')
     done = run_mail(message(ANN, "[g2]", "show\n").as_bytes(), "--games", str(tmp_path))
     assert done.returncode == 2 and "must hold one game, it holds 2" in done.stderr
+
+
+def test_answers_in_the_outbox_are_named_by_the_referees_clock_in_the_order_written(tmp_path: Path) -> None:
+    from email.message import EmailMessage
+
+    from referee.live.mail.delivery import waiting, write_outbox
+
+    def write(path: Path, text: str) -> None:
+        path.write_text(text, encoding="utf-8")
+
+    messages = []
+    for number in range(5):
+        message = EmailMessage()
+        message["Subject"] = f"answer {number}"
+        message.set_content("x")
+        messages.append(message)
+    now = 1_796_126_400  # 2026-12-01T12:00:00Z, as --now gives it
+    paths = write_outbox(messages, tmp_path / "outbox", write, now)
+    assert all(path.name.startswith("20261201T120000-") for path in paths)
+    assert waiting(tmp_path / "outbox") == paths, "flush sends them in the order written"

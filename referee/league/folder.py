@@ -302,7 +302,7 @@ def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, 
     games = [(game, list(zip(addresses, held, strict=True))) for game, addresses in paired.games]
     messages = notify.pairing_mails(config, paired.round, games, paired.byes, paired.bye_scores, now, sender)
     try:
-        written = notify.write(folder, messages)
+        written = notify.write(folder, messages, now)
     except DeliveryError as error:
         return dataclasses.replace(paired, notes=(f"the pairing stands, but its mails were not written: {error}",))
     return dataclasses.replace(paired, mails=tuple(str(path) for path in written))

@@ -77,6 +77,7 @@ def _message(sender: str, address: str, name: str, subject: str, body: str, now:
     return message
 
 
-def write(folder: Path, messages: Sequence[EmailMessage]) -> list[Path]:
-    """The messages as `.eml` files in DIR/outbox, each written atomically."""
-    return write_outbox(messages, folder / OUTBOX, write_atomically)
+def write(folder: Path, messages: Sequence[EmailMessage], now: int | None = None) -> list[Path]:
+    """The messages as `.eml` files in DIR/outbox, each written atomically, named by the
+    time `now` (the league's clock, `--now`)."""
+    return write_outbox(messages, folder / OUTBOX, write_atomically, now)

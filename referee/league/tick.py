@@ -76,8 +76,8 @@ def _entry_line(entry: dict[str, Any]) -> str:
 class _Mailer:
     """Sends (or queues in the outbox) one step's mails, then logs the step."""
 
-    def __init__(self, folder: Path, smtp: Smtp | None) -> None:
-        self.folder, self.smtp = folder, smtp
+    def __init__(self, folder: Path, smtp: Smtp | None, now: int) -> None:
+        self.folder, self.smtp, self.now = folder, smtp, now
         self.sent = self.queued = 0
 
     def deliver(self, messages: Sequence[EmailMessage]) -> str | None:
@@ -92,7 +92,7 @@ class _Mailer:
             except DeliveryError:
                 pass  # kept in the outbox for the next flush
         try:
-            write(self.folder, messages)
+            write(self.folder, messages, self.now)
         except DeliveryError as error:
             return str(error)
         self.queued += len(messages)
@@ -140,7 +140,7 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
                 pass  # the server is down: this run's mails wait in the outbox too
         log = read_log(folder)
         games = [_Game(path, r, t) for r, t, path in game_files(folder)]
-        mailer = _Mailer(folder, smtp)
+        mailer = _Mailer(folder, smtp, now)
         names = {player.address: player.name for player in config.players}
         run = _Run(folder, config, now, sender, mailer, log, names)
         for step in (run.timeouts, run.reminders, run.reveals, run.digests):

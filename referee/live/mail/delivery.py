@@ -17,6 +17,7 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import NamedTuple
 
+from referee.judge.clock import current_instant
 from referee.judge.errors import UsageError
 from referee.live.mail.errors import DeliveryError
 
@@ -69,17 +70,20 @@ def _reason(error: smtplib.SMTPException) -> str:
     return str(error) or type(error).__name__
 
 
-def write_outbox(messages: Sequence[EmailMessage], outbox: Path, write: Callable[[Path, str], None]) -> list[Path]:
-    """Write each message as `<time>-<random>.eml` into the outbox (made if missing) with
-    `write` (an atomic write), so that a program collecting the outbox never reads half a file."""
+def write_outbox(
+    messages: Sequence[EmailMessage], outbox: Path, write: Callable[[Path, str], None], now: int | None = None
+) -> list[Path]:
+    """Write each message as `<time>-<order>-<random>.eml` into the outbox (made if
+    missing) with `write` (an atomic write), so that a program collecting the outbox never
+    reads half a file. `<time>` is the referee's one clock (`now`, `--now`), `<order>`
+    the machine's monotonic clock, which orders the messages of one second."""
     written: list[Path] = []
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(current_instant() if now is None else now))
     try:
         outbox.mkdir(parents=True, exist_ok=True)
         for message in messages:
-            # The name sorts by time (to the nanosecond), so that `flush` sends the oldest first.
-            stamp = time.time_ns()
-            name = f"{time.strftime('%Y%m%dT%H%M%S', time.gmtime(stamp // 10**9))}-{stamp % 10**9:09d}"
-            name += f"-{secrets.token_hex(4)}.eml"
+            # The name sorts by time, then by the order written, so that `flush` sends the oldest first.
+            name = f"{stamp}-{time.monotonic_ns():020d}-{secrets.token_hex(4)}.eml"
             path = outbox / name
             write(path, message.as_string())
             written.append(path)

@@ -141,7 +141,7 @@ def _deliver(
             notes = [*notes, *flush_notes(flush_waiting(settings), settings.outbox)]
             delivery.send(built, settings.smtp)
         else:
-            delivery.write_outbox(built, settings.outbox, game.write_atomically)
+            delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
     except DeliveryError as error:
         kept = _keep(built, settings)
         return Handled(ExitStatus.BUSY, (*notes, str(error), *kept), tuple(answers), outcome)
@@ -385,7 +385,7 @@ def _keep(built: Sequence[EmailMessage], settings: Settings) -> list[str]:
     """After a failed delivery, the answers are written into the outbox, for `--flush` or
     the next delivery to send."""
     try:
-        paths = delivery.write_outbox(built, settings.outbox, game.write_atomically)
+        paths = delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
     except DeliveryError as error:
         return [f"and could not keep the answers: {error}"]
     return [f"the answer was kept in {path}" for path in paths]
