@@ -97,6 +97,9 @@ _LOW = [min(cube[axis] for cube in _CUBES) for axis in range(3)]
 CUBE = tuple((q - _LOW[0], r - _LOW[1], s - _LOW[2]) for q, r, s in _CUBES)
 """Each hex's cube coordinates, shifted so that the smallest on the map is 0."""
 _BETWEEN = tuple(_between_table([cube[axis] for cube in _CUBES]) for axis in range(3))
+BETWEEN_Q, BETWEEN_R, BETWEEN_S = _BETWEEN
+"""`lens`'s tables, for a caller that works out a lens inline: the hexes whose q (r, s)
+coordinate lies between two values of `CUBE`."""
 
 
 def lens(a: int, b: int) -> HexSet:

@@ -14,7 +14,21 @@ from collections.abc import Iterable
 
 from games.api import IllegalActionError
 from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, INDEX, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
-from games.nieuchess.hexsets import ENEMY_HALF, GRAY_HEXES, HOT_LINE, NEAR, PASSABLE, HexSet, lens, members, spread
+from games.nieuchess.hexsets import (
+    BETWEEN_Q,
+    BETWEEN_R,
+    BETWEEN_S,
+    CUBE,
+    ENEMY_HALF,
+    GRAY_HEXES,
+    HOT_LINE,
+    NEAR,
+    PASSABLE,
+    HexSet,
+    lens,
+    members,
+    spread,
+)
 from games.registry import NIEUCHESS
 
 SIDES = NIEUCHESS.sides
@@ -24,6 +38,7 @@ MAX_STEPS = 5
 NEIGHBOURS = BOARD.neighbours
 STEPS = BOARD.steps
 HOT = BOARD.hot
+ENTERABLE = BOARD.passable
 
 
 def hex_names(hexes: Iterable[int]) -> str:
@@ -161,6 +176,29 @@ class Field:
             return bool(self.destination_set(side, origin) >> target & 1)
         # Off the hot line only ordinary steps lead there: at most 5 of them.
         return near and bool(self._walk(side, origin, 1 << target) >> target & 1)
+
+    def step_straight(self, side: int, origin: int, target: int) -> bool:
+        """The commonest move, judged and made in a few operations: when the side's pawn
+        stands on origin and a shortest line of at most 5 steps leads to target (empty),
+        all its hexes but its ends free to step through, the pawn goes there (as `shift`)
+        and the answer is True. Otherwise nothing changes and the answer is False: the move
+        needs `reaches` (or is illegal)."""
+        occupant = self.occupant
+        mark = side + 1
+        if occupant[origin] != mark or occupant[target] or not ENTERABLE[target] or not NEAR[origin] >> target & 1:
+            return False
+        enemy = 1 - side
+        barrier = (self.zones[enemy] or self._work_out_zone(enemy))[1]
+        qa, ra, sa = CUBE[origin]
+        qb, rb, sb = CUBE[target]
+        blocked = BETWEEN_Q[qa][qb] & BETWEEN_R[ra][rb] & BETWEEN_S[sa][sb] & barrier
+        ends = (1 << origin) | (1 << target)
+        if blocked & ~ends:
+            return False
+        occupant[origin], occupant[target] = 0, mark
+        self.held[side] ^= ends
+        self.zones[side] = None
+        return True
 
     def destinations(self, side: int, origin: int) -> list[int]:
         """Every hex the pawn on origin can legally end a move on, in board order."""

@@ -309,7 +309,22 @@ class NieuchessState(GameState[NieuchessAction]):
             events = self._place(turn, action)
         else:
             if action.__class__ is Move:  # the most frequent action
-                events = self._move(turn, action)
+                # Most moves are a destination form along a clear shortest line: made
+                # straight away; any other (or an illegal one) is judged by `_move`.
+                path = action.path
+                origin = INDEX.get(path[0])
+                target = INDEX.get(path[1]) if len(path) == 2 else None
+                if (
+                    target is not None
+                    and origin is not None
+                    and not turn.combat
+                    and origin not in turn.moved
+                    and self.field.step_straight(turn.side, origin, target)
+                ):
+                    turn.moved.add(target)
+                    events = ()
+                else:
+                    events = self._move(turn, action)
             else:
                 events = self._main_action(turn, action, last)
             if self._pending is not None:
