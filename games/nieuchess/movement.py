@@ -38,6 +38,7 @@ MAX_STEPS = 5
 NEIGHBOURS = BOARD.neighbours
 STEPS = BOARD.steps
 HOT = BOARD.hot
+HOT_STEPS = BOARD.hot_steps
 ENTERABLE = BOARD.passable
 
 
@@ -173,7 +174,12 @@ class Field:
                 # A shortest line of at most 5 steps, all its hexes (but its ends) free to step through.
                 return True
         if HOT[target]:
-            return bool(self.destination_set(side, origin) >> target & 1)
+            # Steps to the target, or to a hex a ride to the target can start from.
+            sources = self._ride_sources(side, origin, target)
+            if sources is None:
+                return True
+            goal = sources | 1 << target
+            return bool(self._walk(side, origin, goal) & goal)
         # Off the hot line only ordinary steps lead there: at most 5 of them.
         return near and bool(self._walk(side, origin, 1 << target) >> target & 1)
 
@@ -245,6 +251,24 @@ class Field:
             frontier = entered & ~enemy_zone
             ridden |= frontier
         return reached
+
+    def _ride_sources(self, side: int, origin: int, target: int) -> HexSet | None:
+        """The hexes a ride along the hot line to target (hot, empty) can start from once
+        ordinary steps end there, or None when the origin itself can ride to it: `_ride`
+        read backwards, from target through the hot-line hexes a ride passes (empty, outside
+        the enemy's zone of control), which are those it can start from too."""
+        occupant, enemy_zone = self.occupant, self.zone(1 - side)
+        sources = 0
+        todo = [target]
+        while todo:
+            for hex_ in HOT_STEPS[todo.pop()]:
+                if hex_ == origin:
+                    return None
+                if occupant[hex_] or hex_ == target or enemy_zone >> hex_ & 1 or sources >> hex_ & 1:
+                    continue
+                sources |= 1 << hex_
+                todo.append(hex_)
+        return sources
 
     def unreachable(self, side: int, origin: int, target: int) -> str:
         """Why the destination form cannot reach target, in a player's words."""
