@@ -20,9 +20,13 @@ from games.nieuchess.hexsets import (
     BETWEEN_S,
     CUBE,
     ENEMY_HALF,
+    EVEN_RANKS,
     GRAY_HEXES,
+    HAS_EAST,
+    HAS_WEST,
     HOT_LINE,
     NEAR,
+    ODD_RANKS,
     PASSABLE,
     HexSet,
     lens,
@@ -228,12 +232,17 @@ class Field:
         of the side's own pawns, is outside the enemy's zone of control (the pawn would
         have to stop there). The first hex entered in the enemy's zone stops the pawn."""
         own, enemy_zone = self.held[side], self.zone(1 - side)
-        enterable = PASSABLE & ~(self.held[1 - side] | (own & enemy_zone))
         reached = frontier = 1 << origin
+        fresh = PASSABLE & ~(self.held[1 - side] | (own & enemy_zone) | reached)  # enterable, not yet entered
+        onward = ~enemy_zone
         for _ in range(MAX_STEPS):
-            frontier = spread(frontier) & enterable & ~reached
+            # `spread(frontier) & fresh`, written out (`fresh` keeps it on the map).
+            west, east = (frontier & HAS_WEST) >> 1, (frontier & HAS_EAST) << 1
+            files = frontier | (west & ODD_RANKS) | (east & EVEN_RANKS)
+            frontier = (west | east | (files << WIDTH) | (files >> WIDTH)) & fresh
             reached |= frontier
-            frontier &= ~enemy_zone
+            fresh ^= frontier
+            frontier &= onward
             if not frontier or reached & goal:
                 break
         return reached
