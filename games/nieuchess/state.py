@@ -42,7 +42,7 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnState:
     """The open turn: whose, what kind, and what happened in it so far."""
 
