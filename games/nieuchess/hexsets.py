@@ -32,6 +32,11 @@ HAS_WEST: HexSet = EVERY ^ _FILE_A
 HAS_EAST: HexSet = EVERY ^ _FILE_Y
 
 
+BIT: tuple[HexSet, ...] = tuple(1 << hex_ for hex_ in range(SIZE))
+"""Each hex alone, as a set: `BIT[h]` is `1 << h` made once (a shift builds a new integer
+as long as the hex's number each time)."""
+
+
 def hexset(hexes: Iterable[int]) -> HexSet:
     """The set of the given hex numbers."""
     bits = 0

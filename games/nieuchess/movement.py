@@ -18,6 +18,7 @@ from games.nieuchess.hexsets import (
     BETWEEN_Q,
     BETWEEN_R,
     BETWEEN_S,
+    BIT,
     CUBE,
     ENEMY_HALF,
     EVEN_RANKS,
@@ -89,18 +90,18 @@ class Field:
 
     def put(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = side + 1
-        self.held[side] |= 1 << hex_
+        self.held[side] |= BIT[hex_]
         self.zones[side] = None
 
     def lift(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = 0
-        self.held[side] &= ~(1 << hex_)
+        self.held[side] &= ~BIT[hex_]
         self.zones[side] = None
 
     def shift(self, origin: int, target: int, side: int) -> None:
         """The side's pawn on origin goes to target (a move or an invasion)."""
         self.occupant[origin], self.occupant[target] = 0, side + 1
-        self.held[side] ^= (1 << origin) | (1 << target)
+        self.held[side] ^= BIT[origin] ^ BIT[target]
         self.zones[side] = None
 
     def pawns(self, side: int) -> list[int]:
@@ -195,18 +196,24 @@ class Field:
         needs `reaches` (or is illegal)."""
         occupant = self.occupant
         mark = side + 1
-        if occupant[origin] != mark or occupant[target] or not ENTERABLE[target] or not NEAR[origin] >> target & 1:
+        if occupant[origin] != mark or occupant[target] or not ENTERABLE[target]:
+            return False
+        # Within 5 steps (as NEAR says): each cube coordinate differs by 5 at most.
+        qa, ra, sa = CUBE[origin]
+        qb, rb, sb = CUBE[target]
+        if not (
+            -MAX_STEPS <= qa - qb <= MAX_STEPS
+            and -MAX_STEPS <= ra - rb <= MAX_STEPS
+            and -MAX_STEPS <= sa - sb <= MAX_STEPS
+        ):
             return False
         enemy = 1 - side
         barrier = (self.zones[enemy] or self._work_out_zone(enemy))[1]
-        qa, ra, sa = CUBE[origin]
-        qb, rb, sb = CUBE[target]
-        blocked = BETWEEN_Q[qa][qb] & BETWEEN_R[ra][rb] & BETWEEN_S[sa][sb] & barrier
-        ends = (1 << origin) | (1 << target)
-        if blocked & ~ends:
+        blocked = BETWEEN_Q[qa][qb] & BETWEEN_R[ra][rb] & BETWEEN_S[sa][sb] & barrier  # `lens` & barrier
+        if blocked and blocked & ~(BIT[origin] | BIT[target]):
             return False
         occupant[origin], occupant[target] = 0, mark
-        self.held[side] ^= ends
+        self.held[side] ^= BIT[origin] ^ BIT[target]
         self.zones[side] = None
         return True
 
