@@ -303,32 +303,36 @@ class NieuchessState(GameState[NieuchessAction]):
     def _apply(self, action: NieuchessAction, last: bool) -> tuple[Event, ...]:
         turn = self.turn
         assert turn is not None, "the protocol opens a turn before its actions"
-        if turn.kind == "setup":
-            events = self._setup(turn, action)
-        elif turn.kind == "step":
-            events = self._place(turn, action)
-        else:
+        kind = turn.kind
+        if kind == "main":
             if action.__class__ is Move:  # the most frequent action
                 # Most moves are a destination form along a clear shortest line: made
                 # straight away; any other (or an illegal one) is judged by `_move`.
                 path = action.path
-                origin = INDEX.get(path[0])
-                target = INDEX.get(path[1]) if len(path) == 2 else None
+                try:
+                    origin, target = INDEX[path[0]], INDEX[path[-1]]
+                    straight = len(path) == 2
+                except KeyError:  # a hex off the map: `_move` says which
+                    origin = target = 0
+                    straight = False
                 if (
-                    target is not None
-                    and origin is not None
+                    straight
                     and not turn.combat
                     and origin not in turn.moved
                     and self.field.step_straight(turn.side, origin, target)
                 ):
                     turn.moved.add(target)
-                    events = ()
+                    events: tuple[Event, ...] = ()
                 else:
                     events = self._move(turn, action)
             else:
                 events = self._main_action(turn, action, last)
             if self._pending is not None:
                 return events
+        elif kind == "setup":
+            events = self._setup(turn, action)
+        else:
+            events = self._place(turn, action)
         turn.actions += 1
         self._pending = None
         return events
