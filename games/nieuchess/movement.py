@@ -139,6 +139,11 @@ class Field:
             what = "is empty" if not holder else f"holds a {SIDES[holder - 1]} pawn"
             raise IllegalActionError(f"{NAMES[hex_]} {what}, not a {SIDES[side]} pawn")
 
+    def in_contact(self, side: int) -> bool:
+        """Whether some pawn of the side stands next to an enemy pawn (`engaged` not empty)."""
+        kept = self.zones[1 - side]
+        return bool(self.held[side] & (kept or self._work_out_zone(1 - side))[0])
+
     def engaged(self, side: int) -> tuple[set[int], set[int]]:
         """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's."""
         enemy = 1 - side

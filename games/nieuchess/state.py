@@ -208,7 +208,7 @@ class NieuchessState(GameState[NieuchessAction]):
         side = turn.side
         if turn.kind == "setup" and not turn.actions:
             return f"{SIDES[side]} has not set up: write {SHORT[side]}: setup and its 20 hexes"
-        if turn.kind == "main":
+        if turn.kind == "main" and (turn.attackers_left is not None or self.field.in_contact(side)):
             attackers, defenders = self._unfought(turn)
             if attackers or defenders:
                 return self._unfought_message(side, attackers, defenders)

@@ -217,3 +217,4 @@ def test_engaged_pawns_are_those_next_to_an_enemy() -> None:
             ours = {h for h in field.pawns(side) if h in zone_of(field, 1 - side)}
             theirs = {h for h in field.pawns(1 - side) if h in zone_of(field, side)}
             assert field.engaged(side) == (ours, theirs)
+            assert field.in_contact(side) == bool(ours)
