@@ -278,16 +278,19 @@ class Field:
         ordinary steps end there, or None when the origin itself can ride to it: `_ride`
         read backwards, from target through the hot-line hexes a ride passes (empty, outside
         the enemy's zone of control), which are those it can start from too."""
-        occupant, enemy_zone = self.occupant, self.zone(1 - side)
+        occupant = self.occupant
+        closed = self.zone(1 - side) | BIT[target]  # where the reading stops, or has been
         sources = 0
         todo = [target]
         while todo:
             for hex_ in HOT_STEPS[todo.pop()]:
                 if hex_ == origin:
                     return None
-                if occupant[hex_] or hex_ == target or enemy_zone >> hex_ & 1 or sources >> hex_ & 1:
+                bit = BIT[hex_]
+                if occupant[hex_] or closed & bit:
                     continue
-                sources |= 1 << hex_
+                closed |= bit
+                sources |= bit
                 todo.append(hex_)
         return sources
 
