@@ -180,7 +180,7 @@ class Field:
         if near:
             kept = self.zones[1 - side]  # `barrier(1 - side)`
             blocked = lens(origin, target) & (kept or self._work_out_zone(1 - side))[1]
-            if not blocked or not blocked & ~((1 << origin) | (1 << target)):
+            if not blocked or not blocked & ~(BIT[origin] | BIT[target]):
                 # A shortest line of at most 5 steps, all its hexes (but its ends) free to step through.
                 return True
         if HOT[target]:
@@ -188,10 +188,10 @@ class Field:
             sources = self._ride_sources(side, origin, target)
             if sources is None:
                 return True
-            goal = sources | 1 << target
+            goal = sources | BIT[target]
             return bool(self._walk(side, origin, goal) & goal)
         # Off the hot line only ordinary steps lead there: at most 5 of them.
-        return near and bool(self._walk(side, origin, 1 << target) >> target & 1)
+        return near and bool(self._walk(side, origin, BIT[target]) & BIT[target])
 
     def step_straight(self, side: int, origin: int, target: int) -> bool:
         """The commonest move, judged and made in a few operations: when the side's pawn
@@ -244,7 +244,7 @@ class Field:
         of the side's own pawns, is outside the enemy's zone of control (the pawn would
         have to stop there). The first hex entered in the enemy's zone stops the pawn."""
         own, enemy_zone = self.held[side], self.zone(1 - side)
-        reached = frontier = 1 << origin
+        reached = frontier = BIT[origin]
         fresh = PASSABLE & ~(self.held[1 - side] | (own & enemy_zone) | reached)  # enterable, not yet entered
         onward = ~enemy_zone
         for _ in range(MAX_STEPS):
