@@ -78,15 +78,12 @@ def check_battle(field: Field, side: int, attackers: list[int], defenders: list[
 
 
 def odds_event(attackers: list[int], defenders: list[int]) -> Event:
-    column = odds_column(len(attackers), len(defenders))
+    odds = ODDS[odds_column(len(attackers), len(defenders))]
+    attacking, defending = [NAMES[h] for h in attackers], [NAMES[h] for h in defenders]
     return Event(
         EventKind.ODDS,
-        f"{'+'.join(NAMES[h] for h in attackers)} against {'+'.join(NAMES[h] for h in defenders)}: odds {ODDS[column]}",
-        {
-            "attackers": [NAMES[h] for h in attackers],
-            "defenders": [NAMES[h] for h in defenders],
-            "odds": ODDS[column],
-        },
+        f"{'+'.join(attacking)} against {'+'.join(defending)}: odds {odds}",
+        {"attackers": attacking, "defenders": defending, "odds": odds},
     )
 
 

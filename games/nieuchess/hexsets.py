@@ -23,15 +23,18 @@ HexSet = int
 EVERY: HexSet = (1 << SIZE) - 1
 _FILE_A: HexSet = sum(1 << (row * WIDTH) for row in range(HEIGHT))
 _FILE_Y: HexSet = _FILE_A << (WIDTH - 1)
-# Ranks 1, 3, 5, ... are the even rows (row = rank - 1).
-_ODD_RANKS: HexSet = sum(((1 << WIDTH) - 1) << (row * WIDTH) for row in range(0, HEIGHT, 2))
-_EVEN_RANKS: HexSet = EVERY ^ _ODD_RANKS
+# Ranks 1, 3, 5, ... are the even rows (row = rank - 1): their neighbours in the ranks above
+# and below lie in their own file and a file west; in ranks 2, 4, ..., a file east.
+ODD_RANKS: HexSet = sum(((1 << WIDTH) - 1) << (row * WIDTH) for row in range(0, HEIGHT, 2))
+EVEN_RANKS: HexSet = EVERY ^ ODD_RANKS
 # The hexes whose neighbour one file to the west (f-1) or east (f+1) is on the map.
-_HAS_WEST: HexSet = EVERY ^ _FILE_A
-_HAS_EAST: HexSet = EVERY ^ _FILE_Y
-# Those whose neighbours in the ranks above and below lie one file west (odd ranks) or east (even ranks).
-_DIAGONAL_WEST: HexSet = _HAS_WEST & _ODD_RANKS
-_DIAGONAL_EAST: HexSet = _HAS_EAST & _EVEN_RANKS
+HAS_WEST: HexSet = EVERY ^ _FILE_A
+HAS_EAST: HexSet = EVERY ^ _FILE_Y
+
+
+BIT: tuple[HexSet, ...] = tuple(1 << hex_ for hex_ in range(SIZE))
+"""Each hex alone, as a set: `BIT[h]` is `1 << h` made once (a shift builds a new integer
+as long as the hex's number each time)."""
 
 
 def hexset(hexes: Iterable[int]) -> HexSet:
@@ -54,11 +57,12 @@ def spread(bits: HexSet) -> HexSet:
     """Every hex next to some hex of the set (the set's own hexes only when they are next
     to another of its hexes)."""
     # In each hex's own rank: the files on its west and east.
-    beside = ((bits & _HAS_EAST) << 1) | ((bits & _HAS_WEST) >> 1)
+    west, east = (bits & HAS_WEST) >> 1, (bits & HAS_EAST) << 1
     # The files its neighbours in the ranks above and below have: its own, and f-1 in odd
-    # ranks or f+1 in even ranks; then moved one rank up and one rank down.
-    files = bits | ((bits & _DIAGONAL_WEST) >> 1) | ((bits & _DIAGONAL_EAST) << 1)
-    return (beside | (files << WIDTH) | (files >> WIDTH)) & EVERY
+    # ranks or f+1 in even ranks (a shift within the rank keeps it: west and east again);
+    # then moved one rank up and one rank down.
+    files = bits | (west & ODD_RANKS) | (east & EVEN_RANKS)
+    return (west | east | (files << WIDTH) | (files >> WIDTH)) & EVERY
 
 
 PASSABLE: HexSet = hexset(h for h in range(SIZE) if BOARD.passable[h])
@@ -97,6 +101,9 @@ _LOW = [min(cube[axis] for cube in _CUBES) for axis in range(3)]
 CUBE = tuple((q - _LOW[0], r - _LOW[1], s - _LOW[2]) for q, r, s in _CUBES)
 """Each hex's cube coordinates, shifted so that the smallest on the map is 0."""
 _BETWEEN = tuple(_between_table([cube[axis] for cube in _CUBES]) for axis in range(3))
+BETWEEN_Q, BETWEEN_R, BETWEEN_S = _BETWEEN
+"""`lens`'s tables, for a caller that works out a lens inline: the hexes whose q (r, s)
+coordinate lies between two values of `CUBE`."""
 
 
 def lens(a: int, b: int) -> HexSet:

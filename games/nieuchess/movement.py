@@ -14,7 +14,26 @@ from collections.abc import Iterable
 
 from games.api import IllegalActionError
 from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, INDEX, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
-from games.nieuchess.hexsets import ENEMY_HALF, GRAY_HEXES, HOT_LINE, NEAR, PASSABLE, HexSet, lens, members, spread
+from games.nieuchess.hexsets import (
+    BETWEEN_Q,
+    BETWEEN_R,
+    BETWEEN_S,
+    BIT,
+    CUBE,
+    ENEMY_HALF,
+    EVEN_RANKS,
+    GRAY_HEXES,
+    HAS_EAST,
+    HAS_WEST,
+    HOT_LINE,
+    NEAR,
+    ODD_RANKS,
+    PASSABLE,
+    HexSet,
+    lens,
+    members,
+    spread,
+)
 from games.registry import NIEUCHESS
 
 SIDES = NIEUCHESS.sides
@@ -24,6 +43,8 @@ MAX_STEPS = 5
 NEIGHBOURS = BOARD.neighbours
 STEPS = BOARD.steps
 HOT = BOARD.hot
+HOT_STEPS = BOARD.hot_steps
+ENTERABLE = BOARD.passable
 
 
 def hex_names(hexes: Iterable[int]) -> str:
@@ -69,18 +90,18 @@ class Field:
 
     def put(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = side + 1
-        self.held[side] |= 1 << hex_
+        self.held[side] |= BIT[hex_]
         self.zones[side] = None
 
     def lift(self, hex_: int, side: int) -> None:
         self.occupant[hex_] = 0
-        self.held[side] &= ~(1 << hex_)
+        self.held[side] &= ~BIT[hex_]
         self.zones[side] = None
 
     def shift(self, origin: int, target: int, side: int) -> None:
         """The side's pawn on origin goes to target (a move or an invasion)."""
         self.occupant[origin], self.occupant[target] = 0, side + 1
-        self.held[side] ^= (1 << origin) | (1 << target)
+        self.held[side] ^= BIT[origin] ^ BIT[target]
         self.zones[side] = None
 
     def pawns(self, side: int) -> list[int]:
@@ -118,6 +139,11 @@ class Field:
             what = "is empty" if not holder else f"holds a {SIDES[holder - 1]} pawn"
             raise IllegalActionError(f"{NAMES[hex_]} {what}, not a {SIDES[side]} pawn")
 
+    def in_contact(self, side: int) -> bool:
+        """Whether some pawn of the side stands next to an enemy pawn (`engaged` not empty)."""
+        kept = self.zones[1 - side]
+        return bool(self.held[side] & (kept or self._work_out_zone(1 - side))[0])
+
     def engaged(self, side: int) -> tuple[set[int], set[int]]:
         """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's."""
         enemy = 1 - side
@@ -154,13 +180,47 @@ class Field:
         if near:
             kept = self.zones[1 - side]  # `barrier(1 - side)`
             blocked = lens(origin, target) & (kept or self._work_out_zone(1 - side))[1]
-            if not blocked or not blocked & ~((1 << origin) | (1 << target)):
+            if not blocked or not blocked & ~(BIT[origin] | BIT[target]):
                 # A shortest line of at most 5 steps, all its hexes (but its ends) free to step through.
                 return True
         if HOT[target]:
-            return bool(self.destination_set(side, origin) >> target & 1)
+            # Steps to the target, or to a hex a ride to the target can start from.
+            sources = self._ride_sources(side, origin, target)
+            if sources is None:
+                return True
+            goal = sources | BIT[target]
+            return bool(self._walk(side, origin, goal) & goal)
         # Off the hot line only ordinary steps lead there: at most 5 of them.
-        return near and bool(self._walk(side, origin, 1 << target) >> target & 1)
+        return near and bool(self._walk(side, origin, BIT[target]) & BIT[target])
+
+    def step_straight(self, side: int, origin: int, target: int) -> bool:
+        """The commonest move, judged and made in a few operations: when the side's pawn
+        stands on origin and a shortest line of at most 5 steps leads to target (empty),
+        all its hexes but its ends free to step through, the pawn goes there (as `shift`)
+        and the answer is True. Otherwise nothing changes and the answer is False: the move
+        needs `reaches` (or is illegal)."""
+        occupant = self.occupant
+        mark = side + 1
+        if occupant[origin] != mark or occupant[target] or not ENTERABLE[target]:
+            return False
+        # Within 5 steps (as NEAR says): each cube coordinate differs by 5 at most.
+        qa, ra, sa = CUBE[origin]
+        qb, rb, sb = CUBE[target]
+        if not (
+            -MAX_STEPS <= qa - qb <= MAX_STEPS
+            and -MAX_STEPS <= ra - rb <= MAX_STEPS
+            and -MAX_STEPS <= sa - sb <= MAX_STEPS
+        ):
+            return False
+        enemy = 1 - side
+        barrier = (self.zones[enemy] or self._work_out_zone(enemy))[1]
+        blocked = BETWEEN_Q[qa][qb] & BETWEEN_R[ra][rb] & BETWEEN_S[sa][sb] & barrier  # `lens` & barrier
+        if blocked and blocked & ~(BIT[origin] | BIT[target]):
+            return False
+        occupant[origin], occupant[target] = 0, mark
+        self.held[side] ^= BIT[origin] ^ BIT[target]
+        self.zones[side] = None
+        return True
 
     def destinations(self, side: int, origin: int) -> list[int]:
         """Every hex the pawn on origin can legally end a move on, in board order."""
@@ -184,12 +244,17 @@ class Field:
         of the side's own pawns, is outside the enemy's zone of control (the pawn would
         have to stop there). The first hex entered in the enemy's zone stops the pawn."""
         own, enemy_zone = self.held[side], self.zone(1 - side)
-        enterable = PASSABLE & ~(self.held[1 - side] | (own & enemy_zone))
-        reached = frontier = 1 << origin
+        reached = frontier = BIT[origin]
+        fresh = PASSABLE & ~(self.held[1 - side] | (own & enemy_zone) | reached)  # enterable, not yet entered
+        onward = ~enemy_zone
         for _ in range(MAX_STEPS):
-            frontier = spread(frontier) & enterable & ~reached
+            # `spread(frontier) & fresh`, written out (`fresh` keeps it on the map).
+            west, east = (frontier & HAS_WEST) >> 1, (frontier & HAS_EAST) << 1
+            files = frontier | (west & ODD_RANKS) | (east & EVEN_RANKS)
+            frontier = (west | east | (files << WIDTH) | (files >> WIDTH)) & fresh
             reached |= frontier
-            frontier &= ~enemy_zone
+            fresh ^= frontier
+            frontier &= onward
             if not frontier or reached & goal:
                 break
         return reached
@@ -207,6 +272,27 @@ class Field:
             frontier = entered & ~enemy_zone
             ridden |= frontier
         return reached
+
+    def _ride_sources(self, side: int, origin: int, target: int) -> HexSet | None:
+        """The hexes a ride along the hot line to target (hot, empty) can start from once
+        ordinary steps end there, or None when the origin itself can ride to it: `_ride`
+        read backwards, from target through the hot-line hexes a ride passes (empty, outside
+        the enemy's zone of control), which are those it can start from too."""
+        occupant = self.occupant
+        closed = self.zone(1 - side) | BIT[target]  # where the reading stops, or has been
+        sources = 0
+        todo = [target]
+        while todo:
+            for hex_ in HOT_STEPS[todo.pop()]:
+                if hex_ == origin:
+                    return None
+                bit = BIT[hex_]
+                if occupant[hex_] or closed & bit:
+                    continue
+                closed |= bit
+                sources |= bit
+                todo.append(hex_)
+        return sources
 
     def unreachable(self, side: int, origin: int, target: int) -> str:
         """Why the destination form cannot reach target, in a player's words."""

@@ -42,7 +42,7 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnState:
     """The open turn: whose, what kind, and what happened in it so far."""
 
@@ -208,7 +208,7 @@ class NieuchessState(GameState[NieuchessAction]):
         side = turn.side
         if turn.kind == "setup" and not turn.actions:
             return f"{SIDES[side]} has not set up: write {SHORT[side]}: setup and its 20 hexes"
-        if turn.kind == "main":
+        if turn.kind == "main" and (turn.attackers_left is not None or self.field.in_contact(side)):
             attackers, defenders = self._unfought(turn)
             if attackers or defenders:
                 return self._unfought_message(side, attackers, defenders)
@@ -303,17 +303,36 @@ class NieuchessState(GameState[NieuchessAction]):
     def _apply(self, action: NieuchessAction, last: bool) -> tuple[Event, ...]:
         turn = self.turn
         assert turn is not None, "the protocol opens a turn before its actions"
-        if turn.kind == "setup":
-            events = self._setup(turn, action)
-        elif turn.kind == "step":
-            events = self._place(turn, action)
-        else:
+        kind = turn.kind
+        if kind == "main":
             if action.__class__ is Move:  # the most frequent action
-                events = self._move(turn, action)
+                # Most moves are a destination form along a clear shortest line: made
+                # straight away; any other (or an illegal one) is judged by `_move`.
+                path = action.path
+                try:
+                    origin, target = INDEX[path[0]], INDEX[path[-1]]
+                    straight = len(path) == 2
+                except KeyError:  # a hex off the map: `_move` says which
+                    origin = target = 0
+                    straight = False
+                if (
+                    straight
+                    and not turn.combat
+                    and origin not in turn.moved
+                    and self.field.step_straight(turn.side, origin, target)
+                ):
+                    turn.moved.add(target)
+                    events: tuple[Event, ...] = ()
+                else:
+                    events = self._move(turn, action)
             else:
                 events = self._main_action(turn, action, last)
             if self._pending is not None:
                 return events
+        elif kind == "setup":
+            events = self._setup(turn, action)
+        else:
+            events = self._place(turn, action)
         turn.actions += 1
         self._pending = None
         return events

@@ -101,6 +101,33 @@ def test_destinations_and_reaches_answer_as_the_plain_search(seed: int, crowd: i
                     assert field.reaches(side, origin, target) == (target in expected), (NAMES[origin], NAMES[target])
 
 
+@pytest.mark.parametrize(("seed", "crowd", "near_line"), POSITIONS[::3])
+def test_a_straight_step_moves_only_where_the_search_reaches(seed: int, crowd: int, near_line: bool) -> None:
+    """`step_straight` (the quick way of most moves) moves a pawn only to a hex the plain
+    search reaches, exactly as `shift` does, and leaves the field untouched otherwise; it
+    takes every free shortest line of at most 5 steps (the commonest move)."""
+    rng = random.Random(seed)
+    field = random_field(rng, crowd, near_line)
+    taken = 0
+    for side in (0, 1):
+        for origin in list(members(field.held[0] | field.held[1])):
+            expected = reference_destinations(field, side, origin) if field.occupant[origin] == side + 1 else set()
+            for target in set(members(NEAR[origin])) | set(rng.sample(range(SIZE), 20)):
+                before = field.copy()
+                moved = field.step_straight(side, origin, target)
+                if not moved:
+                    assert (field.occupant, field.held) == (before.occupant, before.held)
+                    assert field.zone(0) == before.zone(0) and field.zone(1) == before.zone(1)
+                    continue
+                taken += 1
+                assert target in expected, (NAMES[origin], NAMES[target])
+                before.shift(origin, target, side)
+                assert (field.occupant, field.held) == (before.occupant, before.held)
+                assert field.zone(side) == hexset(zone_of(field, side))
+                field.shift(target, origin, side)  # back, for the next target
+    assert taken
+
+
 def test_a_ride_goes_along_the_line_and_stops_in_the_enemy_zone() -> None:
     field = Field()
     m5, m20, m28, m29 = (INDEX[name] for name in ("m5", "m20", "m28", "m29"))
@@ -190,3 +217,4 @@ def test_engaged_pawns_are_those_next_to_an_enemy() -> None:
             ours = {h for h in field.pawns(side) if h in zone_of(field, 1 - side)}
             theirs = {h for h in field.pawns(1 - side) if h in zone_of(field, side)}
             assert field.engaged(side) == (ours, theirs)
+            assert field.in_contact(side) == bool(ours)
