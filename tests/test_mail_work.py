@@ -246,6 +246,24 @@ def test_a_battle_by_mail_with_the_game_masters_key_replays_the_game_once(
     assert calls["continued"] == 2, dict(calls)
 
 
+def test_a_battle_by_play_with_the_game_masters_key_replays_the_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`referee play --seed-file`: the same, the key handed to `play.submit` as `seed`."""
+    head, moves, turn = _before_a_battle("k38", 2)
+    seed = re.findall(r'\[Seed "([^"]*)"\]', head)[0]
+    head = re.sub(r'\[Seed "[^"]*"\]', f'[SeedHash "{seed_hash(seed)}"]', head)
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(f"{head}\n{PLAYERS}\n{moves}")
+    calls = _counted(monkeypatch)
+    result = play.submit(game_file, turn, as_side="Red", seed=seed)
+    battle = next(action for action in turn.split() if re.search(r"\dx", action))
+    assert result.written and re.search(re.escape(battle) + r"#\d", game_file.read_text())
+    assert seed not in game_file.read_text()
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 2 and calls["file reads"] == 1, dict(calls)
+
+
 def test_a_timeout_claimed_by_play_replays_the_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`referee play FILE timeout` in a league's game: the `timeout` and its stamp continue
     the game's replay, and the clock proves the flag (Red: 3d from 2026-12-04 18:00)."""
