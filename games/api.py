@@ -635,3 +635,13 @@ class Engine(abc.ABC, Generic[StateT]):
         if seed is not None:
             tags["Seed"] = seed
         return tags
+
+    def keyed(self, state: GameState[Any], tags: Mapping[str, str]) -> GameState[Any] | None:
+        """Hook: `state`, replayed from a record whose seed is secret (its `SeedHash` alone:
+        the rolls taken as written), as a replay of the same record with `tags` (the game
+        master's keyed tags: `Seed` the effective seed, no `SeedHash`, no salts) would
+        reach it: a copy drawing its next dice from that seed. None when that cannot be
+        sure, the caller then replaying the record with `tags` from its start: a roll used
+        so far that is not the seed's die at its place (the keyed replay is illegal there),
+        or anything else. The default, for games whose chance is not drawn as they go."""
+        return None

@@ -15,11 +15,14 @@ from typing import Any
 import pytest
 
 from games import registry
+from games.api import EventKind
+from games.randomness import effective_seed, salt_tag, seed_hash
 from notation.model import Comment, Move, Record, Span, Tag, Timeout, Turn
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.clock import format_instant
 from referee.judge.playout import play
 from referee.judge.resume import continued
+from referee.live.play.keys import keyed_tags
 
 
 def _read(text: str) -> Record:
@@ -537,3 +540,111 @@ def test_a_side_that_left_on_time_is_kept_in_the_continuation() -> None:
     for at in (after - 2, after, len(record.items) - 1):  # the timeout new, then behind
         found = continued(_split(record, at)[0], record, "g.rgn")
         assert found is not None and _value(found) == _value(whole), at
+
+
+def _secret_game(seed: str, salted: bool, max_turns: int) -> tuple[Record, Record]:
+    """A Nieuchess playout with a secret seed (`new --secret`, the players' salts when
+    `salted`): the record as written (its `SeedHash` and salts, the rolls drawn from the
+    effective seed written on its battles) and the same record with the game master's
+    keyed tags (`keys.keyed_tags`), the very same items."""
+    key = f"{seed}-key"
+    salts = [("Red", f"r{seed}"), ("Blue", f"b{seed}-game")] if salted else []
+    stream = effective_seed(key if salted else f"{key}-game", salts)
+    text = play("nieuchess", None, stream.removesuffix("-game"), max_turns=max_turns).text
+    assert f'[Seed "{stream}"]' in text
+    record = _read(text.replace(f'[Seed "{stream}"]\n', ""))
+    key = key if salted else f"{key}-game"
+    written = {"Game": "nieuchess", "SeedHash": seed_hash(key), **{salt_tag(side): salt for side, salt in salts}}
+    keyed = keyed_tags(registry.GAMES["nieuchess"], written, key)
+    assert keyed["Seed"] == stream and key not in str(written)
+
+    def tagged(tags: dict[str, str]) -> Record:
+        return record._replace(tags=tuple(Tag(name, value, Span(1, 1)) for name, value in tags.items()))
+
+    return tagged(written), tagged(keyed)
+
+
+def _keyed_value(found: Replay, before: Replay) -> dict[str, Any]:
+    """`_value` with only the steps new after `before` (those kept word their rolls as the
+    replay without the key did: "die 4 (as written)")."""
+    value = _value(found)
+    value["steps"] = value["steps"][len(before.steps) :]
+    return value
+
+
+@pytest.mark.parametrize(("seed", "salted"), [(f"keyed-{index}", salted) for index in range(1, 5) for salted in (0, 1)])
+def test_a_game_continued_with_the_game_masters_key_is_the_whole_keyed_replay(seed: str, salted: bool) -> None:
+    """The game replayed from its record (the seed's hash alone: rolls as written), split
+    at every turn and continued with the keyed tags (`continued(keyed=True)`, the engine's
+    `keyed` state drawing the next dice from the seed): the same verdict, new steps (their
+    dice worded as drawn, "die 4"), rounds, numbers and position as the whole record
+    replayed with the key. And a battle left awaiting its roll (the secret seed: the game
+    master's key draws it) completed by the keyed record, as a battle by mail with
+    `--keys` is."""
+    written, keyed = _secret_game(seed, bool(salted), 90)
+    whole = adjudicate(keyed, "g.rgn", keep_steps=True)
+    assert whole.verdict.status in ("ongoing", "finished") and whole.state is not None
+    engine = registry.engine("nieuchess")
+    syntax = engine.chance_syntax()
+    assert syntax is not None
+    continued_from = drawn = 0
+    for at, item in enumerate(keyed.items):
+        if not isinstance(item, Turn):
+            continue
+        before = adjudicate(written._replace(items=written.items[:at]), "g.rgn", keep_steps=True)
+        assert continued(before, keyed, "g.rgn") is None  # (the keyed tags are not the record's own)
+        found = continued(before, keyed, "g.rgn", keyed=True)
+        if before.verdict.status != "ongoing":
+            assert found is None
+            continue
+        assert found is not None, at
+        continued_from += 1
+        assert _keyed_value(found, before) == _keyed_value(whole, before), at
+        drawn += sum(event.kind == EventKind.ROLL for step in found.steps[len(before.steps) :] for event in step.events)
+        for within, move in enumerate(item.items):  # a battle of this turn written without its roll
+            if not isinstance(move, Move) or engine.chance_of(move.action) is None:
+                continue
+            bare = syntax.bare(move.text)
+            cut = _cut_inside(written, at, within, Move(engine.dialect().parse_action(bare), bare, move.span))
+            awaiting = adjudicate(cut, "g.rgn", keep_steps=True)
+            assert awaiting.state is not None and awaiting.state.pending() == "roll", (at, within)
+            found = continued(awaiting, keyed, "g.rgn", keyed=True)
+            assert found is not None, (at, within)
+            assert _keyed_value(found, awaiting) == _keyed_value(whole, awaiting), (at, within)
+    assert continued_from > 1 and drawn, (continued_from, drawn)
+    assert not any("as written" in str(event) for step in whole.steps for event in step.events)
+
+
+def test_a_game_whose_rolls_are_not_the_keys_is_not_continued_with_the_key() -> None:
+    """A roll written before that is not the secret seed's die at its place (the result
+    and retreats the same, so the replay without the key takes it): the engine's `keyed`
+    says None, `continued` declines, and the whole replay with the key, which the caller
+    then makes, finds that roll illegal."""
+    engine = registry.engine("nieuchess")
+    planted = 0
+    for index in range(6):
+        written, keyed = _secret_game(f"planted-{index}", bool(index % 2), 90)
+        for at, item in enumerate(written.items):
+            if not isinstance(item, Turn):
+                continue
+            for within, move in enumerate(item.items):
+                if not isinstance(move, Move) or engine.chance_of(move.action) is None:
+                    continue
+                for roll in set(range(1, 7)) - {int(re.findall(r"#(\d)", move.text)[0])}:
+                    text = re.sub(r"#\d", f"#{roll}", move.text)
+                    wrong = Move(engine.dialect().parse_action(text), text, move.span)
+                    turn = item._replace(items=(*item.items[:within], wrong, *item.items[within + 1 :]))
+                    items = (*written.items[:at], turn, *written.items[at + 1 :])
+                    cut = written._replace(items=items[: at + 2])
+                    before = adjudicate(cut, "g.rgn", keep_steps=True)
+                    if before.verdict.status != "ongoing" or before.state is None:
+                        continue  # (that roll gives another result: refused without the key too)
+                    planted += 1
+                    assert engine.keyed(before.state, keyed.tag_map) is None
+                    whole = keyed._replace(items=items)
+                    assert continued(before, whole, "g.rgn", keyed=True) is None
+                    verdict = adjudicate(whole, "g.rgn").verdict
+                    assert verdict.status == "illegal" and verdict.error is not None
+                    assert "the die of this battle is" in verdict.error.message
+                    break
+    assert planted >= 3, planted

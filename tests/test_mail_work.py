@@ -181,13 +181,13 @@ def test_the_gateway_replay_is_not_used_once_the_game_was_written_since(tmp_path
     assert not stale.written and stale.error is not None and "the board has changed" in stale.error
 
 
-def _before_a_battle(seed: str) -> tuple[str, str, str]:
-    """A Nieuchess playout's tags, its moves up to its first turn with a battle (one that
-    leaves nobody a choice), and that turn with the die and result left out (the referee
-    draws them)."""
+def _before_a_battle(seed: str, later: int = 0) -> tuple[str, str, str]:
+    """A Nieuchess playout's tags, its moves up to its first turn with a battle (or the
+    `later`-th turn with a battle after it; one that leaves nobody a choice), and that
+    turn with the die and result left out (the referee draws them)."""
     head, _, moves = playout.play("nieuchess", None, seed, max_turns=60).text.partition("\n\n")
     lines = moves.splitlines()
-    at = next(index for index, line in enumerate(lines) if "#" in line)
+    at = [index for index, line in enumerate(lines) if "#" in line][later]
     assert "(" not in lines[at], "a battle that leaves a choice"
     label, _, actions = lines[at].partition(":")
     turn = label.split(".")[-1].strip() + ": " + re.sub(r"#\d=\S*", "", actions).strip()
@@ -221,25 +221,47 @@ def test_a_battle_by_mail_whose_die_the_referee_draws_replays_the_game_once(
     assert calls["continued"] == 2, dict(calls)
 
 
-def test_a_battle_by_mail_with_the_game_masters_key_replays_the_game_once_more(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("later", [0, 2])
+def test_a_battle_by_mail_with_the_game_masters_key_replays_the_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, later: int
 ) -> None:
-    """With the game master's key the die is drawn from the secret seed, which the game's
-    replay (made from the record's tags, the seed's hash alone) cannot draw from: the game
-    and the submission are replayed once with the key; the record as written (the die on
-    it) is then that replay of the game continued, not a third replay."""
-    head, moves, turn = _before_a_battle("b8")
-    seed = "a3c1e5f0b2d4968778695a4b3c2d1e0f"
+    """With the game master's key the die is drawn from the secret seed: the game's replay
+    (made from the record's tags, the seed's hash alone, its rolls as written) goes on
+    drawing from the seed (`Engine.keyed`, the rolls written before being the seed's), not
+    a second replay of the game and the submission with the key; the record as written
+    (the die on it) is that replay of the game continued too. The first battle, or a later
+    one after battles whose dice the seed drew."""
+    # (a playout whose 1st and 3rd battles are alone in their turns and leave no choice)
+    head, moves, turn = _before_a_battle("k38", later)
+    seed = re.findall(r'\[Seed "([^"]*)"\]', head)[0]  # the game master's key: the dice written so far are its
     keys = tmp_path / "keys"
     keys.mkdir()
     create_key(keys / "g1.key", seed)
     head = re.sub(r'\[Seed "[^"]*"\]', f'[SeedHash "{seed_hash(seed)}"]', head)
     calls = _counted(monkeypatch)
     game_file = _battle_by_mail(tmp_path, head, moves, turn, keys)
-    battle = next(action for action in turn.split() if "x" in action)
+    battle = next(action for action in turn.split() if re.search(r"\dx", action))
     assert re.search(re.escape(battle) + r"#\d", game_file.read_text()), game_file.read_text()
-    assert calls["reads"] <= 1 and calls["replays"] <= 2 and calls["writes"] <= 2, dict(calls)
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
     assert calls["continued"] == 2, dict(calls)
+
+
+def test_a_battle_by_play_with_the_game_masters_key_replays_the_game_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`referee play --seed-file`: the same, the key handed to `play.submit` as `seed`."""
+    head, moves, turn = _before_a_battle("k38", 2)
+    seed = re.findall(r'\[Seed "([^"]*)"\]', head)[0]
+    head = re.sub(r'\[Seed "[^"]*"\]', f'[SeedHash "{seed_hash(seed)}"]', head)
+    game_file = tmp_path / "g1.rgn"
+    game_file.write_text(f"{head}\n{PLAYERS}\n{moves}")
+    calls = _counted(monkeypatch)
+    result = play.submit(game_file, turn, as_side="Red", seed=seed)
+    battle = next(action for action in turn.split() if re.search(r"\dx", action))
+    assert result.written and re.search(re.escape(battle) + r"#\d", game_file.read_text())
+    assert seed not in game_file.read_text()
+    assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
+    assert calls["continued"] == 2 and calls["file reads"] == 1, dict(calls)
 
 
 def test_a_timeout_claimed_by_play_replays_the_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

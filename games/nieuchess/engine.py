@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from games.api import Chance, ChanceSyntax, Engine, Event, EventKind, SetupError, Start, quoted, whole_number
@@ -74,6 +74,24 @@ class NieuchessEngine(Engine[NieuchessState]):
             state = NieuchessState(crt, dice, first, to_move, pawns, invasions, 0)
         state.seed_secret = dice is None and start.seed_hash is not None
         return state
+
+    def keyed(self, state: object, tags: Mapping[str, str]) -> NieuchessState | None:
+        """`state` (its seed secret, its rolls as written) drawing its next die from the
+        keyed tags' seed: the rolls it used must be that seed's first dice, one a battle."""
+        if not isinstance(state, NieuchessState) or state.dice is not None or not state.seed_secret:
+            return None
+        try:
+            fresh = self.new_state(tags)
+        except SetupError:
+            return None
+        if fresh.dice is None or fresh.seed_secret or (fresh.crt, fresh.first) != (state.crt, state.first):
+            return None
+        dice = fresh.dice.copy()
+        if any(dice.roll() != roll for roll in state.rolls_used):
+            return None
+        twin = state.copy()
+        twin.dice, twin.seed_secret = dice, False
+        return twin
 
 
 def read_position(text: str, first: int) -> tuple[tuple[list[int], list[int]], list[int], int]:

@@ -123,6 +123,7 @@ class NieuchessState(GameState[NieuchessAction]):
         self._pending: Pending | None = None
         self.seed_secret = False
         self.ended_side: int | None = None  # whose turn it was when the game ended
+        self.rolls_used: tuple[int, ...] = ()  # the battles' dice so far (`NieuchessEngine.keyed`)
         if not setups_left:
             self._judge_armies()
 
@@ -495,6 +496,7 @@ class NieuchessState(GameState[NieuchessAction]):
         turn.fought.update(defenders)
         if resolution.dice is not None:
             self.dice = resolution.dice
+        self.rolls_used = (*self.rolls_used, resolution.roll)
         events = carry_out(self.field, resolution)
         turn.fought.update(destination for _, destination, _ in resolution.fates if destination is not None)
         events.extend(self._judge_armies())

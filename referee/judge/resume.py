@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from games import registry
 from games.api import GameState
+from games.randomness import salt_tag
 from notation.model import Move, Record, RecordItem, Turn
 from referee.judge.adjudicate import Played, Replay, clock_entries, open_ended, run, verdict_of
 from referee.judge.verdicts import Status, Verdict, crashed, malformed
@@ -42,7 +44,9 @@ class _From(NamedTuple):
     open_round: int | None
 
 
-def continued(before: Replay, record: Record, source: str = "-", index: int = 1) -> Replay | None:
+def continued(
+    before: Replay, record: Record, source: str = "-", index: int = 1, *, keyed: bool = False
+) -> Replay | None:
     """The replay of `record`, a continuation of the record `before` replayed (the same
     tags but `Result`, none in `record`; its items the very same objects, then new ones,
     or its last turn continued or its last action written again, as the module says),
@@ -52,7 +56,14 @@ def continued(before: Replay, record: Record, source: str = "-", index: int = 1)
     None when that cannot be sure to be the same as replaying `record` from its start,
     and the caller replays it whole: the record before is no ongoing game, tags that
     differ, a record's own item changed otherwise, something awaited by a replay that did
-    not keep its steps, or a timed record replayed without its walk."""
+    not keep its steps, or a timed record replayed without its walk.
+
+    `keyed`: `record` carries the game master's keyed tags (`keys.keyed_tags`: `Seed` the
+    effective seed; no `SeedHash`, no salts) where `before` was replayed from the record's
+    own (the seed's hash alone, its rolls as written). The state goes on as the game's
+    engine says a replay with the key would reach it (`Engine.keyed`: the rolls used so far
+    the seed's, the next drawn from it); None where it cannot say. The steps kept from
+    `before` word their rolls as `before` did; the new ones as a keyed replay does."""
     old, state = before.record, before.state
     if old is None or state is None or before.verdict.status != Status.ONGOING or before.verdict.turns is None:
         return None
@@ -60,18 +71,38 @@ def continued(before: Replay, record: Record, source: str = "-", index: int = 1)
         return None
     if record.tag("Result") is not None:
         return None
-    if record.game != old.game or record.tag_map != {k: v for k, v in old.tag_map.items() if k != "Result"}:
+    if record.game != old.game or not _same_tags(old, record, keyed):
         return None
     start = _after(before, old, record) if state.pending() is None else None
     start = start or _within(before, old, record)
     if start is None:
         return None
     try:
+        if keyed:
+            keyed_state = registry.engine(record.game).keyed(start.state, record.tag_map)
+            if keyed_state is None:
+                return None
+            start = start._replace(state=keyed_state)
         replay = _continued(before, record, start, source, index)
     except Exception as error:  # a bug of the referee, as `adjudicate` reports it
         replay = Replay(record, None, crashed(source, index, record.game, record.span.line, error))
     replay.verdict = replay.verdict._replace(offset=record.offset)
     return replay
+
+
+def _same_tags(old: Record, record: Record, keyed: bool) -> bool:
+    """`record`'s tags are `old`'s but `Result`; or, `keyed`, `old`'s but `Result`, the
+    `SeedHash` and the salts, and a `Seed` (`old` holding a `SeedHash` and no `Seed`)."""
+    tags = {k: v for k, v in old.tag_map.items() if k != "Result"}
+    if not keyed:
+        return record.tag_map == tags
+    info = registry.info(record.game)
+    if info is None or "SeedHash" not in tags or "Seed" in tags or "Seed" not in record.tag_map:
+        return False
+    dropped = {"SeedHash", *(salt_tag(side) for side in info.sides)}
+    return {k: v for k, v in record.tag_map.items() if k != "Seed"} == {
+        k: v for k, v in tags.items() if k not in dropped
+    }
 
 
 def _same(these: Sequence[object], those: Sequence[object]) -> bool:

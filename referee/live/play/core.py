@@ -336,7 +336,11 @@ class _Game:
         combined = Record(record.game, tuple(engine_tags), tuple(plan.items), record.span)
         # The submission's turns continue the replayed state where they can (the same
         # verdict, steps and numbers as a replay of the combined record), else it is replayed.
-        first = continued(self.current, combined, self.source) or adjudicate(combined, self.source, keep_steps=True)
+        # With the game master's key, the state goes on drawing from the secret seed (the
+        # engine's `keyed`), the same as a replay of the game and the submission with the key.
+        first = continued(self.current, combined, self.source, keyed=keyed) or adjudicate(
+            combined, self.source, keep_steps=True
+        )
         if first.verdict.status not in ("finished", "ongoing"):
             self._explain(plan, first, combined, keyed)
         drawn_ids = set(plan.submitted)
