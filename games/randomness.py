@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Mapping, Sequence
+from operator import mod
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -85,8 +86,15 @@ def shuffled(items: Sequence[T], seed: str, purpose: str = "tiles") -> list[T]:
     prefix = seed.encode("utf-8") + b"\x00" + purpose.encode("utf-8") + b"\x00"
     result = list(items)
     count = len(result)
+    if count < 2:
+        return result
     words = _blocks(prefix, 0, (count + 6) // 8)
     limits = _LIMITS if count < len(_LIMITS) else [0, *(_SPAN - _SPAN % n for n in range(1, count + 1))]
+    draws = range(count, 1, -1)  # i + 1 for each i in turn
+    if max(words[: count - 1]) < min(limits[2 : count + 1]):  # the usual case: no word rejected, draw k takes word k
+        for i, j in zip(range(count - 1, 0, -1), map(mod, words, draws), strict=False):
+            result[i], result[j] = result[j], result[i]
+        return result
     drawn = 0
     for i in range(count - 1, 0, -1):
         w = words[drawn]
@@ -105,10 +113,21 @@ _LIMITS = [_SPAN - _SPAN % n for n in range(1, 257)]
 _LIMITS.insert(0, 0)
 """For n up to 256, the words below which `SeedStream.below(n)` takes a word (index n)."""
 
+_NUMBERS = [str(number).encode("ascii") for number in range(32)]
+"""The first blocks' numbers as the stream hashes them."""
+
+_BLOCK_WORDS = [struct.Struct(f">{8 * count}I") for count in range(len(_NUMBERS) + 1)]
+"""Reads `count` digests as their words, for the counts of `_NUMBERS`."""
+
 
 def _blocks(prefix: bytes, first: int, count: int) -> list[int]:
     """The words of `count` blocks of a stream from block `first` on (see `SeedStream`)."""
-    digests = b"".join(hashlib.sha256(prefix + str(first + k).encode("ascii")).digest() for k in range(count))
+    sha256 = hashlib.sha256
+    if first + count <= len(_NUMBERS):
+        digests = b"".join([sha256(prefix + number).digest() for number in _NUMBERS[first : first + count]])
+        return list(_BLOCK_WORDS[count].unpack(digests))
+    numbers = [str(first + k).encode("ascii") for k in range(count)]
+    digests = b"".join([sha256(prefix + number).digest() for number in numbers])
     return list(struct.unpack(f">{8 * count}I", digests))
 
 

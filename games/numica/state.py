@@ -146,8 +146,77 @@ class NumicaState(GameState[NumicaAction]):
         return None if self.setups_left else self.round
 
     def _apply(self, action: NumicaAction, last: bool) -> tuple[Event, ...]:
-        if action.__class__ is Step and not self.setups_left:  # the usual case first
-            return self._step(action)
+        if action.__class__ is not Step or self.setups_left:
+            return self._not_a_move(action)
+        # The hot path of a replay, a move after the setups, played here without another
+        # call: reach from one table (REACH), the turn order written inline (as `_advance`
+        # has it once the setups are done).
+        origin_name, target_name, capture = action
+        origin = INDEX.get(origin_name)
+        if origin is None:
+            raise IllegalActionError(f"{origin_name} is not on the board")
+        target = INDEX.get(target_name)
+        if target is None:
+            raise IllegalActionError(f"{target_name} is not on the board")
+        board, side = self.board, self.side
+        mover = board[origin]
+        if mover is None:
+            raise IllegalActionError(f"there is no piece on {origin_name}")
+        if mover[0] != side:
+            raise IllegalActionError(f"the piece on {origin_name} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
+        victim = board[target]
+        if victim is not None and victim[0] == side:
+            raise IllegalActionError(f"{target_name} is held by {SIDES[side]}'s own piece")
+        tile = self.tiles[origin]
+        passed = REACH[tile][origin].get(target)
+        if passed is None or (passed and not _clear(board, passed)):
+            raise IllegalActionError(f"{origin_name} is on a {tile} tile: {TILE_RULES[tile]}")
+        other = 1 - side
+        if victim is None:
+            if capture:
+                raise IllegalActionError(f"{target_name} is empty: write {origin_name}-{target_name}")
+            events: tuple[Event, ...] = ()
+        else:
+            self._check_capture(action, tile, mover, victim)
+            self.placed[other].discard(target)
+        board[target] = mover if mover[2] else MOVED[mover]
+        board[origin] = None
+        placed = self.placed[side]
+        placed.discard(origin)
+        placed.add(target)
+        if victim is not None:
+            events = (
+                Event(
+                    EventKind.CAPTURE,
+                    f"{target_name}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured",
+                    {"square": str(target_name), "side": SIDES[victim[0]], "shape": SHAPE_NAMES[victim[1]]},
+                ),
+            )
+            if len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost at least)
+                self._finish((SIDES[side],), Reason.CAPTURES)
+        self.side = other
+        if other == self.opener:
+            self.round += 1
+        if self._outcome is None:  # `_has_move(other)` written out
+            tiles = self.tiles
+            for square in self.placed[other]:
+                tile = tiles[square]
+                if tile == "X":
+                    break
+                piece = board[square]
+                for reach in FIRST_REACH[tile][square]:
+                    there = board[reach]
+                    if there is None or (there[0] == side and (piece[2] or there[2])):  # type: ignore[index]
+                        break  # a move
+                else:
+                    continue  # none from this square: the next one
+                break
+            else:
+                self._finish((SIDES[side],), Reason.NO_MOVES)
+        return events
+
+    def _not_a_move(self, action: NumicaAction) -> tuple[Event, ...]:
+        """What `_apply` plays other than a move after the setups: a setup, or a refusal."""
         if self.setups_left:
             if not isinstance(action, Setup):
                 raise IllegalActionError(f"{SIDES[self.side]} must first set up its back row, written like SSOOSOSO")
@@ -156,7 +225,7 @@ class NumicaState(GameState[NumicaAction]):
             raise IllegalActionError("both sides have set up: a turn now moves one piece, like a1-c3")
         if not isinstance(action, Step):
             raise IllegalActionError(f"{action} is not a Numica action")
-        return self._step(action)
+        return self._apply(Step(*action), False)  # (a Step of a subclass, played as a Step)
 
     def _resign(self, side: str) -> tuple[Event, ...]:
         events = super()._resign(side)
@@ -202,57 +271,6 @@ class NumicaState(GameState[NumicaAction]):
         if not self.setups_left:
             self._judge_start()
         return (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
-
-    def _step(self, action: Step) -> tuple[Event, ...]:
-        # The hot path of a replay: reach from one table (REACH), and the turn order written
-        # inline (as `_advance` has it once the setups are done).
-        origin, target = INDEX.get(action.origin), INDEX.get(action.target)
-        if origin is None:
-            raise IllegalActionError(f"{action.origin} is not on the board")
-        if target is None:
-            raise IllegalActionError(f"{action.target} is not on the board")
-        board, side = self.board, self.side
-        mover = board[origin]
-        if mover is None:
-            raise IllegalActionError(f"there is no piece on {action.origin}")
-        if mover[0] != side:
-            raise IllegalActionError(f"the piece on {action.origin} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
-        victim = board[target]
-        if victim is not None and victim[0] == side:
-            raise IllegalActionError(f"{action.target} is held by {SIDES[side]}'s own piece")
-        tile = self.tiles[origin]
-        passed = REACH[tile][origin].get(target)
-        if passed is None or (passed and not _clear(board, passed)):
-            raise IllegalActionError(f"{action.origin} is on a {tile} tile: {TILE_RULES[tile]}")
-        if victim is None:
-            if action.capture:
-                raise IllegalActionError(f"{action.target} is empty: write {action.origin}-{action.target}")
-        else:
-            self._check_capture(action, tile, mover, victim)
-        board[target] = MOVED[mover]
-        board[origin] = None
-        placed = self.placed[side]
-        placed.discard(origin)
-        placed.add(target)
-        other = 1 - side
-        events: tuple[Event, ...] = ()
-        if victim is not None:
-            self.placed[other].discard(target)
-            events = (
-                Event(
-                    EventKind.CAPTURE,
-                    f"{action.target}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured",
-                    {"square": str(action.target), "side": SIDES[victim[0]], "shape": SHAPE_NAMES[victim[1]]},
-                ),
-            )
-            if self._has_captured_enough(side):
-                self._finish((SIDES[side],), Reason.CAPTURES)
-        self.side = other  # `_advance` after the setups
-        if other == self.opener:
-            self.round += 1
-        if self._outcome is None and not self._has_move(other):
-            self._finish((SIDES[side],), Reason.NO_MOVES)
-        return events
 
     @staticmethod
     def _check_capture(action: Step, tile: str, mover: Piece, victim: Piece) -> None:
