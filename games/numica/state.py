@@ -86,6 +86,23 @@ in its way), with the squares it passes over, which must be empty (none but for 
 An X tile reaches every square (only an empty one, which the capture rules see to)."""
 
 
+SQUARES_OF: dict[Step, tuple[int, int, bool]] = {}
+"""The squares of each move met on the board (at most 64 x 64 x 2 moves), and whether it
+is written as a capture: a move's names looked up once (`_squares_of`)."""
+
+
+def _squares_of(step: Step) -> tuple[int, int, bool]:
+    """The squares (origin, target) of a move and whether it is written as a capture,
+    learnt in SQUARES_OF. Raises IllegalActionError for a square off the board."""
+    origin, target = INDEX.get(step.origin), INDEX.get(step.target)
+    if origin is None:
+        raise IllegalActionError(f"{step.origin} is not on the board")
+    if target is None:
+        raise IllegalActionError(f"{step.target} is not on the board")
+    found = SQUARES_OF[step] = (origin, target, step.capture)
+    return found
+
+
 def _clear(board: list[Piece | None], squares: tuple[int, ...]) -> bool:
     """Whether none of `squares` holds a piece."""
     for square in squares:
@@ -121,9 +138,10 @@ class NumicaState(GameState[NumicaAction]):
         self.board = board
         self.placed: tuple[set[int], set[int]] = (set(), set())
         """The squares each side's pieces stand on (the board, indexed by side)."""
-        for square, piece in enumerate(board):
-            if piece is not None:
-                self.placed[piece[0]].add(square)
+        if any(board):  # (a record's start has an empty board: nothing to look at)
+            for square, piece in enumerate(board):
+                if piece is not None:
+                    self.placed[piece[0]].add(square)
         self.side = to_move
         self.setups_left = setups_left
         self.round = 1
@@ -151,30 +169,27 @@ class NumicaState(GameState[NumicaAction]):
         # The hot path of a replay, a move after the setups, played here without another
         # call: reach from one table (REACH), the turn order written inline (as `_advance`
         # has it once the setups are done).
-        origin_name, target_name, capture = action
-        origin = INDEX.get(origin_name)
-        if origin is None:
-            raise IllegalActionError(f"{origin_name} is not on the board")
-        target = INDEX.get(target_name)
-        if target is None:
-            raise IllegalActionError(f"{target_name} is not on the board")
+        squares = SQUARES_OF.get(action)
+        if squares is None:
+            squares = _squares_of(action)
+        origin, target, capture = squares
         board, side = self.board, self.side
         mover = board[origin]
         if mover is None:
-            raise IllegalActionError(f"there is no piece on {origin_name}")
+            raise IllegalActionError(f"there is no piece on {SQUARES[origin]}")
         if mover[0] != side:
-            raise IllegalActionError(f"the piece on {origin_name} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
+            raise IllegalActionError(f"the piece on {SQUARES[origin]} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
         victim = board[target]
         if victim is not None and victim[0] == side:
-            raise IllegalActionError(f"{target_name} is held by {SIDES[side]}'s own piece")
+            raise IllegalActionError(f"{SQUARES[target]} is held by {SIDES[side]}'s own piece")
         tile = self.tiles[origin]
         passed = REACH[tile][origin].get(target)
         if passed is None or (passed and not _clear(board, passed)):
-            raise IllegalActionError(f"{origin_name} is on a {tile} tile: {TILE_RULES[tile]}")
+            raise IllegalActionError(f"{SQUARES[origin]} is on a {tile} tile: {TILE_RULES[tile]}")
         other = 1 - side
         if victim is None:
             if capture:
-                raise IllegalActionError(f"{target_name} is empty: write {origin_name}-{target_name}")
+                raise IllegalActionError(f"{SQUARES[target]} is empty: write {SQUARES[origin]}-{SQUARES[target]}")
             events: tuple[Event, ...] = ()
         else:
             self._check_capture(action, tile, mover, victim)
@@ -188,8 +203,8 @@ class NumicaState(GameState[NumicaAction]):
             events = (
                 Event(
                     EventKind.CAPTURE,
-                    f"{target_name}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured",
-                    {"square": str(target_name), "side": SIDES[victim[0]], "shape": SHAPE_NAMES[victim[1]]},
+                    f"{SQUARES[target]}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured",
+                    {"square": SQUARES[target], "side": SIDES[victim[0]], "shape": SHAPE_NAMES[victim[1]]},
                 ),
             )
             if len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost at least)
