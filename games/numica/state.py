@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import combinations
+from types import MappingProxyType
 
 from games.api import Engine, Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
 from games.numica.actions import DIALECT, NumicaAction, Setup, Step
@@ -100,6 +101,20 @@ def _squares_of(step: Step) -> tuple[int, int, bool]:
     if target is None:
         raise IllegalActionError(f"{step.target} is not on the board")
     found = SQUARES_OF[step] = (origin, target, step.capture)
+    return found
+
+
+CAPTURED: list[tuple[Event, ...] | None] = [None] * 256
+"""The events of each capture met, by square and captured piece (`_captured`): immutable
+values, shared by every capture of that piece's side and shape on that square."""
+
+
+def _captured(target: int, victim: Piece) -> tuple[Event, ...]:
+    """The events of the capture of `victim` on `target`, learnt in CAPTURED."""
+    side, shape = SIDES[victim[0]], SHAPE_NAMES[victim[1]]
+    data = MappingProxyType({"square": SQUARES[target], "side": side, "shape": shape})
+    found = (Event(EventKind.CAPTURE, f"{SQUARES[target]}: {side}'s {shape} piece captured", data),)
+    CAPTURED[target * 4 + victim[0] * 2 + (victim[1] == "S")] = found
     return found
 
 
@@ -200,13 +215,7 @@ class NumicaState(GameState[NumicaAction]):
         placed.discard(origin)
         placed.add(target)
         if victim is not None:
-            events = (
-                Event(
-                    EventKind.CAPTURE,
-                    f"{SQUARES[target]}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured",
-                    {"square": SQUARES[target], "side": SIDES[victim[0]], "shape": SHAPE_NAMES[victim[1]]},
-                ),
-            )
+            events = CAPTURED[target * 4 + victim[0] * 2 + (victim[1] == "S")] or _captured(target, victim)
             if len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost at least)
                 self._finish((SIDES[side],), Reason.CAPTURES)
         self.side = other
