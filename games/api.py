@@ -148,6 +148,9 @@ class GameState(abc.ABC, Generic[ActionT]):
         # The class's settings, read at every turn: an instance's attribute is read faster.
         self._limit = self.actions_per_turn
         self._plain_end = self._default_end
+        self._due_side: Side | None = None
+        """The side `_side_to_move()` gives, for a game that keeps it here as its turn order
+        changes (spares `begin_turn` a call); None: `begin_turn` asks `_side_to_move()`."""
 
     # -- what the referee asks --------------------------------------------------------
 
@@ -222,7 +225,9 @@ class GameState(abc.ABC, Generic[ActionT]):
             if not self.info.step_labels:
                 raise IllegalTurnError(f"{self.info.display} has no replacement steps: a label has no '+'")
         else:
-            due = self._side_to_move()
+            due = self._due_side
+            if due is None:
+                due = self._side_to_move()
             if side != due:  # the side due always plays: only another label needs these checks
                 if side not in self.sides:
                     raise WrongSideError(self._not_playing(side))

@@ -263,3 +263,24 @@ def test_a_label_may_end_the_turn_before_in_the_same_call(game: str, players: in
         incomplete.end_turn()
     assert refused.value.message == by_end_turn.value.message
     assert snapshot(incomplete) == before and incomplete.turn_open
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_the_side_due_a_game_keeps_for_begin_turn_is_always_its_turn_order(game: str, players: int) -> None:
+    """A game that keeps the side due for `begin_turn` (`_due_side`) keeps it equal to
+    `_side_to_move()` after every action and every turn, a resignation included."""
+    import random
+
+    chooser = random.Random(f"{game}-{players}")
+    for resign_at in (None, 3):
+        state = fresh(game, players)
+        for turn in range(60):
+            if state.is_over:
+                break
+            state.begin_turn(state.due_side())
+            while not state.can_end_turn():
+                actions = [action for action in state.legal_actions() if action != RESIGN]
+                state.apply(RESIGN if turn == resign_at or not actions else chooser.choice(actions))
+                assert state._due_side in (None, state._side_to_move())
+            state.end_turn()
+            assert state._due_side in (None, state._side_to_move())

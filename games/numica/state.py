@@ -158,6 +158,7 @@ class NumicaState(GameState[NumicaAction]):
                 if piece is not None:
                     self.placed[piece[0]].add(square)
         self.side = to_move
+        self._due_side = SIDES[to_move]  # (kept with `side`, for `begin_turn`)
         self.setups_left = setups_left
         self.round = 1
         self.opener = to_move
@@ -219,6 +220,7 @@ class NumicaState(GameState[NumicaAction]):
             if len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost at least)
                 self._finish((SIDES[side],), Reason.CAPTURES)
         self.side = other
+        self._due_side = SIDES[other]
         if other == self.opener:
             self.round += 1
         if self._outcome is None:  # `_has_move(other)` written out
@@ -271,6 +273,7 @@ class NumicaState(GameState[NumicaAction]):
         comes back to the side that opens rounds. Also after the game ends, so that a turn
         written after the end is placed in the round the turn order gives it."""
         self.side = 1 - self.side
+        self._due_side = SIDES[self.side]
         if self.setups_left:
             self.setups_left -= 1
             if not self.setups_left:
