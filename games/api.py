@@ -145,6 +145,12 @@ class GameState(abc.ABC, Generic[ActionT]):
         self._turn_open = False
         self._turn_side: Side = ""
         self._acted = 0
+        # The class's settings, read at every turn: an instance's attribute is read faster.
+        self._limit = self.actions_per_turn
+        self._plain_end = self._default_end
+        self._due_side: Side | None = None
+        """The side `_side_to_move()` gives, for a game that keeps it here as its turn order
+        changes (spares `begin_turn` a call); None: `begin_turn` asks `_side_to_move()`."""
 
     # -- what the referee asks --------------------------------------------------------
 
@@ -194,11 +200,21 @@ class GameState(abc.ABC, Generic[ActionT]):
     # -- the turn protocol ----------------------------------------------------------------
 
     @final
-    def begin_turn(self, side: Side, step: bool = False, number: int | None = None) -> bool:
+    def begin_turn(self, side: Side, step: bool = False, number: int | None = None, ending: bool = False) -> bool:
         """Open a turn labelled `side` (`step`: a `+` replacement step) with the written
         round number, if any. Returns whether this turn opens a round (the canonical
         writer numbers exactly those). Raises GameOverError, TurnOpenError, WrongSideError
-        or IllegalTurnError; the state is unchanged then."""
+        or IllegalTurnError; the state is unchanged then.
+
+        `ending`: first end the open turn, as `end_turn()` does (one call for both, as a
+        replay's loop makes at each label after the first). When it may not end, raises
+        what `end_turn` raises, the turn still open; when the new turn is refused, the one
+        before stays ended."""
+        if ending:
+            if self._acted == self._limit and self._plain_end and self._turn_open:
+                self._turn_open = False  # `end_turn` where it surely ends: a full turn, the default hooks
+            else:
+                self.end_turn()
         if self._outcome is not None:
             raise GameOverError(self._ended_message())
         if self._turn_open:
@@ -209,7 +225,9 @@ class GameState(abc.ABC, Generic[ActionT]):
             if not self.info.step_labels:
                 raise IllegalTurnError(f"{self.info.display} has no replacement steps: a label has no '+'")
         else:
-            due = self._side_to_move()
+            due = self._due_side
+            if due is None:
+                due = self._side_to_move()
             if side != due:  # the side due always plays: only another label needs these checks
                 if side not in self.sides:
                     raise WrongSideError(self._not_playing(side))
@@ -236,7 +254,7 @@ class GameState(abc.ABC, Generic[ActionT]):
             raise GameOverError(self._ended_message())
         if not self._turn_open:
             raise TurnNotOpenError(self._no_turn_message())
-        limit = self.actions_per_turn
+        limit = self._limit
         if limit is not None and self._acted >= limit:
             raise IllegalActionError(f"a {self.info.display} turn holds exactly {_actions(limit)}")
         if action.__class__ is Resign:
@@ -253,8 +271,8 @@ class GameState(abc.ABC, Generic[ActionT]):
         no turn is open."""
         if not self._turn_open:
             raise TurnNotOpenError(self._no_turn_message())
-        if self._default_end:  # the default hooks, written out: most turns end here
-            limit = self.actions_per_turn
+        if self._plain_end:  # the default hooks, written out: most turns end here
+            limit = self._limit
             if self._outcome is None and limit is not None and self._acted < limit:
                 raise IllegalTurnError(str(self._turn_problem()))
             self._turn_open = False

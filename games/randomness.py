@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections.abc import Mapping, Sequence
+from operator import mod
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -85,7 +86,15 @@ def shuffled(items: Sequence[T], seed: str, purpose: str = "tiles") -> list[T]:
     prefix = seed.encode("utf-8") + b"\x00" + purpose.encode("utf-8") + b"\x00"
     result = list(items)
     count = len(result)
-    words = _blocks(prefix, 0, (count + 6) // 8)
+    if count < 2:
+        return result
+    digests = _digests(prefix, 0, (count + 6) // 8)
+    if _none_rejected(digests, count):  # the usual case: draw k takes word k
+        draws = map(mod, _words(digests), range(count, 1, -1))  # word % (i + 1) for each i in turn
+        for i, j in zip(range(count - 1, 0, -1), draws, strict=False):
+            result[i], result[j] = result[j], result[i]
+        return result
+    words = list(_words(digests))
     limits = _LIMITS if count < len(_LIMITS) else [0, *(_SPAN - _SPAN % n for n in range(1, count + 1))]
     drawn = 0
     for i in range(count - 1, 0, -1):
@@ -93,7 +102,7 @@ def shuffled(items: Sequence[T], seed: str, purpose: str = "tiles") -> list[T]:
         drawn += 1
         while w >= limits[i + 1]:  # rejected: draw again
             if len(words) - drawn < i:  # room for this draw and the i - 1 after it
-                words += _blocks(prefix, len(words) // 8, 1)
+                words += _words(_digests(prefix, len(words) // 8, 1))
             w = words[drawn]
             drawn += 1
         j = w % (i + 1)
@@ -105,11 +114,42 @@ _LIMITS = [_SPAN - _SPAN % n for n in range(1, 257)]
 _LIMITS.insert(0, 0)
 """For n up to 256, the words below which `SeedStream.below(n)` takes a word (index n)."""
 
+_SURELY_TAKEN = _SPAN - 256
+"""Every word below it is taken by below(n) for any n up to 256: its limit, 2**32 less
+2**32 mod n (which is under n), is above it. Such a word's top three bytes are not all 0xFF."""
 
-def _blocks(prefix: bytes, first: int, count: int) -> list[int]:
-    """The words of `count` blocks of a stream from block `first` on (see `SeedStream`)."""
-    digests = b"".join(hashlib.sha256(prefix + str(first + k).encode("ascii")).digest() for k in range(count))
-    return list(struct.unpack(f">{8 * count}I", digests))
+
+def _none_rejected(digests: bytes, count: int) -> bool:
+    """Whether no word of `digests` can be rejected by the draws of a shuffle of `count`
+    items, told from the bytes without reading the words: no three bytes 0xFF in a row, so
+    every word is below `_SURELY_TAKEN`. (Three such bytes across two words, or a word
+    that would be taken all the same, only cost the exact loop.)"""
+    return count <= 256 and b"\xff\xff\xff" not in digests
+
+
+_NUMBERS = [str(number).encode("ascii") for number in range(32)]
+"""The first blocks' numbers as the stream hashes them."""
+
+_BLOCK_WORDS = [struct.Struct(f">{8 * count}I") for count in range(len(_NUMBERS) + 1)]
+"""Reads `count` digests as their words, for the counts of `_NUMBERS`."""
+
+
+def _digests(prefix: bytes, first: int, count: int) -> bytes:
+    """The digests of `count` blocks of a stream from block `first` on (see `SeedStream`)."""
+    sha256 = hashlib.sha256
+    if first + count <= len(_NUMBERS):
+        numbers = _NUMBERS[first : first + count]
+    else:
+        numbers = [str(first + k).encode("ascii") for k in range(count)]
+    return b"".join([sha256(prefix + number).digest() for number in numbers])
+
+
+def _words(digests: bytes) -> tuple[int, ...]:
+    """The 32-bit words of whole digests, big-endian."""
+    count = len(digests) // 32
+    reader = _BLOCK_WORDS[count] if count < len(_BLOCK_WORDS) else struct.Struct(f">{8 * count}I")
+    words: tuple[int, ...] = reader.unpack(digests)
+    return words
 
 
 def seed_hash(seed: str) -> str:

@@ -3,9 +3,14 @@ a choice or a roll unwritten, on the neutral sequence of kinds every reader prod
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from referee.judge.drive import action_places, open_ended
+from games import registry
+from games.numica.actions import Setup
+from notation.quick import Label
+from referee.judge.drive import Broken, Phase, action_places, drive, open_ended
 
 # T: a label, a: an action, r: resign, e: draw or timeout
 CASES = [
@@ -33,3 +38,45 @@ def test_the_open_ended_rule(kinds: bytes, expected: set[int]) -> None:
 def test_places_counted_among_the_actions() -> None:
     assert action_places(b"TaTaeTa", {3, 6}) == {1, 2}
     assert action_places(b"TarrTae", open_ended(b"TarrTae")) == {0, 1, 3}
+
+
+class _Watch:
+    """A watch that changes nothing: the loop then ends each turn with its own call."""
+
+    def watching(self, begin_turn: Any, apply: Any, agree_draw: Any) -> tuple[Any, Any, Any]:
+        return begin_turn, apply, agree_draw
+
+
+@pytest.mark.parametrize("watch", [None, _Watch()], ids=["unwatched", "watched"])
+def test_a_broken_rule_is_placed_alike_with_or_without_a_watch(watch: _Watch | None) -> None:
+    """Where the loop ends the turn before a label in the same call as it begins the next
+    (unwatched), a turn that may not end is still told from a turn that may not begin."""
+    engine = registry.engine("numica")
+
+    def broken(steps: list[object]) -> tuple[int, Phase, str]:
+        state = engine.new_state({"Game": "numica", "Seed": "drive"})
+        with pytest.raises(Broken) as caught:
+            drive(steps, state, set(), watch)
+        assert caught.value.error is not None
+        return caught.value.at, caught.value.phase, caught.value.error.message
+
+    red, blue = Label("Red", False, None), Label("Blue", False, None)
+    setup = Setup("SSSSOOOO")
+    at, phase, message = broken([red, setup, blue, red])  # Blue's turn holds no action
+    assert (at, phase) == (
+        3,
+        Phase.ENDING,
+    ) and message == "Blue's turn ended after no action: a Numica turn holds exactly one action"
+    at, phase, message = broken([red, setup, red])  # the turn before ends, the next is not Red's
+    assert (at, phase, message) == (2, Phase.BEGINNING, "it is Blue's turn, not Red's")
+    at, phase, message = broken([red, setup, blue, setup, Label("Red", False, 2)])
+    assert (at, phase) == (4, Phase.BEGINNING) and "round" in message
+    assert (
+        drive(
+            [red, setup, blue, setup, Label("Red", False, 1)],
+            engine.new_state({"Game": "numica", "Seed": "d"}),
+            set(),
+            watch,
+        )
+        == 3
+    )

@@ -231,3 +231,56 @@ def test_the_common_tags_are_read_into_one_value(game: str, players: int) -> Non
         with pytest.raises(SetupError, match="the First tag must name one of") as caught:
             engine.read_start({**tags, "First": "Purple"})
         assert caught.value.tag == "First"
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_a_label_may_end_the_turn_before_in_the_same_call(game: str, players: int) -> None:
+    """`begin_turn(..., ending=True)` is `end_turn()` then `begin_turn(...)`: the same state
+    after a full turn; the same refusal, the turn still open, after an incomplete one; the
+    same refusal when no turn is open."""
+    apart, together = fresh(game, players), fresh(game, players)
+    for state in (apart, together):
+        state.begin_turn(state.due_side())
+        while not state.can_end_turn():
+            state.apply(next(action for action in state.legal_actions() if action != RESIGN))
+    apart.end_turn()
+    opens = apart.begin_turn(apart.due_side())
+    assert together.begin_turn(together.due_side(), False, None, True) == opens
+    assert snapshot(together) == snapshot(apart)
+
+    unopened = fresh(game, players)
+    with pytest.raises(TurnNotOpenError, match="^no turn is open"):
+        unopened.begin_turn(unopened.due_side(), ending=True)
+
+    incomplete = fresh(game, players)
+    incomplete.begin_turn(incomplete.due_side())
+    if incomplete.can_end_turn():
+        return  # an empty turn may end in this game
+    before = snapshot(incomplete)
+    with pytest.raises(IllegalTurnError) as refused:
+        incomplete.begin_turn(other_side(incomplete), ending=True)
+    with pytest.raises(IllegalTurnError) as by_end_turn:
+        incomplete.end_turn()
+    assert refused.value.message == by_end_turn.value.message
+    assert snapshot(incomplete) == before and incomplete.turn_open
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_the_side_due_a_game_keeps_for_begin_turn_is_always_its_turn_order(game: str, players: int) -> None:
+    """A game that keeps the side due for `begin_turn` (`_due_side`) keeps it equal to
+    `_side_to_move()` after every action and every turn, a resignation included."""
+    import random
+
+    chooser = random.Random(f"{game}-{players}")
+    for resign_at in (None, 3):
+        state = fresh(game, players)
+        for turn in range(60):
+            if state.is_over:
+                break
+            state.begin_turn(state.due_side())
+            while not state.can_end_turn():
+                actions = [action for action in state.legal_actions() if action != RESIGN]
+                state.apply(RESIGN if turn == resign_at or not actions else chooser.choice(actions))
+                assert state._due_side in (None, state._side_to_move())
+            state.end_turn()
+            assert state._due_side in (None, state._side_to_move())

@@ -82,6 +82,7 @@ def test_shuffled_draws_again_after_a_rejected_word(monkeypatch: pytest.MonkeyPa
     import games.randomness as randomness
 
     monkeypatch.setattr(randomness, "_LIMITS", [0] + [2**31] * 256)
+    monkeypatch.setattr(randomness, "_none_rejected", lambda digests, count: False)  # (true of real limits only)
 
     def by_half(count: int, seed: str) -> list[int]:
         stream, result = SeedStream(seed, "tiles"), list(range(count))
@@ -95,3 +96,16 @@ def test_shuffled_draws_again_after_a_rejected_word(monkeypatch: pytest.MonkeyPa
 
     for count in (2, 9, 17, 64, 100):
         assert shuffled(range(count), "example") == by_half(count, "example")
+
+
+def test_a_word_without_three_top_bytes_0xff_is_taken_by_every_draw_of_a_shuffle() -> None:
+    """What the shuffle's shortcut rests on (`_none_rejected`): every limit of below(n) for n
+    up to 256 is above the words whose top three bytes are not all 0xFF, and the shortcut
+    is taken only when no three bytes 0xFF stand in a row."""
+    import games.randomness as randomness
+
+    assert all(limit > 0xFFFFFEFF for limit in randomness._LIMITS[1:])
+    assert randomness._SURELY_TAKEN == 0xFFFFFF00
+    assert randomness._none_rejected(bytes(range(256)), 64)
+    assert not randomness._none_rejected(b"\x00\xff\xff\xff\x00", 64)
+    assert not randomness._none_rejected(b"\x00" * 32, 257)

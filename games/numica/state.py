@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import combinations
+from types import MappingProxyType
 
 from games.api import Engine, Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
 from games.numica.actions import DIALECT, NumicaAction, Setup, Step
@@ -86,6 +87,37 @@ in its way), with the squares it passes over, which must be empty (none but for 
 An X tile reaches every square (only an empty one, which the capture rules see to)."""
 
 
+SQUARES_OF: dict[Step, tuple[int, int, bool]] = {}
+"""The squares of each move met on the board (at most 64 x 64 x 2 moves), and whether it
+is written as a capture: a move's names looked up once (`_squares_of`)."""
+
+
+def _squares_of(step: Step) -> tuple[int, int, bool]:
+    """The squares (origin, target) of a move and whether it is written as a capture,
+    learnt in SQUARES_OF. Raises IllegalActionError for a square off the board."""
+    origin, target = INDEX.get(step.origin), INDEX.get(step.target)
+    if origin is None:
+        raise IllegalActionError(f"{step.origin} is not on the board")
+    if target is None:
+        raise IllegalActionError(f"{step.target} is not on the board")
+    found = SQUARES_OF[step] = (origin, target, step.capture)
+    return found
+
+
+CAPTURED: list[tuple[Event, ...] | None] = [None] * 256
+"""The events of each capture met, by square and captured piece (`_captured`): immutable
+values, shared by every capture of that piece's side and shape on that square."""
+
+
+def _captured(target: int, victim: Piece) -> tuple[Event, ...]:
+    """The events of the capture of `victim` on `target`, learnt in CAPTURED."""
+    side, shape = SIDES[victim[0]], SHAPE_NAMES[victim[1]]
+    data = MappingProxyType({"square": SQUARES[target], "side": side, "shape": shape})
+    found = (Event(EventKind.CAPTURE, f"{SQUARES[target]}: {side}'s {shape} piece captured", data),)
+    CAPTURED[target * 4 + victim[0] * 2 + (victim[1] == "S")] = found
+    return found
+
+
 def _clear(board: list[Piece | None], squares: tuple[int, ...]) -> bool:
     """Whether none of `squares` holds a piece."""
     for square in squares:
@@ -121,10 +153,12 @@ class NumicaState(GameState[NumicaAction]):
         self.board = board
         self.placed: tuple[set[int], set[int]] = (set(), set())
         """The squares each side's pieces stand on (the board, indexed by side)."""
-        for square, piece in enumerate(board):
-            if piece is not None:
-                self.placed[piece[0]].add(square)
+        if any(board):  # (a record's start has an empty board: nothing to look at)
+            for square, piece in enumerate(board):
+                if piece is not None:
+                    self.placed[piece[0]].add(square)
         self.side = to_move
+        self._due_side = SIDES[to_move]  # (kept with `side`, for `begin_turn`)
         self.setups_left = setups_left
         self.round = 1
         self.opener = to_move
@@ -146,8 +180,69 @@ class NumicaState(GameState[NumicaAction]):
         return None if self.setups_left else self.round
 
     def _apply(self, action: NumicaAction, last: bool) -> tuple[Event, ...]:
-        if action.__class__ is Step and not self.setups_left:  # the usual case first
-            return self._step(action)
+        if action.__class__ is not Step or self.setups_left:
+            return self._not_a_move(action)
+        # The hot path of a replay, a move after the setups, played here without another
+        # call: reach from one table (REACH), the turn order written inline (as `_advance`
+        # has it once the setups are done).
+        squares = SQUARES_OF.get(action)
+        if squares is None:
+            squares = _squares_of(action)
+        origin, target, capture = squares
+        board, side = self.board, self.side
+        mover = board[origin]
+        if mover is None:
+            raise IllegalActionError(f"there is no piece on {SQUARES[origin]}")
+        if mover[0] != side:
+            raise IllegalActionError(f"the piece on {SQUARES[origin]} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
+        victim = board[target]
+        if victim is not None and victim[0] == side:
+            raise IllegalActionError(f"{SQUARES[target]} is held by {SIDES[side]}'s own piece")
+        tile = self.tiles[origin]
+        passed = REACH[tile][origin].get(target)
+        if passed is None or (passed and not _clear(board, passed)):
+            raise IllegalActionError(f"{SQUARES[origin]} is on a {tile} tile: {TILE_RULES[tile]}")
+        other = 1 - side
+        if victim is None:
+            if capture:
+                raise IllegalActionError(f"{SQUARES[target]} is empty: write {SQUARES[origin]}-{SQUARES[target]}")
+            events: tuple[Event, ...] = ()
+        else:
+            self._check_capture(action, tile, mover, victim)
+            self.placed[other].discard(target)
+        board[target] = mover if mover[2] else MOVED[mover]
+        board[origin] = None
+        placed = self.placed[side]
+        placed.discard(origin)
+        placed.add(target)
+        if victim is not None:
+            events = CAPTURED[target * 4 + victim[0] * 2 + (victim[1] == "S")] or _captured(target, victim)
+            if len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost at least)
+                self._finish((SIDES[side],), Reason.CAPTURES)
+        self.side = other
+        self._due_side = SIDES[other]
+        if other == self.opener:
+            self.round += 1
+        if self._outcome is None:  # `_has_move(other)` written out
+            tiles = self.tiles
+            for square in self.placed[other]:
+                tile = tiles[square]
+                if tile == "X":
+                    break
+                piece = board[square]
+                for reach in FIRST_REACH[tile][square]:
+                    there = board[reach]
+                    if there is None or (there[0] == side and (piece[2] or there[2])):  # type: ignore[index]
+                        break  # a move
+                else:
+                    continue  # none from this square: the next one
+                break
+            else:
+                self._finish((SIDES[side],), Reason.NO_MOVES)
+        return events
+
+    def _not_a_move(self, action: NumicaAction) -> tuple[Event, ...]:
+        """What `_apply` plays other than a move after the setups: a setup, or a refusal."""
         if self.setups_left:
             if not isinstance(action, Setup):
                 raise IllegalActionError(f"{SIDES[self.side]} must first set up its back row, written like SSOOSOSO")
@@ -156,7 +251,7 @@ class NumicaState(GameState[NumicaAction]):
             raise IllegalActionError("both sides have set up: a turn now moves one piece, like a1-c3")
         if not isinstance(action, Step):
             raise IllegalActionError(f"{action} is not a Numica action")
-        return self._step(action)
+        return self._apply(Step(*action), False)  # (a Step of a subclass, played as a Step)
 
     def _resign(self, side: str) -> tuple[Event, ...]:
         events = super()._resign(side)
@@ -178,6 +273,7 @@ class NumicaState(GameState[NumicaAction]):
         comes back to the side that opens rounds. Also after the game ends, so that a turn
         written after the end is placed in the round the turn order gives it."""
         self.side = 1 - self.side
+        self._due_side = SIDES[self.side]
         if self.setups_left:
             self.setups_left -= 1
             if not self.setups_left:
@@ -202,57 +298,6 @@ class NumicaState(GameState[NumicaAction]):
         if not self.setups_left:
             self._judge_start()
         return (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
-
-    def _step(self, action: Step) -> tuple[Event, ...]:
-        # The hot path of a replay: reach from one table (REACH), and the turn order written
-        # inline (as `_advance` has it once the setups are done).
-        origin, target = INDEX.get(action.origin), INDEX.get(action.target)
-        if origin is None:
-            raise IllegalActionError(f"{action.origin} is not on the board")
-        if target is None:
-            raise IllegalActionError(f"{action.target} is not on the board")
-        board, side = self.board, self.side
-        mover = board[origin]
-        if mover is None:
-            raise IllegalActionError(f"there is no piece on {action.origin}")
-        if mover[0] != side:
-            raise IllegalActionError(f"the piece on {action.origin} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
-        victim = board[target]
-        if victim is not None and victim[0] == side:
-            raise IllegalActionError(f"{action.target} is held by {SIDES[side]}'s own piece")
-        tile = self.tiles[origin]
-        passed = REACH[tile][origin].get(target)
-        if passed is None or (passed and not _clear(board, passed)):
-            raise IllegalActionError(f"{action.origin} is on a {tile} tile: {TILE_RULES[tile]}")
-        if victim is None:
-            if action.capture:
-                raise IllegalActionError(f"{action.target} is empty: write {action.origin}-{action.target}")
-        else:
-            self._check_capture(action, tile, mover, victim)
-        board[target] = MOVED[mover]
-        board[origin] = None
-        placed = self.placed[side]
-        placed.discard(origin)
-        placed.add(target)
-        other = 1 - side
-        events: tuple[Event, ...] = ()
-        if victim is not None:
-            self.placed[other].discard(target)
-            events = (
-                Event(
-                    EventKind.CAPTURE,
-                    f"{action.target}: {SIDES[victim[0]]}'s {SHAPE_NAMES[victim[1]]} piece captured",
-                    {"square": str(action.target), "side": SIDES[victim[0]], "shape": SHAPE_NAMES[victim[1]]},
-                ),
-            )
-            if self._has_captured_enough(side):
-                self._finish((SIDES[side],), Reason.CAPTURES)
-        self.side = other  # `_advance` after the setups
-        if other == self.opener:
-            self.round += 1
-        if self._outcome is None and not self._has_move(other):
-            self._finish((SIDES[side],), Reason.NO_MOVES)
-        return events
 
     @staticmethod
     def _check_capture(action: Step, tile: str, mover: Piece, victim: Piece) -> None:

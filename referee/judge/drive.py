@@ -146,6 +146,8 @@ def drive(
     apply: Apply = state.apply
     agree_draw: AgreeDraw = state.agree_draw
     end_turn = state.end_turn
+    begin_ending = state.begin_turn  # unwatched: it ends the turn before itself (one call)
+    watched = watch is not None
     if watch is not None:
         begin_turn, apply, agree_draw = watch.watching(begin_turn, apply, agree_draw)
     turns = 0
@@ -154,12 +156,21 @@ def drive(
     try:
         for at, item in enumerate(steps):
             if item.__class__ is Label:
-                if opened:  # a draw leaves the turn before it open: it ends here
+                # A label ends the turn before it, if one is open (a draw leaves it open).
+                if not watched:
                     try:
-                        end_turn()
+                        opens_round = begin_ending(item.side, item.step, item.number, opened)
                     except RuleError as error:
-                        raise Broken(at, Phase.ENDING, error, turns) from None
-                opens_round = begin_turn(item.side, item.step, item.number)
+                        if opened and state.turn_open:  # refused to end: the turn before is still open
+                            raise Broken(at, Phase.ENDING, error, turns) from None
+                        raise
+                else:
+                    if opened:
+                        try:
+                            end_turn()
+                        except RuleError as error:
+                            raise Broken(at, Phase.ENDING, error, turns) from None
+                    opens_round = begin_turn(item.side, item.step, item.number)
                 turns += 1
                 opened = True
                 if renumbered is not None and opens_round == (item.number is None):
