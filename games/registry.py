@@ -7,7 +7,8 @@ import importlib
 from functools import cache
 from typing import Any
 
-from games.api import Engine, GameInfo, GameState, Randomness
+from games.api import GameInfo, GameState, Randomness
+from games.engine import Engine
 
 
 def _labels(*sides: tuple[str, ...]) -> dict[str, str]:

@@ -8,7 +8,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from games.api import Chance, ChanceSyntax, Engine, Event, EventKind, SetupError, Start, quoted, whole_number
+from games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
+from games.engine import ChanceSyntax, Engine
 from games.nieuchess.actions import DIALECT, Battle
 from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
 from games.nieuchess.movement import ARMY, SIDES

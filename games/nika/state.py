@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from games.api import Engine, Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
+from games.api import Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
+from games.engine import Engine
 from games.nika.actions import DIALECT, PASS, NikaAction, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
 from games.nika.board import BOARD, CITIES, DELTAS, FACINGS, LETTERS
 from games.registry import NIKA

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Iterator
 from itertools import combinations
 from types import MappingProxyType
 
-from games.api import Engine, Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
+from games.api import Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
+from games.engine import Engine
 from games.numica.actions import DIALECT, NumicaAction, Setup, Step
 from games.randomness import shuffled
 from games.registry import NUMICA

@@ -14,7 +14,6 @@ from functools import cache
 
 from games.api import (
     RESIGN,
-    Engine,
     Event,
     EventKind,
     GameState,
@@ -25,6 +24,7 @@ from games.api import (
     quoted,
     whole_number,
 )
+from games.engine import Engine
 from games.pikemen.actions import DIALECT, Charge, PikemenAction, Reorient
 from games.pikemen.board import (
     FACING_INDEX,

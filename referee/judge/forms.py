@@ -20,7 +20,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games import registry
-from games.api import ChanceSyntax, GameState, PendingKind, Resign
+from games.api import GameState, PendingKind, Resign
+from games.engine import ChanceSyntax
 from notation.model import Record, Turn
 
 

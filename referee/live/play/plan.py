@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from games import registry
-from games.api import Engine, Event, EventKind
+from games.api import Event, EventKind
+from games.engine import Engine
 from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Timeout, Turn
 from referee.judge.adjudicate import Replay
 from referee.judge.verdicts import Verdict
