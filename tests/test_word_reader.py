@@ -187,3 +187,9 @@ def test_a_long_record_is_read_as_words_in_little_memory() -> None:
         tracemalloc.stop()
     assert read is not None, "read as words"
     assert peak < 4 * len(text), f"{peak / len(text):.1f} times the text"
+
+
+@pytest.mark.parametrize("moves", ["R:", "1. R:", "draw", "resign", "a1-c3", "R: a1-c3", "x", "R: x"])
+def test_a_move_text_of_one_or_two_words_reads_as_the_token_reader_reads_it(moves: str) -> None:
+    for _ in range(2):  # the words unknown, then known
+        same_as_token_reader(f'[Game "numica"]\n[Seed "s"]\n\n{moves}\n')

@@ -159,7 +159,7 @@ def drive(
                 # A label ends the turn before it, if one is open (a draw leaves it open).
                 if not watched:
                     try:
-                        opens_round = begin_ending(item.side, item.step, item.number, opened)
+                        opens_round = begin_ending(item[0], item[1], item[2], opened)  # (side, step, number)
                     except RuleError as error:
                         if opened and state.turn_open:  # refused to end: the turn before is still open
                             raise Broken(at, Phase.ENDING, error, turns) from None
@@ -173,7 +173,7 @@ def drive(
                     opens_round = begin_turn(item.side, item.step, item.number)
                 turns += 1
                 opened = True
-                if renumbered is not None and opens_round == (item.number is None):
+                if renumbered is not None and opens_round == (item[2] is None):  # (its number)
                     renumbered.append(turns - 1)
                     renumbered.append((state.round_number() or 0) if opens_round else 0)
             elif item is DRAW:

@@ -27,7 +27,11 @@ from referee.judge.drive import action_places as drive_places
 from referee.judge.drive import drive, quick_kinds
 from referee.judge.drive import open_ended as find_open_ended
 from referee.judge.token import token_of_digest
-from referee.judge.verdicts import Verdict, annotated
+from referee.judge.verdicts import Verdict
+
+WHOLE = 1 << 16
+"""A record up to this size (bytes) has its canonical text hashed whole, a longer one a
+piece at a time."""
 
 
 def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = False) -> Verdict | None:
@@ -59,10 +63,15 @@ def quick_check(
                 scanned = scan(_text(raw), dialect_for, keep=True, joined=False)
                 assert scanned is not None
             dialect = registry.engine(scanned.game).dialect()
-            digest = hashlib.sha256()
-            for piece in canonical_pieces(scanned, dialect, renumbered, without="Result"):
-                digest.update(piece.encode("utf-8"))
-            verdict = annotated(verdict, token_of_digest(verdict.turns or 0, digest.hexdigest()))
+            pieces = canonical_pieces(scanned, dialect, renumbered, without="Result")
+            if len(raw.raw) <= WHOLE:
+                digest = hashlib.sha256("".join(pieces).encode("utf-8"))
+            else:  # a piece at a time: a long record's canonical text is never held whole
+                digest = hashlib.sha256()
+                for piece in pieces:
+                    digest.update(piece.encode("utf-8"))
+            made = token_of_digest(verdict.turns or 0, digest.hexdigest())
+            return verdict._replace(token=made, offset=raw.offset), None  # (`annotated` with no suggestion)
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
         verdict = None
     if verdict is not None:
