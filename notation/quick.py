@@ -17,10 +17,11 @@ the same tags, labels and actions.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from itertools import repeat
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from notation.dialect import GLYPH_PATTERN, Dialect
 from notation.lexicon import (
@@ -51,6 +52,9 @@ line that begins with a label), since a word takes many times its characters' me
 
 CUT_LINES = 64
 """Lines looked at after a piece of that size for one that begins with a label."""
+
+Lookup = Callable[[Mapping[str, Any]], Iterable[Any]]
+"""The values of a piece's words in a word table, in order (an `itemgetter` of the words)."""
 
 _UNKNOWN, _TURN, _ACTION, _END = 0, ord("T"), ord("a"), ord("e")
 """The kind of a word (`_Reader.words`): not read alone, a label, an action, `draw`."""
@@ -222,24 +226,18 @@ class _Reader:
                     append(parse_action(token[action]))
                 except ValueError:
                     return None
-            elif kind == first or kind == first_glyph:  # a label and its turn's first action
+            elif kind == first or kind == first_glyph or kind == head:  # a label (and its turn's first action)
                 written = token[head]
                 label = labels.get(written) or self._label(written, token["label"], token["number"])
                 if label is None:
                     return None
                 append(label)
                 in_turn = True
-                try:
-                    append(parse_action(token[first]))
-                except ValueError:
-                    return None
-            elif kind == head:
-                written = token[head]
-                label = labels.get(written) or self._label(written, token["label"], token["number"])
-                if label is None:
-                    return None
-                append(label)
-                in_turn = True
+                if kind != head:  # the first action, read as the next token would read it
+                    try:
+                        append(parse_action(token[first]))
+                    except ValueError:
+                        return None
             elif kind == draw:
                 append(DRAW)
                 in_turn = False
@@ -413,29 +411,25 @@ class _Reader:
             for word in set(words).difference(self.word_kinds):
                 self._learn(word)
             return self._chunk_mapped(words, keep, join)
-        if _UNKNOWN in kinds:
-            return self._segments(words, kinds, keep, join)
-        if kinds[0] == _ACTION or b"ea" in kinds:
-            return None
-        items: list[Item] = list(look(self.word_items))
-        if not keep:
-            return items, []
-        if join:
-            body = "".join(look(self.word_texts))
-            return items, [body] if body else []
-        return items, list(look(self.word_texts))
+        return self._read(words, kinds, keep, join, look)
 
     def _chunk_mapped(self, words: list[str], keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
         """`_chunk` word by word (a word forgotten since it was learnt is not read alone)."""
-        kinds = bytes(map(self.word_kinds.get, words, repeat(_UNKNOWN)))
+        return self._read(words, bytes(map(self.word_kinds.get, words, repeat(_UNKNOWN))), keep, join, None)
+
+    def _read(
+        self, words: list[str], kinds: bytes, keep: bool, join: int, look: Lookup | None
+    ) -> tuple[list[Item], list[str]] | None:
+        """`_chunk` once the words' kinds are known: their items (and texts), looked up with
+        `look`, or word by word when None."""
         if _UNKNOWN in kinds:
             return self._segments(words, kinds, keep, join)
         if kinds[:1] == b"a" or b"ea" in kinds:
             return None
-        items = list(map(self.word_items.__getitem__, words))
+        items: list[Item] = list(look(self.word_items) if look else map(self.word_items.__getitem__, words))
         if not keep:
             return items, []
-        texts = map(self.word_texts.__getitem__, words)
+        texts = look(self.word_texts) if look else map(self.word_texts.__getitem__, words)
         if join:
             body = "".join(texts)
             return items, [body] if body else []
