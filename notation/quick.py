@@ -17,11 +17,11 @@ the same tags, labels and actions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from functools import cache
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from notation.dialect import GLYPH_PATTERN, Dialect
 from notation.lexicon import (
@@ -52,9 +52,6 @@ line that begins with a label), since a word takes many times its characters' me
 
 CUT_LINES = 64
 """Lines looked at after a piece of that size for one that begins with a label."""
-
-Lookup = Callable[[Mapping[str, Any]], Iterable[Any]]
-"""The values of a piece's words in a word table, in order (an `itemgetter` of the words)."""
 
 _UNKNOWN, _TURN, _ACTION, _END = 0, ord("T"), ord("a"), ord("e")
 """The kind of a word (`_Reader.words`): not read alone, a label, an action, `draw`."""
@@ -195,8 +192,9 @@ class _Reader:
         self.short = dialect.short_labels
         self.actions: dict[str, tuple[object, str]] = {}  # with `keep`: each action and its canonical text
         self.numbered: dict[str, tuple[Label, str]] = {}  # with `keep`: label and its text, by its head as written
-        # `words`: each word read alone (white space around it), by its text: its item, its
-        # kind and its canonical text; a word is learnt when first met (`_learn`).
+        # `words`: each word read alone (white space around it), by its text: its item (labels
+        # and actions only: `draw` is not there), its kind and its canonical text; a word is
+        # learnt when first met (`_learn`).
         self.word_items: dict[str, Item] = {}
         self.word_kinds: dict[str, int] = {}
         self.word_texts: dict[str, str] = {}
@@ -401,39 +399,38 @@ class _Reader:
     def _chunk(self, words: list[str], keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
         """The items of a piece of a move text read as words, and with `keep` its canonical
         text (one part when `join`, else a part per word). The words are looked up in the
-        word tables with one `itemgetter` (a third faster than `map` over `__getitem__`)."""
+        word tables with one `itemgetter` (a third faster than `map` over `__getitem__`):
+        their items first, a table of labels and actions only, so that a piece of labels
+        and actions alone (nearly every one) is read with one lookup a word; a piece with
+        a word that is neither (`draw`, a word not read alone, one not learnt yet) is read
+        by its words' kinds (`_chunk_mapped`)."""
         if len(words) < 2:  # (an itemgetter of one word gives its value alone, of none fails)
             return self._chunk_mapped(words, keep, join)
         look = itemgetter(*words)
         try:
-            kinds = bytes(look(self.word_kinds))
-        except KeyError:  # words met for the first time
+            items: list[Item] = list(look(self.word_items))
+        except KeyError:  # words met for the first time, or neither labels nor actions
             for word in set(words).difference(self.word_kinds):
                 self._learn(word)
             return self._chunk_mapped(words, keep, join)
-        return self._read(words, kinds, keep, join, look)
+        if items[0].__class__ is not Label:
+            return None  # an action before any label: the token reader says so
+        if not keep:
+            return items, []
+        return items, _texts(look(self.word_texts), join)
 
     def _chunk_mapped(self, words: list[str], keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
-        """`_chunk` word by word (a word forgotten since it was learnt is not read alone)."""
-        return self._read(words, bytes(map(self.word_kinds.get, words, repeat(_UNKNOWN))), keep, join, None)
-
-    def _read(
-        self, words: list[str], kinds: bytes, keep: bool, join: int, look: Lookup | None
-    ) -> tuple[list[Item], list[str]] | None:
-        """`_chunk` once the words' kinds are known: their items (and texts), looked up with
-        `look`, or word by word when None."""
+        """`_chunk` by the words' kinds, word by word (a word forgotten since it was learnt
+        is not read alone)."""
+        kinds = bytes(map(self.word_kinds.get, words, repeat(_UNKNOWN)))
         if _UNKNOWN in kinds:
             return self._segments(words, kinds, keep, join)
         if kinds[:1] == b"a" or b"ea" in kinds:
             return None
-        items: list[Item] = list(look(self.word_items) if look else map(self.word_items.__getitem__, words))
+        items: list[Item] = list(map(self.word_items.get, words, repeat(DRAW)))  # (`draw`: not in the table)
         if not keep:
             return items, []
-        texts = look(self.word_texts) if look else map(self.word_texts.__getitem__, words)
-        if join:
-            body = "".join(texts)
-            return items, [body] if body else []
-        return items, list(texts)
+        return items, _texts(map(self.word_texts.__getitem__, words), join)
 
     def _segments(self, words: list[str], kinds: bytes, keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
         """`words` for a move text some of whose words are not read alone: the turns that
@@ -451,7 +448,7 @@ class _Reader:
                 known = kinds[done:start]
                 if known[0] == _ACTION or b"ea" in known:
                     return None
-                items += map(self.word_items.__getitem__, words[done:start])
+                items += map(self.word_items.get, words[done:start], repeat(DRAW))
                 if keep:
                     parts += map(self.word_texts.__getitem__, words[done:start])
             if at < 0:
@@ -503,7 +500,8 @@ class _Reader:
         if found is None:
             self.word_kinds[word] = _UNKNOWN
             return
-        self.word_items[word] = found[0]
+        if kind != _END:  # (labels and actions only: `_chunk`)
+            self.word_items[word] = found[0]
         self.word_kinds[word] = kind
         if self.keep:  # (the canonical texts only where they are written)
             self.word_texts[word] = found[1]
@@ -547,6 +545,14 @@ class _Reader:
         read = Label(side, label[:-1] != bare, None if number is None else int(number.rstrip(".")))
         self.labels[written] = read
         return read
+
+
+def _texts(texts: Iterable[str], join: int) -> list[str]:
+    """The canonical texts of a piece's words as its parts: one part when `join`, else one a word."""
+    if not join:
+        return list(texts)
+    body = "".join(texts)
+    return [body] if body else []
 
 
 def _joined(parts: list[str], join: int) -> list[str]:

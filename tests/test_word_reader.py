@@ -189,7 +189,23 @@ def test_a_long_record_is_read_as_words_in_little_memory() -> None:
     assert peak < 4 * len(text), f"{peak / len(text):.1f} times the text"
 
 
-@pytest.mark.parametrize("moves", ["R:", "1. R:", "draw", "resign", "a1-c3", "R: a1-c3", "x", "R: x"])
-def test_a_move_text_of_one_or_two_words_reads_as_the_token_reader_reads_it(moves: str) -> None:
+@pytest.mark.parametrize(
+    "moves",
+    [
+        "R:",
+        "1. R:",
+        "draw",
+        "resign",
+        "a1-c3",
+        "R: a1-c3",
+        "x",
+        "R: x",
+        "a1-c3 R: a1-c3",  # an action before any label: not read as words, known or not
+        "a1-c3 b2-b3",
+        "R: a1-c3 draw b2-b3",  # an action after `draw`
+        "R: a1-c3 draw B: b2-b3",
+    ],
+)
+def test_a_move_text_of_a_few_words_reads_as_the_token_reader_reads_it(moves: str) -> None:
     for _ in range(2):  # the words unknown, then known
         same_as_token_reader(f'[Game "numica"]\n[Seed "s"]\n\n{moves}\n')
