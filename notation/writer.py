@@ -21,7 +21,9 @@ CLOCK_TAGS = ("TimeControl", "Start")
 
 
 def escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    if "\\" in value or '"' in value:
+        return value.replace("\\", "\\\\").replace('"', '\\"')
+    return value  # (nearly every value: nothing to escape)
 
 
 def ordered_tags(tags: tuple[Tag, ...] | list[Tag], dialect: Dialect) -> list[Tag]:
@@ -53,17 +55,19 @@ def write_tags(tags: list[Tag]) -> str:
 
 
 @lru_cache(maxsize=256)
-def _tag_order(names: tuple[str, ...], dialect: Dialect) -> tuple[str, ...]:
-    """The names of tags read in the order `names` as `ordered_tags` orders them (kept:
-    records of a file mostly have the same tags)."""
+def _tag_order(names: tuple[str, ...], dialect: Dialect, without: str) -> tuple[str, ...]:
+    """The names of tags read in the order `names` as `ordered_tags` orders them, `without`
+    left out (kept: records of a file mostly have the same tags)."""
     nowhere = Span(1, 1)
-    return tuple(tag.name for tag in ordered_tags([Tag(name, "", nowhere) for name in names], dialect))
+    return tuple(
+        tag.name for tag in ordered_tags([Tag(name, "", nowhere) for name in names], dialect) if tag.name != without
+    )
 
 
 def write_tag_values(tags: Mapping[str, str], dialect: Dialect, without: str = "") -> str:
     """`write_tags(ordered_tags(...))` of tags read as values by name, the tag `without`
     left out."""
-    order = _tag_order(tuple(name for name in tags if name != without), dialect)
+    order = _tag_order(tuple(tags), dialect, without)
     return "".join([f'[{name} "{escape(tags[name])}"]\n' for name in order])
 
 
@@ -110,6 +114,10 @@ def write_scanned(scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] 
     replay finds them
     (`referee.judge.drive.drive`), and the tag `without` is left out (the turn token's text
     has no `Result`)."""
+    body = scanned.body
+    if not renumbered and body is not None:  # (nearly every record: the text as kept)
+        parts = body.parts
+        return write_tag_values(scanned.tags, dialect, without) + "".join(parts) + ("\n" if parts else "")
     return "".join(canonical_pieces(scanned, dialect, renumbered, without))
 
 

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import registry
+from notation.lexicon import unescape
 from notation.model import Record
 from notation.quick import DRAW, Label, scan
 from notation.reader import read_raw
@@ -31,6 +32,7 @@ from referee.judge.drive import quick_kinds
 from referee.judge.fused import quick_verdict
 from referee.judge.playout import play
 from referee.judge.sources import Read
+from referee.judge.token import canonical_text
 from referee.judge.verdicts import Verdict
 from referee.judge.words import verdict_fields
 from tests.fuzzing import corpus, mutate
@@ -219,6 +221,24 @@ def test_a_record_without_round_numbers_and_with_comments_keeps_its_token() -> N
             assert (judged is None) == (not expected.legal)
             if judged is not None:
                 assert verdict_fields(judged) == verdict_fields(expected)
+
+
+def test_a_tag_value_with_quotes_and_backslashes_keeps_its_token() -> None:
+    """The canonical text escapes a tag value's quotes and backslashes (NOTATION.md §7):
+    the fused path hashes the same text as the detailed path."""
+    for _, _, data in PLAYOUTS:
+        head, _, moves = data.decode("utf-8").partition("\n\n")
+        for value in ('The \\"Grand\\" Cup', "C:\\\\league", 'both \\\\ and \\"'):
+            raw = split(f'{head}\n[Event "{value}"]\n\n{moves}'.encode())[0]
+            expected = detailed(raw, annotate=True)
+            judged = quick_verdict(raw, "t.rgn", 1, token=True)
+            assert expected.legal and judged is not None
+            assert judged.token == expected.token, value
+            record = read_raw(raw, dialect_for)
+            assert isinstance(record, Record)
+            again = read_raw(split(canonical_text(record).encode())[0], dialect_for)  # the text the token hashes
+            assert isinstance(again, Record)
+            assert {tag.name: tag.value for tag in again.tags}["Event"] == unescape(f'"{value}"')
 
 
 def test_check_json_takes_the_fused_path_for_legal_records_with_comments() -> None:

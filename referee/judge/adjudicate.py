@@ -481,10 +481,19 @@ def verdict_of(
 
 
 def legal_verdict(
-    game: str, claimed: str | None, state: GameState[Any], source: str, index: int, turns: int
+    game: str,
+    claimed: str | None,
+    state: GameState[Any],
+    source: str,
+    index: int,
+    turns: int,
+    *,
+    token: str | None = None,
+    offset: int = 0,
 ) -> Verdict:
     """The verdict of a record replayed to its end without breaking a rule: finished or
-    ongoing, with the `Result` it claims (if any) checked."""
+    ongoing, with the `Result` it claims (if any) checked, and the `token` and `offset`
+    given."""
     outcome = state.outcome()
     matches = _matches(game, claimed, outcome)
     rolls = state.rolls_as_given if registry.GAMES[game].randomness == Randomness.DICE else None
@@ -499,6 +508,8 @@ def legal_verdict(
             claimed=claimed,
             result_matches=matches,
             rolls_as_given=rolls,
+            token=token,
+            offset=offset,
         )
     ongoing = Ongoing(state.to_move(), state.round_number(), state.pending(), state.pending_message())
     return Verdict(
@@ -511,6 +522,8 @@ def legal_verdict(
         claimed=claimed,
         result_matches=matches,
         rolls_as_given=rolls,
+        token=token,
+        offset=offset,
     )
 
 

@@ -173,9 +173,14 @@ def drive(
                     opens_round = begin_turn(item.side, item.step, item.number)
                 turns += 1
                 opened = True
-                if renumbered is not None and opens_round == (item[2] is None):  # (its number)
-                    renumbered.append(turns - 1)
-                    renumbered.append((state.round_number() or 0) if opens_round else 0)
+                if renumbered is not None:  # (a number missing where a round opens, or written where none does)
+                    if opens_round:
+                        if item[2] is None:  # (its number)
+                            renumbered.append(turns - 1)
+                            renumbered.append(state.round_number() or 0)
+                    elif item[2] is not None:
+                        renumbered.append(turns - 1)
+                        renumbered.append(0)
             elif item is DRAW:
                 if state.outcome() is not None:
                     raise Broken(at, Phase.DRAWING, None, turns)

@@ -19,9 +19,10 @@ from typing import Any
 
 from games import registry
 from games.api import GameState
+from notation.dialect import Dialect
 from notation.quick import Item, Scanned, scan
 from notation.stream import RawRecord
-from notation.writer import canonical_pieces
+from notation.writer import canonical_pieces, write_scanned
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
 from referee.judge.drive import action_places as drive_places
 from referee.judge.drive import drive, quick_kinds
@@ -39,7 +40,8 @@ def quick_verdict(raw: RawRecord, source: str, index: int, *, token: bool = Fals
     detailed path must give the verdict (not read quickly, illegal, timed, or any failure).
 
     With `token`, the verdict carries the turn token (PLAY.md §2), its canonical text
-    written from the same reading and replay (`notation.writer.canonical_pieces`, hashed a piece at a time)."""
+    written from the same reading and replay (`notation.writer.write_scanned`; a long
+    record's a piece at a time, `notation.writer.canonical_pieces`)."""
     return quick_check(raw, source, index, token=token)[0]
 
 
@@ -55,32 +57,42 @@ def quick_check(
         scanned = scan(_text(raw), dialect_for, keep=token)
         if scanned is None or "TimeControl" in scanned.tags or "Start" in scanned.tags:
             return None, None  # a timed record (or one that claims to be) is judged the detailed way
-        renumbered = array("i") if token else None
-        verdict = _replay(scanned, source, index, renumbered)
-        if verdict is not None and renumbered is not None:
-            if renumbered and scanned.body is not None and not scanned.body.plain:  # (rare) read again
-                scanned = None  # (not held while read again)
-                scanned = scan(_text(raw), dialect_for, keep=True, joined=False)
-                assert scanned is not None
-            dialect = registry.engine(scanned.game).dialect()
-            pieces = canonical_pieces(scanned, dialect, renumbered, without="Result")
-            if len(raw.raw) <= WHOLE:
-                digest = hashlib.sha256("".join(pieces).encode("utf-8"))
-            else:  # a piece at a time: a long record's canonical text is never held whole
-                digest = hashlib.sha256()
-                for piece in pieces:
-                    digest.update(piece.encode("utf-8"))
-            made = token_of_digest(verdict.turns or 0, digest.hexdigest())
-            return verdict._replace(token=made, offset=raw.offset), None  # (`annotated` with no suggestion)
+        game, tags, items = scanned.game, scanned.tags, scanned.items
+        engine = registry.engine(game)
+        state: GameState[Any] = engine.new_state(tags)
+        claimed = tags.get("Result")
+        if unreadable_result(game, claimed, state.sides) is None:  # (else malformed at the tag)
+            # Played on a new state with the driver every path shares; a broken rule raises.
+            renumbered = array("i") if token else None
+            turns = drive(items, state, find_open_ended(quick_kinds(items)), None, renumbered)
+            made = None
+            if renumbered is not None:
+                made = token_of_digest(turns, _digest(raw, scanned, engine.dialect(), renumbered))
+            return legal_verdict(game, claimed, state, source, index, turns, token=made, offset=raw.offset), None
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
-        verdict = None
-    if verdict is not None:
-        return verdict._replace(offset=raw.offset), None
+        pass
     if scanned is None:
         return None, None
     items = scanned.items
     del scanned
     return None, action_places(items)
+
+
+def _digest(raw: RawRecord, scanned: Scanned, dialect: Dialect, renumbered: array[int]) -> str:
+    """The SHA-256 (hex) of the canonical text without `Result` of the record read as
+    `scanned` (with `keep`) and replayed, `renumbered` as the replay gave it
+    (`notation.writer.canonical_pieces`)."""
+    body = scanned.body
+    if renumbered and body is not None and not body.plain:  # (rare) read again, its labels apart
+        again = scan(_text(raw), dialect_for, keep=True, joined=False)
+        assert again is not None
+        scanned = again
+    if len(raw.raw) <= WHOLE:
+        return hashlib.sha256(write_scanned(scanned, dialect, renumbered, without="Result").encode("utf-8")).hexdigest()
+    digest = hashlib.sha256()  # a piece at a time: a long record's canonical text is never held whole
+    for piece in canonical_pieces(scanned, dialect, renumbered, without="Result"):
+        digest.update(piece.encode("utf-8"))
+    return digest.hexdigest()
 
 
 def _text(raw: RawRecord) -> str:
@@ -96,15 +108,3 @@ def action_places(items: list[Item]) -> set[int]:
     leave a choice or a roll unwritten (`referee.judge.drive.open_ended`)."""
     kinds = quick_kinds(items)
     return drive_places(kinds, find_open_ended(kinds))
-
-
-def _replay(scanned: Scanned, source: str, index: int, renumbered: array[int] | None = None) -> Verdict | None:
-    """Play the record on a new state with the driver every path shares
-    (`referee.judge.drive.drive`); a broken rule raises. `renumbered`, when given, gets
-    the turns whose canonical round number is not the one written (`drive`)."""
-    state: GameState[Any] = registry.engine(scanned.game).new_state(scanned.tags)
-    if unreadable_result(scanned.game, scanned.tags.get("Result"), state.sides) is not None:
-        return None  # malformed at the tag
-    items = scanned.items
-    turns = drive(items, state, find_open_ended(quick_kinds(items)), None, renumbered)
-    return legal_verdict(scanned.game, scanned.tags.get("Result"), state, source, index, turns)
