@@ -19,6 +19,7 @@ from referee.bench.chess import (
     pgn_extract,
     pgn_extract_reads,
     read_sizes,
+    timed_in_turn,
 )
 from referee.judge.errors import UsageError
 
@@ -185,3 +186,14 @@ def test_pgn_extract_validates_the_pgn_it_is_timed_on(tmp_path: Path) -> None:
     bad.write_text('[Event "a"]\n\n1. e4 e5 2. Ke3 *\n')
     assert pgn_extract_reads(program, good) == 2
     assert pgn_extract_reads(program, bad) is None
+
+
+def test_the_commands_compared_run_in_turn_each_timed_and_measured(tmp_path: Path) -> None:
+    """A B A B...: a drift of the machine's speed slows every command alike."""
+    order = tmp_path / "order"
+    write = "import sys; open(sys.argv[1], 'a').write(sys.argv[2]); sys.exit(int(sys.argv[3]))"
+    commands = {name: [sys.executable, "-c", write, str(order), name, code] for name, code in (("a", "0"), ("b", "3"))}
+    timed = timed_in_turn(commands, 3)
+    assert order.read_text() == "ababab"
+    assert timed["a"].status == 0 and timed["b"].status == 3
+    assert all(0 < figure.seconds < 30 and figure.peak_mb > 1 for figure in timed.values())

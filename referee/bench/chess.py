@@ -3,7 +3,9 @@
 For each game: random playouts (seeded, made before timing) of at least `actions` actions
 written to a file (size 1x), and the same records ten times over (10x). The whole
 `referee check FILE` process is timed, in text and with `--json` (what pipelines read),
-start-up included, a fresh process each run, the best of `runs`, with its peak memory.
+start-up included, a fresh process each run, the best of `runs`, with its peak memory;
+the commands compared at one size run in turn, so that a drift of the machine's speed
+slows them alike.
 Beside it, python-chess reads and validates a PGN of as many plies, made by python-chess
 itself in the same run from seeded random games (repeated for 10x, as the referee's
 records are), also as a whole process. The ratio is the referee's actions per second
@@ -70,14 +72,22 @@ print(time.perf_counter() - start, os.waitstatus_to_exitcode(status), usage.ru_m
 """
 
 
-def _timed(command: list[str], runs: int) -> Timed:
-    """The best wall time of `runs` fresh processes, and the highest peak memory of them."""
-    best, peak, status = float("inf"), 0.0, 0
+def timed_in_turn(commands: dict[str, list[str]], runs: int) -> dict[str, Timed]:
+    """The best wall time of `runs` fresh processes of each command, and the highest peak
+    memory of them, the commands run in turn (A B C A B C ...): a machine whose speed
+    drifts during the call then slows every command alike, and the ratios between them
+    hold."""
+    best = dict.fromkeys(commands, float("inf"))
+    peak = dict.fromkeys(commands, 0.0)
+    status = dict.fromkeys(commands, 0)
     for _ in range(runs):
-        done = subprocess.run([sys.executable, "-c", _TIME, *command], capture_output=True, text=True, check=True)
-        seconds, code, kilobytes = done.stdout.split()
-        best, peak, status = min(best, float(seconds)), max(peak, int(kilobytes) / 1024), int(code)
-    return Timed(best, peak, status)
+        for name, command in commands.items():
+            done = subprocess.run([sys.executable, "-c", _TIME, *command], capture_output=True, text=True, check=True)
+            seconds, code, kilobytes = done.stdout.split()
+            best[name] = min(best[name], float(seconds))
+            peak[name] = max(peak[name], int(kilobytes) / 1024)
+            status[name] = int(code)
+    return {name: Timed(best[name], peak[name], status[name]) for name in commands}
 
 
 def chess_pgn(plies: int, seed: str) -> tuple[str, int]:
@@ -250,21 +260,23 @@ def compare(
                 their_rate: float | None = None
                 extract_rate: float | None = None
                 chess_mb = 0.0
+                commands = {mode: [*_referee_command(), "check", *flags, str(ours)] for mode, flags in MODES.items()}
                 if chess_here:
                     if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
                         pgn = chess_pgn(made, f"{seed}-chess-{name}")
                     theirs = Path(folder, f"{name}-{scale}x.pgn")
                     theirs.write_text("\n".join([pgn[0]] * scale), encoding="utf-8")
-                    chess_run = _timed([sys.executable, "-c", _CHESS_READ, str(theirs)], runs)
-                    if chess_run.status == 0:
-                        their_rate, chess_mb = pgn[1] * scale / chess_run.seconds, chess_run.peak_mb
+                    commands["chess"] = [sys.executable, "-c", _CHESS_READ, str(theirs)]
                     if extractor is not None and pgn_extract_reads(extractor, theirs) is not None:
-                        extract_run = _timed([extractor, "-r", "-s", str(theirs)], runs)
-                        if extract_run.status == 0:
-                            extract_rate = pgn[1] * scale / extract_run.seconds
+                        commands["pgn-extract"] = [extractor, "-r", "-s", str(theirs)]
+                timed = timed_in_turn(commands, runs)
+                if "chess" in timed and timed["chess"].status == 0 and pgn is not None:
+                    their_rate, chess_mb = pgn[1] * scale / timed["chess"].seconds, timed["chess"].peak_mb
+                if "pgn-extract" in timed and timed["pgn-extract"].status == 0 and pgn is not None:
+                    extract_rate = pgn[1] * scale / timed["pgn-extract"].seconds
                 text_rate: float | None = None
-                for mode, flags in MODES.items():
-                    referee = _timed([*_referee_command(), "check", *flags, str(ours)], runs)
+                for mode in MODES:
+                    referee = timed[mode]
                     failed = referee.status != 0
                     rate = None if failed else made * scale / referee.seconds
                     yield format_row(
