@@ -17,7 +17,7 @@ the same tags, labels and actions.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import repeat
 from operator import itemgetter
@@ -89,6 +89,11 @@ class Body(NamedTuple):
     joined: bool
     plain: bool
     """No comment or glyph is in it: the items alone give it (with the replay's numbers)."""
+    written: bool = False
+    """`parts` are the move text as written (one part, its newline first), every word of it
+    written as the canonical form writes it: the canonical text when its white space is
+    the canonical form's too, which `notation.writer` checks against the items (else it
+    writes the text from them)."""
 
 
 Item = Label | _Draw | object
@@ -196,6 +201,9 @@ class _Reader:
         # and actions only: `draw` is not there), its kind and its canonical text; a word is
         # learnt when first met (`_learn`).
         self.word_items: dict[str, Item] = {}
+        self.word_all = (
+            self.word_items if not keep else {}
+        )  # (with `keep`, `word_items` only words written canonically)
         self.word_kinds: dict[str, int] = {}
         self.word_texts: dict[str, str] = {}
         self.whole_head = re.compile(rf"(?P<number>{NUMBER})?(?P<label>{label})", re.IGNORECASE | re.ASCII).fullmatch
@@ -353,13 +361,14 @@ class _Reader:
             return None
         if "\x1c" in moves or "\x1d" in moves or "\x1e" in moves or "\x1f" in moves:
             return None  # white space to `str.split`, not to the token reader
+        written = moves
         if ". " in moves:
             moves = moves.replace(". ", ".")
         if len(moves) <= WORDS_CHUNK:  # nearly every record: one piece
-            read = self._chunk(moves.split(), keep, join)
+            read = self._chunk(moves.split(), keep, join, written if keep and join else None)
             if read is None:
                 return None
-            return read[0], Body(read[1], bool(join), True) if keep else None
+            return read[0], Body(read[1], bool(join), True, read[2]) if keep else None
         items: list[Item] = []
         parts: list[str] = []
         start = 0
@@ -396,30 +405,50 @@ class _Reader:
                     return at
         return None
 
-    def _chunk(self, words: list[str], keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
+    def _chunk(
+        self, words: list[str], keep: bool, join: int, written: str | None = None
+    ) -> tuple[list[Item], list[str], bool] | None:
         """The items of a piece of a move text read as words, and with `keep` its canonical
         text (one part when `join`, else a part per word). The words are looked up in the
         word tables with one `itemgetter` (a third faster than `map` over `__getitem__`):
         their items first, a table of labels and actions only, so that a piece of labels
         and actions alone (nearly every one) is read with one lookup a word; a piece with
         a word that is neither (`draw`, a word not read alone, one not learnt yet) is read
-        by its words' kinds (`_chunk_mapped`)."""
+        by its words' kinds (`_chunk_mapped`).
+
+        With `keep`, that first table holds only the words written as the canonical form
+        writes them (`_learn`): when the piece `written` is given and every word is there,
+        its text is the piece itself, stripped (`Body.written`: the third value), and its
+        words' texts are not looked up and joined."""
         if len(words) < 2:  # (an itemgetter of one word gives its value alone, of none fails)
             return self._chunk_mapped(words, keep, join)
         look = itemgetter(*words)
         try:
             items: list[Item] = list(look(self.word_items))
-        except KeyError:  # words met for the first time, or neither labels nor actions
-            for word in set(words).difference(self.word_kinds):
-                self._learn(word)
-            return self._chunk_mapped(words, keep, join)
+        except KeyError:  # words met for the first time, or neither labels nor actions (nor canonical, with `keep`)
+            found = self._all_items(look) if keep else None
+            if found is None:
+                for word in set(words).difference(self.word_kinds):
+                    self._learn(word)
+                return self._chunk_mapped(words, keep, join)
+            items, written = found, None
         if items[0].__class__ is not Label:
             return None  # an action before any label: the token reader says so
         if not keep:
-            return items, []
-        return items, _texts(look(self.word_texts), join)
+            return items, [], False
+        if written is not None:
+            return items, ["\n" + written.strip()], True
+        return items, _texts(look(self.word_texts), join), False
 
-    def _chunk_mapped(self, words: list[str], keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
+    def _all_items(self, look: Callable[[dict[str, Item]], tuple[Item, ...]]) -> list[Item] | None:
+        """With `keep`, the items of a piece's words among all labels and actions learnt
+        (`word_all`), or None when one is not there."""
+        try:
+            return list(look(self.word_all))
+        except KeyError:
+            return None
+
+    def _chunk_mapped(self, words: list[str], keep: bool, join: int) -> tuple[list[Item], list[str], bool] | None:
         """`_chunk` by the words' kinds, word by word (a word forgotten since it was learnt
         is not read alone)."""
         kinds = bytes(map(self.word_kinds.get, words, repeat(_UNKNOWN)))
@@ -427,12 +456,14 @@ class _Reader:
             return self._segments(words, kinds, keep, join)
         if kinds[:1] == b"a" or b"ea" in kinds:
             return None
-        items: list[Item] = list(map(self.word_items.get, words, repeat(DRAW)))  # (`draw`: not in the table)
+        items: list[Item] = list(map(self.word_all.get, words, repeat(DRAW)))  # (`draw`: not in the table)
         if not keep:
-            return items, []
-        return items, _texts(map(self.word_texts.__getitem__, words), join)
+            return items, [], False
+        return items, _texts(map(self.word_texts.__getitem__, words), join), False
 
-    def _segments(self, words: list[str], kinds: bytes, keep: bool, join: int) -> tuple[list[Item], list[str]] | None:
+    def _segments(
+        self, words: list[str], kinds: bytes, keep: bool, join: int
+    ) -> tuple[list[Item], list[str], bool] | None:
         """`words` for a move text some of whose words are not read alone: the turns that
         hold such a word (from their label up to the next label) are read by `items`
         (`kept`), their words joined by single spaces (which reads as the text does: only
@@ -448,7 +479,7 @@ class _Reader:
                 known = kinds[done:start]
                 if known[0] == _ACTION or b"ea" in known:
                     return None
-                items += map(self.word_items.get, words[done:start], repeat(DRAW))
+                items += map(self.word_all.get, words[done:start], repeat(DRAW))
                 if keep:
                     parts += map(self.word_texts.__getitem__, words[done:start])
             if at < 0:
@@ -470,7 +501,7 @@ class _Reader:
                 items += read
             done = end
             at = kinds.find(_UNKNOWN, end)
-        return items, _joined(parts, join) if keep else []
+        return items, (_joined(parts, join) if keep else []), False
 
     def _learn(self, word: str) -> None:
         """Learn how the word `word` reads alone: as the token reader reads it (a label
@@ -495,13 +526,16 @@ class _Reader:
                 found, kind = (action, " " + str(action) if self.keep else ""), _ACTION
         if len(self.word_kinds) >= ACTION_CACHE:
             self.word_items.clear()
+            self.word_all.clear()
             self.word_kinds.clear()
             self.word_texts.clear()
         if found is None:
             self.word_kinds[word] = _UNKNOWN
             return
         if kind != _END:  # (labels and actions only: `_chunk`)
-            self.word_items[word] = found[0]
+            self.word_all[word] = found[0]
+            if not self.keep or found[1] == ("\n" + word.replace(".", ". ", 1) if kind == _TURN else " " + word):
+                self.word_items[word] = found[0]  # (with `keep`, only a word written as the canonical form writes it)
         self.word_kinds[word] = kind
         if self.keep:  # (the canonical texts only where they are written)
             self.word_texts[word] = found[1]

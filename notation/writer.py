@@ -106,34 +106,38 @@ def write(record: Record, dialect: Dialect) -> str:
     return text
 
 
-def write_scanned(scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] = (), without: str = "") -> str:
+def write_scanned(
+    scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] = (), without: str = "", kinds: bytes | None = None
+) -> str:
     """The canonical form of a record read the quick way with its canonical text kept
     (`notation.quick.scan(..., keep=True)`), the same text `write` gives of the record
     model: `renumbered` are the turns (counted from 0) whose canonical round number is not
     the one written on them, in order, each followed by that number (0: none), as the
     replay finds them
     (`referee.judge.drive.drive`), and the tag `without` is left out (the turn token's text
-    has no `Result`)."""
+    has no `Result`). `kinds`, when known, are the items' kinds, a byte each: `T` for a
+    label, `e` for `draw`, any other for an action (`referee.judge.drive.quick_kinds`)."""
     body = scanned.body
-    if not renumbered and body is not None:  # (nearly every record: the text as kept)
-        parts = body.parts
+    if not renumbered and body is not None and (not body.written or _canonical(body.parts, scanned.items, kinds)):
+        parts = body.parts  # (nearly every record: the text as kept)
         return write_tag_values(scanned.tags, dialect, without) + "".join(parts) + ("\n" if parts else "")
-    return "".join(canonical_pieces(scanned, dialect, renumbered, without))
+    return "".join(canonical_pieces(scanned, dialect, renumbered, without, kinds))
 
 
 def canonical_pieces(
-    scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] = (), without: str = ""
+    scanned: Scanned, dialect: Dialect, renumbered: Sequence[int] = (), without: str = "", kinds: bytes | None = None
 ) -> Iterator[str]:
     """`write_scanned` in pieces of some thousand turns, so that a hash of a long record's
     canonical text never holds the whole text again. With turns `renumbered`, a record
     with comments or glyphs must have been scanned with `joined=False` (its labels are then
-    parts of their own, changed here); one without is written from its items."""
+    parts of their own, changed here); one without is written from its items, and so is
+    one kept as written (`Body.written`) whose white space is not the canonical form's."""
     body = scanned.body
     if body is None or (renumbered and body.joined and not body.plain):
         raise ValueError("the record's canonical text was not kept (scan with keep=True, and joined=False to renumber)")
     yield write_tag_values(scanned.tags, dialect, without)
     parts = body.parts
-    if renumbered and body.plain:
+    if body.plain and (renumbered or (body.written and not _canonical(parts, scanned.items, kinds))):
         yield from _plain_pieces(scanned.items, dialect, renumbered)
     elif renumbered:
         _renumber(parts, renumbered)
@@ -147,6 +151,32 @@ def canonical_pieces(
 
 PIECE = 4096
 """Parts joined at a time when renumbered."""
+
+_NOT_WHITE = bytes(set(range(256)) - set(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"))
+"""Every byte but those `str.split` takes for white space in ASCII text."""
+
+
+def _canonical(parts: list[str], items: list[Item], kinds: bytes | None) -> bool:
+    """Whether a move text kept as written (`Body.written`: one part, every word written as
+    the canonical form writes it) is the canonical text: the white space between its words
+    is one newline before each label or `draw`, one space before anything else, and one
+    space after a round number's dot (NOTATION.md §7)."""
+    text = parts[0] if parts else ""
+    joined = text.replace(". ", ".")  # (a round number joined to its label: one word, as read)
+    if text.count(".") != len(text) - len(joined):
+        return False  # a dot not followed by one space
+    if kinds is None:
+        kinds = bytes(_KIND.get(item.__class__, 97) for item in items)
+    between = joined[1:].encode("ascii").translate(None, _NOT_WHITE)
+    return between == kinds[1:].translate(_SEPARATOR)
+
+
+_KIND = {Label: ord("T"), DRAW.__class__: ord("e")}
+"""An item's kind by its class (`a` for an action's)."""
+
+_SEPARATOR = bytes(10 if kind in b"Te" else 32 for kind in range(256))
+"""The white space the canonical form writes before an item, by its kind: a newline
+before a label or `draw`, one space before anything else."""
 
 
 def _plain_pieces(items: list[Item], dialect: Dialect, renumbered: Sequence[int]) -> Iterator[str]:

@@ -17,6 +17,7 @@ from notation import quick
 from notation.quick import TAG_SECTION, _Reader, scan
 from notation.reader import read_raw
 from notation.stream import split
+from notation.writer import canonical_pieces, write_scanned, write_tag_values
 from referee.judge.adjudicate import dialect_for
 from referee.judge.playout import play
 from tests.test_quick_scan import expected_items
@@ -62,9 +63,12 @@ def same_as_token_reader(text: str) -> None:
             continue
         assert scanned is not None, text
         assert scanned.items == expected[0], text
-        if keep:
-            assert scanned.body is not None
-            assert "".join(scanned.body.parts) == expected[1], text
+        if keep:  # the same canonical text (a body kept as written is checked by the writer)
+            assert scanned.body is not None and expected[1] is not None
+            dialect = registry.engine(scanned.game).dialect()
+            canonical = write_tag_values(scanned.tags, dialect) + expected[1] + ("\n" if expected[1] else "")
+            assert write_scanned(scanned, dialect) == canonical, text
+            assert "".join(canonical_pieces(scanned, dialect)) == canonical, text
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -75,6 +79,41 @@ def test_playouts_read_as_the_token_reader_reads_them_whatever_the_white_space(g
         same_as_token_reader(text)
         for _ in range(3):
             same_as_token_reader(respaced(text, rng))
+
+
+def rewritten_words(text: str, change: str) -> str:
+    """The record with its move text's words written otherwise than the canonical form
+    writes them, its white space kept."""
+    head, _, moves = text.partition("\n\n")
+    if change == "glued":  # "12.R:"
+        moves = re.sub(r"(?m)^(\d+)\. ", r"\1.", moves)
+    elif change == "padded":  # "012. R:"
+        moves = re.sub(r"(?m)^(\d+)\. ", r"0\1. ", moves)
+    elif change == "lower labels":
+        moves = re.sub(r"(?m)^((?:\d+\. )?)(\S+:)", lambda found: found[1] + found[2].lower(), moves)
+    elif change == "upper":
+        moves = moves.upper()
+    return head + "\n\n" + moves
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("change", ["glued", "padded", "lower labels", "upper"])
+def test_a_move_text_spaced_canonically_with_words_written_otherwise_gets_the_canonical_text(
+    game: str, change: str
+) -> None:
+    """A move text whose every word is written canonically is kept as written (one part),
+    and the writer takes it as the canonical text once its white space is; one whose words
+    are written otherwise (its white space canonical) gets the token reader's canonical
+    text all the same."""
+    for number in range(4):
+        text = play(game, None, f"written-{game}-{number}").text
+        scan(text, dialect_for, keep=True)  # (its words learnt)
+        scanned = scan(text, dialect_for, keep=True)
+        assert scanned is not None and scanned.body is not None
+        assert scanned.body.written == (game != "nieuchess")  # (its setups span words: read by tokens)
+        for _ in range(2):  # the words unknown, then known
+            same_as_token_reader(text)
+            same_as_token_reader(rewritten_words(text, change))
 
 
 @pytest.mark.parametrize("game", GAMES)

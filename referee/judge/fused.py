@@ -64,10 +64,11 @@ def quick_check(
         if unreadable_result(game, claimed, state.sides) is None:  # (else malformed at the tag)
             # Played on a new state with the driver every path shares; a broken rule raises.
             renumbered = array("i") if token else None
-            turns = drive(items, state, find_open_ended(quick_kinds(items)), None, renumbered)
+            kinds = quick_kinds(items)
+            turns = drive(items, state, find_open_ended(kinds), None, renumbered)
             made = None
             if renumbered is not None:
-                made = token_of_digest(turns, _digest(raw, scanned, engine.dialect(), renumbered))
+                made = token_of_digest(turns, _digest(raw, scanned, engine.dialect(), renumbered, kinds))
             return legal_verdict(game, claimed, state, source, index, turns, token=made, offset=raw.offset), None
     except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
         pass
@@ -78,19 +79,20 @@ def quick_check(
     return None, action_places(items)
 
 
-def _digest(raw: RawRecord, scanned: Scanned, dialect: Dialect, renumbered: array[int]) -> str:
+def _digest(raw: RawRecord, scanned: Scanned, dialect: Dialect, renumbered: array[int], kinds: bytes) -> str:
     """The SHA-256 (hex) of the canonical text without `Result` of the record read as
-    `scanned` (with `keep`) and replayed, `renumbered` as the replay gave it
-    (`notation.writer.canonical_pieces`)."""
+    `scanned` (with `keep`) and replayed, `renumbered` as the replay gave it, its items'
+    `kinds` (`notation.writer.canonical_pieces`)."""
     body = scanned.body
     if renumbered and body is not None and not body.plain:  # (rare) read again, its labels apart
         again = scan(_text(raw), dialect_for, keep=True, joined=False)
         assert again is not None
         scanned = again
     if len(raw.raw) <= WHOLE:
-        return hashlib.sha256(write_scanned(scanned, dialect, renumbered, without="Result").encode("utf-8")).hexdigest()
+        text = write_scanned(scanned, dialect, renumbered, "Result", kinds)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
     digest = hashlib.sha256()  # a piece at a time: a long record's canonical text is never held whole
-    for piece in canonical_pieces(scanned, dialect, renumbered, without="Result"):
+    for piece in canonical_pieces(scanned, dialect, renumbered, "Result", kinds):
         digest.update(piece.encode("utf-8"))
     return digest.hexdigest()
 
