@@ -200,10 +200,10 @@ class _Reader:
         # `words`: each word read alone (white space around it), by its text: its item (labels
         # and actions only: `draw` is not there), its kind and its canonical text; a word is
         # learnt when first met (`_learn`).
+        # With `keep`, `word_items` holds only the words written as the canonical form writes
+        # them, `word_all` every label and action; without, they are one table.
         self.word_items: dict[str, Item] = {}
-        self.word_all = (
-            self.word_items if not keep else {}
-        )  # (with `keep`, `word_items` only words written canonically)
+        self.word_all = self.word_items if not keep else {}
         self.word_kinds: dict[str, int] = {}
         self.word_texts: dict[str, str] = {}
         self.whole_head = re.compile(rf"(?P<number>{NUMBER})?(?P<label>{label})", re.IGNORECASE | re.ASCII).fullmatch

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -275,35 +276,38 @@ def test_a_battle_awaiting_its_roll_in_a_timed_game_is_completed_as_the_whole_re
     assert checked >= 3
 
 
+def _battles(engine: Any, record: Record) -> Iterator[tuple[int, Turn, int, Move]]:
+    """Each battle (an action with a chance) of `record`: its turn's place among the items,
+    the turn, its place in the turn, the move."""
+    for at, item in enumerate(record.items):
+        if isinstance(item, Turn):
+            for within, move in enumerate(item.items):
+                if isinstance(move, Move) and engine.chance_of(move.action) is not None:
+                    yield at, item, within, move
+
+
 def _check_timed_battles(engine: Any, syntax: Any, record: Record) -> int:
     tags = tuple(tag for tag in record.tags if tag.name != "Seed")
     tags += (Tag("TimeControl", "3d+1d", Span(1, 1)), Tag("Start", format_instant(START), Span(1, 1)))
     record = record._replace(tags=tags)
     checked = 0
-    for at, item in enumerate(record.items):
-        if not isinstance(item, Turn):
-            continue
-        for within, move in enumerate(item.items):
-            if not isinstance(move, Move) or engine.chance_of(move.action) is None:
-                continue
-            text = syntax.bare(move.text)
-            bare = Move(engine.dialect().parse_action(text), text, move.span, move.glyph)
-            stamp = Comment(
-                f"[%grant {item.side} 1d] {_at(START + (at + 1) * 60, item.side)}", Span(move.span.line, 90)
-            )
-            later = Comment(_at(START + (at + 3) * 60, item.side), Span(move.span.line, 120))
-            head = record.items[:at]
-            before = adjudicate(
-                record._replace(items=(*head, item._replace(items=(*item.items[:within], bare, stamp)))),
-                "g.rgn",
-                keep_steps=True,
-            )
-            assert before.state is not None and before.state.pending() == "roll"
-            whole = record._replace(items=(*head, item._replace(items=(*item.items[:within], move, stamp, later))))
-            found = continued(before, whole, "g.rgn")
-            assert found is not None and _value(found) == _value(adjudicate(whole, "g.rgn", keep_steps=True))
-            assert found.verdict.clock is not None, found.verdict.error
-            checked += 1
+    for at, item, within, move in _battles(engine, record):
+        text = syntax.bare(move.text)
+        bare = Move(engine.dialect().parse_action(text), text, move.span, move.glyph)
+        stamp = Comment(f"[%grant {item.side} 1d] {_at(START + (at + 1) * 60, item.side)}", Span(move.span.line, 90))
+        later = Comment(_at(START + (at + 3) * 60, item.side), Span(move.span.line, 120))
+        head = record.items[:at]
+        before = adjudicate(
+            record._replace(items=(*head, item._replace(items=(*item.items[:within], bare, stamp)))),
+            "g.rgn",
+            keep_steps=True,
+        )
+        assert before.state is not None and before.state.pending() == "roll"
+        whole = record._replace(items=(*head, item._replace(items=(*item.items[:within], move, stamp, later))))
+        found = continued(before, whole, "g.rgn")
+        assert found is not None and _value(found) == _value(adjudicate(whole, "g.rgn", keep_steps=True))
+        assert found.verdict.clock is not None, found.verdict.error
+        checked += 1
     return checked
 
 
@@ -624,27 +628,22 @@ def test_a_game_whose_rolls_are_not_the_keys_is_not_continued_with_the_key() -> 
     planted = 0
     for index in range(6):
         written, keyed = _secret_game(f"planted-{index}", bool(index % 2), 90)
-        for at, item in enumerate(written.items):
-            if not isinstance(item, Turn):
-                continue
-            for within, move in enumerate(item.items):
-                if not isinstance(move, Move) or engine.chance_of(move.action) is None:
-                    continue
-                for roll in set(range(1, 7)) - {int(re.findall(r"#(\d)", move.text)[0])}:
-                    text = re.sub(r"#\d", f"#{roll}", move.text)
-                    wrong = Move(engine.dialect().parse_action(text), text, move.span)
-                    turn = item._replace(items=(*item.items[:within], wrong, *item.items[within + 1 :]))
-                    items = (*written.items[:at], turn, *written.items[at + 1 :])
-                    cut = written._replace(items=items[: at + 2])
-                    before = adjudicate(cut, "g.rgn", keep_steps=True)
-                    if before.verdict.status != "ongoing" or before.state is None:
-                        continue  # (that roll gives another result: refused without the key too)
-                    planted += 1
-                    assert engine.keyed(before.state, keyed.tag_map) is None
-                    whole = keyed._replace(items=items)
-                    assert continued(before, whole, "g.rgn", keyed=True) is None
-                    verdict = adjudicate(whole, "g.rgn").verdict
-                    assert verdict.status == "illegal" and verdict.error is not None
-                    assert "the die of this battle is" in verdict.error.message
-                    break
+        for at, item, within, move in _battles(engine, written):
+            for roll in set(range(1, 7)) - {int(re.findall(r"#(\d)", move.text)[0])}:
+                text = re.sub(r"#\d", f"#{roll}", move.text)
+                wrong = Move(engine.dialect().parse_action(text), text, move.span)
+                turn = item._replace(items=(*item.items[:within], wrong, *item.items[within + 1 :]))
+                items = (*written.items[:at], turn, *written.items[at + 1 :])
+                cut = written._replace(items=items[: at + 2])
+                before = adjudicate(cut, "g.rgn", keep_steps=True)
+                if before.verdict.status != "ongoing" or before.state is None:
+                    continue  # (that roll gives another result: refused without the key too)
+                planted += 1
+                assert engine.keyed(before.state, keyed.tag_map) is None
+                whole = keyed._replace(items=items)
+                assert continued(before, whole, "g.rgn", keyed=True) is None
+                verdict = adjudicate(whole, "g.rgn").verdict
+                assert verdict.status == "illegal" and verdict.error is not None
+                assert "the die of this battle is" in verdict.error.message
+                break
     assert planted >= 3, planted

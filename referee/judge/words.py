@@ -142,23 +142,19 @@ def verdict_json(verdict: Verdict) -> str:
     if error is not None or clock is not None:
         return _json(verdict_fields(verdict))
     quoted = _quote or _load_quote()
+    winners: tuple[str, ...] = ()
+    reason = to_move = pending = round_number = None
     if outcome is not None:
         winners, reason = outcome
-        fields = f'"winners": [{", ".join(map(quoted, winners))}], "draw": {"false" if winners else "true"}, '
-        fields += f'"reason": {quoted(reason)}, "turns": {_number(turns)}, "to_move": null, "round": null, '
-        pending = None
     elif ongoing is not None:
         to_move, round_number, pending, _ = ongoing
-        fields = f'"winners": [], "draw": false, "reason": null, "turns": {_number(turns)}, '
-        fields += f'"to_move": {"null" if to_move is None else quoted(to_move)}, "round": {_number(round_number)}, '
-    else:
-        fields = (
-            f'"winners": [], "draw": false, "reason": null, "turns": {_number(turns)}, "to_move": null, "round": null, '
-        )
-        pending = None
     return (
         f'{{"source": {quoted(source)}, "record": {_number(record)}, '
-        f'"game": {"null" if game is None else quoted(game)}, "status": {quoted(status)}, {fields}'
+        f'"game": {"null" if game is None else quoted(game)}, "status": {quoted(status)}, '
+        f'"winners": [{", ".join(map(quoted, winners))}], '
+        f'"draw": {"true" if outcome is not None and not winners else "false"}, '
+        f'"reason": {"null" if reason is None else quoted(reason)}, "turns": {_number(turns)}, '
+        f'"to_move": {"null" if to_move is None else quoted(to_move)}, "round": {_number(round_number)}, '
         f'"claimed": {"null" if claimed is None else quoted(claimed)}, "result_matches": {_truth(matches)}, '
         f'"pending": {"null" if pending is None else quoted(str(pending))}, "rolls_as_given": {_truth(rolls)}, '
         f'"clock": null, "error": null, "message": {quoted(describe(verdict))}, '
