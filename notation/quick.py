@@ -355,7 +355,7 @@ class _Reader:
         spans white space but a comment (not here), a round number and its label (joined)
         and an action after a spanning word (read by the token reader), and white space
         ends every token but a label, which the token reader reads the same whatever
-        follows it. So the items are the same (tests/test_quick_scan.py)."""
+        follows it. So the items are the same (tests/notation/test_quick_scan.py)."""
         moves = text[pos:]
         if not moves.isascii() or "{" in moves or ";" in moves:
             return None

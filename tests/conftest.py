@@ -1,7 +1,7 @@
 """Shared fixtures: where the contract's conformance records live.
 
 The tests read the in-repo copy under `tests/data/conformance/` (see its README); when
-`../shared/conformance` is beside the checkout, `tests/test_conformance.py` checks that
+`../shared/conformance` is beside the checkout, `tests/judge/test_conformance.py` checks that
 the copy is identical to it."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ verdict (finished or ongoing) names none. A record that breaks a rule, that the 
 reader does not read, or whose replay fails in any way, gets `None` here, and the caller
 reads and replays it again the detailed way (`notation.reader`, `referee.judge.adjudicate`),
 which finds the line, column and wording of its error. So the verdicts are exactly the
-detailed path's: `tests/test_fused.py` compares both on random and mutated records of
+detailed path's: `tests/judge/test_fused.py` compares both on random and mutated records of
 every game.
 """
 

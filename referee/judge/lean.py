@@ -12,7 +12,7 @@ read twice, one item at a time, keeping none (`notation.reader.Streamed.items`):
 2. The second reading replays the items as they come (`referee.judge.adjudicate.run`) and, for
    `--json`, hashes the canonical text turn by turn for the turn token (PLAY.md §2).
 
-The verdict is the one `referee.judge.adjudicate` gives (`tests/test_lean.py` compares them on
+The verdict is the one `referee.judge.adjudicate` gives (`tests/judge/test_lean.py` compares them on
 random, mutated and conformance records). Anything this path does not handle the same
 way for certain (a tag section the fast reader does not read, text that is not UTF-8,
 any unforeseen error) gives None, and the caller takes the full path.

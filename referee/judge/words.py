@@ -121,7 +121,7 @@ def verdict_json(verdict: Verdict) -> str:
     """`verdict_fields` as one JSON line, as `json.dumps` writes it. A verdict with no
     error and no clock (nearly every line of `check --json` on an archive) is written
     straight from its values, taken out of the verdict at once: the same text, four times
-    as fast (tests/test_verdict_json.py compares the two on verdicts of every kind)."""
+    as fast (tests/judge/test_verdict_json.py compares the two on verdicts of every kind)."""
     (
         source,
         record,

@@ -1,0 +1,132 @@
+"""The detailed verdict read as a stream (`referee.judge.lean`, issue 19 item 11): the same
+verdicts, turn tokens and suggestions as the full record model, at a memory cost bounded
+by a small multiple of the record's size whatever path judges it."""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from notation.reader import read_raw
+from notation.stream import RawRecord, split
+from referee.judge import session
+from referee.judge.adjudicate import dialect_for
+from referee.judge.lean import lean_verdict
+from referee.judge.sources import Read
+from referee.judge.verdicts import Verdict
+from tests.helpers.fuzzing import corpus, mutate
+from tests.judge.test_fused import PLAYOUTS, _mutated
+
+
+def full(raw: RawRecord, number: int, annotate: bool) -> Verdict:
+    judged = session.judge(Read(number, read_raw(raw, dialect_for)), "t.rgn")
+    return session.annotate_verdict(judged) if annotate else judged.verdict
+
+
+def assert_same(data: bytes) -> int:
+    """Both ways on every record of `data`, plain and annotated; how many the lean way judged."""
+    lean = 0
+    for number, raw in enumerate(split(data), start=1):
+        for annotate in (False, True):
+            found = lean_verdict(raw, "t.rgn", number, annotate)
+            expected = full(raw, number, annotate)
+            if found is not None:
+                lean += 1
+                assert found == expected, raw.raw.decode("utf-8", "replace")
+            assert session.check_raw(raw, "t.rgn", number, annotate) == expected
+    return lean
+
+
+@pytest.mark.parametrize(("game", "players", "data"), PLAYOUTS, ids=lambda value: str(value)[:12])
+def test_the_lean_path_judges_random_playouts_as_the_full_path(game: str, players: int | None, data: bytes) -> None:
+    assert assert_same(data) == 2
+    (raw,) = split(data)
+    verdict = lean_verdict(raw, "t.rgn", 1, annotate=True)
+    assert verdict is not None and verdict.token is not None  # the token is hashed as the record streams
+
+
+def test_the_lean_path_agrees_on_every_conformance_record() -> None:
+    judged = total = 0
+    for records in corpus().values():
+        for record in records:
+            total += 2
+            judged += assert_same(record)
+    assert judged > total * 3 // 4
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, len(PLAYOUTS) - 1), st.randoms(use_true_random=False))
+def test_the_lean_path_agrees_on_mutated_playouts(which: int, rng: random.Random) -> None:
+    assert_same(_mutated(rng, PLAYOUTS[which][2]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 10**6))
+def test_the_lean_path_agrees_on_fuzzed_conformance_records(number: int) -> None:
+    assert_same(mutate(7, number))
+
+
+CYCLE = b"R: h4(SE)\nB: c6(E)\nR: h4(S)\nB: c6(SE)\n"
+
+
+def _peak(raw: RawRecord, annotate: bool) -> tuple[Verdict, int]:
+    """The verdict and the peak of Python's allocations while checking the record, once
+    the modules and caches a first check loads are in place."""
+    head = raw.raw[:300].rsplit(b"\n", 1)[0].rsplit(b" ", 1)[0] + b"\n"
+    for tiny in (head, head + b"x1-x\n", head + b"d1-W\n"):
+        for mode in (False, True):
+            session.check_raw(split(tiny)[0], "warm.rgn", 1, mode)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        verdict = session.check_raw(raw, "t.rgn", 1, annotate)
+        return verdict, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize(
+    ("ending", "annotate", "status"),
+    [
+        (b"R: h4(S)\n", False, "illegal"),  # the last action breaks a rule: the detailed path
+        (b"R: h4(SX)\n", False, "malformed"),  # the last action is not RGN: the grammar explains
+        (b"", True, "ongoing"),  # check --json: the token hashes the canonical text
+        (b"R: h4(S)\n", True, "illegal"),  # check --json of an illegal record: suggestions
+    ],
+)
+def test_a_long_record_costs_a_small_multiple_of_its_size(ending: bytes, annotate: bool, status: str) -> None:
+    """A 200 KB, 20,000-turn record, judged the detailed way: Python's allocations peak
+    under 10 times its size (the full record model took about 50 times)."""
+    data = b'[Game "pikemen"]\n\n' + CYCLE * 5000 + ending
+    (raw,) = split(data)
+    verdict, peak = _peak(raw, annotate)
+    assert verdict.status == status
+    assert verdict.error is None or verdict.error.line == 20003
+    assert peak < 10 * len(data), f"{peak / len(data):.1f} times the record's size"
+
+
+def test_a_turn_of_many_actions_is_replayed_from_its_first_ones() -> None:
+    """One Nika turn of 40,000 actions (200 KB): illegal at its second, found so without
+    keeping the turn whole."""
+    data = b'[Game "nika"]\n\n1. W: ' + b"d1-W " * 40_000 + b"\n"
+    (raw,) = split(data)
+    for annotate in (False, True):
+        verdict, peak = _peak(raw, annotate)
+        assert verdict == full(raw, 1, annotate)
+        assert verdict.status == "illegal" and verdict.error is not None and verdict.error.action == "d1-W"
+        assert peak < 10 * len(data), f"{peak / len(data):.1f} times the record's size"
+
+
+def test_a_turn_longer_than_kept_that_is_not_found_illegal_goes_the_full_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should a game ever allow a turn longer than the items kept, the full path judges it."""
+    monkeypatch.setattr("referee.judge.lean.TURN_LIMIT", 1)
+    data = next(data for game, _, data in PLAYOUTS if game == "nika")
+    (raw,) = split(data)
+    assert lean_verdict(raw, "t.rgn", 1) is None  # Nika turns have two actions
+    assert session.check_raw(raw, "t.rgn", 1, annotate=True) == full(raw, 1, True)
+    assert_same(data)

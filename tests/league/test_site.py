@@ -1,0 +1,323 @@
+"""`referee league site DIR -o OUT` (LEAGUE.md §5): the pages and the feed of a generated
+season, checked by a strict HTML parser (html5lib) and an XML parser; the standings are
+the numbers of `league standings`; the rebuild is incremental (an unchanged league writes
+nothing, one changed game only the pages that show it); hostile texts change no page."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import html5lib
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.league.site import build
+from referee.live.play import submit
+from tests.helpers.site_season import one_move, season, write_league
+
+runner = CliRunner()
+ATOM = "{http://www.w3.org/2005/Atom}"
+PLAYERS = [("Ann", "ann@x.org"), ("Bo", "bo@x.org"), ("Cy", "cy@x.org"), ("Di", "di@x.org"), ("Ed", "ed@x.org")]
+HOSTILE = '<script>window.pwned=1</script> <!--<script> "><img src=x onerror="window.pwned=1"> ]]> </title> &amp; x'
+BIDI = "\u202eevil\u2066x\u2069\u202c"
+
+
+@pytest.fixture(scope="module")
+def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = write_league(tmp_path_factory.mktemp("season") / "autumn", PLAYERS)
+    season(folder, 5)
+    return folder
+
+
+@pytest.fixture
+def copy(league: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(league, tmp_path / "autumn"))
+
+
+def parse(text: str) -> Any:
+    """The page parsed by html5lib in strict mode: any parse error fails."""
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    return parser.parse(text)
+
+
+def pages(out: Path) -> Iterator[Path]:
+    yield from sorted(out.glob("*.html"))
+
+
+def snapshot(out: Path) -> dict[str, tuple[int, int]]:
+    return {path.name: (path.stat().st_ino, path.stat().st_mtime_ns) for path in out.iterdir()}
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["league", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_every_page_parses_strictly_and_the_feed_is_atom(league: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    code, text, err = run("site", str(league), "-o", str(out))
+    assert code == 0, err
+    assert text.startswith(f"{out}: 32 written, 0 removed, 0 unchanged")
+    names = {path.name for path in pages(out)}
+    assert names == (
+        {"index.html"}
+        | {f"round-{n}.html" for n in range(1, 6)}
+        | {f"player-{n}.html" for n in range(1, 6)}
+        | {f"r{r}-t{t}{s}.html" for r in range(1, 6) for t in (1, 2) for s in ("", "-replay")}
+    )
+    for path in pages(out):
+        tree = parse(path.read_text(encoding="utf-8"))
+        assert tree.find(".//meta[@name='viewport']") is not None, path.name
+        for link in tree.iter("a"):
+            href = link.get("href")
+            assert href and "/" not in href and ":" not in href, f"{path.name}: {href} is not a relative link"
+            assert (out / href).is_file(), f"{path.name}: {href} does not resolve"
+    feed = ElementTree.parse(out / "feed.xml").getroot()
+    assert feed.tag == f"{ATOM}feed"
+    for child in ("id", "title", "updated", "author"):
+        assert feed.find(f"{ATOM}{child}") is not None, child
+    entries = feed.findall(f"{ATOM}entry")
+    assert len(entries) == 9, "one entry per finished game"
+    for entry in entries:
+        assert entry.findtext(f"{ATOM}id", "").startswith("urn:uuid:")
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", entry.findtext(f"{ATOM}updated", ""))
+        link = entry.find(f"{ATOM}link")
+        assert link is not None and (out / link.get("href", "")).is_file()
+    ids = [entry.findtext(f"{ATOM}id") for entry in entries]
+    assert len(set(ids)) == len(ids)
+
+
+def test_the_index_shows_the_numbers_of_league_standings(league: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(league, out)
+    code, text, _ = run("standings", str(league))
+    assert code == 0
+    expected = [line.split() for line in text.splitlines()[2:]]
+    tree = parse((out / "index.html").read_text(encoding="utf-8"))
+    shown = [
+        ["".join(cell.itertext()).strip() for cell in row.findall("td")]
+        for row in tree.iterfind(".//table[@class='standings']/tbody/tr[@class='standing']")
+    ]
+    assert shown == expected and len(shown) == len(PLAYERS)
+    current = tree.findall(".//table[@class='games']/tbody/tr[@class='game']")
+    assert [row.get("data-game") for row in current] == ["r5-t1", "r5-t2"], "the current round"
+
+
+def test_a_players_chart_has_a_point_per_finished_game(league: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(league, out)
+    code, text, _ = run("standings", str(league), "--json")
+    rows = {row["address"]: row for row in json.loads(text)["rows"]}
+    for number, (_, address) in enumerate(PLAYERS, start=1):
+        tree = parse((out / f"player-{number}.html").read_text(encoding="utf-8"))
+        points = tree.findall(".//{http://www.w3.org/2000/svg}circle[@class='point']") or tree.findall(
+            ".//circle[@class='point']"
+        )
+        assert len(points) == rows[address]["games"]
+        if points:
+            last = float(points[-1].get("data-rating"))
+            assert last == pytest.approx(rows[address]["rating"], abs=1e-4), "the last point is the table's rating"
+
+
+def test_an_unchanged_league_writes_nothing(league: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(league, out)
+    before = snapshot(out)
+    built = build(league, out)
+    assert built.written == () and built.removed == () and built.unchanged == 32
+    assert snapshot(out) == before, "no file touched, the manifest included"
+    code, text, _ = run("site", str(league), "-o", str(out))
+    assert code == 0 and "0 written, 0 removed, 32 unchanged" in text
+    assert snapshot(out) == before
+
+
+def test_one_changed_game_rewrites_only_the_pages_that_show_it(copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(copy, out)
+    before = snapshot(out)
+    one_move(copy / "r5-t2.rgn")
+    built = build(copy, out)
+    shows_it = {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html"}
+    assert set(built.written) == shows_it, "a move: the game, its round, and the index's current round"
+    after = snapshot(out)
+    assert {name for name in before if before[name] != after[name]} == shows_it | {".referee-site.json"}
+    done = submit(copy / "r5-t2.rgn", "resign")
+    assert done.exit_code == 0, done.text()
+    built = build(copy, out)
+    assert {"r5-t2.html", "feed.xml", "index.html", "round-5.html", "player-1.html"} <= set(built.written)
+    assert not {name for name in built.written if re.fullmatch(r"r[1-4]-t\d(-replay)?\.html", name)}
+
+
+def test_a_removed_game_loses_its_pages(copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(copy, out)
+    (copy / "r5-t2.rgn").unlink()
+    built = build(copy, out)
+    assert set(built.removed) == {"r5-t2.html", "r5-t2-replay.html"}
+    assert not (out / "r5-t2.html").exists()
+    for path in pages(out):
+        parse(path.read_text(encoding="utf-8"))
+        assert 'href="r5-t2.html"' not in path.read_text(encoding="utf-8")
+
+
+def hostile_league(folder: Path) -> Path:
+    """A league whose every text field holds hostile strings: league.toml's name and a tag,
+    players' names (as far as league.toml allows), and in the records: a side's name with
+    bidi controls (a player from outside the league), a tag, a comment, and a malformed game whose text is markup."""
+    head = f'name = {json.dumps(HOSTILE)}\ngame = "pikemen"\nplayers = 2\n[tags]\nSite = {json.dumps(HOSTILE)}\n'
+    names = [("Ann & 'Co' ]]", "ann@x.org"), ("Bo &amp", "bo@x.org"), ("Cy", "cy@x.org"), ("Di", "di@x.org")]
+    write_league(folder, names, head)
+    season(folder, 2, turns=3)
+    path = folder / "r1-t1.rgn"
+    text = path.read_text(encoding="utf-8")
+    red = re.search(r'\[Red "[^"]*<([^>]+)>"\]', text)
+    assert red is not None
+    quoted = HOSTILE.replace("\\", "\\\\").replace('"', '\\"')
+    text = text.replace(red.group(0), f'[Red "{BIDI} <mallory@evil.test>"]')  # a seat changed by hand
+    text = text.replace('[Round "1"]', f'[Round "1"]\n[Annotator "{quoted} {BIDI}"]', 1)
+    text = re.sub(r"(\n1\. R: \S+)", lambda m: m.group(1) + " {" + HOSTILE + " " + BIDI + "}", text, count=1)
+    path.write_text(text, encoding="utf-8")
+    broken = folder / "r1-t2.rgn"
+    broken.write_text(broken.read_text(encoding="utf-8") + f"\n{HOSTILE}\n", encoding="utf-8")
+    return folder
+
+
+def test_hostile_texts_change_no_page(tmp_path: Path) -> None:
+    folder = hostile_league(tmp_path / "evil")
+    out = tmp_path / "site"
+    code, _, err = run("site", str(folder), "-o", str(out))
+    assert code == 1 and "r1-t2" in err, "the malformed game is named, and the site still made"
+    assert "r1-t1" not in err, "the game with hostile comments and tags is still legal"
+    for path in pages(out):
+        text = path.read_text(encoding="utf-8")
+        tree = parse(text)
+        replay = path.name.endswith("-replay.html")
+        scripts = list(tree.iter("script"))
+        assert len(scripts) == (2 if replay else 0), path.name
+        if replay:
+            assert scripts[0].get("type") == "application/json"
+        for element in tree.iter():
+            assert element.tag not in ("img", "iframe", "object", "embed"), path.name
+            assert not [name for name in element.attrib if name.lower().startswith("on")], path.name
+        title = tree.findtext(".//title")
+        if not replay:
+            assert title is not None and title.startswith(HOSTILE), path.name
+            heading = "".join(tree.find(".//h1").itertext())
+            if path.name == "player-1.html":
+                assert heading == "Ann & 'Co' ]]"
+            elif not path.name.startswith("player-"):
+                assert heading.startswith(HOSTILE), path.name
+        assert "@x.org" not in text, f"{path.name}: no e-mail address is published"
+    game = parse((out / "r1-t1.html").read_text(encoding="utf-8"))
+    names = ["".join(bdi.itertext()) for bdi in game.iter("bdi")]
+    assert BIDI in names, "a name with bidi controls is shown, isolated in <bdi>"
+    replay = (out / "r1-t1-replay.html").read_text(encoding="utf-8")
+    back = parse(replay).find(".//header/nav/a")
+    assert back is not None and back.get("href") == "r1-t1.html", "the replay page links back to its game's page"
+    data = json.loads(parse(replay).find(".//script[@id='data']").text)
+    assert ["Annotator", f"{HOSTILE} {BIDI}"] in data["tags"], "the hostile tag is shown as text"
+    broken = parse((out / "r1-t2.html").read_text(encoding="utf-8"))
+    assert "malformed" in "".join(broken.find(".//p[@class='status']").itertext())
+    feed = ElementTree.parse(out / "feed.xml").getroot()
+    assert feed.findtext(f"{ATOM}title") == f"{HOSTILE}: results"
+
+
+def test_site_usage_errors(league: Path, tmp_path: Path) -> None:
+    code, _, err = run("site", str(tmp_path / "nowhere"), "-o", str(tmp_path / "out"))
+    assert code == 2 and "league.toml" in err and err.count("\n") == 1
+    code, _, err = run("site", str(league), "-o", str(league))
+    assert code == 2 and "a folder of its own" in err
+    code, _, err = run("site", str(league))
+    assert code == 2 and "-o" in err
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    code, _, err = run("site", str(league), "-o", str(tmp_path / "file"))
+    assert code == 2 and "cannot make" in err and "Traceback" not in err
+
+
+def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_it(
+    copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib
+
+    module = importlib.import_module("referee.league.site.build")  # the module, not the function
+    out = tmp_path / "site"
+    build(copy, out)
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    one_move(copy / "r5-t2.rgn")
+    real = module.write_atomically
+    calls: list[str] = []
+
+    def failing(path: Path, text: str) -> None:
+        calls.append(path.name)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(module, "write_atomically", failing)
+    code, _, err = run("site", str(copy), "-o", str(out))
+    assert code == 2 and "cannot write" in err and "No space left on device" in err
+    assert len(calls) == 3 and ".referee-site.json" not in calls, "the manifest is written last"
+    now = {path.name: path.read_bytes() for path in out.iterdir()}
+    assert set(now) == set(before), "no temporary file is left"
+    assert now[calls[2]] == before[calls[2]], "the page that failed is the old one, whole"
+    for name in calls[:2]:
+        parse(now[name].decode("utf-8"))
+    monkeypatch.setattr(module, "write_atomically", real)
+    built = build(copy, out)
+    assert set(built.written) == {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html"}
+    assert build(copy, out).written == ()
+
+
+def test_the_replay_page_shows_every_comment_and_stamp_at_its_step(league: Path) -> None:
+    from referee.judge.adjudicate import adjudicate, read_source
+    from referee.pictures import replay_page
+
+    text = (league / "r4-t1.rgn").read_text(encoding="utf-8")
+    first, second = re.findall(r"\n1\. R: (\S+)\nB: (\S+)", text)[0]
+    text = text.replace(f"\n1. R: {first}\n", f"\n1. R: {{opening}} {first} {{[%at 2026-12-02T12:00:00Z Red]}}\n", 1)
+    text = text.replace(f"\nB: {second}\n", f"\nB: {second}\n{{between turns}}\n", 1)
+    replay = adjudicate(read_source(text.encode("utf-8"))[0], "r4-t1.rgn", keep_steps=True)
+    assert replay.verdict.status == "finished"
+    data = json.loads(parse(replay_page(replay)).find(".//script[@id='data']").text)
+    notes = [step.get("c", []) for step in data["steps"]]
+    assert notes[1] == ["opening", "[%at 2026-12-02T12:00:00Z Red]"], "a stamp is shown at the action it closes"
+    assert notes[2] == ["between turns"]
+    assert sum(len(found) for found in notes) == 3
+
+
+def test_the_clock_of_a_timed_game_is_shown_from_the_verdicts_clock_field() -> None:
+    """TIME.md §5's `clock` object as the game page and the round pages show it (drawn from
+    the documented shape: the clocks are built on another branch)."""
+    from referee.league.results import GameResult, Seat
+    from referee.league.site import pages
+
+    game = GameResult("r1-t1", 1, 1, "ongoing", (Seat(("Red",), "a@x.org", "Ann"),), "Blue to move", to_move="Blue")
+    clock = {
+        "control": "3d+1d/5d",
+        "as_of": "2026-12-06T12:00:00Z",
+        "running": "Blue",
+        "remaining": {"Red": 324000, "Blue": 21600},
+        "deadline": "2026-12-06T18:00:00Z",
+        "flagged": None,
+    }
+    item = pages.SiteGame(game, clock, 0)
+    assert pages.deadline_text(item) == "2026-12-06 18:00 UTC"
+    table = parse(f"<!DOCTYPE html><title>t</title>{pages._clock_table(clock)}")
+    rows = {row.find("th").text: "".join(row.find("td").itertext()) for row in table.iter("tr")}
+    assert rows == {
+        "control": "3d+1d/5d",
+        "Red": "3d 18h 00m",
+        "Blue": "6h 00m (running)",
+        "deadline": "2026-12-06 18:00 UTC",
+        "as of": "2026-12-06 12:00 UTC",
+    }
+    flagged = pages.SiteGame(game, {**clock, "flagged": "Blue"}, 0)
+    assert pages.deadline_text(flagged) == "2026-12-06 18:00 UTC (Blue: time ran out)"
+    assert pages.deadline_text(pages.SiteGame(game, None, 0)) == "—", "an untimed game has no deadline"

@@ -1,0 +1,224 @@
+"""`referee league tick` (LEAGUE.md §3): time-outs, reminders, reveals and daily digests,
+each logged in league.log once done, so a second tick at the same --now does nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from referee.cli import app
+from tests.helpers.mail import SmtpServer, free_port, smtp
+
+__all__ = ["smtp"]
+
+runner = CliRunner()
+START = "2026-12-01T12:00:00Z"
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _league(
+    folder: Path, game: str, per_game: int, count: int, control: str, extra: str = "", *, keep: bool = False
+) -> None:
+    options = ["--game", game, "--players", str(per_game), "--time-control", control, "--name", "T"]
+    if per_game > 2:
+        options += ["--rounds", "2"]
+    code, _, err = _run("league", "init", str(folder), *options)
+    assert code == 0, err
+    path = folder / "league.toml"
+    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    for name in "Ann Bo Cy Di".split()[:count]:
+        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
+        assert code == 0, err
+    code, _, err = _run("league", "pair", str(folder), "--now", START)
+    assert code == 0, err
+    if not keep:
+        _clear_outbox(folder)
+
+
+def _clear_outbox(folder: Path) -> None:
+    for path in (folder / "outbox").glob("*.eml"):
+        path.unlink()
+
+
+def _mails(folder: Path) -> list[tuple[str, str, str]]:
+    """(To address, Subject, body) of every mail in the outbox."""
+    found = []
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        body = message.get_body(("plain",))
+        assert body is not None
+        found.append((message["To"].addresses[0].addr_spec, str(message["Subject"]), body.get_content()))
+    return found
+
+
+def _log(folder: Path, event: str) -> list[dict[str, object]]:
+    lines = (folder / "league.log").read_text(encoding="utf-8").splitlines()
+    return [entry for entry in map(json.loads, lines) if entry["event"] == event]
+
+
+def _tick(folder: Path, now: str) -> dict[str, object]:
+    code, out, err = _run("league", "tick", str(folder), "--now", now, "--json")
+    assert code == 0, err
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
+def _first_move(path: Path) -> str:
+    code, out, err = _run("moves", str(path))
+    assert code == 0, err
+    return out.splitlines()[1].strip()
+
+
+def _play(path: Path, now: str) -> None:
+    code, out, err = _run("play", str(path), _first_move(path), "--now", now)
+    assert code == 0, out + err
+
+
+def test_a_three_player_pikemen_timeout_goes_on_and_a_second_tick_does_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 3, 3, "3d+0m")
+    game = folder / "r1-t1.rgn"
+    assert _tick(folder, "2026-12-04T11:59:00Z")["entries"] == []  # a minute before the flag
+    result = _tick(folder, "2026-12-04T13:00:00Z")
+    assert [entry["event"] for entry in result["entries"]] == ["timeout"]  # type: ignore[union-attr]
+    text = game.read_text(encoding="utf-8")
+    assert "timeout\n{[%at 2026-12-04T13:00:00Z Red]}" in text
+    code, out, _ = _run("check", str(game))
+    assert code == 0 and ": ongoing: Yellow to move" in out, out  # Red left; play goes on
+    mails = _mails(folder)
+    assert sorted(to for to, _, _ in mails) == ["ann@example.org", "bo@example.org", "cy@example.org"]
+    assert all(subject == "[r1-t1] timeout: Red" for _, subject, _ in mails)
+    log_before = (folder / "league.log").read_bytes()
+    again = _tick(folder, "2026-12-04T13:00:00Z")
+    assert again["entries"] == [] and again["queued"] == 0
+    assert (folder / "league.log").read_bytes() == log_before and game.read_text(encoding="utf-8") == text
+    assert len(_mails(folder)) == 3
+
+
+def test_a_two_player_timeout_ends_the_game_and_its_seed_is_revealed_once(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "numica", 2, 2, "1d+0m")  # numica deals tiles: dice = "secret"
+    game = folder / "r1-t1.rgn"
+    key = (folder / "keys" / "r1-t1.key").read_text(encoding="utf-8").strip()
+    assert "Seed " not in game.read_text(encoding="utf-8").replace("SeedHash", "")
+    result = _tick(folder, "2026-12-03T00:00:00Z")
+    assert [entry["event"] for entry in result["entries"]] == ["timeout", "reveal"]  # type: ignore[union-attr]
+    code, out, _ = _run("check", str(game))
+    assert code == 0 and "finished" in out and "time" in out, out
+    assert f'[Seed "{key}"]' in game.read_text(encoding="utf-8")
+    reveals = [(to, body) for to, subject, body in _mails(folder) if subject == "[r1-t1] seed revealed"]
+    assert sorted(to for to, _ in reveals) == ["ann@example.org", "bo@example.org"]
+    assert all(key in body and "referee check r1-t1.rgn" in body for _, body in reveals)
+    assert _tick(folder, "2026-12-03T00:00:00Z")["entries"] == []
+    assert _tick(folder, "2026-12-05T00:00:00Z")["entries"] == []  # never revealed twice
+    assert len(_log(folder, "reveal")) == 1
+
+
+def test_reminders_once_per_deadline_and_threshold_and_again_when_the_deadline_moves(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 2, 2, "3d+0m", 'reminders = ["48h", "12h"]\n')
+    game = folder / "r1-t1.rgn"
+    assert _tick(folder, "2026-12-02T11:00:00Z")["entries"] == []  # 2d 1h left: nothing due
+    first = _tick(folder, "2026-12-02T13:00:00Z")["entries"]
+    assert [(e["threshold"], e["deadline"]) for e in first] == [("2d", "2026-12-04T12:00:00Z")]  # type: ignore[index,union-attr]
+    assert _tick(folder, "2026-12-02T18:00:00Z")["entries"] == []  # the 48h one is not sent twice
+    code, out, err = _run("play", str(game), "--grant", "Red=1d", "--now", "2026-12-02T19:00:00Z")
+    assert code == 0, out + err
+    assert _tick(folder, "2026-12-02T20:00:00Z")["entries"] == []  # 2d 16h left again
+    moved = _tick(folder, "2026-12-03T13:00:00Z")["entries"]
+    assert [(e["threshold"], e["deadline"]) for e in moved] == [("2d", "2026-12-05T12:00:00Z")]  # type: ignore[index,union-attr]
+    mails = _mails(folder)
+    assert [to for to, _, _ in mails] == ["ann@example.org", "ann@example.org"]  # only the side to move
+    assert "2026-12-05 12:00 UTC" in mails[1][2] and "Token: " in mails[1][2]
+    # the outbox's files are named by the league's clock (--now), in the order written
+    names = sorted(path.name for path in (folder / "outbox").glob("*.eml"))
+    assert [name[:15] for name in names] == ["20261202T130000", "20261203T130000"]
+
+
+def test_a_late_tick_sends_only_the_most_urgent_reminder(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 2, 2, "3d+0m", 'reminders = ["48h", "12h"]\n')
+    late = _tick(folder, "2026-12-04T06:00:00Z")["entries"]  # 6h left: both thresholds passed
+    assert [e["threshold"] for e in late] == ["12h"]  # type: ignore[index,union-attr]
+    assert _tick(folder, "2026-12-04T07:00:00Z")["entries"] == []
+    assert len(_mails(folder)) == 1
+
+
+def test_the_digest_goes_once_a_day_only_to_players_with_news(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 2, 4, "7d+0m", 'digest = "daily"\n')
+    status = json.loads(_run("league", "status", str(folder), "--json")[1])
+    seats = {game["game"]: [seat["address"] for seat in game["seats"]] for game in status["games"]}
+    _play(folder / "r1-t1.rgn", "2026-12-01T13:00:00Z")
+    first = _tick(folder, "2026-12-01T20:00:00Z")["entries"]
+    assert sorted(e["to"] for e in first) == sorted(seats["r1-t1"])  # type: ignore[index,union-attr]
+    bodies = {to: body for to, _, body in _mails(folder)}
+    mover = seats["r1-t1"][1]  # the second seat is now to move
+    assert "Your move:" in bodies[mover] and "token " in bodies[mover] and "deadline 2026-12-08" in bodies[mover]
+    assert "Moves played:" in bodies[seats["r1-t1"][0]]
+    _play(folder / "r1-t1.rgn", "2026-12-01T21:00:00Z")
+    assert _tick(folder, "2026-12-01T23:59:00Z")["entries"] == []  # the same UTC day: no second digest
+    nextday = _tick(folder, "2026-12-02T00:01:00Z")["entries"]
+    assert sorted(e["to"] for e in nextday) == sorted(seats["r1-t1"])  # type: ignore[index,union-attr]
+    assert _tick(folder, "2026-12-03T00:01:00Z")["entries"] == []  # nothing new since
+
+
+def test_tick_with_real_processes_and_its_exit_statuses(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 2, 2, "1d+0m")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    command = [sys.executable, "-m", "referee", "league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z"]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "timeout: r1-t1 Red"
+    code, out, _ = _run("check", str(folder / "r1-t1.rgn"), "--json")
+    verdict = json.loads(out)
+    assert verdict["status"] == "finished" and verdict["reason"] == "time" and "Red" not in verdict["winners"]
+    table = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    assert sorted(row["timeouts"] for row in table["rows"]) == [0, 1]
+    again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert again.returncode == 0 and again.stdout == "tick: 0 done; mails: 0 sent, 0 into the outbox\n"
+    bad = subprocess.run([*command[:-1], "yesterday"], capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert bad.returncode == 2 and "--now" in bad.stderr
+    missing = [*command[:5], str(tmp_path / "nowhere")]
+    gone = subprocess.run(missing, capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert gone.returncode == 2 and "Traceback" not in gone.stderr
+
+
+def test_tick_flushes_the_outbox_first_then_sends_by_smtp(tmp_path: Path, smtp: SmtpServer) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 2, 2, "1d+0m", keep=True)  # the pairing mails wait in the outbox
+    assert len(_mails(folder)) == 2
+    down = f"127.0.0.1:{free_port()}"
+    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", down)
+    assert code == 0, err
+    assert len(_mails(folder)) == 4  # the server is down: the time-out's answers wait too
+    assert out.splitlines()[-1] == "tick: 1 done; mails: 0 sent, 2 into the outbox"
+    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", smtp.address)
+    assert code == 0, err
+    assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox, 4 flushed from the outbox\n" and _mails(folder) == []
+    subjects = [str(received.message["Subject"]) for received in smtp.received]
+    assert subjects[:2] == ["[r1-t1] T", "[r1-t1] T"] and subjects[2:] == ["[r1-t1] timeout: Red"] * 2
+
+
+def test_a_reminder_that_cannot_be_written_is_not_logged_and_comes_next_time(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "pikemen", 2, 2, "3d+0m", 'reminders = ["48h"]\n')
+    (folder / "outbox").rmdir()
+    (folder / "outbox").write_text("not a folder", encoding="utf-8")
+    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z")
+    assert code == 0 and "reminder not mailed: cannot write into the outbox" in err and "Traceback" not in err
+    assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox\n"
+    (folder / "outbox").unlink()
+    assert [e["event"] for e in _tick(folder, "2026-12-03T00:00:00Z")["entries"]] == ["reminder"]  # type: ignore[index,union-attr]
