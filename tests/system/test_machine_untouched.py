@@ -1,7 +1,8 @@
 """A plain `python -m pytest` leaves the machine as it found it: no test installs a package or
-adds, changes or removes a system user (a package into a throwaway
-virtual environment the test makes and removes is its own business). `.ci/run` installs the packages and `.ci/prepare-system`
-makes the users; a test that lacks them skips saying which (a failure under `CI=true`)."""
+adds, changes or removes a system user (a package into a throwaway virtual environment the
+test makes and removes is its own business). `.ci/run` installs the packages and
+`.ci/prepare-system` makes the users; a test that lacks them skips saying which (a failure
+under `CI=true`)."""
 
 from __future__ import annotations
 
