@@ -20,6 +20,7 @@ from typing import NamedTuple
 from referee.judge.clock import current_instant
 from referee.judge.errors import UsageError
 from referee.live.mail.errors import DeliveryError
+from referee.store import journal
 
 PASSWORD_VARIABLE = "REFEREE_SMTP_PASSWORD"
 
@@ -80,7 +81,8 @@ def write_outbox(
     written: list[Path] = []
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(current_instant() if now is None else now))
     try:
-        outbox.mkdir(parents=True, exist_ok=True)
+        if journal.active() is None:
+            outbox.mkdir(parents=True, exist_ok=True)  # within a transaction, made when it is applied
         for message in messages:
             # The name sorts by time, then by the order written, so that `flush` sends the oldest first.
             name = f"{stamp}-{time.monotonic_ns():020d}-{secrets.token_hex(4)}.eml"
