@@ -93,3 +93,25 @@ def test_play_on_a_full_disk_names_the_game_file(scratch: Path) -> None:
     failed = faults.run(["play", str(path), MOVE], ops=faults.Faulty(2, "enospc"))
     assert failed.code == 2 and failed.err == f"referee: cannot write {path}: No space left on device\n"
     assert path.read_bytes() == old
+
+
+def test_an_answer_sent_again_after_a_crash_says_it_may_have_come_before(tmp_path: Path) -> None:
+    from tests.helpers.mail import start_smtp
+
+    nika_game(tmp_path)
+    done = faults.run(_gateway(tmp_path), _move())
+    assert done.code == 0, done.err
+    outbox = tmp_path / "outbox"
+    first, second = sorted(outbox.glob("*.eml"))
+    # A flush that died after handing `first` to the server, before removing it:
+    (outbox / (first.name + ".tried")).touch()
+    server = start_smtp()
+    try:
+        flushed = faults.run(["mail", "--flush", "--games", str(tmp_path), "--smtp", server.address, "--from", GM])
+        assert flushed.code == 0, flushed.err
+        marks = [received.message["X-Referee-Resent"] for received in server.received]
+    finally:
+        server.stop()
+    assert marks[0] is not None and "may have reached you before" in str(marks[0])
+    assert marks[1] is None
+    assert sorted(path.name for path in outbox.iterdir()) == [".flush.lock"]
