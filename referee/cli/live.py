@@ -116,6 +116,7 @@ def play(
     from referee.judge import clock
     from referee.judge.errors import BusyError, UsageError
     from referee.live.play import read_key, submit
+    from referee.store import WriteFailed
 
     try:
         instant = clock.current_instant(now)
@@ -146,6 +147,8 @@ def play(
         fail_usage(UsageError(str(error)))
     except BusyError as error:
         _busy(error)
+    except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
+        fail_usage(UsageError(str(error)))
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 
@@ -167,6 +170,7 @@ def reveal(
     from referee.judge.errors import BusyError, UsageError
     from referee.live.play import read_key
     from referee.live.play.secret import reveal as reveal_seed
+    from referee.store import WriteFailed
 
     try:
         result = reveal_seed(Path(file), read_key(Path(seed_file)), wait)
@@ -174,6 +178,8 @@ def reveal(
         fail_usage(UsageError(str(error)))
     except BusyError as error:
         _busy(error)
+    except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
+        fail_usage(UsageError(str(error)))
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 
@@ -305,6 +311,8 @@ def mail(
         _busy(f"mail: {error}")
     except UsageError as error:
         fail_usage(UsageError(f"mail: {error}"))
+    except OSError as error:  # `--add-player` on a full disk: the file named
+        fail_usage(UsageError(f"mail: {error.strerror or error}"))
     for note in handled.notes:
         err(f"referee mail: {note}")
     tally = Tally()

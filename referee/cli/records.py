@@ -409,7 +409,7 @@ def _write(text: str, output: str) -> None:
     way leaves the old file as it was. Raises UsageError when it cannot be written."""
     from pathlib import Path
 
-    from referee.live.play.safe import write_atomically
+    from referee.store import write_atomically
 
     try:
         write_atomically(Path(output), text)

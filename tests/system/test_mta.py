@@ -36,6 +36,7 @@ from typing import NamedTuple
 
 import pytest
 
+from referee import store
 from referee.live import play
 from tests.helpers.mail import free_port
 
@@ -394,7 +395,7 @@ def test_players_mail_through_a_real_mta_to_the_readme_wiring_and_back(mta: Mta)
     # Both games locked: each gateway waits (--wait, 10 s), exits 75, and the MTA defers.
     with contextlib.ExitStack() as held:
         for path in games.values():
-            held.enter_context(play.locked(path, 0))
+            held.enter_context(store.locked(path, 0))
         for gm in ("gm", "gm2"):
             mta.send("bo", gm, "Re: [g1] my move", f"{MOVE_SPARTA}\n")
         _wait_for("both deliveries deferred", lambda: mta.log().count(" defer ") >= 2, 90)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee import store
 from referee.judge.errors import UsageError
 from referee.judge.words import verdict_fields
 from referee.league.config import CONFIG_FILE, load
@@ -25,7 +26,7 @@ from referee.league.results import GameResult, Seat, game_files, judge_game
 from referee.league.site import feed, pages
 from referee.league.site.chart import Point
 from referee.league.standings import rating_history, rating_order, standings
-from referee.live.play.safe import write_atomically
+from referee.store import write_atomically
 
 MANIFEST = ".referee-site.json"
 VERSION = 2
@@ -113,6 +114,7 @@ def build(folder: Path, out: Path) -> Built:
     from referee.pictures import board_svg, replay_page
 
     config = load(folder)
+    store.settle(folder)  # what a dead command left, completed first
     try:
         toml = (folder / CONFIG_FILE).read_bytes()
     except OSError as error:

@@ -11,11 +11,11 @@ Modules, by concern: `incoming` (reading the message), `body` (the move text, `K
 
 from __future__ import annotations
 
-import os
 import socket
 from pathlib import Path
 from typing import BinaryIO
 
+from referee import store
 from referee.judge.errors import BusyError, ExitStatus, UsageError
 from referee.judge.words import plural
 from referee.live.mail.errors import DeliveryError, KeysFileError
@@ -107,6 +107,7 @@ def flush(config: Settings) -> Handled:
 
     if config.smtp is None:
         raise UsageError("--flush sends the outbox by SMTP: give --smtp HOST:PORT")
+    store.settle(config.games, config.wait)  # answers a dead gateway owed go out too
     waiting = len(delivery.waiting(config.outbox)) if config.outbox.is_dir() else 0
     try:
         flushed = flush_waiting(config)
@@ -125,6 +126,7 @@ def check_games(games: Path) -> Handled:
 
     if not games.is_dir():
         raise UsageError(f"--check-games {games}: no such folder")
+    store.settle(games)  # what a dead command left, completed first
     lines = game.unaddressed(games)
     if not lines:
         return Handled(0, (f"every game in {games} has an address for each side in play",))
@@ -142,14 +144,13 @@ def add_player(games: Path, address: str, passphrase_text: str, wait: float = 10
     entry = players.hash_passphrase(players.checked_passphrase(passphrase_text))
     path = games / PLAYERS_FILE
     try:
-        with game.locked(path, wait):
+        with store.transaction(games, wait), game.locked(path, wait):
             keys = players.load_keys(path) or {}
             replaced = checked in keys
             keys[checked] = entry
-            if not path.exists():
-                path.touch(mode=0o600)
-            os.chmod(path, 0o600)
-            game.write_atomically(path, players.render_keys(keys))
+            store.write(path, players.render_keys(keys), mode=0o600)  # readable by its owner only
+    except store.WriteFailed:
+        raise
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
     return f"{'replaced' if replaced else 'added'} the key of {checked} in {path}"

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from games import registry
 from games.api import GameState
+from referee import store
 from referee.judge import session
 from referee.judge.adjudicate import Replay
 from referee.judge.errors import BusyError, UsageError
@@ -80,7 +81,7 @@ def open_game(path: Path) -> Game:
     this very replay); UsageError when it is unreadable or not exactly one record. The
     gateway reads it without the game's lock (PLAY.md §4 locks what writes: `submit`)."""
     try:
-        data = path.read_bytes()
+        data = store.read_bytes(path)
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
     try:
@@ -197,7 +198,7 @@ def reveal(game: Game, seed: str, wait: float) -> str | None:
     if not result.written:
         return None
     try:
-        return game.path.read_text(encoding="utf-8")
+        return store.read_bytes(game.path).decode("utf-8")
     except OSError as error:
         raise UsageError(f"cannot read {game.path}: {error.strerror or error}") from None
 
@@ -254,7 +255,7 @@ def read_key(keys: Path | None, game_id: str) -> str | None:
 def locked(path: Path, wait: float) -> Iterator[None]:
     """The exclusive lock of PLAY.md §4 on `path.lock`; BusyError after `wait` seconds."""
     try:
-        with play.locked(path, wait):
+        with store.locked(path, wait):
             yield
     except play.BusyError as error:
         raise BusyError(str(error)) from None
@@ -263,7 +264,8 @@ def locked(path: Path, wait: float) -> Iterator[None]:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    play.write_atomically(path, text)
+    """Write a file of the folder: at once, or with the rest of the message's operation."""
+    store.write(path, text)
 
 
 def board_svg(game: Game) -> str | None:

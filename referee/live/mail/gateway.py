@@ -12,12 +12,12 @@ answers, delivers them, and writes the outcome into `DIR/mail.log`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, datetime
-from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
+from referee import store
 from referee.judge.clock import current_instant
 from referee.judge.errors import BusyError, ExitStatus, UsageError
 from referee.judge.words import plural
@@ -65,6 +65,8 @@ class Handled(NamedTuple):
     notes: tuple[str, ...]
     answers: tuple[Answer, ...] = ()
     outcome: Outcome | None = None
+    kept: tuple[Path, ...] = ()
+    """The answers' files in the outbox (sent from there with `--smtp`)."""
 
 
 class _Trace:
@@ -80,19 +82,37 @@ def handle(data: bytes, settings: Settings, too_large: bool = False) -> Handled:
     game folder."""
     head = read_head(data)
     trace = _Trace()
+    now = settings.now if settings.now is not None else current_instant()
     try:
-        handled = _judge(head, data, settings, too_large, trace)
+        # One transaction (referee.store.journal): the game, the ledger, the answers in the
+        # outbox and the log line are written all together or not at all; what a dead
+        # gateway committed is completed by the next command on the folder.
+        with store.transaction(settings.games, settings.wait):
+            handled = _judge(head, data, settings, too_large, trace)
+            if handled.outcome is not None:
+                log.append(settings.games, LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome))
     except BusyError as error:
         note = f"{error} (exit 75: the mail system will deliver it again)"
         handled = Handled(ExitStatus.BUSY, (note,), (), Outcome.BUSY)
-    if handled.outcome is not None:
-        now = settings.now if settings.now is not None else current_instant()
-        line = LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome)
-        try:
-            log.append(settings.games, line)
-        except OSError as error:
-            handled = handled._replace(notes=(*handled.notes, f"cannot write {log.LOG_NAME}: {error}"))
+        log.append(settings.games, LogLine(now, head.message_id, head.sender, trace.game_id, Outcome.BUSY))
+    if settings.smtp is not None and handled.kept:
+        handled = _send(handled, settings)
     return handled
+
+
+def _send(handled: Handled, settings: Settings) -> Handled:
+    """With `--smtp`: send the outbox (the answers waiting there first, then this
+    message's); exit 75 when the server cannot take them (they wait in the outbox)."""
+    assert settings.smtp is not None
+    try:
+        with game.locked(settings.outbox / ".flush", settings.wait):
+            flushed = delivery.flush(settings.outbox, settings.smtp)
+    except (DeliveryError, BusyError) as error:
+        kept = [f"the answer was kept in {path}" for path in handled.kept if path.exists()]
+        return handled._replace(exit_code=ExitStatus.BUSY, notes=(*handled.notes, str(error), *kept))
+    earlier = flushed.sent - sum(1 for path in handled.kept if not path.exists())
+    notes = flush_notes(flushed._replace(sent=max(earlier, 0)), settings.outbox)
+    return handled._replace(notes=(*handled.notes, *notes))
 
 
 def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: _Trace) -> Handled:
@@ -137,15 +157,10 @@ def _deliver(
         for answer in answers
     ]
     try:
-        if settings.smtp is not None:
-            notes = [*notes, *flush_notes(flush_waiting(settings), settings.outbox)]
-            delivery.send(built, settings.smtp)
-        else:
-            delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
+        paths = delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
     except DeliveryError as error:
-        kept = _keep(built, settings)
-        return Handled(ExitStatus.BUSY, (*notes, str(error), *kept), tuple(answers), outcome)
-    return Handled(0, tuple(notes), tuple(answers), outcome)
+        return Handled(ExitStatus.BUSY, (*notes, str(error)), tuple(answers), outcome)
+    return Handled(0, tuple(notes), tuple(answers), outcome, tuple(paths))
 
 
 def flush_waiting(settings: Settings) -> delivery.Flushed:
@@ -379,16 +394,6 @@ def _no_game(head: Head, folder: Path) -> str:
 
 def _who(head: Head) -> str:
     return f"message {head.message_id or '(no Message-ID)'} from {head.sender or '(no single From address)'}"
-
-
-def _keep(built: Sequence[EmailMessage], settings: Settings) -> list[str]:
-    """After a failed delivery, the answers are written into the outbox, for `--flush` or
-    the next delivery to send."""
-    try:
-        paths = delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
-    except DeliveryError as error:
-        return [f"and could not keep the answers: {error}"]
-    return [f"the answer was kept in {path}" for path in paths]
 
 
 __all__ = ["Handled", "Settings", "flush_notes", "flush_waiting", "handle"]

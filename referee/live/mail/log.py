@@ -9,13 +9,13 @@ control character, whatever the message held, so a line is always five fields.""
 
 from __future__ import annotations
 
-import os
 import re
 from enum import Enum
 from pathlib import Path
 from typing import NamedTuple
 
 from notation.timing import format_instant
+from referee import store
 
 LOG_NAME = "mail.log"
 _UNSAFE = re.compile(r"[^!-~]")
@@ -58,10 +58,7 @@ def _field(value: str | None) -> str:
 
 def append(folder: Path, line: LogLine) -> None:
     """Append one line to `folder/mail.log` with one `write` on a file opened for appending
-    (so that lines of gateways running at once never mix), then `fsync` it."""
-    fd = os.open(folder / LOG_NAME, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
-    try:
-        os.write(fd, line.text().encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    (so that lines of gateways running at once never mix), then `fsync` it; within the
+    message's transaction, with everything else it wrote (`referee.store.journal`). Raises
+    WriteFailed (an OSError) when it cannot be written: the message is then not handled."""
+    store.append(folder / LOG_NAME, line.text().encode("ascii"))

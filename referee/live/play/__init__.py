@@ -12,17 +12,14 @@ from referee.live.play.agreement import submit
 from referee.live.play.core import replay_file
 from referee.live.play.keys import read_key
 from referee.live.play.result import PlayResult
-from referee.live.play.safe import locked, write_atomically
 
 __all__ = [
     "BusyError",
     "PlayResult",
     "UsageError",
-    "locked",
     "read_key",
     "replay_file",
     "submit",
     "token_of",
     "turn_token",
-    "write_atomically",
 ]

@@ -20,8 +20,9 @@ import pytest
 from referee.judge import session
 from referee.judge.playout import play as playout
 from referee.judge.verdicts import Verdict
-from referee.live.play import BusyError, locked, submit, write_atomically
-from referee.live.play.safe import SLOW_WRITE_ENV, lock_path
+from referee.live.play import BusyError, submit
+from referee.store import lock_path, locked, write_atomically
+from referee.store.atomic import SLOW_WRITE_ENV
 
 NIKA = '[Game "nika"]\n'
 
