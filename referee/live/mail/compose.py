@@ -173,6 +173,16 @@ def not_accepted(game_id: str, reason: str) -> str:
     )
 
 
+def not_verified(game_id: str, authserv: str) -> str:
+    """`--trust-authserv` without passphrases: a sender the provider did not verify."""
+    return (
+        f"Your message to game {game_id} was not accepted: the mail server {authserv} could\n"
+        "not verify that it comes from your address (no DMARC or aligned DKIM pass).\n\n"
+        "Send it again from your own mail account, as you sent your earlier moves.\n"
+        "Nothing was played.\n"
+    )
+
+
 def plain_text_please(game_id: str, html: bool) -> str:
     what = "only HTML" if html else "no text"
     return (

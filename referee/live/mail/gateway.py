@@ -29,6 +29,7 @@ from referee.live.mail.headers import Head, read_head
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.ledger import Entry, Ledger
 from referee.live.mail.log import LogLine, Outcome
+from referee.live.mail.verified import verified
 
 PLAYERS_FILE = "players.toml"
 MAX_SIZE = 2**20
@@ -55,6 +56,10 @@ class Settings(NamedTuple):
     """Who hears of an accepted move at once (a league's `digest`, LEAGUE.md §3)."""
     requests: policy.Requests | None = None
     """A league's handlers of `leave` and `status` by mail (None: not a league's folder)."""
+    log_file: Path | None = None
+    """`--log-file`: one more file that gets each message's JSON log line."""
+    trusted: str | None = None
+    """`--trust-authserv ID`: the authserv-id whose Authentication-Results header verifies a sender."""
 
 
 class Handled(NamedTuple):
@@ -87,12 +92,24 @@ def handle(data: bytes, settings: Settings, too_large: bool = False) -> Handled:
         handled = Handled(ExitStatus.BUSY, (note,), (), Outcome.BUSY)
     if handled.outcome is not None:
         now = settings.now if settings.now is not None else current_instant()
-        line = LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome)
+        line = LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome, _reason(handled))
         try:
-            log.append(settings.games, line)
+            log.append(settings.games, line, settings.log_file)
         except OSError as error:
             handled = handled._replace(notes=(*handled.notes, f"cannot write {log.LOG_NAME}: {error}"))
     return handled
+
+
+def _reason(handled: Handled) -> str:
+    """Why a message went the way it did, for the JSON log: the first note, else the first
+    line of the first answer (never the passphrase: a body's `Key:` is never quoted)."""
+    if handled.notes:
+        return handled.notes[0]
+    for answer in handled.answers:
+        first = next((line.strip() for line in answer.body.splitlines() if line.strip()), "")
+        if first:
+            return first
+    return ""
 
 
 def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: _Trace) -> Handled:
@@ -122,7 +139,8 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
     except RecursionError:
         note = f"{_who(head)}: a message of parts nested too deeply to read: no answer"
         return Handled(0, (note,), (), Outcome.REFUSED)
-    answers, notes, outcome = _answers(message, settings, game_id, current, player)
+    provider = settings.trusted is not None and verified(data, settings.trusted, player.address)
+    answers, notes, outcome = _answers(message, settings, game_id, current, player, provider)
     return _deliver(head, settings, game_id, answers, notes, outcome)
 
 
@@ -168,8 +186,15 @@ def flush_notes(flushed: delivery.Flushed, outbox: Path) -> list[str]:
 
 
 def _answers(
-    message: Incoming, settings: Settings, game_id: str, current: game.Game, player: players.Player
+    message: Incoming,
+    settings: Settings,
+    game_id: str,
+    current: game.Game,
+    player: players.Player,
+    provider: bool = False,
 ) -> tuple[list[Answer], list[str], Outcome]:
+    """The answers to a player's message. `provider`: the sender was verified by the
+    `--trust-authserv` provider's Authentication-Results, which stands for the passphrase."""
     to_sender = ((player.address, player.name),)
     mover = current.to_move in player.sides
     if message.text is None:
@@ -177,7 +202,12 @@ def _answers(
         return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, body)], [], Outcome.REFUSED
     submission = read_body(message.text)
     keys = players.load_keys(settings.games / PLAYERS_FILE)
-    if keys is not None:
+    authserv = settings.trusted
+    if authserv is not None and keys is None and not provider:
+        answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_verified(game_id, authserv))
+        note = f"{player.address}: not accepted for game {game_id}: not verified by {authserv}"
+        return [answer], [note], Outcome.NOT_ACCEPTED
+    if keys is not None and not provider:
         reason = _key_problem(keys, player.address, submission)
         if reason is not None:
             answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
