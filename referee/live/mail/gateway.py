@@ -198,7 +198,8 @@ def _answers(
     to_sender = ((player.address, player.name),)
     mover = current.to_move in player.sides
     if message.text is None:
-        body = compose.plain_text_please(game_id, message.html_only)
+        read = read_body(message.html_text).moves if message.html_text is not None else None
+        body = compose.plain_text_please(game_id, message.html_only, read)
         return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, body)], [], Outcome.REFUSED
     submission = read_body(message.text)
     keys = players.load_keys(settings.games / PLAYERS_FILE)
@@ -212,6 +213,10 @@ def _answers(
         if reason is not None:
             answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
             return [answer], [f"{player.address}: not accepted for game {game_id}: {reason}"], Outcome.NOT_ACCEPTED
+    if submission.unclear is not None:
+        body = compose.unclear(game_id, submission.unclear, submission.moves)
+        note = f"{player.address}: refused for game {game_id}: the reply's boundary is unclear"
+        return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     request = _league_request(settings, submission)
     if request is not None and settings.requests is not None:
         return asked.answer(
