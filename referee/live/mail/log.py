@@ -168,7 +168,7 @@ def _text_rows(path: Path) -> Iterator[Row]:
 def table(rows: list[Row]) -> list[str]:
     """The rows as a table a game master reads: one message a line, columns aligned."""
     head = Row("time", "message-id", "sender", "game", "outcome", "reason")
-    cut = [[*(_cut(value, 40) for value in row[:5]), _cut(row.reason, 70)] for row in (head, *rows)]
+    cut = [[*(_cut(value, 40) for value in row[:5]), _cut(row.reason, 100)] for row in (head, *rows)]
     widths = [max(len(row[index]) for row in cut) for index in range(5)]
     return ["  ".join([*(row[index].ljust(widths[index]) for index in range(5)), row[5]]).rstrip() for row in cut]
 
