@@ -150,3 +150,45 @@ def test_a_poller_killed_mid_pass_and_run_again_loses_and_doubles_nothing(
             assert told[(f"g{number}", address)] >= 1
     assert sum(told.values()) <= count * 4 + 4
     assert not list((tmp_path / "outbox").glob("*.eml"))
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def _readme_lines() -> tuple[str, str]:
+    """The README's line that writes ~/.referee-env, and its cron line."""
+    text = README.read_text(encoding="utf-8")
+    env = re.search(r"\n(\(umask 077; printf [^\n]*)\n", text)
+    cron = re.search(r"```\n\*/5 \* \* \* \* ([^\n]*)\n```", text)
+    assert env and cron, "the README lost its IMAP set-up or its cron line"
+    return env.group(1), cron.group(1)
+
+
+@pytest.mark.needs_system
+def test_the_readme_set_up_and_cron_line_run_against_a_real_dovecot(
+    tmp_path: Path, dovecot: Dovecot, smtp: SmtpServer
+) -> None:
+    from tests.helpers.imap import PASSWORD
+
+    env_line, cron = _readme_lines()
+    home = tmp_path / "home"
+    (home / "games").mkdir(parents=True)
+    path = nika_game(home / "games")
+    ours = {
+        "'imap-app-password'": f"'{PASSWORD}'",
+        "imaps://gm@example.org@imap.example.org/INBOX": dovecot.url(),
+        "--smtp smtp.example.org:587 --starttls --smtp-user gm@example.org": f"--smtp {smtp.address}",
+        "$HOME/.local/bin/referee": f"{sys.executable} -m referee",
+    }
+    for theirs, mine in ours.items():
+        env_line, cron = env_line.replace(theirs, mine), cron.replace(theirs, mine)
+    shell = {**os.environ, "HOME": str(home)}
+    subprocess.run(["sh", "-c", env_line], env=shell, check=True, timeout=30)
+    assert (home / ".referee-env").stat().st_mode & 0o077 == 0
+    dovecot.append(message(ANN, "[g1] my move", f"{MOVE}\n").as_bytes())
+    done = subprocess.run(["sh", "-c", cron], env=shell, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"1. W: {MOVE}" in path.read_text(encoding="utf-8")
+    assert {name: len(found) for name, found in dovecot.folders().items()} == {"INBOX": 0, "referee.played": 1}
+    assert len(smtp.received) == 2
+    assert '"outcome": "played"' in (home / "games-mail.jsonl").read_text()

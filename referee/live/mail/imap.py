@@ -392,7 +392,12 @@ def one_pass(connection: Connection, settings: Settings, handler: Handler) -> Pa
             read = connection.read(uid, settings.max_size)
             if read is None:
                 continue
-            handled = handler(read[0], quiet, read[1])
+            try:
+                handled = handler(read[0], quiet, read[1])
+            except UsageError as error:  # a broken game file is the game master's: the rest go on
+                notes.append(f"UID {uid}: {error}: left in the mailbox")
+                left += 1
+                continue
             notes += [f"UID {uid}: {note}" for note in handled.notes]
             if handled.outcome is None or handled.outcome is Outcome.BUSY:
                 left += 1  # busy, or the game folder is broken: left unseen for the next pass

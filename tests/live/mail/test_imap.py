@@ -212,3 +212,13 @@ def test_a_password_file_is_read_within_bounds(tmp_path: Path) -> None:
     assert imap.login_from(None, {"REFEREE_IMAP_OAUTH2_TOKEN": "ya29.token"}) == imap.Login(None, "ya29.token")
     assert "ya29" not in repr(imap.login_from(None, {"REFEREE_IMAP_OAUTH2_TOKEN": "ya29.token"}))
     assert re.fullmatch(r"Login\(password\)", repr(imap.login_from(good)))
+
+
+@pytest.mark.needs_system
+def test_a_broken_game_file_leaves_its_message_and_the_pass_goes_on(tmp_path: Path, dovecot: Dovecot) -> None:
+    nika_game(tmp_path, "good")
+    (tmp_path / "bad.rgn").write_text("not a record at all {\n")
+    dovecot.append(message(ANN, "[bad] x", f"{MOVE}\n").as_bytes(), message(ANN, "[good] x", f"{MOVE}\n").as_bytes())
+    done = _imap(tmp_path, dovecot)
+    assert done.returncode == 75 and "left in the mailbox" in done.stderr
+    assert _counts(dovecot) == {"INBOX": 1, "referee.played": 1}
