@@ -106,7 +106,12 @@ def _reason(handled: Handled) -> str:
     if handled.notes:
         return handled.notes[0]
     for answer in handled.answers:
-        first = next((line.strip() for line in answer.body.splitlines() if line.strip()), "")
+        lines = answer.body.splitlines()
+        first = next((line.strip() for line in lines if line.strip()), "")
+        if "You sent:" in lines:  # a refusal: what was wrong follows the moves quoted
+            rest = lines[lines.index("You sent:") + 1 :]
+            why = next((line.strip() for line in rest if line.strip() and not line[:1].isspace()), "")
+            return f"{first} {why}".strip()
         if first:
             return first
     return ""

@@ -12,7 +12,7 @@ it verifies the `From` address when it says
   domain above it (relaxed alignment: `mail.example.org` signed as `example.org`).
 
 Read within bounds: at most `MAX_HEADERS` headers of that name, each cut to 4 KB, parsed
-by `authres` (the RFC 8601 parser of the dkimpy authors); one it cannot parse verifies
+by `authres` (an RFC 8601 parser); the provider's header that it cannot parse verifies
 nothing."""
 
 from __future__ import annotations
