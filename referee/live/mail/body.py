@@ -144,10 +144,10 @@ def message_text(data: bytes) -> MessageText:
 def read_body(text: str) -> Submission:
     """Keep the sender's own lines (`replies.new_text`: no quoted earlier message, signature,
     greeting or sign-off; `unclear` when the reply parser doubts the boundary); take out
-    the first `Key:`, `Token:` and `Salt:` lines (every such line is removed); what remains is the move text. When a line holds
-    `moves:` alone, the move text is what follows it, up to a line `end` or the end, and
-    the lines outside are ignored. A body of `show` or `moves` alone, in any case, is a
-    request for the board or the legal moves."""
+    the first `Key:`, `Token:` and `Salt:` lines (every such line is removed); what remains
+    is the move text. When a line holds `moves:` alone, the move text is what follows it,
+    up to a line `end` or the end, and the lines outside are ignored. A body of `show` or
+    `moves` alone, in any case, is a request for the board or the legal moves."""
     kept: list[str] = []
     key: str | None = None
     token: str | None = None

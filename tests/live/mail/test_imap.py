@@ -222,3 +222,33 @@ def test_a_broken_game_file_leaves_its_message_and_the_pass_goes_on(tmp_path: Pa
     done = _imap(tmp_path, dovecot)
     assert done.returncode == 75 and "left in the mailbox" in done.stderr
     assert _counts(dovecot) == {"INBOX": 1, "referee.played": 1}
+
+
+@pytest.mark.needs_system
+@pytest.mark.parametrize("mode", [("--poll", "1"), ("--idle",)])
+def test_poll_and_idle_keep_running_and_handle_mail_as_it_arrives(
+    tmp_path: Path, dovecot: Dovecot, mode: tuple[str, ...]
+) -> None:
+    import sys
+    import time
+
+    path = nika_game(tmp_path)
+    command = [sys.executable, "-m", "referee", "mail", "--games", str(tmp_path), "--imap", dovecot.url(), *mode]
+    poller = subprocess.Popen(
+        command, env={**os.environ, **dovecot.env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        time.sleep(1.5)  # the first pass, on an empty mailbox
+        assert poller.poll() is None
+        dovecot.append(message(ANN, "[g1] later", f"{MOVE}\n").as_bytes())
+        deadline = time.monotonic() + 60
+        while f"1. W: {MOVE}" not in path.read_text(encoding="utf-8"):
+            assert poller.poll() is None and time.monotonic() < deadline, "the move was never played"
+            time.sleep(0.1)
+        while _counts(dovecot).get("referee.played") != 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        poller.terminate()
+        _, err = poller.communicate(timeout=30)
+    assert "Traceback" not in err
