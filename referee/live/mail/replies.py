@@ -98,12 +98,12 @@ def new_text(text: str, second_opinion: bool = True) -> NewText:
             index += 1
             continue
         span = _attribution(lines, index)
-        if span:
-            if not _quoted_next(lines, index + span):
-                break  # "On ... wrote:" with an unmarked quote below: the earlier message
+        if span and _quoted_next(lines, index + span):
             kept.extend([None] * span)
             index += span
             continue
+        if span and _WROTE_START.match(line):
+            break  # "On ... wrote:" with an unmarked quote below: the earlier message
         kept.append(line)
         index += 1
     _drop_greeting(kept)

@@ -130,3 +130,8 @@ def test_long_lines_cost_the_reply_parser_little() -> None:
     # The reply parser's patterns grow fast with a line's length: it reads short pieces only.
     text = ("On " + "x " * 5000 + "\n") * 40
     assert new_text(text).unclear is None
+
+
+def test_a_line_ending_wrote_that_is_no_attribution_never_hides_the_moves_below_it() -> None:
+    submission = read_body("As I wrote:\nd1+d2+d3-W i3-E\n")
+    assert submission.moves == "As I wrote:\nd1+d2+d3-W i3-E"  # refused as no move, never cut silently
