@@ -192,7 +192,7 @@ def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
     finish(tally)
 
 
-@app.command(short_help="The mail gateway: play one e-mail read on standard input, answer the players.")
+@app.command(short_help="The mail gateway: play e-mail from standard input or an IMAP mailbox, answer the players.")
 def mail(
     games_dir: Annotated[
         str | None, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
@@ -306,6 +306,13 @@ def mail(
     On a league's folder (DIR/league.toml) it plays with the league's keys (DIR/keys),
     answers moves as its digest setting says, and reads the requests `status` and
     `leave DURATION` (LEAGUE.md; docs/league.md).
+
+    --imap URL reads the game master's mailbox instead of standard input: one pass (for
+    cron), or --poll SECONDS / --idle to keep running; each message handled is moved to
+    referee/played, referee/refused or referee/ignored; exit 75 when one is left for the
+    next pass (a busy game) or the server failed (docs/mail.md). --log [N] prints the last
+    N messages handled; --trust-authserv ID lets the provider's DMARC/DKIM verdict stand
+    for a passphrase.
 
     Example (.forward, procmail): /usr/local/bin/referee mail --games /home/gm/games --smtp localhost:25
     """
