@@ -252,3 +252,13 @@ def test_poll_and_idle_keep_running_and_handle_mail_as_it_arrives(
         poller.terminate()
         _, err = poller.communicate(timeout=30)
     assert "Traceback" not in err
+
+
+@pytest.mark.needs_system
+def test_an_oauth2_token_is_offered_with_xoauth2(tmp_path: Path, dovecot: Dovecot) -> None:
+    # This Dovecot has no OAuth2 set up: it refuses the mechanism, and says which it was offered.
+    token = {"REFEREE_IMAP_PASSWORD": "", "REFEREE_IMAP_OAUTH2_TOKEN": "ya29.a-token"}
+    done = _imap(tmp_path, dovecot, env=token)
+    assert done.returncode == 2 and "refused the login" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "ya29" not in done.stderr
+    assert "method=XOAUTH2" in dovecot.log()
