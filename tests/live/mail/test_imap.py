@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from referee import store
 from referee.live import mail as gateway
-from referee.live import play
 from referee.live.mail import imap
 from referee.live.mail.gateway import Handled, Settings
 from tests.helpers.imap import PASSWORD, USER, Dovecot, dovecot
@@ -68,7 +68,7 @@ def test_one_pass_handles_every_message_and_files_each_by_its_outcome(
 def test_a_busy_game_leaves_its_message_unseen_for_the_next_pass(tmp_path: Path, dovecot: Dovecot) -> None:
     path = nika_game(tmp_path)
     dovecot.append(message(ANN, "[g1]", f"{MOVE}\n").as_bytes())
-    with play.locked(path, 0):
+    with store.locked(path, 0):
         done = _imap(tmp_path, dovecot, "--wait", "0.3")
     assert done.returncode == 75, done.stderr
     assert "1 message left for the next pass" in done.stderr
