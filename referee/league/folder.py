@@ -242,10 +242,14 @@ def _swiss_round(config: LeagueConfig, number: int, games: Sequence[GameResult])
 
     numbers = {player.address: player.number for player in config.players}
     tally = pairing.Tally.empty()
+    seated_in: dict[int, set[int]] = {}
     for game in games:
         seated = tuple(numbers[seat.address] for seat in game.seats if seat.address in numbers)
+        seated_in.setdefault(game.round, set()).update(seated)
         if seated:
             tally.add(pairing.Round(game.round, (pairing.Table(game.table, seated),)))
+    for played in seated_in.values():  # a player seated in no game of a round had a bye (§4)
+        tally.add(pairing.Round(0, (), tuple(sorted(set(numbers.values()) - played))))
     if number == 1:
         order = [player.number for player in config.players]
     else:

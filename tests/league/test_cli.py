@@ -280,3 +280,22 @@ def test_the_league_folder_is_a_mail_gateways_games_folder(tmp_path: Path) -> No
     assert result.exit_code == 0, result.stderr
     code, out, _ = _run("status", str(folder))
     assert code == 0 and "r1-t1: Red Ann, Blue Bo: Blue wins (resignation)" in out
+
+
+def test_a_seven_player_swiss_meets_no_pair_twice_and_gives_no_second_bye(tmp_path: Path) -> None:
+    # byes are read back from the game files (a player seated in no game of a round)
+    folder = tmp_path / "swiss7"
+    _new_league(folder, "--game", "nika", "--players", "2", "--pairing", "swiss", "--rounds", "5", players=7)
+    met: set[frozenset[str]] = set()
+    byes: list[str] = []
+    for number in range(1, 6):
+        code, out, err = _run("pair", str(folder), "--now", NOW, "--json")
+        assert code == 0, err
+        paired = json.loads(out)
+        for game in paired["games"]:
+            pair = frozenset(game["seats"])
+            assert pair not in met, f"round {number}: {sorted(pair)} meet again"
+            met.add(pair)
+            assert submit(folder / f"{game['game']}.rgn", "resign", now=PLAYED).exit_code == 0
+        byes.extend(paired["byes"])
+    assert len(byes) == 5 and len(set(byes)) == 5, byes
