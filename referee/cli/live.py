@@ -155,10 +155,16 @@ def reveal(
     seed_file: Annotated[str, typer.Option("--seed-file", help="The game master's key file.")],
     json_output: JsonOption = False,
     wait: WaitOption = 10.0,
+    force: Annotated[
+        bool, typer.Option("--force", help="Reveal an ongoing game's seed too (every future die becomes predictable).")
+    ] = False,
 ) -> None:
     """Publish a secret game's seed (the Seed tag, SeedHash kept): check then verifies every roll.
 
-    Exit status: 0 the revealed record is legal; 1 it is not (the seed is written either way); 2 usage; 75 busy.
+    An ongoing game is refused without --force: its seed makes every future die predictable.
+
+    Exit status: 0 the revealed record is legal; 1 it is not (the seed is written either way) or the game is
+    ongoing (nothing written); 2 usage; 75 busy.
 
     Example: referee reveal game.rgn --seed-file game.key
     """
@@ -169,7 +175,7 @@ def reveal(
     from referee.live.play.secret import reveal as reveal_seed
 
     try:
-        result = reveal_seed(Path(file), read_key(Path(seed_file)), wait)
+        result = reveal_seed(Path(file), read_key(Path(seed_file)), wait, force)
     except UsageError as error:
         fail_usage(UsageError(str(error)))
     except BusyError as error:
