@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from games import registry, seats
+from games.api import GameInfo
 from notation.timing import format_instant
 from referee.judge.errors import BusyError, UsageError
 from referee.league import pairing
@@ -139,7 +140,8 @@ def init(
     if rounds is not None:
         lines.append(f"rounds = {rounds}")
     if info is not None and info.randomness is not None:
-        lines.append(f"dice = {_toml(Dice.SECRET.value)}")
+        lines.append(f'dice = {_toml(Dice.SECRET.value)}  # or "open": a Seed tag in every record from the start')
+    lines += _other_settings(info, time_control is not None, rounds is not None)
     text = "\n".join(lines) + "\n"
     path = folder / CONFIG_FILE
     parse(text, str(path), need_players=False)
@@ -151,6 +153,37 @@ def init(
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
     return path
+
+
+def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> list[str]:
+    """Every setting `init` was not given, commented out at its default or with an example,
+    and what it does: the game master edits league.toml by hand (LEAGUE.md §1)."""
+    variants = ", ".join(info.variants) if info is not None else "the game's"
+    first = info.variants[0] if info is not None else "standard"
+    lines = [
+        "",
+        '# Every other setting, at its default or as an example: remove the "# " to set one.',
+        f'# variant = "{first}"  # one of: {variants}; none: the game\'s own',
+    ]
+    if not timed:
+        lines.append('# time_control = "7d+1d/14d"  # the games\' clock (TIME.md); none: untimed games')
+    if not with_rounds:
+        lines.append("# rounds = 5  # required for groups (3-4 players a game) and swiss; optional for a round robin")
+    if info is None or info.randomness is None:
+        lines.append('# dice = "secret"  # only for games with dice or tiles; "secret" (keys/) or "open" (a Seed tag)')
+    lines += [
+        '# reminders = []  # before a deadline, to the player to move, e.g. ["48h", "12h"] (league tick)',
+        '# digest = "every-move"  # every move mailed to every player at once; "daily": one mail a day',
+        "# leave_days = 0  # days of extension each player may take in the season (league leave)",
+        "# [tags]  # fixed tags of every game, e.g.:",
+        '# Target = "15"',
+        "",
+        "# The players, added by: referee league add DIR ADDRESS --name NAME",
+        "# [[player]]",
+        '# name = "Ann"',
+        '# address = "ann@example.org"',
+    ]
+    return lines
 
 
 def add_player(folder: Path, address: str, name: str) -> LeagueConfig:

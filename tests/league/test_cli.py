@@ -49,6 +49,36 @@ def test_init_writes_a_league_it_can_read_and_never_overwrites(tmp_path: Path) -
     assert (folder / "league.toml").read_text(encoding="utf-8") == before
 
 
+@pytest.mark.parametrize(("game", "players"), [("nieuchess", "2"), ("pikemen", "4")])
+def test_init_writes_every_setting_commented_and_each_one_reads_when_set(
+    tmp_path: Path, game: str, players: str
+) -> None:
+    import tomllib
+
+    from referee.league.config import KNOWN_KEYS, load, parse
+
+    folder = tmp_path / "league"
+    assert _run("init", str(folder), "--game", game, "--players", players, "--rounds", "3")[0] == 0
+    text = (folder / "league.toml").read_text(encoding="utf-8")
+    active = tomllib.loads(text)
+    commented = [line for line in text.splitlines() if line.startswith("# ") and " = " in line.split("  #")[0]]
+    named = {line[2:].split(" = ")[0].split("  #")[0] for line in commented}
+    for key in KNOWN_KEYS:
+        assert key in active or key in named or f"[{key}]" in text or f"[[{key}]]" in text, f"{key} not written"
+    plain = load(folder, need_players=False)
+    assert (plain.digest.value, plain.leave_days, plain.reminders) == ("every-move", 0, ())
+    head, _, _ = text.partition("\n\n# The players")
+    for line in commented:  # each setting, uncommented alone, reads: the defaults shown are the defaults
+        if line.startswith(("# name", "# address", "# Target")):
+            continue
+        setting = line[2:].split("  #")[0]
+        changed = parse(head.replace(line, setting) + "\n", need_players=False)
+        if setting.split(" = ")[0] in ("digest", "leave_days", "reminders"):
+            assert changed == plain, setting
+    tagged = parse(head.replace("# [tags]", "[tags]").replace('# Target = "15"', 'Target = "15"'), need_players=False)
+    assert tagged.tags == (("Target", "15"),)
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
