@@ -20,6 +20,7 @@ from games import registry, seats
 from games.api import GameInfo
 from notation.timing import format_instant
 from referee.judge.errors import BusyError, UsageError
+from referee.league import notify as notify_module
 from referee.league import pairing
 from referee.league.config import (
     CONFIG_FILE,
@@ -178,10 +179,8 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         "# [tags]  # fixed tags of every game, e.g.:",
         '# Target = "15"',
         "",
-        "# The players, added by: referee league add DIR ADDRESS --name NAME",
-        "# [[player]]",
-        '# name = "Ann"',
-        '# address = "ann@example.org"',
+        "# The players: referee league add DIR ADDRESS --name NAME appends a player table",
+        '# (its keys: name = "Ann", address = "ann@example.org") for each.',
     ]
     return lines
 
@@ -337,12 +336,27 @@ def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, 
 
     held = seats.seat_sides(config.info, config.players_per_game, paired.round)
     games = [(game, list(zip(addresses, held, strict=True))) for game, addresses in paired.games]
-    messages = notify.pairing_mails(config, paired.round, games, paired.byes, paired.bye_scores, now, sender)
+    openings = {game: _opening(folder / f"{game}.rgn") for game, _ in paired.games}
+    keyed = (folder / "players.toml").is_file()
+    messages = notify.pairing_mails(
+        config, paired.round, games, paired.byes, paired.bye_scores, now, sender, openings, keyed
+    )
     try:
         written = notify.write(folder, messages, now)
     except DeliveryError as error:
         return dataclasses.replace(paired, notes=(f"the pairing stands, but its mails were not written: {error}",))
     return dataclasses.replace(paired, mails=tuple(str(path) for path in written))
+
+
+def _opening(path: Path) -> notify_module.Opening:
+    """A new game's start as its pairing mail shows it: token, first side, board."""
+    from referee.judge.token import token_of
+    from referee.league.results import judge_game
+
+    _, replay = judge_game(path, path.read_bytes(), 0, 0)
+    if replay is None or replay.state is None:  # pragma: no cover - pair writes games it has checked
+        return notify_module.Opening(None, None, "")
+    return notify_module.Opening(token_of(replay), replay.verdict.to_move, replay.state.render())
 
 
 def _make_games(

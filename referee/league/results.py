@@ -6,6 +6,7 @@ players, and the instant of its last stamp.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -275,3 +276,37 @@ def _comments(record: Record) -> Iterator[Comment]:
             yield item
         elif isinstance(item, Turn):
             yield from (part for part in item.items if isinstance(part, Comment) and part.braced)
+
+
+def named(result: GameResult, text: str | None = None) -> str:
+    """`text` (the game's message by default) with every side named by its player, as the
+    league's mails say it: "Ann (Blue) wins (resignation)"; a player holding several sides
+    is named once for them ("Ann (Athens, Messene) win")."""
+    text = result.message if text is None else text
+    sides = {side: seat for seat in result.seats for side in seat.sides}
+    if not sides:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, sides), key=len, reverse=True)) + r")\b")
+    text = pattern.sub(lambda found: f"{sides[found.group(1)].name} ({found.group(1)})", text)
+    for seat in result.seats:
+        for joint in (" and ", ", ") if len(seat.sides) > 1 else ():
+            for a, b in itertools.permutations(seat.sides, 2):
+                text = text.replace(f"{seat.name} ({a}){joint}{seat.name} ({b})", f"{seat.name} ({a}, {b})")
+    return text
+
+
+def ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def placing(result: GameResult, address: str) -> str | None:
+    """A player's place in a finished game of more than two teams, "3rd of 4" ("shared 2nd
+    of 4" on a tie); None for two teams or a player not placed (win, draw, loss say it)."""
+    if not result.finished or len(result.teams) <= 2:
+        return None
+    for team, place in zip(result.teams, result.places, strict=True):
+        if address in team:
+            shared = "shared " if result.places.count(place) > 1 else ""
+            return f"{shared}{ordinal(place)} of {len(result.teams)}"
+    return None

@@ -21,9 +21,9 @@ from referee.judge.clock import ClockView
 from referee.judge.errors import UsageError
 from referee.judge.token import token_of
 from referee.league.config import Dice, Digest, LeagueConfig, load
-from referee.league.folder import KEYS_DIR, append_log, league_lock, read_log
+from referee.league.folder import KEYS_DIR, append_log, league_lock, log_order, read_log, total_rounds
 from referee.league.notify import OUTBOX, message, write
-from referee.league.results import GameResult, game_files, judge_game
+from referee.league.results import GameResult, game_files, judge_game, named
 from referee.live.mail.delivery import Smtp, flush, send
 from referee.live.mail.errors import DeliveryError
 
@@ -42,12 +42,17 @@ class Ticked:
     flushed: int = 0
     notes: tuple[str, ...] = field(default=())
     faulty: tuple[GameResult, ...] = field(default=())
+    season_over: dict[str, Any] | None = None
+    """The season-over notice this run sent (league.log's entry), apart from `entries`,
+    which are the four steps of LEAGUE.md §3."""
 
     def __repr__(self) -> str:
         return f"Ticked({len(self.entries)} entries, {self.sent} sent, {self.queued} queued)"
 
     def lines(self) -> list[str]:
         out = [_entry_line(entry) for entry in self.entries]
+        if self.season_over is not None:
+            out.append(_entry_line(self.season_over))
         flushed = f", {self.flushed} flushed from the outbox" if self.flushed else ""
         out.append(f"tick: {len(self.entries)} done; mails: {self.sent} sent, {self.queued} into the outbox{flushed}")
         return out
@@ -59,6 +64,7 @@ class Ticked:
             "queued": self.queued,
             "flushed": self.flushed,
             "notes": list(self.notes),
+            "season_over": self.season_over,
         }
 
 
@@ -68,6 +74,8 @@ def _entry_line(entry: dict[str, Any]) -> str:
         return f"digest: {entry['to']} ({entry['day']})"
     if event == "reminder":
         return f"reminder: {entry['game']} {entry['side']} ({entry['to']}), deadline {entry['deadline']}"
+    if event == "season-over":
+        return f"season over: {', '.join(entry.get('champions', []))}"
     if event == "timeout":
         return f"timeout: {entry['game']} {entry['side']}"
     return f"{event}: {entry.get('game', '')}"
@@ -143,10 +151,12 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
         mailer = _Mailer(folder, smtp, now)
         names = {player.address: player.name for player in config.players}
         run = _Run(folder, config, now, sender, mailer, log, names)
-        for step in (run.timeouts, run.reminders, run.reveals, run.digests):
+        for step in (run.timeouts, run.reminders, run.reveals, run.digests, run.season_over):
             step(games)
         faulty = tuple(game.result for game in games if not game.result.legal)
-        return Ticked(tuple(run.written), mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty)
+        written = tuple(entry for entry in run.written if entry["event"] != "season-over")
+        season = next((entry for entry in run.written if entry["event"] == "season-over"), None)
+        return Ticked(written, mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty, season)
 
 
 @dataclass
@@ -199,7 +209,7 @@ class _Run:
                 deadline = clock.deadline if clock.deadline is not None else self.now
                 body = (
                     f"{self.config.name}, [{game.name}]: {who} ran out of time at {spoken_instant(deadline)}; "
-                    f"the timeout was written at {spoken_instant(self.now)}.\n\n{game.result.message}\n"
+                    f"the timeout was written at {spoken_instant(self.now)}.\n\n{named(game.result)}\n"
                 )
                 entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
                 self._done(self._to_all(game, f"[{game.name}] timeout: {side}", body), entry)
@@ -273,12 +283,17 @@ class _Run:
                 continue
             game.reload()
             body = (
-                f"{self.config.name}, [{game.name}] is over: {game.result.message}\n\n"
+                f"{self.config.name}, [{game.name}] is over: {named(game.result)}\n\n"
                 f"The secret seed is {seed}\n"
+                f"The record, with the seed written into it, is attached as {game.name}.rgn.\n"
                 f"Check every roll with: referee check {game.name}.rgn\n"
             )
             entry = {"event": "reveal", "at": format_instant(self.now), "game": game.name}
-            self._done(self._to_all(game, f"[{game.name}] seed revealed", body), entry)
+            mails = self._to_all(game, f"[{game.name}] seed revealed", body)
+            record_text = game.path.read_text(encoding="utf-8")
+            for mail in mails:
+                mail.add_attachment(record_text, filename=f"{game.name}.rgn")
+            self._done(mails, entry)
 
     # (4) digests ---------------------------------------------------------------------------
 
@@ -335,9 +350,50 @@ class _Run:
         ended = [game for game in news if game.result.finished]
         if ended:
             lines.append("Results:")
-            lines += [f"  [{game.name}] {game.result.message}" for game in ended]
+            lines += [f"  [{game.name}] {named(game.result)}" for game in ended]
             lines.append("")
         return "\n".join(lines)
+
+    # (5) the season's end ---------------------------------------------------------------------
+
+    def season_over(self, games: Sequence[_Game]) -> None:
+        """Once, when every round is paired and every game finished: the champion, to every
+        player, with the final table (docs/league.md)."""
+        from referee.league.standings import as_text, number_text, standings
+
+        if any(entry.get("event") == "season-over" for entry in self.log):
+            return
+        last = total_rounds(self.config)
+        if not games or max(game.round_number for game in games) < last:
+            return
+        if not all(game.result.finished for game in games):
+            return
+        table = standings(self.config, [game.result for game in games], log_order(self.log))
+        champions = [row for row in table.rows if row.rank == 1]
+        if not champions:  # pragma: no cover - a league has players
+            return
+        names = " and ".join(row.name for row in champions)
+        title = "champions" if len(champions) > 1 else "champion"
+        points = champions[0].points
+        body = "\n".join(
+            [
+                f"{self.config.name} is over: all {last} rounds are played.",
+                "",
+                f"The {title}: {names}, with {number_text(points)} points.",
+                "",
+                "Final standings:",
+                *as_text(self.config, table),
+                "",
+            ]
+        )
+        entry = {
+            "event": "season-over",
+            "at": format_instant(self.now),
+            "champions": [row.address for row in champions],
+        }
+        subject = f"{self.config.name}: the season is over, {title} {names}"
+        mails = [self._mail(player.address, subject, body) for player in self.config.players]
+        self._done(mails, entry)
 
 
 def _news(seen: object, game: _Game) -> bool:

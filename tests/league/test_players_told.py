@@ -1,0 +1,145 @@
+"""What a league's players are told (docs/league.md, "What players get"): pairing mails with
+who moves first, the board, the token and how to answer (Key/Token in a keyed league);
+results that name players; places of games of more than two ("3rd of 4"); the revealed
+record attached; the season's end naming the champion, once."""
+
+from __future__ import annotations
+
+import json
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from fractions import Fraction
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from notation.timing import parse_instant
+from referee.cli import app
+from referee.league.results import GameResult, Seat, named, placing
+from referee.league.site.pages import outcome_for
+from referee.live.play import submit
+
+runner = CliRunner()
+START = "2026-12-01T12:00:00Z"
+
+
+def _run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _league(folder: Path, *options: str, names: str = "Ann Bo") -> None:
+    code, _, err = _run("league", "init", str(folder), "--name", "T", *options)
+    assert code == 0, err
+    for name in names.split():
+        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
+        assert code == 0, err
+
+
+def _outbox(folder: Path) -> list[EmailMessage]:
+    found = []
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        assert isinstance(message, EmailMessage)
+        found.append(message)
+        path.unlink()
+    return found
+
+
+def _body(message: EmailMessage) -> str:
+    part = message.get_body(("plain",))
+    assert part is not None
+    text: str = part.get_content()
+    return text
+
+
+def _to(message: EmailMessage) -> str:
+    return str(message["To"].addresses[0].addr_spec)
+
+
+def test_a_pairing_mail_says_who_moves_first_and_shows_the_board_and_the_token(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "pikemen", "--players", "2", "--time-control", "3d+0m")
+    code, out, err = _run("league", "pair", str(folder), "--now", START, "--from", "gm@example.org", "--json")
+    assert code == 0, err
+    token = json.loads(_run("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
+    mails = {_to(mail): mail for mail in _outbox(folder)}
+    ann, bo = _body(mails["ann@example.org"]), _body(mails["bo@example.org"])
+    assert mails["ann@example.org"].get_content_type() == "text/plain", "one text part: any reader reads it"
+    assert "You play Red." in ann and "You move first (Red).\n" in ann
+    assert "You play Blue." in bo and "Ann (Red) moves first.\n" in bo
+    for body in (ann, bo):
+        assert f"  Token: {token}\n" in body and "keeping [r1-t1] in the Subject" in body
+        assert "Key:" not in body  # no players.toml: no passphrase
+    board = _run("show", str(folder / "r1-t1.rgn"))[1]
+    assert any(line.strip() and line in ann for line in board.splitlines()[1:4]), "the board, as show draws it"
+
+
+def test_a_keyed_league_tells_every_player_the_key_and_token_lines(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    code, _, err = _run("league", "init", str(folder), "--name", "T", "--game", "nika", "--players", "2")
+    assert code == 0, err
+    for name in ("Ann", "Bo"):
+        code, _, err = _run(
+            "league", "add", str(folder), f"{name.lower()}@example.org", "--name", name, "--key", stdin=f"{name} pass\n"
+        )
+        assert code == 0, err
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    token = json.loads(_run("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
+    for mail in _outbox(folder):
+        body = _body(mail)
+        assert f"Write these lines above your moves:\n  Key: your passphrase\n  Token: {token}\n" in body
+
+
+def test_results_name_the_players_and_places_past_second_are_said(tmp_path: Path) -> None:
+    seats = (
+        Seat(("Athens", "Messene"), "ann@example.org", "Ann"),
+        Seat(("Sparta", "Thebes"), "bo@example.org", "Bo"),
+    )
+    nika = GameResult("r1-t1", 1, 1, "finished", seats, "Athens and Messene win (resignation) after 3 turns")
+    assert named(nika) == "Ann (Athens, Messene) win (resignation) after 3 turns"
+    two = GameResult("r1-t1", 1, 1, "finished", (Seat(("Blue",), "b@x.org", "Bo"),), "Blue wins (time)")
+    assert named(two) == "Bo (Blue) wins (time)"
+    four = GameResult("r1-t1", 1, 1, "finished", (), "", teams=(("a",), ("b",), ("c",), ("d",)), places=(1, 2, 3, 3))
+    assert placing(four, "c") == "shared 3rd of 4" and placing(four, "b") == "2nd of 4"
+    assert outcome_for(four, "b") == ("2nd of 4", Fraction(0)) and outcome_for(four, "a")[0] == "win"
+    pair = GameResult("r1-t1", 1, 1, "finished", (), "", teams=(("a",), ("b",)), places=(1, 2))
+    assert placing(pair, "b") is None and outcome_for(pair, "b")[0] == "loss"
+
+
+def test_the_reveal_attaches_the_record_and_the_season_end_names_the_champion_once(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "numica", "--players", "2", "--time-control", "1d+0m", names="Ann Bo Cy")
+    # three players, two-player games: a round robin of 3 rounds, one bye each
+    for number in (1, 2, 3):
+        code, out, err = _run("league", "pair", str(folder), "--now", START, "--json")
+        assert code == 0, err
+        (game,) = json.loads(out)["games"]
+        _outbox(folder)
+        assert submit(folder / f"{game['game']}.rgn", "resign", now=parse_instant(START) + 600 * number).exit_code == 0
+        code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-01T13:00:00Z", "--json")
+        assert code == 0, err
+        ticked = json.loads(out)
+        mails = _outbox(folder)
+        reveals = [mail for mail in mails if str(mail["Subject"]) == f"[{game['game']}] seed revealed"]
+        assert len(reveals) == 2
+        for mail in reveals:
+            (attached,) = list(mail.iter_attachments())
+            assert attached.get_filename() == f"{game['game']}.rgn"
+            assert attached.get_content() == (folder / f"{game['game']}.rgn").read_text(encoding="utf-8")
+            assert "[Seed " in attached.get_content()
+            winner = game["seats"][1].split("@")[0].title()  # the first seat (Red) resigned
+            assert f"is over: {winner} (Blue) wins (resignation)" in _body(mail), "the result names the player"
+        over = [mail for mail in mails if "season is over" in str(mail["Subject"])]
+        if number < 3:
+            assert over == [] and ticked["season_over"] is None
+    assert sorted(_to(mail) for mail in over) == ["ann@example.org", "bo@example.org", "cy@example.org"]
+    table = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    champion = table["rows"][0]
+    assert ticked["season_over"]["champions"] == [champion["address"]]
+    for mail in over:
+        assert f"champion {champion['player']}" in str(mail["Subject"])
+        assert f"The champion: {champion['player']}, with" in _body(mail) and "Final standings:" in _body(mail)
+    code, out, _ = _run("league", "tick", str(folder), "--now", "2026-12-09T13:00:00Z", "--json")
+    assert json.loads(out)["season_over"] is None and _outbox(folder) == [], "once"
