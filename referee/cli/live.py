@@ -146,6 +146,18 @@ def play(
         fail_usage(UsageError(str(error)))
     except BusyError as error:
         _busy(error)
+    if as_side is None and result.written:  # the game master's writing on a league's game: its players are told
+        from referee.league.told import tell_players
+        from referee.live.mail import default_sender
+
+        if grant:
+            what = "a grant of " + ", ".join(grant)
+        else:
+            words = " ".join((text or "").split())
+            what = words if len(words) <= 80 else words[:77] + "..."
+        told = tell_players(Path(file), what, result, instant, default_sender())
+        if told is not None:
+            err(f"referee: {told}")
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 

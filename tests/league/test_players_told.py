@@ -143,3 +143,30 @@ def test_the_reveal_attaches_the_record_and_the_season_end_names_the_champion_on
         assert f"The champion: {champion['player']}, with" in _body(mail) and "Final standings:" in _body(mail)
     code, out, _ = _run("league", "tick", str(folder), "--now", "2026-12-09T13:00:00Z", "--json")
     assert json.loads(out)["season_over"] is None and _outbox(folder) == [], "once"
+
+
+def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m")
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    _outbox(folder)
+    game = str(folder / "r1-t1.rgn")
+    code, _, err = _run("play", game, "d1-W d2-W", "--as", "Athens", "--now", "2026-12-01T13:00:00Z")
+    assert code == 0 and _outbox(folder) == [] and "told" not in err, "a player's own move: not mailed here"
+    code, _, err = _run("play", game, "undo", "--now", "2026-12-01T14:00:00Z")
+    assert code == 0 and "told 2 players of r1-t1" in err
+    mails = _outbox(folder)
+    assert sorted(_to(mail) for mail in mails) == ["ann@example.org", "bo@example.org"]
+    for mail in mails:
+        assert str(mail["Subject"]) == "[r1-t1] T: the game master wrote undo"
+        body = _body(mail)
+        assert "the last turn is taken back: 1. W: d1-W d2-W" in body and "next: Ann (Athens) to move" in body
+    code, _, err = _run("play", game, "--grant", "Sparta=1d", "--now", "2026-12-01T15:00:00Z")
+    assert (
+        code == 0
+        and [str(m["Subject"]) for m in _outbox(folder)]
+        == ["[r1-t1] T: the game master wrote a grant of Sparta=1d"] * 2
+    )
+    code, _, err = _run("play", game, "draw", "--now", "2026-12-01T16:00:00Z")
+    assert code == 0
+    assert all("Game over: " in _body(mail) and "draw" in _body(mail) for mail in _outbox(folder))
