@@ -137,6 +137,20 @@ def add(
             from referee.live import mail as gateway
 
             err(gateway.add_player(Path(folder), player.address, passphrase, 10.0))
+        _warn_locked_out(Path(folder))
+
+
+def _warn_locked_out(folder: Path) -> None:
+    """The warning, on standard error, when players.toml leaves league players without a passphrase."""
+    from referee.league.mailing import league_players
+    from referee.live import mail as gateway
+
+    try:
+        warning = gateway.locked_out_warning(folder, league_players(folder))
+    except UsageError:  # an unreadable players.toml: the gateway names it when it reads it
+        return
+    if warning is not None:
+        err(f"referee: {warning}; referee league passphrases {folder} --issue")
 
 
 def _passphrase() -> str:
@@ -184,6 +198,7 @@ def pair(
         except UsageError as error:
             raise UsageError(f"--from: {error}") from None
         paired = league.pair(Path(folder), _now(now), address)
+        _warn_locked_out(Path(folder))
         if json_output:
             out(json_line({**paired.as_json(), "mails": list(paired.mails)}))
         else:
@@ -375,3 +390,42 @@ def leave(
             for line in granted.lines():
                 out(line)
         _judged(granted.faulty)
+
+
+@league_app.command(short_help="Passphrases: who has one (--list), issue and mail the missing ones (--issue).")
+def passphrases(
+    folder: Folder,
+    issue: Annotated[
+        bool, typer.Option("--issue", help="Draw a passphrase for every player who has none and mail it to them.")
+    ] = False,
+    list_them: Annotated[bool, typer.Option("--list", help="Show who has a passphrase and who has none.")] = False,
+    now: NowOption = None,
+    sender: Annotated[
+        str | None,
+        typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
+    ] = None,
+) -> None:
+    """With players.toml every mail that plays needs its sender's passphrase, so a player
+    without one cannot play by mail. --list shows who has one; --issue draws one (from
+    `secrets`) for every player who has none, writes its hash into players.toml and mails
+    it to that player alone (into DIR/outbox).
+
+    Example: referee league passphrases autumn --issue --now 2026-12-01T12:00:00Z
+    """
+    from referee.league import passphrases as keys
+    from referee.live import mail as gateway
+    from referee.live.mail.players import checked_address
+
+    with _boundary():
+        if issue == list_them:
+            raise UsageError("give --issue or --list")
+        if list_them:
+            for line in keys.holders(Path(folder)).lines():
+                out(line)
+            return
+        try:
+            address = checked_address(sender) if sender is not None else gateway.default_sender()
+        except UsageError as error:
+            raise UsageError(f"--from: {error}") from None
+        for line in keys.issue(Path(folder), _now(now), address):
+            out(line)

@@ -6,6 +6,7 @@ print through `referee.cli.render` and exit through the one exit rule."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -195,6 +196,29 @@ def reveal(
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 
+def _add_player(folder: Path, address: str, wait: float) -> None:
+    """`mail --add-player`: only a player of a game of the folder (or of its league), when
+    the folder has any, then the warning when players.toml leaves other players without a
+    passphrase."""
+    from referee.league.mailing import league_players
+    from referee.live import mail as gateway
+
+    if not folder.is_dir():
+        raise UsageError(f"--games {folder}: no such folder")
+    from referee.live.mail.players import checked_address
+
+    known = {**gateway.folder_players(folder), **league_players(folder)}
+    wanted = checked_address(address)
+    if known and wanted not in known:  # a folder with no game yet: players.toml made first
+        raise UsageError(
+            f"--add-player {address}: no game in {folder} names this address as a player (nor its league.toml)"
+        )
+    err(gateway.add_player(folder, address, sys.stdin.read(), wait))
+    warning = gateway.locked_out_warning(folder, known)
+    if warning is not None:
+        err(f"referee: {warning}")
+
+
 def _busy(error: Exception | str) -> NoReturn:
     err(f"referee: {error}")
     tally = Tally()
@@ -298,7 +322,7 @@ def mail(
         if games_dir is None:
             raise UsageError("give --games DIR (or --check-games DIR)")
         if add_player is not None:
-            err(gateway.add_player(Path(games_dir), add_player, sys.stdin.read(), wait))
+            _add_player(Path(games_dir), add_player, wait)
             finish(Tally())
         config = gateway.settings(
             Path(games_dir),

@@ -33,6 +33,18 @@ def is_league(folder: Path) -> bool:
     return (folder / CONFIG_FILE).is_file()
 
 
+def league_players(folder: Path) -> dict[str, str]:
+    """The players of the folder's league.toml (address -> name); {} for a folder that is
+    no league's, or whose league.toml cannot be read (the command that reads it says why)."""
+    if not is_league(folder):
+        return {}
+    try:
+        config = load(folder, need_players=False)
+    except LeagueConfigError:
+        return {}
+    return {player.address: player.name for player in config.players}
+
+
 def on_league(settings: Settings, keys_given: bool) -> Settings:
     """The gateway's settings for a league's folder (unchanged for any other folder).
     UsageError (exit 2) for a `league.toml` that cannot be read, naming the key."""

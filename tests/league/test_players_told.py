@@ -170,3 +170,56 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
     code, _, err = _run("play", game, "draw", "--now", "2026-12-01T16:00:00Z")
     assert code == 0
     assert all("Game over: " in _body(mail) and "draw" in _body(mail) for mail in _outbox(folder))
+
+
+def test_passphrases_are_listed_issued_mailed_each_to_its_player_and_a_partial_set_warned(tmp_path: Path) -> None:
+    from referee.live.mail.players import load_keys, verify
+
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2", names="Ann Bo")
+    code, _, err = _run("league", "add", str(folder), "cy@example.org", "--name", "Cy", "--key", stdin="cy words\n")
+    assert code == 0 and "added the key of cy@example.org" in err
+    assert "holds no passphrase for 2 player(s)" in err and "Ann <ann@example.org>, Bo <bo@example.org>" in err
+    code, out, _ = _run("league", "passphrases", str(folder), "--list")
+    assert code == 0 and out.splitlines()[:3] == [
+        "has a passphrase: cy@example.org",
+        "has none: ann@example.org",
+        "has none: bo@example.org",
+    ]
+    code, _, err = _run("league", "pair", str(folder), "--now", START)
+    assert code == 0 and "holds no passphrase for 2 player(s)" in err
+    _outbox(folder)
+    code, out, _ = _run("league", "passphrases", str(folder), "--issue", "--now", START, "--from", "gm@example.org")
+    assert code == 0 and out.splitlines() == [
+        f"issued a passphrase to Ann <ann@example.org> (mailed into {folder / 'outbox'})",
+        f"issued a passphrase to Bo <bo@example.org> (mailed into {folder / 'outbox'})",
+    ]
+    keys = load_keys(folder / "players.toml")
+    assert keys is not None and set(keys) == {"ann@example.org", "bo@example.org", "cy@example.org"}
+    issued = {}
+    for mail in _outbox(folder):
+        body = _body(mail)
+        line = next(line for line in body.splitlines() if line.startswith("  Key: "))
+        issued[_to(mail)] = line.removeprefix("  Key: ")
+        assert str(mail["Subject"]) == "T: your passphrase" and len(mail["To"].addresses) == 1
+    assert (
+        set(issued) == {"ann@example.org", "bo@example.org"} and issued["ann@example.org"] != issued["bo@example.org"]
+    )
+    assert all(verify(keys[address], phrase) for address, phrase in issued.items())
+    assert _run("league", "passphrases", str(folder), "--issue", "--now", START)[1] == (
+        "every player has a passphrase: nothing issued\n"
+    )
+    assert "warning" not in _run("league", "passphrases", str(folder), "--list")[1]
+    assert _run("league", "passphrases", str(folder))[0] == 2
+
+
+def test_add_player_refuses_an_address_no_game_names(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2", names="Ann Bo")
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    code, _, err = _run("mail", "--games", str(folder), "--add-player", "eve@example.org", stdin="x\n")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "no game in" in err
+    assert not (folder / "players.toml").exists()
+    code, _, err = _run("mail", "--games", str(folder), "--add-player", "ann@example.org", stdin="ann words\n")
+    assert code == 0 and "added the key of ann@example.org" in err
+    assert "holds no passphrase for 1 player(s), whose mails will all be refused until they have one: Bo" in err
