@@ -9,7 +9,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+if TYPE_CHECKING:
+    from referee.league.roster import Changed
 
 import typer
 
@@ -253,12 +256,13 @@ def standings(
     """
     from referee.league import folder as league
     from referee.league import standings as table
+    from referee.league.results import withdrawal_rounds
 
     if json_output and csv_output:
         fail_usage(UsageError("league standings: --json and --csv exclude each other"))
     with _boundary():
         config, games, log = league.status(Path(folder))
-        result = table.standings(config, games, league.log_order(log))
+        result = table.standings(config, games, league.log_order(log), withdrawal_rounds(log))
         if json_output:
             out(json_line(table.as_json(config, result)))
         elif csv_output:
@@ -429,3 +433,96 @@ def passphrases(
             raise UsageError(f"--from: {error}") from None
         for line in keys.issue(Path(folder), _now(now), address):
             out(line)
+
+
+SenderOption = Annotated[
+    str | None,
+    typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
+]
+
+
+def _sender(sender: str | None) -> str:
+    from referee.live import mail as gateway
+    from referee.live.mail.players import checked_address
+
+    try:
+        return checked_address(sender) if sender is not None else gateway.default_sender()
+    except UsageError as error:
+        raise UsageError(f"--from: {error}") from None
+
+
+def _roster_out(changed: Changed) -> None:
+    for line in changed.lines:
+        out(line)
+    out(f"mails: {changed.mails} into the outbox")
+
+
+@league_app.command(short_help="A player withdraws: paired no more, ongoing games forfeited.")
+def withdraw(
+    folder: Folder,
+    address: Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")],
+    now: NowOption = None,
+    sender: SenderOption = None,
+) -> None:
+    """Withdraw a player: logged in league.log; their ongoing games forfeited (resign written
+    when it is their move, now or by a later tick); paired no more (a scheduled table holding
+    them is not made, its other players have a bye); the players concerned told by mail.
+
+    Example: referee league withdraw autumn ann@example.org
+    """
+    from referee.league import roster
+
+    with _boundary():
+        _roster_out(roster.withdraw(Path(folder), address, _now(now), _sender(sender)))
+
+
+@league_app.command(short_help="A new player takes a player's place, results so far included.")
+def substitute(
+    folder: Folder,
+    old: Annotated[str, typer.Argument(help="The address of the player replaced.", metavar="OLD")],
+    new: Annotated[str, typer.Argument(help="The substitute's address.", metavar="NEW")],
+    name: Annotated[str, typer.Option("--name", help="The substitute's name.")],
+    now: NowOption = None,
+    sender: SenderOption = None,
+) -> None:
+    """NEW (named NAME) takes OLD's place: in league.toml, in every ongoing game's side tags,
+    in players.toml; the seat keeps its results; logged and told to the players concerned.
+
+    Example: referee league substitute autumn ann@example.org eve@example.org --name Eve
+    """
+    from referee.league import roster
+
+    with _boundary():
+        _roster_out(roster.change_address(Path(folder), old, new, _now(now), _sender(sender), name))
+
+
+@league_app.command(short_help="A player's new address, everywhere in the league.")
+def address(
+    folder: Folder,
+    old: Annotated[str, typer.Argument(help="The player's address now.", metavar="OLD")],
+    new: Annotated[str, typer.Argument(help="The player's new address.", metavar="NEW")],
+    now: NowOption = None,
+    sender: SenderOption = None,
+) -> None:
+    """The player of OLD plays from NEW on: league.toml, ongoing games, players.toml; logged,
+    and told to both addresses and to the players who share a game with them.
+
+    Example: referee league address autumn ann@example.org ann@example.net
+    """
+    from referee.league import roster
+
+    with _boundary():
+        _roster_out(roster.change_address(Path(folder), old, new, _now(now), _sender(sender)))
+
+
+@league_app.command(short_help="Take back the last round's pairing, while no move is played.")
+def unpair(folder: Folder, now: NowOption = None, sender: SenderOption = None) -> None:
+    """Delete the last round's games (and keys) while none holds a move; logged, and told to
+    its players. `pair` then pairs the round again.
+
+    Example: referee league unpair autumn
+    """
+    from referee.league import roster
+
+    with _boundary():
+        _roster_out(roster.unpair(Path(folder), _now(now), _sender(sender)))

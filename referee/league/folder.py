@@ -33,7 +33,7 @@ from referee.league.config import (
     load,
     parse,
 )
-from referee.league.results import GameResult, game_files, game_id, read_games
+from referee.league.results import GameResult, game_files, game_id, read_games, withdrawn_in
 from referee.live.play.safe import locked, write_atomically
 
 LOG_FILE = "league.log"
@@ -258,18 +258,37 @@ def total_rounds(config: LeagueConfig) -> int:
     return cycle * (2 if config.pairing is Pairing.DOUBLE_ROUND_ROBIN else 1)
 
 
-def schedule_round(config: LeagueConfig, number: int, games: Sequence[GameResult]) -> pairing.Round:
-    """Round `number` of the league as §3 pairs it (Swiss from the standings of `games`)."""
+def schedule_round(
+    config: LeagueConfig, number: int, games: Sequence[GameResult], withdrawn: frozenset[int] = frozenset()
+) -> pairing.Round:
+    """Round `number` of the league as §3 pairs it (Swiss from the standings of `games`);
+    `withdrawn`: the numbers of the players who withdrew (docs/league.md, "The roster")."""
     count = len(config.players)
     if config.pairing is Pairing.SWISS:
-        return _swiss_round(config, number, games)
+        return _swiss_round(config, number, games, withdrawn)
     if config.players_per_game == 2:
-        return pairing.round_robin(count, number, double=config.pairing is Pairing.DOUBLE_ROUND_ROBIN)
-    rounds = config.rounds or number
-    return pairing.groups(count, config.players_per_game, rounds, config.name)[number - 1]
+        planned = pairing.round_robin(count, number, double=config.pairing is Pairing.DOUBLE_ROUND_ROBIN)
+    else:
+        rounds = config.rounds or number
+        planned = pairing.groups(count, config.players_per_game, rounds, config.name)[number - 1]
+    return _without(planned, withdrawn)
 
 
-def _swiss_round(config: LeagueConfig, number: int, games: Sequence[GameResult]) -> pairing.Round:
+def _without(planned: pairing.Round, withdrawn: frozenset[int]) -> pairing.Round:
+    """A scheduled round less the withdrawn players: a table holding one is not made, its
+    other players have a bye (worth what the league's byes are worth)."""
+    if not withdrawn:
+        return planned
+    kept = [table for table in planned.tables if not withdrawn & set(table.seats)]
+    freed = [player for table in planned.tables if withdrawn & set(table.seats) for player in table.seats]
+    byes = sorted({*planned.byes, *freed} - withdrawn)
+    tables = tuple(pairing.Table(index, table.seats) for index, table in enumerate(kept, start=1))
+    return pairing.Round(planned.number, tables, tuple(byes), planned.bye_scores)
+
+
+def _swiss_round(
+    config: LeagueConfig, number: int, games: Sequence[GameResult], withdrawn: frozenset[int] = frozenset()
+) -> pairing.Round:
     from referee.league.standings import standings
 
     numbers = {player.address: player.number for player in config.players}
@@ -289,6 +308,7 @@ def _swiss_round(config: LeagueConfig, number: int, games: Sequence[GameResult])
         points = {numbers[row.address]: float(row.points) for row in table.rows if row.address in numbers}
         ratings = {numbers[row.address]: row.rating for row in table.rows if row.address in numbers}
         order = pairing.swiss_order([player.number for player in config.players], points, ratings)
+    order = [player for player in order if player not in withdrawn]
     return pairing.swiss(number, order, config.players_per_game, tally)
 
 
@@ -314,7 +334,10 @@ def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
         number = current + 1
         if number > last:
             raise LeagueRefused(f"{config.name}: the season is over: all {last} rounds are paired")
-        planned = schedule_round(config, number, games)
+        gone = withdrawn_in(read_log(folder))
+        planned = schedule_round(
+            config, number, games, frozenset(player.number for player in config.players if player.address in gone)
+        )
         made = _make_games(folder, config, planned, now)
         players = {player.number: player.address for player in config.players}
         paired = Paired(

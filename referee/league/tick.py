@@ -23,7 +23,16 @@ from referee.judge.token import token_of
 from referee.league.config import Dice, Digest, LeagueConfig, load
 from referee.league.folder import KEYS_DIR, append_log, league_lock, log_order, read_log, total_rounds
 from referee.league.notify import OUTBOX, message, write
-from referee.league.results import GameResult, game_files, judge_game, named
+from referee.league.results import (
+    GameResult,
+    aliases,
+    game_files,
+    judge_game,
+    named,
+    renamed_game,
+    withdrawal_rounds,
+    withdrawn_in,
+)
 from referee.live.mail.delivery import Smtp, flush, send
 from referee.live.mail.errors import DeliveryError
 
@@ -76,8 +85,8 @@ def _entry_line(entry: dict[str, Any]) -> str:
         return f"reminder: {entry['game']} {entry['side']} ({entry['to']}), deadline {entry['deadline']}"
     if event == "season-over":
         return f"season over: {', '.join(entry.get('champions', []))}"
-    if event == "timeout":
-        return f"timeout: {entry['game']} {entry['side']}"
+    if event in ("timeout", "forfeit"):
+        return f"{event}: {entry['game']} {entry['side']}"
     return f"{event}: {entry.get('game', '')}"
 
 
@@ -151,7 +160,7 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
         mailer = _Mailer(folder, smtp, now)
         names = {player.address: player.name for player in config.players}
         run = _Run(folder, config, now, sender, mailer, log, names)
-        for step in (run.timeouts, run.reminders, run.reveals, run.digests, run.season_over):
+        for step in (run.timeouts, run.forfeits, run.reminders, run.reveals, run.digests, run.season_over):
             step(games)
         faulty = tuple(game.result for game in games if not game.result.legal)
         written = tuple(entry for entry in run.written if entry["event"] != "season-over")
@@ -213,6 +222,33 @@ class _Run:
                 )
                 entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
                 self._done(self._to_all(game, f"[{game.name}] timeout: {side}", body), entry)
+
+    # (1b) forfeits of withdrawn players ----------------------------------------------------
+
+    def forfeits(self, games: Sequence[_Game]) -> None:
+        """`resign` for a withdrawn player's side whose move has come (docs/league.md, "The roster")."""
+        from referee.league.roster import forfeit
+
+        gone = withdrawn_in(self.log)
+        if not gone:
+            return
+        for game in games:
+            for _ in range(4):  # Pikemen 3-4: the next side to move may be theirs too
+                seat = game.result.player_of(game.result.to_move) if game.result.status == "ongoing" else None
+                if seat is None or seat.address not in gone:
+                    break
+                side = game.result.to_move
+                done = forfeit(game.path, game.result, seat.address, self.now)
+                if done is None or "refused" in done:
+                    self.notes.append(done or f"{game.name}: no forfeit written")
+                    break
+                game.reload()
+                body = (
+                    f"{self.config.name}, [{game.name}]: {seat.name} has withdrawn from the league, so "
+                    f"{side} resigned (forfeit).\n\n{named(game.result)}\n"
+                )
+                entry = {"event": "forfeit", "at": format_instant(self.now), "game": game.name, "side": side}
+                self._done(self._to_all(game, f"[{game.name}] forfeit: {side}", body), entry)
 
     # (2) reminders -------------------------------------------------------------------------
 
@@ -368,7 +404,9 @@ class _Run:
             return
         if not all(game.result.finished for game in games):
             return
-        table = standings(self.config, [game.result for game in games], log_order(self.log))
+        renamed = aliases(self.log)
+        results = [renamed_game(game.result, renamed) for game in games]
+        table = standings(self.config, results, log_order(self.log), withdrawal_rounds(self.log))
         champions = [row for row in table.rows if row.rank == 1]
         if not champions:  # pragma: no cover - a league has players
             return
