@@ -176,11 +176,14 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         '# reminders = []  # before a deadline, to the player to move, e.g. ["48h", "12h"] (league tick)',
         '# digest = "every-move"  # every move mailed to every player at once; "daily": one mail a day',
         "# leave_days = 0  # days of extension each player may take in the season (league leave)",
+        '# notify = []  # Apprise URLs told every notice, e.g. ["json://host/path"]; a player\'s own: in its table',
+        "# [notify_games]  # per game ID, e.g. (with its line below):",
+        '# "r1-t1" = ["ntfy://ntfy.sh/my-topic"]',
         "# [tags]  # fixed tags of every game, e.g.:",
         '# Target = "15"',
         "",
         "# The players: referee league add DIR ADDRESS --name NAME appends a player table",
-        '# (its keys: name = "Ann", address = "ann@example.org") for each.',
+        '# (its keys: name = "Ann", address = "ann@example.org", optionally notify = [...]) for each.',
     ]
     return lines
 

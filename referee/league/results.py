@@ -366,7 +366,7 @@ def named(result: GameResult, text: str | None = None) -> str:
     pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, sides), key=len, reverse=True)) + r")\b")
     text = pattern.sub(lambda found: f"{sides[found.group(1)].name} ({found.group(1)})", text)
     for seat in result.seats:
-        for joint in (" and ", ", ") if len(seat.sides) > 1 else ():
+        for joint in (" and ", ", ", "+") if len(seat.sides) > 1 else ():
             for a, b in itertools.permutations(seat.sides, 2):
                 text = text.replace(f"{seat.name} ({a}){joint}{seat.name} ({b})", f"{seat.name} ({a}, {b})")
     return text

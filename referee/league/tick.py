@@ -51,6 +51,8 @@ class Ticked:
     flushed: int = 0
     notes: tuple[str, ...] = field(default=())
     faulty: tuple[GameResult, ...] = field(default=())
+    notices: int = 0
+    """Notices sent to Apprise targets (docs/league.md, "Notices"); failures are in `notes`."""
     season_over: dict[str, Any] | None = None
     """The season-over notice this run sent (league.log's entry), apart from `entries`,
     which are the four steps of LEAGUE.md §3."""
@@ -63,6 +65,7 @@ class Ticked:
         if self.season_over is not None:
             out.append(_entry_line(self.season_over))
         flushed = f", {self.flushed} flushed from the outbox" if self.flushed else ""
+        flushed += f"; notices: {self.notices} sent" if self.notices else ""
         out.append(f"tick: {len(self.entries)} done; mails: {self.sent} sent, {self.queued} into the outbox{flushed}")
         return out
 
@@ -74,6 +77,7 @@ class Ticked:
             "flushed": self.flushed,
             "notes": list(self.notes),
             "season_over": self.season_over,
+            "notices": self.notices,
         }
 
 
@@ -160,12 +164,12 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
         mailer = _Mailer(folder, smtp, now)
         names = {player.address: player.name for player in config.players}
         run = _Run(folder, config, now, sender, mailer, log, names)
-        for step in (run.timeouts, run.forfeits, run.reminders, run.reveals, run.digests, run.season_over):
+        for step in (run.timeouts, run.forfeits, run.reminders, run.reveals, run.digests, run.season_over, run.notices):
             step(games)
         faulty = tuple(game.result for game in games if not game.result.legal)
         written = tuple(entry for entry in run.written if entry["event"] != "season-over")
         season = next((entry for entry in run.written if entry["event"] == "season-over"), None)
-        return Ticked(written, mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty, season)
+        return Ticked(written, mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty, run.sent_notices, season)
 
 
 @dataclass
@@ -179,6 +183,7 @@ class _Run:
     names: dict[str, str]
     written: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    sent_notices: int = 0
 
     def _done(self, messages: Sequence[EmailMessage], entry: dict[str, Any]) -> None:
         failed = self.mailer.deliver(messages)
@@ -432,6 +437,41 @@ class _Run:
         subject = f"{self.config.name}: the season is over, {title} {names}"
         mails = [self._mail(player.address, subject, body) for player in self.config.players]
         self._done(mails, entry)
+
+    # (6) notices beyond e-mail -------------------------------------------------------------
+
+    def notices(self, games: Sequence[_Game]) -> None:
+        """Every notice due to an Apprise target, once per (event, target); a failure is
+        logged and left for the next tick (docs/league.md, "Notices")."""
+        from referee.league import notices as told
+
+        config = self.config
+        if not (config.notify or config.notify_games or any(player.notify for player in config.players)):
+            return
+        renamed = aliases(self.log)
+        state = [(renamed_game(game.result, renamed), game.token) for game in games]
+        pending = told.due(told.events(config, state, self.log), self.log)
+        if not pending:
+            return
+        send = told.apprise_sender()
+        if send is None:
+            self.notes.append(f"{len(pending)} notices not sent: Apprise is missing (pip install 'referee[notify]')")
+            return
+        for notice, url in pending:
+            failed = send(url, notice.title, notice.body)
+            entry = {
+                "event": "notice" if failed is None else "notice-failed",
+                "at": format_instant(self.now),
+                "key": notice.key,
+                "target": told.target_id(url),
+            }
+            if failed is not None:
+                entry["error"] = failed[:200]
+                self.notes.append(f"notice {notice.key} to target {entry['target']} failed: {failed[:200]}")
+            else:
+                self.sent_notices += 1
+            append_log(self.folder, [entry])
+            self.log.append(entry)
 
 
 def _news(seen: object, game: _Game) -> bool:
