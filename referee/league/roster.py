@@ -165,8 +165,14 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         keys_path = folder / PLAYERS_FILE
         keys = load_keys(keys_path)
         if keys is not None and was in keys:
+            # the same player keeps their passphrase; a substitute, who does not know the
+            # one they replace, needs their own (`league passphrases DIR --issue`)
             with locked(keys_path, WAIT):
-                keys[wanted] = keys.pop(was)
+                entry = keys.pop(was)
+                if name is None:
+                    keys[wanted] = entry
+                else:
+                    lines.append(f"{was}'s passphrase removed: issue {wanted} one (league passphrases --issue)")
                 write_atomically(keys_path, render_keys(keys))
         event = {"event": "address", "at": format_instant(now), "old": was, "new": wanted, "name": new_name}
         append_log(folder, [event])

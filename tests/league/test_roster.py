@@ -125,7 +125,8 @@ def test_a_substitute_takes_the_seat_and_an_address_change_follows_the_player(tm
     toml = (folder / "league.toml").read_text(encoding="utf-8")
     assert 'name = "Eve"\naddress = "eve@example.org"' in toml and "bo@example.org" not in toml
     keys = (folder / "players.toml").read_text(encoding="utf-8")
-    assert "eve@example.org" in keys and "bo@example.org" not in keys
+    assert "eve@example.org" not in keys and "bo@example.org" not in keys, "Bo's passphrase is not Eve's"
+    assert "issue eve@example.org one" in out
     mails = _outbox(folder)
     assert {"bo@example.org", "eve@example.org"} <= {to for to, _, _ in mails}
     assert all("Eve <eve@example.org> substitutes for Bo" in subject for _, subject, _ in mails)
@@ -133,8 +134,11 @@ def test_a_substitute_takes_the_seat_and_an_address_change_follows_the_player(tm
     eve_row = next(row for row in after["rows"] if row["address"] == "eve@example.org")
     assert (eve_row["player"], eve_row["games"], eve_row["points"]) == ("Eve", bo_row["games"], bo_row["points"])
     assert "bo@example.org" in bo_game.read_text(encoding="utf-8"), "a finished game keeps its record"
+    assert _run("mail", "--games", str(folder), "--add-player", "ann@example.org", stdin="ann words\n")[0] == 0
     code, _, err = _run("league", "address", str(folder), "ann@example.org", "ann@example.net")
     assert code == 0, err
+    keys = (folder / "players.toml").read_text(encoding="utf-8")
+    assert "ann@example.net" in keys and "ann@example.org" not in keys, "the same player keeps the passphrase"
     ongoing = [path for path in folder.glob("r1-*.rgn") if "ann@example" in path.read_text(encoding="utf-8")]
     assert all("Ann <ann@example.net>" in path.read_text(encoding="utf-8") for path in ongoing)
     assert _log(folder, "address")[-1] == {
