@@ -33,7 +33,14 @@ from referee.league.config import (
     load,
     parse,
 )
-from referee.league.results import GameResult, game_files, game_id, read_games, withdrawn_in
+from referee.league.results import (
+    GameResult,
+    game_files,
+    game_id,
+    read_games,
+    withdrawal_rounds,
+    withdrawn_in,
+)
 from referee.live.play.safe import locked, write_atomically
 
 LOG_FILE = "league.log"
@@ -262,13 +269,17 @@ def total_rounds(config: LeagueConfig) -> int:
 
 
 def schedule_round(
-    config: LeagueConfig, number: int, games: Sequence[GameResult], withdrawn: frozenset[int] = frozenset()
+    config: LeagueConfig,
+    number: int,
+    games: Sequence[GameResult],
+    withdrawn: frozenset[int] = frozenset(),
+    gone_since: dict[str, int] | None = None,
 ) -> pairing.Round:
     """Round `number` of the league as §3 pairs it (Swiss from the standings of `games`);
     `withdrawn`: the numbers of the players who withdrew (docs/league.md, "The roster")."""
     count = len(config.players)
     if config.pairing is Pairing.SWISS:
-        return _swiss_round(config, number, games, withdrawn)
+        return _swiss_round(config, number, games, withdrawn, gone_since)
     if config.players_per_game == 2:
         planned = pairing.round_robin(count, number, double=config.pairing is Pairing.DOUBLE_ROUND_ROBIN)
     else:
@@ -290,7 +301,11 @@ def _without(planned: pairing.Round, withdrawn: frozenset[int]) -> pairing.Round
 
 
 def _swiss_round(
-    config: LeagueConfig, number: int, games: Sequence[GameResult], withdrawn: frozenset[int] = frozenset()
+    config: LeagueConfig,
+    number: int,
+    games: Sequence[GameResult],
+    withdrawn: frozenset[int] = frozenset(),
+    gone_since: dict[str, int] | None = None,
 ) -> pairing.Round:
     from referee.league.standings import standings
 
@@ -307,7 +322,7 @@ def _swiss_round(
     if number == 1:
         order = [player.number for player in config.players]
     else:
-        table = standings(config, games)
+        table = standings(config, games, None, gone_since)
         points = {numbers[row.address]: float(row.points) for row in table.rows if row.address in numbers}
         ratings = {numbers[row.address]: row.rating for row in table.rows if row.address in numbers}
         order = pairing.swiss_order([player.number for player in config.players], points, ratings)
@@ -337,10 +352,10 @@ def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
         number = current + 1
         if number > last:
             raise LeagueRefused(f"{config.name}: the season is over: all {last} rounds are paired")
-        gone = withdrawn_in(read_log(folder))
-        planned = schedule_round(
-            config, number, games, frozenset(player.number for player in config.players if player.address in gone)
-        )
+        log = read_log(folder)
+        gone = withdrawn_in(log)
+        numbers = frozenset(player.number for player in config.players if player.address in gone)
+        planned = schedule_round(config, number, games, numbers, withdrawal_rounds(log))
         made = _make_games(folder, config, planned, now)
         players = {player.number: player.address for player in config.players}
         paired = Paired(
