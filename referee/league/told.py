@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee.judge.errors import UsageError
 from referee.league.config import CONFIG_FILE, LeagueConfigError, load
 from referee.league.notify import message, write
 from referee.league.results import GAME_FILE, judge_game, named
@@ -27,7 +28,7 @@ def tell_players(path: Path, submitted: str, result: PlayResult, now: int, sende
     try:
         config = load(folder)
         data = path.read_bytes()
-    except (LeagueConfigError, OSError) as error:
+    except (LeagueConfigError, UsageError, OSError) as error:  # the move stands; say why nobody was told
         return f"the players were not told: {error}"
     game, _ = judge_game(path, data, int(match.group(1)), int(match.group(2)))
     names = {seat.address: seat.name for seat in game.seats}

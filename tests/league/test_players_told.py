@@ -167,6 +167,12 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
         and [str(m["Subject"]) for m in _outbox(folder)]
         == ["[r1-t1] T: the game master wrote a grant of Sparta=1d"] * 2
     )
+    toml = folder / "league.toml"
+    kept = toml.read_text(encoding="utf-8")
+    toml.write_text("name = 1\n", encoding="utf-8")  # a broken league.toml: the grant stands, nobody is told
+    code, _, err = _run("play", game, "--grant", "Sparta=1h", "--now", "2026-12-01T15:30:00Z")
+    assert code == 0 and "the players were not told:" in err and "Traceback" not in err and _outbox(folder) == []
+    toml.write_text(kept, encoding="utf-8")
     code, _, err = _run("play", game, "draw", "--now", "2026-12-01T16:00:00Z")
     assert code == 0
     assert all("Game over: " in _body(mail) and "draw" in _body(mail) for mail in _outbox(folder))
