@@ -100,6 +100,9 @@ class LeagueConfig:
     players: tuple[LeaguePlayer, ...] = field(default=())
     notify: tuple[str, ...] = ()
     """Apprise URLs that get every notice of the league (docs/league.md, "Notices")."""
+    tell_players: bool = False
+    """Whether what the game master writes with `play` (no `--as`) on a league's game is
+    mailed to its players (docs/league.md, "What players get")."""
     notify_games: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Per game ID (`[notify_games] "r1-t1" = [...]`), Apprise URLs for that game's notices."""
 
@@ -141,6 +144,7 @@ KNOWN_KEYS = (
     "leave_days",
     "notify",
     "notify_games",
+    "tell_players",
     "player",
 )
 PLAYER_KEYS = ("name", "address")
@@ -254,6 +258,7 @@ class _Reader:
             leave_days=leave_days,
             players=players,
             notify=self.urls("notify", data.get("notify", [])),
+            tell_players=self.flag("tell_players", data.get("tell_players", False)),
             notify_games=self.notify_games(data.get("notify_games", {})),
         )
         if need_players and per_game == 2 and pairing is not Pairing.SWISS and rounds is not None:
@@ -265,6 +270,11 @@ class _Reader:
                     "rounds", f"a {pairing.value} of {len(players)} players has {most} rounds, not {rounds}"
                 )
         return config
+
+    def flag(self, key: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, not {_shown(value)}")
+        return value
 
     def urls(self, key: str, value: object) -> tuple[str, ...]:
         """A list of Apprise URLs (`scheme://...`), each one line of at most MAX_NOTIFY_URL characters."""

@@ -183,6 +183,7 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         '# reminders = []  # before a deadline, to the player to move, e.g. ["48h", "12h"] (league tick)',
         '# digest = "every-move"  # every move mailed to every player at once; "daily": one mail a day',
         "# leave_days = 0  # days of extension each player may take in the season (league leave)",
+        "# tell_players = false  # true: what the game master writes with play (no --as) is mailed to the players",
         '# notify = []  # Apprise URLs told every notice, e.g. ["json://host/path"]; a player\'s own: in its table',
         "# [notify_games]  # per game ID, e.g. (with its line below):",
         '# "r1-t1" = ["ntfy://ntfy.sh/my-topic"]',

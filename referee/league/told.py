@@ -1,9 +1,9 @@
-"""What the game master does with `play` on a league's game is told to its players
-(docs/league.md, "What players get"): `play FILE ...` without `--as` (undo, draw, grant,
-timeout, a correction) on a file of a league's folder writes one mail per player of the
-game into the league's outbox, where `tick --smtp`, `mail --flush` or any mail program
-sends it, as the gateway's answers are sent. A player's own submission entered with
-`--as` is not mailed: the player sent it."""
+"""What the game master does with `play` on a league's game is told to its players when
+`league.toml` says `tell_players = true` (docs/league.md, "What players get"): `play FILE
+...` without `--as` (undo, draw, grant, timeout, a correction) on a file of a league's
+folder writes one mail per player of the game into the league's outbox, where
+`tick --smtp`, `mail --flush` or any mail program sends it, as the gateway's answers are
+sent. A player's own submission entered with `--as` is not mailed: the player sent it."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ def tell_players(path: Path, submitted: str, result: PlayResult, now: int, sende
         data = path.read_bytes()
     except (LeagueConfigError, UsageError, OSError) as error:  # the move stands; say why nobody was told
         return f"the players were not told: {error}"
+    if not config.tell_players:
+        return None
     game, _ = judge_game(path, data, int(match.group(1)), int(match.group(2)))
     names = {seat.address: seat.name for seat in game.seats}
     lines = [f"{config.name}, [{game.game}]: the game master wrote {submitted}.", ""]

@@ -151,6 +151,11 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
     assert _run("league", "pair", str(folder), "--now", START)[0] == 0
     _outbox(folder)
     game = str(folder / "r1-t1.rgn")
+    code, _, err = _run("play", game, "--grant", "Sparta=1m", "--now", "2026-12-01T12:30:00Z")
+    assert code == 0 and "told" not in err and _outbox(folder) == [], "off unless league.toml says tell_players"
+    toml = folder / "league.toml"
+    head, _, players = toml.read_text(encoding="utf-8").partition("\n[[player]]")
+    toml.write_text(f"{head}\ntell_players = true\n\n[[player]]{players}", encoding="utf-8")
     code, _, err = _run("play", game, "d1-W d2-W", "--as", "Athens", "--now", "2026-12-01T13:00:00Z")
     assert code == 0 and _outbox(folder) == [] and "told" not in err, "a player's own move: not mailed here"
     code, _, err = _run("play", game, "undo", "--now", "2026-12-01T14:00:00Z")
@@ -167,7 +172,6 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
         and [str(m["Subject"]) for m in _outbox(folder)]
         == ["[r1-t1] T: the game master wrote a grant of Sparta=1d"] * 2
     )
-    toml = folder / "league.toml"
     kept = toml.read_text(encoding="utf-8")
     toml.write_text("name = 1\n", encoding="utf-8")  # a broken league.toml: the grant stands, nobody is told
     code, _, err = _run("play", game, "--grant", "Sparta=1h", "--now", "2026-12-01T15:30:00Z")
