@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from notation.timing import format_instant, parse_instant
 from referee.cli import app
 from referee.live.play import submit
-from tests.league.test_notices import Receiver, receiver
+from tests.helpers.notices import Receiver, receiver
 
 __all__ = ["receiver"]
 pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
