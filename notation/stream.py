@@ -17,11 +17,19 @@ largest record, not by the input.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterator
 from typing import BinaryIO, NamedTuple
 
 BOM = b"\xef\xbb\xbf"
+WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+"""Byte-order marks of UTF-32 and UTF-16 text (UTF-32 LE first: its mark starts like UTF-16 LE's)."""
 BLOCK = 1 << 16
 
 _GAME = rb"\[Game(?![A-Za-z0-9_])"
@@ -59,18 +67,31 @@ class Splitter:
         self._position = 0  # where scanning resumes in _buffer
         self._state = _OUTSIDE_STATE
         self._bom_checked = False
+        self._wide: codecs.IncrementalDecoder | None = None  # UTF-16/32 text, read as UTF-8
 
     def feed(self, data: bytes, end: bool = False) -> list[RawRecord]:
         """Take the next block (`end`: the input ends after it) and return the records it completes."""
         buffer = self._buffer
+        if self._wide is not None:
+            data = self._wide.decode(data, end).encode("utf-8", "replace")
         buffer += data
         if not self._bom_checked:
-            if len(buffer) < len(BOM) and not end:
+            if len(buffer) < 4 and not end:
                 return []
             self._bom_checked = True
             if buffer.startswith(BOM):
                 del buffer[: len(BOM)]
                 self._base = len(BOM)
+            for mark, encoding in WIDE_BOMS:
+                if buffer.startswith(mark):
+                    # Text saved as UTF-16 or UTF-32 (a Windows editor's "Unicode") is
+                    # decoded as it arrives, its mark dropped: offsets, lines and columns
+                    # from here on count the text as UTF-8.
+                    self._wide = codecs.getincrementaldecoder(encoding)("replace")
+                    text = self._wide.decode(bytes(buffer), end)
+                    buffer[:] = text.encode("utf-8", "replace")
+                    self._base = len(mark)
+                    break
         limit = len(buffer) if end else buffer.rfind(b"\n") + 1
         done: list[RawRecord] = []
         while self._position < limit:

@@ -145,7 +145,10 @@ def exchange(action: Battle, attackers: list[int], defenders: list[int], side: i
     chosen: dict[int, int] = {}
     for item in action.choices or ():
         if not item.eliminated:
-            raise IllegalActionError("an exchange eliminates one attacker and one defender: write them as (-g6,-h7)")
+            raise IllegalActionError(
+                "an exchange eliminates one attacker and one defender: write them as "
+                f"(-{NAMES[attackers[0]]},-{NAMES[defenders[0]]})"
+            )
         (hex_,) = read_hexes((item.pawn,))
         group = 0 if hex_ in attackers else 1 if hex_ in defenders else None
         if group is None:

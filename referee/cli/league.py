@@ -9,7 +9,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+if TYPE_CHECKING:
+    from referee.league.roster import Changed
 
 import typer
 
@@ -143,6 +146,20 @@ def add(
         out(f"added player {player.number}: {player.tag}")
         if said is not None:
             err(said)
+        _warn_locked_out(Path(folder))
+
+
+def _warn_locked_out(folder: Path) -> None:
+    """The warning, on standard error, when players.toml leaves league players without a passphrase."""
+    from referee.league.mailing import league_players
+    from referee.live import mail as gateway
+
+    try:
+        warning = gateway.locked_out_warning(folder, league_players(folder))
+    except UsageError:  # an unreadable players.toml: the gateway names it when it reads it
+        return
+    if warning is not None:
+        err(f"referee: {warning}; referee league passphrases {folder} --issue")
 
 
 def _passphrase() -> str:
@@ -190,6 +207,7 @@ def pair(
         except UsageError as error:
             raise UsageError(f"--from: {error}") from None
         paired = league.pair(Path(folder), _now(now), address)
+        _warn_locked_out(Path(folder))
         if json_output:
             out(json_line({**paired.as_json(), "mails": list(paired.mails)}))
         else:
@@ -244,12 +262,13 @@ def standings(
     """
     from referee.league import folder as league
     from referee.league import standings as table
+    from referee.league.results import withdrawal_rounds
 
     if json_output and csv_output:
         fail_usage(UsageError("league standings: --json and --csv exclude each other"))
     with _boundary():
         config, games, log = league.status(Path(folder))
-        result = table.standings(config, games, league.log_order(log))
+        result = table.standings(config, games, league.log_order(log), withdrawal_rounds(log))
         if json_output:
             out(json_line(table.as_json(config, result)))
         elif csv_output:
@@ -381,3 +400,135 @@ def leave(
             for line in granted.lines():
                 out(line)
         _judged(granted.faulty)
+
+
+@league_app.command(short_help="Passphrases: who has one (--list), issue and mail the missing ones (--issue).")
+def passphrases(
+    folder: Folder,
+    issue: Annotated[
+        bool, typer.Option("--issue", help="Draw a passphrase for every player who has none and mail it to them.")
+    ] = False,
+    list_them: Annotated[bool, typer.Option("--list", help="Show who has a passphrase and who has none.")] = False,
+    now: NowOption = None,
+    sender: Annotated[
+        str | None,
+        typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
+    ] = None,
+) -> None:
+    """With players.toml every mail that plays needs its sender's passphrase, so a player
+    without one cannot play by mail. --list shows who has one; --issue draws one (from
+    `secrets`) for every player who has none, writes its hash into players.toml and mails
+    it to that player alone (into DIR/outbox).
+
+    Example: referee league passphrases autumn --issue --now 2026-12-01T12:00:00Z
+    """
+    from referee.league import passphrases as keys
+    from referee.live import mail as gateway
+    from referee.live.mail.players import checked_address
+
+    with _boundary():
+        if issue == list_them:
+            raise UsageError("give --issue or --list")
+        if list_them:
+            for line in keys.holders(Path(folder)).lines():
+                out(line)
+            return
+        try:
+            address = checked_address(sender) if sender is not None else gateway.default_sender()
+        except UsageError as error:
+            raise UsageError(f"--from: {error}") from None
+        for line in keys.issue(Path(folder), _now(now), address):
+            out(line)
+
+
+SenderOption = Annotated[
+    str | None,
+    typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
+]
+
+
+def _sender(sender: str | None) -> str:
+    from referee.live import mail as gateway
+    from referee.live.mail.players import checked_address
+
+    try:
+        return checked_address(sender) if sender is not None else gateway.default_sender()
+    except UsageError as error:
+        raise UsageError(f"--from: {error}") from None
+
+
+def _roster_out(changed: Changed) -> None:
+    for line in changed.lines:
+        out(line)
+    out(f"mails: {changed.mails} into the outbox")
+
+
+@league_app.command(short_help="A player withdraws: paired no more, ongoing games forfeited.")
+def withdraw(
+    folder: Folder,
+    address: Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")],
+    now: NowOption = None,
+    sender: SenderOption = None,
+) -> None:
+    """Withdraw a player: logged in league.log; their ongoing games forfeited (resign written
+    when it is their move, now or by a later tick); paired no more (a scheduled table holding
+    them is not made, its other players have a bye); the players concerned told by mail.
+
+    Example: referee league withdraw autumn ann@example.org
+    """
+    from referee.league import roster
+
+    with _boundary():
+        _roster_out(roster.withdraw(Path(folder), address, _now(now), _sender(sender)))
+
+
+@league_app.command(short_help="A new player takes a player's place, results so far included.")
+def substitute(
+    folder: Folder,
+    old: Annotated[str, typer.Argument(help="The address of the player replaced.", metavar="OLD")],
+    new: Annotated[str, typer.Argument(help="The substitute's address.", metavar="NEW")],
+    name: Annotated[str, typer.Option("--name", help="The substitute's name.")],
+    now: NowOption = None,
+    sender: SenderOption = None,
+) -> None:
+    """NEW (named NAME) takes OLD's place: in league.toml, in every ongoing game's side tags,
+    in players.toml; the seat keeps its results; logged and told to the players concerned.
+
+    Example: referee league substitute autumn ann@example.org eve@example.org --name Eve
+    """
+    from referee.league import roster
+
+    with _boundary():
+        _roster_out(roster.change_address(Path(folder), old, new, _now(now), _sender(sender), name))
+
+
+@league_app.command(short_help="A player's new address, everywhere in the league.")
+def address(
+    folder: Folder,
+    old: Annotated[str, typer.Argument(help="The player's address now.", metavar="OLD")],
+    new: Annotated[str, typer.Argument(help="The player's new address.", metavar="NEW")],
+    now: NowOption = None,
+    sender: SenderOption = None,
+) -> None:
+    """The player of OLD plays from NEW on: league.toml, ongoing games, players.toml; logged,
+    and told to both addresses and to the players who share a game with them.
+
+    Example: referee league address autumn ann@example.org ann@example.net
+    """
+    from referee.league import roster
+
+    with _boundary():
+        _roster_out(roster.change_address(Path(folder), old, new, _now(now), _sender(sender)))
+
+
+@league_app.command(short_help="Take back the last round's pairing, while no move is played.")
+def unpair(folder: Folder, now: NowOption = None, sender: SenderOption = None) -> None:
+    """Delete the last round's games (and keys) while none holds a move; logged, and told to
+    its players. `pair` then pairs the round again.
+
+    Example: referee league unpair autumn
+    """
+    from referee.league import roster
+
+    with _boundary():
+        _roster_out(roster.unpair(Path(folder), _now(now), _sender(sender)))

@@ -6,6 +6,7 @@ print through `referee.cli.render` and exit through the one exit rule."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -149,6 +150,18 @@ def play(
         _busy(error)
     except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
         fail_usage(UsageError(str(error)))
+    if as_side is None and result.written:  # the game master's writing on a league's game: its players are told
+        from referee.league.told import tell_players
+        from referee.live.mail import default_sender
+
+        if grant:
+            what = "a grant of " + ", ".join(grant)
+        else:
+            words = " ".join((text or "").split())
+            what = words if len(words) <= 80 else words[:77] + "..."
+        told = tell_players(Path(file), what, result, instant, default_sender())
+        if told is not None:
+            err(f"referee: {told}")
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 
@@ -158,10 +171,16 @@ def reveal(
     seed_file: Annotated[str, typer.Option("--seed-file", help="The game master's key file.")],
     json_output: JsonOption = False,
     wait: WaitOption = 10.0,
+    force: Annotated[
+        bool, typer.Option("--force", help="Reveal an ongoing game's seed too (every future die becomes predictable).")
+    ] = False,
 ) -> None:
     """Publish a secret game's seed (the Seed tag, SeedHash kept): check then verifies every roll.
 
-    Exit status: 0 the revealed record is legal; 1 it is not (the seed is written either way); 2 usage; 75 busy.
+    An ongoing game is refused without --force: its seed makes every future die predictable.
+
+    Exit status: 0 the revealed record is legal; 1 it is not (the seed is written either way) or the game is
+    ongoing (nothing written); 2 usage; 75 busy.
 
     Example: referee reveal game.rgn --seed-file game.key
     """
@@ -173,7 +192,7 @@ def reveal(
     from referee.store import WriteFailed
 
     try:
-        result = reveal_seed(Path(file), read_key(Path(seed_file)), wait)
+        result = reveal_seed(Path(file), read_key(Path(seed_file)), wait, force)
     except UsageError as error:
         fail_usage(UsageError(str(error)))
     except BusyError as error:
@@ -181,6 +200,29 @@ def reveal(
     except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
         fail_usage(UsageError(str(error)))
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
+
+
+def _add_player(folder: Path, address: str, wait: float) -> None:
+    """`mail --add-player`: only a player of a game of the folder (or of its league), when
+    the folder has any, then the warning when players.toml leaves other players without a
+    passphrase."""
+    from referee.league.mailing import league_players
+    from referee.live import mail as gateway
+
+    if not folder.is_dir():
+        raise UsageError(f"--games {folder}: no such folder")
+    from referee.live.mail.players import checked_address
+
+    known = {**gateway.folder_players(folder), **league_players(folder)}
+    wanted = checked_address(address)
+    if known and wanted not in known:  # a folder with no game yet: players.toml made first
+        raise UsageError(
+            f"--add-player {address}: no game in {folder} names this address as a player (nor its league.toml)"
+        )
+    err(gateway.add_player(folder, address, sys.stdin.read(), wait))
+    warning = gateway.locked_out_warning(folder, known)
+    if warning is not None:
+        err(f"referee: {warning}")
 
 
 def _busy(error: Exception | str) -> NoReturn:
@@ -334,7 +376,7 @@ def mail(
         if games_dir is None:
             raise UsageError("give --games DIR (or --check-games DIR)")
         if add_player is not None:
-            err(gateway.add_player(Path(games_dir), add_player, sys.stdin.read(), wait))
+            _add_player(Path(games_dir), add_player, wait)
             finish(Tally())
         if show_log is not None:
             _report(gateway.show_log(Path(games_dir), show_log, Path(log_file) if log_file is not None else None))

@@ -169,6 +169,8 @@ class ClockView:
     since: int
     running: Side | None
     as_of: int
+    start: int | None = None
+    """The record's `Start`: `since` is still it while no stamp has been written after it."""
 
     def at(self, instant: int) -> ClockView:
         """The same clock as of a later instant (the caller refuses an earlier one)."""
@@ -241,7 +243,7 @@ class ClockWalk:
         self.labels = labels
         self.bank = dict.fromkeys(sides, setup.control.base)
         self.kept = dict.fromkeys(sides, 0)  # D/move: grants kept for a side's next turn
-        self.last = setup.start
+        self.last = self.start = setup.start
         self.inputs: set[Side] = set()
         self.empty = True
         self.timed_out = False
@@ -303,7 +305,7 @@ class ClockWalk:
             )
         else:
             banks = tuple(walk.bank[side] for side in walk.sides)
-        return ClockView(walk.control, walk.sides, banks, walk.last, running, walk.last)
+        return ClockView(walk.control, walk.sides, banks, walk.last, running, walk.last, walk.start)
 
     def copy(self) -> ClockWalk:
         """The walk as it stands, to go on with apart (its banks and sets are its own)."""

@@ -69,6 +69,8 @@ class LeaguePlayer:
     number: int
     name: str
     address: str
+    notify: tuple[str, ...] = ()
+    """Apprise URLs where this player also gets the league's notices (docs/league.md)."""
 
     @property
     def tag(self) -> str:
@@ -96,6 +98,13 @@ class LeagueConfig:
     digest: Digest = Digest.EVERY_MOVE
     leave_days: int = 0
     players: tuple[LeaguePlayer, ...] = field(default=())
+    notify: tuple[str, ...] = ()
+    """Apprise URLs that get every notice of the league (docs/league.md, "Notices")."""
+    tell_players: bool = False
+    """Whether what the game master writes with `play` (no `--as`) on a league's game is
+    mailed to its players (docs/league.md, "What players get")."""
+    notify_games: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Per game ID (`[notify_games] "r1-t1" = [...]`), Apprise URLs for that game's notices."""
 
     def __repr__(self) -> str:
         control = f", time_control={self.time_control}" if self.time_control is not None else ""
@@ -133,9 +142,14 @@ KNOWN_KEYS = (
     "reminders",
     "digest",
     "leave_days",
+    "notify",
+    "notify_games",
+    "tell_players",
     "player",
 )
 PLAYER_KEYS = ("name", "address")
+PLAYER_OPTIONAL_KEYS = ("notify",)
+MAX_NOTIFY_URL = 2000
 
 
 def load(folder: Path, *, need_players: bool = True) -> LeagueConfig:
@@ -243,6 +257,9 @@ class _Reader:
             digest=digest,
             leave_days=leave_days,
             players=players,
+            notify=self.urls("notify", data.get("notify", [])),
+            tell_players=self.flag("tell_players", data.get("tell_players", False)),
+            notify_games=self.notify_games(data.get("notify_games", {})),
         )
         if need_players and per_game == 2 and pairing is not Pairing.SWISS and rounds is not None:
             from referee.league.pairing import cycle_rounds
@@ -253,6 +270,27 @@ class _Reader:
                     "rounds", f"a {pairing.value} of {len(players)} players has {most} rounds, not {rounds}"
                 )
         return config
+
+    def flag(self, key: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(key, f"must be true or false, not {_shown(value)}")
+        return value
+
+    def urls(self, key: str, value: object) -> tuple[str, ...]:
+        """A list of Apprise URLs (`scheme://...`), each one line of at most MAX_NOTIFY_URL characters."""
+        if not isinstance(value, list):
+            raise self.fail(key, 'must be a list of notification URLs: ["json://host/path"]')
+        urls: list[str] = []
+        for item in value:
+            if not isinstance(item, str) or "://" not in item or not item.isprintable() or len(item) > MAX_NOTIFY_URL:
+                raise self.fail(key, f"not a notification URL such as json://host/path: {_shown(item)}")
+            urls.append(item.strip())
+        return tuple(urls)
+
+    def notify_games(self, value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        if not isinstance(value, dict):
+            raise self.fail("notify_games", 'must be a table: [notify_games] "r1-t1" = ["json://host/path"]')
+        return tuple((str(game), self.urls(f"notify_games.{game}", urls)) for game, urls in value.items())
 
     def tags(self, value: object, info: GameInfo) -> tuple[tuple[str, str], ...]:
         if not isinstance(value, dict):
@@ -292,8 +330,8 @@ class _Reader:
             if not isinstance(entry, dict):
                 raise self.fail(where, 'must be a table with name = "..." and address = "..."')
             for key in entry:
-                if key not in PLAYER_KEYS:
-                    raise self.fail(f"{where}.{key}", "unknown key (a player has name and address)")
+                if key not in PLAYER_KEYS + PLAYER_OPTIONAL_KEYS:
+                    raise self.fail(f"{where}.{key}", "unknown key (a player has name, address and notify)")
             for key in PLAYER_KEYS:
                 if key not in entry:
                     raise self.fail(f"{where}.{key}", "is required")
@@ -304,7 +342,8 @@ class _Reader:
                     raise self.fail(f"{where}.address", f"{address} is already player {other.number}'s address")
                 if other.name.casefold() == name.casefold():
                     raise self.fail(f"{where}.name", f"{name!r} is already player {other.number}'s name")
-            players.append(LeaguePlayer(number, name, address))
+            notify = self.urls(f"{where}.notify", entry.get("notify", []))
+            players.append(LeaguePlayer(number, name, address, notify))
         return tuple(players)
 
 

@@ -17,9 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from games import registry, seats
+from games.api import GameInfo
 from notation.timing import format_instant
 from referee import store
 from referee.judge.errors import BusyError, UsageError
+from referee.league import notify as notify_module
 from referee.league import pairing
 from referee.league.config import (
     CONFIG_FILE,
@@ -32,7 +34,14 @@ from referee.league.config import (
     load,
     parse,
 )
-from referee.league.results import GameResult, game_files, game_id, read_games
+from referee.league.results import (
+    GameResult,
+    game_files,
+    game_id,
+    read_games,
+    withdrawal_rounds,
+    withdrawn_in,
+)
 from referee.store.ops import make_folders
 
 LOG_FILE = "league.log"
@@ -144,7 +153,8 @@ def init(
     if rounds is not None:
         lines.append(f"rounds = {rounds}")
     if info is not None and info.randomness is not None:
-        lines.append(f"dice = {_toml(Dice.SECRET.value)}")
+        lines.append(f'dice = {_toml(Dice.SECRET.value)}  # or "open": a Seed tag in every record from the start')
+    lines += _other_settings(info, time_control is not None, rounds is not None)
     text = "\n".join(lines) + "\n"
     path = folder / CONFIG_FILE
     parse(text, str(path), need_players=False)
@@ -156,6 +166,39 @@ def init(
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
     return path
+
+
+def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> list[str]:
+    """Every setting `init` was not given, commented out at its default or with an example,
+    and what it does: the game master edits league.toml by hand (LEAGUE.md §1)."""
+    variants = ", ".join(info.variants) if info is not None else "the game's"
+    first = info.variants[0] if info is not None else "standard"
+    lines = [
+        "",
+        '# Every other setting, at its default or as an example: remove the "# " to set one.',
+        f'# variant = "{first}"  # one of: {variants}; none: the game\'s own',
+    ]
+    if not timed:
+        lines.append('# time_control = "7d+1d/14d"  # the games\' clock (TIME.md); none: untimed games')
+    if not with_rounds:
+        lines.append("# rounds = 5  # required for groups (3-4 players a game) and swiss; optional for a round robin")
+    if info is None or info.randomness is None:
+        lines.append('# dice = "secret"  # only for games with dice or tiles; "secret" (keys/) or "open" (a Seed tag)')
+    lines += [
+        '# reminders = []  # before a deadline, to the player to move, e.g. ["48h", "12h"] (league tick)',
+        '# digest = "every-move"  # every move mailed to every player at once; "daily": one mail a day',
+        "# leave_days = 0  # days of extension each player may take in the season (league leave)",
+        "# tell_players = false  # true: what the game master writes with play (no --as) is mailed to the players",
+        '# notify = []  # Apprise URLs told every notice, e.g. ["json://host/path"]; a player\'s own: in its table',
+        "# [notify_games]  # per game ID, e.g. (with its line below):",
+        '# "r1-t1" = ["ntfy://ntfy.sh/my-topic"]',
+        "# [tags]  # fixed tags of every game, e.g.:",
+        '# Target = "15"',
+        "",
+        "# The players: referee league add DIR ADDRESS --name NAME appends a player table",
+        '# (its keys: name = "Ann", address = "ann@example.org", optionally notify = [...]) for each.',
+    ]
+    return lines
 
 
 def add_player(folder: Path, address: str, name: str) -> LeagueConfig:
@@ -231,33 +274,65 @@ def total_rounds(config: LeagueConfig) -> int:
     return cycle * (2 if config.pairing is Pairing.DOUBLE_ROUND_ROBIN else 1)
 
 
-def schedule_round(config: LeagueConfig, number: int, games: Sequence[GameResult]) -> pairing.Round:
-    """Round `number` of the league as §3 pairs it (Swiss from the standings of `games`)."""
+def schedule_round(
+    config: LeagueConfig,
+    number: int,
+    games: Sequence[GameResult],
+    withdrawn: frozenset[int] = frozenset(),
+    gone_since: dict[str, int] | None = None,
+) -> pairing.Round:
+    """Round `number` of the league as §3 pairs it (Swiss from the standings of `games`);
+    `withdrawn`: the numbers of the players who withdrew (docs/league.md, "The roster")."""
     count = len(config.players)
     if config.pairing is Pairing.SWISS:
-        return _swiss_round(config, number, games)
+        return _swiss_round(config, number, games, withdrawn, gone_since)
     if config.players_per_game == 2:
-        return pairing.round_robin(count, number, double=config.pairing is Pairing.DOUBLE_ROUND_ROBIN)
-    rounds = config.rounds or number
-    return pairing.groups(count, config.players_per_game, rounds, config.name)[number - 1]
+        planned = pairing.round_robin(count, number, double=config.pairing is Pairing.DOUBLE_ROUND_ROBIN)
+    else:
+        rounds = config.rounds or number
+        planned = pairing.groups(count, config.players_per_game, rounds, config.name)[number - 1]
+    return _without(planned, withdrawn)
 
 
-def _swiss_round(config: LeagueConfig, number: int, games: Sequence[GameResult]) -> pairing.Round:
+def _without(planned: pairing.Round, withdrawn: frozenset[int]) -> pairing.Round:
+    """A scheduled round less the withdrawn players: a table holding one is not made, its
+    other players have a bye (worth what the league's byes are worth)."""
+    if not withdrawn:
+        return planned
+    kept = [table for table in planned.tables if not withdrawn & set(table.seats)]
+    freed = [player for table in planned.tables if withdrawn & set(table.seats) for player in table.seats]
+    byes = sorted({*planned.byes, *freed} - withdrawn)
+    tables = tuple(pairing.Table(index, table.seats) for index, table in enumerate(kept, start=1))
+    return pairing.Round(planned.number, tables, tuple(byes), planned.bye_scores)
+
+
+def _swiss_round(
+    config: LeagueConfig,
+    number: int,
+    games: Sequence[GameResult],
+    withdrawn: frozenset[int] = frozenset(),
+    gone_since: dict[str, int] | None = None,
+) -> pairing.Round:
     from referee.league.standings import standings
 
     numbers = {player.address: player.number for player in config.players}
     tally = pairing.Tally.empty()
+    seated_in: dict[int, set[int]] = {}
     for game in games:
         seated = tuple(numbers[seat.address] for seat in game.seats if seat.address in numbers)
+        seated_in.setdefault(game.round, set()).update(seated)
         if seated:
             tally.add(pairing.Round(game.round, (pairing.Table(game.table, seated),)))
+    for played in seated_in.values():  # a player seated in no game of a round had a bye (§4)
+        tally.add(pairing.Round(0, (), tuple(sorted(set(numbers.values()) - played))))
     if number == 1:
         order = [player.number for player in config.players]
     else:
-        table = standings(config, games)
+        table = standings(config, games, None, gone_since)
         points = {numbers[row.address]: float(row.points) for row in table.rows if row.address in numbers}
         ratings = {numbers[row.address]: row.rating for row in table.rows if row.address in numbers}
         order = pairing.swiss_order([player.number for player in config.players], points, ratings)
+    order = [player for player in order if player not in withdrawn]
     return pairing.swiss(number, order, config.players_per_game, tally)
 
 
@@ -283,7 +358,10 @@ def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
         number = current + 1
         if number > last:
             raise LeagueRefused(f"{config.name}: the season is over: all {last} rounds are paired")
-        planned = schedule_round(config, number, games)
+        log = read_log(folder)
+        gone = withdrawn_in(log)
+        numbers = frozenset(player.number for player in config.players if player.address in gone)
+        planned = schedule_round(config, number, games, numbers, withdrawal_rounds(log))
         # One transaction: the games, their keys, the log entry and every player's mail,
         # all written or none (a rerun after a crash finds the round paired, or not at all).
         with store.transaction(folder):
@@ -308,12 +386,27 @@ def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, 
 
     held = seats.seat_sides(config.info, config.players_per_game, paired.round)
     games = [(game, list(zip(addresses, held, strict=True))) for game, addresses in paired.games]
-    messages = notify.pairing_mails(config, paired.round, games, paired.byes, paired.bye_scores, now, sender)
+    openings = {game: _opening(folder / f"{game}.rgn") for game, _ in paired.games}
+    keyed = (folder / "players.toml").is_file()
+    messages = notify.pairing_mails(
+        config, paired.round, games, paired.byes, paired.bye_scores, now, sender, openings, keyed
+    )
     try:
         written = notify.write(folder, messages, now)
     except DeliveryError as error:
         return dataclasses.replace(paired, notes=(f"the pairing stands, but its mails were not written: {error}",))
     return dataclasses.replace(paired, mails=tuple(str(path) for path in written))
+
+
+def _opening(path: Path) -> notify_module.Opening:
+    """A new game's start as its pairing mail shows it: token, first side, board."""
+    from referee.judge.token import token_of
+    from referee.league.results import judge_game
+
+    _, replay = judge_game(path, path.read_bytes(), 0, 0)
+    if replay is None or replay.state is None:  # pragma: no cover - pair writes games it has checked
+        return notify_module.Opening(None, None, "")
+    return notify_module.Opening(token_of(replay), replay.verdict.to_move, replay.state.render())
 
 
 def _make_games(

@@ -33,6 +33,18 @@ def is_league(folder: Path) -> bool:
     return (folder / CONFIG_FILE).is_file()
 
 
+def league_players(folder: Path) -> dict[str, str]:
+    """The players of the folder's league.toml (address -> name); {} for a folder that is
+    no league's, or whose league.toml cannot be read (the command that reads it says why)."""
+    if not is_league(folder):
+        return {}
+    try:
+        config = load(folder, need_players=False)
+    except LeagueConfigError:
+        return {}
+    return {player.address: player.name for player in config.players}
+
+
 def on_league(settings: Settings, keys_given: bool) -> Settings:
     """The gateway's settings for a league's folder (unchanged for any other folder).
     UsageError (exit 2) for a `league.toml` that cannot be read, naming the key."""
@@ -47,7 +59,12 @@ def on_league(settings: Settings, keys_given: bool) -> Settings:
     if not keys_given and config.dice is Dice.SECRET and (folder / KEYS_DIR).is_dir():
         keys = folder / KEYS_DIR
     digest = MailDigest.DAILY if config.digest is Digest.DAILY else MailDigest.EVERY_MOVE
-    requests = Requests(config.name, _leave_handler(folder, config), _status_handler(folder, config))
+    requests = Requests(
+        config.name,
+        _leave_handler(folder, config),
+        _status_handler(folder, config),
+        _open_games_handler(folder, config),
+    )
     return settings._replace(keys=keys, digest=digest, requests=requests)
 
 
@@ -70,6 +87,50 @@ def _status_handler(folder: Path, config: LeagueConfig) -> Callable[[str, int], 
         return Reply(status_text(folder, config, address, now))
 
     return status
+
+
+def _open_games_handler(folder: Path, config: LeagueConfig) -> Callable[[str, int], Reply | None]:
+    def open_games(address: str, now: int) -> Reply | None:
+        if config.player(address) is None:
+            return None  # a stranger: no answer (PLAY.md §5.1)
+        return Reply(open_games_text(folder, config, address, now))
+
+    return open_games
+
+
+def open_games_text(folder: Path, config: LeagueConfig, address: str, now: int) -> str:
+    """The answer to a league player whose mail names no game: their open games, each with
+    its ID, whose move it is and its token, and how to write the subject."""
+    player = config.player(address)
+    who = player.name if player is not None else address
+    lines = [
+        f"{config.name}: your message names no game of the league in its Subject, so nothing was played.",
+        "Answer the mail of the game you mean, or write its [ID] in the Subject, e.g. [r1-t1].",
+        "",
+    ]
+    games: list[str] = []
+    for round_number, table, path in game_files(folder):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        result, replay = judge_game(path, data, round_number, table)
+        if address not in result.addresses or result.status != "ongoing" or replay is None:
+            continue
+        mover = result.player_of(result.to_move)
+        turn = (
+            "your move"
+            if mover is not None and mover.address == address
+            else f"{mover.name if mover else '?'} ({result.to_move}) to move"
+        )
+        games.append(
+            f"  [{result.game}] round {result.round}: {turn}; {_deadline(replay, now)}token {token_of(replay)}"
+        )
+    if games:
+        lines += [f"The open games of {who}:", *games, ""]
+    else:
+        lines += [f"{who}, you have no open game in this league now.", ""]
+    return "\n".join(lines)
 
 
 def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> str:

@@ -5,12 +5,13 @@ the mail gateway's delivery or any mail program collects them (`tick --smtp` sen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
+from typing import NamedTuple
 
 from notation.timing import spoken_instant
 from referee import store
@@ -26,6 +27,15 @@ def _address(address: str, name: str) -> Address:
     return Address(display_name=clean_header_text(name, 80), username=user, domain=domain)
 
 
+class Opening(NamedTuple):
+    """What a pairing mail shows of a new game: its token, the side to move first, the
+    board as text."""
+
+    token: str | None
+    first: str | None
+    board: str
+
+
 def pairing_mails(
     config: LeagueConfig,
     round_number: int,
@@ -34,9 +44,13 @@ def pairing_mails(
     bye_scores: bool,
     now: int,
     sender: str,
+    openings: Mapping[str, Opening] | None = None,
+    keyed: bool = False,
 ) -> list[EmailMessage]:
     """One message per player of the round: their game (its ID, the seats, their sides, the
-    clock) or their bye. `games` holds (game ID, [(address, sides) by seat])."""
+    clock, who moves first, the board, the token and how to answer) or their bye. `games`
+    holds (game ID, [(address, sides) by seat]); `openings` each game's start; `keyed`: the
+    folder holds players.toml, so every move needs `Key:` and `Token:` lines."""
     names = {player.address: player.name for player in config.players}
     league = clean_header_text(config.name, 120)
     control = f"Clock: {config.time_control}, from {spoken_instant(now)}.\n" if config.time_control is not None else ""
@@ -45,19 +59,58 @@ def pairing_mails(
         seats_text = "\n".join(
             f"  {'+'.join(sides)}: {names.get(address, address)} <{address}>" for address, sides in seated
         )
+        opening = (openings or {}).get(game)
         for address, sides in dict.fromkeys((address, tuple(sides)) for address, sides in seated):
             body = (
                 f"{league}, round {round_number}: your game is [{game}] ({config.game}).\n\n"
                 f"Seats, in turn order:\n{seats_text}\n\n"
                 f"You play {' and '.join(sides)}. {control}"
-                f"Send your moves by mail with [{game}] in the subject.\n"
             )
+            if opening is not None:
+                body += _opening_text(game, opening, sides, seated, names, keyed)
+            else:
+                body += f"Send your moves by mail with [{game}] in the subject.\n"
+            # one text part, no attachment: every mail program and script reads it as it is;
+            # `show` by mail answers with the board as SVG (docs/league.md)
             messages.append(_message(sender, address, names.get(address, address), f"[{game}] {league}", body, now))
     for address in byes:
         worth = "worth 1 point" if bye_scores else "worth no point (a round robin's bye)"
         body = f"{league}, round {round_number}: you have a bye this round, {worth}.\n"
         messages.append(_message(sender, address, names.get(address, address), f"{league}: bye", body, now))
     return messages
+
+
+def _opening_text(
+    game: str,
+    opening: Opening,
+    sides: Sequence[str],
+    seated: Sequence[tuple[str, Sequence[str]]],
+    names: Mapping[str, str],
+    keyed: bool,
+) -> str:
+    """Who moves first, the board, and how to play by mail (docs/league.md, "What players get")."""
+    first = ""
+    if opening.first is not None and opening.first in sides:
+        first = f"You move first ({opening.first}).\n"
+    elif opening.first is not None:
+        holder = next((address for address, held in seated if opening.first in held), None)
+        who = names.get(holder, holder) if holder is not None else None
+        first = f"{who} ({opening.first}) moves first.\n" if who else f"{opening.first} moves first.\n"
+    lines = [first, opening.board.rstrip("\n"), ""] if opening.board else [first]
+    lines += [
+        f"To play, answer this mail, keeping [{game}] in the Subject, with your moves as plain",
+        "text in the body. " + ("Write these lines above your moves:" if keyed else "A line"),
+    ]
+    if keyed:
+        lines += [
+            "  Key: your passphrase",
+            f"  Token: {opening.token}",
+            "(the token changes with every move: each answer quotes the new one).",
+        ]
+    else:
+        lines += [f"  Token: {opening.token}", "makes sure they are played only on the board shown here."]
+    lines += ["Send `show` for the board, `moves` for the legal moves, `status` for all your games."]
+    return "\n".join(lines) + "\n"
 
 
 def message(sender: str, address: str, name: str, subject: str, body: str, now: int) -> EmailMessage:

@@ -9,7 +9,7 @@ league's name, so a schedule can always be recomputed.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from games.randomness import SeedStream
@@ -409,29 +409,118 @@ def _seating(table: Sequence[int], tally: Tally, stream: SeedStream) -> tuple[in
 # -- Swiss ------------------------------------------------------------------------------------
 
 
+SWISS_SEARCH_NODES = 200_000
+"""The most tables (and byes) the Swiss search tries in one round before it keeps the best
+pairing it has met (LEAGUE.md §3 amended; docs/league.md)."""
+
+
 def swiss(number: int, order: Sequence[int], per_game: int, tally: Tally) -> Round:
-    """A Swiss round (LEAGUE.md §3): `order` is the players by points, then rating, then
-    league.toml order. The first unseated player takes the first seat of a new table, which
-    is filled with the next players in order who have met those already seated the fewest
-    times; seats follow the order, then the player of the table who has sat first the
-    fewest times (the earliest in order on a tie) takes seat 1 if that is fewer than its
-    holder. Players left over get a bye (1 point)."""
+    """A Swiss round (LEAGUE.md §3, amended): `order` is the players by points, then rating,
+    then league.toml order.
+
+    The first candidate is the greedy one: the first unseated player takes the first seat of
+    a new table, which is filled with the next players in order who have met those already
+    seated the fewest times; players left over get a bye (1 point). Where that candidate
+    repeats a meeting or gives a player a second bye, a depth-first search (`_swiss_search`)
+    looks for the first pairing with no repeat, else the one with the fewest repeated
+    meetings, then the fewest second byes. Seats follow the order, then the player of the
+    table who has sat first the fewest times (the earliest in order on a tie) takes seat 1
+    if that is fewer than its holder."""
     position = {player: index for index, player in enumerate(order)}
-    rest = list(order)
+    split, byes = _swiss_search(list(order), per_game, tally)
     tables: list[Table] = []
-    while len(rest) >= per_game:
-        seated = [rest.pop(0)]
-        while len(seated) < per_game:
-            pick = min(rest, key=lambda p: (sum(tally.met(p, q) for q in seated), position[p]))
-            rest.remove(pick)
-            seated.append(pick)
-        seats = sorted(seated, key=position.__getitem__)
+    for members in split:
+        seats = sorted(members, key=position.__getitem__)
         fewest = min(seats, key=lambda p: (tally.firsts.get(p, 0), position[p]))
         if tally.firsts.get(fewest, 0) < tally.firsts.get(seats[0], 0):
             where = seats.index(fewest)
             seats[0], seats[where] = seats[where], seats[0]
         tables.append(Table(len(tables) + 1, tuple(seats)))
-    return Round(number, tuple(tables), tuple(rest), bye_scores=True)
+    return Round(number, tuple(tables), tuple(sorted(byes, key=position.__getitem__)), bye_scores=True)
+
+
+def swiss_cost(split: Sequence[Sequence[int]], byes: Sequence[int], tally: Tally) -> tuple[int, int]:
+    """What a Swiss pairing repeats: (pairs of a table who have met before, players given a
+    bye who have had one)."""
+    repeats = sum(1 for table in split for a, b in itertools.combinations(table, 2) if tally.met(a, b))
+    return repeats, sum(1 for player in byes if tally.byes.get(player, 0))
+
+
+def _greedy_table(rest: Sequence[int], per_game: int, tally: Tally) -> tuple[int, ...]:
+    """The first candidate's table for `rest` (in order): rest[0] and the next players who
+    have met those already seated the fewest times (the earliest on a tie)."""
+    seated = [rest[0]]
+    left = list(rest[1:])
+    while len(seated) < per_game:
+        pick = min(left, key=lambda p: sum(tally.met(p, q) for q in seated))  # min keeps the earliest
+        left.remove(pick)
+        seated.append(pick)
+    return tuple(seated)
+
+
+def _other_tables(rest: Sequence[int], greedy: tuple[int, ...], tally: Tally) -> Iterator[tuple[int, ...]]:
+    """The tables rest[0] may open other than `greedy`: by their repeated meetings, then by
+    the order of their players (made only when the search gets this far)."""
+    position = {player: index for index, player in enumerate(rest)}
+    others = sorted(
+        (
+            (rest[0], *members)
+            for members in itertools.combinations(rest[1:], len(greedy) - 1)
+            if set(members) != set(greedy[1:])
+        ),
+        key=lambda table: (swiss_cost([table], [], tally)[0], [position[p] for p in table]),
+    )
+    yield from others
+
+
+def _swiss_search(order: list[int], per_game: int, tally: Tally) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The tables (as sets of players, in the order opened) and the byes of a Swiss round.
+
+    Depth first over the players in order: the first unseated player either opens a table,
+    with every choice of its other players, the greedy table first and then the others by
+    their repeated meetings and then by the order of their players, or (when byes are left
+    to give) takes a bye, last. The greedy path is the first candidate; backtracking
+    changes the latest choices first, so the lowest-ranked players are moved first. A
+    branch whose repeats already reach the best pairing found is cut; the search ends at
+    the first pairing with no repeat, or after SWISS_SEARCH_NODES choices, keeping the
+    best met (the first candidate at worst)."""
+    bye_count = len(order) % per_game
+    best: list[tuple[list[tuple[int, ...]], list[int], tuple[int, int]]] = []
+    nodes = 0
+
+    def better(cost: tuple[int, int]) -> bool:
+        return not best or cost < best[0][2]
+
+    def walk(rest: list[int], tables: list[tuple[int, ...]], byes: list[int], cost: tuple[int, int]) -> bool:
+        """False once the search is over (a pairing without repeat, or the bound)."""
+        nonlocal nodes
+        if len(rest) == bye_count - len(byes):
+            byes = byes + rest
+            cost = (cost[0], cost[1] + sum(1 for player in rest if tally.byes.get(player, 0)))
+            if better(cost):
+                best[:] = [(list(tables), byes, cost)]
+            return cost != (0, 0)
+        first, others = rest[0], rest[1:]
+        greedy = _greedy_table(rest, per_game, tally)
+        for table in itertools.chain([greedy], _other_tables(rest, greedy, tally)):
+            nodes += 1
+            step = (cost[0] + swiss_cost([table], [], tally)[0], cost[1])
+            if better(step):
+                left = [player for player in rest if player not in table]
+                if not walk(left, [*tables, table], byes, step):
+                    return False
+            if nodes >= SWISS_SEARCH_NODES:
+                return False
+        if len(byes) < bye_count:
+            nodes += 1
+            step = (cost[0], cost[1] + (1 if tally.byes.get(first, 0) else 0))
+            if better(step) and not walk(others, tables, [*byes, first], step):
+                return False
+        return nodes < SWISS_SEARCH_NODES
+
+    walk(list(order), [], [], (0, 0))
+    tables, byes, _ = best[0]
+    return tables, byes
 
 
 def swiss_order(players: Sequence[int], points: Mapping[int, float], ratings: Mapping[int, float]) -> list[int]:

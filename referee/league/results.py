@@ -6,10 +6,14 @@ players, and the instant of its last stamp.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from games import registry, seats
 from games.api import Event, GameInfo
@@ -99,8 +103,82 @@ def game_files(folder: Path) -> list[tuple[int, int, Path]]:
 
 
 def read_games(folder: Path) -> Iterator[GameResult]:
+    """The league's games as read from their files; a finished game played under an
+    address that `league address` or `league substitute` replaced is read as the new
+    address's (league.log's `address` entries), so the seat keeps its results."""
+    renamed = aliases(_log(folder))
     for round_number, table, path in game_files(folder):
-        yield read_game(path, round_number, table)
+        game = read_game(path, round_number, table)
+        yield renamed_game(game, renamed) if renamed else game
+
+
+LOG_NAME = "league.log"
+
+
+def _log(folder: Path) -> list[dict[str, Any]]:
+    try:
+        text = (folder / LOG_NAME).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    entries = []
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            entries.append(entry)
+    return entries
+
+
+def aliases(log: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Old address -> the address that now holds its seat, from `address` entries in order
+    (a chain a -> b -> c reads a as c)."""
+    found: dict[str, str] = {}
+    for entry in log:
+        old, new = entry.get("old"), entry.get("new")
+        if entry.get("event") == "address" and isinstance(old, str) and isinstance(new, str):
+            found = {key: (new if value == old else value) for key, value in found.items()}
+            found[old] = new
+    return found
+
+
+def withdrawn_in(log: Sequence[dict[str, Any]]) -> set[str]:
+    """The addresses of the players who have withdrawn (league.log's `withdraw` entries)."""
+    renamed = aliases(log)
+    return {
+        renamed.get(entry["address"], entry["address"])
+        for entry in log
+        if entry.get("event") == "withdraw" and isinstance(entry.get("address"), str)
+    }
+
+
+def withdrawal_rounds(log: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """A withdrawn player's address -> the first round paired after it withdrew (from
+    which it has no bye): the log's pairing entries before the withdrawal, plus one."""
+    renamed = aliases(log)
+    last = 0
+    found: dict[str, int] = {}
+    for entry in log:
+        if entry.get("event") == "pairing" and isinstance(entry.get("round"), int):
+            last = max(last, entry["round"])
+        elif entry.get("event") == "unpair" and isinstance(entry.get("round"), int):
+            last = min(last, entry["round"] - 1)
+        elif entry.get("event") == "withdraw" and isinstance(entry.get("address"), str):
+            found.setdefault(renamed.get(entry["address"], entry["address"]), last + 1)
+    return found
+
+
+def renamed_game(game: GameResult, renamed: Mapping[str, str]) -> GameResult:
+    def one(address: str) -> str:
+        return renamed.get(address, address)
+
+    return dataclasses.replace(
+        game,
+        seats=tuple(dataclasses.replace(seat, address=one(seat.address)) for seat in game.seats),
+        teams=tuple(tuple(one(address) for address in team) for team in game.teams),
+        timeouts=tuple(one(address) for address in game.timeouts),
+    )
 
 
 def read_game(path: Path, round_number: int, table: int) -> GameResult:
@@ -275,3 +353,37 @@ def _comments(record: Record) -> Iterator[Comment]:
             yield item
         elif isinstance(item, Turn):
             yield from (part for part in item.items if isinstance(part, Comment) and part.braced)
+
+
+def named(result: GameResult, text: str | None = None) -> str:
+    """`text` (the game's message by default) with every side named by its player, as the
+    league's mails say it: "Ann (Blue) wins (resignation)"; a player holding several sides
+    is named once for them ("Ann (Athens, Messene) win")."""
+    text = result.message if text is None else text
+    sides = {side: seat for seat in result.seats for side in seat.sides}
+    if not sides:
+        return text
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, sides), key=len, reverse=True)) + r")\b")
+    text = pattern.sub(lambda found: f"{sides[found.group(1)].name} ({found.group(1)})", text)
+    for seat in result.seats:
+        for joint in (" and ", ", ", "+") if len(seat.sides) > 1 else ():
+            for a, b in itertools.permutations(seat.sides, 2):
+                text = text.replace(f"{seat.name} ({a}){joint}{seat.name} ({b})", f"{seat.name} ({a}, {b})")
+    return text
+
+
+def ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def placing(result: GameResult, address: str) -> str | None:
+    """A player's place in a finished game of more than two teams, "3rd of 4" ("shared 2nd
+    of 4" on a tie); None for two teams or a player not placed (win, draw, loss say it)."""
+    if not result.finished or len(result.teams) <= 2:
+        return None
+    for team, place in zip(result.teams, result.places, strict=True):
+        if address in team:
+            shared = "shared " if result.places.count(place) > 1 else ""
+            return f"{shared}{ordinal(place)} of {len(result.teams)}"
+    return None

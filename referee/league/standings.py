@@ -105,8 +105,15 @@ def game_points(game: GameResult) -> dict[str, Fraction]:
     return scored
 
 
-def standings(config: LeagueConfig, games: Sequence[GameResult], log_order: Mapping[str, int] | None = None) -> Table:
-    """The table of the league from its games (illegal ones left out: the caller names them)."""
+def standings(
+    config: LeagueConfig,
+    games: Sequence[GameResult],
+    log_order: Mapping[str, int] | None = None,
+    withdrawn: Mapping[str, int] | None = None,
+) -> Table:
+    """The table of the league from its games (illegal ones left out: the caller names them);
+    `withdrawn`: a withdrawn player's address -> the first round paired after it withdrew,
+    from which it has no more byes (`results.withdrawal_rounds` of league.log)."""
     counted = [game for game in games if game.legal]
     lines: dict[str, _Line] = {player.address: _Line(player.name) for player in config.players}
     for game in counted:
@@ -136,9 +143,10 @@ def standings(config: LeagueConfig, games: Sequence[GameResult], log_order: Mapp
     seated: dict[int, set[str]] = {}
     for game in counted + [game for game in games if not game.legal]:
         seated.setdefault(game.round, set()).update(seat.address for seat in game.seats)
-    for present in seated.values():
+    gone = withdrawn or {}
+    for round_number, present in seated.items():
         for player in config.players:
-            if player.address not in present:
+            if player.address not in present and round_number < gone.get(player.address, round_number + 1):
                 lines[player.address].byes += 1
                 lines[player.address].points += bye_points
     ratings = _ratings(rating_order(config, counted, log_order), lines)

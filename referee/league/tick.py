@@ -22,9 +22,18 @@ from referee.judge.clock import ClockView
 from referee.judge.errors import UsageError
 from referee.judge.token import token_of
 from referee.league.config import Dice, Digest, LeagueConfig, load
-from referee.league.folder import KEYS_DIR, append_log, league_lock, read_log
+from referee.league.folder import KEYS_DIR, append_log, league_lock, log_order, read_log, total_rounds
 from referee.league.notify import OUTBOX, message, write
-from referee.league.results import GameResult, game_files, judge_game
+from referee.league.results import (
+    GameResult,
+    aliases,
+    game_files,
+    judge_game,
+    named,
+    renamed_game,
+    withdrawal_rounds,
+    withdrawn_in,
+)
 from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.errors import DeliveryError
 
@@ -43,13 +52,21 @@ class Ticked:
     flushed: int = 0
     notes: tuple[str, ...] = field(default=())
     faulty: tuple[GameResult, ...] = field(default=())
+    notices: int = 0
+    """Notices sent to Apprise targets (docs/league.md, "Notices"); failures are in `notes`."""
+    season_over: dict[str, Any] | None = None
+    """The season-over notice this run sent (league.log's entry), apart from `entries`,
+    which are the four steps of LEAGUE.md §3."""
 
     def __repr__(self) -> str:
         return f"Ticked({len(self.entries)} entries, {self.sent} sent, {self.queued} queued)"
 
     def lines(self) -> list[str]:
         out = [_entry_line(entry) for entry in self.entries]
+        if self.season_over is not None:
+            out.append(_entry_line(self.season_over))
         flushed = f", {self.flushed} flushed from the outbox" if self.flushed else ""
+        flushed += f"; notices: {self.notices} sent" if self.notices else ""
         out.append(f"tick: {len(self.entries)} done; mails: {self.sent} sent, {self.queued} into the outbox{flushed}")
         return out
 
@@ -60,6 +77,8 @@ class Ticked:
             "queued": self.queued,
             "flushed": self.flushed,
             "notes": list(self.notes),
+            "season_over": self.season_over,
+            "notices": self.notices,
         }
 
 
@@ -69,8 +88,10 @@ def _entry_line(entry: dict[str, Any]) -> str:
         return f"digest: {entry['to']} ({entry['day']})"
     if event == "reminder":
         return f"reminder: {entry['game']} {entry['side']} ({entry['to']}), deadline {entry['deadline']}"
-    if event == "timeout":
-        return f"timeout: {entry['game']} {entry['side']}"
+    if event == "season-over":
+        return f"season over: {', '.join(entry.get('champions', []))}"
+    if event in ("timeout", "forfeit"):
+        return f"{event}: {entry['game']} {entry['side']}"
     return f"{event}: {entry.get('game', '')}"
 
 
@@ -144,11 +165,13 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
         mailer = _Mailer(folder, smtp, now)
         names = {player.address: player.name for player in config.players}
         run = _Run(folder, config, now, sender, mailer, log, names)
-        for step in (run.timeouts, run.reminders, run.reveals, run.digests):
+        for step in (run.timeouts, run.forfeits, run.reminders, run.reveals, run.digests, run.season_over, run.notices):
             step(games)
         mailer.send()
         faulty = tuple(game.result for game in games if not game.result.legal)
-        return Ticked(tuple(run.written), mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty)
+        written = tuple(entry for entry in run.written if entry["event"] != "season-over")
+        season = next((entry for entry in run.written if entry["event"] == "season-over"), None)
+        return Ticked(written, mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty, run.sent_notices, season)
 
 
 @dataclass
@@ -162,6 +185,7 @@ class _Run:
     names: dict[str, str]
     written: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    sent_notices: int = 0
 
     def _done(self, messages: Sequence[EmailMessage], entry: dict[str, Any]) -> None:
         """One step: its mails and its log entry, in one transaction with what the step
@@ -207,11 +231,38 @@ class _Run:
         deadline = clock.deadline if clock.deadline is not None else self.now
         body = (
             f"{self.config.name}, [{game.name}]: {who} ran out of time at {spoken_instant(deadline)}; "
-            f"the timeout was written at {spoken_instant(self.now)}.\n\n{game.result.message}\n"
+            f"the timeout was written at {spoken_instant(self.now)}.\n\n{named(game.result)}\n"
         )
         entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
         self._done(self._to_all(game, f"[{game.name}] timeout: {side}", body), entry)
         return True
+
+    # (1b) forfeits of withdrawn players ----------------------------------------------------
+
+    def forfeits(self, games: Sequence[_Game]) -> None:
+        """`resign` for a withdrawn player's side whose move has come (docs/league.md, "The roster")."""
+        from referee.league.roster import forfeit
+
+        gone = withdrawn_in(self.log)
+        if not gone:
+            return
+        for game in games:
+            for _ in range(4):  # Pikemen 3-4: the next side to move may be theirs too
+                seat = game.result.player_of(game.result.to_move) if game.result.status == "ongoing" else None
+                if seat is None or seat.address not in gone:
+                    break
+                side = game.result.to_move
+                done = forfeit(game.path, game.result, seat.address, self.now)
+                if done is None or "refused" in done:
+                    self.notes.append(done or f"{game.name}: no forfeit written")
+                    break
+                game.reload()
+                body = (
+                    f"{self.config.name}, [{game.name}]: {seat.name} has withdrawn from the league, so "
+                    f"{side} resigned (forfeit).\n\n{named(game.result)}\n"
+                )
+                entry = {"event": "forfeit", "at": format_instant(self.now), "game": game.name, "side": side}
+                self._done(self._to_all(game, f"[{game.name}] forfeit: {side}", body), entry)
 
     # (2) reminders -------------------------------------------------------------------------
 
@@ -283,12 +334,17 @@ class _Run:
                     continue
                 game.reload()
                 body = (
-                    f"{self.config.name}, [{game.name}] is over: {game.result.message}\n\n"
+                    f"{self.config.name}, [{game.name}] is over: {named(game.result)}\n\n"
                     f"The secret seed is {seed}\n"
+                    f"The record, with the seed written into it, is attached as {game.name}.rgn.\n"
                     f"Check every roll with: referee check {game.name}.rgn\n"
                 )
                 entry = {"event": "reveal", "at": format_instant(self.now), "game": game.name}
-                self._done(self._to_all(game, f"[{game.name}] seed revealed", body), entry)
+                mails = self._to_all(game, f"[{game.name}] seed revealed", body)
+                record_text = store.read_bytes(game.path).decode("utf-8")  # as this transaction wrote it
+                for mail in mails:
+                    mail.add_attachment(record_text, filename=f"{game.name}.rgn")
+                self._done(mails, entry)
             game.reload()
 
     # (4) digests ---------------------------------------------------------------------------
@@ -346,9 +402,87 @@ class _Run:
         ended = [game for game in news if game.result.finished]
         if ended:
             lines.append("Results:")
-            lines += [f"  [{game.name}] {game.result.message}" for game in ended]
+            lines += [f"  [{game.name}] {named(game.result)}" for game in ended]
             lines.append("")
         return "\n".join(lines)
+
+    # (5) the season's end ---------------------------------------------------------------------
+
+    def season_over(self, games: Sequence[_Game]) -> None:
+        """Once, when every round is paired and every game finished: the champion, to every
+        player, with the final table (docs/league.md)."""
+        from referee.league.standings import as_text, number_text, standings
+
+        if any(entry.get("event") == "season-over" for entry in self.log):
+            return
+        last = total_rounds(self.config)
+        if not games or max(game.round_number for game in games) < last:
+            return
+        if not all(game.result.finished for game in games):
+            return
+        renamed = aliases(self.log)
+        results = [renamed_game(game.result, renamed) for game in games]
+        table = standings(self.config, results, log_order(self.log), withdrawal_rounds(self.log))
+        champions = [row for row in table.rows if row.rank == 1]
+        if not champions:  # pragma: no cover - a league has players
+            return
+        names = " and ".join(row.name for row in champions)
+        title = "champions" if len(champions) > 1 else "champion"
+        points = champions[0].points
+        body = "\n".join(
+            [
+                f"{self.config.name} is over: all {last} rounds are played.",
+                "",
+                f"The {title}: {names}, with {number_text(points)} points.",
+                "",
+                "Final standings:",
+                *as_text(self.config, table),
+                "",
+            ]
+        )
+        entry = {
+            "event": "season-over",
+            "at": format_instant(self.now),
+            "champions": [row.address for row in champions],
+        }
+        subject = f"{self.config.name}: the season is over, {title} {names}"
+        mails = [self._mail(player.address, subject, body) for player in self.config.players]
+        self._done(mails, entry)
+
+    # (6) notices beyond e-mail -------------------------------------------------------------
+
+    def notices(self, games: Sequence[_Game]) -> None:
+        """Every notice due to an Apprise target, once per (event, target); a failure is
+        logged and left for the next tick (docs/league.md, "Notices")."""
+        from referee.league import notices as told
+
+        config = self.config
+        if not (config.notify or config.notify_games or any(player.notify for player in config.players)):
+            return
+        renamed = aliases(self.log)
+        state = [(renamed_game(game.result, renamed), game.token) for game in games]
+        pending = told.due(told.events(config, state, self.log), self.log)
+        if not pending:
+            return
+        send = told.apprise_sender()
+        if send is None:
+            self.notes.append(f"{len(pending)} notices not sent: Apprise is missing (pip install 'referee[notify]')")
+            return
+        for notice, url in pending:
+            failed = send(url, notice.title, notice.body)
+            entry = {
+                "event": "notice" if failed is None else "notice-failed",
+                "at": format_instant(self.now),
+                "key": notice.key,
+                "target": told.target_id(url),
+            }
+            if failed is not None:
+                entry["error"] = failed[:200]
+                self.notes.append(f"notice {notice.key} to target {entry['target']} failed: {failed[:200]}")
+            else:
+                self.sent_notices += 1
+            append_log(self.folder, [entry])
+            self.log.append(entry)
 
 
 def _news(seen: object, game: _Game) -> bool:

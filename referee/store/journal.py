@@ -53,7 +53,7 @@ _NO_LINKS = (1, 18, 38, 95)  # EPERM, EXDEV, ENOSYS, EOPNOTSUPP: renamed or link
 
 @dataclass
 class _Step:
-    kind: str  # "write", "create" or "append"
+    kind: str  # "write", "create", "append" or "remove"
     target: Path
     data: bytes
     mode: int
@@ -173,6 +173,17 @@ def append(path: Path, line: str | bytes) -> None:
     tx.steps.append(_Step("append", _target(path), data, 0o640))
 
 
+def remove(path: Path) -> None:
+    """Remove the file `path` (a game of a round taken back); nothing when it is not there."""
+    tx = active()
+    if tx is None:
+        if os.path.lexists(path):
+            ops().unlink(Path(path))
+            fsync_folder(Path(path).parent)
+        return
+    tx.steps.append(_Step("remove", _target(path), b"", 0))
+
+
 def read_bytes(path: Path) -> bytes:
     """The file's content as the operation in progress left it (staged, or on disk)."""
     tx = active()
@@ -202,6 +213,8 @@ def commit(tx: Transaction) -> None:
             write_atomically(step.target, step.data, step.mode)
         elif step.kind == "create":
             create_atomically(step.target, step.data, step.mode)
+        elif step.kind == "remove":
+            remove(step.target)
         else:
             append_line(step.target, step.data)
         return
@@ -218,6 +231,8 @@ def commit(tx: Transaction) -> None:
             }
             if step.kind == "append":
                 entry["line"] = step.data.decode("utf-8", "surrogateescape")
+            elif step.kind == "remove":
+                pass
             else:
                 try:
                     write_file(journal / str(index), step.data, step.mode)
@@ -252,6 +267,11 @@ def _apply(folder: Path, journal: Path, entries: list[dict[str, object]], *, rec
                 if not (recovering and _holds(target, data)):
                     make_folders(target.parent)
                     append_line(target, data)
+                continue
+            if kind == "remove":
+                if os.path.lexists(target):  # not yet removed before a crash
+                    ops().unlink(target)
+                touched[target.parent] = None
                 continue
             staged = journal / str(entry["staged"])
             if kind == "write":

@@ -6,6 +6,8 @@ result, and records without a seed take their written rolls as given.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.api import IllegalActionError, IllegalTurnError, SetupError
@@ -372,7 +374,10 @@ def test_exchange_choice() -> None:
     act(game, "g8+h9xh8#5=EX(-h8,-h9)")
     assert game.position().startswith("R:a1,g8 B:y36")
     illegal(state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX(-g8,-h9)", "exactly one attacker")
-    illegal(state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX(h8-i8-j8)", "eliminates one attacker")
+    # the example quotes this battle's pawns, not squares from elsewhere
+    illegal(
+        state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX(h8-i8-j8)", re.escape("write them as (-g8,-h8)")
+    )
     illegal(state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX", "losses must be written")
     act(state("R:g8,h9,a1 B:h8,y36", CRT=crt("EX")), "g8+h9xh8#5=EX(-g8)")  # one defender: no choice needed
     act(state("R:g8,a1 B:h8,y36", CRT=crt("EX")), "g8xh8#5=EX")

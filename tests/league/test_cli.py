@@ -50,6 +50,41 @@ def test_init_writes_a_league_it_can_read_and_never_overwrites(tmp_path: Path) -
     assert (folder / "league.toml").read_text(encoding="utf-8") == before
 
 
+@pytest.mark.parametrize(("game", "players"), [("nieuchess", "2"), ("pikemen", "4")])
+def test_init_writes_every_setting_commented_and_each_one_reads_when_set(
+    tmp_path: Path, game: str, players: str
+) -> None:
+    import tomllib
+
+    from referee.league.config import KNOWN_KEYS, load, parse
+
+    folder = tmp_path / "league"
+    assert _run("init", str(folder), "--game", game, "--players", players, "--rounds", "3")[0] == 0
+    text = (folder / "league.toml").read_text(encoding="utf-8")
+    active = tomllib.loads(text)
+    commented = [line for line in text.splitlines() if line.startswith("# ") and " = " in line.split("  #")[0]]
+    named = {line[2:].split(" = ")[0].split("  #")[0] for line in commented}
+    for key in KNOWN_KEYS:
+        described = key == "player" and "appends a player table" in text
+        assert key in active or key in named or f"[{key}]" in text or described, f"{key} not written"
+    plain = load(folder, need_players=False)
+    assert (plain.digest.value, plain.leave_days, plain.reminders) == ("every-move", 0, ())
+    head, _, _ = text.partition("\n\n# The players")
+    for line in commented:  # each setting, uncommented alone, reads: the defaults shown are the defaults
+        if line.startswith(("# name", "# address", "# Target", '# "r1-t1"')):
+            continue
+        setting = line[2:].split("  #")[0]
+        changed = parse(head.replace(line, setting) + "\n", need_players=False)
+        if setting.split(" = ")[0] in ("digest", "leave_days", "reminders"):
+            assert changed == plain, setting
+    tagged = parse(head.replace("# [tags]", "[tags]").replace('# Target = "15"', 'Target = "15"'), need_players=False)
+    assert tagged.tags == (("Target", "15"),)
+    games = parse(
+        head.replace("# [notify_games]", "[notify_games]").replace('# "r1-t1"', '"r1-t1"'), need_players=False
+    )
+    assert games.notify_games == (("r1-t1", ("ntfy://ntfy.sh/my-topic",)),)
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -281,3 +316,22 @@ def test_the_league_folder_is_a_mail_gateways_games_folder(tmp_path: Path) -> No
     assert result.exit_code == 0, result.stderr
     code, out, _ = _run("status", str(folder))
     assert code == 0 and "r1-t1: Red Ann, Blue Bo: Blue wins (resignation)" in out
+
+
+def test_a_seven_player_swiss_meets_no_pair_twice_and_gives_no_second_bye(tmp_path: Path) -> None:
+    # byes are read back from the game files (a player seated in no game of a round)
+    folder = tmp_path / "swiss7"
+    _new_league(folder, "--game", "nika", "--players", "2", "--pairing", "swiss", "--rounds", "5", players=7)
+    met: set[frozenset[str]] = set()
+    byes: list[str] = []
+    for number in range(1, 6):
+        code, out, err = _run("pair", str(folder), "--now", NOW, "--json")
+        assert code == 0, err
+        paired = json.loads(out)
+        for game in paired["games"]:
+            pair = frozenset(game["seats"])
+            assert pair not in met, f"round {number}: {sorted(pair)} meet again"
+            met.add(pair)
+            assert submit(folder / f"{game['game']}.rgn", "resign", now=PLAYED).exit_code == 0
+        byes.extend(paired["byes"])
+    assert len(byes) == 5 and len(set(byes)) == 5, byes

@@ -305,3 +305,22 @@ def test_status_and_leave_are_moves_outside_a_league_folder(tmp_path: Path) -> N
     _mail(folder, ADDRESSES["Ann"], "[r1-t1] status", "status", START)
     assert "not played" in _answers(folder)[0][1]
     assert _mail_log(folder) == ["refused"]
+
+
+def test_a_player_who_forgets_the_id_is_told_their_open_games_and_a_stranger_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "nika", 2, 2)
+    token = json.loads(_run("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
+    err = _mail(folder, "Ann <ann@example.org>", "my move", "d1-W d2-W", "2026-12-01T13:00:00Z")
+    assert "answered with the player's open games" in err
+    [(to, text)] = _answers(folder)
+    assert to == {"ann@example.org"}
+    assert "names no game of the league in its Subject, so nothing was played" in text
+    assert f"  [r1-t1] round 1: your move; deadline 2026-12-04 12:00 UTC (2d23h left); token {token}" in text
+    _mail(folder, "Bo <bo@example.org>", "[r9-t9] hello", "show", "2026-12-01T13:00:00Z")  # no such game
+    [(_, bo)] = _answers(folder)
+    assert f"  [r1-t1] round 1: Ann (Athens) to move; deadline 2026-12-04 12:00 UTC (2d23h left); token {token}" in bo
+    err = _mail(folder, "Eve <eve@example.org>", "my move", "d1-W d2-W", "2026-12-01T13:00:00Z")
+    assert "no answer" in err and _answers(folder) == []
+    log = (folder / "mail.log").read_text(encoding="utf-8")
+    assert log.count("no-game") == 3

@@ -5,6 +5,7 @@ the seats of Nika with 2 and 3 players."""
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 
 import pytest
@@ -105,19 +106,21 @@ def test_swiss_seats_by_order_fewest_meetings_and_balances_first_seats() -> None
     assert first == Round(1, (Table(1, (1, 2)), Table(2, (3, 4))), (5,))
     tally.add(first)
     # 1 has met 2, so 1 is seated with 3 (the next in order that it has not met); 3 has sat
-    # first once and 1 once: seats follow the order. Then 2 with 4, neither of whom has
-    # sat first: the order again.
+    # first once and 1 once: seats follow the order. The first candidate then seats 2 with 4
+    # and gives 5 a second bye: the search (LEAGUE.md §3 amended) moves the lowest-ranked
+    # first, 4 takes the bye and 2 meets 5; 2 has sat first once, 5 never: order, 2 first.
     second = pairing.swiss(2, [1, 2, 3, 4, 5], 2, tally)
     assert second.tables[0].seats == (1, 3)
-    assert second.tables[1].seats == (2, 4)
-    assert second.byes == (5,)
+    assert second.tables[1].seats == (2, 5)
+    assert second.byes == (4,)
     tally.add(second)
     third = pairing.swiss(3, [5, 1, 2, 3, 4], 2, tally)
     # 5 leads, meets 1 (never met); 1 sat first twice, 5 never: 5 keeps seat 1.
     assert third.tables[0].seats == (5, 1)
-    # then 2 meets 3 (2 met 1 and 4): 2 sat first once, 3 once: order, 2 first.
-    assert third.tables[1].seats == (2, 3)
-    assert third.byes == (4,)
+    # then 2 would meet 3 and leave 4 a second bye: 2 meets 4 instead, 3 has the bye; 4 has
+    # never sat first, 2 twice: 4 takes seat 1.
+    assert third.tables[1].seats == (4, 2)
+    assert third.byes == (3,)
 
 
 def test_swiss_swaps_seats_toward_who_sat_first_least() -> None:
@@ -165,3 +168,118 @@ def test_a_season_of_groups_is_pinned_so_that_it_can_be_recomputed_anywhere() ->
         [(7, 5, 1), (3, 2, 6)],
     ]
     assert [r.byes for r in season] == [(3,), (6,), (4,)]
+
+
+# -- Swiss without rematches (LEAGUE.md §3 amended), against a brute-force search ----------
+
+
+def _all_pairings(players: list[int], per_game: int) -> list[tuple[list[tuple[int, ...]], list[int]]]:
+    """Every way to split `players` into tables of `per_game` and `len % per_game` byes,
+    written independently of the referee's search: choose the byes, then partition the
+    rest, the smallest player of what is left always opening the next table."""
+
+    def partitions(rest: list[int]) -> list[list[tuple[int, ...]]]:
+        if not rest:
+            return [[]]
+        head, tail = rest[0], rest[1:]
+        found = []
+        for mates in itertools.combinations(tail, per_game - 1):
+            left = [p for p in tail if p not in mates]
+            found.extend([[(head, *mates), *more] for more in partitions(left)])
+        return found
+
+    every = []
+    for byes in itertools.combinations(players, len(players) % per_game):
+        seated = [p for p in players if p not in byes]
+        every.extend((tables, list(byes)) for tables in partitions(seated))
+    return every
+
+
+def _brute_best(
+    players: list[int], per_game: int, met: dict[frozenset[int], int], byes: dict[int, int]
+) -> tuple[int, int]:
+    """The least (repeated meetings, second byes) over every pairing."""
+    return min(
+        (
+            sum(1 for table in tables for pair in itertools.combinations(table, 2) if met.get(frozenset(pair), 0)),
+            sum(1 for p in bye_list if byes.get(p, 0)),
+        )
+        for tables, bye_list in _all_pairings(players, per_game)
+    )
+
+
+def _greedy_candidate(
+    order: list[int], per_game: int, met: dict[frozenset[int], int]
+) -> tuple[list[set[int]], set[int]]:
+    """LEAGUE.md §3's tables as first written: the first unseated player opens a table,
+    filled with the next players in order who have met those seated the fewest times."""
+    rest, tables = list(order), []
+    while len(rest) >= per_game:
+        seated = [rest.pop(0)]
+        while len(seated) < per_game:
+            pick = min(rest, key=lambda p: (sum(met.get(frozenset((p, q)), 0) for q in seated), order.index(p)))
+            rest.remove(pick)
+            seated.append(pick)
+        tables.append(set(seated))
+    return tables, set(rest)
+
+
+def _swiss_season_against_brute_force(count: int, per_game: int, rounds: int, seed: int) -> None:
+    rng = random.Random(f"swiss {count} {per_game} {seed}")  # the test's own results, not the league's stream
+    tally = Tally.empty()
+    met: dict[frozenset[int], int] = {}
+    byes: dict[int, int] = {}
+    points = dict.fromkeys(range(1, count + 1), 0.0)
+    for number in range(1, rounds + 1):
+        order = pairing.swiss_order(list(range(1, count + 1)), points, {})
+        played = pairing.swiss(number, order, per_game, tally)
+        # a pairing of every player: tables of per_game, the rest byes
+        assert sorted([p for t in played.tables for p in t.seats] + list(played.byes)) == list(range(1, count + 1))
+        assert all(len(t.seats) == per_game for t in played.tables) and len(played.byes) == count % per_game
+        got = (
+            sum(1 for t in played.tables for pair in itertools.combinations(t.seats, 2) if met.get(frozenset(pair), 0)),
+            sum(1 for p in played.byes if byes.get(p, 0)),
+        )
+        tables, left = _greedy_candidate(order, per_game, met)
+        clean = not any(met.get(frozenset(pair), 0) for t in tables for pair in itertools.combinations(t, 2))
+        if clean and not any(byes.get(p, 0) for p in left):
+            assert [set(t.seats) for t in played.tables] == tables and set(played.byes) == left, "the first candidate"
+        assert got == _brute_best(list(range(1, count + 1)), per_game, met, byes), (count, per_game, number, played)
+        tally.add(played)
+        for table in played.tables:
+            for pair in itertools.combinations(table.seats, 2):
+                met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+            points[rng.choice(table.seats)] += 1.0
+        for p in played.byes:
+            byes[p] = byes.get(p, 0) + 1
+            points[p] += 1.0
+
+
+SWISS_CASES = [(count, per_game) for count in range(4, 11) for per_game in (2, 3, 4) if count >= per_game + 1]
+
+
+@pytest.mark.parametrize(("count", "per_game"), SWISS_CASES)
+def test_swiss_repeats_only_what_no_pairing_avoids(count: int, per_game: int) -> None:
+    # rounds past the point where repeats are forced, so the fallback (fewest repeats) is tried too
+    _swiss_season_against_brute_force(count, per_game, rounds=count + 1, seed=0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("count", "per_game"), SWISS_CASES)
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_swiss_repeats_only_what_no_pairing_avoids_many_seasons(count: int, per_game: int, seed: int) -> None:
+    _swiss_season_against_brute_force(count, per_game, rounds=2 * count, seed=seed)
+
+
+def test_seven_players_five_rounds_meet_once_and_have_one_bye_at_most() -> None:
+    tally = Tally.empty()
+    points = dict.fromkeys(range(1, 8), 0.0)
+    for number in range(1, 6):
+        played = pairing.swiss(number, pairing.swiss_order(list(range(1, 8)), points, {}), 2, tally)
+        tally.add(played)
+        for table in played.tables:
+            points[table.seats[-1]] += 1.0  # the lower seat wins: the order keeps changing
+        for p in played.byes:
+            points[p] += 1.0
+    assert max(tally.meetings.values()) == 1
+    assert max(tally.byes.values()) == 1 and len(tally.byes) == 5

@@ -203,13 +203,16 @@ def test_tick_flushes_the_outbox_first_then_sends_by_smtp(tmp_path: Path, smtp: 
     down = f"127.0.0.1:{free_port()}"
     code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", down)
     assert code == 0, err
-    assert len(_mails(folder)) == 4  # the server is down: the time-out's answers wait too
-    assert out.splitlines()[-1] == "tick: 1 done; mails: 0 sent, 2 into the outbox"
+    # the server is down: the time-out's answers wait too, and so does the season-over notice
+    # (the one round's one game is over)
+    assert len(_mails(folder)) == 6
+    assert out.splitlines()[-2:] == ["season over: bo@example.org", "tick: 1 done; mails: 0 sent, 4 into the outbox"]
     code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", smtp.address)
     assert code == 0, err
-    assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox, 4 flushed from the outbox\n" and _mails(folder) == []
+    assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox, 6 flushed from the outbox\n" and _mails(folder) == []
     subjects = [str(received.message["Subject"]) for received in smtp.received]
-    assert subjects[:2] == ["[r1-t1] T", "[r1-t1] T"] and subjects[2:] == ["[r1-t1] timeout: Red"] * 2
+    assert subjects[:2] == ["[r1-t1] T", "[r1-t1] T"] and subjects[2:4] == ["[r1-t1] timeout: Red"] * 2
+    assert subjects[4:] == ["T: the season is over, champion Bo"] * 2
 
 
 def test_a_reminder_that_cannot_be_written_is_not_logged_and_comes_next_time(tmp_path: Path) -> None:

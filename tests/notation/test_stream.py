@@ -29,6 +29,27 @@ def records(data: bytes) -> list[Record | Malformed | ReadCrash]:
     return list(iter_records(io.BytesIO(data), dialect_for))
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+def test_utf16_and_utf32_text_with_a_mark_is_read_as_utf8(encoding: str) -> None:
+    # what Windows editors save as "Unicode": the mark says the encoding
+    text = "Hi\r\n" + RECORD.replace('"s"', '"Zoë"') + RECORD
+    mark = {
+        "utf-16-le": b"\xff\xfe",
+        "utf-16-be": b"\xfe\xff",
+        "utf-32-le": b"\xff\xfe\0\0",
+        "utf-32-be": b"\0\0\xfe\xff",
+    }
+    data = mark[encoding] + text.encode(encoding)
+    whole = split(data)
+    assert [raw.raw for raw in whole] == [RECORD.replace('"s"', '"Zoë"').encode(), RECORD.encode()]
+    splitter = Splitter()  # the same when the bytes come one at a time, a character cut in two
+    bytewise = [raw for byte in range(len(data)) for raw in splitter.feed(data[byte : byte + 1])]
+    assert [raw.raw for raw in [*bytewise, *splitter.feed(b"", end=True)]] == [raw.raw for raw in whole]
+    got = records(data)
+    assert [type(result) for result in got] == [Record, Record] and got[1].span.line == 6
+    assert dict((tag.name, tag.value) for tag in got[0].tags)["Seed"] == "Zoë"
+
+
 def test_offsets_and_raw_bytes_give_back_the_input() -> None:
     data = b"\xef\xbb\xbfFrom: gm\r\n\r\n" + RECORD.replace("\n", "\r\n").encode() + b"  " + RECORD.encode()
     got = records(data)

@@ -9,6 +9,7 @@ and the pages that show the standings."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -22,7 +23,7 @@ from referee.judge.errors import UsageError
 from referee.judge.words import verdict_fields
 from referee.league.config import CONFIG_FILE, load
 from referee.league.folder import current_round, log_order, read_log, total_rounds
-from referee.league.results import GameResult, Seat, game_files, judge_game
+from referee.league.results import GameResult, Seat, aliases, game_files, judge_game, renamed_game, withdrawal_rounds
 from referee.league.site import feed, pages
 from referee.league.site.chart import Point
 from referee.league.standings import rating_history, rating_order, standings
@@ -162,9 +163,12 @@ def build(folder: Path, out: Path) -> Built:
         fresh[name] = (replay, data.decode("utf-8", "replace"))
         new_games[name] = {"key": key, "result": _result_json(result), "clock": item.clock, "updated": updated}
 
+    renamed = aliases(log)
+    if renamed:
+        games = [dataclasses.replace(item, result=renamed_game(item.result, renamed)) for item in games]
     results = [item.result for item in games]
     order = log_order(log)
-    ranked = standings(config, results, order)
+    ranked = standings(config, results, order, withdrawal_rounds(log))
     counted = [game for game in results if game.legal]
     history: dict[str, list[Point]] = {}
     for game, after in rating_history(rating_order(config, counted, order), [p.address for p in config.players]):

@@ -13,7 +13,7 @@ from typing import Any
 
 from notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
 from referee.league.config import LeagueConfig
-from referee.league.results import GameResult
+from referee.league.results import GameResult, placing
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
 from referee.league.standings import Table, game_points, number_text, row_figures
@@ -298,7 +298,9 @@ def outcome_for(game: GameResult, address: str) -> tuple[str, Fraction | None]:
     points = game_points(game)
     got = points.get(address, Fraction(0))
     shared = sum(1 for place in game.places if place == 1) > 1
-    return ("draw" if shared else "win") if got else "loss", got
+    if got:
+        return ("draw" if shared else "win"), got
+    return placing(game, address) or "loss", got  # "3rd of 4" where there were more than two
 
 
 def player_page(site: Site, address: str, name: str) -> str:

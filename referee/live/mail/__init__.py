@@ -12,6 +12,7 @@ Modules, by concern: `incoming` (reading the message), `body` (the move text, `K
 from __future__ import annotations
 
 import socket
+from collections.abc import Mapping
 from pathlib import Path
 from typing import BinaryIO
 
@@ -158,6 +159,36 @@ def check_games(games: Path) -> Handled:
     if not lines:
         return Handled(0, (f"every game in {games} has an address for each side in play",))
     return Handled(1, tuple(lines))
+
+
+def folder_players(games: Path) -> dict[str, str]:
+    """The players (address -> name) the game files of a folder name."""
+    from referee.live.mail import game
+
+    return game.folder_players(games)
+
+
+def locked_out(games: Path, players: Mapping[str, str]) -> list[str]:
+    """With `DIR/players.toml`, every message that plays needs its sender's passphrase
+    (PLAY.md §5): the players (of `players`, address -> name) it has none for, who could
+    then play by mail no more, as `Name <address>`; [] when the file does not exist."""
+    from referee.live.mail import players as keys_file
+
+    keys = keys_file.load_keys(games / PLAYERS_FILE)
+    if keys is None:
+        return []
+    return [f"{name} <{address}>" for address, name in sorted(players.items()) if address not in keys]
+
+
+def locked_out_warning(games: Path, players: Mapping[str, str]) -> str | None:
+    """The warning line for `locked_out`, or None when nobody is."""
+    missing = locked_out(games, players)
+    if not missing:
+        return None
+    return (
+        f"warning: {games / PLAYERS_FILE} holds no passphrase for {len(missing)} player(s), whose mails "
+        f"will all be refused until they have one: {', '.join(missing)}"
+    )
 
 
 def add_player(games: Path, address: str, passphrase_text: str, wait: float = 10.0) -> str:

@@ -61,6 +61,8 @@ class Turn(NamedTuple):
 def reply_subject(subject: str, game_id: str) -> str:
     """`Re: [ID] ...`: the original subject without its reply prefixes, the game's tag first."""
     rest = _REPLY_PREFIX.sub("", clean_header_text(subject, 300))
+    if not game_id:  # an answer about no game (a league player's open games)
+        return clean_header_text(f"Re: {rest.strip()}".rstrip(), 400)
     tag = f"[{game_id}]"
     rest = rest.replace(tag, "", 1).strip() if tag in rest else rest.strip()
     return clean_header_text(f"Re: {tag} {rest}".rstrip(), 400)

@@ -237,6 +237,20 @@ def unaddressed(folder: Path) -> list[str]:
     return lines
 
 
+def folder_players(folder: Path) -> dict[str, str]:
+    """Every player (address -> name) that a game file of the folder names in its side
+    tags; files that cannot be read are left out."""
+    found: dict[str, str] = {}
+    for path in sorted(folder.glob("*.rgn")):
+        try:
+            current = open_game(path)
+        except UsageError:
+            continue
+        for player in current.roster.players:
+            found.setdefault(player.address, player.name)
+    return found
+
+
 def read_key(keys: Path | None, game_id: str) -> str | None:
     """The game master's seed for this game, from `KEYS/ID.key`; None without `--keys` or
     when that file does not exist (rolls are then left pending, as PLAY.md §3 says)."""

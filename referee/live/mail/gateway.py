@@ -163,7 +163,7 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
         note = "a message from this gateway's own address: not answered"
         return Handled(0, (note,), (), Outcome.AUTOMATIC)
     if found is None:
-        return Handled(0, (_no_game(head, settings.games),), (), Outcome.NO_GAME)
+        return _no_game_answer(head, settings)
     game_id, path = found
     current = game.open_game(path)
     player = current.roster.find(head.sender)
@@ -439,6 +439,22 @@ def _find_game(head: Head, folder: Path) -> tuple[str, Path] | None:
         if path.is_file():
             return game_id, path
     return None
+
+
+def _no_game_answer(head: Head, settings: Settings) -> Handled:
+    """No game named: nothing for a stranger; a league's known player is told their open
+    games, with IDs and tokens (the league's `open_games`), so that the next mail finds its game."""
+    note = _no_game(head, settings.games)
+    requests = settings.requests
+    if requests is None or requests.open_games is None or head.sender is None:
+        return Handled(0, (note,), (), Outcome.NO_GAME)
+    now = settings.now if settings.now is not None else current_instant()
+    reply = requests.open_games(head.sender, now)
+    if reply is None:
+        return Handled(0, (note,), (), Outcome.NO_GAME)
+    answer = Answer(Kind.SHOW, ((head.sender, ""),), reply.text)
+    told = note.replace(": no answer", ": answered with the player's open games")
+    return _deliver(head, settings, "", [answer], [told], Outcome.NO_GAME)
 
 
 def _no_game(head: Head, folder: Path) -> str:

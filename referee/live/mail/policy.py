@@ -45,6 +45,9 @@ class Requests(NamedTuple):
     name: str
     leave: Callable[[str, str, int], Reply]
     status: Callable[[str, int], Reply]
+    open_games: Callable[[str, int], Reply | None] | None = None
+    """For a message whose subject names no game of the folder: the sender's open games
+    (IDs and tokens), or None for a stranger, who gets no answer."""
 
 
 class Request(NamedTuple):

@@ -207,7 +207,7 @@ class _Request:
             )
         info = registry.GAMES[record.game]
         if self.as_side is None:  # the game master's undo: at once
-            new, undone = self._taken_back(record)
+            new, undone = self._taken_back(record, by_master=True)
             return self._written(record, new, [*events, f"the last turn is taken back: {undone}"], "undone")
         side = keys.side_of(info, self.as_side)
         if not state.in_game(side):
@@ -241,13 +241,13 @@ class _Request:
             return f"; but it will be refused: {refusal.message}"
         return ""
 
-    def _taken_back(self, record: Record) -> tuple[Record, str]:
+    def _taken_back(self, record: Record, by_master: bool = False) -> tuple[Record, str]:
         """The record with its last turn taken back, refused when that turn holds a roll."""
         current = self.current
         assert current is not None
         info = registry.GAMES[record.game]
         try:
-            taken = take_back(record, info, registry.engine(record.game).dialect(), current.numbers)
+            taken = take_back(record, info, registry.engine(record.game).dialect(), current.numbers, by_master)
         except AgreementError as error:
             raise _Refused(str(error)) from None
         events = [event for step in current.steps if step.turn is taken.turn for event in step.events]

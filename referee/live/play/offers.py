@@ -26,6 +26,8 @@ from notation.model import Comment, Record, RecordItem, Span, Turn, TurnItem
 
 OFFER = "offer"
 UNDONE = "undone by agreement:"
+UNDONE_BY_MASTER = "undone by the game master:"
+"""The comment of the game master's `undo` (`play FILE undo` without `--as`), which no player agreed to."""
 NOWHERE = Span(1, 1)
 _ADDRESS = re.compile(r"[^\s@<>,;:\"()\[\]\\]+@[^\s@<>,;:\"()\[\]\\]+", re.ASCII)
 
@@ -235,15 +237,17 @@ class TakenBack:
     turn: Turn
 
 
-def take_back(record: Record, info: GameInfo, dialect: Dialect, numbers: Sequence[int | None] = ()) -> TakenBack:
+def take_back(
+    record: Record, info: GameInfo, dialect: Dialect, numbers: Sequence[int | None] = (), by_master: bool = False
+) -> TakenBack:
     """Take the last turn holding an action out of the record (PLAY.md §6): its label and
     actions become the comment `{undone by agreement: 14. B: e4-e6}` (glyphs and inner
     comments dropped); comments holding other commands (stamps, grants) in or after it
     stay, after that comment, as do comments after it; labels after it with no action go
     (their commands stay); every standing offer ends. `numbers` are the round numbers the
     canonical form writes on the record's turns, in order (a replay's `numbers`); the
-    turn's own is used where they are missing. Raises AgreementError when no turn holds
-    an action."""
+    turn's own is used where they are missing; `by_master`: the game master's undo, written
+    `{undone by the game master: ...}`. Raises AgreementError when no turn holds an action."""
     items = list(record.items)
     played = [(i, item) for i, item in enumerate(items) if isinstance(item, Turn) and item.moves]
     if not played:
@@ -254,7 +258,7 @@ def take_back(record: Record, info: GameInfo, dialect: Dialect, numbers: Sequenc
     label = dialect.short_labels[turn.side] + ("+" if turn.step else "") + ":"
     head = f"{number}. {label}" if number is not None else label
     undone = " ".join([head, *(str(move.action) for move in turn.moves)])
-    kept: list[RecordItem] = [Comment(f"{UNDONE} {undone}", NOWHERE)]
+    kept: list[RecordItem] = [Comment(f"{UNDONE_BY_MASTER if by_master else UNDONE} {undone}", NOWHERE)]
     kept += [sub for sub in turn.items if isinstance(sub, Comment) and _stays(sub)]
     for item in items[index + 1 :]:
         inner = item.items if isinstance(item, Turn) else (item,)
@@ -268,7 +272,7 @@ def _stays(comment: Comment) -> bool:
     stamp, a grant: the clock is not rewound), or it records an earlier undo."""
     if not comment.braced:
         return False
-    if comment.text.lstrip().startswith(UNDONE):
+    if comment.text.lstrip().startswith((UNDONE, UNDONE_BY_MASTER)):
         return True
     try:
         commands = read_commands(comment.text)

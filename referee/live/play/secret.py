@@ -53,10 +53,18 @@ def _in_side_order(sides: Sequence[str], salts: Sequence[tuple[str, str]]) -> li
     return sorted(salts, key=lambda pair: sides.index(pair[0]))
 
 
-def reveal(path: Path, seed: str, wait: float = 10.0) -> PlayResult:
+ONGOING_REVEAL = (
+    "the game is ongoing: revealing its seed makes every future die predictable to every player; "
+    "reveal it when the game is over, or use --force"
+)
+
+
+def reveal(path: Path, seed: str, wait: float = 10.0, force: bool = False) -> PlayResult:
     """Add the `Seed` tag to a secret game (keeping its `SeedHash`), so that `check`
     verifies the seed, the salts and every roll. The seed is written whatever the
-    verdict then says: a roll that does not match is the very thing a reveal exposes."""
+    verdict then says: a roll that does not match is the very thing a reveal exposes.
+    An ongoing game is refused (exit 1, nothing written) unless `force`: its future dice
+    would be known."""
     path = Path(path)
     with store.transaction(store.target_of(path).parent, wait), store.locked(path, wait):
         results = read_source(read_game(path))
@@ -77,6 +85,11 @@ def reveal(path: Path, seed: str, wait: float = 10.0) -> PlayResult:
         if "Seed" in tags:
             verdict = annotated(current.verdict, token_of(current))
             return _shown(verdict, current, notice="the seed was already revealed: nothing written")
+        if current.verdict.status == "ongoing" and not force:
+            verdict = annotated(current.verdict, token_of(current))
+            return PlayResult(
+                1, False, verdict.token, verdict_fields(verdict), error=ONGOING_REVEAL, headline=ONGOING_REVEAL
+            )
         revealed = record._replace(tags=(*record.tags, Tag("Seed", seed, record.span)))
         after = adjudicate(revealed, str(path))
         verdict = annotated(after.verdict, token_of(after))

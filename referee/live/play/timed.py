@@ -48,6 +48,11 @@ def refusal(clock: ClockView, now: int, submitter: Side | None, flagged_input: S
     `flagged_input` is the side whose input the submission holds (the side to move, for
     a submission of moves), None for one that holds none of a side's (a `timeout`, a
     grant)."""
+    if now < clock.since and clock.since == clock.start:
+        return (
+            f"the game starts at {format_instant(clock.since)}: this submission ({format_instant(now)}) "
+            "comes before it, and the clock never runs backwards"
+        )
     if now < clock.since:
         return (
             f"the time of this submission ({format_instant(now)}) is earlier than the game's last stamp "

@@ -299,7 +299,9 @@ def test_an_earlier_undo_stays_in_the_record_when_the_turn_before_it_is_undone(t
     path = game(tmp_path, NIKA_NO_ADDRESSES + "1. W: d1-W d2-W\nR: a4-S a3-S\n")
     assert play(path, "undo").agreement == "undone"
     assert play(path, "undo").agreement == "undone"
-    assert move_text(path) == "{undone by agreement: 1. W: d1-W d2-W}\n{undone by agreement: R: a4-S a3-S}\n"
+    assert move_text(path) == (
+        "{undone by the game master: 1. W: d1-W d2-W}\n{undone by the game master: R: a4-S a3-S}\n"
+    )
     nothing = play(path, "undo")
     assert nothing.exit_code == 1 and "nothing to take back" in (nothing.error or "")
 
@@ -310,7 +312,8 @@ def test_the_game_masters_undo_takes_the_turn_back_at_once(tmp_path: Path) -> No
     done = runner.invoke(app, ["play", str(path), "undo"])
     assert done.exit_code == 0, done.stdout
     assert "the last turn is taken back: R: a4-S a3-S" in done.stdout
-    assert move_text(path).endswith("{undone by agreement: R: a4-S a3-S}\n")
+    # no player agreed: the comment says who took it back (docs/play.md)
+    assert move_text(path).endswith("{undone by the game master: R: a4-S a3-S}\n")
 
 
 def test_undo_is_refused_past_a_roll_or_a_battle_result(tmp_path: Path) -> None:
@@ -344,7 +347,7 @@ def test_a_declared_battle_awaiting_its_roll_may_be_taken_back(tmp_path: Path) -
     path = game(tmp_path, NIEUCHESS)
     play(path, "j20+k21xj21")
     done = play(path, "undo")
-    assert done.exit_code == 0 and move_text(path) == "{undone by agreement: 1. R: j20+k21xj21}\n"
+    assert done.exit_code == 0 and move_text(path) == "{undone by the game master: 1. R: j20+k21xj21}\n"
 
 
 def test_undo_is_refused_when_the_game_is_over_and_nothing_is_written(tmp_path: Path) -> None:

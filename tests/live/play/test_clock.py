@@ -163,9 +163,18 @@ def test_an_untimed_game_gets_no_stamps(tmp_path: Path) -> None:
     assert "%at" not in path.read_text()
 
 
-def test_a_submission_earlier_than_the_last_stamp_is_refused(tmp_path: Path) -> None:
+def test_a_submission_before_the_start_says_when_the_game_starts(tmp_path: Path) -> None:
     path = new_game(tmp_path, "numica", "--seed", "42", "--time-control", "1d+0m", "--start", START)
     refused = play(path, "SSSSOOOO", "2026-11-30T12:00:00Z")
+    assert refused.exit_code == 1
+    assert (refused.error or "").startswith(f"the game starts at {START}: this submission (2026-11-30T12:00:00Z)")
+    assert "last stamp" not in (refused.error or "")
+
+
+def test_a_submission_earlier_than_the_last_stamp_is_refused(tmp_path: Path) -> None:
+    path = new_game(tmp_path, "numica", "--seed", "42", "--time-control", "1d+0m", "--start", START)
+    assert play(path, "SSSSOOOO", "2026-12-01T15:00:00Z").exit_code == 0
+    refused = play(path, a_move(path), "2026-12-01T14:00:00Z")
     assert refused.exit_code == 1 and "earlier than the game's last stamp" in (refused.error or "")
 
 

@@ -227,7 +227,11 @@ def test_reveal_adds_the_seed_and_check_verifies_every_roll(tmp_path: Path) -> N
     wrong = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key(tmp_path, "other"))])
     assert wrong.exit_code == 1 and "Seed " not in path.read_text()
     key_file.write_text("example\n")
-    revealed = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file)])
+    before = path.read_text()
+    refused = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file)])
+    assert refused.exit_code == 1 and "every future die predictable" in refused.output and "--force" in refused.output
+    assert path.read_text() == before, "an ongoing game's seed is not revealed without --force"
+    revealed = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file), "--force"])
     assert revealed.exit_code == 0, revealed.output
     text = path.read_text()
     assert '[Seed "example"]' in text and f'[SeedHash "{EXAMPLE_HASH}"]' in text
@@ -244,7 +248,8 @@ def test_reveal_adds_the_seed_and_check_verifies_every_roll(tmp_path: Path) -> N
 
 def test_after_the_reveal_play_writes_the_rolls_the_seed_gives(tmp_path: Path) -> None:
     path = game(tmp_path, SECRET)
-    assert reveal(path, "example").written
+    assert reveal(path, "example").exit_code == 1, "ongoing: refused without force"
+    assert reveal(path, "example", force=True).written
     assert play(path, "j20+k21xj21").exit_code == 0
     assert last_line(path) == "1. R: j20+k21xj21#6=AE"
 
@@ -289,7 +294,7 @@ def test_new_numica_secret_deals_the_tiles_of_the_salted_seed(tmp_path: Path) ->
     assert '[RedSalt "ann-7"]' in text and '[BlueSalt "bo 42"]' in text and "[Seed " not in text
     path = game(tmp_path, text, "numica.rgn")
     assert runner.invoke(app, ["check", str(path)]).exit_code == 0
-    assert reveal(path, "example").exit_code == 0
+    assert reveal(path, "example", force=True).exit_code == 0
     assert runner.invoke(app, ["check", str(path)]).exit_code == 0  # tiles verified against seed and salts
     assert "referee new" in (play(path, None, salts=[("Red", "x")]).error or "")
 
@@ -343,7 +348,7 @@ def test_the_seed_never_appears_in_any_output_before_the_reveal(tmp_path: Path) 
     for output in outputs:
         assert seed not in output
     assert seed not in path.read_text()
-    assert referee("reveal", str(path), "--seed-file", str(key_file)) in (0, 1)
+    assert referee("reveal", str(path), "--seed-file", str(key_file), "--force") in (0, 1)
     assert f'[Seed "{seed}"]' in path.read_text()
     assert referee("check", str(path)) == 0
 
@@ -366,7 +371,7 @@ def test_the_game_master_resolving_reads_no_moves_from_standard_input(tmp_path: 
 
 def test_reveal_json_and_a_second_reveal(tmp_path: Path) -> None:
     path, key_file = game(tmp_path, SECRET), key(tmp_path)
-    first = runner.invoke(app, ["reveal", "--json", str(path), "--seed-file", str(key_file)])
+    first = runner.invoke(app, ["reveal", "--json", str(path), "--seed-file", str(key_file), "--force"])
     assert first.exit_code == 0 and '"written": true' in first.output
     before = path.read_text()
     again = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file)])

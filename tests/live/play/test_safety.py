@@ -235,7 +235,7 @@ def test_reveal_holds_the_lock_too(tmp_path: Path) -> None:
     key = tmp_path / "game.key"
     key.write_text("example\n")
     with locked(path, wait=1):
-        busy = referee("reveal", str(path), "--seed-file", str(key), "--wait", "0.2")
+        busy = referee("reveal", str(path), "--seed-file", str(key), "--wait", "0.2", "--force")
         assert busy.returncode == 75 and "busy" in busy.stderr
-    assert referee("reveal", str(path), "--seed-file", str(key)).returncode == 0
+    assert referee("reveal", str(path), "--seed-file", str(key), "--force").returncode == 0
     assert '[Seed "example"]' in path.read_text()

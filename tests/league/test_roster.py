@@ -1,0 +1,148 @@
+"""The roster once the season has begun (docs/league.md, "The roster"): withdraw,
+substitute, address and unpair, each logged in league.log, told to the players concerned,
+with standings still derived from the game files and the log."""
+
+from __future__ import annotations
+
+import json
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from notation.timing import parse_instant
+from referee.cli import app
+from referee.live.play import submit
+
+runner = CliRunner()
+START = "2026-12-01T12:00:00Z"
+
+
+def _run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _league(folder: Path, *options: str, names: str = "Ann Bo Cy Di") -> None:
+    code, _, err = _run("league", "init", str(folder), "--name", "T", *options)
+    assert code == 0, err
+    for name in names.split():
+        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
+        assert code == 0, err
+
+
+def _outbox(folder: Path) -> list[tuple[str, str, str]]:
+    found = []
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        mail = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        assert isinstance(mail, EmailMessage)
+        body = mail.get_body(("plain",))
+        assert body is not None
+        found.append((mail["To"].addresses[0].addr_spec, str(mail["Subject"]), body.get_content()))
+        path.unlink()
+    return found
+
+
+def _log(folder: Path, event: str) -> list[dict[str, object]]:
+    entries = map(json.loads, (folder / "league.log").read_text(encoding="utf-8").splitlines())
+    return [entry for entry in entries if entry["event"] == event]
+
+
+def test_unpair_takes_back_the_last_round_only_while_no_move_is_played(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2")
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    _outbox(folder)
+    code, out, err = _run("league", "unpair", str(folder), "--now", START)
+    assert code == 0, err
+    assert out.splitlines() == ["round 1 unpaired: r1-t1, r1-t2 deleted", "mails: 4 into the outbox"]
+    assert not list(folder.glob("*.rgn"))
+    mails = _outbox(folder)
+    assert sorted(to for to, _, _ in mails) == [f"{n}@example.org" for n in ("ann", "bo", "cy", "di")]
+    assert all(
+        subject == "T: round 1 unpaired" and "[r1-t1], [r1-t2] are deleted" in body for _, subject, body in mails
+    )
+    assert _log(folder, "unpair") == [{"event": "unpair", "at": START, "round": 1, "games": ["r1-t1", "r1-t2"]}]
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0  # paired again, the same round
+    assert submit(folder / "r1-t2.rgn", "d1-W d2-W", now=parse_instant(START) + 60).exit_code == 0
+    code, _, err = _run("league", "unpair", str(folder), "--now", START)
+    assert code == 1 and "a move is played in r1-t2" in err and (folder / "r1-t1.rgn").exists()
+
+
+def test_a_withdrawn_player_forfeits_is_paired_no_more_and_gets_no_more_byes(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(
+        folder, "--game", "nika", "--players", "2", "--pairing", "swiss", "--rounds", "3", "--time-control", "3d+0m"
+    )
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0  # Ann-Bo, Cy-Di
+    _outbox(folder)
+    code, out, err = _run("league", "withdraw", str(folder), "di@example.org", "--now", START)
+    assert code == 0, err
+    assert "r1-t2: forfeited when di@example.org is to move" in out
+    mails = _outbox(folder)
+    assert sorted(to for to, _, _ in mails) == ["cy@example.org", "di@example.org"]
+    assert all("Di <di@example.org> has withdrawn" in body for _, _, body in mails)
+    assert _run("league", "withdraw", str(folder), "di@example.org")[0] == 1  # once
+    assert _run("league", "withdraw", str(folder), "eve@example.org")[0] == 2  # no player
+    # Cy moves; Di's side is then to move: the tick writes the forfeit
+    assert submit(folder / "r1-t2.rgn", "d1-W d2-W", as_side="Athens", now=parse_instant(START) + 60).exit_code == 0
+    ticked = json.loads(_run("league", "tick", str(folder), "--now", "2026-12-01T13:00:00Z", "--json")[1])
+    assert [entry["event"] for entry in ticked["entries"]] == ["forfeit"]
+    assert "Sparta resigned (forfeit)" in _outbox(folder)[0][2]
+    check = json.loads(_run("check", "--json", str(folder / "r1-t2.rgn"))[1])
+    assert (
+        check["status"] == "finished" and check["reason"] == "resignation" and check["winners"] == ["Athens", "Messene"]
+    )
+    assert submit(folder / "r1-t1.rgn", "resign", now=parse_instant(START) + 120).exit_code == 0  # Ann resigns
+    code, out, _ = _run("league", "pair", str(folder), "--now", "2026-12-02T12:00:00Z", "--json")
+    paired = json.loads(out)
+    seated = {address for game in paired["games"] for address in game["seats"]} | set(paired["byes"])
+    assert "di@example.org" not in seated and len(seated) == 3
+    table = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    di = next(row for row in table["rows"] if row["address"] == "di@example.org")
+    assert (di["games"], di["losses"], di["byes"], di["points"]) == (1, 1, 0, 0), "no bye after withdrawing"
+
+
+def test_a_substitute_takes_the_seat_and_an_address_change_follows_the_player(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2")
+    code, _, err = _run("league", "add", str(folder), "ed@example.org", "--name", "Ed")
+    assert code == 0, err
+    assert _run("mail", "--games", str(folder), "--add-player", "bo@example.org", stdin="bo words\n")[0] == 0
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    _outbox(folder)
+    # round 1 of 5 players: a game with Bo is played to its end under Bo's address
+    bo_game = next(
+        path for path in sorted(folder.glob("r1-*.rgn")) if "bo@example.org" in path.read_text(encoding="utf-8")
+    )
+    assert submit(bo_game, "resign", now=parse_instant(START) + 60).exit_code == 0
+    before = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    bo_row = next(row for row in before["rows"] if row["address"] == "bo@example.org")
+    code, out, err = _run("league", "substitute", str(folder), "bo@example.org", "eve@example.org", "--name", "Eve")
+    assert code == 0, err
+    toml = (folder / "league.toml").read_text(encoding="utf-8")
+    assert 'name = "Eve"\naddress = "eve@example.org"' in toml and "bo@example.org" not in toml
+    keys = (folder / "players.toml").read_text(encoding="utf-8")
+    assert "eve@example.org" not in keys and "bo@example.org" not in keys, "Bo's passphrase is not Eve's"
+    assert "issue eve@example.org one" in out
+    mails = _outbox(folder)
+    assert {"bo@example.org", "eve@example.org"} <= {to for to, _, _ in mails}
+    assert all("Eve <eve@example.org> substitutes for Bo" in subject for _, subject, _ in mails)
+    after = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    eve_row = next(row for row in after["rows"] if row["address"] == "eve@example.org")
+    assert (eve_row["player"], eve_row["games"], eve_row["points"]) == ("Eve", bo_row["games"], bo_row["points"])
+    assert "bo@example.org" in bo_game.read_text(encoding="utf-8"), "a finished game keeps its record"
+    assert _run("mail", "--games", str(folder), "--add-player", "ann@example.org", stdin="ann words\n")[0] == 0
+    code, _, err = _run("league", "address", str(folder), "ann@example.org", "ann@example.net")
+    assert code == 0, err
+    keys = (folder / "players.toml").read_text(encoding="utf-8")
+    assert "ann@example.net" in keys and "ann@example.org" not in keys, "the same player keeps the passphrase"
+    ongoing = [path for path in folder.glob("r1-*.rgn") if "ann@example" in path.read_text(encoding="utf-8")]
+    assert all("Ann <ann@example.net>" in path.read_text(encoding="utf-8") for path in ongoing)
+    assert _log(folder, "address")[-1] == {
+        "event": "address", "at": _log(folder, "address")[-1]["at"], "old": "ann@example.org",
+        "new": "ann@example.net", "name": "Ann",
+    }  # fmt: skip
+    assert _run("league", "address", str(folder), "cy@example.org", "eve@example.org")[0] == 2  # taken
