@@ -403,7 +403,7 @@ def _opening(path: Path) -> notify_module.Opening:
     from referee.judge.token import token_of
     from referee.league.results import judge_game
 
-    _, replay = judge_game(path, path.read_bytes(), 0, 0)
+    _, replay = judge_game(path, store.read_bytes(path), 0, 0)  # as the pairing staged it
     if replay is None or replay.state is None:  # pragma: no cover - pair writes games it has checked
         return notify_module.Opening(None, None, "")
     return notify_module.Opening(token_of(replay), replay.verdict.to_move, replay.state.render())
