@@ -74,7 +74,8 @@ def _mail_message() -> bytes:
 
 def _reveal_setup(folder: Path) -> None:
     made = cli("new", "nieuchess", "--secret", str(folder / "g.key"))
-    (folder / "g.rgn").write_text(made.out, encoding="utf-8")
+    # a finished game: an ongoing one's seed is revealed only with --force
+    (folder / "g.rgn").write_text(made.out + "\nR: resign\n", encoding="utf-8")
 
 
 OPERATIONS = [
