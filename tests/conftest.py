@@ -20,6 +20,14 @@ CONFORMANCE_GAMES = tuple(sorted(folder.name for folder in CONFORMANCE.iterdir()
 """The games the conformance copy holds records of (a test checks: every game of the registry)."""
 EXAMPLES = ROOT / "examples"
 
+# No test reads the developer's own ~/.config/referee/config.toml or REFEREE_GAMES ...: the
+# configuration file's tests (tests/cli/test_config.py) name theirs. The processes that tests
+# start inherit this.
+os.environ["REFEREE_CONFIG"] = ""
+for _name in [name for name in os.environ if name.startswith("REFEREE_") and name != "REFEREE_CONFIG"]:
+    if _name not in ("REFEREE_PLAY_SLOW_WRITE",):
+        del os.environ[_name]
+
 
 class MissingTestData(AssertionError):
     """The in-repo test data is missing: a failure, never a skip."""

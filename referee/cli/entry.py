@@ -77,7 +77,10 @@ def run(app: typer.Typer, args: list[str]) -> int:
         _say(refused)
         return ExitStatus.USAGE
     try:
-        code = _dispatch(app, args)
+        default_map = _settings(args)
+        if default_map is None:
+            return ExitStatus.USAGE
+        code = _dispatch(app, args, default_map)
         sys.stdout.flush()
         return code
     except BrokenPipeError:
@@ -101,9 +104,22 @@ def _internal(error: Exception) -> int:
     return ExitStatus.ERROR
 
 
-def _dispatch(app: typer.Typer, args: list[str]) -> int:
+def _settings(args: list[str]) -> dict[str, object] | None:
+    """The defaults of the configuration file and the REFEREE_* variables for this command
+    line (`referee.cli.config`), or None after saying in one line why they cannot be used."""
+    from referee.cli import config
+    from referee.judge.errors import UsageError
+
     try:
-        code = app(args=args, prog_name="referee", standalone_mode=False)
+        return config.apply(args) or {}
+    except UsageError as error:
+        _say(str(error))
+        return None
+
+
+def _dispatch(app: typer.Typer, args: list[str], default_map: dict[str, object]) -> int:
+    try:
+        code = app(args=args, prog_name="referee", standalone_mode=False, default_map=default_map or None)
     except click.exceptions.NoArgsIsHelpError as error:
         error.show()
         return ExitStatus.USAGE
