@@ -31,9 +31,6 @@ CONFIG_VARIABLE = "REFEREE_CONFIG"
 MAX_BYTES = 64 * 1024
 """A configuration file is read within this bound (a real one is a few hundred bytes)."""
 
-COMMANDS = frozenset({"mail", "play", "reveal", "league"})
-"""The first words of the commands that take a setting: only these read the file."""
-
 
 @dataclass(frozen=True)
 class Setting:
@@ -204,23 +201,10 @@ def load(environ: dict[str, str] | None = None) -> Config:
     return config
 
 
-def wants_config(args: list[str]) -> bool:
-    """True when the command line names a command that takes a setting (its first word that
-    is not an option): only then is the file looked for."""
-    for arg in args:
-        if arg == "--":
-            return False
-        if not arg.startswith("-"):
-            return arg in COMMANDS
-    return False
-
-
-def apply(args: list[str]) -> dict[str, object] | None:
-    """At the command line's boundary: the default_map for `args`, or None when the command
-    takes no setting. The file's smtp-password becomes REFEREE_SMTP_PASSWORD for this process
-    when the environment does not set it. Raises UsageError."""
-    if not wants_config(args):
-        return None
+def apply() -> dict[str, object]:
+    """At the command line's boundary (`referee.cli.entry`, for the commands that take a
+    setting): Click's default_map. The file's smtp-password becomes REFEREE_SMTP_PASSWORD for
+    this process when the environment does not set it. Raises UsageError."""
     config = load()
     password = config.values["smtp-password"]
     if password.source == "file" and isinstance(password.value, str):
@@ -235,8 +219,7 @@ def lines(config: Config) -> list[str]:
     else:
         state = "read" if config.exists else "absent"
         head = f"config file: {config.path} ({state}; {config.named_by})"
-    shown = [head]
-    width = max(len(setting.key) for setting in SETTINGS)
+    rows: list[tuple[str, str, str]] = []
     for entry in config.values.values():
         setting = entry.setting
         if entry.value is None:
@@ -247,7 +230,11 @@ def lines(config: Config) -> list[str]:
             text = "true" if entry.value else "false"
         else:
             text = str(entry.value)
-        shown.append(f"{setting.key:<{width}}  {text}  [{entry.source}]")
+        rows.append((setting.key, text, entry.source))
+    keys = max(len(key) for key, _, _ in rows)
+    values = max(len(text) for _, text, _ in rows)
+    shown = [head]
+    shown += [f"{key:<{keys}}  {text:<{values}}  [{source}]" for key, text, source in rows]
     return shown
 
 

@@ -104,14 +104,31 @@ def _internal(error: Exception) -> int:
     return ExitStatus.ERROR
 
 
+CONFIGURED = frozenset({"mail", "play", "reveal", "league"})
+"""The commands that take a setting of the configuration file (`referee.cli.config`): only
+these look for it, so that `check` and the other record commands never pay for it."""
+
+
+def wants_config(args: list[str]) -> bool:
+    """True when the command line's first word that is not an option is one of CONFIGURED."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if not arg.startswith("-"):
+            return arg in CONFIGURED
+    return False
+
+
 def _settings(args: list[str]) -> dict[str, object] | None:
     """The defaults of the configuration file and the REFEREE_* variables for this command
     line (`referee.cli.config`), or None after saying in one line why they cannot be used."""
+    if not wants_config(args):
+        return {}
     from referee.cli import config
     from referee.judge.errors import UsageError
 
     try:
-        return config.apply(args) or {}
+        return config.apply()
     except UsageError as error:
         _say(str(error))
         return None
