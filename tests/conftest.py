@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.config import SETTINGS
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 SHARED_CONFORMANCE = SHARED / "conformance"
@@ -24,9 +26,8 @@ EXAMPLES = ROOT / "examples"
 # configuration file's tests (tests/cli/test_config.py) name theirs. The processes that tests
 # start inherit this.
 os.environ["REFEREE_CONFIG"] = ""
-for _name in [name for name in os.environ if name.startswith("REFEREE_") and name != "REFEREE_CONFIG"]:
-    if _name not in ("REFEREE_PLAY_SLOW_WRITE",):
-        del os.environ[_name]
+for _setting in SETTINGS:
+    os.environ.pop(_setting.variable, None)
 
 
 class MissingTestData(AssertionError):
