@@ -96,6 +96,25 @@ def _top_level_packages(wheel: Path) -> set[str]:
     }
 
 
+def _wheel_path(source: Path) -> str:
+    """Where a source file of the checkout lands in the wheel: its folder as the package
+    that pyproject's `package-dir` maps to it (notation/x.py is notation/x.py today, and
+    referee/notation/x.py once `referee.notation` maps notation/)."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folders = {folder: package for package, folder in setuptools.get("package-dir", {}).items()}
+    top, _, rest = source.as_posix().partition("/")
+    return f"{folders.get(top, top).replace('.', '/')}/{rest}"
+
+
+def test_the_wheel_holds_every_module_and_data_file_of_the_packages(built: dict[str, Path]) -> None:
+    names = set(zipfile.ZipFile(built["wheel"]).namelist())
+    for top in ("referee", "notation", "games"):
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                shipped = _wheel_path(path.relative_to(ROOT))
+                assert shipped in names, f"{path.relative_to(ROOT)} is not in the wheel (as {shipped})"
+
+
 @pytest.mark.xfail(
     strict=True, reason="until the rename: notation/ and games/ become referee.notation and referee.games"
 )
