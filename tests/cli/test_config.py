@@ -144,13 +144,19 @@ def test_the_files_password_reaches_the_mailer_unless_the_environment_has_one(
     file.write_text('smtp = "localhost:25"\nsmtp-password = "from-file"\n')
     file.chmod(0o600)
     monkeypatch.setenv("REFEREE_CONFIG", str(file))
-    monkeypatch.delenv("REFEREE_SMTP_PASSWORD", raising=False)
+    # set, then removed: so that monkeypatch removes what apply() sets, whatever it was before
+    monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "")
+    monkeypatch.delenv("REFEREE_SMTP_PASSWORD")
     defaults = config.apply()
     assert defaults == {"mail": {"smtp": "localhost:25"}, "league": {"tick": {"smtp": "localhost:25"}}}
     assert os.environ["REFEREE_SMTP_PASSWORD"] == "from-file"
     monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "from-env")
     config.apply()
     assert os.environ["REFEREE_SMTP_PASSWORD"] == "from-env"
+
+
+def test_the_password_test_leaves_the_environment_as_it_found_it() -> None:
+    assert "REFEREE_SMTP_PASSWORD" not in os.environ  # runs after the test above, in file order
 
 
 @pytest.mark.parametrize(
