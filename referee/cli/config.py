@@ -76,8 +76,6 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("league", "path", _LEAGUE_FOLDER, "league pair|status|standings|site|tick: the league folder DIR"),
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}
-PASSWORD_VARIABLE = "REFEREE_SMTP_PASSWORD"
-"""`smtp-password`'s variable, the one `referee.live.mail.delivery` reads."""
 
 
 @dataclass
@@ -203,12 +201,13 @@ def load(environ: dict[str, str] | None = None) -> Config:
 
 def apply() -> dict[str, object]:
     """At the command line's boundary (`referee.cli.entry`, for the commands that take a
-    setting): Click's default_map. The file's smtp-password becomes REFEREE_SMTP_PASSWORD for
-    this process when the environment does not set it. Raises UsageError."""
+    setting): Click's default_map. A secret of the file (smtp-password) becomes its
+    variable (REFEREE_SMTP_PASSWORD), which the mailer reads, for this process when the
+    environment does not set it. Raises UsageError."""
     config = load()
-    password = config.values["smtp-password"]
-    if password.source == "file" and isinstance(password.value, str):
-        os.environ.setdefault(PASSWORD_VARIABLE, password.value)
+    for entry in config.values.values():
+        if entry.setting.secret and entry.source == "file" and isinstance(entry.value, str):
+            os.environ.setdefault(entry.setting.variable, entry.value)
     return config.default_map()
 
 

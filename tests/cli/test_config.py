@@ -200,3 +200,10 @@ def test_flags_and_numbers_from_the_environment() -> None:
     assert loaded.values["starttls"].value is True and loaded.values["wait"].value == 2.5
     with pytest.raises(UsageError):
         config.load({"REFEREE_WAIT": "soon"})
+
+
+def test_each_secret_is_the_variable_its_reader_reads() -> None:
+    from referee.live.mail.delivery import PASSWORD_VARIABLE
+
+    assert config.BY_KEY["smtp-password"].variable == PASSWORD_VARIABLE
+    assert [setting.key for setting in config.SETTINGS if setting.secret] == ["smtp-password"]
