@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.config import SETTINGS
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 SHARED_CONFORMANCE = SHARED / "conformance"
@@ -19,6 +21,13 @@ CONFORMANCE = ROOT / "tests" / "data" / "conformance"
 CONFORMANCE_GAMES = tuple(sorted(folder.name for folder in CONFORMANCE.iterdir() if folder.is_dir()))
 """The games the conformance copy holds records of (a test checks: every game of the registry)."""
 EXAMPLES = ROOT / "examples"
+
+# No test reads the developer's own ~/.config/referee/config.toml or REFEREE_GAMES ...: the
+# configuration file's tests (tests/cli/test_config.py) name theirs. The processes that tests
+# start inherit this.
+os.environ["REFEREE_CONFIG"] = ""
+for _setting in SETTINGS:
+    os.environ.pop(_setting.variable, None)
 
 
 class MissingTestData(AssertionError):

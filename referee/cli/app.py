@@ -134,29 +134,11 @@ def stderr_is_terminal() -> bool:
     return sys.stderr is not None and sys.stderr.isatty()
 
 
-def _version_text() -> str:
-    """`referee 0.1.0`; from a checkout that is not installed, the version its
-    pyproject.toml declares, said as such."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return f"referee {version('referee')}"
-    except PackageNotFoundError:
-        pass
-    try:
-        import tomllib
-        from pathlib import Path
-
-        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
-        declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
-        return f"referee {declared} (not installed)"
-    except (OSError, ValueError, KeyError, TypeError):
-        return "referee (not installed)"
-
-
 def _version(value: bool) -> None:
     if value:
-        out(_version_text())
+        from referee.version import version_text
+
+        out(version_text())
         raise typer.Exit()
 
 

@@ -91,7 +91,10 @@ def run(app: typer.Typer, args: list[str]) -> int:
         _say(refused)
         return ExitStatus.USAGE
     try:
-        code = _dispatch(app, optional_counts(args))
+        default_map = _settings(args)
+        if default_map is None:
+            return ExitStatus.USAGE
+        code = _dispatch(app, optional_counts(args), default_map)
         sys.stdout.flush()
         return code
     except BrokenPipeError:
@@ -118,9 +121,39 @@ def _internal(error: Exception) -> int:
     return ExitStatus.ERROR
 
 
-def _dispatch(app: typer.Typer, args: list[str]) -> int:
+CONFIGURED = frozenset({"mail", "play", "reveal", "league"})
+"""The commands that take a setting of the configuration file (`referee.cli.config`): only
+these look for it, so that `check` and the other record commands never pay for it."""
+
+
+def wants_config(args: list[str]) -> bool:
+    """True when the command line's first word that is not an option is one of CONFIGURED."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if not arg.startswith("-"):
+            return arg in CONFIGURED
+    return False
+
+
+def _settings(args: list[str]) -> dict[str, object] | None:
+    """The defaults of the configuration file and the REFEREE_* variables for this command
+    line (`referee.cli.config`), or None after saying in one line why they cannot be used."""
+    if not wants_config(args):
+        return {}
+    from referee.cli import config
+    from referee.judge.errors import UsageError
+
     try:
-        code = app(args=args, prog_name="referee", standalone_mode=False)
+        return config.apply()
+    except UsageError as error:
+        _say(str(error))
+        return None
+
+
+def _dispatch(app: typer.Typer, args: list[str], default_map: dict[str, object]) -> int:
+    try:
+        code = app(args=args, prog_name="referee", standalone_mode=False, default_map=default_map or None)
     except click.exceptions.NoArgsIsHelpError as error:
         error.show()
         return ExitStatus.USAGE

@@ -5,11 +5,13 @@ from __future__ import annotations
 import sys
 from typing import NoReturn
 
-from referee.cli import league, live, records
+from referee.cli import environment, league, live, records
 from referee.cli.app import app as app
 
-COMMANDS = (records, live, league)
-"""The modules whose commands `app` holds (importing them registers the commands)."""
+COMMANDS = (records, live, league, environment)
+"""The modules whose commands `app` holds (importing them registers the commands; the
+environment's, completion and config, come last in --help)."""
+environment.register()
 
 
 def main() -> NoReturn:

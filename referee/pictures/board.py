@@ -120,7 +120,9 @@ def compose(
     top = svg.CAPTION_HEIGHT + 15 * max(0, len(lines) - 2) if lines else 0
     legend_top = top + drawing.height
     height = legend_top + svg.legend_height(entries, drawing.legend_columns) + 4
-    root = svg.document(drawing.width, height, title or drawing.title)
+    placed = drawing.pieces(position) if position is not None else []
+    description = svg.describe(lines, placed) or f"The {drawing.title} board."
+    root = svg.document(drawing.width, height, title or drawing.title, description)
     defs = svg.sub(root, "defs")
     drawing.defs(defs)
     if lines:
@@ -138,9 +140,8 @@ def compose(
             use.set(f"{{{svg.RF_NS}}}at", mark.at)
             use.set(f"{{{svg.RF_NS}}}kind", mark.kind)
     group = svg.sub(frame, "g", id="pieces")
-    if position is not None:
-        for piece in drawing.pieces(position):
-            svg.use_piece(group, piece)
+    for piece in placed:
+        svg.use_piece(group, piece)
     svg.legend(root, 8, legend_top, drawing.width - 16, entries, drawing.legend_columns)
     return root
 

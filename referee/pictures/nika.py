@@ -16,6 +16,8 @@ CELL = 40
 FILES = BOARD.files
 RANKS = BOARD.height
 CITIES = {"W": "Athens", "R": "Sparta", "B": "Messene", "K": "Thebes"}
+LETTER_OF = {city: letter for letter, city in CITIES.items()}
+"""Each city's letter (as the notation writes it), drawn on its pieces beside the colour."""
 COLOURS = {"Athens": "#f7f4ea", "Sparta": "#c8352b", "Messene": "#2f63c4", "Thebes": "#262626"}
 MARKS = {"Athens": "#262626", "Sparta": "#ffffff", "Messene": "#ffffff", "Thebes": "#f7f4ea"}
 AREAS = {"Athens": "#cfc6a4", "Sparta": "#eaa49c", "Messene": "#a9c0ea", "Thebes": "#a3a3a3"}
@@ -64,6 +66,7 @@ class NikaDrawing(Drawing):
             )
             svg.sub(group, "circle", cx=0, cy=0, r=13.5, fill=colour, stroke="#000000", stroke_width=1.5)
             svg.sub(group, "path", d="M 0 -9 L 6 3 L 0 0 L -6 3 Z", fill=MARKS[city])
+            svg.side_letter(group, LETTER_OF[city], 11.5, 8, MARKS[city])
 
     def board(self, parent: ET.Element) -> None:
         group = svg.sub(parent, "g", id="squares", stroke="#8a7f66", stroke_width=0.6)

@@ -97,6 +97,8 @@
       notes.appendChild(item);
     });
     drawMarks(step);
+    describe(n);
+    announce(n, step);
     if (buttons[highlighted]) { buttons[highlighted].classList.remove("current"); }
     highlighted = n;
     if (buttons[n]) {
@@ -104,6 +106,38 @@
       scrollSoon();
     }
     document.body.setAttribute("data-step", String(n));
+  }
+
+  // The board in words, as referee/pictures/svg.py `describe` writes it: the caption, then
+  // each side's pieces by square with what they are. It is the <desc> of the board's image.
+  function describe(n) {
+    var description = document.querySelector("#board svg > desc");
+    if (!description) { return; }
+    var lines = [headings[n]].concat(details[n]).filter(function (line) { return line; });
+    var parts = lines.length ? [lines.join("; ")] : [];
+    var sides = [];
+    var bySide = {};
+    Object.keys(shown).map(Number).sort(function (a, b) { return a - b; }).forEach(function (id) {
+      var fields = data.pieces[id][2];
+      var said = [fields.at].concat(Object.keys(fields).filter(function (key) {
+        return key !== "at" && key !== "side";
+      }).map(function (key) { return key + " " + fields[key]; })).join(" ");
+      if (!bySide[fields.side]) { bySide[fields.side] = []; sides.push(fields.side); }
+      bySide[fields.side].push(said);
+    });
+    sides.forEach(function (side) { parts.push(side + ": " + bySide[side].join(", ")); });
+    description.textContent = parts.length ? parts.join(". ") + "." : "";
+  }
+
+  // What a screen reader says at each step (the aria-live region #announce): the step, the
+  // action, and what it caused (events, the broken rule), then the caption.
+  function announce(n, step) {
+    var said = ["step " + n + " of " + (steps.length - 1)];
+    if (step.m !== null) { said.push((data.turns[step.t + 1] || "") + " " + step.m); }
+    (step.e || []).forEach(function (event) { said.push(event[1]); });
+    if (step.x !== undefined) { said.push("illegal: " + step.x); }
+    said.push(headings[n]);
+    text("announce", said.join(". "));
   }
 
   // Scrolling the move list needs a layout: do it once per frame, not once per step.

@@ -17,6 +17,8 @@ FILES = EightByEight.files
 SIDES = ("Red", "Yellow", "Blue", "Green")
 COLOURS = {"Red": "#d23a2f", "Yellow": "#efc81c", "Blue": "#2f63c4", "Green": "#2e9a45"}
 PIPS = {"Red": "#ffffff", "Yellow": "#222222", "Blue": "#ffffff", "Green": "#ffffff"}
+LETTERS = {"Red": "R", "Yellow": "Y", "Blue": "B", "Green": "G"}
+"""Each side's letter (as the notation writes it), drawn on its pieces beside the colour."""
 SIZES = {"S": 1, "M": 2, "L": 3}
 SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -56,6 +58,7 @@ class PikemenDrawing(EightByEight):
                     stroke_linejoin="round",
                 )
                 _pips(lying, size, 0.3 * length, pip)
+                svg.side_letter(lying, LETTERS[side], 0.06 * length, 5 + size, pip)
                 side_half = 6 + 3.6 * size
                 upright = svg.sub(parent, "g", id=f"pike-{side.lower()}-{letter}-upright")
                 svg.sub(
@@ -79,6 +82,7 @@ class PikemenDrawing(EightByEight):
                     stroke_opacity=0.6,
                 )
                 _pips(upright, size, side_half * 0.55, pip)
+                svg.side_letter(upright, LETTERS[side], side_half * 0.2, 5 + 1.5 * size, pip)
 
     def board(self, parent: ET.Element) -> None:
         group = svg.sub(parent, "g", id="squares", stroke="#9a9a9a", stroke_width=0.6)

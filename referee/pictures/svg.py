@@ -97,16 +97,48 @@ class Swatch(NamedTuple):
     text: str | None = None
 
 
-def document(width: float, height: float, title: str) -> ET.Element:
+def document(width: float, height: float, title: str, description: str = "") -> ET.Element:
+    """The `<svg>` root: an image (`role="img"`) whose `<title>` names it and whose `<desc>`
+    says what it shows, for whoever cannot see it (screen readers read both)."""
     root = ET.Element(q("svg"))
     root.set("version", "1.1")
+    root.set("role", "img")
     root.set("width", num(width))
     root.set("height", num(height))
     root.set("viewBox", f"0 0 {num(width)} {num(height)}")
     root.set("font-family", FONT)
     sub(root, "title", title)
+    sub(root, "desc", description or title)
     sub(root, "rect", x=0, y=0, width=width, height=height, fill=PAPER)
     return root
+
+
+def describe(lines: Sequence[str], pieces: Sequence[Piece]) -> str:
+    """A board in words: the caption's lines, then each side's pieces by square with what
+    they are (`Red: d1 size L facing N, ...`). page.js writes the same for each step."""
+    parts = ["; ".join(line for line in lines if line)] if any(lines) else []
+    by_side: dict[str, list[str]] = {}
+    for piece in pieces:
+        said = " ".join([piece.at, *(f"{key} {value}" for key, value in piece.attributes)])
+        by_side.setdefault(piece.side, []).append(said)
+    parts += [f"{side}: {', '.join(said)}" for side, said in by_side.items()]
+    return ". ".join(parts) + "." if parts else ""
+
+
+def side_letter(parent: ET.Element, letter: str, y: float, size: float, colour: str) -> None:
+    """A side's letter on its pieces, so that sides are told apart by more than colour."""
+    sub(
+        parent,
+        "text",
+        letter,
+        x=0,
+        y=y,
+        font_size=size,
+        font_weight="bold",
+        text_anchor="middle",
+        fill=colour,
+        stroke="none",
+    )
 
 
 def serialize(root: ET.Element) -> str:

@@ -1,0 +1,65 @@
+"""`referee completion` and `referee config`: the command line's place in the user's shell
+and the settings it runs with (`referee.cli.completion`, `referee.cli.config`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import click
+import typer
+
+from referee.cli.app import JsonOption, app, fail_usage, finish, out
+from referee.cli.exits import Tally
+from referee.judge.errors import UsageError
+
+SHELLS = ("bash", "zsh", "fish")
+
+
+def completion(
+    shell: Annotated[str, typer.Argument(help="bash, zsh or fish.", metavar="SHELL", click_type=click.Choice(SHELLS))],
+) -> None:
+    """Print the completion script of SHELL. Commands and options are in the script; folders,
+    *.rgn files, league folders and the sides of a record's game are found by the shell.
+
+    Example (bash, in ~/.bashrc): source <(referee completion bash)
+
+    Example (zsh, in ~/.zshrc after compinit): source <(referee completion zsh)
+
+    Example (fish): referee completion fish > ~/.config/fish/completions/referee.fish
+    """
+    from referee.cli import completion as scripts
+
+    out(scripts.script(shell).rstrip("\n"))
+    finish(Tally())
+
+
+def show_config(json_output: JsonOption = False) -> None:
+    """Show each setting in force and where it comes from: the file, an environment variable
+    (REFEREE_GAMES ...) or the command's default. The file is ~/.config/referee/config.toml,
+    or the one REFEREE_CONFIG names; the command line overrides both.
+
+    Settings: games, outbox, keys, smtp, starttls, smtp-user, smtp-password (only in a file
+    of mode 0600), from, gm, wait, league (the folder of league pair, status, standings,
+    site and tick). See docs/config.md.
+    """
+    from referee.cli import config
+    from referee.judge.words import json_line
+
+    try:
+        loaded = config.load()
+    except UsageError as error:
+        fail_usage(error)
+    if json_output:
+        out(json_line(config.as_json(loaded)))
+    else:
+        for line in config.lines(loaded):
+            out(line)
+    finish(Tally())
+
+
+def register() -> None:
+    """Add `completion` and `config` to the app, after the commands that --help lists first."""
+    app.command(short_help="A completion script for bash, zsh or fish (static: a Tab never runs referee).")(completion)
+    app.command("config", short_help="The settings in force (config.toml, REFEREE_* variables) and their sources.")(
+        show_config
+    )

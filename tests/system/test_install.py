@@ -1,0 +1,177 @@
+"""Installing it as a user would: `python -m build` makes a wheel and an sdist that `twine
+check` passes; the wheel, installed into a fresh virtual environment (its dependencies from
+the package index), runs the README's first command and brings the man page; `pipx install .`
+and `uv tool install .` (the README's other ways) work from the unpacked sdist.
+
+Each build runs on a copy of the checkout, so that no build/ or *.egg-info is left in it.
+About 20 s with a warm package cache; pipx and uv are skipped, saying so, where they are not
+installed (.ci/run installs both)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+IGNORED = shutil.ignore_patterns(
+    ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", ".venv", ".mypy_cache"
+)
+
+
+def _clean_env(**extra: str) -> dict[str, str]:
+    """The environment without this checkout on the path: only the installed package may answer."""
+    env = {name: value for name, value in os.environ.items() if name not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(extra)
+    return env
+
+
+def _run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(args, capture_output=True, text=True, check=False, **kwargs)  # type: ignore[call-overload]
+    assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"
+    return done  # type: ignore[no-any-return]
+
+
+def _readme_command() -> str:
+    """The `referee ...` part of the README's first command (`python -m pip install . && referee ...`)."""
+    block = re.search(r"```sh\n(.*?)\n", (ROOT / "README.md").read_text(encoding="utf-8"))
+    assert block is not None
+    install, _, command = block.group(1).partition(" && ")
+    assert install == "python -m pip install ." and command.startswith("referee "), block.group(1)
+    return command
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    for module in ("build", "twine"):
+        try:
+            __import__(module)
+        except ImportError:
+            pytest.skip(f"{module} is not installed (pip install '.[test]' installs it)")
+    where = tmp_path_factory.mktemp("install")
+    source = where / "source"
+    shutil.copytree(ROOT, source, ignore=IGNORED)
+    dist = where / "dist"
+    _run([sys.executable, "-m", "build", "--outdir", str(dist), str(source)], env=_clean_env())
+    wheels, sdists = sorted(dist.glob("*.whl")), sorted(dist.glob("*.tar.gz"))
+    assert len(wheels) == 1 and len(sdists) == 1, sorted(dist.iterdir())
+    return {"where": where, "source": source, "wheel": wheels[0], "sdist": sdists[0]}
+
+
+def _version() -> str:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert isinstance(version, str)
+    return version
+
+
+def test_twine_check_passes_the_wheel_and_the_sdist(built: dict[str, Path]) -> None:
+    done = _run([sys.executable, "-m", "twine", "check", "--strict", str(built["wheel"]), str(built["sdist"])])
+    assert done.stdout.count("PASSED") == 2, done.stdout
+
+
+def test_the_wheel_holds_the_man_page_and_the_sdist_the_sources(built: dict[str, Path]) -> None:
+    names = zipfile.ZipFile(built["wheel"]).namelist()
+    assert f"referee-{_version()}.data/data/share/man/man1/referee.1" in names
+    assert "referee/pictures/page.js" in names
+    sdist = tarfile.open(built["sdist"]).getnames()
+    top = f"referee-{_version()}"
+    for path in ("man/referee.1", "README.md", "pyproject.toml", "examples/nika-won.rgn"):
+        assert f"{top}/{path}" in sdist, path
+
+
+def _top_level_packages(wheel: Path) -> set[str]:
+    return {
+        name.split("/")[0]
+        for name in zipfile.ZipFile(wheel).namelist()
+        if name.endswith(".py") and "/" in name and ".dist-info/" not in name and ".data/" not in name
+    }
+
+
+def _wheel_path(source: Path) -> str:
+    """Where a source file of the checkout lands in the wheel: its folder as the package
+    that pyproject's `package-dir` maps to it (notation/x.py is notation/x.py today, and
+    referee/notation/x.py once `referee.notation` maps notation/)."""
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folders = {folder: package for package, folder in setuptools.get("package-dir", {}).items()}
+    top, _, rest = source.as_posix().partition("/")
+    return f"{folders.get(top, top).replace('.', '/')}/{rest}"
+
+
+def test_the_wheel_holds_every_module_and_data_file_of_the_packages(built: dict[str, Path]) -> None:
+    names = set(zipfile.ZipFile(built["wheel"]).namelist())
+    for top in ("referee", "notation", "games"):
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                shipped = _wheel_path(path.relative_to(ROOT))
+                assert shipped in names, f"{path.relative_to(ROOT)} is not in the wheel (as {shipped})"
+
+
+@pytest.mark.xfail(
+    strict=True, reason="until the rename: notation/ and games/ become referee.notation and referee.games"
+)
+def test_the_wheel_adds_exactly_one_top_level_import_package(built: dict[str, Path]) -> None:
+    assert _top_level_packages(built["wheel"]) == {"referee"}
+
+
+def test_a_fresh_venv_installs_the_wheel_and_runs_the_readmes_first_command(built: dict[str, Path]) -> None:
+    venv = built["where"] / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)], env=_clean_env())
+    bin_folder = venv / "bin"
+    _run([str(bin_folder / "python"), "-m", "pip", "install", "--quiet", str(built["wheel"])], env=_clean_env())
+    env = _clean_env(PATH=f"{bin_folder}{os.pathsep}{os.environ.get('PATH', '')}")
+    done = _run(["bash", "-c", _readme_command()], cwd=built["source"], env=env)
+    assert done.stderr == ""
+    files = sorted(str(path.relative_to(built["source"])) for path in (built["source"] / "examples").glob("*.rgn"))
+    checkout = _run([sys.executable, "-m", "referee", "check", *files], cwd=built["source"])
+    assert done.stdout == checkout.stdout and len(files) > 5
+    version = _run(["referee", "--version"], env=env, cwd=built["where"])
+    assert version.stdout == f"referee {_version()}\n"
+    where = _run(
+        [str(bin_folder / "python"), "-c", "import referee; print(referee.__file__)"], env=env, cwd=built["where"]
+    )
+    assert where.stdout.startswith(str(venv)), where.stdout
+    page = venv / "share" / "man" / "man1" / "referee.1"
+    assert page.read_text(encoding="utf-8") == (ROOT / "man" / "referee.1").read_text(encoding="utf-8")
+
+
+def _unpacked_sdist(built: dict[str, Path], name: str) -> Path:
+    folder = built["where"] / name
+    with tarfile.open(built["sdist"]) as sdist:
+        sdist.extractall(folder, filter="data")
+    return folder / f"referee-{_version()}"
+
+
+def test_pipx_install_dot(built: dict[str, Path]) -> None:
+    pipx = shutil.which("pipx")
+    if pipx is None:
+        pytest.skip("pipx is not installed (pip install pipx; .ci/run installs it)")
+    home = built["where"] / "pipx"
+    env = _clean_env(PIPX_HOME=str(home), PIPX_BIN_DIR=str(home / "bin"), PIPX_MAN_DIR=str(home / "man"))
+    _run([pipx, "install", "."], cwd=_unpacked_sdist(built, "for-pipx"), env=env)
+    done = _run(
+        ["bash", "-c", _readme_command()], cwd=built["source"], env={**env, "PATH": f"{home / 'bin'}:/usr/bin:/bin"}
+    )
+    assert "nika: finished" in done.stdout
+    assert (home / "man" / "man1" / "referee.1").is_file()  # pipx links the wheel's man page
+
+
+def test_uv_tool_install_dot(built: dict[str, Path]) -> None:
+    uv = shutil.which("uv")
+    if uv is None:
+        pytest.skip("uv is not installed (pip install uv; .ci/run installs it)")
+    home = built["where"] / "uv"
+    env = _clean_env(UV_TOOL_DIR=str(home / "tools"), UV_TOOL_BIN_DIR=str(home / "bin"))
+    _run([uv, "tool", "install", "."], cwd=_unpacked_sdist(built, "for-uv"), env=env)
+    done = _run(
+        ["bash", "-c", _readme_command()], cwd=built["source"], env={**env, "PATH": f"{home / 'bin'}:/usr/bin:/bin"}
+    )
+    assert "nika: finished" in done.stdout
