@@ -30,9 +30,10 @@ DISTINCT = 12
 PER_FILE = 100
 
 
-def folder_of(root: Path, records: int, seed: str) -> tuple[list[str], int]:
-    """`records` records in files of PER_FILE under `root`: the file names and the actions in all."""
-    made = [play(game, None, f"{seed}-{game}-{index}") for index in range(DISTINCT) for game in registry.GAMES]
+def folder_of(root: Path, records: int, seed: str, distinct: int = DISTINCT) -> tuple[list[str], int]:
+    """`records` records in files of PER_FILE under `root` (`distinct` records per game, in
+    turn): the file names and the actions in all."""
+    made = [play(game, None, f"{seed}-{game}-{index}") for index in range(distinct) for game in registry.GAMES]
     names: list[str] = []
     actions = 0
     for start in range(0, records, PER_FILE):
@@ -74,7 +75,9 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def compare(records: int, workers: list[int], runs: int, seed: str, dask: bool = True) -> Iterator[str]:
+def compare(
+    records: int, workers: list[int], runs: int, seed: str, dask: bool = True, distinct: int = DISTINCT
+) -> Iterator[str]:
     """The table: one row per command, the one process first."""
     referee = shutil.which("referee")
     check = [referee] if referee else [sys.executable, "-m", "referee"]
@@ -87,7 +90,7 @@ def compare(records: int, workers: list[int], runs: int, seed: str, dask: bool =
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     yield f"{cores()} cores available, load average {load:.1f} before the run; {records:,} records"
     with tempfile.TemporaryDirectory() as folder:
-        names, actions = folder_of(Path(folder), records, seed)
+        names, actions = folder_of(Path(folder), records, seed, distinct)
         size = sum(Path(name).stat().st_size for name in names)
         yield f"{len(names)} files, {size / 1e6:.1f} MB, {actions:,} actions; best of {runs} rounds"
         # name: (engine, workers, command)

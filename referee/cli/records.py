@@ -416,7 +416,8 @@ def bench(
 
     The ratio is ours over python-chess's, shown beside the goal. python-chess comes with
     the bench extra: pip install 'referee[bench]'. Example: referee bench nika   |
-    referee bench --actions 2000   |   referee bench --startup 21   |   referee bench --memory 0.2
+    referee bench --actions 2000   |   referee bench --startup 21   |   referee bench --memory 0.2   |
+    referee bench --cluster 3000 --workers 1,2
     """
     from referee.bench import records as benchmark
 

@@ -11,6 +11,8 @@ records sent to them, so they need no access to the files.
 
 from __future__ import annotations
 
+import multiprocessing
+import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -51,6 +53,7 @@ def client(address: Address) -> Iterator[Any]:
     """A Dask client of the address's cluster, closed (with a local cluster) at the end.
     Raises UsageError when Dask is not installed or the scheduler cannot be reached."""
     try:
+        import dask
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise UsageError("--dask needs Dask, which is not installed: pip install 'referee[dask]'") from None
@@ -59,6 +62,13 @@ def client(address: Address) -> Iterator[Any]:
             if address.scheduler is not None:
                 found = stack.enter_context(Client(address.scheduler, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
             else:
+                # Dask warns on standard error when a port it likes is taken (and takes another).
+                stack.enter_context(warnings.catch_warnings())
+                warnings.simplefilter("ignore")
+                if "fork" in multiprocessing.get_all_start_methods():
+                    # Forked workers start with Dask and the referee imported: spawned ones import
+                    # them again, some 0.6 s of CPU time each (docs/batch.md).
+                    stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method": "fork"}))
                 cluster = stack.enter_context(
                     LocalCluster(  # type: ignore[no-untyped-call]
                         n_workers=address.workers,
