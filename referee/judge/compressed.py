@@ -58,9 +58,9 @@ def decompressed(stream: BinaryIO, name: str) -> BinaryIO:
     else:  # a pipe may bring its first bytes one at a time
         head, rejoin = _head(stream), True
     found = format_of(head)
-    suffix = next((suffix for suffix in SUFFIXES if name != "-" and name.endswith(suffix)), None)
-    if suffix is not None and found != SUFFIXES[suffix]:
-        raise CorruptError(f"not {_article(SUFFIXES[suffix])} file (its first bytes are not {SUFFIXES[suffix]}'s)")
+    named = SUFFIXES.get(name[name.rfind(".") :]) if name != "-" else None
+    if named is not None and found != named:
+        raise CorruptError(f"not {_article(named)} file (its first bytes are not {named}'s)")
     # Unbuffered for a pipe: a decompressor's read(n) then takes what has arrived, not n bytes.
     rest = cast(BinaryIO, _Rejoined(head, stream)) if rejoin else stream
     if found is None:
