@@ -185,3 +185,22 @@ def test_a_bad_shard_is_a_usage_error(shard: str, said: str) -> None:
     assert done.returncode == 2
     lines = done.stderr.decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"referee: --shard {shard}: {said}")
+
+
+def test_parts_run_across_files_and_a_problem_keeps_its_place(tmp_path: Path) -> None:
+    """A folder of one-record files is not one part per file (the parent's cost per part
+    capped --jobs near six workers): parts fill across files, cut only by a problem."""
+    names = []
+    for index in range(10):
+        path = tmp_path / f"g{index}.rgn"
+        path.write_text(NUMICA)
+        names.append(str(path))
+    names.insert(4, str(tmp_path / "missing.rgn"))
+    form = batch.Form(json=False)
+    found = list(batch.parts(batch.cut(names), form, batch.PART_RECORDS, batch.PART_BYTES))
+    assert [len(item.records) if isinstance(item, batch.Part) else "problem" for item in found] == [4, "problem", 6]
+    assert [name for part in found if isinstance(part, batch.Part) for name, _, _ in part.records] == [
+        name for name in names if "missing" not in name
+    ]
+    small = list(batch.parts(batch.cut(names[5:]), form, 4, batch.PART_BYTES))
+    assert [len(item.records) for item in small if isinstance(item, batch.Part)] == [4, 2]
