@@ -42,6 +42,11 @@ class Tally:
         if item.result_matches is False:
             self.mismatched += 1
 
+    def add_counts(self, statuses: dict[Status, int], mismatched: int) -> None:
+        """Many verdicts at once: how many of each status, how many claims do not match."""
+        self.statuses.update(statuses)
+        self.mismatched += mismatched
+
     @property
     def records(self) -> int:
         return sum(self.statuses.values())

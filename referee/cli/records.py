@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from contextlib import ExitStack
 from typing import Annotated, NoReturn
 
 import typer
@@ -69,6 +70,33 @@ def check(
             "decoded, without quoted lines and signature.",
         ),
     ] = False,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="K/N",
+            help="Check only the K-th of N parts of the records (every N-th record of the inputs, in order, "
+            "from the K-th): N runs, K = 1..N, check every record once.",
+        ),
+    ] = None,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            "--dask",
+            metavar="ADDRESS",
+            help="Check the records on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] "
+            "for N worker processes here (pip install 'referee[dask]'); same output, in the same order.",
+        ),
+    ] = None,
+    parquet: Annotated[
+        str | None,
+        typer.Option(
+            "--parquet",
+            metavar="OUT",
+            help="Write the verdicts to the Parquet file OUT instead, one row per record with the fields "
+            "of --json (pip install 'referee[parquet]').",
+        ),
+    ] = None,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -76,18 +104,58 @@ def check(
     is illegal, malformed or wrongly claimed (or no record was found), 2 for a usage
     error or an unreadable file, 3 when the referee itself failed on a record.
 
-    Without --email, FILE holds RGN text: anything before the first [Game is skipped.
+    Without --email, FILE holds RGN text, or RGN text compressed with gzip, bzip2, xz or
+    zstd (told by its first bytes): anything before the first [Game is skipped.
     A timed record's verdict carries its clock as of its last stamp (--as-of: another instant).
     Example: referee check games.rgn   |   referee check --email - < message.eml
-    Example: referee check --as-of now game.rgn
+    Example: referee check --as-of now game.rgn   |   referee check --dask local:4 --json archive.rgn.zst
     """
-    tally = Tally()
-    from referee.cli import mailed
+    instant = as_of_instant(as_of, now)
+    if email:
+        if shard or dask or parquet:
+            fail_usage(UsageError("--email reads whole messages: it does not go with --shard, --dask or --parquet"))
+        _check_messages(files, json_output, quiet, instant)
     from referee.judge import batch
 
-    instant = as_of_instant(as_of, now)
-    checked = mailed.check_messages(files, json_output) if email else batch.check_files(files, jobs, json_output)
-    for item in checked:
+    tally = Tally()
+    try:
+        if dask is not None and jobs != 1:
+            raise UsageError("--dask and --jobs choose where records are checked: give one of them")
+        parts = batch.Shard.parse(shard) if shard is not None else None
+        form = batch.Form(json_output or parquet is not None, quiet and parquet is None, instant)
+        if dask is not None:
+            from referee.judge import cluster
+
+            checked = cluster.check_lines(files, form, cluster.Address(dask), parts)
+        else:
+            checked = batch.check_lines(files, form, jobs, parts)
+        with ExitStack() as stack:
+            table = None
+            if parquet is not None:
+                from referee.judge import table as tables
+
+                table = stack.enter_context(tables.writer(parquet))
+            for item in checked:
+                if isinstance(item, Problem):
+                    tally.add(item)
+                    err(render.problem_line(item))
+                    continue
+                tally.add_counts(item.statuses, item.mismatched)
+                if table is not None:
+                    table.add(item.text)
+                elif item.text:
+                    _out_lines(item.text)
+    except UsageError as error:
+        fail_usage(error)
+    _check_summary(tally, json_output, quiet)
+
+
+def _check_messages(files: list[str], json_output: bool, quiet: bool, instant: int | None) -> NoReturn:
+    """`check --email`: the records of each message, one verdict at a time."""
+    from referee.cli import mailed
+
+    tally = Tally()
+    for item in mailed.check_messages(files, json_output):
         if not isinstance(item, Problem):
             item = verdict_as_of(item, instant)
         tally.add(item)
@@ -95,11 +163,24 @@ def check(
             err(render.problem_line(item))
         elif not (quiet and item.legal):
             out_line(verdict_json(item) if json_output else verdict_line(item))
+    _check_summary(tally, json_output, quiet)
+
+
+def _check_summary(tally: Tally, json_output: bool, quiet: bool) -> NoReturn:
     if quiet:
         (err if json_output else out)(render.summary(tally))
     elif tally.records > 1 and stderr_is_terminal():
         err(render.summary(tally))
     finish(tally)
+
+
+def _out_lines(text: str) -> None:
+    """Lines (each ending with a newline) as `out_line` prints them, written at once."""
+    if "\033" in text:
+        for line in text.split("\n")[:-1]:
+            out_line(line)
+    else:
+        sys.stdout.write(text)
 
 
 @app.command(short_help="Every action with what it caused, then the board.")
@@ -311,6 +392,19 @@ def bench(
     startup: Annotated[
         int, typer.Option("--startup", min=0, help="Instead, time start-up over N runs against a bare Typer app.")
     ] = 0,
+    cluster: Annotated[
+        int,
+        typer.Option(
+            "--cluster",
+            min=0,
+            metavar="RECORDS",
+            help="Instead, time `referee check --json` on a folder of RECORDS random records: one process, "
+            "then --jobs N and --dask local:N for each N of --workers (docs/bench.md).",
+        ),
+    ] = 0,
+    workers: Annotated[
+        str, typer.Option("--workers", metavar="N,...", help="With --cluster: the worker counts to time.")
+    ] = "1,2",
     memory: Annotated[
         float,
         typer.Option(
@@ -329,14 +423,19 @@ def bench(
 
     The ratio is ours over python-chess's, shown beside the goal. python-chess comes with
     the bench extra: pip install 'referee[bench]'. Example: referee bench nika   |
-    referee bench --actions 2000   |   referee bench --startup 21   |   referee bench --memory 0.2
+    referee bench --actions 2000   |   referee bench --startup 21   |   referee bench --memory 0.2   |
+    referee bench --cluster 3000 --workers 1,2
     """
     from referee.bench import records as benchmark
 
     try:
         chosen = [game_name(name) for name in names or []]
         rows: Iterable[str]
-        if memory:
+        if cluster:
+            from referee.bench import cluster as scaling
+
+            rows = scaling.compare(cluster, scaling.read_workers(workers), runs, seed)
+        elif memory:
             rows = benchmark.memory(memory, command=True)
         elif startup:
             rows = benchmark.startup(startup)

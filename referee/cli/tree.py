@@ -20,6 +20,7 @@ OPTION_KINDS = {
     "--seed-file": "file",
     "--imap-password-file": "file",
     "--log-file": "file",
+    "--parquet": "file",
     "--output": "file",
     "--game": "game",
     "--as": "side",

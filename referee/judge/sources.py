@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import BinaryIO, NamedTuple
 
 from notation import reader
@@ -18,6 +18,7 @@ from notation.model import ReadCrash as ReadCrash
 from notation.model import ReadItem
 from notation.stream import RawRecord
 from notation.stream import raw_records as stream_records
+from referee.judge import compressed
 from referee.judge.adjudicate import dialect_for
 from referee.judge.errors import UnreadableError
 
@@ -58,8 +59,21 @@ def raw_records(name: str) -> Iterator[tuple[int, RawRecord]]:
             raise unreadable(name, error) from None
 
 
-def open_source(name: str) -> AbstractContextManager[BinaryIO]:
-    """A file opened for reading bytes, or standard input for `-` (left open after use)."""
+@contextmanager
+def open_source(name: str) -> Iterator[BinaryIO]:
+    """A file opened for reading bytes, or standard input for `-` (left open after use),
+    decompressed when it is gzip, bzip2, xz or Zstandard (`referee.judge.compressed`).
+    Raises UnreadableError when it cannot be opened, or its compression not read."""
+    with _opened(name) as stream:
+        try:
+            found = compressed.decompressed(stream, name)
+        except OSError as error:
+            raise unreadable(name, error) from None
+        yield found
+
+
+def _opened(name: str) -> AbstractContextManager[BinaryIO]:
+    """The source's bytes as stored: a file opened for reading, or standard input."""
     if name == "-":
         if sys.stdin is None:
             raise UnreadableError("cannot read standard input: it is closed")

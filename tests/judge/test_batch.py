@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from notation.stream import split
 from referee.judge import batch, session, words
-from referee.judge.verdicts import Status, Verdict
+from referee.judge.verdicts import Problem, Status, Verdict
 from tests.conftest import CONFORMANCE, EXAMPLES
 
 REFEREE = [sys.executable, "-m", "referee"]
@@ -36,7 +37,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_check_text_gives_the_verdict_check_gives_each_record_of_a_file(league: Path) -> None:
     verdicts = [item for item in session.check([str(league)], annotate=True) if isinstance(item, Verdict)]
     raws = split(league.read_bytes())
-    assert len(verdicts) == len(raws) > batch.CHUNK_RECORDS
+    assert len(verdicts) == len(raws) > batch.PART_RECORDS
     assert {verdict.status for verdict in verdicts} == {"finished", "ongoing", "illegal", "malformed"}
     for number, (verdict, raw) in enumerate(zip(verdicts, raws, strict=True), start=1):
         alone = batch.check_text(raw.raw, str(league), number, raw.offset, line=raw.line, column=raw.column)
@@ -85,7 +86,7 @@ def test_jobs_2_writes_the_same_bytes_and_exit_status_as_jobs_1(league: Path, tm
     parallel = _run("check", *mode, "--jobs", "2", *files)
     assert serial.returncode == 2  # the missing file
     assert (parallel.returncode, parallel.stdout, parallel.stderr) == (serial.returncode, serial.stdout, serial.stderr)
-    assert serial.stdout.count(b"\n") > batch.CHUNK_RECORDS or mode == ["--quiet"]
+    assert serial.stdout.count(b"\n") > batch.PART_RECORDS or mode == ["--quiet"]
     if mode == ["--json"]:
         every_core = _run("check", *mode, "-j", "0", str(league), str(legal))
         assert every_core.stdout == _run("check", *mode, str(league), str(legal)).stdout
@@ -111,21 +112,95 @@ def test_jobs_for_zero_is_one_per_core() -> None:
 
 
 _PARENT = os.getpid()
-_ORIGINAL_CHECK_CHUNK = batch.check_chunk
+_ORIGINAL_CHECK_PART = batch.check_part
 _IN_PARENT: list[int] = []
 
 
-def _die_in_worker(chunk: Any) -> list[Verdict]:
-    """check_chunk, except that a worker process dies on it (as if killed or out of memory)."""
+def _die_in_worker(part: batch.Part) -> batch.Checked:
+    """check_part, except that a worker process dies on it (as if killed or out of memory)."""
     if os.getpid() != _PARENT:
         os._exit(9)
-    _IN_PARENT.append(len(chunk.records))
-    return _ORIGINAL_CHECK_CHUNK(chunk)
+    _IN_PARENT.append(len(part.records))
+    return _ORIGINAL_CHECK_PART(part)
+
+
+def _joined(items: list[batch.Checked | Problem]) -> tuple[str, Counter[str], list[Problem]]:
+    statuses: Counter[str] = Counter()
+    for item in items:
+        if isinstance(item, batch.Checked):
+            statuses.update(item.statuses)
+    text = "".join(item.text for item in items if isinstance(item, batch.Checked))
+    return text, statuses, [item for item in items if isinstance(item, Problem)]
 
 
 def test_a_dead_worker_costs_no_verdict(league: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The chunks of a dead worker are checked in the main process: same verdicts, same order."""
-    monkeypatch.setattr(batch, "check_chunk", _die_in_worker)
-    expected = list(session.check([str(league)]))
-    assert list(batch.check_files([str(league)], 2)) == expected
-    assert sum(_IN_PARENT) == len(expected)  # every chunk fell back to the main process
+    """The parts of a dead worker are checked in the main process: same lines, same order."""
+    form = batch.Form(json=True)
+    expected = _joined(list(batch.check_lines([str(league)], form, 1)))
+    monkeypatch.setattr(batch, "check_part", _die_in_worker)
+    assert _joined(list(batch.check_lines([str(league)], form, 2))) == expected
+    assert sum(_IN_PARENT) == expected[0].count("\n")  # every part fell back to the main process
+
+
+def test_the_shards_of_the_inputs_together_are_the_whole(league: Path, tmp_path: Path) -> None:
+    """`--shard K/N`: the records of all the inputs, counted in order, dealt out in turn; the
+    N outputs concatenated and sorted by (source, record) are the whole output."""
+    single = []
+    for index in range(5):  # files of one record each: a shard by record, not by file
+        path = tmp_path / f"one-{index}.rgn"
+        path.write_text(NUMICA if index % 2 else ILLEGAL)
+        single.append(str(path))
+    files = [single[0], str(league), *single[1:]]
+    whole = _run("check", "--json", *files)
+    shards = [_run("check", "--json", "--shard", f"{part}/3", *files) for part in (1, 2, 3)]
+    assert whole.returncode == 1 and {shard.returncode for shard in shards} == {1}
+
+    def key(line: bytes) -> tuple[str, int]:
+        verdict = json.loads(line)
+        return verdict["source"], verdict["record"]
+
+    outputs = [shard.stdout.splitlines() for shard in shards]
+    assert sorted((line for lines in outputs for line in lines), key=key) == sorted(whole.stdout.splitlines(), key=key)
+    assert max(map(len, outputs)) - min(map(len, outputs)) <= 1  # dealt out evenly
+    # Which shard holds which record is fixed by the inputs: the 1st, 4th, 7th ... go to 1/3.
+    places = [key(line) for line in whole.stdout.splitlines()]
+    assert [key(line) for line in outputs[0]] == places[::3]
+    again = _run("check", "--json", "--jobs", "2", "--shard", "2/3", *files)
+    assert again.stdout == shards[1].stdout
+
+
+@pytest.mark.parametrize(
+    ("shard", "said"),
+    [
+        ("0/3", "K must be between 1 and N"),
+        ("4/3", "K must be between 1 and N"),
+        ("1/0", "K must be between 1 and N"),
+        ("2", "expected K/N"),
+        ("a/b", "expected K/N"),
+        ("-1/2", "expected K/N"),
+    ],
+)
+def test_a_bad_shard_is_a_usage_error(shard: str, said: str) -> None:
+    done = _run("check", "--shard", shard, "x.rgn")
+    assert done.returncode == 2
+    lines = done.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"referee: --shard {shard}: {said}")
+
+
+def test_parts_run_across_files_and_a_problem_keeps_its_place(tmp_path: Path) -> None:
+    """A folder of one-record files is not one part per file (the parent's cost per part
+    capped --jobs near six workers): parts fill across files, cut only by a problem."""
+    names = []
+    for index in range(10):
+        path = tmp_path / f"g{index}.rgn"
+        path.write_text(NUMICA)
+        names.append(str(path))
+    names.insert(4, str(tmp_path / "missing.rgn"))
+    form = batch.Form(json=False)
+    found = list(batch.parts(batch.cut(names), form, batch.PART_RECORDS, batch.PART_BYTES))
+    assert [len(item.records) if isinstance(item, batch.Part) else "problem" for item in found] == [4, "problem", 6]
+    assert [name for part in found if isinstance(part, batch.Part) for name, _, _ in part.records] == [
+        name for name in names if "missing" not in name
+    ]
+    small = list(batch.parts(batch.cut(names[5:]), form, 4, batch.PART_BYTES))
+    assert [len(item.records) for item in small if isinstance(item, batch.Part)] == [4, 2]

@@ -1,85 +1,127 @@
-"""The library call on Dask: `examples/dask_check.py` on a real LocalCluster of two worker
-processes gives exactly the verdicts of `referee check --json`."""
+"""`referee check --dask ADDRESS` on real Dask clusters: a LocalCluster the command starts
+(`local:2`) and one already running that it reaches over TCP give, byte for byte, the
+output and exit status of `referee check` in this process."""
 
 from __future__ import annotations
 
-import importlib.util
-import io
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from referee.judge import cluster
+from referee.judge.errors import UsageError
 from tests.conftest import CONFORMANCE, EXAMPLES
 
-SCRIPT = EXAMPLES / "dask_check.py"
+REFEREE = [sys.executable, "-m", "referee"]
 
 
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dask_check", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    """Records of every status and game, in nested folders, with a file holding no record."""
-    root = tmp_path / "archive"
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Records of every status and game in nested folders, one file of many records (more
+    than a part), one holding no record and one missing."""
+    root = tmp_path_factory.mktemp("dask") / "archive"
     for game in ("nika", "nieuchess"):
         (root / game).mkdir(parents=True)
         for path in sorted((CONFORMANCE / game).glob("*.rgn"))[:12]:
             shutil.copy(path, root / game / path.name)
     shutil.copytree(EXAMPLES / "broken", root / "broken")
     shutil.copy(EXAMPLES / "pikemen-3p-finished.rgn", root / "pikemen.rgn")
+    every = sorted(CONFORMANCE.glob("*/*.rgn"))
+    (root / "league.rgn").write_bytes(b"\n".join(path.read_bytes() for path in every) * 2)
     (root / "notes.rgn").write_text("no game in here\n")
-    return root
+    names = sorted(str(path) for path in root.rglob("*.rgn"))
+    return [*names[:3], str(root / "missing.rgn"), *names[3:]]
 
 
-def test_a_local_cluster_of_two_worker_processes_gives_the_verdicts_of_check(folder: Path) -> None:
-    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
-    files = sorted(str(path) for path in folder.rglob("*.rgn"))
-    expected = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--json", *files], capture_output=True, check=False, timeout=120
-    )
-    assert expected.returncode == 1 and expected.stdout.count(b"\n") > 20
-    out = io.StringIO()
-    with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        assert len(client.scheduler_info()["workers"]) == 2
-        legal = _script().check_folder(client, folder, out, in_flight=8)
-        worked = client.run(lambda: 1)  # both worker processes are alive and answered
-    assert len(worked) == 2
-    assert out.getvalue().encode("utf-8") == expected.stdout
-    assert legal is False
+def _run(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([*REFEREE, *args], capture_output=True, check=False, timeout=180)
 
 
-def test_the_script_refuses_a_missing_folder(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), str(tmp_path / "none")], capture_output=True, check=False, timeout=60
-    )
-    assert done.returncode == 2 and b"is not a folder" in done.stderr and b"Traceback" not in done.stderr
-
-
-def test_the_script_starts_its_own_local_cluster_and_writes_json_lines(folder: Path, tmp_path: Path) -> None:
+def test_a_local_cluster_of_two_worker_processes_writes_the_bytes_of_check(files: list[str]) -> None:
     pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
-    files = sorted(str(path) for path in folder.rglob("*.rgn"))
-    expected = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--json", *files], capture_output=True, check=False, timeout=120
-    )
-    out = tmp_path / "verdicts.jsonl"
+    expected = _run("check", "--json", *files)
+    assert expected.returncode == 2  # the missing file
+    assert expected.stdout.count(b"\n") > 2 * cluster.PART_RECORDS  # several parts
+    done = _run("check", "--json", "--dask", "local:2", *files)
+    assert (done.returncode, done.stdout, done.stderr) == (expected.returncode, expected.stdout, expected.stderr)
+
+
+def test_a_running_scheduler_over_tcp_gives_the_same_bytes(files: list[str]) -> None:
+    distributed = pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
+    present = [name for name in files if Path(name).exists()]
+    expected = _run("check", *present)  # text, this time
+    assert expected.returncode == 1
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+    ) as running:
+        address = running.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        done = _run("check", "--dask", address, "--shard", "2/2", *present)
+        with distributed.Client(running) as client:
+            worked = client.run(lambda: 1)  # both worker processes are alive and answered
+    assert len(worked) == 2
+    assert done.returncode == 1
+    assert done.stdout.splitlines() == expected.stdout.splitlines()[1::2]
+
+
+def test_an_unreachable_scheduler_is_one_line_within_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
+    with (
+        pytest.raises(UsageError, match=r"^--dask tcp://127.0.0.1:9: cannot reach the cluster: .*"),
+        cluster.client(cluster.Address("tcp://127.0.0.1:9")),
+    ):
+        pass
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("scheduler:8786", "expected a scheduler's address (tcp://host:8786) or local[:N]"),
+        ("local:0", "expected local:N with N a number of worker processes, 1 or more"),
+        ("local:x", "expected local:N with N a number of worker processes, 1 or more"),
+    ],
+)
+def test_a_bad_address_is_a_usage_error(address: str, said: str) -> None:
+    done = _run("check", "--dask", address, str(EXAMPLES / "nika-won.rgn"))
+    assert done.returncode == 2
+    assert done.stderr.decode() == f"referee: --dask {address}: {said}\n"
+
+
+def test_dask_and_jobs_together_are_a_usage_error() -> None:
+    done = _run("check", "--dask", "local:2", "--jobs", "2", str(EXAMPLES / "nika-won.rgn"))
+    assert done.returncode == 2
+    assert done.stderr.decode() == "referee: --dask and --jobs choose where records are checked: give one of them\n"
+
+
+def test_without_dask_it_is_one_line_and_exit_2() -> None:
+    script = "import sys; sys.modules['dask'] = None; from referee.cli import main; sys.exit(main())"
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), str(folder), "--workers", "2", "-o", str(out)],
+        [sys.executable, "-c", script, "check", "--dask", "local", str(EXAMPLES / "nika-won.rgn")],
         capture_output=True,
+        text=True,
         check=False,
-        timeout=120,
+        timeout=60,
     )
-    assert done.returncode == 1, done.stderr
-    assert out.read_bytes() == expected.stdout
-    assert b"notes.rgn: no record found" in done.stderr
+    assert done.returncode == 2
+    assert done.stderr == "referee: --dask needs Dask, which is not installed: pip install 'referee[dask]'\n"
+
+
+def test_check_without_dask_does_not_import_it() -> None:
+    script = (
+        "import sys; from referee.cli import main\n"
+        "sys.argv = ['referee', 'check', sys.argv[1]]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in ('dask', 'distributed', 'pyarrow')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(EXAMPLES / "nika-won.rgn")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.stdout.splitlines()[-1] == "[]"
