@@ -16,12 +16,13 @@ is bounded whatever the size of the input.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from notation.stream import RawRecord, raw_records, split
+from notation.stream import RawRecord, split
 from referee.judge import session, sources
 from referee.judge.errors import UnreadableError, UsageError
 from referee.judge.verdicts import Problem, ProblemKind, Verdict
@@ -106,17 +107,12 @@ def _chunks(name: str, annotate: bool) -> Iterator[_Chunk | Problem]:
     records: list[RawRecord] = []
     size, first, number = 0, 1, 0
     try:
-        with sources.open_source(name) as stream:
-            try:
-                for raw in raw_records(stream):
-                    number += 1
-                    records.append(raw)
-                    size += len(raw.raw)
-                    if len(records) >= CHUNK_RECORDS or size >= CHUNK_BYTES:
-                        yield _Chunk(name, first, records, annotate)
-                        records, size, first = [], 0, number + 1
-            except OSError as error:
-                raise sources.unreadable(name, error) from None
+        for number, raw in sources.raw_records(name):
+            records.append(raw)
+            size += len(raw.raw)
+            if len(records) >= CHUNK_RECORDS or size >= CHUNK_BYTES:
+                yield _Chunk(name, first, records, annotate)
+                records, size, first = [], 0, number + 1
     except UnreadableError as error:
         if records:
             yield _Chunk(name, first, records, annotate)
@@ -129,13 +125,13 @@ def _chunks(name: str, annotate: bool) -> Iterator[_Chunk | Problem]:
 
 
 def jobs_for(jobs: int) -> int:
-    """The number of worker processes `--jobs N` asks for: 0 is one per core available."""
-    if jobs > 0:
-        return jobs
+    """The number of worker processes `--jobs N` may start: N, but never more than the
+    cores available (PLAY.md §8); 0 is one per core."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    return cores if jobs <= 0 else min(jobs, cores)
 
 
 def check_files(names: list[str], jobs: int, annotate: bool = False) -> Iterator[Verdict | Problem]:
@@ -147,6 +143,19 @@ def check_files(names: list[str], jobs: int, annotate: bool = False) -> Iterator
     workers = jobs_for(jobs)
     if workers == 1:
         yield from session.check(names, annotate=annotate)
+        return
+    items = (item for name in names for item in _chunks(name, annotate))
+    # No more workers than chunks of work: the first `workers` chunks are cut before any starts.
+    ahead: list[_Chunk | Problem] = []
+    for item in items:
+        ahead.append(item)
+        if sum(isinstance(one, _Chunk) for one in ahead) >= workers:
+            break
+    workers = min(workers, sum(isinstance(one, _Chunk) for one in ahead))
+    if workers <= 1:  # (then `items` is spent: the whole input was cut)
+        for item in ahead:
+            yield from [item] if isinstance(item, Problem) else check_chunk(item)
+        yield from (one for item in items for one in ([item] if isinstance(item, Problem) else check_chunk(item)))
         return
     from concurrent.futures import ProcessPoolExecutor  # only when asked for: it imports multiprocessing
 
@@ -166,17 +175,16 @@ def check_files(names: list[str], jobs: int, annotate: bool = False) -> Iterator
                     broken = True
             return check_chunk(item)
 
-        for name in names:
-            for item in _chunks(name, annotate):
-                future = None
-                if isinstance(item, _Chunk) and not broken:
-                    try:
-                        future = pool.submit(check_chunk, item)
-                    except RuntimeError:  # the pool is broken
-                        broken = True
-                pending.append((item, future))
-                while len(pending) > limit or (pending and _ready(pending[0][1])):
-                    yield from done(*pending.popleft())
+        for item in itertools.chain(ahead, items):
+            future = None
+            if isinstance(item, _Chunk) and not broken:
+                try:
+                    future = pool.submit(check_chunk, item)
+                except RuntimeError:  # the pool is broken
+                    broken = True
+            pending.append((item, future))
+            while len(pending) > limit or (pending and _ready(pending[0][1])):
+                yield from done(*pending.popleft())
         while pending:
             yield from done(*pending.popleft())
 

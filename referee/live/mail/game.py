@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from games import registry
 from games.api import GameState
-from referee.judge import session
+from referee.judge import session, sources
 from referee.judge.adjudicate import Replay
 from referee.judge.errors import BusyError, UsageError
 from referee.judge.words import describe, plural
@@ -79,10 +79,7 @@ def open_game(path: Path) -> Game:
     """The game in `path`, read and replayed once (as `play` replays it: `submit` takes
     this very replay); UsageError when it is unreadable or not exactly one record. The
     gateway reads it without the game's lock (PLAY.md §4 locks what writes: `submit`)."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    data = sources.read_bounded(path, sources.max_record(), str(path))  # (bounded: PLAY.md §8)
     try:
         return dataclasses.replace(game_of(path, play.replay_file(path, data)), data=data)
     except play.UsageError as error:
