@@ -381,3 +381,24 @@ def test_a_killed_builds_temporary_files_are_cleaned_by_the_next(copy: Path, tmp
     build(copy, out)
     assert not any((out / name).exists() for name in leftovers)
     assert (out / ".notes.txt.tmp-12345678").exists()
+
+
+def test_names_with_colons_and_braces_reach_the_manifest_unchanged(tmp_path: Path) -> None:
+    """A name the address parser would misread bare (`Ann: the great`) is written quoted
+    in the side tag; every seat of the site's manifest, and each page, holds it unchanged."""
+    names = [("Ann: the great", "ann@x.org"), ("Bo {x}", "bo@x.org"), ("{Cy}: [c]", "cy@x.org"), ("Di", "di@x.org")]
+    folder = write_league(tmp_path / "named", names)
+    season(folder, 1, ongoing=0)
+    out = tmp_path / "site"
+    build(folder, out)
+    manifest = json.loads((out / ".referee-site.json").read_text())
+    seats = {seat[1]: seat[2] for game in manifest["games"].values() for seat in game["result"]["seats"]}
+    assert seats == {address: name for name, address in names}
+    page = (out / "index.html").read_text()
+    assert all(html_escape(name) in page for name, _ in names)
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=False)
