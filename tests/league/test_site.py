@@ -177,7 +177,7 @@ def hostile_league(folder: Path) -> Path:
     season(folder, 2, turns=3)
     path = folder / "r1-t1.rgn"
     text = path.read_text(encoding="utf-8")
-    red = re.search(r'\[Red "[^"]*<([^>]+)>"\]', text)
+    red = re.search(r'\[Red "(?:[^"\\]|\\.)*<([^>]+)>"\]', text)  # (a name may stand quoted: \"...\")
     assert red is not None
     quoted = HOSTILE.replace("\\", "\\\\").replace('"', '\\"')
     text = text.replace(red.group(0), f'[Red "{BIDI} <mallory@evil.test>"]')  # a seat changed by hand
