@@ -128,11 +128,22 @@ def read_bounded(name: str | os.PathLike[str], limit: int, what: str | None = No
 
 
 def read_stream_bounded(stream: BinaryIO, limit: int, what: str) -> bytes:
-    """At most `limit` bytes of an open stream, to its end; UnreadableError when it holds more."""
-    data = stream.read(limit + 1)
-    if len(data) > limit:
+    """At most `limit` bytes of an open stream, to its end; UnreadableError when it holds
+    more. Read a piece at a time: nothing the size of the limit is allocated in advance."""
+    pieces: list[bytes] = []
+    total = 0
+    while total <= limit:
+        piece = stream.read(min(_PIECE, limit + 1 - total))
+        if not piece:
+            break
+        pieces.append(piece)
+        total += len(piece)
+    if total > limit:
         raise UnreadableError(f"{what} is larger than {size_text(limit)}: refused, not read")
-    return data
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+_PIECE = 1 << 20
 
 
 PASSPHRASE_BYTES = 1024
