@@ -3,8 +3,12 @@ of it and its descendants, and the most processes it had at once. The process is
 (with its whole group) when it runs past `timeout` or its memory passes `rss_cap`, so a
 test of an input bound fails quickly instead of hanging CI or eating the machine.
 
-Memory is read from /proc (`VmHWM`, the peak resident set, of the process and of every
-descendant seen alive), every 20 ms."""
+Memory: the command runs under a small launcher that forks and execs it and reports the
+peak resident set the kernel counted for it (`wait4`'s `ru_maxrss`, which also covers its
+waited-for children); the launcher is a fresh process, so that count does not start at the
+size of the test process (as it would for a child forked from a large pytest). While it
+runs, /proc (`VmHWM` of the process and of every descendant seen alive) is read every
+20 ms, for the kill."""
 
 from __future__ import annotations
 
@@ -69,6 +73,23 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+_LAUNCHER = """
+import os, sys
+report = int(sys.argv[1])
+pid = os.fork()
+if pid == 0:
+    os.close(report)
+    try:
+        os.execvp(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+os.write(report, str(usage.ru_maxrss).encode())
+code = os.waitstatus_to_exitcode(status)
+sys.exit(code if code >= 0 else 128 - code)
+"""
+
+
 def referee_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "referee", *args]
 
@@ -84,8 +105,10 @@ def watch(
 ) -> Watched:
     """Run `command`, watching it; kill it past `timeout` seconds or `rss_cap` bytes."""
     start = time.monotonic()
+    report_read, report_write = os.pipe()
     process = subprocess.Popen(
-        command,
+        [sys.executable, "-c", _LAUNCHER, str(report_write), *command],
+        pass_fds=(report_write,),
         stdin=stdin,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -93,7 +116,7 @@ def watch(
         env=env,
         start_new_session=True,
     )
-    peak, most, killed = 0, 1, None
+    peak, most, killed = 0, 0, None
     streams: dict[str, bytes] = {}
 
     def drain(name: str, stream: IO[bytes]) -> None:
@@ -109,17 +132,15 @@ def watch(
     ]
     for reader in readers:
         reader.start()
+    os.close(report_write)
     returncode: int | None = None
     while returncode is None:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:  # ended: its own count of its peak (and of its waited-for children's)
-            returncode = os.waitstatus_to_exitcode(status)
-            process.returncode = returncode
-            peak = max(peak, usage.ru_maxrss * 1024)
+        returncode = process.poll()
+        if returncode is not None:
             break
-        tree = [process.pid, *_descendants(process.pid)]
+        tree = _descendants(process.pid)  # (the launcher itself is not counted)
         most = max(most, len(tree))
-        peak = max(peak, *(_status_kb(pid, "VmHWM") for pid in tree))
+        peak = max([peak, *(_status_kb(pid, "VmHWM") for pid in tree)])
         if peak > rss_cap:
             killed = "memory"
         elif time.monotonic() - start > timeout:
@@ -130,6 +151,10 @@ def watch(
             break
         time.sleep(0.02)
     wall = time.monotonic() - start
+    with os.fdopen(report_read, "rb") as report:
+        said = report.read().split()
+    if said and not killed:
+        peak = max(peak, int(said[0]) * 1024)
     for reader in readers:
         reader.join(5)
     try:
