@@ -27,8 +27,6 @@ NUMICA = GameInfo(
     engine="games.numica",
     randomness=Randomness.TILES,
     example_action="a1-c3",
-    picture="referee.pictures.numica",
-    example_new="referee new numica --tag Variant=warpspawn > game.rgn",
 )
 
 PIKEMEN = GameInfo(
@@ -42,8 +40,6 @@ PIKEMEN = GameInfo(
     engine="games.pikemen",
     example_action="e1-e5(NE)",
     first_choice=True,
-    picture="referee.pictures.pikemen",
-    example_new='referee new pikemen --players 3 --tag Event="Club night" > game.rgn',
     sides_by_players={
         2: ("Red", "Blue"),
         3: ("Red", "Yellow", "Blue"),
@@ -66,8 +62,6 @@ NIKA = GameInfo(
     short_labels={"Athens": "W", "Sparta": "R", "Messene": "B", "Thebes": "K"},
     engine="games.nika",
     example_action="d1-W",
-    picture="referee.pictures.nika",
-    example_new="referee new nika --players 2 > game.rgn",
 )
 
 NIEUCHESS = GameInfo(
@@ -83,9 +77,6 @@ NIEUCHESS = GameInfo(
     example_action="e4-g7",
     step_labels=True,
     first_choice=True,
-    picture="referee.pictures.nieuchess",
-    bench_goal=3.0,
-    example_new="referee new nieuchess --secret game.key > game.rgn",
 )
 
 GAMES: dict[str, GameInfo] = {info.name: info for info in (NIKA, NUMICA, PIKEMEN, NIEUCHESS)}

@@ -148,9 +148,9 @@ class GameInfo(NamedTuple):
     `engine` is the module that defines `ENGINE`, imported on first use only.
     `randomness`: how the game draws from its seed (None: it has no chance).
     `first_choice`: the players choose who moves first (the `First` tag).
-    `picture`: the module of `referee.pictures` that draws its board (it defines `DRAWING`).
-    `bench_goal`: the speed `referee bench` asks of it, as a multiple of python-chess.
-    `example_new`: an example `referee new` line for help texts.
+
+    Facts about the game only: how the tool draws it, shows it in help texts or times it
+    lives in the tool (`referee.pictures.<name>`, the command line's examples, the bench).
     """
 
     name: str
@@ -166,9 +166,6 @@ class GameInfo(NamedTuple):
     step_labels: bool = False
     sides_by_players: Mapping[int, tuple[Side, ...]] = {}
     first_choice: bool = False
-    picture: str = ""
-    bench_goal: float = 5.0
-    example_new: str = ""
 
     @property
     def display(self) -> str:

@@ -44,11 +44,17 @@ def in_ci() -> bool:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    """Under CI a skipped browser test is a failure: CI must run them, never skip them
-    quietly for want of Chromium or its driver."""
+    """Under CI a skipped browser test, or a skipped test that needs a system part (marked
+    `needs_system`: Dovecot), is a failure: CI must run them, never skip them quietly for
+    want of Chromium, its driver or a server."""
     outcome = yield
     report = outcome.get_result()  # type: ignore[attr-defined]
-    if report.skipped and in_ci() and item.get_closest_marker("browser") is not None:
-        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if not (report.skipped and in_ci()):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if item.get_closest_marker("browser") is not None:
         report.outcome = "failed"
         report.longrepr = f"a browser test was skipped under CI ({reason}): install chromium and chromium-driver"
+    elif item.get_closest_marker("needs_system") is not None:
+        report.outcome = "failed"
+        report.longrepr = f"a test that needs a system part was skipped under CI ({reason}): .ci/run installs it"

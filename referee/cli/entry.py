@@ -67,6 +67,20 @@ def not_utf8(args: list[str]) -> str | None:
     return None
 
 
+def optional_counts(args: list[str]) -> list[str]:
+    """`referee mail --log [N]`: Click has no option whose value may be left out, so a
+    `--log` of `mail` that no count follows is read as `--log 20`."""
+    if not args or args[0] != "mail":
+        return args
+    given = list(args)
+    for index, arg in enumerate(given):
+        if arg == "--":
+            break
+        if arg == "--log" and (index + 1 == len(given) or not given[index + 1].lstrip("-").isdigit()):
+            given[index] = "--log=20"
+    return given
+
+
 def run(app: typer.Typer, args: list[str]) -> int:
     """Run the command line on `args` and return its exit status."""
     if sys.stdout is None:
@@ -77,13 +91,16 @@ def run(app: typer.Typer, args: list[str]) -> int:
         _say(refused)
         return ExitStatus.USAGE
     try:
-        code = _dispatch(app, args)
+        code = _dispatch(app, optional_counts(args))
         sys.stdout.flush()
         return code
     except BrokenPipeError:
         _silence_stdout()
         return ExitStatus.USAGE
     except OSError as error:
+        if type(error).__name__ == "WriteFailed":  # a file the referee could not write: named
+            _say(str(error))
+            return ExitStatus.USAGE
         if error.filename is not None:  # not the output: a file the referee itself needed
             return _internal(error)
         _silence_stdout()

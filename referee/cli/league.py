@@ -126,17 +126,23 @@ def add(
     Example: referee league add autumn ann@example.org --name Ann   |
     echo 'correct horse' | referee league add autumn bo@example.org --name Bo --key
     """
+    from referee import store
     from referee.league import folder as league
+    from referee.league.config import load
+    from referee.live import mail as gateway
 
     with _boundary():
         passphrase = _passphrase() if key else None  # checked before the player is written
-        config = league.add_player(Path(folder), address, name)
-        player = config.players[-1]
+        said = None
+        load(Path(folder), need_players=False)  # a missing or broken league.toml said as such first
+        with store.transaction(Path(folder)):  # league.toml and players.toml: both or neither
+            config = league.add_player(Path(folder), address, name)
+            player = config.players[-1]
+            if passphrase is not None:
+                said = gateway.add_player(Path(folder), player.address, passphrase, 10.0)
         out(f"added player {player.number}: {player.tag}")
-        if passphrase is not None:
-            from referee.live import mail as gateway
-
-            err(gateway.add_player(Path(folder), player.address, passphrase, 10.0))
+        if said is not None:
+            err(said)
 
 
 def _passphrase() -> str:

@@ -139,6 +139,7 @@ def play(
     from referee.judge import clock
     from referee.judge.errors import BusyError, UsageError
     from referee.live.play import read_key, submit
+    from referee.store import WriteFailed
 
     try:
         instant = clock.current_instant(now)
@@ -169,6 +170,8 @@ def play(
         fail_usage(UsageError(str(error)))
     except BusyError as error:
         _busy(error)
+    except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
+        fail_usage(UsageError(str(error)))
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 
@@ -190,6 +193,7 @@ def reveal(
     from referee.judge.errors import BusyError, UsageError
     from referee.live.play import read_key
     from referee.live.play.secret import reveal as reveal_seed
+    from referee.store import WriteFailed
 
     try:
         result = reveal_seed(Path(file), read_key(Path(seed_file)), wait)
@@ -197,6 +201,8 @@ def reveal(
         fail_usage(UsageError(str(error)))
     except BusyError as error:
         _busy(error)
+    except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
+        fail_usage(UsageError(str(error)))
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 
@@ -215,7 +221,7 @@ def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
     finish(tally)
 
 
-@app.command(short_help="The mail gateway: play one e-mail read on standard input, answer the players.")
+@app.command(short_help="The mail gateway: play e-mail from standard input or an IMAP mailbox, answer the players.")
 def mail(
     games_dir: Annotated[
         str | None, typer.Option("--games", help="The game folder: game ID is the file DIR/ID.rgn.", metavar="DIR")
@@ -274,6 +280,47 @@ def mail(
             "--now", help="The time of mail.log and of the stamps, as 2026-12-01T12:00:00Z (default: the clock)."
         ),
     ] = None,
+    imap: Annotated[
+        str | None,
+        typer.Option(
+            "--imap",
+            help="Read the messages of this mailbox (imaps://USER@HOST[:PORT]/MAILBOX; imap:// for STARTTLS) "
+            "instead of standard input; the password from REFEREE_IMAP_PASSWORD or --imap-password-file, "
+            "or an OAuth2 token from REFEREE_IMAP_OAUTH2_TOKEN.",
+            metavar="URL",
+        ),
+    ] = None,
+    imap_password_file: Annotated[
+        str | None,
+        typer.Option("--imap-password-file", help="Read the IMAP password from this file.", metavar="PATH"),
+    ] = None,
+    poll: Annotated[
+        float | None,
+        typer.Option("--poll", min=1, help="With --imap: a pass every SECONDS, until stopped.", metavar="SECONDS"),
+    ] = None,
+    idle: Annotated[
+        bool, typer.Option("--idle", help="With --imap: wait for new mail with IMAP IDLE, until stopped.")
+    ] = False,
+    log_file: Annotated[
+        str | None,
+        typer.Option("--log-file", help="Append each message's JSON log line here too.", metavar="PATH"),
+    ] = None,
+    trust_authserv: Annotated[
+        str | None,
+        typer.Option(
+            "--trust-authserv",
+            help="Trust the Authentication-Results (dmarc=pass, aligned dkim=pass) of this authserv-id.",
+            metavar="ID",
+        ),
+    ] = None,
+    show_log: Annotated[
+        int | None,
+        typer.Option(
+            "--log",
+            help="Print the last N messages handled (default 20) as a table, from --log-file when given.",
+            metavar="[N]",
+        ),
+    ] = None,
 ) -> None:
     """Play the moves of one e-mail message read on standard input, and answer (PLAY.md §5).
 
@@ -291,6 +338,13 @@ def mail(
     answers moves as its digest setting says, and reads the requests `status` and
     `leave DURATION` (LEAGUE.md; docs/league.md).
 
+    --imap URL reads the game master's mailbox instead of standard input: one pass (for
+    cron), or --poll SECONDS / --idle to keep running; each message handled is moved to
+    referee/played, referee/refused or referee/ignored; exit 75 when one is left for the
+    next pass (a busy game) or the server failed (docs/mail.md). --log [N] prints the last
+    N messages handled; --trust-authserv ID lets the provider's DMARC/DKIM verdict stand
+    for a passphrase.
+
     Example (.forward, procmail): /usr/local/bin/referee mail --games /home/gm/games --smtp localhost:25
     """
     from pathlib import Path
@@ -307,6 +361,10 @@ def mail(
         if add_player is not None:
             err(gateway.add_player(Path(games_dir), add_player, _passphrase_text(), wait))
             finish(Tally())
+        if show_log is not None:
+            _report(gateway.show_log(Path(games_dir), show_log, Path(log_file) if log_file is not None else None))
+        if (poll is not None or idle or imap_password_file is not None) and imap is None:
+            raise UsageError("--poll, --idle and --imap-password-file go with --imap URL")
         config = gateway.settings(
             Path(games_dir),
             outbox=Path(outbox) if outbox is not None else None,
@@ -319,22 +377,50 @@ def mail(
             max_size=max_size,
             gm=gm,
             now=now,
+            log_file=Path(log_file) if log_file is not None else None,
+            trust_authserv=trust_authserv,
         )
         if flush:
             _report(gateway.flush(config))
         from referee.league.mailing import on_league
 
         config = on_league(config, keys_given=keys is not None)  # a league's folder: its keys, digest, requests
-        handled = gateway.run(sys.stdin.buffer, config)
+        if imap is not None:
+            handled = _imap(imap, imap_password_file, config, poll, idle)
+        else:
+            handled = gateway.run(sys.stdin.buffer, config)
     except gateway.BusyError as error:
         _busy(f"mail: {error}")
     except UsageError as error:
         fail_usage(UsageError(f"mail: {error}"))
+    except OSError as error:  # `--add-player` on a full disk: the file named
+        fail_usage(UsageError(f"mail: {error.strerror or error}"))
     for note in handled.notes:
         err(f"referee mail: {note}")
     tally = Tally()
     tally.busy = handled.exit_code == ExitStatus.BUSY
     finish(tally)
+
+
+def _imap(url: str, password_file: str | None, config: Any, poll: float | None, idle: bool) -> Any:
+    """`mail --imap URL`: one pass over the mailbox, or passes until stopped (--poll, --idle)."""
+    from pathlib import Path
+
+    from referee.live import mail as gateway
+    from referee.live.mail import imap
+
+    if poll is not None and idle:
+        raise UsageError("--poll and --idle exclude each other")
+    box = imap.parse_url(url)
+    login = imap.login_from(Path(password_file) if password_file is not None else None)
+    try:
+        return imap.run(box, login, config, gateway.handle_bytes, poll=poll, idle=idle, report=_note)
+    except KeyboardInterrupt:  # the game master's Ctrl-C: every message handled so far is recorded
+        return gateway.Handled(0, ("stopped",))
+
+
+def _note(line: str) -> None:
+    err(f"referee mail: {line}")
 
 
 def _report(handled: Any) -> NoReturn:

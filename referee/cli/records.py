@@ -229,9 +229,16 @@ def _write_bytes(data: bytes) -> None:
 
 
 _GAME_NAMES = " or ".join(filter(None, (", ".join(list(registry.GAMES)[:-1]), list(registry.GAMES)[-1])))
+_NEW_EXAMPLES = {
+    "nika": "referee new nika --players 2 > game.rgn",
+    "numica": "referee new numica --tag Variant=warpspawn > game.rgn",
+    "pikemen": 'referee new pikemen --players 3 --tag Event="Club night" > game.rgn',
+    "nieuchess": "referee new nieuchess --secret game.key > game.rgn",
+}
+"""An example `referee new` line per game, in the registry's order, for `new --help`."""
 _NEW_HELP = (
     "Write a fresh record with its tags, ready for play. It always checks as legal.\n\n"
-    + "\n\n".join(f"Example: {info.example_new}" for info in registry.GAMES.values() if info.example_new)
+    + "\n\n".join(f"Example: {_NEW_EXAMPLES[name]}" for name in registry.GAMES if name in _NEW_EXAMPLES)
     + "\n\nA clock (TIME.md): referee new numica --time-control 3d+1d/5d --start 2026-12-01T12:00:00Z > game.rgn"
 )
 
@@ -415,7 +422,7 @@ def _write(text: str, output: str) -> None:
     way leaves the old file as it was. Raises UsageError when it cannot be written."""
     from pathlib import Path
 
-    from referee.live.play.safe import write_atomically
+    from referee.store import write_atomically
 
     try:
         write_atomically(Path(output), text)

@@ -18,6 +18,7 @@ from typing import Any
 
 from games import registry, seats
 from notation.timing import format_instant
+from referee import store
 from referee.judge.errors import BusyError, UsageError
 from referee.league import pairing
 from referee.league.config import (
@@ -32,7 +33,7 @@ from referee.league.config import (
     parse,
 )
 from referee.league.results import GameResult, game_files, game_id, read_games
-from referee.live.play.safe import locked, write_atomically
+from referee.store.ops import make_folders
 
 LOG_FILE = "league.log"
 LOCK_NAME = "league"  # locked() adds ".lock": DIR/league.lock
@@ -73,16 +74,18 @@ def read_log(folder: Path) -> list[dict[str, Any]]:
 
 
 def append_log(folder: Path, entries: Sequence[dict[str, Any]]) -> None:
-    """Append entries to league.log (the whole file rewritten atomically; the caller holds the lock)."""
+    """Append entries to league.log, one write on the file opened for appending (within
+    the caller's transaction: with what the entries record). The caller holds the lock."""
     path = folder / LOG_FILE
-    try:
-        old = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        old = ""
-    if old and not old.endswith("\n"):
-        old += "\n"
     lines = "".join(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n" for entry in entries)
-    write_atomically(path, old + lines)
+    try:
+        with path.open("rb") as log:
+            log.seek(0, os.SEEK_END)
+            if log.tell() and (log.seek(-1, os.SEEK_END), log.read(1))[1] != b"\n":
+                lines = "\n" + lines  # a last line cut short by a hand edit stays its own line
+    except FileNotFoundError:
+        pass
+    store.append(path, lines)
 
 
 def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
@@ -100,11 +103,13 @@ def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
 
 @contextlib.contextmanager
 def league_lock(folder: Path) -> Iterator[None]:
-    """Hold DIR/league.lock: one league command at a time writes in the folder. Only the
-    league's own lock is said to be busy so: a game file found busy inside keeps its words."""
+    """Hold the folder's lock (completing what a dead command left: `referee.store`), then
+    DIR/league.lock: one league command at a time writes in the folder. Only the league's
+    own lock is said to be busy so: a game file found busy inside keeps its words."""
     with contextlib.ExitStack() as held:
         try:
-            held.enter_context(locked(folder / LOCK_NAME, wait=LOCK_WAIT))
+            held.enter_context(store.session(folder, wait=LOCK_WAIT))
+            held.enter_context(store.locked(folder / LOCK_NAME, wait=LOCK_WAIT))
         except BusyError:
             raise LeagueBusy(
                 f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
@@ -176,7 +181,7 @@ def add_player(folder: Path, address: str, name: str) -> LeagueConfig:
             text += "\n"
         text += f"\n[[player]]\nname = {_toml(name.strip())}\naddress = {_toml(checked)}\n"
         updated = parse(text, source, need_players=False)
-        write_atomically(path, text)
+        store.write(path, text)
         return updated
 
 
@@ -279,19 +284,22 @@ def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
         if number > last:
             raise LeagueRefused(f"{config.name}: the season is over: all {last} rounds are paired")
         planned = schedule_round(config, number, games)
-        made = _make_games(folder, config, planned, now)
-        players = {player.number: player.address for player in config.players}
-        paired = Paired(
-            number,
-            tuple((game, tuple(players[seat] for seat in table.seats)) for game, table in made),
-            tuple(players[bye] for bye in planned.byes),
-            planned.bye_scores,
-        )
-        entry = {"event": "pairing", "at": format_instant(now), **paired.as_json()}
-        append_log(folder, [entry])
-        if sender is None:
-            return paired
-        return _mail_pairing(folder, config, paired, now, sender)
+        # One transaction: the games, their keys, the log entry and every player's mail,
+        # all written or none (a rerun after a crash finds the round paired, or not at all).
+        with store.transaction(folder):
+            made = _make_games(folder, config, planned, now)
+            players = {player.number: player.address for player in config.players}
+            paired = Paired(
+                number,
+                tuple((game, tuple(players[seat] for seat in table.seats)) for game, table in made),
+                tuple(players[bye] for bye in planned.byes),
+                planned.bye_scores,
+            )
+            entry = {"event": "pairing", "at": format_instant(now), **paired.as_json()}
+            append_log(folder, [entry])
+            if sender is not None:
+                paired = _mail_pairing(folder, config, paired, now, sender)
+        return paired
 
 
 def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, sender: str) -> Paired:
@@ -340,11 +348,16 @@ def _make_games(
             texts.append((name, table, new_record(info.name, players, None, None, tags)))
             continue
         keys = folder / KEYS_DIR
-        keys.mkdir(mode=0o700, exist_ok=True)
+        if not keys.is_dir():
+            try:
+                make_folders(keys, 0o700)  # before the transaction: an empty folder is no half pairing
+            except OSError as error:
+                raise store.WriteFailed(keys, error) from None
         key = keys / f"{name}.key"
-        # A key without its game is left by a pairing that failed before writing the game:
-        # its seed was never published, so it is dropped rather than reused.
-        key.unlink(missing_ok=True)
+        # A key without its game (left by a pairing of an older referee that failed before
+        # writing the game) was never published: it is dropped rather than reused.
+        if key.exists() and not (folder / f"{name}.rgn").exists():
+            key.unlink()
         drawn = fresh_seed()
         text = new_secret(new_record(info.name, players, drawn, None, tags), key, [], drawn)
         texts.append((name, table, text))
@@ -366,21 +379,18 @@ def _seat_pairs(
 
 
 def _create(path: Path, text: str) -> None:
-    """Write a new file atomically (an fsynced temporary file, then a hard link, which
-    refuses to replace anything: FileExistsError when `path` exists)."""
-    temporary = path.with_name(f".{path.name}.new")
-    write_atomically(temporary, text)
-    try:
-        os.link(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    """Write a new file (an fsynced temporary file, then a hard link, which refuses to
+    replace anything: FileExistsError when `path` exists), with the operation's others."""
+    store.create(path, text)
 
 
 # -- status --------------------------------------------------------------------------------------
 
 
 def status(folder: Path) -> tuple[LeagueConfig, list[GameResult], list[dict[str, Any]]]:
-    """The league, its games as read from their files, and league.log."""
+    """The league, its games as read from their files, and league.log (what a dead
+    command left completed first)."""
+    store.settle(folder, LOCK_WAIT)
     config = load(folder)
     return config, list(read_games(folder)), read_log(folder)
 

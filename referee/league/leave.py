@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from notation.timing import TimingError, format_duration, format_instant, parse_duration
+from referee import store
 from referee.judge.errors import UsageError
 from referee.league.config import load
 from referee.league.folder import LeagueRefused, append_log, league_lock, read_log
@@ -109,22 +110,22 @@ def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
             raise LeagueRefused(f"{player.name} has no ongoing game: there is nothing to grant")
         text = format_duration(duration)
         granted: list[tuple[str, tuple[str, ...]]] = []
-        try:
+        # One transaction: every grant and the log entry that counts them, or nothing (a
+        # game that refuses or is busy leaves every game as it was, and no leave used).
+        with store.transaction(folder):
             for game, sides in targets:
                 path = folder / f"{game.game}.rgn"
                 result = submit(path, None, now=now, grants=[f"{side}={text}" for side in sides])
                 if result.exit_code != 0 or not result.written:
                     raise LeagueRefused(f"{game.game}: the grant was refused: {result.error}")
                 granted.append((game.game, sides))
-        finally:
-            if granted:  # what was written is counted, also when a later game refused or was busy
-                entry = {
-                    "event": "leave",
-                    "at": format_instant(now),
-                    "player": player.address,
-                    "duration": text,
-                    "games": [game for game, _ in granted],
-                }
-                append_log(folder, [entry])
+            entry = {
+                "event": "leave",
+                "at": format_instant(now),
+                "player": player.address,
+                "duration": text,
+                "games": [game for game, _ in granted],
+            }
+            append_log(folder, [entry])
         faulty = tuple(game for game in every if not game.legal)
         return Leave(player.address, duration, tuple(granted), used + duration, allowance, faulty)

@@ -13,10 +13,10 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 from notation.timing import spoken_instant
+from referee import store
 from referee.league.config import LeagueConfig
 from referee.live.mail.delivery import write_outbox
 from referee.live.mail.incoming import clean_header_text
-from referee.live.play.safe import write_atomically
 
 OUTBOX = "outbox"
 
@@ -79,5 +79,6 @@ def _message(sender: str, address: str, name: str, subject: str, body: str, now:
 
 def write(folder: Path, messages: Sequence[EmailMessage], now: int | None = None) -> list[Path]:
     """The messages as `.eml` files in DIR/outbox, each written atomically, named by the
-    time `now` (the league's clock, `--now`)."""
-    return write_outbox(messages, folder / OUTBOX, write_atomically, now)
+    time `now` (the league's clock, `--now`); within the caller's transaction, with what
+    they tell."""
+    return write_outbox(messages, folder / OUTBOX, store.write, now)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from notation.timing import format_duration, format_instant, spoken_instant
+from referee import store
 from referee.judge.adjudicate import Replay
 from referee.judge.clock import ClockView
 from referee.judge.errors import UsageError
@@ -24,7 +25,7 @@ from referee.league.config import Dice, Digest, LeagueConfig, load
 from referee.league.folder import KEYS_DIR, append_log, league_lock, read_log
 from referee.league.notify import OUTBOX, message, write
 from referee.league.results import GameResult, game_files, judge_game
-from referee.live.mail.delivery import Smtp, flush, send
+from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.errors import DeliveryError
 
 DAY = 86_400
@@ -74,29 +75,28 @@ def _entry_line(entry: dict[str, Any]) -> str:
 
 
 class _Mailer:
-    """Sends (or queues in the outbox) one step's mails, then logs the step."""
+    """Queues one step's mails in the outbox, within the step's transaction (with the
+    step's log entry and what it wrote); with `--smtp`, `send` sends the outbox at the end."""
 
     def __init__(self, folder: Path, smtp: Smtp | None, now: int) -> None:
         self.folder, self.smtp, self.now = folder, smtp, now
         self.sent = self.queued = 0
 
-    def deliver(self, messages: Sequence[EmailMessage]) -> str | None:
-        """Hand the mails over; the reason when they could be neither sent nor written."""
-        if not messages:
-            return None
-        if self.smtp is not None:
-            try:
-                send(messages, self.smtp)
-                self.sent += len(messages)
-                return None
-            except DeliveryError:
-                pass  # kept in the outbox for the next flush
-        try:
+    def deliver(self, messages: Sequence[EmailMessage]) -> None:
+        if messages:
             write(self.folder, messages, self.now)
-        except DeliveryError as error:
-            return str(error)
-        self.queued += len(messages)
-        return None
+            self.queued += len(messages)
+
+    def send(self) -> None:
+        """With `--smtp`: send what this run queued (and anything still waiting)."""
+        if self.smtp is None or not self.queued:
+            return
+        try:
+            flushed = flush(self.folder / OUTBOX, self.smtp).sent
+        except DeliveryError:
+            return  # the server is down: the mails wait in the outbox for the next flush
+        self.sent = min(flushed, self.queued)
+        self.queued -= self.sent
 
 
 class _Game:
@@ -111,7 +111,8 @@ class _Game:
     def reload(self) -> None:
         self.result: GameResult
         self.replay: Replay | None
-        self.result, self.replay = judge_game(self.path, self.path.read_bytes(), self.round_number, self.table)
+        data = store.read_bytes(self.path)  # as the step in progress left it
+        self.result, self.replay = judge_game(self.path, data, self.round_number, self.table)
 
     def clock_at(self, now: int) -> ClockView | None:
         verdict = self.replay.verdict if self.replay is not None else None
@@ -145,6 +146,7 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
         run = _Run(folder, config, now, sender, mailer, log, names)
         for step in (run.timeouts, run.reminders, run.reveals, run.digests):
             step(games)
+        mailer.send()
         faulty = tuple(game.result for game in games if not game.result.legal)
         return Ticked(tuple(run.written), mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty)
 
@@ -162,12 +164,12 @@ class _Run:
     notes: list[str] = field(default_factory=list)
 
     def _done(self, messages: Sequence[EmailMessage], entry: dict[str, Any]) -> None:
-        failed = self.mailer.deliver(messages)
-        if failed is not None:
-            self.notes.append(f"{entry.get('game') or entry.get('to')}: {entry['event']} not mailed: {failed}")
-            if entry["event"] in ("reminder", "digest"):
-                return  # not logged: the next tick tries again
-        append_log(self.folder, [entry])
+        """One step: its mails and its log entry, in one transaction with what the step
+        wrote in a game (the caller's, which this joins); WriteFailed when it cannot be
+        written: then none of it is, and the next tick does it again."""
+        with store.transaction(self.folder):
+            self.mailer.deliver(messages)
+            append_log(self.folder, [entry])
         self.log.append(entry)
         self.written.append(entry)
 
@@ -181,28 +183,35 @@ class _Run:
     # (1) time-outs -------------------------------------------------------------------------
 
     def timeouts(self, games: Sequence[_Game]) -> None:
-        from referee.live.play import submit
-
         for game in games:
             for _ in range(8):  # each time-out may start another side's clock (Pikemen 3-4)
                 clock = game.clock_at(self.now)
                 if clock is None or game.result.status != "ongoing" or clock.flagged is None:
                     break
                 side = clock.flagged
-                result = submit(game.path, "timeout", now=self.now)
-                if result.exit_code != 0 or not result.written:
-                    self.notes.append(f"{game.name}: the timeout of {side} was refused: {result.error}")
-                    break
+                with store.transaction(self.folder):  # the timeout, its notices and its log line
+                    if not self._timeout(game, side, clock):
+                        break
                 game.reload()
-                seat = game.result.player_of(side)
-                who = f"{seat.name} ({side})" if seat is not None else side
-                deadline = clock.deadline if clock.deadline is not None else self.now
-                body = (
-                    f"{self.config.name}, [{game.name}]: {who} ran out of time at {spoken_instant(deadline)}; "
-                    f"the timeout was written at {spoken_instant(self.now)}.\n\n{game.result.message}\n"
-                )
-                entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
-                self._done(self._to_all(game, f"[{game.name}] timeout: {side}", body), entry)
+
+    def _timeout(self, game: _Game, side: str, clock: ClockView) -> bool:
+        from referee.live.play import submit
+
+        result = submit(game.path, "timeout", now=self.now)
+        if result.exit_code != 0 or not result.written:
+            self.notes.append(f"{game.name}: the timeout of {side} was refused: {result.error}")
+            return False
+        game.reload()
+        seat = game.result.player_of(side)
+        who = f"{seat.name} ({side})" if seat is not None else side
+        deadline = clock.deadline if clock.deadline is not None else self.now
+        body = (
+            f"{self.config.name}, [{game.name}]: {who} ran out of time at {spoken_instant(deadline)}; "
+            f"the timeout was written at {spoken_instant(self.now)}.\n\n{game.result.message}\n"
+        )
+        entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
+        self._done(self._to_all(game, f"[{game.name}] timeout: {side}", body), entry)
+        return True
 
     # (2) reminders -------------------------------------------------------------------------
 
@@ -267,18 +276,20 @@ class _Run:
             except UsageError as error:
                 self.notes.append(f"{game.name}: cannot reveal its seed: {error}")
                 continue
-            result = reveal(game.path, seed)
-            if not result.written:
-                self.notes.append(f"{game.name}: the seed was not revealed: {result.error or result.notice}")
-                continue
+            with store.transaction(self.folder):  # the seed written, mailed and logged together
+                result = reveal(game.path, seed)
+                if not result.written:
+                    self.notes.append(f"{game.name}: the seed was not revealed: {result.error or result.notice}")
+                    continue
+                game.reload()
+                body = (
+                    f"{self.config.name}, [{game.name}] is over: {game.result.message}\n\n"
+                    f"The secret seed is {seed}\n"
+                    f"Check every roll with: referee check {game.name}.rgn\n"
+                )
+                entry = {"event": "reveal", "at": format_instant(self.now), "game": game.name}
+                self._done(self._to_all(game, f"[{game.name}] seed revealed", body), entry)
             game.reload()
-            body = (
-                f"{self.config.name}, [{game.name}] is over: {game.result.message}\n\n"
-                f"The secret seed is {seed}\n"
-                f"Check every roll with: referee check {game.name}.rgn\n"
-            )
-            entry = {"event": "reveal", "at": format_instant(self.now), "game": game.name}
-            self._done(self._to_all(game, f"[{game.name}] seed revealed", body), entry)
 
     # (4) digests ---------------------------------------------------------------------------
 

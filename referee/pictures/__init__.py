@@ -22,13 +22,17 @@ if TYPE_CHECKING:
 
 def drawing_for(game: str, position: str) -> Drawing:
     """The drawing of a game (by its registry name) whose first position is `position`:
-    the `Drawing` class of the module its game info names (`GameInfo.picture`)."""
+    the `DRAWING` class of this package's module named after the game (`nika.py` draws Nika)."""
     from games import registry
 
     info = registry.info(game)
-    if info is None or not info.picture:
+    if info is None:
         raise ValueError(f'no picture for the game "{game}"')
-    drawing: type[Drawing] = importlib.import_module(info.picture).DRAWING
+    try:
+        module = importlib.import_module(f"{__name__}.{info.name}")
+    except ModuleNotFoundError as missing:
+        raise ValueError(f'no picture for the game "{game}"') from missing
+    drawing: type[Drawing] = module.DRAWING
     return drawing(position)
 
 

@@ -185,4 +185,4 @@ class NieuchessDrawing(Drawing):
 
 
 DRAWING = NieuchessDrawing
-"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""
+"""The drawing `referee.pictures.drawing_for` finds in the module named after the game."""

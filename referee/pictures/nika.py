@@ -182,4 +182,4 @@ def _lighter(colour: str) -> str:
 
 
 DRAWING = NikaDrawing
-"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""
+"""The drawing `referee.pictures.drawing_for` finds in the module named after the game."""

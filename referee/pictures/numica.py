@@ -142,4 +142,4 @@ def _entries(text: str) -> list[str]:
 
 
 DRAWING = NumicaDrawing
-"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""
+"""The drawing `referee.pictures.drawing_for` finds in the module named after the game."""

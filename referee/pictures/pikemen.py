@@ -125,4 +125,4 @@ class PikemenDrawing(EightByEight):
 
 
 DRAWING = PikemenDrawing
-"""The drawing `referee.pictures.drawing_for` finds through `GameInfo.picture`."""
+"""The drawing `referee.pictures.drawing_for` finds in the module named after the game."""

@@ -11,6 +11,7 @@ stop working and leave every record to the slow path.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -64,24 +65,28 @@ def assert_same(data: bytes) -> int:
     return quick
 
 
-def playouts() -> list[tuple[str, int | None, bytes]]:
-    found = []
-    for game, info in registry.GAMES.items():
-        for players in tuple(info.sides_by_players) or (None,):
-            for index in range(3):
-                text = play(game, players, f"fused-{game}-{players}-{index}").text
-                found.append((game, players, text.encode("utf-8")))
-    return found
+PLAYOUT_KEYS = [
+    (game, players, index)
+    for game, info in registry.GAMES.items()
+    for players in tuple(info.sides_by_players) or (None,)
+    for index in range(3)
+]
+"""Which random playouts the tests judge: (game, player count, index). The playouts themselves
+are played when a test first asks for one (`playout`), not while the tests are collected."""
 
 
-PLAYOUTS = playouts()
+@functools.cache
+def playout(game: str, players: int | None, index: int) -> bytes:
+    return play(game, players, f"fused-{game}-{players}-{index}").text.encode("utf-8")
 
 
-@pytest.mark.parametrize(("game", "players", "data"), PLAYOUTS, ids=lambda value: str(value)[:12])
-def test_the_fused_path_judges_random_playouts_as_the_detailed_path(
-    game: str, players: int | None, data: bytes
-) -> None:
-    assert assert_same(data) == 1  # a plain legal record is judged the fused way
+def playouts() -> list[bytes]:
+    return [playout(*key) for key in PLAYOUT_KEYS]
+
+
+@pytest.mark.parametrize(("game", "players", "index"), PLAYOUT_KEYS, ids=lambda value: str(value)[:12])
+def test_the_fused_path_judges_random_playouts_as_the_detailed_path(game: str, players: int | None, index: int) -> None:
+    assert assert_same(playout(game, players, index)) == 1  # a plain legal record is judged the fused way
 
 
 def test_the_fused_path_agrees_on_every_conformance_record() -> None:
@@ -115,9 +120,9 @@ def _mutated(rng: random.Random, data: bytes) -> bytes:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(0, len(PLAYOUTS) - 1), st.randoms(use_true_random=False))
+@given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.randoms(use_true_random=False))
 def test_the_fused_path_agrees_on_mutated_playouts(which: int, rng: random.Random) -> None:
-    assert_same(_mutated(rng, PLAYOUTS[which][2]))
+    assert_same(_mutated(rng, playout(*PLAYOUT_KEYS[which])))
 
 
 NOTES = ("{a note}", "{}", "{[%at 2026-12-01T12:00:00Z Red]}", ";a line note\n", "; \n", "{multi\nline}")
@@ -139,12 +144,12 @@ def _decorated(rng: random.Random, data: bytes) -> bytes:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(0, len(PLAYOUTS) - 1), st.integers(0, 2**32))
+@given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.integers(0, 2**32))
 def test_the_fused_path_agrees_with_comments_and_glyphs_everywhere(which: int, seed: int) -> None:
     """Comments and glyphs are kept for the token's canonical text: the token of the fused
     path is the detailed path's wherever they stand."""
     rng = random.Random(seed)
-    data = _decorated(rng, PLAYOUTS[which][2])
+    data = _decorated(rng, playout(*PLAYOUT_KEYS[which]))
     assert_same(data)
     assert_same(_mutated(rng, data))
 
@@ -179,15 +184,15 @@ def _rewritten(rng: random.Random, data: bytes, legal: bool = False) -> bytes:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(0, len(PLAYOUTS) - 1), st.integers(0, 2**32))
+@given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.integers(0, 2**32))
 def test_the_fused_path_agrees_on_records_written_otherwise(which: int, seed: int) -> None:
     """The token hashes the canonical text whatever the record's own writing: other tag
     order, round numbers missing or extra, other capitals and white space (with comments
     and glyphs too)."""
     rng = random.Random(seed)
-    data = _rewritten(rng, PLAYOUTS[which][2])
+    data = _rewritten(rng, playout(*PLAYOUT_KEYS[which]))
     assert_same(data)
-    assert_same(_rewritten(rng, _decorated(rng, PLAYOUTS[which][2])))
+    assert_same(_rewritten(rng, _decorated(rng, playout(*PLAYOUT_KEYS[which]))))
 
 
 def test_a_record_written_otherwise_keeps_its_token() -> None:
@@ -195,7 +200,7 @@ def test_a_record_written_otherwise_keeps_its_token() -> None:
     path as from the detailed path, and the fused path does take them."""
     rng = random.Random(11)
     legal = 0
-    for _, _, data in PLAYOUTS:
+    for data in playouts():
         for _ in range(3):
             raw = split(_rewritten(rng, data, legal=True))[0]
             expected = detailed(raw, annotate=True)
@@ -203,14 +208,14 @@ def test_a_record_written_otherwise_keeps_its_token() -> None:
                 legal += 1
                 judged = quick_verdict(raw, "t.rgn", 1, token=True)
                 assert judged is not None and judged.token == expected.token
-    assert legal >= len(PLAYOUTS)
+    assert legal >= len(PLAYOUT_KEYS)
 
 
 def test_a_record_without_round_numbers_and_with_comments_keeps_its_token() -> None:
     """Round numbers left out (the canonical form writes them) on records with comments and
     glyphs, whose canonical text is then read again label by label, and without them,
     written from the items: the same token as the detailed path, on the fused path."""
-    for _, _, data in PLAYOUTS:
+    for data in playouts():
         head, _, moves = data.decode("utf-8").partition("\n\n")
         bare = re.sub(r"(?m)^\d+\. ", "", moves)
         glossed = re.sub(r"(?m)^(\S+: \S+)", r"\1!? {why} ; a line note\n", bare, count=3)
@@ -226,7 +231,7 @@ def test_a_record_without_round_numbers_and_with_comments_keeps_its_token() -> N
 def test_a_tag_value_with_quotes_and_backslashes_keeps_its_token() -> None:
     """The canonical text escapes a tag value's quotes and backslashes (NOTATION.md §7):
     the fused path hashes the same text as the detailed path."""
-    for _, _, data in PLAYOUTS:
+    for data in playouts():
         head, _, moves = data.decode("utf-8").partition("\n\n")
         for value in ('The \\"Grand\\" Cup', "C:\\\\league", 'both \\\\ and \\"'):
             raw = split(f'{head}\n[Event "{value}"]\n\n{moves}'.encode())[0]
@@ -245,14 +250,14 @@ def test_check_json_takes_the_fused_path_for_legal_records_with_comments() -> No
     """The token is built on the fused path, not by reading the record again."""
     rng = random.Random(5)
     legal = 0
-    for _, _, data in PLAYOUTS:
+    for data in playouts():
         raw = split(_decorated(rng, data))[0]
         expected = detailed(raw, annotate=True)
         if expected.legal:  # (a comment inside a Nieuchess setup breaks it: illegal)
             legal += 1
             judged = quick_verdict(raw, "t.rgn", 1, token=True)
             assert judged is not None and judged.token == expected.token
-    assert legal >= len(PLAYOUTS) // 2
+    assert legal >= len(PLAYOUT_KEYS) // 2
 
 
 @settings(max_examples=300, deadline=None)

@@ -20,7 +20,7 @@ from referee.judge.lean import lean_verdict
 from referee.judge.sources import Read
 from referee.judge.verdicts import Verdict
 from tests.helpers.fuzzing import corpus, mutate
-from tests.judge.test_fused import PLAYOUTS, _mutated
+from tests.judge.test_fused import PLAYOUT_KEYS, _mutated, playout
 
 
 def full(raw: RawRecord, number: int, annotate: bool) -> Verdict:
@@ -42,8 +42,9 @@ def assert_same(data: bytes) -> int:
     return lean
 
 
-@pytest.mark.parametrize(("game", "players", "data"), PLAYOUTS, ids=lambda value: str(value)[:12])
-def test_the_lean_path_judges_random_playouts_as_the_full_path(game: str, players: int | None, data: bytes) -> None:
+@pytest.mark.parametrize(("game", "players", "index"), PLAYOUT_KEYS, ids=lambda value: str(value)[:12])
+def test_the_lean_path_judges_random_playouts_as_the_full_path(game: str, players: int | None, index: int) -> None:
+    data = playout(game, players, index)
     assert assert_same(data) == 2
     (raw,) = split(data)
     verdict = lean_verdict(raw, "t.rgn", 1, annotate=True)
@@ -60,9 +61,9 @@ def test_the_lean_path_agrees_on_every_conformance_record() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(0, len(PLAYOUTS) - 1), st.randoms(use_true_random=False))
+@given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.randoms(use_true_random=False))
 def test_the_lean_path_agrees_on_mutated_playouts(which: int, rng: random.Random) -> None:
-    assert_same(_mutated(rng, PLAYOUTS[which][2]))
+    assert_same(_mutated(rng, playout(*PLAYOUT_KEYS[which])))
 
 
 @settings(max_examples=150, deadline=None)
@@ -125,7 +126,7 @@ def test_a_turn_of_many_actions_is_replayed_from_its_first_ones() -> None:
 def test_a_turn_longer_than_kept_that_is_not_found_illegal_goes_the_full_way(monkeypatch: pytest.MonkeyPatch) -> None:
     """Should a game ever allow a turn longer than the items kept, the full path judges it."""
     monkeypatch.setattr("referee.judge.lean.TURN_LIMIT", 1)
-    data = next(data for game, _, data in PLAYOUTS if game == "nika")
+    data = next(playout(*key) for key in PLAYOUT_KEYS if key[0] == "nika")
     (raw,) = split(data)
     assert lean_verdict(raw, "t.rgn", 1) is None  # Nika turns have two actions
     assert session.check_raw(raw, "t.rgn", 1, annotate=True) == full(raw, 1, True)

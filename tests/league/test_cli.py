@@ -14,7 +14,8 @@ from notation.timing import parse_instant
 from referee.cli import app
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.live.mail.players import load_keys, verify
-from referee.live.play import locked, submit
+from referee.live.play import submit
+from referee.store import locked
 
 runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"

@@ -143,13 +143,13 @@ def test_add_key_reads_standard_input_into_players_toml_and_adds_nobody_without_
 # -- §1-2: busy files, held by a real second process ------------------------------------------
 
 HOLD = (
-    "import sys\nfrom pathlib import Path\nfrom referee.live.play import locked\n"
+    "import sys\nfrom pathlib import Path\nfrom referee.store import locked\n"
     "with locked(Path(sys.argv[1]), wait=30):\n    print('held', flush=True)\n    sys.stdin.read()\n"
 )
 
 
 class _Holder:
-    """Another process holding a lock (`referee.live.play.locked`) until released."""
+    """Another process holding a lock (`referee.store.locked`) until released."""
 
     def __init__(self, path: Path) -> None:
         self.process = subprocess.Popen(

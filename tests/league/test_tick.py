@@ -218,7 +218,11 @@ def test_a_reminder_that_cannot_be_written_is_not_logged_and_comes_next_time(tmp
     (folder / "outbox").rmdir()
     (folder / "outbox").write_text("not a folder", encoding="utf-8")
     code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z")
-    assert code == 0 and "reminder not mailed: cannot write into the outbox" in err and "Traceback" not in err
-    assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox\n"
+    # An error, never a silent 0 (docs/files.md): the reminder, its mail and its log line
+    # are written together or not at all.
+    assert code == 2 and f"cannot write {folder / 'outbox'}" in err and "Traceback" not in err, (code, err)
+    assert "the next command on" in err and out == ""  # recorded, and completed once it can be
     (folder / "outbox").unlink()
-    assert [e["event"] for e in _tick(folder, "2026-12-03T00:00:00Z")["entries"]] == ["reminder"]  # type: ignore[index,union-attr]
+    assert _tick(folder, "2026-12-03T00:00:00Z")["entries"] == []  # type: ignore[index]
+    assert len(_log(folder, "reminder")) == 1
+    assert len(list((folder / "outbox").glob("*.eml"))) == 1

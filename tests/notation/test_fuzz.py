@@ -4,6 +4,7 @@ the command line always give a verdict or a clean error, never a traceback. Boun
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -14,25 +15,24 @@ SEED = 20261123
 INPUTS = 300
 
 
+@functools.cache
 def _crashes() -> dict[int, list[Crash]]:
+    """The mutated records' crashes, found once, when the first test asks (not at collection)."""
     return {number: check(mutate(SEED, number)) for number in range(INPUTS)}
 
 
-CRASHES = _crashes()
-
-
 def test_the_reader_never_crashes_on_mutated_records() -> None:
-    found = {number: crash for number, crashes in CRASHES.items() for crash in crashes if crash.stage == "read"}
+    found = {number: crash for number, crashes in _crashes().items() for crash in crashes if crash.stage == "read"}
     assert not found, {number: crash.site for number, crash in found.items()}
 
 
 def test_the_referee_gives_every_mutated_record_a_verdict() -> None:
-    found = {f"{SEED}:{number}": crash.site for number, crashes in CRASHES.items() for crash in crashes}
+    found = {f"{SEED}:{number}": crash.site for number, crashes in _crashes().items() for crash in crashes}
     assert not found, f"new crash sites (reproduce with python tests/tools/fuzz_campaign.py --show SEED:N): {found}"
 
 
 def test_the_command_line_never_prints_a_traceback(tmp_path: Path) -> None:
-    clean = [number for number, crashes in CRASHES.items() if not crashes][:12]
+    clean = [number for number, crashes in _crashes().items() if not crashes][:12]
     files = []
     for number in clean:
         path = tmp_path / f"fuzz-{number}.rgn"

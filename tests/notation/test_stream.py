@@ -257,7 +257,7 @@ def test_a_crash_while_reading_a_record_stays_with_that_record() -> None:
     assert isinstance(first, Record) and isinstance(third, Record)
     assert isinstance(crashed, ReadCrash)
     assert crashed.message == "KeyError: 'a bug'"
-    assert crashed.where.startswith("tests/notation/test_stream.py:")
+    assert crashed.where.startswith("notation/test_stream.py:")
     assert crashed.game == "numica" and crashed.span == (5, 1)
     assert data[crashed.offset :].startswith(crashed.raw)
     with pytest.raises(KeyError):

@@ -1,14 +1,17 @@
 """The README's wiring through a real mail transfer agent (PLAY.md §5.1, "Wiring that works
-under a real MTA"): Debian's Exim, installed when missing and started on 127.0.0.1 with a
-configuration of its own, local users for two game masters (one with the README's
-`.forward` line, one with its procmail recipe) and two players. Players' messages go in by
+under a real MTA"): Debian's Exim started on 127.0.0.1 with a configuration of its own, local
+users for two game masters (one with the README's `.forward` line, one with its procmail
+recipe) and two players. Players' messages go in by
 SMTP; the MTA pipes them into `referee mail`, whose answers go out through the same MTA
 and are read out of the players' mailboxes. A locked game makes the gateway exit 75, the
 MTA defers the message, and a forced queue run later delivers the move.
 
-It needs root (users, the MTA) and Debian's packages: where it cannot run it says why and
-skips, except under `CI=true`, where a skip of it is a failure (`.ci/run` installs what
-it needs)."""
+The test installs nothing and adds no user: it needs root, Debian's `exim4-daemon-light` and
+`procmail`, and what `.ci/prepare-system` makes once (the users `rfgm`, `rfgm2`, `rfann`,
+`rfbo` with homes under /var/lib/referee-tests/home, and that folder's `exim.conf` listed in
+Exim's trusted configurations). It empties those homes before and after it runs. Where any
+of it is missing it says which and skips, except under `CI=true`, where a skip of it is a
+failure (`.ci/run` installs the packages and runs `.ci/prepare-system`)."""
 
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ from typing import NamedTuple
 
 import pytest
 
+from referee import store
 from referee.live import play
 from tests.helpers.mail import free_port
 
@@ -40,6 +44,9 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 EXIM = "/usr/sbin/exim4"
 PROCMAIL = "/usr/bin/procmail"
 TRUSTED_CONFIGS = Path("/etc/exim4/trusted_configs")
+PREPARED = Path("/var/lib/referee-tests")
+"""What `.ci/prepare-system` makes: the users' homes, the spool and log, the trusted config's path."""
+USERS = {"gm": "rfgm", "gm2": "rfgm2", "ann": "rfann", "bo": "rfbo"}
 MOVE_ATHENS = "d1+d2+d3-W i3-E"
 MOVE_SPARTA = "a4-S b4-S"
 
@@ -51,23 +58,44 @@ def _cannot_run(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _ensure_packages() -> None:
-    """Exim and procmail, installed with apt-get when missing (root only)."""
+def _check_prepared() -> None:
+    """Root, Exim, procmail and what `.ci/prepare-system` makes; the test installs nothing."""
     if hasattr(os, "geteuid") and os.geteuid() != 0:
-        _cannot_run("needs root to add local users and run a mail transfer agent")
+        _cannot_run("needs root to run a mail transfer agent that delivers to local users")
     missing = [
         package for path, package in ((EXIM, "exim4-daemon-light"), (PROCMAIL, "procmail")) if not Path(path).exists()
     ]
-    if missing and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update"], capture_output=True, timeout=300, env=env)
-        subprocess.run(["apt-get", "install", "-y", *missing], capture_output=True, timeout=600, env=env)
-    still = [path for path in (EXIM, PROCMAIL) if not Path(path).exists()]
-    if still:
-        _cannot_run(f"{', '.join(still)} missing and apt-get could not install it (Debian's exim4, procmail)")
-    for tool in ("useradd", "userdel"):
-        if shutil.which(tool) is None:
-            _cannot_run(f"{tool} is missing")
+    if missing:
+        _cannot_run(f"Debian's {', '.join(missing)} is not installed (.ci/run installs it)")
+    lacking = [name for name in USERS.values() if not _is_user(name) or not (PREPARED / "home" / name).is_dir()]
+    trusted = TRUSTED_CONFIGS.read_text().split() if TRUSTED_CONFIGS.exists() else []
+    if lacking or str(PREPARED / "exim.conf") not in trusted:
+        _cannot_run(
+            f"the local users {', '.join(lacking or USERS.values())} or the trusted Exim configuration are not "
+            "prepared: run `bash .ci/prepare-system` as root on a machine you may change"
+        )
+
+
+def _is_user(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def _empty_prepared() -> None:
+    """The prepared homes, spool and log emptied: nothing of a run stays for the next."""
+    for folder in [PREPARED / "home" / name for name in USERS.values()] + [PREPARED / "spool", PREPARED / "log"]:
+        for entry in folder.iterdir() if folder.is_dir() else ():
+            if entry.name in (".bashrc", ".profile", ".bash_logout") and entry.is_file():
+                continue  # what useradd put there
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
 
 
 def _readme_wiring() -> tuple[str, str, str]:
@@ -134,6 +162,7 @@ begin retry
 
 class Mta(NamedTuple):
     root: Path
+    """A throwaway folder of the test (the users' referee)."""
     config: Path
     port: int
     users: dict[str, str]
@@ -143,7 +172,7 @@ class Mta(NamedTuple):
         return f"{self.users[role]}@localhost"
 
     def home(self, role: str) -> Path:
-        return self.root / "home" / self.users[role]
+        return PREPARED / "home" / self.users[role]
 
     def send(self, role: str, to: str, subject: str, body: str) -> str:
         message = EmailMessage()
@@ -169,7 +198,7 @@ class Mta(NamedTuple):
         return found
 
     def log(self) -> str:
-        path = self.root / "log" / "mainlog"
+        path = PREPARED / "log" / "mainlog"
         return path.read_text(errors="replace") if path.exists() else ""
 
     def exim(self, *args: str) -> subprocess.CompletedProcess[str]:
@@ -269,49 +298,27 @@ def _requirements(dist: object) -> list[str]:
 
 @pytest.fixture
 def mta() -> Iterator[Mta]:
-    _ensure_packages()
+    _check_prepared()
     root = Path(tempfile.mkdtemp(prefix="referee-mta-", dir="/tmp"))
     root.chmod(0o755)
-    tag = secrets.token_hex(3)
-    users = {role: f"rf{tag}{role}" for role in ("gm", "gm2", "ann", "bo")}
-    config = root / "exim.conf"
-    trusted_before = TRUSTED_CONFIGS.read_text() if TRUSTED_CONFIGS.exists() else None
+    config = PREPARED / "exim.conf"
     pid_file = root / "exim.pid"
-    made: list[str] = []
+    _empty_prepared()
     try:
-        for folder in ("spool", "log", "home"):
-            (root / folder).mkdir()
-        shutil.chown(root / "spool", "Debian-exim", "Debian-exim")
-        shutil.chown(root / "log", "Debian-exim", "Debian-exim")
-        for name in users.values():
-            done = subprocess.run(
-                ["useradd", "-m", "-d", str(root / "home" / name), "-s", "/bin/sh", name], capture_output=True
-            )
-            if done.returncode != 0:
-                _cannot_run(f"useradd {name} failed: {done.stderr.decode(errors='replace').strip()}")
-            made.append(name)
         port = free_port()
-        config.write_text(_CONFIG.format(port=port, root=root))
+        config.write_text(_CONFIG.format(port=port, root=PREPARED))
         config.chmod(0o644)
-        # Exim keeps root (to run pipes as the users) with -C only for a listed configuration.
-        TRUSTED_CONFIGS.parent.mkdir(parents=True, exist_ok=True)
-        TRUSTED_CONFIGS.write_text((trusted_before or "") + f"{config}\n")
-        TRUSTED_CONFIGS.chmod(0o644)
         started = subprocess.run(
             [EXIM, "-C", str(config), "-bd", "-oP", str(pid_file)], capture_output=True, text=True, timeout=60
         )
         assert started.returncode == 0, started.stderr
         _wait_for("Exim to listen", lambda: _listening(port), 30)
-        yield Mta(root, config, port, users)
+        yield Mta(root, config, port, dict(USERS))
     finally:
         with contextlib.suppress(OSError, ValueError):
             os.kill(int(pid_file.read_text().split()[0]), 15)
-        if trusted_before is None:
-            TRUSTED_CONFIGS.unlink(missing_ok=True)
-        else:
-            TRUSTED_CONFIGS.write_text(trusted_before)
-        for name in made:
-            subprocess.run(["userdel", "-r", "-f", name], capture_output=True)
+        config.unlink(missing_ok=True)
+        _empty_prepared()
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -388,7 +395,7 @@ def test_players_mail_through_a_real_mta_to_the_readme_wiring_and_back(mta: Mta)
     # Both games locked: each gateway waits (--wait, 10 s), exits 75, and the MTA defers.
     with contextlib.ExitStack() as held:
         for path in games.values():
-            held.enter_context(play.locked(path, 0))
+            held.enter_context(store.locked(path, 0))
         for gm in ("gm", "gm2"):
             mta.send("bo", gm, "Re: [g1] my move", f"{MOVE_SPARTA}\n")
         _wait_for("both deliveries deferred", lambda: mta.log().count(" defer ") >= 2, 90)

@@ -19,13 +19,13 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee import store
 from referee.judge import sources
 from referee.judge.errors import UsageError
 from referee.judge.words import verdict_fields
@@ -35,6 +35,7 @@ from referee.league.results import GameResult, Seat, game_files, judge_game
 from referee.league.site import feed, pages
 from referee.league.site.chart import Point
 from referee.league.standings import rating_history, rating_order, standings
+from referee.store.ops import ops
 
 MANIFEST = ".referee-site.json"
 VERSION = 2
@@ -135,6 +136,7 @@ def build(folder: Path, out: Path) -> Built:
     from referee.pictures import board_svg, replay_page
 
     config = load(folder)
+    store.settle(folder)  # what a dead command left, completed first
     try:
         toml = (folder / CONFIG_FILE).read_bytes()
     except OSError as error:
@@ -248,7 +250,7 @@ def build(folder: Path, out: Path) -> Built:
     removed = []
     for page in sorted(set(old_pages) - set(new_pages)):
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(out / page)  # (an own name: a plain name in OUT; a link there goes, not what it names)
+            ops().unlink(out / page)  # (an own name: a plain name in OUT; a link there goes, not what it names)
         removed.append(page)
     new_manifest = {"version": VERSION, "games": new_games, "pages": dict(sorted(new_pages.items()))}
     if new_manifest != manifest:
@@ -259,25 +261,18 @@ def build(folder: Path, out: Path) -> Built:
 def _write(path: Path, text: str) -> None:
     try:
         write_page(path, text)
+    except store.WriteFailed as error:
+        raise UsageError(str(error)) from None
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def write_page(path: Path, text: str) -> None:
     """Write a page (or the manifest) by renaming a fresh temporary file over its name, in
-    its folder: whatever stands at the name (a link included) is replaced, never followed."""
-    temporary = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(text.encode("utf-8"))
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    its folder, through the store (`replace_atomically`: every write, fsync and rename goes
+    through its seam): whatever stands at the name (a link included) is replaced, never
+    followed."""
+    store.replace_atomically(path, text)
 
 
 def _plain_file(path: Path) -> bool:
@@ -297,7 +292,7 @@ def _clean_leftovers(out: Path) -> None:
         match = _TEMPORARY.fullmatch(name)
         if match is not None and (own_name(match.group(1)) or "." + match.group(1) == MANIFEST):
             with contextlib.suppress(OSError):
-                os.unlink(out / name)
+                ops().unlink(out / name)
 
 
 def pages_in(out: Path) -> Iterator[str]:

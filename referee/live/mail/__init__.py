@@ -11,11 +11,11 @@ Modules, by concern: `incoming` (reading the message), `body` (the move text, `K
 
 from __future__ import annotations
 
-import os
 import socket
 from pathlib import Path
 from typing import BinaryIO
 
+from referee import store
 from referee.judge.errors import BusyError, ExitStatus, UsageError
 from referee.judge.words import plural
 from referee.live.mail.errors import DeliveryError, KeysFileError
@@ -37,11 +37,13 @@ def settings(
     max_size: int = MAX_SIZE,
     gm: str | None = None,
     now: str | None = None,
+    log_file: Path | None = None,
+    trust_authserv: str | None = None,
 ) -> Settings:
     """The options checked; UsageError for any that cannot work. `now` is the time as
     an instant (`2026-12-01T12:00:00Z`, for tests and replays), else the system clock."""
     from notation.timing import TimingError, parse_instant
-    from referee.live.mail import delivery, players
+    from referee.live.mail import delivery, players, verified
 
     if not games.is_dir():
         raise UsageError(f"--games {games}: no such folder")
@@ -59,7 +61,10 @@ def settings(
     except TimingError as error:
         raise UsageError(f"--now: {error}") from None
     box = outbox if outbox is not None else games / "outbox"
-    return Settings(games, box, server, keys, address, wait, max_size, copy, moment)
+    if log_file is not None and (log_file.is_dir() or not log_file.parent.is_dir()):
+        raise UsageError(f"--log-file {log_file}: not a file in an existing folder")
+    trusted = verified.checked_authserv(trust_authserv) if trust_authserv is not None else None
+    return Settings(games, box, server, keys, address, wait, max_size, copy, moment, log_file=log_file, trusted=trusted)
 
 
 def default_sender() -> str:
@@ -73,6 +78,13 @@ def run(stream: BinaryIO, config: Settings) -> Handled:
     """Handle the one message on `stream`. Never raises for anything the message holds:
     UsageError for the game folder (exit 2); a busy game or a failed write is exit 75."""
     data, too_large = read_bounded(stream, config.max_size)
+    return handle_bytes(data, config, too_large)
+
+
+def handle_bytes(data: bytes, config: Settings, too_large: bool = False) -> Handled:
+    """Handle one message already read (at most `config.max_size` bytes of it; `too_large`
+    says there was more): what `run` does with standard input, and what `referee mail
+    --imap` does with each message of the mailbox. The same errors become the same exits."""
     try:
         return handle(data, config, too_large)
     except BusyError as error:
@@ -112,6 +124,7 @@ def flush(config: Settings) -> Handled:
 
     if config.smtp is None:
         raise UsageError("--flush sends the outbox by SMTP: give --smtp HOST:PORT")
+    store.settle(config.games, config.wait)  # answers a dead gateway owed go out too
     waiting = len(delivery.waiting(config.outbox)) if config.outbox.is_dir() else 0
     try:
         flushed = flush_waiting(config)
@@ -124,12 +137,28 @@ def flush(config: Settings) -> Handled:
     return Handled(0, (f"sent {plural(flushed.sent, 'answer')} from {config.outbox}", *notes))
 
 
+def show_log(games: Path, count: int, json_log: Path | None = None) -> Handled:
+    """`mail --games DIR --log [N]`: the last N messages handled, as a table, from the
+    `--log-file` JSON log when given (with the reasons), else from DIR/mail.log."""
+    from referee.live.mail import log
+
+    if not games.is_dir():
+        raise UsageError(f"--games {games}: no such folder")
+    if count < 1:
+        raise UsageError(f"--log {count}: at least 1")
+    rows = log.last(games, count, json_log)
+    if not rows:
+        return Handled(0, (f"no message handled yet in {json_log or games / log.LOG_NAME}",))
+    return Handled(0, tuple(log.table(rows)))
+
+
 def check_games(games: Path) -> Handled:
     """`mail --check-games DIR`: every game whose side in play has no address (exit 1 when any)."""
     from referee.live.mail import game
 
     if not games.is_dir():
         raise UsageError(f"--check-games {games}: no such folder")
+    store.settle(games)  # what a dead command left, completed first
     lines = game.unaddressed(games)
     if not lines:
         return Handled(0, (f"every game in {games} has an address for each side in play",))
@@ -147,14 +176,13 @@ def add_player(games: Path, address: str, passphrase_text: str, wait: float = 10
     entry = players.hash_passphrase(players.checked_passphrase(passphrase_text))
     path = games / PLAYERS_FILE
     try:
-        with game.locked(path, wait):
+        with store.transaction(games, wait), game.locked(path, wait):
             keys = players.load_keys(path) or {}
             replaced = checked in keys
             keys[checked] = entry
-            if not path.exists():
-                path.touch(mode=0o600)
-            os.chmod(path, 0o600)
-            game.write_atomically(path, players.render_keys(keys))
+            store.write(path, players.render_keys(keys), mode=0o600)  # readable by its owner only
+    except store.WriteFailed:
+        raise
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
     return f"{'replaced' if replaced else 'added'} the key of {checked} in {path}"
@@ -171,7 +199,9 @@ __all__ = [
     "check_games",
     "default_sender",
     "flush",
+    "handle_bytes",
     "read_bounded",
     "run",
     "settings",
+    "show_log",
 ]

@@ -13,8 +13,9 @@ from email.parser import BytesParser
 from enum import Enum
 from typing import NamedTuple
 
+from referee.live.mail.replies import new_text
+
 _FIELD = re.compile(r"\s*(key|token|salt)\s*:(.*)", re.IGNORECASE | re.DOTALL)
-_ATTRIBUTION = re.compile(r".*\bwrote\s*:\s*", re.IGNORECASE | re.DOTALL)
 _UNDECLARED = {"us-ascii", "ascii", "unknown-8bit", "x-unknown"}
 _LATIN_1 = {"iso-8859-1", "latin-1", "latin1", "iso_8859-1", "l1", "iso8859-1"}
 _MALFORMED_LINE = re.compile(r"\bmalformed: line (\d+), col \d+")
@@ -40,6 +41,9 @@ class Submission(NamedTuple):
     token: str | None
     salt: str | None = None
     """A `Salt:` line's text (PLAY.md §5.1): the sender's side's salt."""
+    unclear: str | None = None
+    """A line where the reply parser sees a quoted earlier message begin among the lines
+    read as the sender's own: the boundary is unclear, and the message is refused."""
 
     def __repr__(self) -> str:
         # The passphrase never appears in a repr, a log line or an answer.
@@ -92,17 +96,24 @@ def decode_part(part: Message) -> str:
 
 
 def written_lines(text: str) -> list[str | None]:
-    """The lines of a message's text up to its signature line (`-- `, excluded), each as
-    written, or None for a line the sender did not write: a quoted line (`>`) and the
-    "... wrote:" line just above quoted lines."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    kept: list[str | None] = []
-    for index, line in enumerate(lines):
-        if line.rstrip() == "--":
-            break
-        quoted = line.lstrip().startswith(">")
-        kept.append(None if quoted or (_ATTRIBUTION.fullmatch(line) and _next_is_quoted(lines, index)) else line)
-    return kept
+    """The lines of a message's text that its sender wrote, each as written, or None for a
+    line the sender did not write: a quoted line (`>`) and the attribution above it, a
+    greeting, a sign-off and the name below it. Everything from the signature line `-- `,
+    a mobile signature or the start of a quoted earlier message on is left out
+    (`replies.new_text`, docs/mail.md)."""
+    return new_text(text, second_opinion=False).lines
+
+
+def first_html(message: Message) -> str | None:
+    """The text of the first `text/html` part that is not an attachment (`html.html_text`)."""
+    from referee.live.mail.html import html_text
+
+    for part in message.walk():
+        if part.is_multipart() or (part.get_content_disposition() or "").lower() == "attachment":
+            continue
+        if part.get_content_type() == "text/html":
+            return html_text(decode_part(part))
+    return None
 
 
 class MessageText(NamedTuple):
@@ -131,17 +142,18 @@ def message_text(data: bytes) -> MessageText:
 
 
 def read_body(text: str) -> Submission:
-    """Drop quoted lines (`>`), an attribution line just above them ("... wrote:"), and
-    everything from the signature line `-- ` on; take out the first `Key:`, `Token:` and `Salt:`
-    lines (every such line is removed); what remains is the move text. When a line holds
-    `moves:` alone, the move text is what follows it, up to a line `end` or the end, and
-    the lines outside are ignored. A body of `show` or `moves` alone, in any case, is a
-    request for the board or the legal moves."""
+    """Keep the sender's own lines (`replies.new_text`: no quoted earlier message, signature,
+    greeting or sign-off; `unclear` when the reply parser doubts the boundary); take out
+    the first `Key:`, `Token:` and `Salt:` lines (every such line is removed); what remains
+    is the move text. When a line holds `moves:` alone, the move text is what follows it,
+    up to a line `end` or the end, and the lines outside are ignored. A body of `show` or
+    `moves` alone, in any case, is a request for the board or the legal moves."""
     kept: list[str] = []
     key: str | None = None
     token: str | None = None
     salt: str | None = None
-    for line in written_lines(text):
+    read = new_text(text)
+    for line in read.lines:
         if line is None:
             continue
         field = _FIELD.fullmatch(line)
@@ -156,11 +168,15 @@ def read_body(text: str) -> Submission:
                 salt = value if salt is None else salt
             continue
         kept.append(line.rstrip())
-    moves = "\n".join(_between_markers(kept)).strip()
+    between = _between_markers(kept)
+    moves = "\n".join(between).strip()
+    unclear = read.unclear
+    if unclear is not None and len(between) < len(kept) and not any(unclear in line for line in between):
+        unclear = None  # the moves stand between `moves:` and `end`, away from the line in doubt
     word = moves.lower()
     if word in ("show", "moves"):
-        return Submission(Request(word), "", key, token, salt)
-    return Submission(Request.PLAY, moves, key, token, salt)
+        return Submission(Request(word), "", key, token, salt, unclear)
+    return Submission(Request.PLAY, moves, key, token, salt, unclear)
 
 
 def _between_markers(lines: list[str]) -> list[str]:
@@ -194,10 +210,3 @@ def not_a_move(moves: str, error: str, example: str | None) -> str | None:
         f"`{BLOCK_END}`: a greeting or a sign-off outside those lines is then ignored."
     )
     return textwrap.fill(text, 72, break_long_words=False, break_on_hyphens=False)
-
-
-def _next_is_quoted(lines: list[str], index: int) -> bool:
-    for line in lines[index + 1 :]:
-        if line.strip():
-            return line.lstrip().startswith(">")
-    return False

@@ -173,12 +173,43 @@ def not_accepted(game_id: str, reason: str) -> str:
     )
 
 
-def plain_text_please(game_id: str, html: bool) -> str:
-    what = "only HTML" if html else "no text"
+def not_verified(game_id: str, authserv: str) -> str:
+    """`--trust-authserv` without passphrases: a sender the provider did not verify."""
     return (
-        f"Your message to game {game_id} holds {what}, so nothing was played.\n\n"
+        f"Your message to game {game_id} was not accepted: the mail server {authserv} could\n"
+        "not verify that it comes from your address (no DMARC or aligned DKIM pass).\n\n"
+        "Send it again from your own mail account, as you sent your earlier moves.\n"
+        "Nothing was played.\n"
+    )
+
+
+def unclear(game_id: str, line: str, read: str) -> str:
+    """A reply whose new text and quote cannot be told apart: refused, showing what was read."""
+    shown = "\n".join(f"  | {text}" for text in read.splitlines()[:40]) or "  (nothing)"
+    return (
+        f"Your message to game {game_id} was not played: nothing was written. Where your reply\n"
+        f'ends and the message it quotes begins is unclear: the line\n\n  "{line}"\n\n'
+        "looks like the start of a quoted earlier message, yet it is not marked as a quote.\n"
+        "The referee never reads a quoted message as moves. It read this as your text:\n\n"
+        f"{shown}\n\n"
+        "Please answer again with only your moves above the quoted text, or put them\n"
+        "between a line `moves:` and a line `end`.\n"
+    )
+
+
+def plain_text_please(game_id: str, html: bool, read: str | None = None) -> str:
+    """HTML-only mail (PLAY.md §5): asked for plain text; `read`, what the HTML's own text
+    (quotes left out) would have given, is shown so that the player can check it."""
+    what = "only HTML" if html else "no text"
+    shown = ""
+    if read is not None:
+        lines = "\n".join(f"  | {text}" for text in read.splitlines()[:40]) or "  (nothing)"
+        shown = f"\nIts text, quotes left out, reads:\n\n{lines}\n\nNothing of it was played.\n"
+    return (
+        f"Your message to game {game_id} holds {what}, so nothing was played.\n{shown}\n"
         "Please send your moves as plain text (text/plain), one submission per message;\n"
-        "write `show` for the board or `moves` for the legal moves.\n"
+        "write `show` for the board or `moves` for the legal moves. Most mail programs\n"
+        "have a plain-text setting (Gmail: More options, Plain text mode).\n"
     )
 
 

@@ -20,8 +20,13 @@ from typing import NamedTuple
 from referee.judge.clock import current_instant
 from referee.judge.errors import UsageError
 from referee.live.mail.errors import DeliveryError
+from referee.store import journal
 
 PASSWORD_VARIABLE = "REFEREE_SMTP_PASSWORD"
+TRIED = ".tried"
+"""Beside an answer being sent: it was handed to the server once (a later flush marks it resent)."""
+RESENT_HEADER = "X-Referee-Resent"
+"""On an answer sent again after a run died between sending it and removing it."""
 
 
 class Smtp(NamedTuple):
@@ -80,7 +85,8 @@ def write_outbox(
     written: list[Path] = []
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(current_instant() if now is None else now))
     try:
-        outbox.mkdir(parents=True, exist_ok=True)
+        if journal.active() is None:
+            outbox.mkdir(parents=True, exist_ok=True)  # within a transaction, made when it is applied
         for message in messages:
             # The name sorts by time, then by the order written, so that `flush` sends the oldest first.
             name = f"{stamp}-{time.monotonic_ns():020d}-{secrets.token_hex(4)}.eml"
@@ -126,16 +132,24 @@ def flush(outbox: Path, smtp: Smtp) -> Flushed:
                 except FileNotFoundError:  # sent by another gateway meanwhile
                     continue
                 message = BytesParser(policy=policy.default).parsebytes(data)
+                tried = path.with_name(path.name + TRIED)
+                if tried.exists():  # sent before, maybe, by a run that died before removing it
+                    message[RESENT_HEADER] = "yes (this answer may have reached you before)"
+                else:
+                    tried.touch()
                 try:
                     client.send_message(message)
                 except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException, ValueError) as error:
                     if not _for_good(error):
+                        tried.unlink(missing_ok=True)  # refused for now: it did not reach anyone
                         raise
                     aside = path.with_name(path.name + ".failed")
                     path.replace(aside)
+                    tried.unlink(missing_ok=True)
                     set_aside.append(aside)
                     continue
                 path.unlink(missing_ok=True)
+                tried.unlink(missing_ok=True)
                 sent += 1
     except smtplib.SMTPException as error:
         raise DeliveryError(f"the SMTP server {smtp.host}:{smtp.port} refused: {_reason(error)}") from None

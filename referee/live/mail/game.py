@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 
 from games import registry
 from games.api import GameState
-from referee.judge import session, sources
+from referee import store
+from referee.judge import session
 from referee.judge.adjudicate import Replay
 from referee.judge.errors import BusyError, UsageError
 from referee.judge.words import describe, plural
@@ -79,7 +80,7 @@ def open_game(path: Path) -> Game:
     """The game in `path`, read and replayed once (as `play` replays it: `submit` takes
     this very replay); UsageError when it is unreadable or not exactly one record. The
     gateway reads it without the game's lock (PLAY.md §4 locks what writes: `submit`)."""
-    data = sources.read_bounded(path, sources.max_record(), str(path))  # (bounded: PLAY.md §8)
+    data = play.read_game(path)  # (as a transaction left it, or read within its bound: PLAY.md §8)
     try:
         return dataclasses.replace(game_of(path, play.replay_file(path, data)), data=data)
     except play.UsageError as error:
@@ -194,7 +195,7 @@ def reveal(game: Game, seed: str, wait: float) -> str | None:
     if not result.written:
         return None
     try:
-        return game.path.read_text(encoding="utf-8")
+        return play.read_game(game.path).decode("utf-8")
     except OSError as error:
         raise UsageError(f"cannot read {game.path}: {error.strerror or error}") from None
 
@@ -251,7 +252,7 @@ def read_key(keys: Path | None, game_id: str) -> str | None:
 def locked(path: Path, wait: float) -> Iterator[None]:
     """The exclusive lock of PLAY.md §4 on `path.lock`; BusyError after `wait` seconds."""
     try:
-        with play.locked(path, wait):
+        with store.locked(path, wait):
             yield
     except play.BusyError as error:
         raise BusyError(str(error)) from None
@@ -260,7 +261,8 @@ def locked(path: Path, wait: float) -> Iterator[None]:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    play.write_atomically(path, text)
+    """Write a file of the folder: at once, or with the rest of the message's operation."""
+    store.write(path, text)
 
 
 def board_svg(game: Game) -> str | None:

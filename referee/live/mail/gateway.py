@@ -12,12 +12,12 @@ answers, delivers them, and writes the outcome into `DIR/mail.log`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, datetime
-from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
+from referee import store
 from referee.judge.clock import current_instant
 from referee.judge.errors import BusyError, ExitStatus, UsageError
 from referee.judge.words import plural
@@ -29,6 +29,7 @@ from referee.live.mail.headers import Head, read_head
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.ledger import Entry, Ledger
 from referee.live.mail.log import LogLine, Outcome
+from referee.live.mail.verified import verified
 
 PLAYERS_FILE = "players.toml"
 MAX_SIZE = 2**20
@@ -55,6 +56,10 @@ class Settings(NamedTuple):
     """Who hears of an accepted move at once (a league's `digest`, LEAGUE.md §3)."""
     requests: policy.Requests | None = None
     """A league's handlers of `leave` and `status` by mail (None: not a league's folder)."""
+    log_file: Path | None = None
+    """`--log-file`: one more file that gets each message's JSON log line."""
+    trusted: str | None = None
+    """`--trust-authserv ID`: the authserv-id whose Authentication-Results header verifies a sender."""
 
 
 class Handled(NamedTuple):
@@ -65,6 +70,8 @@ class Handled(NamedTuple):
     notes: tuple[str, ...]
     answers: tuple[Answer, ...] = ()
     outcome: Outcome | None = None
+    kept: tuple[Path, ...] = ()
+    """The answers' files in the outbox (sent from there with `--smtp`)."""
 
 
 class _Trace:
@@ -80,19 +87,70 @@ def handle(data: bytes, settings: Settings, too_large: bool = False) -> Handled:
     game folder."""
     head = read_head(data)
     trace = _Trace()
+    now = settings.now if settings.now is not None else current_instant()
+    line: LogLine | None = None
     try:
-        handled = _judge(head, data, settings, too_large, trace)
+        # One transaction (referee.store.journal): the game, the ledger, the answers in the
+        # outbox and the log line are written all together or not at all; what a dead
+        # gateway committed is completed by the next command on the folder.
+        with store.transaction(settings.games, settings.wait):
+            handled = _judge(head, data, settings, too_large, trace)
+            if handled.outcome is not None:
+                line = _line(now, head, trace, handled)
+                log.append(settings.games, line)
     except BusyError as error:
         note = f"{error} (exit 75: the mail system will deliver it again)"
         handled = Handled(ExitStatus.BUSY, (note,), (), Outcome.BUSY)
-    if handled.outcome is not None:
-        now = settings.now if settings.now is not None else current_instant()
-        line = LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome)
+        line = _line(now, head, trace, handled)
+        log.append(settings.games, line)
+    if line is not None and settings.log_file is not None:
+        # The --log-file's JSON line, once the message's transaction is over: a line for
+        # every message handled, never one for a message rolled back.
         try:
-            log.append(settings.games, line)
+            log.append_json(settings.log_file, line)
         except OSError as error:
-            handled = handled._replace(notes=(*handled.notes, f"cannot write {log.LOG_NAME}: {error}"))
+            note = f"cannot write {settings.log_file}: {error.strerror or error} (exit 75: delivered again)"
+            handled = handled._replace(exit_code=ExitStatus.BUSY, notes=(*handled.notes, note))
+    if settings.smtp is not None and handled.kept:
+        handled = _send(handled, settings)
     return handled
+
+
+def _send(handled: Handled, settings: Settings) -> Handled:
+    """With `--smtp`: send the outbox (the answers waiting there first, then this
+    message's); exit 75 when the server cannot take them (they wait in the outbox)."""
+    assert settings.smtp is not None
+    try:
+        with game.locked(settings.outbox / ".flush", settings.wait):
+            flushed = delivery.flush(settings.outbox, settings.smtp)
+    except (DeliveryError, BusyError) as error:
+        kept = [f"the answer was kept in {path}" for path in handled.kept if path.exists()]
+        return handled._replace(exit_code=ExitStatus.BUSY, notes=(*handled.notes, str(error), *kept))
+    earlier = flushed.sent - sum(1 for path in handled.kept if not path.exists())
+    notes = flush_notes(flushed._replace(sent=max(earlier, 0)), settings.outbox)
+    return handled._replace(notes=(*handled.notes, *notes))
+
+
+def _line(now: int, head: Head, trace: _Trace, handled: Handled) -> LogLine:
+    assert handled.outcome is not None
+    return LogLine(now, head.message_id, head.sender, trace.game_id, handled.outcome, _reason(handled))
+
+
+def _reason(handled: Handled) -> str:
+    """Why a message went the way it did, for the JSON log: the first note, else the first
+    line of the first answer (never the passphrase: a body's `Key:` is never quoted)."""
+    if handled.notes:
+        return handled.notes[0]
+    for answer in handled.answers:
+        lines = answer.body.splitlines()
+        first = next((line.strip() for line in lines if line.strip()), "")
+        if "You sent:" in lines:  # a refusal: what was wrong follows the moves quoted
+            rest = lines[lines.index("You sent:") + 1 :]
+            why = next((line.strip() for line in rest if line.strip() and not line[:1].isspace()), "")
+            return f"{first} {why}".strip()
+        if first:
+            return first
+    return ""
 
 
 def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: _Trace) -> Handled:
@@ -122,7 +180,8 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
     except RecursionError:
         note = f"{_who(head)}: a message of parts nested too deeply to read: no answer"
         return Handled(0, (note,), (), Outcome.REFUSED)
-    answers, notes, outcome = _answers(message, settings, game_id, current, player)
+    provider = settings.trusted is not None and verified(data, settings.trusted, player.address)
+    answers, notes, outcome = _answers(message, settings, game_id, current, player, provider)
     return _deliver(head, settings, game_id, answers, notes, outcome)
 
 
@@ -137,15 +196,10 @@ def _deliver(
         for answer in answers
     ]
     try:
-        if settings.smtp is not None:
-            notes = [*notes, *flush_notes(flush_waiting(settings), settings.outbox)]
-            delivery.send(built, settings.smtp)
-        else:
-            delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
+        paths = delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
     except DeliveryError as error:
-        kept = _keep(built, settings)
-        return Handled(ExitStatus.BUSY, (*notes, str(error), *kept), tuple(answers), outcome)
-    return Handled(0, tuple(notes), tuple(answers), outcome)
+        return Handled(ExitStatus.BUSY, (*notes, str(error)), tuple(answers), outcome)
+    return Handled(0, tuple(notes), tuple(answers), outcome, tuple(paths))
 
 
 def flush_waiting(settings: Settings) -> delivery.Flushed:
@@ -168,20 +222,37 @@ def flush_notes(flushed: delivery.Flushed, outbox: Path) -> list[str]:
 
 
 def _answers(
-    message: Incoming, settings: Settings, game_id: str, current: game.Game, player: players.Player
+    message: Incoming,
+    settings: Settings,
+    game_id: str,
+    current: game.Game,
+    player: players.Player,
+    provider: bool = False,
 ) -> tuple[list[Answer], list[str], Outcome]:
+    """The answers to a player's message. `provider`: the sender was verified by the
+    `--trust-authserv` provider's Authentication-Results, which stands for the passphrase."""
     to_sender = ((player.address, player.name),)
     mover = current.to_move in player.sides
     if message.text is None:
-        body = compose.plain_text_please(game_id, message.html_only)
+        read = read_body(message.html_text).moves if message.html_text is not None else None
+        body = compose.plain_text_please(game_id, message.html_only, read)
         return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, body)], [], Outcome.REFUSED
     submission = read_body(message.text)
     keys = players.load_keys(settings.games / PLAYERS_FILE)
-    if keys is not None:
+    authserv = settings.trusted
+    if authserv is not None and keys is None and not provider:
+        answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_verified(game_id, authserv))
+        note = f"{player.address}: not accepted for game {game_id}: not verified by {authserv}"
+        return [answer], [note], Outcome.NOT_ACCEPTED
+    if keys is not None and not provider:
         reason = _key_problem(keys, player.address, submission)
         if reason is not None:
             answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
             return [answer], [f"{player.address}: not accepted for game {game_id}: {reason}"], Outcome.NOT_ACCEPTED
+    if submission.unclear is not None:
+        body = compose.unclear(game_id, submission.unclear, submission.moves)
+        note = f"{player.address}: refused for game {game_id}: the reply's boundary is unclear"
+        return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     request = _league_request(settings, submission)
     if request is not None and settings.requests is not None:
         return asked.answer(
@@ -379,16 +450,6 @@ def _no_game(head: Head, folder: Path) -> str:
 
 def _who(head: Head) -> str:
     return f"message {head.message_id or '(no Message-ID)'} from {head.sender or '(no single From address)'}"
-
-
-def _keep(built: Sequence[EmailMessage], settings: Settings) -> list[str]:
-    """After a failed delivery, the answers are written into the outbox, for `--flush` or
-    the next delivery to send."""
-    try:
-        paths = delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
-    except DeliveryError as error:
-        return [f"and could not keep the answers: {error}"]
-    return [f"the answer was kept in {path}" for path in paths]
 
 
 __all__ = ["Handled", "Settings", "flush_notes", "flush_waiting", "handle"]

@@ -11,6 +11,7 @@ from email.parser import BytesParser
 from email.utils import getaddresses
 from typing import NamedTuple
 
+from referee.live.mail.body import first_html as _first_html
 from referee.live.mail.body import first_text as _first_text
 from referee.live.mail.headers import ADDRESS, GAME_ID, Head, clean_header_text, game_ids, read_head
 
@@ -28,6 +29,8 @@ class Incoming(NamedTuple):
     text: str | None
     html_only: bool
     automatic: bool
+    html_text: str | None = None
+    """An HTML-only message's text as read (`html.html_text`), to show the player."""
 
     def __repr__(self) -> str:
         return f"<Incoming {self.message_id} from {self.sender} subject {self.subject!r}>"
@@ -75,6 +78,7 @@ def with_body(head: Head, data: bytes) -> Incoming:
         text,
         html and text is None,
         head.automatic is not None,
+        _first_html(message) if html and text is None else None,
     )
 
 

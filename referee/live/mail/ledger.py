@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from referee import store
 from referee.live.mail.incoming import clean_header_text
 
 LEDGER_NAME = "mail-ledger.tsv"
@@ -33,7 +34,7 @@ class Ledger:
     def __init__(self, folder: Path) -> None:
         self.path = folder / LEDGER_NAME
         try:
-            self._text = self.path.read_text(encoding="utf-8")
+            self._text = store.read_bytes(self.path).decode("utf-8")
         except FileNotFoundError:
             self._text = ""
 

@@ -9,20 +9,18 @@ did-you-mean suggestions; draw and undo offers that need every player.
 from referee.judge.errors import BusyError, UsageError
 from referee.judge.token import token_of, turn_token
 from referee.live.play.agreement import submit
-from referee.live.play.core import replay_file
+from referee.live.play.core import read_game, replay_file
 from referee.live.play.keys import read_key
 from referee.live.play.result import PlayResult
-from referee.live.play.safe import locked, write_atomically
 
 __all__ = [
     "BusyError",
     "PlayResult",
     "UsageError",
-    "locked",
+    "read_game",
     "read_key",
     "replay_file",
     "submit",
     "token_of",
     "turn_token",
-    "write_atomically",
 ]

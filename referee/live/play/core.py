@@ -20,6 +20,7 @@ from games.api import GameInfo, GameState, Randomness
 from games.randomness import salt_tag
 from notation.commands import Command
 from notation.model import Move, Record, Span, Tag
+from referee import store
 from referee.judge import clock, forms, sources
 from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
@@ -32,7 +33,6 @@ from referee.judge.words import describe, verdict_fields, verdict_line
 from referee.live.play import keys, submission, timed
 from referee.live.play.plan import Plan, Refusal, replace_moves, rolled, with_roll
 from referee.live.play.result import PlayResult
-from referee.live.play.safe import locked, write_atomically
 
 NOWHERE = Span(1, 1)
 
@@ -41,8 +41,13 @@ Known = tuple[bytes, Replay]
 
 
 def read_game(path: Path) -> bytes:
-    """A game file's bytes: a regular file of at most `--max-record-bytes` (PLAY.md §8);
-    UsageError otherwise (a FIFO or a device is refused unread)."""
+    """A game file's bytes as the operation in progress left it (staged), else read from
+    disk: a regular file of at most `--max-record-bytes` (PLAY.md §8); UsageError
+    otherwise (a FIFO or a device is refused unread)."""
+    return store.read_bytes(path, _read_bounded)
+
+
+def _read_bounded(path: Path) -> bytes:
     return sources.read_bounded(path, sources.max_record(), str(path))
 
 
@@ -106,7 +111,7 @@ def decided(
     if not path.is_file():
         read_game(path)  # the reason, before a lock file is made beside a missing game
         raise UsageError(f"cannot read {path}: not a file")
-    with locked(path, wait):
+    with store.transaction(store.target_of(path).parent, wait), store.locked(path, wait):
         data = read_game(path)
         current = known[1] if known is not None and known[0] == data else replay_file(path, data)
         result, text = decide(current)
@@ -114,7 +119,7 @@ def decided(
         if dry_run and result.exit_code == 0:
             result = dataclasses.replace(result, notice="dry run: nothing written")
         if text is not None and not dry_run:
-            write_atomically(path, text)
+            store.write(path, text)  # at once, or with the rest of the operation it is part of
             result = dataclasses.replace(result, written=True)
     return result
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from games import registry
 from games.api import GameInfo
 from games.randomness import effective_seed, record_salts, salt_tag, seed_hash
+from referee import store
 from referee.judge import sources
 from referee.judge.errors import UsageError
-from referee.live.play.safe import create_atomically
 
 SEED_BITS = 128
 
@@ -46,9 +46,11 @@ def fresh_seed() -> str:
 def create_key(path: Path, seed: str) -> None:
     """Write `seed` to a new key file, mode 0600; an existing file is never overwritten."""
     try:
-        create_atomically(path, seed + "\n", 0o600)  # never half written, as every file the referee writes
+        store.create(path, seed + "\n", 0o600)  # never half written; with its game, in a transaction
     except FileExistsError:
         raise UsageError(f"the key file {path} already exists: a key is never overwritten") from None
+    except store.WriteFailed as error:
+        raise UsageError(f"cannot create the key file {path}: {error.reason}") from None
     except OSError as error:
         raise UsageError(f"cannot create the key file {path}: {error.strerror or error}") from None
 

@@ -11,6 +11,7 @@ from games.api import Randomness
 from games.randomness import effective_seed, salt_tag, seed_hash
 from notation import writer
 from notation.model import Record, Tag
+from referee import store
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
 from referee.judge.token import canonical_text, token_of
@@ -19,7 +20,6 @@ from referee.judge.words import verdict_fields, verdict_line
 from referee.live.play import keys
 from referee.live.play.core import next_text, read_game
 from referee.live.play.result import PlayResult
-from referee.live.play.safe import locked, write_atomically
 
 
 def new_secret(fresh_record: str, key: Path, salts: Sequence[str], seed: str) -> str:
@@ -58,7 +58,7 @@ def reveal(path: Path, seed: str, wait: float = 10.0) -> PlayResult:
     verifies the seed, the salts and every roll. The seed is written whatever the
     verdict then says: a roll that does not match is the very thing a reveal exposes."""
     path = Path(path)
-    with locked(path, wait):
+    with store.transaction(store.target_of(path).parent, wait), store.locked(path, wait):
         results = read_source(read_game(path))
         if len(results) != 1:
             raise UsageError(f"{path} must hold one game, it holds {len(results)}")
@@ -81,7 +81,7 @@ def reveal(path: Path, seed: str, wait: float = 10.0) -> PlayResult:
         after = adjudicate(revealed, str(path))
         verdict = annotated(after.verdict, token_of(after))
         text = canonical_text(revealed, after)
-        write_atomically(path, text)
+        store.write(path, text)
         return dataclasses.replace(_shown(verdict, after, notice="seed revealed"), written=True)
 
 

@@ -98,7 +98,9 @@ def test_moves_between_a_moves_line_and_end_are_read_alone() -> None:
     read = read_body(body)
     assert (read.request, read.moves, read.key) == (Request.PLAY, "d1+d2+d3-W i3-E", "sesame")
     assert read_body("Hi\nMoves:\n  d1-W d2-W  \n\n-- \nAnn\n").moves == "d1-W d2-W"  # to the end
-    assert read_body("Hallo Bo,\nd1-W d2-W\nGrüße\n").moves == "Hallo Bo,\nd1-W d2-W\nGrüße"  # strict without the block
+    # Without the block a greeting and a sign-off are left out (docs/mail.md), any other line stays: strict.
+    assert read_body("Hallo Bo,\nd1-W d2-W\nGrüße\n").moves == "d1-W d2-W"
+    assert read_body("Hallo Bo,\nhere it comes\nd1-W d2-W\n").moves == "here it comes\nd1-W d2-W"
 
 
 def test_a_line_that_is_no_move_is_named_in_a_player_s_words() -> None:
@@ -127,12 +129,12 @@ def _send(tmp_path: Path, body: str) -> tuple[str, str]:
     return "\n".join(texts), game_file.read_text(encoding="utf-8")
 
 
-def test_a_greeting_refuses_the_submission_and_the_answer_says_why(tmp_path: Path) -> None:
-    answer, record = _send(tmp_path, "Hallo Bo,\n\nd1+d2+d3-W i3-E\n\nGrüße\nAnn\n")
+def test_a_line_of_chat_refuses_the_submission_and_the_answer_says_why(tmp_path: Path) -> None:
+    answer, record = _send(tmp_path, "Hallo Bo,\nhere it comes:\n\nd1+d2+d3-W i3-E\n\nGrüße\nAnn\n")
     assert "W:" not in record  # strict: nothing played
     assert "was not played: nothing was written" in answer
     words = " ".join(answer.split())
-    assert 'The line "Hallo Bo," is not a move' in words
+    assert 'The line "here it comes:" is not a move' in words
     assert "`moves:`" in words and "`end`" in words
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee.live import play
+from referee import store
 from tests.conftest import EXAMPLES
 from tests.helpers.mail import GM, SmtpServer, message, nika_game, outbox_messages, run_mail, smtp
 
@@ -135,7 +135,7 @@ def test_the_same_message_delivered_five_times_at_once_plays_once(tmp_path: Path
 def test_a_busy_game_exits_75_and_plays_nothing_then_the_retry_plays(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<busy@x.org>").as_bytes()
-    with play.locked(path, 0):
+    with store.locked(path, 0):
         code, err = _mail(tmp_path, smtp, sent, "--wait", "0.3")
     assert code == 75
     assert "busy" in err

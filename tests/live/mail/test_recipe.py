@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.live import play
+from referee import store
 from tests.helpers.mail import SmtpServer, message, nika_game, smtp
 
 __all__ = ["smtp"]
@@ -92,7 +92,7 @@ def test_the_documented_procmail_recipe_in_real_procmail(tmp_path: Path, smtp: S
     assert "1. W: d1+d2+d3-W i3-E" in path.read_text()
     assert sum(len(answer.recipients) for answer in smtp.take()) == 4
     assert not mailbox.exists()
-    with play.locked(path, 0):
+    with store.locked(path, 0):
         busy = message("Bo <bo@example.org>", "[club-3]", "a4-S b4-S\n", message_id="<busy@x.org>").as_bytes()
         command = ["procmail", "-m", f"HOME={home}", "PATH=/usr/bin:/bin", "SHELL=/bin/sh", str(rcfile)]
         rc = ours.replace("--smtp", "--wait 0.2 --smtp")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -256,7 +257,7 @@ def test_new_secret_writes_a_fresh_key_0600_and_its_hash(tmp_path: Path) -> None
     result = runner.invoke(app, ["new", "nieuchess", "--secret", str(key_file), "--tag", "Red=Ann"])
     assert result.exit_code == 0, result.output
     seed = read_key(key_file)
-    assert len(seed) == 32 and int(seed, 16) >= 0  # 128 bits from `secrets`, as hex
+    assert re.fullmatch(r"[0-9a-f]{32}", seed)  # 128 bits from `secrets`, as hex
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert key_file.read_text() == seed + "\n"
     digest = hashlib.sha256(seed.encode()).hexdigest()

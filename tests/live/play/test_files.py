@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.live.play.safe import lock_path, write_atomically
+from referee.store import lock_path, write_atomically
 from tests.live.play.test_safety import NIKA, referee, spawn, turns_of
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"

@@ -20,8 +20,9 @@ import pytest
 from referee.judge import session
 from referee.judge.playout import play as playout
 from referee.judge.verdicts import Verdict
-from referee.live.play import BusyError, locked, submit, write_atomically
-from referee.live.play.safe import SLOW_WRITE_ENV, lock_path
+from referee.live.play import BusyError, submit
+from referee.store import lock_path, locked, write_atomically
+from referee.store.atomic import SLOW_WRITE_ENV
 
 NIKA = '[Game "nika"]\n'
 
@@ -172,11 +173,13 @@ def test_racing_submissions_for_the_same_state_apply_exactly_one(tmp_path: Path)
     assert referee("check", str(path)).returncode == 0
 
 
-def test_a_play_killed_at_any_instant_leaves_the_old_or_the_new_record(tmp_path: Path) -> None:
+def _kill_plays_at_random(tmp_path: Path, seed: int) -> set[bool]:
+    """Ten `play`s of a game killed at random instants of a slowed write; after each kill the
+    file is the old record or the new one, never half; returns whether each kill left the old."""
     tags, turns = turns_of("nika", 4, 6, "crash")
     path = tmp_path / "game.rgn"
     path.write_text(tags)
-    chooser = random.Random(11)
+    chooser = random.Random(seed)
     env = {**os.environ, SLOW_WRITE_ENV: "0.15"}
     index = 0
     outcomes = set()
@@ -206,14 +209,23 @@ def test_a_play_killed_at_any_instant_leaves_the_old_or_the_new_record(tmp_path:
             break
     assert submit(path, turns[index] if index < len(turns) else "draw", wait=5).exit_code in (0, 1)
     assert referee("check", str(path)).returncode == 0
+    return outcomes
+
+
+def test_a_play_killed_at_any_instant_leaves_the_old_or_the_new_record(tmp_path: Path) -> None:
+    _kill_plays_at_random(tmp_path, 11)
 
 
 @pytest.mark.slow
 def test_many_kills(tmp_path: Path) -> None:
-    for _ in range(10):
-        test_a_play_killed_at_any_instant_leaves_the_old_or_the_new_record(tmp_path)
+    seen: set[bool] = set()
+    for seed in range(10):
+        seen |= _kill_plays_at_random(tmp_path, 100 + seed)
         for stray in tmp_path.iterdir():
             stray.unlink()
+    # A hundred kills landed both before the rename (the old record kept) and after it (the
+    # new one written): the soak tried both sides of the instant that matters.
+    assert seen == {True, False}
 
 
 def test_reveal_holds_the_lock_too(tmp_path: Path) -> None:

@@ -1,0 +1,107 @@
+"""`--trust-authserv ID`: a sender verified by the game master's mail provider (RFC 8601).
+
+The provider's receiving server checks DKIM, SPF and DMARC and writes its verdict on top of
+the message as an `Authentication-Results` header under its own name, the authserv-id
+(`mx.google.com`, `mx.example.net`). Headers below it are older, written by servers the
+message passed through or by the sender; a sender can write any header, under any name.
+So only the topmost `Authentication-Results` header whose authserv-id is ID counts, and
+it verifies the `From` address when it says
+
+- `dmarc=pass` (with `header.from`, when given, the `From` domain), or
+- `dkim=pass` with `header.d` (or the domain of `header.i`) the `From` domain or a
+  domain above it (relaxed alignment: `mail.example.org` signed as `example.org`).
+
+Read within bounds: at most `MAX_HEADERS` headers of that name, each cut to 4 KB, parsed
+by `authres` (an RFC 8601 parser); the provider's header that it cannot parse verifies
+nothing."""
+
+from __future__ import annotations
+
+import re
+
+from referee.live.mail.headers import HEADER_LIMIT
+
+NAME = b"authentication-results"
+MAX_HEADERS = 50
+_END = re.compile(rb"\r?\n\r?\n")
+_AUTHSERV = re.compile(r"[A-Za-z0-9.-]{1,253}")
+
+
+def checked_authserv(text: str) -> str:
+    """An authserv-id given on the command line (a host name such as mx.google.com), lower case."""
+    from referee.judge.errors import UsageError
+
+    value = text.strip().lower()
+    if not _AUTHSERV.fullmatch(value) or ".." in value:
+        raise UsageError(f'--trust-authserv "{text}": an authserv-id is a host name such as mx.google.com')
+    return value
+
+
+def results_headers(data: bytes) -> list[str]:
+    """The values of the `Authentication-Results` headers of a message, topmost first."""
+    if data.startswith(b"From "):
+        data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
+    end = _END.search(data)
+    block = data[: end.start()] if end else data
+    found: list[list[bytes]] = []
+    current: list[bytes] | None = None
+    for line in block.splitlines():
+        if line[:1] in (b" ", b"\t"):
+            if current is not None and sum(map(len, current)) < HEADER_LIMIT:
+                current.append(line)
+            continue
+        current = None
+        name, colon, value = line.partition(b":")
+        if colon and name.strip().lower() == NAME and len(found) < MAX_HEADERS:
+            current = [value]
+            found.append(current)
+    return [b" ".join(parts)[:HEADER_LIMIT].decode("utf-8", "replace") for parts in found]
+
+
+def verified(data: bytes, authserv: str, sender: str) -> bool:
+    """Whether the topmost `Authentication-Results` of `authserv` verifies `sender`'s domain."""
+    import authres
+
+    domain = sender.rpartition("@")[2].lower()
+    for value in results_headers(data):
+        try:
+            header = authres.AuthenticationResultsHeader.parse_value(value)
+        except Exception:  # authres raises its own SyntaxError and, on odd input, others
+            if _authserv_of(value) == authserv:
+                return False  # the provider's header, unreadable: it verifies nothing
+            continue
+        if str(header.authserv_id).lower() != authserv:
+            continue
+        return any(_passes(result, domain) for result in header.results)
+    return False
+
+
+def _authserv_of(value: str) -> str:
+    return value.split(";", 1)[0].strip().split(" ", 1)[0].lower()
+
+
+def _passes(result: object, domain: str) -> bool:
+    method = str(getattr(result, "method", "")).lower()
+    if str(getattr(result, "result", "")).lower() != "pass":
+        return False
+    properties = {
+        (str(getattr(p, "type", "")).lower(), str(getattr(p, "name", "")).lower()): str(getattr(p, "value", ""))
+        for p in getattr(result, "properties", ())
+    }
+    if method == "dmarc":
+        claimed = properties.get(("header", "from"))
+        return claimed is None or claimed.strip().lower() == domain
+    if method == "dkim":
+        signer = properties.get(("header", "d")) or properties.get(("header", "i"), "").rpartition("@")[2]
+        return _aligned(signer.strip().lower(), domain)
+    return False
+
+
+def _aligned(signer: str, domain: str) -> bool:
+    """The signing domain is the `From` domain or one above it (never a bare top-level domain)."""
+    if not signer or "." not in signer:
+        return False
+    return domain == signer or domain.endswith("." + signer)
+
+
+__all__ = ["checked_authserv", "results_headers", "verified"]

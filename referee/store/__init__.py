@@ -1,0 +1,31 @@
+"""Files written safely, the lowest floor every writer shares (docs/files.md): `lock`
+(one writer at a time: a file's lock, a folder's lock), `atomic` (one file replaced
+whole), `journal` (an operation that writes several files, all or nothing, and the
+recovery of what a dead run left) and `ops` (the one seam every change of a file goes
+through, which the fault-injection tests replace)."""
+
+from __future__ import annotations
+
+from referee.store.atomic import create_atomically, replace_atomically, temporary_name, write_atomically
+from referee.store.journal import append, create, read_bytes, recover, session, settle, transaction, write
+from referee.store.lock import lock_path, locked, target_of
+from referee.store.ops import WriteFailed
+
+__all__ = [
+    "WriteFailed",
+    "append",
+    "create",
+    "create_atomically",
+    "lock_path",
+    "locked",
+    "read_bytes",
+    "recover",
+    "replace_atomically",
+    "session",
+    "settle",
+    "target_of",
+    "temporary_name",
+    "transaction",
+    "write",
+    "write_atomically",
+]

@@ -1,0 +1,182 @@
+"""One file written whole (PLAY.md §4): a hidden temporary file in the same folder
+(`.FILE.tmp-XXXXXXXX`, which no `*.rgn` pattern matches), written, fsynced, renamed over
+the file, and the folder fsynced; a crash at any instant leaves the old content or the
+new, never half. Every call that changes a file goes through `referee.store.ops`.
+
+An operation that writes more than one file stages them in a journal instead
+(`referee.store.journal`), which writes each of them this way or by renaming its staged
+copy."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import stat
+import time
+from pathlib import Path
+
+from referee.store.lock import target_of
+from referee.store.ops import WriteFailed, fsync_folder, ops, write_all
+
+SLOW_WRITE_ENV = "REFEREE_PLAY_SLOW_WRITE"
+"""Test hook: seconds to pause in the middle of writing the temporary file and again
+before the rename, to widen the window a crash test aims at. Unset in normal use."""
+
+NEW_FILE_MODE = 0o644
+
+
+def temporary_name(path: Path) -> Path:
+    """A hidden name beside `path` that never ends in `.rgn`."""
+    return path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
+
+
+def _pause() -> None:
+    delay = os.environ.get(SLOW_WRITE_ENV)
+    if delay:
+        with contextlib.suppress(ValueError):
+            time.sleep(float(delay))
+
+
+def mode_of(path: Path, default: int = NEW_FILE_MODE) -> int:
+    """The permission bits `path` has (to keep them), `default` for a new file."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:  # none there (or no folder where one should be: said when it is written)
+        return default
+
+
+def write_file(path: Path, data: bytes, mode: int, *, pause: bool = False) -> None:
+    """Create `path` (never there before) holding `data`, fsynced, with `mode`."""
+    fd = ops().create(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:
+        os.fchmod(fd, mode)
+        if pause:
+            half = len(data) // 2
+            write_all(fd, data[:half])
+            _pause()
+            write_all(fd, data[half:])
+        else:
+            write_all(fd, data)
+        ops().fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> None:
+    """Replace `path` by `text` (UTF-8 when it is a str) so that a crash at any instant
+    leaves the old or the new content. Keeps the file's permission bits when it exists
+    (`mode` for a new file, else 0644). A symbolic link is written through to the file it
+    names (the link stays); a path naming a device or a pipe (`-o /dev/stdout`) cannot be
+    replaced and is written to. Raises WriteFailed, naming the file."""
+    path = target_of(path)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        found = None
+    if found is not None and not stat.S_ISREG(found.st_mode) and not stat.S_ISDIR(found.st_mode):
+        _write_into(path, data)
+        return
+    bits = found.st_mode & 0o7777 if found is not None else (mode if mode is not None else NEW_FILE_MODE)
+    try:
+        temporary = temporary_name(path)
+        try:
+            write_file(temporary, data, bits, pause=True)
+            _pause()
+            ops().replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+        fsync_folder(path.parent)
+    except WriteFailed:
+        raise
+    except OSError as error:
+        raise WriteFailed(path, error) from None
+
+
+def replace_atomically(path: Path, text: str | bytes, mode: int = NEW_FILE_MODE) -> None:
+    """Put a new regular file holding `text` at `path` whatever stands there, written as
+    `write_atomically` writes (temporary file, fsync, rename, fsync of the folder), but
+    never through it: a symbolic link, a pipe or a device at `path` is itself replaced,
+    never followed nor written to (a folder the referee does not trust: `league site -o`).
+    Raises WriteFailed, naming the file."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        temporary = temporary_name(path)
+        try:
+            write_file(temporary, data, mode)
+            ops().replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+        fsync_folder(path.parent)
+    except WriteFailed:
+        raise
+    except OSError as error:
+        raise WriteFailed(path, error) from None
+
+
+def create_atomically(path: Path, text: str | bytes, mode: int = NEW_FILE_MODE) -> None:
+    """Create `path` holding `text`, never replacing a file already there (raises
+    FileExistsError): written to a temporary file, fsynced, then linked to its name, so
+    that a crash or a full disk leaves no half-written file (a key file, say). Where the
+    file system cannot link, the file is created exclusively and written in place."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    temporary = temporary_name(path)
+    try:
+        try:
+            write_file(temporary, data, mode)
+            try:
+                ops().link(temporary, path)
+            except FileExistsError:
+                raise
+            except OSError as error:
+                if error.errno not in (1, 18, 38, 95):  # EPERM, EXDEV, ENOSYS, EOPNOTSUPP: no links here
+                    raise
+                _create_in_place(path, data, mode)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        fsync_folder(path.parent)
+    except FileExistsError:
+        raise
+    except WriteFailed:
+        raise
+    except OSError as error:
+        raise WriteFailed(path, error) from None
+
+
+def _create_in_place(path: Path, data: bytes, mode: int) -> None:
+    try:
+        write_file(path, data, mode)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+
+
+def _write_into(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+    try:
+        write_all(fd, data)
+    finally:
+        os.close(fd)
+
+
+def append_line(path: Path, data: bytes) -> None:
+    """Append `data` with one `write` on a file opened for appending (so that lines of
+    processes writing at once never mix), then fsync it. Raises WriteFailed."""
+    try:
+        fd = ops().create(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o640)
+        try:
+            written = ops().write(fd, data)
+            if written != len(data):
+                raise OSError(28, os.strerror(28))  # a short append: the disk is full
+            ops().fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as error:
+        raise WriteFailed(path, error) from None
