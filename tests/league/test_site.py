@@ -275,6 +275,37 @@ def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_
     assert build(copy, out).written == ()
 
 
+def test_the_site_writes_through_the_stores_seam_and_a_full_disk_there_is_one_line(copy: Path, tmp_path: Path) -> None:
+    import errno
+
+    from referee.store import ops as seam
+
+    out = tmp_path / "site"
+    build(copy, out)
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    one_move(copy / "r5-t2.rgn")
+    renamed: list[str] = []
+
+    class FullDisk(seam.FileOps):
+        def replace(self, source: Path, target: Path) -> None:
+            renamed.append(target.name)
+            if len(renamed) == 2:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            super().replace(source, target)
+
+    plain = seam.install(FullDisk())
+    try:
+        code, _, err = run("site", str(copy), "-o", str(out))
+    finally:
+        seam.install(plain)
+    assert len(renamed) == 2, "every page is renamed into place through referee.store.ops"
+    assert code == 2 and err.count("\n") == 1 and f"cannot write {out / renamed[1]}: No space left on device" in err
+    now = {path.name: path.read_bytes() for path in out.iterdir()}
+    assert set(now) == set(before), "no temporary file is left"
+    assert now[renamed[1]] == before[renamed[1]], "the page that failed is the old one, whole"
+    assert set(build(copy, out).written) >= {renamed[1]}
+
+
 def test_the_replay_page_shows_every_comment_and_stamp_at_its_step(league: Path) -> None:
     from referee.judge.adjudicate import adjudicate, read_source
     from referee.pictures import replay_page
