@@ -108,6 +108,9 @@ def read_raw(raw: RawRecord, dialects: DialectLookup) -> ReadItem:
 
 
 def _read_raw(raw: RawRecord, dialects: DialectLookup) -> ReadResult:
+    if raw.refused is not None:  # larger than the limit: only its first line was kept, and nothing is passed on
+        span = Span(raw.line, raw.column)
+        return Malformed(_sniff_game(raw.raw), span, NotationError(raw.refused, span), raw.offset, b"")
     result = read_record(raw.raw.replace(b"\r\n", b"\n"), raw.line, dialects, raw.column)
     return result._replace(offset=raw.offset, raw=raw.raw)
 

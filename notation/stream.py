@@ -9,10 +9,19 @@ input. A `[Game` (not followed by a letter, digit or `_`) starts a record:
 - anywhere in move text outside a `{}` or `;` comment and outside a quoted tag value (two
   records joined on one line by a mail program).
 
-The splitter scans only complete lines (a `[Game` never spans lines), keeps as state only
-whether it is inside a braced comment, a `;` comment or a quoted value, and holds in memory
-only the record being cut and the block read after it: peak memory is bounded by the
-largest record, not by the input.
+The splitter scans complete lines (a `[Game` never spans lines), or, within a line longer
+than `PARTIAL` bytes, up to a point no `[Game` can straddle; it keeps as state only whether
+it is inside a braced comment, a `;` comment or a quoted value, and holds in memory only
+the record being cut and the block read after it.
+
+Bounds (PLAY.md §8): a record longer than `max_record` bytes is never held whole. When its
+length passes the limit it is given out at once as a refused `RawRecord` (`refused` says
+why, `raw` holds only its first line, cut to 200 bytes), and the rest of it is scanned and
+dropped as it arrives, so the records after it are cut as before. Peak memory is bounded
+by `max_record` plus a block, whatever the input. On an input that may never end (a pipe,
+a device: `endless=True`), more than `max_record` bytes of text before the first record,
+or of a refused record past its limit, stop the reading (`ReadingStopped`): such an input
+can hold no further record the referee could read.
 """
 
 from __future__ import annotations
@@ -31,10 +40,14 @@ WIDE_BOMS = (
 )
 """Byte-order marks of UTF-32 and UTF-16 text (UTF-32 LE first: its mark starts like UTF-16 LE's)."""
 BLOCK = 1 << 16
+MAX_RECORD = 64_000_000
+"""The default bound on one record's size in bytes (`--max-record-bytes`, PLAY.md §8)."""
+PARTIAL = 1 << 20
+"""A line longer than this is scanned before its end arrives."""
+_CONTINUATION = bytes(range(0x80, 0xC0))
 
 _GAME = rb"\[Game(?![A-Za-z0-9_])"
 _START = re.compile(_GAME)
-_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _LINE_START_GAME = re.compile(rb"^[ \t]*(" + _GAME + rb")", re.MULTILINE)
 # A quoted value ends at its closing quote or its line's end; written unrolled so that a
 # long value costs no memory per character in the regex engine.
@@ -43,8 +56,19 @@ _IN_QUOTES = re.compile(rb'[^"\\\n]*(?:\\[^\n][^"\\\n]*)*')
 _OUTSIDE_STATE, _BRACES, _LINE_COMMENT, _QUOTES = range(4)
 
 
+def size_text(size: int) -> str:
+    """A byte count as the refusals name it: `64 MB`, or `1000 bytes`."""
+    return f"{size // 1_000_000} MB" if size >= 1_000_000 and size % 1_000_000 == 0 else f"{size} bytes"
+
+
+class ReadingStopped(ValueError):
+    """An endless input (a pipe, a device) went on past a bound with no record to read:
+    the message says which and where (its source is not named: the caller names it)."""
+
+
 class RawRecord(NamedTuple):
-    """One record's bytes exactly as read, and where it starts in the input."""
+    """One record's bytes exactly as read, and where it starts in the input; or a record
+    refused for its size (`refused`), of which only its first line is kept in `raw`."""
 
     offset: int
     """The byte offset of its `[Game` in the input (a byte-order mark counts)."""
@@ -53,12 +77,21 @@ class RawRecord(NamedTuple):
     column: int
     """The column of its `[Game` in that line, counted in characters from 1."""
     raw: bytes
+    refused: str | None = None
+    """Why the record was not kept (it is larger than the limit), or None."""
 
 
 class Splitter:
-    """Feed it blocks of bytes; it returns the records completed so far."""
+    """Feed it blocks of bytes; it returns the records completed so far. `max_record`
+    bounds a record's size (None: no bound); `endless` says the input may never end."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_record: int | None = MAX_RECORD, endless: bool = False) -> None:
+        self._max = max_record
+        self._endless = endless
+        self._skipping = False  # inside a refused record: scanned and dropped, not kept
+        self._skip_from = 0  # input offset from which text is skipped (before a record, or past the limit)
+        self.stopped: str | None = None
+        """Set (to why) when the reading must stop: `raw_records` raises ReadingStopped."""
         self._buffer = bytearray()
         self._base = 0  # input offset of _buffer[0]
         self._line = 1  # line of _buffer[0]
@@ -82,6 +115,7 @@ class Splitter:
             if buffer.startswith(BOM):
                 del buffer[: len(BOM)]
                 self._base = len(BOM)
+                self._skip_from = len(BOM)
             for mark, encoding in WIDE_BOMS:
                 if buffer.startswith(mark):
                     # Text saved as UTF-16 or UTF-32 (a Windows editor's "Unicode") is
@@ -91,21 +125,81 @@ class Splitter:
                     text = self._wide.decode(bytes(buffer), end)
                     buffer[:] = text.encode("utf-8", "replace")
                     self._base = len(mark)
+                    self._skip_from = len(mark)
                     break
-        limit = len(buffer) if end else buffer.rfind(b"\n") + 1
+        if end:
+            limit = len(buffer)
+        else:
+            # Only the new block can hold a new line end: no rescan of a long line.
+            newline = buffer.rfind(b"\n", max(0, len(buffer) - len(data)))
+            limit = newline + 1 if newline >= 0 else min(self._position, len(buffer))
+            partial = PARTIAL if self._max is None else min(PARTIAL, self._max)
+            if len(buffer) - limit > partial:
+                limit = max(limit, self._safe_limit())
         done: list[RawRecord] = []
-        while self._position < limit:
+        while self._position < limit and self.stopped is None:
             base = self._base
             if not self._in_record:
                 self._find_first(limit)
             else:
                 start = self._scan(limit)
                 if start is not None:
-                    done.append(self._cut(start))
+                    if self._skipping:
+                        self._end_skip(start)
+                    else:
+                        done.append(self._cut(start))
+                elif not self._skipping and self._max is not None and self._position > self._max:
+                    done.append(self._refuse())
             limit -= self._base - base  # dropping bytes moves every index
-        if end and self._in_record and buffer:
-            done.append(self._cut(len(buffer)))
+        if self._skipping and self._position > 1:
+            self._drop(self._position - 1)  # the last byte scanned stays: it says whether a line starts
+        if end and self._in_record and buffer and self.stopped is None:
+            if self._skipping:
+                self._drop(len(buffer))
+            else:
+                done.append(self._cut(len(buffer)))
+        self._check_endless()
         return done
+
+    def _safe_limit(self) -> int:
+        """How far an unfinished line may be scanned: short of its last bytes, and before
+        any start of a `[Game` there, so that no `[Game` (nor the byte after it) is cut."""
+        buffer = self._buffer
+        limit = len(buffer) - 6
+        for at in range(max(0, limit - 5), limit):
+            if buffer[at] == 0x5B and b"[Game".startswith(bytes(buffer[at : min(limit, at + 5)])):
+                return at
+        return limit
+
+    def _refuse(self) -> RawRecord:
+        """The current record has passed the limit: given out refused; the rest is skipped."""
+        assert self._max is not None
+        first = bytes(self._buffer[:200]).split(b"\n", 1)[0]
+        why = f"the record is larger than {size_text(self._max)} (--max-record-bytes): refused, not read"
+        record = RawRecord(self._base, self._line, self._column, first, why)
+        self._skipping = True
+        self._skip_from = self._base + self._max
+        return record
+
+    def _end_skip(self, start: int) -> None:
+        """The refused record ends where the next one starts."""
+        self._drop(start)
+        self._skipping = False
+        self._position, self._state = 5, _OUTSIDE_STATE
+
+    def _check_endless(self) -> None:
+        """On an endless input, stop when more than the limit was skipped with no record."""
+        if not self._endless or self._max is None or self.stopped is not None:
+            return
+        if self._in_record and not self._skipping:
+            return
+        skipped = self._base + min(self._position, len(self._buffer)) - self._skip_from
+        if skipped > self._max:
+            where = "a refused record" if self._in_record else "text before the first record"
+            self.stopped = (
+                f"no record start in more than {size_text(self._max)} (--max-record-bytes) of {where}, "
+                f"on an input that may not end: reading stopped at byte {self._base + self._position}"
+            )
 
     def _find_first(self, limit: int) -> None:
         """Before the first record: any `[Game` starts it; complete lines before it are dropped."""
@@ -121,7 +215,7 @@ class Splitter:
         """Scan on from the last position; the start of the next record, if reached.
 
         Outside comments and values, the next `{`, `;`, `"` and `[Game` are each found by a
-        plain byte search and remembered until passed, so that the text between them is
+        byte search and remembered until passed, so that the text between them is
         gone over at the speed of `bytes.find`, not of a regular expression."""
         buffer, position = self._buffer, self._position
         ahead: dict[bytes, int] = {}  # the next occurrence of each, or `limit` when none
@@ -129,9 +223,12 @@ class Splitter:
         def next_of(what: bytes) -> int:
             at = ahead.get(what, -1)
             if at < position:
-                at = buffer.find(what, position, limit)
-                while what == b"[Game" and 0 <= at < len(buffer) - 5 and buffer[at + 5] in _NAME_BYTES:
-                    at = buffer.find(what, at + 1, limit)  # "[Gamesmanship" is no Game tag
+                if what == b"[Game":  # (the regex: "[Gamesmanship" is no Game tag; and a long
+                    # run of one byte costs bytearray.find many times what it costs `re`)
+                    game = _START.search(buffer, position, limit)
+                    at = -1 if game is None else game.start()
+                else:
+                    at = buffer.find(what, position, limit)
                 ahead[what] = limit if at < 0 else at
             return ahead[what]
 
@@ -175,8 +272,11 @@ class Splitter:
 
     def _cut(self, end: int) -> RawRecord:
         """The current record, ending at `end`; the next one (if any) starts there."""
-        raw = bytes(self._buffer[:end])
-        record = RawRecord(self._base, self._line, self._column, raw)
+        if self._max is not None and end > self._max:
+            record = self._refuse()
+            self._skipping = False
+        else:
+            record = RawRecord(self._base, self._line, self._column, bytes(self._buffer[:end]))
         self._drop(end)
         self._position, self._state = 5, _OUTSIDE_STATE
         return record
@@ -189,26 +289,38 @@ class Splitter:
         if newlines:
             self._line += newlines
             self._column = 1
-        self._column += len(buffer[line_start:end].decode("utf-8", "replace"))
+        if end - line_start <= PARTIAL:
+            self._column += len(buffer[line_start:end].decode("utf-8", "replace"))
+        else:  # a long line: its characters counted a piece at a time (no copy of it whole)
+            view = memoryview(buffer)
+            for at in range(line_start, end, PARTIAL):
+                piece = bytes(view[at : min(end, at + PARTIAL)])
+                self._column += len(piece.translate(None, _CONTINUATION))
+            view.release()
         del buffer[:end]
         self._base += end
         self._position = max(0, self._position - end)
 
 
-def raw_records(stream: BinaryIO, block: int = BLOCK) -> Iterator[RawRecord]:
+def raw_records(
+    stream: BinaryIO, block: int = BLOCK, max_record: int | None = MAX_RECORD, endless: bool = False
+) -> Iterator[RawRecord]:
     """The records of a binary stream, each as soon as its text has arrived: when the next
     `[Game` starts or the input ends. Reads what is available (a slow pipe is not waited
-    on for a full block)."""
+    on for a full block). A record longer than `max_record` comes refused (`refused`);
+    on an `endless` input, raises ReadingStopped past the bounds the Splitter names."""
     read = getattr(stream, "read1", None) or stream.read
-    splitter = Splitter()
+    splitter = Splitter(max_record, endless)
     while True:
         data = read(block)
         if not data:
             yield from splitter.feed(b"", end=True)
             return
         yield from splitter.feed(data)
+        if splitter.stopped is not None:
+            raise ReadingStopped(splitter.stopped)
 
 
-def split(data: bytes) -> list[RawRecord]:
+def split(data: bytes, max_record: int | None = MAX_RECORD) -> list[RawRecord]:
     """Every record of bytes held in memory."""
-    return Splitter().feed(data, end=True)
+    return Splitter(max_record).feed(data, end=True)

@@ -63,6 +63,26 @@ PageOutputOption = Annotated[
     str | None,
     typer.Option("--output", "-o", metavar="OUT", help="With --html: the file to write (default: standard output)."),
 ]
+
+
+def _max_record(value: int) -> int:
+    from referee.judge import sources
+
+    sources.set_max_record(value)
+    return value
+
+
+MaxRecordOption = Annotated[
+    int,
+    typer.Option(
+        "--max-record-bytes",
+        min=1,
+        metavar="N",
+        callback=_max_record,
+        help="Refuse a record larger than N bytes, unread (PLAY.md §8). Default: 64 MB.",
+    ),
+]
+MAX_RECORD_DEFAULT = 64_000_000
 PictureOutputOption = Annotated[
     str | None,
     typer.Option("--output", "-o", metavar="OUT", help="With --svg: the file to write (default: standard output)."),

@@ -167,9 +167,9 @@ def _passphrase() -> str:
     from referee.live.mail.players import checked_passphrase
 
     try:
-        if sys.stdin is None:
-            raise UsageError("cannot read the passphrase: standard input is closed")
-        text = sys.stdin.buffer.read().decode("utf-8")
+        from referee.judge import sources
+
+        text = sources.read_stdin_bounded(sources.PASSPHRASE_BYTES, "the passphrase on standard input").decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError("the passphrase on standard input is not UTF-8 text") from None
     checked_passphrase(text)

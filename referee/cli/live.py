@@ -5,6 +5,7 @@ print through `referee.cli.render` and exit through the one exit rule."""
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -52,17 +53,39 @@ def _moves_text(moves: str | None, gm_only: bool) -> str | None:
         return moves
     if moves is None and gm_only:
         return None
+    from referee.judge import sources
+
     try:
-        return sys.stdin.buffer.read().decode("utf-8")
+        return sources.read_stdin_bounded(sources.max_record(), "MOVES on standard input").decode("utf-8")
     except UnicodeDecodeError:
         fail_usage(UsageError("MOVES on standard input is not UTF-8 text"))
+    except UsageError as error:
+        fail_usage(error)
     except (OSError, AttributeError, ValueError):
         fail_usage(UsageError("cannot read MOVES from standard input"))
     return None
 
 
+def _passphrase_text() -> str:
+    """The passphrase on standard input, read within its bound (PLAY.md §8)."""
+    from referee.judge import sources
+
+    try:
+        return sources.read_stdin_bounded(sources.PASSPHRASE_BYTES, "the passphrase on standard input").decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError("the passphrase on standard input is not UTF-8 text") from None
+
+
+def _finite_wait(value: float) -> float:
+    """--wait: a finite number of seconds, 0 or more (nan, inf and negatives are usage errors)."""
+    if not math.isfinite(value) or value < 0:
+        raise typer.BadParameter(f"{value} is not a number of seconds (0 or more, finite)")
+    return value
+
+
 WaitOption = Annotated[
-    float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game before giving up (exit 75).")
+    float,
+    typer.Option("--wait", callback=_finite_wait, help="Seconds to wait for a busy game before giving up (exit 75)."),
 ]
 SeedFileOption = Annotated[
     str | None, typer.Option("--seed-file", help="The game master's key file: rolls are drawn from the secret seed.")
@@ -219,7 +242,7 @@ def _add_player(folder: Path, address: str, wait: float) -> None:
         raise UsageError(
             f"--add-player {address}: no game in {folder} names this address as a player (nor its league.toml)"
         )
-    err(gateway.add_player(folder, address, sys.stdin.read(), wait))
+    err(gateway.add_player(folder, address, _passphrase_text(), wait))
     warning = gateway.locked_out_warning(folder, known)
     if warning is not None:
         err(f"referee: {warning}")
@@ -267,7 +290,9 @@ def mail(
         str | None,
         typer.Option("--from", help="The address answers come from (default referee@HOSTNAME).", metavar="ADDRESS"),
     ] = None,
-    wait: Annotated[float, typer.Option("--wait", min=0, help="Seconds to wait for a busy game.")] = 10.0,
+    wait: Annotated[
+        float, typer.Option("--wait", callback=_finite_wait, help="Seconds to wait for a busy game.")
+    ] = 10.0,
     add_player: Annotated[
         str | None,
         typer.Option(

@@ -22,8 +22,7 @@ def check_messages(names: list[str], annotate: bool = False) -> Iterator[Verdict
 
     for name in names:
         try:
-            with sources.open_source(name) as stream:
-                data = stream.read()
+            data = sources.read_bounded(name, sources.max_record())
         except UnreadableError as error:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
@@ -35,7 +34,7 @@ def check_messages(names: list[str], annotate: bool = False) -> Iterator[Verdict
             what = "only HTML, no text/plain part" if read.html else "no text/plain part"
             yield Problem(ProblemKind.NO_RECORD, f"{name}: the message holds {what}, so no record")
             continue
-        found = split(read.text.encode("utf-8"))
+        found = split(read.text.encode("utf-8"), sources.max_record())
         if not found:
             yield session.no_record(name)
         for number, raw in enumerate(found, start=1):

@@ -14,10 +14,12 @@ import typer
 from games import registry
 from referee.cli import render
 from referee.cli.app import (
+    MAX_RECORD_DEFAULT,
     AsOfOption,
     Files,
     HtmlOption,
     JsonOption,
+    MaxRecordOption,
     NowOption,
     OneFile,
     PageOutputOption,
@@ -97,6 +99,7 @@ def check(
             "of --json (pip install 'referee[parquet]').",
         ),
     ] = None,
+    max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT,
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -195,6 +198,7 @@ def replay(
             "--json", help="JSON Lines: one object per action, with its events' typed fields (docs/replay-json.md)."
         ),
     ] = False,
+    max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT,
 ) -> None:
     """Print every action with what it caused (pushes, routs, captures, rolls, retreats), then the final board.
 
@@ -233,6 +237,7 @@ def show(
     output: PictureOutputOption = None,
     as_of: AsOfOption = None,
     now: NowOption = None,
+    max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT,
 ) -> None:
     """Print the board at the end of a record (or after round N with --at N), with its position string.
 
@@ -255,7 +260,12 @@ def show(
 
 
 @app.command(short_help="The legal actions of the side to move.")
-def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = False) -> None:
+def moves(
+    file: OneFile,
+    record: RecordOption = 1,
+    json_output: JsonOption = False,
+    max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT,
+) -> None:
     """List the legal actions of the side to move at the end of a record, in canonical form,
     each as `referee play` accepts it there (a replacement step as `R+: g4`, an awaited
     retreat as `(h7-h8-h9)`, no roll while the dice are secret).
@@ -271,7 +281,7 @@ def moves(file: OneFile, record: RecordOption = 1, json_output: JsonOption = Fal
 
 
 @app.command("format", short_help="Every record in canonical form.")
-def format_records(files: Files) -> None:
+def format_records(files: Files, max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT) -> None:
     """Write every record in canonical form (NOTATION.md §7). Malformed records are passed through as read.
 
     Tags in order, one turn per line with short labels and round numbers, canonical
@@ -284,11 +294,12 @@ def format_records(files: Files) -> None:
             tally.add(item)
             err(render.problem_line(item))
             continue
-        _write_bytes(item.data if first else b"\n" + item.data)
-        first = False
+        if item.data:  # (a record refused for its size is not written)
+            _write_bytes(item.data if first else b"\n" + item.data)
+            first = False
         if item.verdict is not None:
             tally.add(item.verdict)
-            err(render.passed_through(item.verdict))
+            err(render.passed_through(item.verdict) if item.data else f"referee: {verdict_line(item.verdict)}")
     finish(tally)
 
 
@@ -484,7 +495,9 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
 
 
 @app.command(short_help="Records by game and status, results, lengths, and a dice audit.")
-def stats(files: Files, json_output: JsonOption = False) -> None:
+def stats(
+    files: Files, json_output: JsonOption = False, max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT
+) -> None:
     """Summarise an archive: records by game and status, wins by side, reasons, lengths in
     turns (min, median, max), and a dice audit of Nieuchess battles for each side (how often
     each face came up, a chi-square test against a fair die, flagged when p < 0.01).

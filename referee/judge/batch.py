@@ -19,6 +19,7 @@ N-th record of the inputs (`Shard`).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
 from collections.abc import Iterator
@@ -207,13 +208,13 @@ def parts(items: Iterator[Cut | Problem], form: Form, records: int, size: int) -
 
 
 def jobs_for(jobs: int) -> int:
-    """The number of worker processes `--jobs N` asks for: 0 is one per core available."""
-    if jobs > 0:
-        return jobs
+    """The number of worker processes `--jobs N` may start: N, but never more than the
+    cores available (PLAY.md §8); 0 is one per core."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    return cores if jobs <= 0 else min(jobs, cores)
 
 
 class Engine(Protocol):
@@ -247,13 +248,27 @@ def check_lines(names: list[str], form: Form, jobs: int, shard: Shard | None = N
         for part in parts(items, form, 1, PART_BYTES):
             yield part if isinstance(part, Problem) else check_part(part)
         return
+    # No more workers than parts of work (PLAY.md §8): the first `workers` parts are cut
+    # before any worker starts.
+    work = parts(items, form, PART_RECORDS, PART_BYTES)
+    ahead: list[Part | Problem] = []
+    for item in work:
+        ahead.append(item)
+        if sum(isinstance(one, Part) for one in ahead) >= workers:
+            break
+    workers = min(workers, sum(isinstance(one, Part) for one in ahead))
+    every = itertools.chain(ahead, work)
+    if workers <= 1:  # (then `work` is spent: the whole input was cut)
+        for part in every:
+            yield part if isinstance(part, Problem) else check_part(part)
+        return
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor  # only when asked for: it imports multiprocessing
 
     # fork: a worker starts in a millisecond with the modules this process has imported.
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        yield from run_parts(_Pool(pool), parts(items, form, PART_RECORDS, PART_BYTES), 4 * workers)
+        yield from run_parts(_Pool(pool), every, 4 * workers)
 
 
 def run_parts(engine: Engine, work: Iterator[Part | Problem], limit: int) -> Iterator[Checked | Problem]:

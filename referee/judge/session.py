@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from games.api import GameState
+from notation import reader
 from notation.model import Malformed, Record
 from notation.reader import read_raw
 from notation.stream import RawRecord
@@ -71,6 +72,10 @@ def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) 
     asks for tokens and suggestions; any other is judged the detailed way, as a stream
     (`referee.judge.lean`, memory bounded by a turn) or, where that cannot, from its
     record model."""
+    if raw.refused is not None:  # larger than the limit: only its first line was kept
+        game = reader.GAME_VALUE.match(raw.raw.decode("utf-8", "replace"))
+        name = game.group(1).strip().lower() if game else None
+        return malformed(source, number, name, raw.line, raw.column, raw.refused)._replace(offset=raw.offset)
     verdict, places = quick_check(raw, source, number, token=annotate)
     if verdict is not None:
         return verdict
@@ -212,7 +217,7 @@ class Formatted(NamedTuple):
 
 
 def _formatted(read: Read, name: str) -> Formatted:
-    raw = read.raw.rstrip(b"\n") + b"\n"
+    raw = read.raw.rstrip(b"\n") + b"\n" if read.raw else b""  # a record refused for its size: nothing
     result = read.result
     if isinstance(result, Malformed):
         span = result.error.span

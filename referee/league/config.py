@@ -74,8 +74,9 @@ class LeaguePlayer:
 
     @property
     def tag(self) -> str:
-        """The side-tag value naming this player: `Ann <ann@example.org>`."""
-        return f"{self.name} <{self.address}>"
+        """The side-tag value naming this player: `Ann <ann@example.org>` (or, for a name
+        that the address parser would otherwise misread, `"Ann: the great" <ann@example.org>`)."""
+        return side_tag(self.name, self.address)
 
     def __repr__(self) -> str:
         return f"LeaguePlayer({self.number}, {self.tag!r})"
@@ -347,13 +348,45 @@ class _Reader:
         return tuple(players)
 
 
+def side_tag(name: str, address: str) -> str:
+    """The side-tag value of a player, `Name <address>`, as the gateway's address parser
+    reads it back: the name bare where that reads back as the name, else quoted
+    (`"Ann: the great" <address>`: a `:` or `[` would otherwise be read as mail syntax)."""
+    bare = f"{name} <{address}>"
+    return bare if _reads_back(bare, name, address) else f'"{name}" <{address}>'
+
+
+def _reads_back(tag: str, name: str, address: str) -> bool:
+    from referee.live.mail.incoming import addresses_in
+
+    return addresses_in(tag) == [(address.lower(), name)]
+
+
+def _balanced(name: str) -> bool:
+    depth = 0
+    for character in name:
+        depth += {"(": 1, ")": -1}.get(character, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def checked_name(name: str, reader: _Reader | None = None, key: str = "--name") -> str:
-    """A player's name as it can stand in a side tag `Name <address>`."""
+    """A player's name as it can stand in a side tag `Name <address>`: one line, no mail
+    syntax that would break the tag (`< > , ; " \\ @`, a parenthesis that does not close),
+    and read back unchanged from the tag by the gateway's address parser (else the
+    player's moves would be dropped as a stranger's)."""
     bad = sorted(set(name) & _NAME_FORBIDDEN)
+    message = ""
     if not name or not name.isprintable() or bad or len(name) > 60:
         message = f"a player's name is one line of at most 60 characters without {' '.join(sorted(_NAME_FORBIDDEN))}"
-        error = reader.fail(key, f"{message}, not {name!r}") if reader else LeagueConfigError(CONFIG_FILE, key, message)
-        raise error
+    elif not _balanced(name):
+        message = "a player's name may hold parentheses only in pairs, ( then ): a mail comment that does not close"
+    elif not _reads_back(side_tag(name, "player@example.org"), name, "player@example.org"):
+        message = "a player's name must read back unchanged from its side tag Name <address>"
+    if message:
+        message = f"{message}, not {name!r}"
+        raise reader.fail(key, message) if reader else LeagueConfigError(CONFIG_FILE, key, message)
     return name
 
 

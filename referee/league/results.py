@@ -20,7 +20,9 @@ from games.api import Event, GameInfo
 from notation.commands import CommandSyntaxError, read_commands
 from notation.model import Comment, Record, Turn
 from notation.timing import TimingError, parse_instant
+from referee.judge import sources
 from referee.judge.adjudicate import Replay, adjudicate, read_source
+from referee.judge.errors import UsageError
 from referee.judge.verdicts import Status
 from referee.live.mail.incoming import addresses_in
 
@@ -185,9 +187,9 @@ def read_game(path: Path, round_number: int, table: int) -> GameResult:
     """Check one game file and read what the league needs from it."""
     name = path.name.removesuffix(".rgn")
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        return GameResult(name, round_number, table, Status.ERROR, (), f"cannot read it: {error.strerror or error}")
+        data = sources.read_bounded(path, sources.max_record(), "it")
+    except UsageError as error:
+        return GameResult(name, round_number, table, Status.ERROR, (), str(error))
     return judge_game(path, data, round_number, table)[0]
 
 

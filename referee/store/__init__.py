@@ -6,7 +6,7 @@ through, which the fault-injection tests replace)."""
 
 from __future__ import annotations
 
-from referee.store.atomic import create_atomically, temporary_name, write_atomically
+from referee.store.atomic import create_atomically, replace_atomically, temporary_name, write_atomically
 from referee.store.journal import append, create, read_bytes, recover, remove, session, settle, transaction, write
 from referee.store.lock import lock_path, locked, target_of
 from referee.store.ops import WriteFailed
@@ -21,6 +21,7 @@ __all__ = [
     "read_bytes",
     "recover",
     "remove",
+    "replace_atomically",
     "session",
     "settle",
     "target_of",

@@ -37,7 +37,7 @@ import contextlib
 import json
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -184,14 +184,15 @@ def remove(path: Path) -> None:
     tx.steps.append(_Step("remove", _target(path), b"", 0))
 
 
-def read_bytes(path: Path) -> bytes:
-    """The file's content as the operation in progress left it (staged, or on disk)."""
+def read_bytes(path: Path, read: Callable[[Path], bytes] = Path.read_bytes) -> bytes:
+    """The file's content as the operation in progress left it (staged, or on disk: read
+    by `read`, which a caller that bounds what it reads passes)."""
     tx = active()
     if tx is not None:
         staged = tx.staged(_target(path))
         if staged is not None:
             return staged
-    return Path(path).read_bytes()
+    return read(Path(path))
 
 
 # -- commit, apply, recover -----------------------------------------------------------------

@@ -107,8 +107,9 @@ def test_jobs_refuses_a_negative_count() -> None:
     assert done.returncode == 2 and b"Traceback" not in done.stderr
 
 
-def test_jobs_for_zero_is_one_per_core() -> None:
-    assert batch.jobs_for(0) >= 1 and batch.jobs_for(3) == 3
+def test_jobs_for_zero_is_one_per_core_and_never_more() -> None:
+    cores = batch.jobs_for(0)
+    assert cores >= 1 and batch.jobs_for(3) == min(3, cores) and batch.jobs_for(99999) == cores
 
 
 _PARENT = os.getpid()

@@ -159,3 +159,36 @@ def test_a_command_on_a_bad_league_exits_2_with_one_line_naming_the_key(tmp_path
         assert "league.toml: players: pikemen is played by 2, 3 or 4 players, not 7" in result.stderr
     missing = runner.invoke(app, ["league", "status", str(tmp_path / "nowhere")])
     assert missing.exit_code == 2 and "no such file" in missing.stderr
+
+
+@pytest.mark.parametrize("name", ["Ed (x", "Lu (a) (b", "a)b(", "Cy )"])
+def test_a_name_whose_side_tag_names_no_address_is_refused(tmp_path: Path, name: str) -> None:
+    """`Ed (x <ed@x.org>` reads as no address at all: the player's moves would be dropped
+    as a stranger's. Refused, exit 2, one line saying why; league.toml unchanged."""
+    runner = CliRunner()
+    folder = tmp_path / "league"
+    assert runner.invoke(app, ["league", "init", str(folder), "--game", "numica", "--players", "2"]).exit_code == 0
+    before = (folder / "league.toml").read_text()
+    done = runner.invoke(app, ["league", "add", str(folder), "ed@x.org", "--name", name])
+    assert done.exit_code == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "--name" in done.stderr and repr(name) in done.stderr
+    assert (folder / "league.toml").read_text() == before
+
+
+@pytest.mark.parametrize("name", ["Ann: the great", "Bo {x}", "Kim [k]", "Ed (nick)", "Zoë: ü", "{Di}:"])
+def test_every_accepted_name_reads_back_from_its_side_tag(name: str) -> None:
+    """What `league add` accepts, the gateway's address parser reads back from the side
+    tag as that player, with the name unchanged."""
+    from referee.league.config import checked_name, side_tag
+    from referee.live.mail.incoming import addresses_in
+
+    assert checked_name(name) == name
+    assert addresses_in(side_tag(name, "ann@x.org")) == [("ann@x.org", name)]
+
+
+def test_a_hand_written_league_toml_with_a_broken_name_is_a_usage_error() -> None:
+    text = 'name = "L"\ngame = "numica"\nplayers = 2\n\n[[player]]\nname = "Ed (x"\naddress = "ed@x.org"\n'
+    text += '\n[[player]]\nname = "Bo"\naddress = "bo@x.org"\n'
+    with pytest.raises(LeagueConfigError) as error:
+        parse(text, "league.toml")
+    assert error.value.key == "player[1].name"

@@ -177,7 +177,7 @@ def hostile_league(folder: Path) -> Path:
     season(folder, 2, turns=3)
     path = folder / "r1-t1.rgn"
     text = path.read_text(encoding="utf-8")
-    red = re.search(r'\[Red "[^"]*<([^>]+)>"\]', text)
+    red = re.search(r'\[Red "(?:[^"\\]|\\.)*<([^>]+)>"\]', text)  # (a name may stand quoted: \"...\")
     assert red is not None
     quoted = HOSTILE.replace("\\", "\\\\").replace('"', '\\"')
     text = text.replace(red.group(0), f'[Red "{BIDI} <mallory@evil.test>"]')  # a seat changed by hand
@@ -251,7 +251,7 @@ def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_
     build(copy, out)
     before = {path.name: path.read_bytes() for path in out.iterdir()}
     one_move(copy / "r5-t2.rgn")
-    real = module.write_atomically
+    real = module.write_page
     calls: list[str] = []
 
     def failing(path: Path, text: str) -> None:
@@ -260,7 +260,7 @@ def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_
             raise OSError(28, "No space left on device")
         real(path, text)
 
-    monkeypatch.setattr(module, "write_atomically", failing)
+    monkeypatch.setattr(module, "write_page", failing)
     code, _, err = run("site", str(copy), "-o", str(out))
     assert code == 2 and "cannot write" in err and "No space left on device" in err
     assert len(calls) == 3 and ".referee-site.json" not in calls, "the manifest is written last"
@@ -269,10 +269,41 @@ def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_
     assert now[calls[2]] == before[calls[2]], "the page that failed is the old one, whole"
     for name in calls[:2]:
         parse(now[name].decode("utf-8"))
-    monkeypatch.setattr(module, "write_atomically", real)
+    monkeypatch.setattr(module, "write_page", real)
     built = build(copy, out)
     assert set(built.written) == {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html"}
     assert build(copy, out).written == ()
+
+
+def test_the_site_writes_through_the_stores_seam_and_a_full_disk_there_is_one_line(copy: Path, tmp_path: Path) -> None:
+    import errno
+
+    from referee.store import ops as seam
+
+    out = tmp_path / "site"
+    build(copy, out)
+    before = {path.name: path.read_bytes() for path in out.iterdir()}
+    one_move(copy / "r5-t2.rgn")
+    renamed: list[str] = []
+
+    class FullDisk(seam.FileOps):
+        def replace(self, source: Path, target: Path) -> None:
+            renamed.append(target.name)
+            if len(renamed) == 2:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            super().replace(source, target)
+
+    plain = seam.install(FullDisk())
+    try:
+        code, _, err = run("site", str(copy), "-o", str(out))
+    finally:
+        seam.install(plain)
+    assert len(renamed) == 2, "every page is renamed into place through referee.store.ops"
+    assert code == 2 and err.count("\n") == 1 and f"cannot write {out / renamed[1]}: No space left on device" in err
+    now = {path.name: path.read_bytes() for path in out.iterdir()}
+    assert set(now) == set(before), "no temporary file is left"
+    assert now[renamed[1]] == before[renamed[1]], "the page that failed is the old one, whole"
+    assert set(build(copy, out).written) >= {renamed[1]}
 
 
 def test_the_replay_page_shows_every_comment_and_stamp_at_its_step(league: Path) -> None:
@@ -321,3 +352,84 @@ def test_the_clock_of_a_timed_game_is_shown_from_the_verdicts_clock_field() -> N
     flagged = pages.SiteGame(game, {**clock, "flagged": "Blue"}, 0)
     assert pages.deadline_text(flagged) == "2026-12-06 18:00 UTC (Blue: time ran out)"
     assert pages.deadline_text(pages.SiteGame(game, None, 0)) == "—", "an untimed game has no deadline"
+
+
+def test_a_tampered_manifest_never_removes_a_file_outside_the_site(copy: Path, tmp_path: Path) -> None:
+    """OUT is not trusted: a manifest listing `../victim`, an absolute path or a name the
+    build does not make costs nothing outside the build's own pages."""
+    out = tmp_path / "deep" / "site"
+    build(copy, out)
+    victims = [tmp_path / "victim.txt", tmp_path / "deep" / "victim.txt", tmp_path / "absolute.txt"]
+    for victim in victims:
+        victim.write_text("precious")
+    (out / "notes.txt").write_text("the webmaster's")
+    manifest = json.loads((out / ".referee-site.json").read_text())
+    manifest["pages"].update(
+        {"../../victim.txt": "x", "../victim.txt": "x", str(victims[2]): "x", "notes.txt": "x", "/": "x", "..": "x"}
+    )
+    (out / ".referee-site.json").write_text(json.dumps(manifest))
+    built = build(copy, out)
+    assert all(victim.read_text() == "precious" for victim in victims)
+    assert (out / "notes.txt").read_text() == "the webmaster's"
+    assert not any("/" in name or name in ("..", "notes.txt") for name in built.removed)
+
+
+def test_a_link_in_the_site_is_replaced_not_followed(copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(copy, out)
+    outside = tmp_path / "outside.html"
+    outside.write_text("precious")
+    (out / "index.html").unlink()
+    (out / "index.html").symlink_to(outside)
+    (out / "round-5.html").unlink()
+    (out / "round-5.html").symlink_to(outside)
+    one_move(copy / "r5-t2.rgn")  # round 5 and the index are written again
+    build(copy, out)
+    assert outside.read_text() == "precious"
+    for name in ("index.html", "round-5.html"):
+        assert not (out / name).is_symlink() and "<html" in (out / name).read_text()
+
+
+def test_an_unchanged_page_that_became_a_link_is_written_again(copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(copy, out)
+    outside = tmp_path / "outside.html"
+    outside.write_text("precious")
+    (out / "player-1.html").unlink()
+    (out / "player-1.html").symlink_to(outside)
+    built = build(copy, out)
+    assert "player-1.html" in built.written and not (out / "player-1.html").is_symlink()
+    assert outside.read_text() == "precious"
+
+
+def test_a_killed_builds_temporary_files_are_cleaned_by_the_next(copy: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    build(copy, out)
+    leftovers = [".index.html.tmp-0a1b2c3d", ".r5-t2-replay.html.tmp-deadbeef", ".referee-site.json.tmp-00ff00ff"]
+    for name in leftovers:
+        (out / name).write_text("half a page")
+    (out / ".notes.txt.tmp-12345678").write_text("not the build's")
+    build(copy, out)
+    assert not any((out / name).exists() for name in leftovers)
+    assert (out / ".notes.txt.tmp-12345678").exists()
+
+
+def test_names_with_colons_and_braces_reach_the_manifest_unchanged(tmp_path: Path) -> None:
+    """A name the address parser would misread bare (`Ann: the great`) is written quoted
+    in the side tag; every seat of the site's manifest, and each page, holds it unchanged."""
+    names = [("Ann: the great", "ann@x.org"), ("Bo {x}", "bo@x.org"), ("{Cy}: [c]", "cy@x.org"), ("Di", "di@x.org")]
+    folder = write_league(tmp_path / "named", names)
+    season(folder, 1, ongoing=0)
+    out = tmp_path / "site"
+    build(folder, out)
+    manifest = json.loads((out / ".referee-site.json").read_text())
+    seats = {seat[1]: seat[2] for game in manifest["games"].values() for seat in game["result"]["seats"]}
+    assert seats == {address: name for name, address in names}
+    page = (out / "index.html").read_text()
+    assert all(html_escape(name) in page for name, _ in names)
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=False)

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -359,3 +360,60 @@ def test_the_memory_benchmark_reports_every_input() -> None:
     assert lines[0].split()[:2] == ["input", "MB"]
     assert [line.split()[0] for line in lines[1:]] == ["many", "long", "comment", "long"]
     assert "malformed" in lines[3] and "malformed" in lines[4] and "failed" not in "".join(lines)
+
+
+def test_a_record_over_the_limit_is_refused_and_the_next_is_still_cut() -> None:
+    """PLAY.md §8: only the first line of a refused record is kept; the records after it
+    are cut where they start, even when the refused one left a comment open."""
+    small = '[Game "numica"]\nR: SSOOSOSO\n'
+    big = '[Game "nika"]\n{' + "x" * 5000 + "\n"
+    found = split((small + big + small).encode(), max_record=1000)
+    assert [raw.refused is None for raw in found] == [True, False, True]
+    assert found[1].raw == b'[Game "nika"]' and "larger than 1000 bytes" in (found[1].refused or "")
+    assert found[2].raw == small.encode() and found[2].offset == len(small) + len(big)
+    assert found[2].line == 5
+
+
+def test_a_long_stream_is_cut_in_memory_bounded_by_the_limit() -> None:
+    import tracemalloc
+
+    from notation.stream import raw_records
+
+    class Endless(io.RawIOBase):
+        def __init__(self, total: int) -> None:
+            self.left = total
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            size = min(len(buffer), self.left)
+            buffer[:size] = b"a" * size
+            self.left -= size
+            return size
+
+    tracemalloc.start()
+    stream = io.BufferedReader(Endless(30_000_000))
+    head = io.BytesIO(b'[Game "nika"]\n1. ')
+    found = list(raw_records(io.BufferedReader(_Joined(head, stream)), max_record=100_000))  # type: ignore[arg-type]
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(found) == 1 and found[0].refused is not None
+    assert peak < 3_000_000
+
+
+class _Joined(io.RawIOBase):
+    def __init__(self, *parts: io.IOBase) -> None:
+        self.parts = list(parts)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while self.parts:
+            data = self.parts[0].read(len(buffer))  # type: ignore[attr-defined]
+            if data:
+                buffer[: len(data)] = data
+                return len(data)
+            self.parts.pop(0)
+        return 0

@@ -8,6 +8,7 @@ of their scripts. Run apart with `pytest -m browser`."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -191,3 +192,46 @@ def test_a_hostile_league_runs_none_of_its_scripts(browser: Any, tmp_path: Path)
     notes = [item.get_attribute("textContent") for item in browser.find_elements("css selector", "#notes li")]
     assert notes == [f"{HOSTILE} {BIDI}"], "the comment after the first action is shown at its step, as text"
     assert browser.execute_script("return window.pwned === undefined;")
+
+
+LONG = "W" * 60  # the longest name league.toml allows, with no place to break
+LONGER = "M" * 150  # a comment, a tag: longer still, unbroken
+
+
+def long_league(folder: Path) -> Path:
+    """A league whose every text shown is long and unbroken: the league's name, players'
+    names of 60 letters, a tag, a comment in a record, and a malformed game's text."""
+    head = f'name = "{LONGER}"\ngame = "pikemen"\nplayers = 2\n[tags]\nSite = "{LONGER}"\n'
+    names = [(LONG, "ann@x.org"), ("B" * 59 + "x", "bo@x.org"), ("Cy", "cy@x.org"), ("D" * 60, "d" * 50 + "@x.org")]
+    write_league(folder, names, head)
+    season(folder, 2, turns=3)
+    path = folder / "r1-t1.rgn"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace('[Round "1"]', f'[Round "1"]\n[Annotator "{LONGER}"]', 1)
+    text = re.sub(r"(\n1\. R: \S+)", lambda m: m.group(1) + " {" + LONGER + "}", text, count=1)
+    path.write_text(text, encoding="utf-8")
+    broken = folder / "r1-t2.rgn"
+    broken.write_text(broken.read_text(encoding="utf-8") + f"\n{LONGER}\n", encoding="utf-8")
+    return folder
+
+
+def test_long_unbroken_texts_never_widen_a_page_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    """The site promises no overflow: at 420 px, every page of a league of 60-letter names
+    and longer comments and tags is no wider than the screen (before: 1,334 px)."""
+    folder = long_league(tmp_path / "long")
+    out = tmp_path / "www"
+    build(folder, out)
+    record = tmp_path / "alone.html"
+    replayed = adjudicate(read_source((folder / "r1-t1.rgn").read_bytes())[0], "r1-t1.rgn", keep_steps=True)
+    record.write_text(replay_page(replayed), encoding="utf-8")
+    browser.set_window_size(420, 860)
+    wide = []
+    try:
+        for page in [*sorted(out.glob("*.html")), record]:
+            _open(browser, page)
+            _, scroll_width, width = _after_a_frame(browser)
+            if scroll_width > width:
+                wide.append(f"{page.name}: {scroll_width} px")
+    finally:
+        browser.set_window_size(1280, 1000)
+    assert not wide, f"wider than the {width} px screen: {', '.join(wide)}"

@@ -4,7 +4,13 @@ the previous build wrote. A game is re-read (adjudicated) only when its file's b
 league.toml changed; what the league needs of it is kept in `OUT/.referee-site.json`,
 the manifest, with the digest of every page written. So `site` on an unchanged league
 writes nothing, and a changed game rewrites its own pages, its round, the players in it,
-and the pages that show the standings."""
+and the pages that show the standings.
+
+OUT is not trusted (LEAGUE.md §5; README, security): a name read from the manifest is
+removed only when it is one the build itself makes (`own_name`: a plain file name of the
+site's pages, never a path), a page is written by renaming a fresh temporary file over
+its name (a symbolic link there is replaced, never followed), and the temporary files a
+killed build left behind (`.PAGE.tmp-XXXXXXXX`) are removed by the next."""
 
 from __future__ import annotations
 
@@ -13,12 +19,15 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
+import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee import store
+from referee.judge import sources
 from referee.judge.errors import UsageError
 from referee.judge.words import verdict_fields
 from referee.league.config import CONFIG_FILE, load
@@ -27,7 +36,7 @@ from referee.league.results import GameResult, Seat, aliases, game_files, judge_
 from referee.league.site import feed, pages
 from referee.league.site.chart import Point
 from referee.league.standings import rating_history, rating_order, standings
-from referee.store import write_atomically
+from referee.store.ops import ops
 
 MANIFEST = ".referee-site.json"
 VERSION = 2
@@ -48,6 +57,17 @@ class Built:
 
     def __repr__(self) -> str:
         return f"Built({len(self.written)} written, {len(self.removed)} removed, {self.unchanged} unchanged)"
+
+
+_OWN = re.compile(
+    r"(?:index|round-[1-9][0-9]*|player-[1-9][0-9]*|r[1-9][0-9]*-t[1-9][0-9]*(?:-replay)?)\.html|feed\.xml"
+)
+_TEMPORARY = re.compile(r"\.(.+)\.tmp-[0-9a-f]{8}")
+
+
+def own_name(name: object) -> bool:
+    """Whether `name` is a page the build makes: a plain name in OUT, never a path."""
+    return isinstance(name, str) and _OWN.fullmatch(name) is not None
 
 
 def _digest(data: bytes) -> str:
@@ -95,9 +115,11 @@ def _result_from(data: Mapping[str, Any]) -> GameResult:
 
 
 def _read_manifest(out: Path) -> dict[str, Any]:
+    if not _plain_file(out / MANIFEST):
+        return {}
     try:
-        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(sources.read_bounded(out / MANIFEST, sources.max_record()).decode("utf-8"))
+    except (OSError, ValueError):  # (UsageError, UnicodeDecodeError: ValueErrors)
         return {}
     if not isinstance(data, dict) or data.get("version") != VERSION:
         return {}
@@ -127,9 +149,11 @@ def build(folder: Path, out: Path) -> Built:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot make {out}: {error.strerror or error}") from None
+    _clean_leftovers(out)
     manifest = _read_manifest(out)
     old_games: dict[str, Any] = manifest.get("games", {}) if isinstance(manifest.get("games"), dict) else {}
     old_pages: dict[str, str] = manifest.get("pages", {}) if isinstance(manifest.get("pages"), dict) else {}
+    old_pages = {page: digest for page, digest in old_pages.items() if own_name(page)}  # (a tampered one: not ours)
     league_key = _digest(toml)
 
     games: list[pages.SiteGame] = []
@@ -148,7 +172,7 @@ def build(folder: Path, out: Path) -> Built:
         if (
             isinstance(cached, dict)
             and cached.get("key") == key
-            and all(page not in old_pages or (out / page).exists() for page in own)
+            and all(page not in old_pages or _plain_file(out / page) for page in own)
         ):
             with contextlib.suppress(KeyError, TypeError, ValueError):
                 item = pages.SiteGame(_result_from(cached["result"]), cached.get("clock"), int(cached["updated"]))
@@ -219,7 +243,7 @@ def build(folder: Path, out: Path) -> Built:
     for page, text in rendered.items():
         digest = _digest(text.encode("utf-8"))
         new_pages[page] = digest
-        if old_pages.get(page) == digest and (out / page).exists():
+        if old_pages.get(page) == digest and _plain_file(out / page):
             unchanged += 1
             continue
         _write(out / page, text)
@@ -230,7 +254,7 @@ def build(folder: Path, out: Path) -> Built:
     removed = []
     for page in sorted(set(old_pages) - set(new_pages)):
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(out / page)
+            ops().unlink(out / page)  # (an own name: a plain name in OUT; a link there goes, not what it names)
         removed.append(page)
     new_manifest = {"version": VERSION, "games": new_games, "pages": dict(sorted(new_pages.items()))}
     if new_manifest != manifest:
@@ -240,11 +264,41 @@ def build(folder: Path, out: Path) -> Built:
 
 def _write(path: Path, text: str) -> None:
     try:
-        write_atomically(path, text)
+        write_page(path, text)
+    except store.WriteFailed as error:
+        raise UsageError(str(error)) from None
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
+def write_page(path: Path, text: str) -> None:
+    """Write a page (or the manifest) by renaming a fresh temporary file over its name, in
+    its folder, through the store (`replace_atomically`: every write, fsync and rename goes
+    through its seam): whatever stands at the name (a link included) is replaced, never
+    followed."""
+    store.replace_atomically(path, text)
+
+
+def _plain_file(path: Path) -> bool:
+    """A regular file standing at `path` itself (a link there is to be replaced)."""
+    with contextlib.suppress(OSError):
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    return False
+
+
+def _clean_leftovers(out: Path) -> None:
+    """Remove the temporary files a killed build left in OUT (its own names only)."""
+    try:
+        names = os.listdir(out)
+    except OSError as error:
+        raise UsageError(f"cannot read {out}: {error.strerror or error}") from None
+    for name in names:
+        match = _TEMPORARY.fullmatch(name)
+        if match is not None and (own_name(match.group(1)) or "." + match.group(1) == MANIFEST):
+            with contextlib.suppress(OSError):
+                ops().unlink(out / name)
+
+
 def pages_in(out: Path) -> Iterator[str]:
-    """The pages the last build wrote (names in OUT), from its manifest."""
-    yield from _read_manifest(out).get("pages", {})
+    """The pages the last build wrote (names in OUT), from its manifest (own names only)."""
+    yield from (page for page in _read_manifest(out).get("pages", {}) if own_name(page))

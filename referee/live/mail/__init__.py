@@ -104,13 +104,18 @@ def handle_bytes(data: bytes, config: Settings, too_large: bool = False) -> Hand
 def read_bounded(stream: BinaryIO, limit: int) -> tuple[bytes, bool]:
     """The first `limit` bytes of the message, and whether there was more. The rest is read
     and thrown away a piece at a time (the mail system wants its pipe read to the end), so
-    that a message of any size costs no more memory than its first `limit` bytes."""
+    that a message of any size costs no more memory than its first `limit` bytes; but no
+    more than `--max-record-bytes` of it is thrown away (PLAY.md §8: an endless input, such
+    as a device, ends the reading there)."""
+    from referee.judge import sources
+
     data = stream.read(limit)
     extra = stream.read(_CHUNK)
     if not extra:
         return data, False
-    while stream.read(_CHUNK):
-        pass
+    drained, most = len(extra), sources.max_record()
+    while drained <= most and (piece := stream.read(_CHUNK)):
+        drained += len(piece)
     return data, True
 
 

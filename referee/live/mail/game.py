@@ -80,10 +80,7 @@ def open_game(path: Path) -> Game:
     """The game in `path`, read and replayed once (as `play` replays it: `submit` takes
     this very replay); UsageError when it is unreadable or not exactly one record. The
     gateway reads it without the game's lock (PLAY.md §4 locks what writes: `submit`)."""
-    try:
-        data = store.read_bytes(path)
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    data = play.read_game(path)  # (as a transaction left it, or read within its bound: PLAY.md §8)
     try:
         return dataclasses.replace(game_of(path, play.replay_file(path, data)), data=data)
     except play.UsageError as error:
@@ -198,7 +195,7 @@ def reveal(game: Game, seed: str, wait: float) -> str | None:
     if not result.written:
         return None
     try:
-        return store.read_bytes(game.path).decode("utf-8")
+        return play.read_game(game.path).decode("utf-8")
     except OSError as error:
         raise UsageError(f"cannot read {game.path}: {error.strerror or error}") from None
 

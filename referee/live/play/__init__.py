@@ -9,7 +9,7 @@ did-you-mean suggestions; draw and undo offers that need every player.
 from referee.judge.errors import BusyError, UsageError
 from referee.judge.token import token_of, turn_token
 from referee.live.play.agreement import submit
-from referee.live.play.core import replay_file
+from referee.live.play.core import read_game, replay_file
 from referee.live.play.keys import read_key
 from referee.live.play.result import PlayResult
 
@@ -17,6 +17,7 @@ __all__ = [
     "BusyError",
     "PlayResult",
     "UsageError",
+    "read_game",
     "read_key",
     "replay_file",
     "submit",

@@ -21,7 +21,7 @@ from games.randomness import salt_tag
 from notation.commands import Command
 from notation.model import Move, Record, Span, Tag
 from referee import store
-from referee.judge import clock, forms
+from referee.judge import clock, forms, sources
 from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
 from referee.judge.resume import continued
@@ -41,10 +41,14 @@ Known = tuple[bytes, Replay]
 
 
 def read_game(path: Path) -> bytes:
-    try:
-        return store.read_bytes(path)  # as the operation in progress left it
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    """A game file's bytes as the operation in progress left it (staged), else read from
+    disk: a regular file of at most `--max-record-bytes` (PLAY.md §8); UsageError
+    otherwise (a FIFO or a device is refused unread)."""
+    return store.read_bytes(path, _read_bounded)
+
+
+def _read_bounded(path: Path) -> bytes:
+    return sources.read_bounded(path, sources.max_record(), str(path))
 
 
 def replay_file(path: Path, data: bytes) -> Replay:

@@ -15,6 +15,7 @@ from games import registry
 from games.api import GameInfo
 from games.randomness import effective_seed, record_salts, salt_tag, seed_hash
 from referee import store
+from referee.judge import sources
 from referee.judge.errors import UsageError
 
 SEED_BITS = 128
@@ -26,10 +27,7 @@ class KeyMismatch(ValueError):
 
 def read_key(path: Path) -> str:
     """The seed a key file holds: its one line, without the line end."""
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read the key file {path}: {error.strerror or error}") from None
+    data = sources.read_bounded(path, sources.KEY_BYTES, f"the key file {path}")  # (a FIFO or device: refused)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

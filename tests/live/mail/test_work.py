@@ -35,7 +35,7 @@ import notation.writer as writer
 import referee.judge.adjudicate as adjudicate
 from games.randomness import seed_hash
 from notation.timing import parse_instant
-from referee.judge import playout, session
+from referee.judge import playout, session, sources
 from referee.live import mail, play
 from referee.live.mail import game
 from referee.live.play import core
@@ -69,6 +69,13 @@ def _counted(monkeypatch: pytest.MonkeyPatch, name: str = "g1.rgn") -> Counter[s
         return read_bytes(self)
 
     monkeypatch.setattr(Path, "read_bytes", counted_bytes)
+    read_bounded = sources.read_bounded  # how game files are read, within their bound (PLAY.md §8)
+
+    def counted_bounded(path: Any, *args: Any, **kwargs: Any) -> bytes:
+        calls["file reads"] += Path(path).name == name
+        return read_bounded(path, *args, **kwargs)
+
+    monkeypatch.setattr(sources, "read_bounded", counted_bounded)
     return calls
 
 
