@@ -29,6 +29,7 @@ from referee.live.mail.headers import Head, read_head
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.ledger import Entry, Ledger
 from referee.live.mail.log import LogLine, Outcome
+from referee.live.play.submission import command_in, command_refusal
 
 PLAYERS_FILE = "players.toml"
 MAX_SIZE = 2**20
@@ -182,6 +183,15 @@ def _answers(
         if reason is not None:
             answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
             return [answer], [f"{player.address}: not accepted for game {game_id}: {reason}"], Outcome.NOT_ACCEPTED
+    command = next((found for text in (submission.moves, submission.salt or "") if (found := command_in(text))), None)
+    if command is not None:
+        # Before the body is read as any request (a move, show, status, leave, an offer):
+        # the referee's commands are the referee's alone (PLAY.md §7).
+        turn = compose.named_next(current.turn, _names(current))
+        error = command_refusal(command)
+        body = compose.refused(game_id, submission.moves, error, (), turn, current.token, hint=mover)
+        note = f"{player.address}: refused for game {game_id}: {error}"
+        return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     request = _league_request(settings, submission)
     if request is not None and settings.requests is not None:
         return asked.answer(
