@@ -105,6 +105,9 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
     if head.sender is not None and head.sender == settings.sender.lower():
         note = "a message from this gateway's own address: not answered"
         return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    if settings.sender.lower() in head.loops:
+        note = f"{_who(head)}: its X-Loop names this gateway's own address: not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
     if found is None:
         return Handled(0, (_no_game(head, settings.games),), (), Outcome.NO_GAME)
     game_id, path = found
