@@ -336,8 +336,9 @@ def _make_games(
         if config.time_control is not None:
             tags += [f"TimeControl={config.time_control}", f"Start={format_instant(now)}"]
         players = config.players_per_game if len(info.player_counts) > 1 else None
+        named = f"{config.name}/{name}"  # PLAY.md §2: the league's name and the game's
         if not secret:
-            texts.append((name, table, new_record(info.name, players, None, None, tags)))
+            texts.append((name, table, new_record(info.name, players, None, None, tags, named)))
             continue
         keys = folder / KEYS_DIR
         keys.mkdir(mode=0o700, exist_ok=True)
@@ -346,7 +347,7 @@ def _make_games(
         # its seed was never published, so it is dropped rather than reused.
         key.unlink(missing_ok=True)
         drawn = fresh_seed()
-        text = new_secret(new_record(info.name, players, drawn, None, tags), key, [], drawn)
+        text = new_secret(new_record(info.name, players, drawn, None, tags, named), key, [], drawn)
         texts.append((name, table, text))
     made: list[tuple[str, pairing.Table]] = []
     for name, table, text in texts:
