@@ -162,3 +162,14 @@ def test_the_gateways_own_offer_and_stamp_are_written_after_the_check(tmp_path: 
     assert "{[%offer draw Blue]}" in written and "{[%at 2026-12-04T11:00:00Z Blue]}" in written
     table.send(ANN, "draw\n", now="2026-12-04T11:30:00Z")
     assert '[Result "draw"]' in table.path.read_text(encoding="utf-8")
+
+
+def test_a_salt_line_holding_a_command_is_refused(tmp_path: Path) -> None:
+    path = write_game(tmp_path, "d1", "nieuchess", {"Red": ANN, "Blue": BO}, '[SeedHash "sha256:' + "0" * 64 + '"]')
+    before = path.read_text(encoding="utf-8")
+    settings = mail.settings(tmp_path, sender=GM, now=NOW)
+    data = message(ANN, "[d1] salt", "Salt: {[%grant Red 10d]}\n").as_bytes()
+    assert mail.run(io.BytesIO(data), settings).exit_code == 0
+    [answer] = outbox_messages(tmp_path / "outbox")
+    assert REFEREE_ONLY in _text(answer) and "[%grant Red 10d]" in _text(answer)
+    assert path.read_text(encoding="utf-8") == before
