@@ -26,6 +26,7 @@ def new_secret(
     tags: list[str],
     key: str | None,
     salts: list[str],
+    game_id: str | None = None,
 ) -> None:
     from pathlib import Path
 
@@ -41,7 +42,7 @@ def new_secret(
     assert key is not None
     try:
         drawn = fresh_seed()
-        text = new_secret(new_record(game, players, drawn, first, tags), Path(key), salts, drawn)
+        text = new_secret(new_record(game, players, drawn, first, tags, game_id), Path(key), salts, drawn)
     except UsageError as error:
         fail_usage(error)
     typer.echo(text, nl=False)

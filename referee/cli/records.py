@@ -352,6 +352,10 @@ def new(
         str | None,
         typer.Option("--start", metavar="TIME", help="With --time-control: when the clocks start (default: now)."),
     ] = None,
+    game_id: Annotated[
+        str | None,
+        typer.Option("--id", metavar="ID", help="The GameId its tokens name (default: 16 fresh random hex digits)."),
+    ] = None,
     now: NowOption = None,
 ) -> None:
     from referee.judge import clock, fresh
@@ -363,10 +367,10 @@ def new(
     if secret is not None or salt:
         from referee.cli.live import new_secret
 
-        new_secret(game, players, seed, first, tag or [], secret, salt or [])
+        new_secret(game, players, seed, first, tag or [], secret, salt or [], game_id)
         return
     try:
-        text = fresh.new_record(game, players, seed, first, tag or [])
+        text = fresh.new_record(game, players, seed, first, tag or [], game_id)
     except UsageError as error:
         fail_usage(error)
     typer.echo(text, nl=False)

@@ -16,6 +16,11 @@ from referee.judge.errors import UsageError
 
 """The games whose rules let the players choose who moves first (NOTATION.md §2, `First`)."""
 
+GAME_ID = "GameId"
+"""The tag that names a game (PLAY.md §2): its turn tokens are then its own."""
+MAX_GAME_ID = 200
+"""The longest `--id` taken."""
+
 LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 
@@ -82,6 +87,24 @@ def _seed(info: GameInfo, seed: str | None, extra: dict[str, str]) -> str | None
     return seed
 
 
+def _game_id(game_id: str | None, extra: dict[str, str]) -> str:
+    """The game's `GameId` from --id and a `GameId` tag, which must agree; else a fresh
+    one, 16 hex digits from `secrets` (PLAY.md §2: a token names its game)."""
+    if GAME_ID in extra:
+        if game_id is not None and extra[GAME_ID] != game_id:
+            raise UsageError(f"--tag {GAME_ID}={_shown(extra[GAME_ID])} contradicts --id {_shown(game_id)}")
+        game_id = extra.pop(GAME_ID)
+    if game_id is None:
+        import secrets
+
+        return secrets.token_hex(8)
+    if not game_id.strip() or len(game_id) > MAX_GAME_ID:
+        raise UsageError(f"--id takes 1 to {MAX_GAME_ID} characters, not {_shown(game_id[: MAX_GAME_ID + 1])}")
+    if not game_id.isprintable():
+        raise UsageError(f"--id: a game's id is printable text on one line, not {_shown(game_id)}")
+    return game_id
+
+
 def _first(info: GameInfo, first: str | None, players: int | None, extra: dict[str, str]) -> str | None:
     """The side that moves first from --first and a `First` tag, which must agree; only
     in games whose rules let the players choose, and a side of the game as set up."""
@@ -100,8 +123,11 @@ def _first(info: GameInfo, first: str | None, players: int | None, extra: dict[s
     return side
 
 
-def new_record(game: str, players: int | None, seed: str | None, first: str | None, tags: list[str]) -> str:
-    """A fresh record's tags; a fresh random seed for games that draw randomness. Raises
+def new_record(
+    game: str, players: int | None, seed: str | None, first: str | None, tags: list[str], game_id: str | None = None
+) -> str:
+    """A fresh record's tags; a fresh random seed for games that draw randomness; its
+    `GameId` (PLAY.md §2: `game_id`, else 16 hex digits from `secrets`). Raises
     UsageError for anything that would make a record `check` does not accept."""
     info = registry.info(game)
     if info is None:
@@ -110,8 +136,9 @@ def new_record(game: str, players: int | None, seed: str | None, first: str | No
     players = _players(info, players, extra)
     seed = _seed(info, seed, extra)
     side = _first(info, first, players, extra)
+    named = _game_id(game_id, extra)
     engine = registry.engine(info.name)
-    values = {"Game": info.name, **engine.new_tags(players, seed, side), **extra}
+    values = {"Game": info.name, GAME_ID: named, **engine.new_tags(players, seed, side), **extra}
     try:
         engine.new_state(values)
     except SetupError as error:

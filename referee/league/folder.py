@@ -437,8 +437,9 @@ def _make_games(
         if config.time_control is not None:
             tags += [f"TimeControl={config.time_control}", f"Start={format_instant(now)}"]
         players = config.players_per_game if len(info.player_counts) > 1 else None
+        named = f"{config.name}/{name}"  # PLAY.md §2: the league's name and the game's
         if not secret:
-            texts.append((name, table, new_record(info.name, players, None, None, tags)))
+            texts.append((name, table, new_record(info.name, players, None, None, tags, named)))
             continue
         keys = folder / KEYS_DIR
         if not keys.is_dir():
@@ -452,7 +453,7 @@ def _make_games(
         if key.exists() and not (folder / f"{name}.rgn").exists():
             key.unlink()
         drawn = fresh_seed()
-        text = new_secret(new_record(info.name, players, drawn, None, tags), key, [], drawn)
+        text = new_secret(new_record(info.name, players, drawn, None, tags, named), key, [], drawn)
         texts.append((name, table, text))
     made: list[tuple[str, pairing.Table]] = []
     for name, table, text in texts:

@@ -137,7 +137,8 @@ def test_new_writes_tags_with_a_fresh_seed_and_checks_as_ongoing(tmp_path: Path)
     path = tmp_path / "new.rgn"
     path.write_text(result.output)
     assert runner.invoke(app, ["check", str(path)]).output.endswith("ongoing: Red to move\n")
-    assert runner.invoke(app, ["new", "numica", "--seed", "s"]).output == '[Game "numica"]\n[Seed "s"]\n'
+    written = runner.invoke(app, ["new", "numica", "--seed", "s", "--id", "club-7"]).output
+    assert written == '[Game "numica"]\n[Seed "s"]\n[GameId "club-7"]\n'
 
 
 def test_games_lists_every_game() -> None:

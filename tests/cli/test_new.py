@@ -4,6 +4,7 @@ wrong; and whatever it does write, `check` accepts."""
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -67,12 +68,16 @@ def test_new_writes_first_only_for_games_that_let_players_choose() -> None:
 
 
 def test_new_accepts_consistent_repetitions_and_reads_players_from_a_tag() -> None:
-    result = runner.invoke(app, ["new", "pikemen", "--players", "4", "--tag", "Players=4", "--first", "Green"])
-    assert result.output == '[Game "pikemen"]\n[Players "4"]\n[First "Green"]\n'
-    tagged = runner.invoke(app, ["new", "nika", "--tag", "Players=3", "--tag", "Sparta=Bo"])
-    assert tagged.output == '[Game "nika"]\n[Players "3"]\n[Sparta "Bo"]\n'
-    claimed = runner.invoke(app, ["new", "numica", "--seed", "s", "--tag", "Result=*"])
-    assert claimed.output == '[Game "numica"]\n[Seed "s"]\n[Result "*"]\n'
+    result = runner.invoke(
+        app, ["new", "pikemen", "--players", "4", "--tag", "Players=4", "--first", "Green", "--id", "p"]
+    )
+    assert result.output == '[Game "pikemen"]\n[Players "4"]\n[First "Green"]\n[GameId "p"]\n'
+    tagged = runner.invoke(app, ["new", "nika", "--tag", "Players=3", "--tag", "Sparta=Bo", "--tag", "GameId=n"])
+    assert tagged.output == '[Game "nika"]\n[Players "3"]\n[Sparta "Bo"]\n[GameId "n"]\n'
+    claimed = runner.invoke(
+        app, ["new", "numica", "--seed", "s", "--tag", "Result=*", "--id", "u", "--tag", "GameId=u"]
+    )
+    assert claimed.output == '[Game "numica"]\n[Seed "s"]\n[GameId "u"]\n[Result "*"]\n'
 
 
 def checks_as_legal(text: str) -> None:
@@ -124,3 +129,28 @@ def test_every_game_and_player_count_with_every_first_side_checks() -> None:
             firsts = info.sides_for(players) if info.first_choice else (None,)
             for first in firsts:
                 checks_as_legal(fresh.new_record(info.name, players, None, first, ["Event=Club night"]))
+
+
+# -- GameId (PLAY.md §2: a token names its game) ------------------------------------------------
+
+
+def test_new_names_its_game_with_a_fresh_random_id_or_the_one_given() -> None:
+    drawn = [runner.invoke(app, ["new", "nika"]).output for _ in range(2)]
+    ids = [re.search(r'\[GameId "([0-9a-f]{16})"\]\n', text) for text in drawn]
+    assert ids[0] is not None and ids[1] is not None and ids[0].group(1) != ids[1].group(1)
+    given = runner.invoke(app, ["new", "nika", "--id", "autumn/r1-t1", "--tag", "Event=Autumn"])
+    assert given.output == '[Game "nika"]\n[GameId "autumn/r1-t1"]\n[Event "Autumn"]\n'
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--id", ""], "--id takes 1 to 200 characters"),
+        (["--id", "x" * 201], "--id takes 1 to 200 characters"),
+        (["--id", "a\nb"], "printable text on one line"),
+        (["--id", "a", "--tag", "GameId=b"], 'contradicts --id "a"'),
+    ],
+)
+def test_new_refuses_an_id_it_cannot_write(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["new", "nika", *args])
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and message in result.output

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from notation.timing import parse_instant
 from referee.cli import app
 from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.token import token_of
 from referee.live.mail.players import load_keys, verify
 from referee.live.play import submit
 from referee.store import locked
@@ -196,7 +197,8 @@ def test_open_dice_write_a_seed(tmp_path: Path) -> None:
     assert _run("pair", str(folder), "--now", NOW)[0] == 0
     record = (folder / "r1-t1.rgn").read_text(encoding="utf-8")
     assert "[Seed " in record and not (folder / "keys").exists()
-    assert '[Event "Club night"]' in record and '[Site "x"]' in record and "Open" not in record
+    assert '[Event "Club night"]' in record and '[Site "x"]' in record and '[Event "Open"]' not in record
+    assert '[GameId "Open/r1-t1"]' in record  # PLAY.md §2: the league's name and the game's
 
 
 def test_status_lists_every_game_and_names_an_illegal_one(tmp_path: Path) -> None:
@@ -335,3 +337,22 @@ def test_a_seven_player_swiss_meets_no_pair_twice_and_gives_no_second_bye(tmp_pa
             assert submit(folder / f"{game['game']}.rgn", "resign", now=PLAYED).exit_code == 0
         byes.extend(paired["byes"])
     assert len(byes) == 5 and len(set(byes)) == 5, byes
+
+
+def _token(path: Path) -> str | None:
+    return token_of(adjudicate(read_source(path.read_bytes())[0]))
+
+
+def test_pair_names_each_game_by_the_league_and_the_game_so_their_tokens_differ(tmp_path: Path) -> None:
+    folder = tmp_path / "autumn"
+    options = ["--game", "nika", "--players", "2", "--name", "Autumn 2026"]
+    assert _run("init", str(folder), *options)[0] == 0
+    for name in ("Ann", "Bo", "Cy", "Di"):
+        code, _, err = _run("add", str(folder), f"{name.lower()}@example.org", "--name", name)
+        assert code == 0, err
+    assert _run("pair", str(folder), "--now", NOW)[0] == 0
+    games = sorted(folder.glob("r1-*.rgn"))
+    assert [path.name for path in games] == ["r1-t1.rgn", "r1-t2.rgn"]
+    for path in games:
+        assert f'[GameId "Autumn 2026/{path.stem}"]\n' in path.read_text(encoding="utf-8")
+    assert _token(games[0]) != _token(games[1])

@@ -92,6 +92,7 @@ def build(
         message["References"] = " ".join((*incoming.references, incoming.message_id))
     # RFC 3834: an automatic answer, which vacation programs and this gateway never answer.
     message["Auto-Submitted"] = "auto-replied"
+    message["X-Loop"] = sender  # an answer that comes back (a forward, a list) is never answered
     message.set_content(answer.body)
     if answer.svg is not None:
         message.add_attachment(answer.svg.encode("utf-8"), "image", "svg+xml", filename=f"{game_id}.svg")

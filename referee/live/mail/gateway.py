@@ -30,6 +30,7 @@ from referee.live.mail.incoming import Incoming
 from referee.live.mail.ledger import Entry, Ledger
 from referee.live.mail.log import LogLine, Outcome
 from referee.live.mail.verified import verified
+from referee.live.play.submission import command_in, command_refusal
 
 PLAYERS_FILE = "players.toml"
 MAX_SIZE = 2**20
@@ -162,6 +163,9 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
     if head.sender is not None and head.sender == settings.sender.lower():
         note = "a message from this gateway's own address: not answered"
         return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    if settings.sender.lower() in head.loops:
+        note = f"{_who(head)}: its X-Loop names this gateway's own address: not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
     if found is None:
         return _no_game_answer(head, settings)
     game_id, path = found
@@ -252,6 +256,15 @@ def _answers(
     if submission.unclear is not None:
         body = compose.unclear(game_id, submission.unclear, submission.moves)
         note = f"{player.address}: refused for game {game_id}: the reply's boundary is unclear"
+        return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
+    command = next((found for text in (submission.moves, submission.salt or "") if (found := command_in(text))), None)
+    if command is not None:
+        # Before the body is read as any request (a move, show, status, leave, an offer):
+        # the referee's commands are the referee's alone (PLAY.md §7).
+        turn = compose.named_next(current.turn, _names(current))
+        error = command_refusal(command)
+        body = compose.refused(game_id, submission.moves, error, (), turn, current.token, hint=mover)
+        note = f"{player.address}: refused for game {game_id}: {error}"
         return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     request = _league_request(settings, submission)
     if request is not None and settings.requests is not None:

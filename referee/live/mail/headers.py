@@ -21,8 +21,19 @@ HEADER_LIMIT = 4096
 _OTHER_LIMIT = 1000
 """How much of the other headers read here is kept: their values are short words."""
 
-_KEPT = ("from", "subject", "message-id", "references", "auto-submitted", "precedence", "return-path")
-_FLAGS = ("list-id", "x-autoreply", "x-autorespond")
+_KEPT = ("from", "subject", "message-id", "references", "auto-submitted", "precedence", "return-path", "content-type")
+_FLAGS = ("list-id", "x-autoreply", "x-autorespond", "x-auto-response-suppress", "list-unsubscribe")
+_FLAG_NAMES = {
+    "list-id": "List-Id",
+    "x-autoreply": "X-Autoreply",
+    "x-autorespond": "X-Autorespond",
+    "x-auto-response-suppress": "X-Auto-Response-Suppress",
+    "list-unsubscribe": "List-Unsubscribe",
+}
+_LOOPS = 20
+"""How many `X-Loop` headers are read (each cut as the other headers are)."""
+_REPORT = "multipart/report"
+"""A delivery (or read) report's media type (RFC 6522): a robot's, from any address."""
 _END_OF_HEADERS = re.compile(rb"\r?\n\r?\n")
 _FIELD_NAME = re.compile(r"([!-9;-~]{1,76})[ \t]*:")
 _ENCODED_WORD = re.compile(r"=\?([^?\s*]{1,40})(?:\*[^?\s]{0,20})?\?([BbQq])\?([^?\s]*)\?=")
@@ -42,7 +53,9 @@ _BULK = ("bulk", "junk", "list")
 class Head(NamedTuple):
     """What is known of a message before its sender is trusted. `sender` is the one address
     of `From` in lower case (None unless `From` is exactly one address); `automatic` the
-    reason the message is automatic (RFC 3834), None for a person's mail."""
+    reason the message is automatic (RFC 3834), None for a person's mail; `loops` the
+    addresses that its `X-Loop` headers name, in lower case (one of them the gateway's own:
+    the message is the gateway's answer come back)."""
 
     sender: str | None
     sender_name: str
@@ -51,6 +64,7 @@ class Head(NamedTuple):
     message_id: str | None
     references: tuple[str, ...]
     automatic: str | None
+    loops: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"<Head {self.message_id} from {self.sender} subject {self.subject!r}>"
@@ -77,7 +91,7 @@ def read_head(data: bytes) -> Head:
         data = data[first_end + 1 :] if first_end >= 0 else b""
     end = _END_OF_HEADERS.search(data)
     block = data[: end.start()] if end else data
-    fields, flags, from_count = _fields(block)
+    fields, flags, from_count, loops = _fields(block)
     raw_from = fields.get("from", "")
     found = single_address(raw_from) if from_count == 1 else None
     sender, name = found if found is not None else (None, "")
@@ -89,16 +103,20 @@ def read_head(data: bytes) -> Head:
     message_id = _MESSAGE_ID.search(fields.get("message-id", ""))
     references = tuple(_MESSAGE_ID.findall(fields.get("references", "")))[-10:]
     automatic = _automatic(fields, flags, sender, envelope_sender)
-    return Head(sender, name, subject, ids, message_id.group(0) if message_id else None, references, automatic)
+    looped = tuple(address.lower() for value in loops for address in ADDRESS.findall(value))
+    message_id_text = message_id.group(0) if message_id else None
+    return Head(sender, name, subject, ids, message_id_text, references, automatic, looped)
 
 
-def _fields(block: bytes) -> tuple[dict[str, str], set[str], int]:
+def _fields(block: bytes) -> tuple[dict[str, str], set[str], int, list[str]]:
     """The first value of each header the gateway reads (unfolded, cut to its limit), the
-    names of the flag headers present, and how many `From` headers there are."""
+    names of the flag headers present, how many `From` headers there are, and the values
+    of the first `X-Loop` headers (each on its first line, cut to its limit)."""
     fields: dict[str, list[str]] = {}
     sizes: dict[str, int] = {}
     flags: set[str] = set()
     from_count = 0
+    loops: list[str] = []
     current: str | None = None
     for raw in _lines(block):
         line = raw[: 4 * HEADER_LIMIT + 100].decode("utf-8", "replace")
@@ -113,6 +131,8 @@ def _fields(block: bytes) -> tuple[dict[str, str], set[str], int]:
         name = named.group(1).lower()
         if name == "from":
             from_count += 1
+        if name == "x-loop" and len(loops) < _LOOPS:
+            loops.append(line[named.end() :][:_OTHER_LIMIT])
         if name in _FLAGS:
             flags.add(name)
         elif name in _KEPT and name not in fields:
@@ -120,7 +140,7 @@ def _fields(block: bytes) -> tuple[dict[str, str], set[str], int]:
             sizes[name] = 0
             current = name
             _extend(fields[name], sizes, name, line[named.end() :])
-    return {name: "".join(parts).strip() for name, parts in fields.items()}, flags, from_count
+    return {name: "".join(parts).strip() for name, parts in fields.items()}, flags, from_count, loops
 
 
 def _lines(block: bytes) -> Iterator[bytes]:
@@ -285,7 +305,10 @@ def _automatic(fields: dict[str, str], flags: set[str], sender: str | None, enve
         return f"Precedence: {first}"
     for flag in _FLAGS:
         if flag in flags:
-            return {"list-id": "List-Id", "x-autoreply": "X-Autoreply", "x-autorespond": "X-Autorespond"}[flag]
+            return _FLAG_NAMES[flag]
+    media_type = fields.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type == _REPORT:
+        return f"Content-Type: {_REPORT} (a delivery report)"
     return_path = fields.get("return-path")
     if return_path is not None and return_path.replace(" ", "") in ("<>", ""):
         return "an empty Return-Path"

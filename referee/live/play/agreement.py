@@ -84,7 +84,13 @@ def submit(
     included, is stamped at `now` (TIME.md §5; `grants` and `as_of` as `core.submit`
     takes them). `known`: the file's text as the caller read it and its replay
     (`core.replay_file`), used when the file still holds that text under the lock.
+    A player's submission (`as_side`) holding a comment command is refused whole
+    (PLAY.md §7): every player's way in, `play --as` and the mail gateway, comes here.
     Raises BusyError (exit 75) and UsageError (exit 2)."""
+    if as_side is not None and moves is not None and (command := submission.command_in(moves)) is not None:
+        # A player's word never holds the referee's (PLAY.md §7): refused whole, before any
+        # of it is read, so that no offer, stamp or grant the referee adds meets it.
+        return core.refuse(Path(path), submission.command_refusal(command), dry_run=dry_run, wait=wait, known=known)
     rest, kind = split_request(moves)
     if kind is None or (kind is OfferKind.DRAW and as_side is None) or grants:
         return core.submit(

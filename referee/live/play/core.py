@@ -124,6 +124,16 @@ def decided(
     return result
 
 
+def refuse(path: Path, message: str, *, dry_run: bool, wait: float, known: Known | None = None) -> PlayResult:
+    """Refuse a submission without reading it (`message`: why), with the verdict, board and
+    token of the game as it stands, read under its lock as `decided` reads it."""
+
+    def decide(current: Replay) -> tuple[PlayResult, str | None]:
+        return _Game(path, current).refused(Refusal(message)), None
+
+    return decided(path, decide, dry_run=dry_run, wait=wait, known=known)
+
+
 def judged(
     path: Path,
     current: Replay,

@@ -5,7 +5,10 @@ Three things set a submission apart from a record's move text:
 - it may start with what a battle awaits, written alone as the battle token
   would hold it: a roll `#4`, a choice `(h7-h8-h9)` or `(-g6,-h7)`, or several of these (its pattern is the game's:
   `Engine.lone_part`);
-- its lines and columns are its own, so that errors point inside it.
+- its lines and columns are its own, so that errors point inside it;
+- it never holds a comment command (`{[%...]}`, PLAY.md §7): those are the referee's word
+  in the record (stamps, grants, offers), written by the referee alone. `command_in` finds
+  one in a player's text, the way the record reader finds comments.
 
 The move text is read by the record reader behind a `[Game]` tag on a line numbered
 `OFFSET`, so that its line n gets the number OFFSET + n: spans from the submission never
@@ -25,6 +28,47 @@ from notation.model import Malformed, Record, Span
 
 OFFSET = 1_000_000_000
 _SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")
+
+
+_OPENER = re.compile(r"[{;]")
+_LEAD = re.compile("[\\s\u00ad\u200b\u200c\u200d\u2060\ufeff]*")
+"""White space of any kind and characters that print as nothing, before a comment's `[%`."""
+REFEREE_ONLY = "comment commands are written by the referee"
+
+
+def command_in(text: str) -> str | None:
+    """The first comment command a player's text holds, as written (at most 60 characters
+    shown), or None (PLAY.md §7). Comments are found as the record reader finds them: `{`
+    opens a braced comment up to the next `}` (an unclosed one runs to the end), `;` a
+    comment to the end of its line, which holds no command. A braced comment holds commands
+    when its text, after any white space (of any kind, wider than the readers' own), starts
+    with `[%`, whatever the name, case, spacing or arguments that follow: readers that would
+    not take it as a command today are no reason to let a player write it."""
+    position = 0
+    while (found := _OPENER.search(text, position)) is not None:
+        start = found.start()
+        if text[start] == ";":
+            end = text.find("\n", start)
+            if end < 0:
+                return None
+            position = end + 1
+            continue
+        end = text.find("}", start + 1)
+        inner = text[start + 1 : end if end >= 0 else len(text)]
+        stripped = inner[_LEAD.match(inner).end() :]  # type: ignore[union-attr]  # matches ""
+        if stripped.startswith("[%"):
+            close = stripped.find("]")
+            command = stripped[: close + 1] if 0 <= close < 60 else stripped[:57] + "..."
+            return "".join(char if char.isprintable() else " " for char in command)
+        if end < 0:
+            return None
+        position = end + 1
+    return None
+
+
+def command_refusal(command: str) -> str:
+    """The one line that refuses a player's text holding `command` (PLAY.md §7)."""
+    return f"{{{command}}} is a comment command, and {REFEREE_ONLY}: a player's submission never holds one"
 
 
 class SubmissionError(ValueError):

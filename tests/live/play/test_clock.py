@@ -54,10 +54,22 @@ def new_game(tmp_path: Path, *args: str, name: str = "game.rgn") -> Path:
 
 def test_new_writes_the_two_tags_in_canonical_form_and_order(tmp_path: Path) -> None:
     path = new_game(
-        tmp_path, "numica", "--seed", "42", "--tag", "Event=Club", "--time-control", "36h+0d", "--start", START
+        tmp_path,
+        "numica",
+        "--seed",
+        "42",
+        "--tag",
+        "Event=Club",
+        "--time-control",
+        "36h+0d",
+        "--start",
+        START,
+        "--id",
+        "c1",
     )
     assert path.read_text() == (
-        '[Game "numica"]\n[Seed "42"]\n[TimeControl "1d12h+0m"]\n[Start "2026-12-01T12:00:00Z"]\n[Event "Club"]\n'
+        '[Game "numica"]\n[Seed "42"]\n[TimeControl "1d12h+0m"]\n[Start "2026-12-01T12:00:00Z"]\n'
+        '[GameId "c1"]\n[Event "Club"]\n'
     )
     assert verdict(path)["clock"]["remaining"] == {"Red": 36 * 3600, "Blue": 36 * 3600}
 

@@ -1,0 +1,88 @@
+"""Only the referee writes comment commands (PLAY.md §7), in a league's mail too: a
+player's message holding one, with moves, alone, with `draw`/`undo`/`timeout`/`resign`,
+in `show`, `moves`, `status` and `leave` requests, keyed or not, is refused whole with one
+answer to the sender naming it; nothing is written (no move, no leave granted)."""
+
+from __future__ import annotations
+
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.live.mail import game
+from tests.helpers.commands import KINDS, LEAGUE_PLACES, MAIL_PLACES, PLACES, REFEREE_ONLY, named, submissions
+from tests.helpers.mail import GM, message
+
+runner = CliRunner()
+START = "2026-12-01T12:00:00Z"
+NOW = "2026-12-01T13:00:00Z"
+ADDRESSES = {"Ann": "ann@example.org", "Bo": "bo@example.org"}
+
+
+def _run(*args: str, data: bytes | None = None) -> tuple[int, str]:
+    result = runner.invoke(app, list(args), input=data)
+    return result.exit_code, result.output
+
+
+def _league(folder: Path, keyed: bool) -> Path:
+    options = ["--game", "numica", "--players", "2", "--time-control", "3d+0m", "--name", "Autumn"]
+    assert _run("league", "init", str(folder), *options)[0] == 0
+    for name, address in ADDRESSES.items():
+        assert _run("league", "add", str(folder), address, "--name", name)[0] == 0
+        if keyed:
+            code, out = _run("mail", "--games", str(folder), "--add-player", address, data=f"{name} words".encode())
+            assert code == 0, out
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    for path in (folder / "outbox").glob("*.eml"):
+        path.unlink()
+    return folder / "r1-t1.rgn"
+
+
+def _mover(path: Path) -> tuple[str, str]:
+    """The name and address of the player to move."""
+    current = game.open_game(path)
+    side = current.to_move
+    player = next(each for each in current.roster.players if side in each.sides)
+    name = next(name for name, address in ADDRESSES.items() if address == player.address)
+    return name, player.address
+
+
+def _send(folder: Path, path: Path, sender: str, name: str, body: str, keyed: bool) -> list[EmailMessage]:
+    if keyed:
+        body = f"Key: {name} words\nToken: {game.open_game(path).token}\n{body}"
+    data = message(f"{name} <{sender}>", "[r1-t1] my turn", body).as_bytes()
+    code, out = _run("mail", "--games", str(folder), "--from", GM, "--now", NOW, data=data)
+    assert code == 0, out
+    found = []
+    for eml in sorted((folder / "outbox").glob("*.eml")):
+        parsed = BytesParser(policy=policy.default).parsebytes(eml.read_bytes())
+        assert isinstance(parsed, EmailMessage)
+        found.append(parsed)
+        eml.unlink()
+    return found
+
+
+@pytest.mark.parametrize("keyed", [False, True], ids=["unkeyed", "keyed"])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_league_players_message_holding_a_command_is_refused(tmp_path: Path, kind: str, keyed: bool) -> None:
+    folder = tmp_path / "lg"
+    path = _league(folder, keyed)
+    name, address = _mover(path)
+    before = path.read_text(encoding="utf-8")
+    texts = submissions(kind, PLACES + MAIL_PLACES + LEAGUE_PLACES)
+    for text in texts:
+        answers = _send(folder, path, address, name, text + "\n", keyed)
+        assert len(answers) == 1, text
+        assert [each.addr_spec for each in answers[0]["To"].addresses] == [address]
+        body = answers[0].get_body(("plain",))
+        assert body is not None
+        told = body.get_content()
+        assert REFEREE_ONLY in told and named(kind) in told, (text, told)
+        assert path.read_text(encoding="utf-8") == before, text
+    outcomes = [line.split()[-1] for line in (folder / "mail.log").read_text(encoding="utf-8").splitlines()]
+    assert outcomes == ["refused"] * len(texts)
