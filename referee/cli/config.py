@@ -198,7 +198,7 @@ def load(environ: dict[str, str] | None = None) -> Config:
                     )
                 config.values[key] = Value(setting, _checked(setting, raw, str(path), path.absolute().parent), "file")
     for setting in SETTINGS:
-        if setting.variable in env:
+        if env.get(setting.variable, "") != "":  # an empty variable is one not set
             value = _checked(setting, env[setting.variable], setting.variable, None)
             config.values[setting.key] = Value(setting, value, f"env {setting.variable}")
     return config
