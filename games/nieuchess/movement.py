@@ -308,6 +308,55 @@ class Field:
             "stopping on the first hex in an enemy zone of control, then a ride along the hot line"
         )
 
+    def path(self, side: int, origin: int, target: int) -> list[int] | None:
+        """A legal path from origin to target written hex by hex (the explicit form of a
+        move the destination form allows), or None when none leads there: the fewest
+        ordinary steps, else the fewest before a ride along the hot line, then the
+        shortest ride."""
+        occupant, enemy_zone, mark = self.occupant, self.zone(1 - side), side + 1
+        came: dict[int, int] = {origin: origin}
+        frontier = [origin]  # the hexes a pawn may step on from
+        sources = [origin] if HOT[origin] else []
+        for _ in range(MAX_STEPS):
+            onward = []
+            for hex_ in frontier:
+                for near in STEPS[hex_]:
+                    holder = occupant[near]
+                    if near in came or (holder and holder != mark):
+                        continue
+                    controlled = enemy_zone >> near & 1
+                    if controlled and holder:
+                        continue
+                    came[near] = hex_
+                    if not controlled:
+                        onward.append(near)
+                        if HOT[near] and not holder:
+                            sources.append(near)
+            frontier = onward
+        if target not in came or occupant[target]:
+            rode: dict[int, int] = {}
+            todo = list(sources)
+            seen = set(sources)
+            while todo and target not in rode:
+                hex_ = todo.pop(0)
+                for near in HOT_STEPS[hex_]:
+                    if near in seen or (occupant[near] and near != origin):
+                        continue
+                    seen.add(near)
+                    rode[near] = hex_
+                    if not enemy_zone >> near & 1:
+                        todo.append(near)
+            if target not in rode:
+                return None
+            found = [target]
+            while found[-1] in rode:  # back along the ride to its source, then the steps
+                found.append(rode[found[-1]])
+        else:
+            found = [target]
+        while found[-1] != origin:
+            found.append(came[found[-1]])
+        return found[::-1]
+
     # -- the explicit path ----------------------------------------------------------
 
     def check_path(self, side: int, path: list[int]) -> None:

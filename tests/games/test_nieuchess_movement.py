@@ -218,3 +218,27 @@ def test_engaged_pawns_are_those_next_to_an_enemy() -> None:
             theirs = {h for h in field.pawns(1 - side) if h in zone_of(field, side)}
             assert field.engaged(side) == (ours, theirs)
             assert field.in_contact(side) == bool(ours)
+
+
+@pytest.mark.parametrize(("seed", "crowd", "near_line"), POSITIONS[::2])
+def test_a_path_written_hex_by_hex_leads_to_every_destination_and_checks_out(
+    seed: int, crowd: int, near_line: bool
+) -> None:
+    """`Field.path` (the long form of a move) finds a path to exactly the hexes the plain
+    search reaches, and the explicit path's check accepts each one."""
+    rng = random.Random(seed)
+    field = random_field(rng, crowd, near_line)
+    rides = 0
+    for side in (0, 1):
+        for origin in field.pawns(side):
+            expected = reference_destinations(field, side, origin)
+            for target in set(members(NEAR[origin])) | set(HOT_LINE):
+                if target == origin:
+                    continue
+                path = field.path(side, origin, target)
+                assert (path is not None) == (target in expected), (NAMES[origin], NAMES[target])
+                if path is not None:
+                    assert (path[0], path[-1]) == (origin, target)
+                    field.check_path(side, path)  # raises when it breaks a rule
+                    rides += len(path) > MAX_STEPS + 1
+    assert rides or not near_line or crowd < 20
