@@ -12,6 +12,7 @@ from games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole
 from games.engine import ChanceSyntax, Engine
 from games.nieuchess.actions import DIALECT, Battle, Move
 from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
+from games.nieuchess.hexsets import path_facts
 from games.nieuchess.movement import ARMY, SIDES
 from games.nieuchess.state import INVASIONS, NieuchessState
 from games.randomness import Dice
@@ -57,7 +58,10 @@ class NieuchessEngine(Engine[NieuchessState]):
         if turn is None or origin is None or target is None:
             return action
         path = state.field.path(turn.side, origin, target)
-        return action if path is None else Move(tuple(NAMES[hex_] for hex_ in path))
+        if path is None:
+            return action
+        hexes = tuple(path)
+        return Move(tuple(NAMES[hex_] for hex_ in hexes), hexes, path_facts(hexes))
 
     def chance_syntax(self) -> ChanceSyntax:
         return CHANCE_SYNTAX

@@ -30,6 +30,7 @@ from games.nieuchess.hexsets import (
     ODD_RANKS,
     PASSABLE,
     HexSet,
+    PathFacts,
     lens,
     members,
     spread,
@@ -217,6 +218,40 @@ class Field:
         blocked = BETWEEN_Q[qa][qb] & BETWEEN_R[ra][rb] & BETWEEN_S[sa][sb] & barrier  # `lens` & barrier
         if blocked and blocked & ~(BIT[origin] | BIT[target]):
             return False
+        occupant[origin], occupant[target] = 0, mark
+        self.held[side] ^= BIT[origin] ^ BIT[target]
+        self.zones[side] = None
+        return True
+
+    def follow(self, side: int, path: tuple[int, ...], facts: PathFacts) -> bool:
+        """An explicit path judged and made at once, with its `facts` (`path_facts`): when
+        the side's pawn stands on its first hex and the path is legal (as `check_path`
+        says), the pawn goes to its last hex (as `shift`) and the answer is True.
+        Otherwise nothing changes and the answer is False: `check_path` then says why."""
+        occupant = self.occupant
+        mark = side + 1
+        origin, target = path[0], path[-1]
+        if occupant[origin] != mark or occupant[target] or not ENTERABLE[target]:
+            return False
+        enemy = 1 - side
+        inner, start, tail = facts
+        # The hexes between the ends: none gray, none an enemy's, none in the enemy's zone.
+        if (self.zones[enemy] or self._work_out_zone(enemy))[1] & inner:
+            return False
+        last = len(path) - 1
+        if last > MAX_STEPS:
+            # The steps beyond the fifth: a ride along the hot line through empty hexes
+            # (the origin counts as empty), begun within the first 5 steps on a hot-line
+            # hex that is the origin or empty (as `_check_ride`).
+            if (self.held[0] | self.held[1]) & ~BIT[origin] & tail:
+                start = last  # a pawn on the way: the ride can start no earlier than the last one
+                while not occupant[path[start]] or path[start] == origin:
+                    start -= 1
+            if start > MAX_STEPS:
+                return False
+            split = path[start]
+            if start == MAX_STEPS and occupant[split] and split != origin:
+                return False
         occupant[origin], occupant[target] = 0, mark
         self.held[side] ^= BIT[origin] ^ BIT[target]
         self.zones[side] = None
