@@ -27,7 +27,7 @@ from notation.blocks import choice, choice_pattern, keyword, square, square_patt
 if TYPE_CHECKING:
     import pyparsing as pp
 
-HEX_PATTERN = square_pattern("a-z", 99)
+HEX_PATTERN = square_pattern("a-z", None)  # `l120`, off the map, is illegal (nieuchess.md)
 RESULT_PATTERN = choice_pattern(list(RESULTS))
 _CHOICE = rf"(?:-{HEX_PATTERN}|{HEX_PATTERN}(?:-{HEX_PATTERN})+)"
 _BATTLE = (
@@ -196,7 +196,7 @@ def action_element() -> pp.ParserElement:
     """The detailed grammar of one action, for saying what was expected."""
     import pyparsing as pp
 
-    _, HEX_element = square("a-z", 99, "a hex")
+    _, HEX_element = square("a-z", None, "a hex")
     _, RESULT_element = choice(list(RESULTS), 'a result such as "DB2"')
 
     hex_ = HEX_element
