@@ -89,7 +89,6 @@ def test_unclosed_comment_is_reported_at_its_brace_and_the_next_record_is_read()
         ("R: SSOOSOSO draw a1-a2", 3, 18, "expected a side label"),
         ("1. 2. R: SSOOSOSO", 3, 4, "expected a side label"),
         ("R: SSOOSOSO 3.", 3, 15, "expected a side label"),
-        ("R+: SSOOSOSO", 3, 1, "expected a side label"),
         ("R: ! SSOOSOSO", 3, 4, "a glyph must follow an action"),
         ("R: a1-a2}", 3, 4, "expected an action"),
     ],
