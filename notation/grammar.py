@@ -193,10 +193,15 @@ class RgnGrammar:
             message = error.msg
             if message.startswith("Expected "):
                 message = "expected " + message[len("Expected ") :]
-            found = _FOUND.match(self._text, error.loc)
+            loc = error.loc
+            found = _FOUND.match(self._text, loc)
             if found and "found" not in message and "never closed" not in message:
                 message += f", found {quote(found.group())}"
-            raise NotationError(message, self._span(error.loc)) from None
+            elif not self._text[loc:].strip():
+                # At the end of the record (a round number, say, with nothing after it): right
+                # after its last word, not past the blank lines that lead to the next record.
+                loc = min(loc, len(self._text.rstrip()))
+            raise NotationError(message, self._span(loc)) from None
 
     def _record(self, results: pp.ParseResults) -> Record:
         tags, items = results

@@ -204,3 +204,22 @@ def test_fast_reader_and_detailed_grammar_accept_the_same_text(seed: int, edits:
         assert type(error).__name__ == "NotationError", error
         slow = None
     assert fast == slow, text
+
+
+@pytest.mark.parametrize("number", ["2.", "2...", "2.\n\n\n"])
+def test_a_record_ending_after_a_round_number_is_located_inside_it(number: str) -> None:
+    """The label the number calls for is missing right after the number, inside the record,
+    not at the next record's `[Game` line (where `format`, passing the record through,
+    would shift it)."""
+    from notation.stream import split
+    from referee.judge import session
+
+    first = '[Game "pikemen"]\n\nR: h4(SE)\nB: c6(E)\n' + number
+    data = (first + '\n\n[Game "pikemen"]\n\nR: h4(SE)\n').encode()
+    found = read(data.decode(), dialect_for)[0]
+    assert isinstance(found, Malformed)
+    where = (5, len(number.rstrip()) + 1)
+    assert (found.error.span.line, found.error.span.column) == where
+    for annotate in (False, True):
+        verdict = session.check_raw(split(data)[0], "t.rgn", 1, annotate)
+        assert verdict.error is not None and (verdict.error.line, verdict.error.column) == where
