@@ -90,7 +90,8 @@ def test_unclosed_comment_is_reported_at_its_brace_and_the_next_record_is_read()
         ("1. 2. R: SSOOSOSO", 3, 4, "expected a side label"),
         ("R: SSOOSOSO 3.", 3, 15, "expected a side label"),
         ("R: ! SSOOSOSO", 3, 4, "a glyph must follow an action"),
-        ("R: a1-a2}", 3, 4, "expected an action"),
+        ("R: a1-a2}", 3, 9, "or an action, found '}'"),
+        ("R: a1-a2 b1b9}", 3, 10, "found 'b1b9'"),
     ],
 )
 def test_syntax_errors_say_where_and_what_was_expected(movetext: str, line: int, column: int, words: str) -> None:
@@ -223,3 +224,26 @@ def test_a_record_ending_after_a_round_number_is_located_inside_it(number: str) 
     for annotate in (False, True):
         verdict = session.check_raw(split(data)[0], "t.rgn", 1, annotate)
         assert verdict.error is not None and (verdict.error.line, verdict.error.column) == where
+
+
+@pytest.mark.parametrize(
+    ("game", "movetext", "column"),
+    [
+        ("pikemen", "R: h4(SE)}", 10),
+        ("pikemen", "R: h4(SE)!}", 11),
+        ("pikemen", "R: h4(SE) }", 11),
+        ("nieuchess", "R: setup a1 b1}", 15),
+        ("nika", "1. W: d1-W d2-W}", 16),
+    ],
+)
+def test_a_stray_brace_after_a_valid_action_is_named_not_the_action(game: str, movetext: str, column: int) -> None:
+    from notation.stream import split
+    from referee.judge import session
+
+    text = f'[Game "{game}"]\n[Seed "s"]\n\n{movetext}\n'
+    found = read(text, dialect_for)[0]
+    assert isinstance(found, Malformed)
+    assert (found.error.span.line, found.error.span.column) == (4, column)
+    assert found.error.message.endswith("found '}'")
+    verdict = session.check_raw(split(text.encode())[0], "t.rgn", 1, True)
+    assert verdict.error is not None and (verdict.error.column, verdict.error.message) == (column, found.error.message)
