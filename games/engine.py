@@ -100,6 +100,12 @@ class Engine(abc.ABC, Generic[StateT]):
         given the events its battle caused."""
         return False
 
+    def spelled_out(self, state: Any, action: object) -> object:
+        """`action` (legal in `state`, before it is applied) in the longest form the game's
+        notation allows for it, for records of that shape (`referee bench --shape long`):
+        the same action, unchanged, unless the game has a longer way to write it."""
+        return action
+
     def chance_syntax(self) -> ChanceSyntax | None:
         """How chance is written on this game's actions; None for a game whose actions
         carry none."""

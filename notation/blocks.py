@@ -14,8 +14,12 @@ if TYPE_CHECKING:
     import pyparsing as pp
 
 
-def square_pattern(files: str, max_rank: int) -> str:
-    """The regex fragment of a square: a file letter in `files`, then the rank's digits."""
+def square_pattern(files: str, max_rank: int | None) -> str:
+    """The regex fragment of a square: a file letter in `files`, then the rank's digits
+    (as many as `max_rank` has; None: any number, a rank off the board being a rule's
+    matter, not the notation's)."""
+    if max_rank is None:
+        return rf"[{files}][0-9]+"
     return rf"[{files}]" + (r"[0-9]{1,2}" if max_rank > 9 else r"[0-9]")
 
 
@@ -24,7 +28,7 @@ def choice_pattern(words: list[str]) -> str:
     return "(?:" + "|".join(sorted(words, key=len, reverse=True)) + ")"
 
 
-def square(files: str, max_rank: int, name: str = "a square") -> tuple[str, pp.ParserElement]:
+def square(files: str, max_rank: int | None, name: str = "a square") -> tuple[str, pp.ParserElement]:
     """A square such as `e4`: a file letter in `files` (e.g. "a-h") then a rank number.
 
     Returns the regex fragment and a named element. Ranks are matched by their digits

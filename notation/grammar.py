@@ -45,6 +45,9 @@ class RgnGrammar:
         self._offset = 0  # where self._text starts in the record's text
         self._line_starts: array[int] = array("q", [0])
         self.tail: pp.ParserElement = pp.Empty()
+        self._whole_action = re.compile(
+            rf"(?:{dialect.action_pattern})?(?:{GLYPH_PATTERN})?", flags=re.IGNORECASE | re.ASCII
+        )
         self.record = self._build()
 
     def _span(self, loc: int) -> Span:
@@ -103,7 +106,7 @@ class RgnGrammar:
 
         boundary = number | long_number | label | termination
         bad_word = pp.Regex(WORD).set_name(example)
-        bad_word.set_parse_action(lambda s, loc, t: self._explain_token(loc, t[0]))
+        bad_word.set_parse_action(lambda s, loc, t: self._explain_token(loc, t[0], s))
         bad_in_turn = ~boundary + bad_word
         turn_items = pp.ZeroOrMore(comment | action | glyph | bad_in_turn)
         unnumbered = pp.Empty().set_parse_action(lambda: [None])
@@ -148,8 +151,12 @@ class RgnGrammar:
         side = self.dialect.labels[label.rstrip("+").lower()]
         return Turn(number, side, step, label, span, tuple(built))
 
-    def _explain_token(self, loc: int, token: str) -> None:
-        """Say why a word inside a turn is no action: the action grammar's own words."""
+    def _explain_token(self, loc: int, token: str, text: str = "") -> None:
+        """Say why a word inside a turn is no action: the action grammar's own words. A word
+        that is an action (or a glyph) but for a `}` right after it: the `}` is at fault."""
+        after = loc + len(token)
+        if text[after : after + 1] == "}" and self._whole_action.fullmatch(token):
+            self._fail(after, f"expected {self.dialect.label_hint()} or an action, found {quote('}')}")
         if token.endswith(":"):
             self._fail(loc, f"expected {self.dialect.label_hint()}, found {quote(token)}")
         if token in "};":
@@ -193,10 +200,15 @@ class RgnGrammar:
             message = error.msg
             if message.startswith("Expected "):
                 message = "expected " + message[len("Expected ") :]
-            found = _FOUND.match(self._text, error.loc)
+            loc = error.loc
+            found = _FOUND.match(self._text, loc)
             if found and "found" not in message and "never closed" not in message:
                 message += f", found {quote(found.group())}"
-            raise NotationError(message, self._span(error.loc)) from None
+            elif not self._text[loc:].strip():
+                # At the end of the record (a round number, say, with nothing after it): right
+                # after its last word, not past the blank lines that lead to the next record.
+                loc = min(loc, len(self._text.rstrip()))
+            raise NotationError(message, self._span(loc)) from None
 
     def _record(self, results: pp.ParseResults) -> Record:
         tags, items = results

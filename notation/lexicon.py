@@ -60,8 +60,9 @@ def action_token(dialect: Dialect) -> str:
 
 
 def label_regex(dialect: Dialect) -> str:
-    plus = r"\+?" if dialect.step_labels else ""
-    return rf"(?:{dialect.label_pattern}){plus}:"
+    """A turn's label: a side, `+` (NOTATION.md §3 allows it in every game: in a game
+    without replacement steps, the game finds the label illegal), then `:`."""
+    return rf"(?:{dialect.label_pattern})\+?:"
 
 
 def last_move_index(items: Sequence[object]) -> int | None:

@@ -43,6 +43,11 @@ capitals reads the same)."""
 ACTION_CACHE = 1 << 16
 """With `keep`, actions (and numbered labels) kept per game with their canonical text, by their text as written."""
 
+KEPT_DIGITS = 3
+"""Round numbers (`12.`, `12. R:` written as one word `12.R:`) are kept as words up to
+this many digits: beyond, a long record's numbers, one a round, would cost the caches
+more than the record itself (issue 34); such a word is read by the token reader."""
+
 JOINED = 4096
 """With `keep`, the canonical text's parts joined at a time (`Body.joined`)."""
 
@@ -511,6 +516,8 @@ class _Reader:
         kind = _UNKNOWN
         if word.lower() in self.spanning:
             pass
+        elif "." in word and len(word.partition(".")[0]) > KEPT_DIGITS:
+            return  # a round number past 999 (with its label or not): not kept, left to the token reader
         elif head := self.whole_head(word):
             found, kind = self._numbered(word, head["number"], head["label"]), _TURN
         elif "." in word:  # a round number not before a label: not read alone
@@ -562,7 +569,7 @@ class _Reader:
         if number is not None:
             label = Label(label.side, label.step, int(number.rstrip(".")))
             canonical = f"{label.number}. {canonical}"
-        if len(self.numbered) >= ACTION_CACHE:
+        if len(self.numbered) >= LABEL_CACHE:  # (a long record's round numbers: as many as its rounds)
             self.numbered.clear()
         found = self.numbered[head] = (label, "\n" + canonical)
         return found

@@ -14,19 +14,20 @@ syntax error); the engine looks them up.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from games.api import RESIGN, Resign
-from games.nieuchess.board import RESULTS
+from games.nieuchess.board import INDEX, RESULTS
+from games.nieuchess.hexsets import PathFacts, path_facts
 from games.registry import NIEUCHESS
 from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 
 if TYPE_CHECKING:
     import pyparsing as pp
 
-HEX_PATTERN = square_pattern("a-z", 99)
+HEX_PATTERN = square_pattern("a-z", None)  # `l120`, off the map, is illegal (nieuchess.md)
 RESULT_PATTERN = choice_pattern(list(RESULTS))
 _CHOICE = rf"(?:-{HEX_PATTERN}|{HEX_PATTERN}(?:-{HEX_PATTERN})+)"
 _BATTLE = (
@@ -65,9 +66,15 @@ class Setup:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A move: two hexes are the destination form (any legal path), more an explicit path."""
+    """A move: two hexes are the destination form (any legal path), more an explicit path.
+    `hexes` are the path's hex numbers when the reader has looked them up (every hex on
+    the map), else empty: the engine then looks them up itself; `facts` what the path
+    says on its own (`hexsets.path_facts`), for the engine's quick way."""
 
     path: tuple[str, ...]
+    hexes: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    facts: PathFacts | None = field(default=None, compare=False, repr=False)
+    """`hexsets.path_facts` of `hexes`, when the reader has found them."""
 
     @property
     def origin(self) -> str:
@@ -176,17 +183,20 @@ def parse_action(text: str) -> NieuchessAction:
             result.upper() if result is not None else None,
             tuple(_choice(item) for item in choices.split(",")) if choices is not None else None,
         )
-    path = tuple(_hex(part) for part in lowered.split("-"))
+    path = tuple(lowered.split("-"))  # (lowered already: each part is its `_hex`)
     if len(path) == 1:
         return Place(path[0])
-    return Move(path)
+    hexes = tuple(map(INDEX.get, path))
+    if None in hexes:
+        return Move(path)
+    return Move(path, hexes, path_facts(hexes))  # type: ignore[arg-type]
 
 
 def action_element() -> pp.ParserElement:
     """The detailed grammar of one action, for saying what was expected."""
     import pyparsing as pp
 
-    _, HEX_element = square("a-z", 99, "a hex")
+    _, HEX_element = square("a-z", None, "a hex")
     _, RESULT_element = choice(list(RESULTS), 'a result such as "DB2"')
 
     hex_ = HEX_element

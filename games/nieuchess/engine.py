@@ -10,8 +10,9 @@ from dataclasses import replace
 
 from games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
 from games.engine import ChanceSyntax, Engine
-from games.nieuchess.actions import DIALECT, Battle
+from games.nieuchess.actions import DIALECT, Battle, Move
 from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
+from games.nieuchess.hexsets import path_facts
 from games.nieuchess.movement import ARMY, SIDES
 from games.nieuchess.state import INVASIONS, NieuchessState
 from games.randomness import Dice
@@ -46,6 +47,21 @@ class NieuchessEngine(Engine[NieuchessState]):
         if not isinstance(action, Battle):
             return super().with_chance(action, roll, result)
         return replace(action, roll=roll, result=result)
+
+    def spelled_out(self, state: object, action: object) -> object:
+        """A move in destination form written as a whole path, hex by hex (ordinary steps,
+        then the ride along the hot line); any other action as it is."""
+        if not isinstance(action, Move) or len(action.path) != 2 or not isinstance(state, NieuchessState):
+            return action
+        turn = state.turn
+        origin, target = hex_index(action.path[0]), hex_index(action.path[1])
+        if turn is None or origin is None or target is None:
+            return action
+        path = state.field.path(turn.side, origin, target)
+        if path is None:
+            return action
+        hexes = tuple(path)
+        return Move(tuple(NAMES[hex_] for hex_ in hexes), hexes, path_facts(hexes))
 
     def chance_syntax(self) -> ChanceSyntax:
         return CHANCE_SYNTAX

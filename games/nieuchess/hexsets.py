@@ -131,3 +131,22 @@ def _within(hex_: int, steps: int) -> HexSet:
 
 NEAR: tuple[HexSet, ...] = tuple(_within(h, 5) for h in range(SIZE))
 """For each hex, the hexes at most 5 steps away (the longest walk of a move), terrain ignored."""
+
+
+PathFacts = tuple[HexSet, int, HexSet]
+"""What a path written hex by hex says before any pawn is looked at (`path_facts`)."""
+
+
+def path_facts(path: tuple[int, ...]) -> PathFacts | None:
+    """A path's own facts, found once when it is read: its inner hexes (all but the first
+    and last, as a set), the first place from which the rest of the path lies on the hot
+    line, and the hexes after that place (as a set); None when two hexes that follow each
+    other are not neighbours."""
+    neighbours, hot = BOARD.neighbours, BOARD.hot
+    for before, after in zip(path, path[1:], strict=False):
+        if after not in neighbours[before]:
+            return None
+    ride = len(path) - 1
+    while ride > 0 and hot[path[ride - 1]] and hot[path[ride]]:
+        ride -= 1
+    return hexset(path[1:-1]), ride, hexset(path[ride + 1 :])

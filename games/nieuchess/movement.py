@@ -30,6 +30,7 @@ from games.nieuchess.hexsets import (
     ODD_RANKS,
     PASSABLE,
     HexSet,
+    PathFacts,
     lens,
     members,
     spread,
@@ -222,6 +223,40 @@ class Field:
         self.zones[side] = None
         return True
 
+    def follow(self, side: int, path: tuple[int, ...], facts: PathFacts) -> bool:
+        """An explicit path judged and made at once, with its `facts` (`path_facts`): when
+        the side's pawn stands on its first hex and the path is legal (as `check_path`
+        says), the pawn goes to its last hex (as `shift`) and the answer is True.
+        Otherwise nothing changes and the answer is False: `check_path` then says why."""
+        occupant = self.occupant
+        mark = side + 1
+        origin, target = path[0], path[-1]
+        if occupant[origin] != mark or occupant[target] or not ENTERABLE[target]:
+            return False
+        enemy = 1 - side
+        inner, start, tail = facts
+        # The hexes between the ends: none gray, none an enemy's, none in the enemy's zone.
+        if (self.zones[enemy] or self._work_out_zone(enemy))[1] & inner:
+            return False
+        last = len(path) - 1
+        if last > MAX_STEPS:
+            # The steps beyond the fifth: a ride along the hot line through empty hexes
+            # (the origin counts as empty), begun within the first 5 steps on a hot-line
+            # hex that is the origin or empty (as `_check_ride`).
+            if (self.held[0] | self.held[1]) & ~BIT[origin] & tail:
+                start = last  # a pawn on the way: the ride can start no earlier than the last one
+                while not occupant[path[start]] or path[start] == origin:
+                    start -= 1
+            if start > MAX_STEPS:
+                return False
+            split = path[start]
+            if start == MAX_STEPS and occupant[split] and split != origin:
+                return False
+        occupant[origin], occupant[target] = 0, mark
+        self.held[side] ^= BIT[origin] ^ BIT[target]
+        self.zones[side] = None
+        return True
+
     def destinations(self, side: int, origin: int) -> list[int]:
         """Every hex the pawn on origin can legally end a move on, in board order."""
         return list(members(self.destination_set(side, origin)))
@@ -307,6 +342,55 @@ class Field:
             f"no legal path leads from {NAMES[origin]} to {NAMES[target]}: at most {MAX_STEPS} steps, "
             "stopping on the first hex in an enemy zone of control, then a ride along the hot line"
         )
+
+    def path(self, side: int, origin: int, target: int) -> list[int] | None:
+        """A legal path from origin to target written hex by hex (the explicit form of a
+        move the destination form allows), or None when none leads there: the fewest
+        ordinary steps, else the fewest before a ride along the hot line, then the
+        shortest ride."""
+        occupant, enemy_zone, mark = self.occupant, self.zone(1 - side), side + 1
+        came: dict[int, int] = {origin: origin}
+        frontier = [origin]  # the hexes a pawn may step on from
+        sources = [origin] if HOT[origin] else []
+        for _ in range(MAX_STEPS):
+            onward = []
+            for hex_ in frontier:
+                for near in STEPS[hex_]:
+                    holder = occupant[near]
+                    if near in came or (holder and holder != mark):
+                        continue
+                    controlled = enemy_zone >> near & 1
+                    if controlled and holder:
+                        continue
+                    came[near] = hex_
+                    if not controlled:
+                        onward.append(near)
+                        if HOT[near] and not holder:
+                            sources.append(near)
+            frontier = onward
+        if target not in came or occupant[target]:
+            rode: dict[int, int] = {}
+            todo = list(sources)
+            seen = set(sources)
+            while todo and target not in rode:
+                hex_ = todo.pop(0)
+                for near in HOT_STEPS[hex_]:
+                    if near in seen or (occupant[near] and near != origin):
+                        continue
+                    seen.add(near)
+                    rode[near] = hex_
+                    if not enemy_zone >> near & 1:
+                        todo.append(near)
+            if target not in rode:
+                return None
+            found = [target]
+            while found[-1] in rode:  # back along the ride to its source, then the steps
+                found.append(rode[found[-1]])
+        else:
+            found = [target]
+        while found[-1] != origin:
+            found.append(came[found[-1]])
+        return found[::-1]
 
     # -- the explicit path ----------------------------------------------------------
 

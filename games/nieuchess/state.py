@@ -13,7 +13,7 @@ from typing import Literal
 
 from games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
 from games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
-from games.nieuchess.board import BOARD, GRAY, INDEX, NAMES, RED, SIZE, Crt
+from games.nieuchess.board import BOARD, GRAY, NAMES, RED, SIZE, Crt
 from games.nieuchess.combat import (
     Resolution,
     Unwritten,
@@ -307,22 +307,21 @@ class NieuchessState(GameState[NieuchessAction]):
         kind = turn.kind
         if kind == "main":
             if action.__class__ is Move:  # the most frequent action
-                # Most moves are a destination form along a clear shortest line: made
-                # straight away; any other (or an illegal one) is judged by `_move`.
-                path = action.path
-                try:
-                    origin, target = INDEX[path[0]], INDEX[path[-1]]
-                    straight = len(path) == 2
-                except KeyError:  # a hex off the map: `_move` says which
-                    origin = target = 0
-                    straight = False
+                # Most moves are a destination form along a clear shortest line, or a
+                # legal path written hex by hex: made straight away; any other (or an
+                # illegal one) is judged by `_move`.
+                hexes, facts = action.hexes, action.facts
                 if (
-                    straight
+                    hexes
                     and not turn.combat
-                    and origin not in turn.moved
-                    and self.field.step_straight(turn.side, origin, target)
+                    and hexes[0] not in turn.moved
+                    and (
+                        self.field.step_straight(turn.side, hexes[0], hexes[1])
+                        if len(hexes) == 2
+                        else facts is not None and self.field.follow(turn.side, hexes, facts)
+                    )
                 ):
-                    turn.moved.add(target)
+                    turn.moved.add(hexes[-1])
                     events: tuple[Event, ...] = ()
                 else:
                     events = self._move(turn, action)
@@ -388,13 +387,8 @@ class NieuchessState(GameState[NieuchessAction]):
         if turn.combat:
             raise IllegalActionError("no move after a battle: a turn moves first, then fights")
         side, pieces = turn.side, self.field
-        written = action.path
-        origin, target = INDEX.get(written[0]), INDEX.get(written[-1])
-        if origin is None or target is None or len(written) > 2:  # `read_hexes` says which is off the map
-            path = read_hexes(written)
-            origin, target = path[0], path[-1]
-        else:
-            path = [origin, target]
+        path = list(action.hexes or read_hexes(action.path))  # `read_hexes` says which is off the map
+        origin, target = path[0], path[-1]
         if pieces.occupant[origin] != side + 1:
             pieces.own_pawn(origin, side)  # says why
         if origin in turn.moved:
@@ -552,7 +546,7 @@ class NieuchessState(GameState[NieuchessAction]):
         unmoved = [origin for origin in pieces.pawns(side) if origin not in turn.moved]
         for origin in unmoved:
             targets = pieces.destinations(side, origin)
-            actions.extend(Move((NAMES[origin], NAMES[target])) for target in targets)
+            actions.extend(Move((NAMES[origin], NAMES[target]), (origin, target)) for target in targets)
         if _ceil_div(turn.placements + 1, INVASION_SIZE) <= turn.invasions_before:
             vacant = [h for h in BOARD.red if not pieces.occupant[h]]
             for origin in unmoved:

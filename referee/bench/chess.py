@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from games import registry
+from referee.bench.records import SHAPES, shaped_play
 from referee.judge.errors import UsageError
-from referee.judge.playout import play
 
 SCALES = (1, 10)
 DEFAULT_GOAL = 5.0
@@ -137,13 +137,13 @@ def read_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
-def playouts(name: str, actions: int, seed: str) -> tuple[bytes, int, int]:
-    """Random records of a game of at least `actions` actions in all: the file's bytes,
-    its records and its actions."""
+def playouts(name: str, actions: int, seed: str, shape: str = "short") -> tuple[bytes, int, int]:
+    """Random records of a game of at least `actions` actions in all, written in a bench
+    shape (`records.SHAPES`): the file's bytes, its records and its actions."""
     texts: list[str] = []
     made = 0
     while made < actions:
-        played = play(name, None, f"{seed}-{name}-{len(texts)}")
+        played = shaped_play(name, None, f"{seed}-{name}-{len(texts)}", shape)
         texts.append(played.text)
         made += played.actions
     return ("\n".join(texts) + "\n").encode("utf-8"), len(texts), made
@@ -244,19 +244,22 @@ def compare(
     seed: str = "bench",
     runs: int = 3,
     sizes: tuple[int, ...] = SCALES,
+    shape: str = "short",
 ) -> Iterator[str]:
     """One line per game, size and mode (text and `--json`): the referee's whole-process
     speed and peak memory, beside python-chess's and pgn-extract's (when installed) and the
     ratio to python-chess against the game's goal; a `--json` line also gives its speed as a
-    share of text's. Without pgn-extract, a last line says so."""
+    share of text's. A first line names the records' shape (`records.SHAPES`); without
+    pgn-extract, a last line says so."""
     chess_here = has_chess()
     extractor = pgn_extract()
     chosen = names or list(registry.GAMES)
+    yield f"records of the {shape} shape: {SHAPES[shape].description}"
     yield HEADER
     with tempfile.TemporaryDirectory() as folder:
         for name in chosen:
             goal = GOALS.get(name, DEFAULT_GOAL)
-            block, records, made = playouts(name, actions, seed)
+            block, records, made = playouts(name, actions, seed, shape)
             pgn: tuple[str, int] | None = None
             for scale in sizes:
                 ours = Path(folder, f"{name}-{scale}x.rgn")

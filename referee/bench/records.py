@@ -11,13 +11,52 @@ import resource
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from games import registry
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.errors import UsageError
-from referee.judge.playout import play
+from referee.judge.playout import Playout, play
 
 ROUNDS = 5
+
+
+class Shape(NamedTuple):
+    """How a bench corpus's records are written (nieuchess.md allows both): its playouts'
+    chance of ending a turn early, and whether each action is spelled out in full."""
+
+    end_chance: int
+    spelled_out: bool
+    description: str
+
+
+SHAPES = {
+    "short": Shape(
+        4, False, "moves in destination form (e4-g7), about 4 actions a turn, every battle's roll and result written"
+    ),
+    "long": Shape(
+        40,
+        True,
+        "every move written hex by hex (rides up to 20 steps), about 16 actions a complete turn, "
+        "every battle's roll, result and choices written, replacement steps",
+    ),
+}
+"""The shapes of the bench corpora: `short` is the canonical form of the playouts; `long`
+writes every Nieuchess move hex by hex and lets turns run long (other games' records are
+the same in both shapes: their actions have one written form)."""
+
+
+def shaped_play(game: str, players: int | None, seed: str, shape: str = "short") -> Playout:
+    """A random playout whose record is written in a bench shape (`SHAPES`)."""
+    chosen = SHAPES[shape]
+    return play(game, players, seed, end_chance=chosen.end_chance, spelled_out=chosen.spelled_out)
+
+
+def read_shape(text: str) -> str:
+    """`--shape short|long`. Raises UsageError."""
+    if text not in SHAPES:
+        raise UsageError(f"--shape is one of {', '.join(SHAPES)}, not {text!r}")
+    return text
 
 
 SHORT_RECORD = """[Game "numica"]
@@ -84,8 +123,8 @@ def startup(runs: int) -> Iterator[str]:
     yield f"{'ratio':<16}{medians['referee check'] / medians['bare Typer app']:>8.2f}"
 
 
-def run(names: list[str] | None, records: int, seed: str) -> Iterator[str]:
-    """One line of figures per game and player count."""
+def run(names: list[str] | None, records: int, seed: str, shape: str = "short") -> Iterator[str]:
+    """One line of figures per game and player count, on records of the given shape."""
     chosen = names or list(registry.GAMES)
     for name in chosen:
         if registry.info(name) is None:
@@ -95,7 +134,7 @@ def run(names: list[str] | None, records: int, seed: str) -> Iterator[str]:
         info = registry.GAMES[name]
         for players in tuple(info.sides_by_players) or (None,):
             label = name if players is None else f"{name} ({players}p)"
-            texts = [play(name, players, f"{seed}-{name}-{players}-{i}").text for i in range(records)]
+            texts = [shaped_play(name, players, f"{seed}-{name}-{players}-{i}", shape).text for i in range(records)]
             data = "\n".join(texts).encode("utf-8")
             results = read_source(data)
             actions = sum(len(turn.moves) for result in results for turn in getattr(result, "turns", ()))

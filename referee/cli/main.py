@@ -1,12 +1,21 @@
-"""The `referee` command: the app of `referee.cli.app` with every command registered."""
+"""The `referee` command: the app of `referee.cli.app` with every command registered.
+
+Start-up (issue 34): a command line that names one command (`referee check ...`) is run
+by a copy of the app that holds that command alone, so that the option parser builds
+nothing for the other commands (building them all cost more than the rest of start-up);
+any other command line (`--help`, `--version`, a mistyped command) gets the whole app."""
 
 from __future__ import annotations
 
+import copy
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from referee.cli import environment, league, live, records
 from referee.cli.app import app as app
+
+if TYPE_CHECKING:
+    import typer
 
 COMMANDS = (records, live, league, environment)
 """The modules whose commands `app` holds (importing them registers the commands; the
@@ -14,8 +23,29 @@ environment's, completion and config, come last in --help)."""
 environment.register()
 
 
+def command_name(info: typer.models.CommandInfo) -> str:
+    """The name a registered command is called by (Typer's rule: its function's name, in
+    lower case with `-` for `_`, unless named)."""
+    assert info.callback is not None
+    return info.name or info.callback.__name__.lower().replace("_", "-")
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app to run `args` with: a copy holding only the command (or command group)
+    that they name first, when they name one; else the whole app."""
+    name = args[0] if args else None
+    commands = [info for info in app.registered_commands if command_name(info) == name]
+    groups = [info for info in app.registered_groups if info.name == name]
+    if not commands and not groups:
+        return app
+    only = copy.copy(app)
+    only.registered_commands, only.registered_groups = commands, groups
+    return only
+
+
 def main() -> NoReturn:
     """Entry point of the installed `referee` command (and of `python -m referee`)."""
     from referee.cli.entry import run
 
-    sys.exit(run(app, sys.argv[1:]))
+    args = sys.argv[1:]
+    sys.exit(run(app_for(args), args))

@@ -397,6 +397,14 @@ def bench(
     runs: Annotated[int, typer.Option("--runs", min=1, help="Processes timed per figure (the best counts).")] = 3,
     sizes: Annotated[str, typer.Option("--sizes", help="The multiples of size 1x to measure, e.g. 1,10,100.")] = "1,10",
     seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
+    shape: Annotated[
+        str,
+        typer.Option(
+            "--shape",
+            help="How the records are written: short (moves in destination form, about 4 actions a turn) or "
+            "long (Nieuchess moves hex by hex, long turns, every roll written).",
+        ),
+    ] = "short",
     in_process: Annotated[
         bool,
         typer.Option("--in-process", help="Instead, time reading and checking inside one process, per player count."),
@@ -438,13 +446,14 @@ def bench(
 
     The ratio is ours over python-chess's, shown beside the goal. python-chess comes with
     the bench extra: pip install 'referee[bench]'. Example: referee bench nika   |
-    referee bench --actions 2000   |   referee bench --startup 21   |   referee bench --memory 0.2   |
-    referee bench --cluster 3000 --workers 1,2
+    referee bench --actions 2000   |   referee bench nieuchess --shape long   |   referee bench --startup 21   |
+    referee bench --memory 0.2   |   referee bench --cluster 3000 --workers 1,2
     """
     from referee.bench import records as benchmark
 
     try:
         chosen = [game_name(name) for name in names or []]
+        shape = benchmark.read_shape(shape)
         rows: Iterable[str]
         if cluster:
             from referee.bench import cluster as scaling
@@ -455,7 +464,7 @@ def bench(
         elif startup:
             rows = benchmark.startup(startup)
         elif in_process:
-            rows = benchmark.run(chosen or None, records, seed)
+            rows = benchmark.run(chosen or None, records, seed, shape)
         else:
             from referee.bench import chess as bench_chess
 
@@ -465,7 +474,7 @@ def bench(
                     "pip install 'referee[bench]'"
                 )
             scales = bench_chess.read_sizes(sizes)
-            rows = bench_chess.compare(chosen or None, actions, seed, runs, scales)
+            rows = bench_chess.compare(chosen or None, actions, seed, runs, scales, shape)
         for row in rows:
             out(row)
     except UsageError as error:

@@ -9,6 +9,7 @@ from typing import Any
 
 from games import registry
 from games.api import GameState, Resign
+from games.engine import Engine
 from games.randomness import SeedStream
 from notation import writer
 from notation.model import Move, Record, Span, Tag, Turn
@@ -26,11 +27,25 @@ class Playout:
     actions: int
 
 
-def play(game: str, players: int | None, seed: str, max_turns: int = 200, end_chance: int = 4) -> Playout:
+SPELLED_CANDIDATES = 8
+"""With `spelled_out`, half the actions are the longest written of this many of a kind drawn."""
+
+
+def play(
+    game: str,
+    players: int | None,
+    seed: str,
+    max_turns: int = 200,
+    end_chance: int = 4,
+    spelled_out: bool = False,
+) -> Playout:
     """Play random legal actions from the start until the game ends or `max_turns` turns.
 
     Within a turn that may end early (Nieuchess), it ends with chance 1/`end_chance`.
-    `resign` is left out of the choices, so games run their course.
+    `resign` is left out of the choices, so games run their course. With `spelled_out`,
+    each action is written in the longest form the game allows (`Engine.spelled_out`:
+    Nieuchess's moves hex by hex), and half of them are the longest written of
+    `SPELLED_CANDIDATES` legal actions of a kind drawn (long rides along the hot line).
     """
     engine = registry.engine(game)
     tags = {"Game": game, **engine.new_tags(players, f"{seed}-game", None)}
@@ -51,6 +66,8 @@ def play(game: str, players: int | None, seed: str, max_turns: int = 200, end_ch
             if not legal or (state.can_end_turn() and choose.below(end_chance) == 0):
                 break
             action = legal[choose.below(len(legal))]
+            if spelled_out:
+                action = _spelled(engine, state, legal, action, choose)
             state.apply(action)
             moves.append(Move(action, str(action), NOWHERE))
         actions += len(moves)
@@ -60,3 +77,14 @@ def play(game: str, players: int | None, seed: str, max_turns: int = 200, end_ch
             state.end_turn()
     record = Record(game, tuple(Tag(name, value, NOWHERE) for name, value in tags.items()), tuple(turns), NOWHERE)
     return Playout(record, writer.write(record, engine.dialect()), state, actions)
+
+
+def _spelled(engine: Engine[Any], state: GameState[Any], legal: list[Any], action: Any, choose: SeedStream) -> Any:
+    """The action drawn in its longest written form, or (half the time) the longest written
+    of a few legal actions drawn."""
+    drawn = [action]
+    if choose.below(2) == 0:  # others of its kind: a long move should not crowd out the battles
+        others = (legal[choose.below(len(legal))] for _ in range(SPELLED_CANDIDATES - 1))
+        drawn += [item for item in others if type(item) is type(action)]
+    written = [engine.spelled_out(state, item) for item in drawn]
+    return max(written, key=lambda item: len(str(item)))

@@ -224,7 +224,9 @@ def _formatted(read: Read, name: str) -> Formatted:
         verdict = malformed(name, read.number, result.game, span.line, span.column, result.error.message)
         return Formatted(raw, verdict._replace(offset=result.offset))
     played = judge(read, name)
-    if played.verdict.status == Status.ERROR or not isinstance(result, Record):
+    if played.verdict.status in (Status.ERROR, Status.MALFORMED) or not isinstance(result, Record):
+        # Malformed only through a clock value (TimeControl, Start, a stamp or a grant):
+        # passed through as read, as any malformed record is.
         return Formatted(raw, played.verdict)
     try:
         return Formatted(canonical_text(result, played).encode("utf-8"))

@@ -70,7 +70,8 @@ def test_bench_prints_both_modes_both_rates_their_ratio_and_the_goal_at_1x_and_1
     pytest.importorskip("chess", reason="python-chess is not installed: pip install 'referee[bench]'")
     done = _bench("bench", "--actions", "300", "--runs", "1", "Numica", "nieuchess")
     assert done.returncode == 0, done.stderr
-    header, *rows = done.stdout.splitlines()
+    shape, header, *rows = done.stdout.splitlines()
+    assert shape.startswith("records of the short shape: moves in destination form")
     if pgn_extract() is None:
         assert rows.pop() == NO_PGN_EXTRACT
     assert header.split() == COLUMNS
@@ -103,7 +104,8 @@ def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> No
     assert done.stderr.splitlines() == [
         "referee bench: python-chess is not installed, so its figures are left out: pip install 'referee[bench]'"
     ]
-    header, *rows, note = done.stdout.splitlines()
+    shape, header, *rows, note = done.stdout.splitlines()
+    assert shape.startswith("records of the short shape")
     assert header.split() == COLUMNS
     assert note == NO_PGN_EXTRACT  # said once, after the table
     assert [row.split()[:3] for row in rows] == [

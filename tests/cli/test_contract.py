@@ -399,3 +399,26 @@ def test_every_json_verdict_gives_the_byte_offset_its_record_starts_at(tmp_path:
     offsets = [v["offset"] for v in verdicts]
     assert offsets[0] == 3 + len(preamble.encode("utf-8"))
     assert offsets == [i for i in range(len(raw)) if raw.startswith(b'[Game "numica"]', i)]
+
+
+@pytest.mark.parametrize(
+    ("tags", "moves"),
+    [
+        ('[TimeControl "3x+1d"]\n[Start "2026-12-01T12:00:00Z"]', "R:  SSSSOOOO\n"),
+        ('[TimeControl "3d+1d/5d"]\n[Start "the first of December"]', "R:  SSSSOOOO\n"),
+        ('[TimeControl "3d+1d/5d"]\n[Start "2026-12-01T12:00:00Z"]', "R:  SSSSOOOO {[%at yesterday Red]}\n"),
+        ('[TimeControl "3d+1d/5d"]\n[Start "2026-12-01T12:00:00Z"]', "R:  SSSSOOOO {[%grant Blue forever]}\n"),
+    ],
+    ids=["TimeControl", "Start", "stamp", "grant"],
+)
+def test_format_passes_a_record_malformed_by_its_clock_through_as_read(tmp_path: Path, tags: str, moves: str) -> None:
+    """A record malformed only through a clock value is passed through byte for byte, as
+    `format`'s help says of malformed records, and the exit status is that of a malformed one."""
+    text = f'[Game "numica"]  [Seed "42"]\n{tags}\n\n{moves}'
+    source = tmp_path / "clock.rgn"
+    source.write_text(text)
+    checked = subprocess.run([sys.executable, "-m", "referee", "check", str(source)], capture_output=True, text=True)
+    assert ": malformed: " in checked.stdout and checked.returncode == 1
+    done = subprocess.run([sys.executable, "-m", "referee", "format", str(source)], capture_output=True, text=True)
+    assert done.stdout == text and done.returncode == 1
+    assert "malformed" in done.stderr

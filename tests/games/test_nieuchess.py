@@ -725,3 +725,26 @@ def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn() -> None:
     assert where(destroyed) == (6, 1, 1, "Red", "draw")
     decided = verdict("draw", Position="R:g8 B:")  # before any turn: the turn that was due
     assert where(decided) == (4, 1, 1, "Red", "draw")
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "R: " + RED_SETUP.replace("j2", "l120"),
+        "1. R: a1-l120",
+        "1. R: a2-a3-l120",
+        "1. R: a1xl120",
+        "1. R: a1>l120",
+        "1. R: a2-a3 1. B: a35-a34 R+: l120",
+    ],
+)
+def test_a_hex_with_a_three_digit_rank_is_off_the_map_not_malformed(turn: str) -> None:
+    """nieuchess.md: a hex off the map in an action is illegal, whatever its rank's digits."""
+    from notation.stream import split
+    from referee.judge import session
+
+    turns = [turn] if turn.startswith("R: setup") else [f"R: {RED_SETUP}", f"B: {BLUE_SETUP}", turn]
+    data = record(*turns, Seed="s").encode()
+    for found in (verdict(*turns, Seed="s"), session.check_raw(split(data)[0], "t.rgn", 1, False)):
+        assert found.status == "illegal", found
+        assert found.error is not None and "l120 is off the map" in found.error.message

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
+from games.api import IllegalActionError
 from games.nieuchess.board import BOARD, INDEX, NAMES, SIZE
-from games.nieuchess.hexsets import CUBE, NEAR, hexset, lens, members, spread
+from games.nieuchess.hexsets import CUBE, NEAR, hexset, lens, members, path_facts, spread
 from games.nieuchess.movement import MAX_STEPS, Field
 
 HOT_LINE = [h for h in range(SIZE) if BOARD.hot[h]]
@@ -218,3 +219,91 @@ def test_engaged_pawns_are_those_next_to_an_enemy() -> None:
             theirs = {h for h in field.pawns(1 - side) if h in zone_of(field, side)}
             assert field.engaged(side) == (ours, theirs)
             assert field.in_contact(side) == bool(ours)
+
+
+@pytest.mark.parametrize(("seed", "crowd", "near_line"), POSITIONS[::2])
+def test_a_path_written_hex_by_hex_leads_to_every_destination_and_checks_out(
+    seed: int, crowd: int, near_line: bool
+) -> None:
+    """`Field.path` (the long form of a move) finds a path to exactly the hexes the plain
+    search reaches, and the explicit path's check accepts each one."""
+    rng = random.Random(seed)
+    field = random_field(rng, crowd, near_line)
+    rides = 0
+    for side in (0, 1):
+        for origin in field.pawns(side):
+            expected = reference_destinations(field, side, origin)
+            for target in set(members(NEAR[origin])) | set(HOT_LINE):
+                if target == origin:
+                    continue
+                path = field.path(side, origin, target)
+                assert (path is not None) == (target in expected), (NAMES[origin], NAMES[target])
+                if path is not None:
+                    assert (path[0], path[-1]) == (origin, target)
+                    field.check_path(side, path)  # raises when it breaks a rule
+                    rides += len(path) > MAX_STEPS + 1
+    assert rides or not near_line or crowd < 20
+
+
+def _wander(rng: random.Random, field: Field, side: int) -> list[int]:
+    """A path of neighbouring hexes from one of the side's pawns (along the hot line half
+    the time), now and then with a step that is not to a neighbour."""
+    path = [rng.choice(field.pawns(side))]
+    for _ in range(rng.randint(1, 14)):
+        here = path[-1]
+        choices = BOARD.hot_steps[here] if BOARD.hot[here] and rng.random() < 0.7 else BOARD.neighbours[here]
+        path.append(rng.choice(choices) if choices and rng.random() < 0.97 else rng.randrange(SIZE))
+    return path
+
+
+@pytest.mark.parametrize(("seed", "crowd", "near_line"), POSITIONS)
+def test_following_a_path_in_one_pass_answers_as_checking_it(seed: int, crowd: int, near_line: bool) -> None:
+    """`follow` (the quick way of a path written hex by hex) makes exactly the moves whose
+    path `check_path` accepts, as `shift` does, and changes nothing otherwise."""
+    rng = random.Random(seed)
+    field = random_field(rng, crowd, near_line)
+    taken = 0
+    for _ in range(400):
+        side = rng.randrange(2)
+        path = _wander(rng, field, side)
+        if rng.random() < 0.3:  # paths that start on the line and ride it
+            line = [h for h in field.pawns(side) if BOARD.hot[h]]
+            if line:
+                path = [rng.choice(line)]
+                while len(path) < 12 and BOARD.hot_steps[path[-1]]:
+                    path.append(rng.choice(BOARD.hot_steps[path[-1]]))
+        try:
+            field.check_path(side, path)
+            legal = path[-1] != path[0]
+        except IllegalActionError:
+            legal = False
+        before = field.copy()
+        facts = path_facts(tuple(path))
+        assert (facts is not None and field.follow(side, tuple(path), facts)) == legal, [NAMES[h] for h in path]
+        if legal:
+            taken += 1
+            before.shift(path[0], path[-1], side)
+            assert (field.occupant, field.held) == (before.occupant, before.held)
+            field.shift(path[-1], path[0], side)
+        else:
+            assert (field.occupant, field.held) == (before.occupant, before.held)
+    assert taken
+
+
+@pytest.mark.parametrize("blocker", [1, 3, 4, 5, 6])
+def test_following_a_ride_past_an_own_pawn_answers_as_checking_it(blocker: int) -> None:
+    """Ordinary steps may pass an own pawn, a ride may not: a pawn at the sixth hex of the
+    path (the last a ride can start from) blocks it, one within the steps before does not."""
+    chain = [next(h for h in HOT_LINE if len(BOARD.hot_steps[h]) == 1)]
+    while len(chain) < 11:
+        chain.append(next(h for h in BOARD.hot_steps[chain[-1]] if h not in chain))
+    field = Field()
+    field.put(chain[0], 0)
+    field.put(chain[blocker], 0)
+    try:
+        field.check_path(0, chain)
+        legal = True
+    except IllegalActionError:
+        legal = False
+    assert legal == (blocker < MAX_STEPS)
+    assert field.follow(0, tuple(chain), path_facts(tuple(chain)) or (0, 0, 0)) == legal

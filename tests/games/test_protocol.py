@@ -284,3 +284,26 @@ def test_the_side_due_a_game_keeps_for_begin_turn_is_always_its_turn_order(game:
                 assert state._due_side in (None, state._side_to_move())
             state.end_turn()
             assert state._due_side in (None, state._side_to_move())
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('[Game "pikemen"]\n\nR+: h4(SE)\n', 3),
+        ('[Game "pikemen"]\n\nR: h4(SE)\nB+: c6(E)\n', 4),
+        ('[Game "nika"]\n\n1. W+: d1-W d2-W\n', 3),
+        ('[Game "numica"]\n[Seed "s"]\n\nR+: SSOOSOSO\n', 4),
+    ],
+)
+def test_a_step_label_where_the_game_has_no_steps_is_illegal_not_malformed(text: str, line: int) -> None:
+    """NOTATION.md §3: `label := side ["+"]` in every game; a game without replacement
+    steps finds the label illegal, at the label, with no action."""
+    from notation.stream import split
+    from referee.judge import session
+    from referee.judge.adjudicate import adjudicate, read_source
+
+    (result,) = read_source(text.encode())
+    for found in (adjudicate(result).verdict, session.check_raw(split(text.encode())[0], "t.rgn", 1, True)):
+        assert found.status == "illegal", found
+        assert found.error is not None and "has no replacement steps" in found.error.message
+        assert (found.error.line, found.error.action) == (line, None)

@@ -131,3 +131,21 @@ def test_a_turn_longer_than_kept_that_is_not_found_illegal_goes_the_full_way(mon
     assert lean_verdict(raw, "t.rgn", 1) is None  # Nika turns have two actions
     assert session.check_raw(raw, "t.rgn", 1, annotate=True) == full(raw, 1, True)
     assert_same(data)
+
+
+def test_round_numbers_of_a_long_record_do_not_fill_the_quick_readers_caches() -> None:
+    """A record of 30,000 numbered rounds, checked both ways: its round numbers past 999,
+    one a round, are not kept by the quick reader (they cost its caches more than the
+    record; issue 34), and its peak stays a small multiple of its size."""
+    from notation.quick import LABEL_CACHE, _Reader
+
+    turns = b"".join(b"%d. R: h4(SE)\nB: c6(E)\n%d. R: h4(S)\nB: c6(SE)\n" % (n, n + 1) for n in range(1, 30_000, 2))
+    data = b'[Game "pikemen"]\n\n' + turns + b"30001. R: h4(SX)\n"
+    (raw,) = split(data)
+    for annotate in (False, True):
+        reader = _Reader.of(dialect_for("pikemen"), annotate)
+        words = len(reader.word_kinds)
+        verdict, peak = _peak(raw, annotate)
+        assert verdict.status == "malformed"
+        assert peak < 20 * len(data), f"{peak / len(data):.1f} times the record's size"
+        assert len(reader.word_kinds) - words < 2 * 1000 + 100 and len(reader.numbered) <= LABEL_CACHE

@@ -89,9 +89,9 @@ def test_unclosed_comment_is_reported_at_its_brace_and_the_next_record_is_read()
         ("R: SSOOSOSO draw a1-a2", 3, 18, "expected a side label"),
         ("1. 2. R: SSOOSOSO", 3, 4, "expected a side label"),
         ("R: SSOOSOSO 3.", 3, 15, "expected a side label"),
-        ("R+: SSOOSOSO", 3, 1, "expected a side label"),
         ("R: ! SSOOSOSO", 3, 4, "a glyph must follow an action"),
-        ("R: a1-a2}", 3, 4, "expected an action"),
+        ("R: a1-a2}", 3, 9, "or an action, found '}'"),
+        ("R: a1-a2 b1b9}", 3, 10, "found 'b1b9'"),
     ],
 )
 def test_syntax_errors_say_where_and_what_was_expected(movetext: str, line: int, column: int, words: str) -> None:
@@ -205,3 +205,45 @@ def test_fast_reader_and_detailed_grammar_accept_the_same_text(seed: int, edits:
         assert type(error).__name__ == "NotationError", error
         slow = None
     assert fast == slow, text
+
+
+@pytest.mark.parametrize("number", ["2.", "2...", "2.\n\n\n"])
+def test_a_record_ending_after_a_round_number_is_located_inside_it(number: str) -> None:
+    """The label the number calls for is missing right after the number, inside the record,
+    not at the next record's `[Game` line (where `format`, passing the record through,
+    would shift it)."""
+    from notation.stream import split
+    from referee.judge import session
+
+    first = '[Game "pikemen"]\n\nR: h4(SE)\nB: c6(E)\n' + number
+    data = (first + '\n\n[Game "pikemen"]\n\nR: h4(SE)\n').encode()
+    found = read(data.decode(), dialect_for)[0]
+    assert isinstance(found, Malformed)
+    where = (5, len(number.rstrip()) + 1)
+    assert (found.error.span.line, found.error.span.column) == where
+    for annotate in (False, True):
+        verdict = session.check_raw(split(data)[0], "t.rgn", 1, annotate)
+        assert verdict.error is not None and (verdict.error.line, verdict.error.column) == where
+
+
+@pytest.mark.parametrize(
+    ("game", "movetext", "column"),
+    [
+        ("pikemen", "R: h4(SE)}", 10),
+        ("pikemen", "R: h4(SE)!}", 11),
+        ("pikemen", "R: h4(SE) }", 11),
+        ("nieuchess", "R: setup a1 b1}", 15),
+        ("nika", "1. W: d1-W d2-W}", 16),
+    ],
+)
+def test_a_stray_brace_after_a_valid_action_is_named_not_the_action(game: str, movetext: str, column: int) -> None:
+    from notation.stream import split
+    from referee.judge import session
+
+    text = f'[Game "{game}"]\n[Seed "s"]\n\n{movetext}\n'
+    found = read(text, dialect_for)[0]
+    assert isinstance(found, Malformed)
+    assert (found.error.span.line, found.error.span.column) == (4, column)
+    assert found.error.message.endswith("found '}'")
+    verdict = session.check_raw(split(text.encode())[0], "t.rgn", 1, True)
+    assert verdict.error is not None and (verdict.error.column, verdict.error.message) == (column, found.error.message)
