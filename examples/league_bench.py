@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from notation.timing import format_instant, parse_instant
 from referee.league import folder as league
 from referee.live.play import submit
+from referee.notation.timing import format_instant, parse_instant
 
 PLAYERS = 200
 ROUNDS = 20

@@ -16,9 +16,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from notation.stream import split
 from referee.judge.batch import check_text
 from referee.judge.words import verdict_json
+from referee.notation.stream import split
 
 
 def verdicts(row: dict[str, Any]) -> list[dict[str, str]]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import abc
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, final
 
-from games.values import (
+from referee.games.values import (
     MAX_DIGITS,
     RESIGN,
     Chance,

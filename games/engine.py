@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final
 
-from games.api import GameState
-from games.randomness import salt_tag, seed_hash
-from games.values import (
+from referee.games.api import GameState
+from referee.games.randomness import salt_tag, seed_hash
+from referee.games.values import (
     Chance,
     Event,
     GameInfo,
@@ -25,7 +25,7 @@ from games.values import (
 )
 
 if TYPE_CHECKING:
-    from notation.dialect import Dialect
+    from referee.notation.dialect import Dialect
 
 # -- engines ------------------------------------------------------------------------------------
 

@@ -7,8 +7,8 @@ import importlib
 from functools import cache
 from typing import Any
 
-from games.api import GameInfo, GameState, Randomness
-from games.engine import Engine
+from referee.games.api import GameInfo, GameState, Randomness
+from referee.games.engine import Engine
 
 
 def _labels(*sides: tuple[str, ...]) -> dict[str, str]:
@@ -24,7 +24,7 @@ NUMICA = GameInfo(
     variants=("standard", "warpspawn"),
     labels=_labels(("R", "Red"), ("B", "Blue")),
     short_labels={"Red": "R", "Blue": "B"},
-    engine="games.numica",
+    engine=".numica",
     randomness=Randomness.TILES,
     example_action="a1-c3",
 )
@@ -37,7 +37,7 @@ PIKEMEN = GameInfo(
     variants=("standard",),
     labels=_labels(("R", "Red"), ("Y", "Yellow"), ("B", "Blue"), ("G", "Green")),
     short_labels={"Red": "R", "Yellow": "Y", "Blue": "B", "Green": "G"},
-    engine="games.pikemen",
+    engine=".pikemen",
     example_action="e1-e5(NE)",
     first_choice=True,
     sides_by_players={
@@ -60,7 +60,7 @@ NIKA = GameInfo(
         ("K", "Black", "Thebes"),
     ),
     short_labels={"Athens": "W", "Sparta": "R", "Messene": "B", "Thebes": "K"},
-    engine="games.nika",
+    engine=".nika",
     example_action="d1-W",
 )
 
@@ -72,7 +72,7 @@ NIEUCHESS = GameInfo(
     variants=("standard",),
     labels=_labels(("R", "Red"), ("B", "Blue")),
     short_labels={"Red": "R", "Blue": "B"},
-    engine="games.nieuchess",
+    engine=".nieuchess",
     randomness=Randomness.DICE,
     example_action="e4-g7",
     step_labels=True,
@@ -91,6 +91,6 @@ def info(name: str) -> GameInfo | None:
 def engine(name: str) -> Engine[GameState[Any]]:
     """The rule engine of a game, imported on first use."""
     game = GAMES[name.strip().lower()]
-    module = importlib.import_module(game.engine)
+    module = importlib.import_module(game.engine, __package__)  # relative: this package's
     found: Engine[GameState[Any]] = module.ENGINE
     return found

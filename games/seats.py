@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from games.values import Event, EventKind, GameInfo, Side
+from referee.games.values import Event, EventKind, GameInfo, Side
 
 NIKA_ALLIANCES: tuple[tuple[Side, ...], ...] = (("Athens", "Messene"), ("Sparta", "Thebes"))
 """Nika's two alliances (nika.md: Athens and Messene against Sparta and Thebes)."""

@@ -8,12 +8,12 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from games.randomness import effective_seed
+from referee.games.randomness import effective_seed
 
 if TYPE_CHECKING:
     import pyparsing as pp
 
-    from notation.dialect import Dialect
+    from referee.notation.dialect import Dialect
 
 Side = str
 """A side's long name, as the verdicts print it: "Red", "Athens"."""
@@ -145,7 +145,7 @@ class GameInfo(NamedTuple):
 
     `labels` maps every accepted side label form, lower case, to the side's long name;
     `short_labels` gives the canonical (short) label of each side for the writer.
-    `engine` is the module that defines `ENGINE`, imported on first use only.
+    `engine` is the module that defines `ENGINE` (relative to `games`, ".nika"), imported on first use only.
     `randomness`: how the game draws from its seed (None: it has no chance).
     `first_choice`: the players choose who moves first (the `First` tag).
 
@@ -193,7 +193,7 @@ class GameInfo(NamedTuple):
     ) -> Dialect:
         """The game's notation: its labels from this metadata, its actions from the game
         (`spanning_words`: see `notation.Dialect.spanning_words`)."""
-        from notation.dialect import Dialect
+        from referee.notation.dialect import Dialect
 
         first = self.sides[0]
         return Dialect(

@@ -3,8 +3,8 @@
 Knows nothing of any game's rules: each game supplies a `Dialect` (its labels and action
 syntax)."""
 
-from notation.dialect import Dialect
-from notation.model import (
+from referee.notation.dialect import Dialect
+from referee.notation.model import (
     Comment,
     Draw,
     Malformed,

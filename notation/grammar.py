@@ -16,8 +16,8 @@ from functools import cache
 
 import pyparsing as pp
 
-from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.lexicon import (
+from referee.notation.dialect import GLYPH_PATTERN, Dialect
+from referee.notation.lexicon import (
     MAX_NUMBER_DIGITS,
     NUMBER,
     TAG_NAME,
@@ -30,7 +30,19 @@ from notation.lexicon import (
     shorten,
     unescape,
 )
-from notation.model import Comment, Draw, Move, NotationError, Record, RecordItem, Span, Tag, Timeout, Turn, TurnItem
+from referee.notation.model import (
+    Comment,
+    Draw,
+    Move,
+    NotationError,
+    Record,
+    RecordItem,
+    Span,
+    Tag,
+    Timeout,
+    Turn,
+    TurnItem,
+)
 
 
 class RgnGrammar:

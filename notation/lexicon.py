@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.model import Move
+from referee.notation.dialect import GLYPH_PATTERN, Dialect
+from referee.notation.model import Move
 
 TOKEN_END = r"(?=\s|[{;]|$)"
 TAG_NAME = r"[A-Za-z0-9_]+"

@@ -23,8 +23,8 @@ from itertools import repeat
 from operator import itemgetter
 from typing import NamedTuple
 
-from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.lexicon import (
+from referee.notation.dialect import GLYPH_PATTERN, Dialect
+from referee.notation.lexicon import (
     COMMENT,
     LINE_COMMENT,
     NUMBER,
@@ -34,7 +34,7 @@ from notation.lexicon import (
     termination,
     unescape,
 )
-from notation.reader import TAG, TAG_SECTION, DialectLookup, game_dialect
+from referee.notation.reader import TAG, TAG_SECTION, DialectLookup, game_dialect
 
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of

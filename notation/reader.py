@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import BinaryIO, NamedTuple
 
-from notation.dialect import GLYPH_PATTERN, Dialect
-from notation.lexicon import (
+from referee.notation.dialect import GLYPH_PATTERN, Dialect
+from referee.notation.lexicon import (
     COMMENT,
     LINE_COMMENT,
     NUMBER,
@@ -36,7 +36,7 @@ from notation.lexicon import (
     termination,
     unescape,
 )
-from notation.model import (
+from referee.notation.model import (
     Comment,
     Draw,
     Malformed,
@@ -53,7 +53,7 @@ from notation.model import (
     Turn,
     TurnItem,
 )
-from notation.stream import RawRecord, raw_records, split
+from referee.notation.stream import RawRecord, raw_records, split
 
 DialectLookup = Callable[[str], Dialect | None]
 
@@ -171,7 +171,7 @@ def read_record(chunk: bytes, first_line: int, dialects: DialectLookup, first_co
         try:
             record = _read_fast(text, first_line, dialect, game_name, first_column)
         except _Unreadable as unreadable:
-            from notation.grammar import grammar
+            from referee.notation.grammar import grammar
 
             record = grammar(dialect).parse(text, first_line, first_column, unreadable.resume)
         _check_tags(record)
@@ -374,7 +374,7 @@ class Streamed(NamedTuple):
         """What the full reader makes of the record once `items` raised Unreadable: a
         Malformed saying where and why (or, should the grammar read it after all, the
         Record)."""
-        from notation.grammar import grammar
+        from referee.notation.grammar import grammar
 
         try:
             record = grammar(self.dialect).parse(self.text, self.span.line, self.span.column, resume)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 
-from notation.dialect import Dialect
-from notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
-from notation.quick import DRAW, Item, Label, Scanned
+from referee.notation.dialect import Dialect
+from referee.notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
+from referee.notation.quick import DRAW, Item, Label, Scanned
 
 LEADING_TAGS = ("Game", "Variant", "Players")
 MIDDLE_TAGS = ("First", "Seed", "SeedHash", "Position")

@@ -1,5 +1,5 @@
 """Nieuchess (Avalon Hill, 1961): a hex wargame of zones of control, invasions and combat."""
 
-from games.nieuchess.engine import ENGINE
+from referee.games.nieuchess.engine import ENGINE
 
 __all__ = ["ENGINE"]

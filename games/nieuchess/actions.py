@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from games.api import RESIGN, Resign
-from games.nieuchess.board import INDEX, RESULTS
-from games.nieuchess.hexsets import PathFacts, path_facts
-from games.registry import NIEUCHESS
-from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
+from referee.games.api import RESIGN, Resign
+from referee.games.nieuchess.board import INDEX, RESULTS
+from referee.games.nieuchess.hexsets import PathFacts, path_facts
+from referee.games.registry import NIEUCHESS
+from referee.notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 
 if TYPE_CHECKING:
     import pyparsing as pp

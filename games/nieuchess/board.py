@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from games.api import quoted
+from referee.games.api import quoted
 
 FILES = "abcdefghijklmnopqrstuvwxy"
 WIDTH = len(FILES)
@@ -202,7 +202,7 @@ class Board:
 
 
 def _data(filename: str) -> str:
-    return resources.files("games.nieuchess").joinpath("data", filename).read_text(encoding="utf-8")
+    return resources.files(__package__ or __name__).joinpath("data", filename).read_text(encoding="utf-8")
 
 
 BOARD = Board(read_map(_data("board.txt")))

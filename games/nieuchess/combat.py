@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
-from games.api import Event, EventKind, IllegalActionError, PendingKind
-from games.nieuchess.actions import Battle, Choice
-from games.nieuchess.board import BOARD, GRAY, NAMES, ODDS, Crt, odds_column
-from games.nieuchess.movement import NEIGHBOURS, SIDES, STEPS, Field, hex_names, read_hexes
-from games.randomness import Dice
+from referee.games.api import Event, EventKind, IllegalActionError, PendingKind
+from referee.games.nieuchess.actions import Battle, Choice
+from referee.games.nieuchess.board import BOARD, GRAY, NAMES, ODDS, Crt, odds_column
+from referee.games.nieuchess.movement import NEIGHBOURS, SIDES, STEPS, Field, hex_names, read_hexes
+from referee.games.randomness import Dice
 
 RETREAT_STEPS = 2
 RESULT_WORDS = {

@@ -8,16 +8,16 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
-from games.engine import ChanceSyntax, Engine
-from games.nieuchess.actions import DIALECT, Battle, Move
-from games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
-from games.nieuchess.hexsets import path_facts
-from games.nieuchess.movement import ARMY, SIDES
-from games.nieuchess.state import INVASIONS, NieuchessState
-from games.randomness import Dice
-from games.registry import NIEUCHESS
-from notation.dialect import Dialect
+from referee.games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
+from referee.games.engine import ChanceSyntax, Engine
+from referee.games.nieuchess.actions import DIALECT, Battle, Move
+from referee.games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
+from referee.games.nieuchess.hexsets import path_facts
+from referee.games.nieuchess.movement import ARMY, SIDES
+from referee.games.nieuchess.state import INVASIONS, NieuchessState
+from referee.games.randomness import Dice
+from referee.games.registry import NIEUCHESS
+from referee.notation.dialect import Dialect
 
 CHANCE_SYNTAX = ChanceSyntax(
     chance=r"#.*$",

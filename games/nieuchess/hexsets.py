@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from games.nieuchess.board import BOARD, HEIGHT, SIZE, WIDTH
+from referee.games.nieuchess.board import BOARD, HEIGHT, SIZE, WIDTH
 
 HexSet = int
 """A set of hexes: bit `h` set when hex `h` is in it."""

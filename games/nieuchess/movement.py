@@ -12,9 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from games.api import IllegalActionError
-from games.nieuchess.board import BOARD, FILES, GRAY, HEIGHT, INDEX, NAMES, SIZE, TERRAIN_NAMES, WIDTH, hex_index
-from games.nieuchess.hexsets import (
+from referee.games.api import IllegalActionError
+from referee.games.nieuchess.board import (
+    BOARD,
+    FILES,
+    GRAY,
+    HEIGHT,
+    INDEX,
+    NAMES,
+    SIZE,
+    TERRAIN_NAMES,
+    WIDTH,
+    hex_index,
+)
+from referee.games.nieuchess.hexsets import (
     BETWEEN_Q,
     BETWEEN_R,
     BETWEEN_S,
@@ -35,7 +46,7 @@ from games.nieuchess.hexsets import (
     members,
     spread,
 )
-from games.registry import NIEUCHESS
+from referee.games.registry import NIEUCHESS
 
 SIDES = NIEUCHESS.sides
 ARMY = 20

@@ -3,9 +3,9 @@ and where a replacement step may bring back a pawn from its pool."""
 
 from __future__ import annotations
 
-from games.api import IllegalActionError
-from games.nieuchess.board import BOARD, NAMES
-from games.nieuchess.movement import SIDES, Field, hex_names
+from referee.games.api import IllegalActionError
+from referee.games.nieuchess.board import BOARD, NAMES
+from referee.games.nieuchess.movement import SIDES, Field, hex_names
 
 MAX_PER_STEP = 2
 

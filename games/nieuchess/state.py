@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
-from games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
-from games.nieuchess.board import BOARD, GRAY, NAMES, RED, SIZE, Crt
-from games.nieuchess.combat import (
+from referee.games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
+from referee.games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
+from referee.games.nieuchess.board import BOARD, GRAY, NAMES, RED, SIZE, Crt
+from referee.games.nieuchess.combat import (
     Resolution,
     Unwritten,
     battle_groups,
@@ -24,10 +24,10 @@ from games.nieuchess.combat import (
     odds_event,
     resolve,
 )
-from games.nieuchess.movement import ARMY, SIDES, Field, hex_names, read_hexes
-from games.nieuchess.replacements import check_placement, own_stars, stars_open
-from games.randomness import Dice
-from games.registry import NIEUCHESS
+from referee.games.nieuchess.movement import ARMY, SIDES, Field, hex_names, read_hexes
+from referee.games.nieuchess.replacements import check_placement, own_stars, stars_open
+from referee.games.randomness import Dice
+from referee.games.registry import NIEUCHESS
 
 SHORT = ("R", "B")
 INVASIONS = 2

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from games.api import RESIGN, Resign
-from games.registry import NIKA
-from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
+from referee.games.api import RESIGN, Resign
+from referee.games.registry import NIKA
+from referee.notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 
 if TYPE_CHECKING:
     import pyparsing as pp

@@ -106,7 +106,7 @@ def _neighbour(square: int, df: int, dr: int, width: int, height: int, playable:
 
 
 def load_board() -> Board:
-    text = resources.files("games.nika").joinpath("data", "nika.txt").read_text(encoding="utf-8")
+    text = resources.files(__package__ or __name__).joinpath("data", "nika.txt").read_text(encoding="utf-8")
     return parse_board(text)
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from games.api import Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
-from games.engine import Engine
-from games.nika.actions import DIALECT, PASS, NikaAction, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
-from games.nika.board import BOARD, CITIES, DELTAS, FACINGS, LETTERS
-from games.registry import NIKA
-from notation.dialect import Dialect
+from referee.games.api import Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
+from referee.games.engine import Engine
+from referee.games.nika.actions import DIALECT, PASS, NikaAction, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
+from referee.games.nika.board import BOARD, CITIES, DELTAS, FACINGS, LETTERS
+from referee.games.registry import NIKA
+from referee.notation.dialect import Dialect
 
 PIECES_PER_CITY = 6
 ACTIONS_PER_TURN = 2

@@ -1,5 +1,5 @@
 """Numica: Lloyd Krassner's game where the tile under a piece decides how it moves."""
 
-from games.numica.state import ENGINE
+from referee.games.numica.state import ENGINE
 
 __all__ = ["ENGINE"]

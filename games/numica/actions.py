@@ -6,9 +6,9 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from games.api import RESIGN, Resign
-from games.registry import NUMICA
-from notation.blocks import keyword, square, square_pattern
+from referee.games.api import RESIGN, Resign
+from referee.games.registry import NUMICA
+from referee.notation.blocks import keyword, square, square_pattern
 
 if TYPE_CHECKING:
     import pyparsing as pp

@@ -6,12 +6,12 @@ from collections.abc import Iterable, Iterator
 from itertools import combinations
 from types import MappingProxyType
 
-from games.api import Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
-from games.engine import Engine
-from games.numica.actions import DIALECT, NumicaAction, Setup, Step
-from games.randomness import shuffled
-from games.registry import NUMICA
-from notation.dialect import Dialect
+from referee.games.api import Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
+from referee.games.engine import Engine
+from referee.games.numica.actions import DIALECT, NumicaAction, Setup, Step
+from referee.games.randomness import shuffled
+from referee.games.registry import NUMICA
+from referee.notation.dialect import Dialect
 
 SIDES = NUMICA.sides
 SHORT = ("R", "B")

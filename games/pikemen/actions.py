@@ -11,10 +11,10 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from games.api import RESIGN, Resign
-from games.pikemen.board import FACINGS
-from games.registry import PIKEMEN
-from notation.blocks import choice, choice_pattern, keyword, square, square_pattern
+from referee.games.api import RESIGN, Resign
+from referee.games.pikemen.board import FACINGS
+from referee.games.registry import PIKEMEN
+from referee.notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 
 if TYPE_CHECKING:
     import pyparsing as pp

@@ -58,7 +58,7 @@ STASH = {2: 5, 3: 4, 4: 3}
 
 def _read_setups() -> dict[int, dict[str, tuple[tuple[int, int], ...]]]:
     """The start layouts from data/setups.txt: players -> side -> ((square, size), ...)."""
-    text = resources.files("games.pikemen").joinpath("data/setups.txt").read_text("utf-8")
+    text = resources.files(__package__ or __name__).joinpath("data/setups.txt").read_text("utf-8")
     setups: dict[int, dict[str, tuple[tuple[int, int], ...]]] = {}
     for line in text.splitlines():
         line = line.strip()

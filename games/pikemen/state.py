@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
-from games.api import (
+from referee.games.api import (
     RESIGN,
     Event,
     EventKind,
@@ -24,9 +24,9 @@ from games.api import (
     quoted,
     whole_number,
 )
-from games.engine import Engine
-from games.pikemen.actions import DIALECT, Charge, PikemenAction, Reorient
-from games.pikemen.board import (
+from referee.games.engine import Engine
+from referee.games.pikemen.actions import DIALECT, Charge, PikemenAction, Reorient
+from referee.games.pikemen.board import (
     FACING_INDEX,
     FACINGS,
     LARGE,
@@ -42,8 +42,8 @@ from games.pikemen.board import (
     UPRIGHT,
     Piece,
 )
-from games.registry import PIKEMEN
-from notation.dialect import Dialect
+from referee.games.registry import PIKEMEN
+from referee.notation.dialect import Dialect
 
 DEFAULT_TARGET = 12
 

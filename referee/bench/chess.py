@@ -30,8 +30,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from games import registry
 from referee.bench.records import SHAPES, shaped_play
+from referee.games import registry
 from referee.judge.errors import UsageError
 
 SCALES = (1, 10)

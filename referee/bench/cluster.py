@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from games import registry
+from referee.games import registry
 from referee.judge.errors import UsageError
 from referee.judge.playout import play
 

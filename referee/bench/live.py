@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from games import registry
+from referee.games import registry
 from referee.judge.playout import play as playout
 
 

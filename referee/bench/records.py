@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from games import registry
+from referee.games import registry
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.errors import UsageError
 from referee.judge.playout import Playout, play
@@ -160,8 +160,8 @@ def run(names: list[str] | None, records: int, seed: str, shape: str = "short") 
 _MEASURE = """
 import json, resource, sys, time
 start = time.perf_counter()
-from notation.model import ReadCrash
-from notation.reader import iter_records
+from referee.notation.model import ReadCrash
+from referee.notation.reader import iter_records
 from referee.judge.adjudicate import adjudicate, dialect_for
 first, statuses = None, {}
 with open(sys.argv[1], "rb") as stream:

@@ -193,7 +193,7 @@ def print_one(item: Judged | Problem, text: Callable[[Judged], str]) -> NoReturn
 
 def game_name(name: str) -> str:
     """A game's registered name from any spelling of it (names are case-insensitive)."""
-    from games import registry
+    from referee.games import registry
 
     info = registry.info(name)
     if info is None:

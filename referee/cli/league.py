@@ -75,7 +75,7 @@ def _boundary() -> Iterator[None]:
 
 
 def _now(text: str | None) -> int:
-    from notation.timing import TimingError, parse_instant
+    from referee.notation.timing import TimingError, parse_instant
 
     if text is None:
         from referee.judge.clock import current_instant  # the one clock

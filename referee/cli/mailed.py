@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from notation.stream import split
 from referee.judge import session, sources
 from referee.judge.errors import UnreadableError
 from referee.judge.verdicts import Problem, ProblemKind, Verdict
+from referee.notation.stream import split
 
 
 def check_messages(names: list[str], annotate: bool = False) -> Iterator[Verdict | Problem]:

@@ -11,7 +11,6 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from games import registry
 from referee.cli import render
 from referee.cli.app import (
     MAX_RECORD_DEFAULT,
@@ -38,6 +37,7 @@ from referee.cli.app import (
     verdict_as_of,
 )
 from referee.cli.exits import Tally
+from referee.games import registry
 from referee.judge import session
 from referee.judge.adjudicate import Replay
 from referee.judge.errors import UsageError

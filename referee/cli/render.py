@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.api import Event
-from games.registry import GAMES
 from referee.cli.exits import Tally
+from referee.games.api import Event
+from referee.games.registry import GAMES
 from referee.judge.adjudicate import Replay
 from referee.judge.session import Listed, Shown
 from referee.judge.stats import MIN_ROLLS, UNFAIR_BELOW, Stats, median

@@ -156,6 +156,6 @@ def command_tree() -> Command:
 
 def game_sides() -> dict[str, tuple[str, ...]]:
     """Each game's name and the names of its sides, as `referee games` lists them."""
-    from games import registry
+    from referee.games import registry
 
     return {name: tuple(info.sides) for name, info in registry.GAMES.items()}

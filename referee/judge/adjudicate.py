@@ -9,17 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from games import registry
-from games.api import Event, GameState, Outcome, Randomness, RuleError, SetupError, Side, quoted
-from notation import reader
-from notation.dialect import Dialect
-from notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, RecordItem, Span, Timeout, Turn
-from notation.quick import DRAW, Label
+from referee.games import registry
+from referee.games.api import Event, GameState, Outcome, Randomness, RuleError, SetupError, Side, quoted
 from referee.judge.drive import AgreeDraw, Apply, BeginTurn, Broken, Phase, drive, record_kinds
 from referee.judge.drive import open_ended as find_open_ended
 from referee.judge.verdicts import ErrorReport as ErrorReport
 from referee.judge.verdicts import Ongoing, Status, crashed, malformed
 from referee.judge.verdicts import Verdict as Verdict
+from referee.notation import reader
+from referee.notation.dialect import Dialect
+from referee.notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, RecordItem, Span, Timeout, Turn
+from referee.notation.quick import DRAW, Label
 
 if TYPE_CHECKING:
     from referee.judge.clock import ClockWalk, Entry, Stamp

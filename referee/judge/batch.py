@@ -25,11 +25,11 @@ from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from notation.stream import RawRecord, split
 from referee.judge import session, sources, verdicts
 from referee.judge.errors import UnreadableError, UsageError
 from referee.judge.verdicts import Problem, ProblemKind, Status, Verdict
 from referee.judge.words import verdict_json, verdict_line
+from referee.notation.stream import RawRecord, split
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

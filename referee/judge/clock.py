@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from games.api import GameState, PendingKind, Side
-from notation.commands import CommandSyntaxError, read_commands
-from notation.lexicon import quote
-from notation.model import Comment, RecordItem, Span
-from notation.timing import (
+from referee.games.api import GameState, PendingKind, Side
+from referee.judge.errors import UsageError
+from referee.notation.commands import CommandSyntaxError, read_commands
+from referee.notation.lexicon import quote
+from referee.notation.model import Comment, RecordItem, Span
+from referee.notation.timing import (
     TimeControl,
     TimingError,
     parse_duration,
@@ -28,9 +29,8 @@ from notation.timing import (
     parse_time_control,
     spoken_duration,
 )
-from notation.timing import format_instant as _format_instant
-from notation.timing import spoken_instant as _spoken_instant
-from referee.judge.errors import UsageError
+from referee.notation.timing import format_instant as _format_instant
+from referee.notation.timing import spoken_instant as _spoken_instant
 
 GM = "GM"
 """The stamp's side while the game awaited the game master (a roll): nobody is charged."""

@@ -27,9 +27,9 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from enum import Enum
 from typing import Any, Protocol
 
-from games.api import Event, GameState, Resign, RuleError, Side
-from notation.model import Draw, Move, RecordItem, Timeout, Turn
-from notation.quick import DRAW, Item, Label
+from referee.games.api import Event, GameState, Resign, RuleError, Side
+from referee.notation.model import Draw, Move, RecordItem, Timeout, Turn
+from referee.notation.quick import DRAW, Item, Label
 
 TURN, ACTION, RESIGN, END = b"T", b"a", b"r", b"e"
 """The kinds of the neutral sequence."""

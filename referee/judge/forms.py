@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games import registry
-from games.api import GameState, PendingKind, Resign
-from games.engine import ChanceSyntax
-from notation.model import Record, Turn
+from referee.games import registry
+from referee.games.api import GameState, PendingKind, Resign
+from referee.games.engine import ChanceSyntax
+from referee.notation.model import Record, Turn
 
 
 def secret(tags: Mapping[str, str]) -> bool:

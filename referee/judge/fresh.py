@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 
-from games import registry
-from games.api import GameInfo, Randomness, SetupError
-from notation import writer
-from notation.lexicon import TAG_NAME
-from notation.model import Span, Tag
+from referee.games import registry
+from referee.games.api import GameInfo, Randomness, SetupError
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.errors import UsageError
+from referee.notation import writer
+from referee.notation.lexicon import TAG_NAME
+from referee.notation.model import Span, Tag
 
 """The games whose rules let the players choose who moves first (NOTATION.md §2, `First`)."""
 

@@ -17,18 +17,18 @@ import hashlib
 from array import array
 from typing import Any
 
-from games import registry
-from games.api import GameState
-from notation.dialect import Dialect
-from notation.quick import Item, Scanned, scan
-from notation.stream import RawRecord
-from notation.writer import canonical_pieces, write_scanned
+from referee.games import registry
+from referee.games.api import GameState
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
 from referee.judge.drive import action_places as drive_places
 from referee.judge.drive import drive, quick_kinds
 from referee.judge.drive import open_ended as find_open_ended
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict
+from referee.notation.dialect import Dialect
+from referee.notation.quick import Item, Scanned, scan
+from referee.notation.stream import RawRecord
+from referee.notation.writer import canonical_pieces, write_scanned
 
 WHOLE = 1 << 16
 """A record up to this size (bytes) has its canonical text hashed whole, a longer one a

@@ -24,19 +24,19 @@ import hashlib
 from collections.abc import Iterator
 from typing import Any
 
-from games import registry
-from games.api import GameState, SetupError
-from notation import writer
-from notation.model import Comment, Draw, Record, RecordItem, Timeout, Turn
-from notation.quick import scan
-from notation.reader import Streamed, TurnNotKept, Unreadable, open_streamed
-from notation.stream import RawRecord
+from referee.games import registry
+from referee.games.api import GameState, SetupError
 from referee.judge.adjudicate import Replay, dialect_for, legal_verdict, run, unreadable_result
 from referee.judge.drive import action_places as drive_places
 from referee.judge.drive import open_ended, record_kinds
 from referee.judge.fused import action_places
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Status, Verdict, annotated, malformed
+from referee.notation import writer
+from referee.notation.model import Comment, Draw, Record, RecordItem, Timeout, Turn
+from referee.notation.quick import scan
+from referee.notation.reader import Streamed, TurnNotKept, Unreadable, open_streamed
+from referee.notation.stream import RawRecord
 
 TURN_LIMIT = 4096
 """Items of one turn kept while replaying: more than any game's turn may hold (a turn of

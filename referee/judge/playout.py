@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games import registry
-from games.api import GameState, Resign
-from games.engine import Engine
-from games.randomness import SeedStream
-from notation import writer
-from notation.model import Move, Record, Span, Tag, Turn
+from referee.games import registry
+from referee.games.api import GameState, Resign
+from referee.games.engine import Engine
+from referee.games.randomness import SeedStream
+from referee.notation import writer
+from referee.notation.model import Move, Record, Span, Tag, Turn
 
 NOWHERE = Span(1, 1)
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from games import registry
-from games.api import GameState
-from games.randomness import salt_tag
-from notation.model import Move, Record, RecordItem, Turn
+from referee.games import registry
+from referee.games.api import GameState
+from referee.games.randomness import salt_tag
 from referee.judge.adjudicate import Played, Replay, clock_entries, open_ended, run, verdict_of
 from referee.judge.verdicts import Status, Verdict, crashed, malformed
+from referee.notation.model import Move, Record, RecordItem, Turn
 
 if TYPE_CHECKING:
     from referee.judge.clock import ClockWalk, Entry

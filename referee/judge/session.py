@@ -7,11 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from games.api import GameState
-from notation import reader
-from notation.model import Malformed, Record
-from notation.reader import read_raw
-from notation.stream import RawRecord
+from referee.games.api import GameState
 from referee.judge import sources
 from referee.judge.adjudicate import Replay, adjudicate, dialect_for
 from referee.judge.annotate import annotate_verdict
@@ -28,6 +24,10 @@ from referee.judge.verdicts import (
     malformed,
 )
 from referee.judge.words import plural
+from referee.notation import reader
+from referee.notation.model import Malformed, Record
+from referee.notation.reader import read_raw
+from referee.notation.stream import RawRecord
 
 
 def judge(read: Read, source: str, *, keep_steps: bool = False, cut_at: int | None = None) -> Replay:

@@ -15,14 +15,14 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import BinaryIO, NamedTuple
 
-from notation import reader
-from notation.model import ReadCrash as ReadCrash
-from notation.model import ReadItem
-from notation.stream import MAX_RECORD, RawRecord, ReadingStopped, size_text
-from notation.stream import raw_records as stream_records
 from referee.judge import compressed
 from referee.judge.adjudicate import dialect_for
 from referee.judge.errors import UnreadableError, UsageError
+from referee.notation import reader
+from referee.notation.model import ReadCrash as ReadCrash
+from referee.notation.model import ReadItem
+from referee.notation.stream import MAX_RECORD, RawRecord, ReadingStopped, size_text
+from referee.notation.stream import raw_records as stream_records
 
 _limit = [MAX_RECORD]
 

@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from games.api import EventKind
+from referee.games.api import EventKind
 from referee.judge import session, sources
 from referee.judge.errors import UnreadableError
 from referee.judge.verdicts import Problem, ProblemKind, Status, Verdict

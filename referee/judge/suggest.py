@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games.api import GameState, Resign
-from games.registry import engine
+from referee.games.api import GameState, Resign
+from referee.games.registry import engine
 
 LIMIT = 3
 _ORIGIN = re.compile(r"[a-z]+\d+", re.IGNORECASE)

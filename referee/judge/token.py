@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import hashlib
 
-from games import registry
-from notation import writer
-from notation.model import Record, Turn
+from referee.games import registry
 from referee.judge.adjudicate import Replay, adjudicate
 from referee.judge.verdicts import Status
+from referee.notation import writer
+from referee.notation.model import Record, Turn
 
 
 def canonical_text(record: Record, replay: Replay | None = None) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
-from games.api import Outcome, Side
-from notation.timing import format_instant
+from referee.games.api import Outcome, Side
 from referee.judge.errors import UsageError
+from referee.notation.timing import format_instant
 
 if TYPE_CHECKING:
     from referee.judge.clock import ClockView

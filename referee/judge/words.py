@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from notation.lexicon import shorten
 from referee.judge.verdicts import ErrorReport, Status, Verdict
+from referee.notation.lexicon import shorten
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:

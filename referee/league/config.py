@@ -14,10 +14,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from games import registry
-from games.api import GameInfo
-from notation.lexicon import TAG_NAME
-from notation.timing import TimeControl, TimingError, parse_duration, parse_time_control
+from referee.games import registry
+from referee.games.api import GameInfo
+from referee.notation.lexicon import TAG_NAME
+from referee.notation.timing import TimeControl, TimingError, parse_duration, parse_time_control
 
 CONFIG_FILE = "league.toml"
 _ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")

@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games import registry, seats
-from games.api import GameInfo
-from notation.timing import format_instant
 from referee import store
+from referee.games import registry, seats
+from referee.games.api import GameInfo
 from referee.judge.errors import BusyError, UsageError
 from referee.league import notify as notify_module
 from referee.league import pairing
@@ -42,6 +41,7 @@ from referee.league.results import (
     withdrawal_rounds,
     withdrawn_in,
 )
+from referee.notation.timing import format_instant
 from referee.store.ops import make_folders
 
 LOG_FILE = "league.log"

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from notation.timing import format_duration, spoken_instant
 from referee.judge.adjudicate import Replay
 from referee.judge.errors import UsageError
 from referee.judge.token import token_of
@@ -26,6 +25,7 @@ from referee.live.mail import Settings
 from referee.live.mail.asked import LEAVE_FORM
 from referee.live.mail.policy import Digest as MailDigest
 from referee.live.mail.policy import Reply, Requests
+from referee.notation.timing import format_duration, spoken_instant
 
 
 def is_league(folder: Path) -> bool:

@@ -13,11 +13,11 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import NamedTuple
 
-from notation.timing import spoken_instant
 from referee import store
 from referee.league.config import LeagueConfig
 from referee.live.mail.delivery import write_outbox
 from referee.live.mail.incoming import clean_header_text
+from referee.notation.timing import spoken_instant
 
 OUTBOX = "outbox"
 

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from games.randomness import SeedStream
+from referee.games.randomness import SeedStream
 
 GROUP_ATTEMPTS = 4
 """Seeded greedy starts tried per round of groups (the most even one is kept)."""

@@ -13,7 +13,6 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from notation.timing import format_instant
 from referee import store
 from referee.league.config import load
 from referee.league.folder import append_log, league_lock
@@ -21,6 +20,7 @@ from referee.league.notify import message, write
 from referee.live import mail as gateway
 from referee.live.mail.gateway import PLAYERS_FILE
 from referee.live.mail.players import load_keys
+from referee.notation.timing import format_instant
 
 PASSPHRASE_BYTES = 12
 """Bytes drawn from `secrets` for an issued passphrase (96 bits, 16 URL-safe characters)."""

@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games import registry, seats
-from games.api import Event, GameInfo
-from notation.commands import CommandSyntaxError, read_commands
-from notation.model import Comment, Record, Turn
-from notation.timing import TimingError, parse_instant
+from referee.games import registry, seats
+from referee.games.api import Event, GameInfo
 from referee.judge import sources
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
 from referee.judge.verdicts import Status
 from referee.live.mail.incoming import addresses_in
+from referee.notation.commands import CommandSyntaxError, read_commands
+from referee.notation.model import Comment, Record, Turn
+from referee.notation.timing import TimingError, parse_instant
 
 GAME_FILE = re.compile(r"r([1-9][0-9]{0,3})-t([1-9][0-9]{0,3})\.rgn")
 

@@ -22,8 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from notation.model import Tag
-from notation.timing import format_instant
 from referee import store
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.errors import UsageError
@@ -42,6 +40,8 @@ from referee.league.notify import message, write
 from referee.league.results import GameResult, game_files, judge_game, withdrawn_in
 from referee.live.mail.errors import DeliveryError
 from referee.live.mail.incoming import addresses_in
+from referee.notation.model import Tag
+from referee.notation.timing import format_instant
 
 WAIT = 10.0
 

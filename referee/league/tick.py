@@ -15,7 +15,6 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from notation.timing import format_duration, format_instant, spoken_instant
 from referee import store
 from referee.judge.adjudicate import Replay
 from referee.judge.clock import ClockView
@@ -36,6 +35,7 @@ from referee.league.results import (
 )
 from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.errors import DeliveryError
+from referee.notation.timing import format_duration, format_instant, spoken_instant
 
 DAY = 86_400
 

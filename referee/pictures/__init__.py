@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 from referee.pictures.board import Drawing
 
 if TYPE_CHECKING:
-    from games.api import GameState
+    from referee.games.api import GameState
     from referee.judge.adjudicate import Replay
 
 
 def drawing_for(game: str, position: str) -> Drawing:
     """The drawing of a game (by its registry name) whose first position is `position`:
     the `DRAWING` class of this package's module named after the game (`nika.py` draws Nika)."""
-    from games import registry
+    from referee.games import registry
 
     info = registry.info(game)
     if info is None:

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
-from games.api import GameState
+from referee.games.api import GameState
 from referee.pictures import svg
 from referee.pictures.svg import Mark, Piece, Swatch
 

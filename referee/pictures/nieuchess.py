@@ -8,7 +8,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
-from games.nieuchess import board
+from referee.games.nieuchess import board
 from referee.pictures import svg
 from referee.pictures.board import MARGIN, Drawing
 from referee.pictures.numica import fields

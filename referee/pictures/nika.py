@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from games.nika.board import BOARD, CENTRAL, LETTERS, PLAYABLE
+from referee.games.nika.board import BOARD, CENTRAL, LETTERS, PLAYABLE
 from referee.pictures import svg
 from referee.pictures.board import MARGIN, Drawing
 from referee.pictures.svg import Mark, Piece, Swatch

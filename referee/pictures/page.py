@@ -15,7 +15,7 @@ import re
 from importlib import resources
 from typing import Any
 
-from games import registry
+from referee.games import registry
 from referee.judge.adjudicate import Replay
 from referee.judge.words import verdict_line as line
 from referee.pictures import drawing_for, svg

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.api import GameState
+from referee.games.api import GameState
 from referee.pictures import drawing_for, svg
 from referee.pictures.board import compose, heading, wrap
 

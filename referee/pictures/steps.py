@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from games import registry
-from games.api import Event, GameState
-from notation.model import Comment, Move, Record, Turn
+from referee.games import registry
+from referee.games.api import Event, GameState
 from referee.judge.adjudicate import Replay, open_ended
 from referee.judge.words import turn_text
+from referee.notation.model import Comment, Move, Record, Turn
 from referee.pictures.board import heading
 
 

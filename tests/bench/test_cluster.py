@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from notation.stream import split
 from referee.bench import cluster
 from referee.judge.errors import UsageError
+from referee.notation.stream import split
 
 
 def test_the_folder_holds_the_records_asked_for_in_files_of_100(tmp_path: Path) -> None:

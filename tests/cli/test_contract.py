@@ -190,7 +190,7 @@ def test_show_at_a_round_shows_the_board_after_it(tmp_path: Path) -> None:
 
 
 def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> None:
-    from games.api import Outcome
+    from referee.games.api import Outcome
     from referee.judge import session, words
     from referee.judge.verdicts import Status
 

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from games import registry
 from referee.cli import app
+from referee.games import registry
 from referee.judge import fresh
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.errors import UsageError

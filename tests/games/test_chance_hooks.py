@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from games import registry
-from games.api import Chance, Event, EventKind, PendingKind, Randomness
-from notation.model import Span
+from referee.games import registry
+from referee.games.api import Chance, Event, EventKind, PendingKind, Randomness
 from referee.judge.playout import play
 from referee.live.mail import game
 from referee.live.play import core, submission
+from referee.notation.model import Span
 
 
 def test_only_a_game_with_dice_in_play_has_actions_that_carry_chance() -> None:

@@ -10,12 +10,12 @@ import re
 
 import pytest
 
-from games.api import IllegalActionError, IllegalTurnError, SetupError
-from games.nieuchess import ENGINE
-from games.nieuchess.actions import Battle, Invasion, Move, Place, Setup, parse_action
-from games.nieuchess.board import BOARD, INDEX, NAMES, RED, SIZE, STANDARD_CRT, odds_column, read_crt_tag
-from games.nieuchess.state import NieuchessState
-from games.randomness import Dice, effective_seed, seed_hash
+from referee.games.api import IllegalActionError, IllegalTurnError, SetupError
+from referee.games.nieuchess import ENGINE
+from referee.games.nieuchess.actions import Battle, Invasion, Move, Place, Setup, parse_action
+from referee.games.nieuchess.board import BOARD, INDEX, NAMES, RED, SIZE, STANDARD_CRT, odds_column, read_crt_tag
+from referee.games.nieuchess.state import NieuchessState
+from referee.games.randomness import Dice, effective_seed, seed_hash
 from referee.judge.adjudicate import Verdict, adjudicate, read_source
 
 
@@ -97,7 +97,7 @@ def test_the_rule_texts_crt_cells() -> None:
     ],
 )
 def test_odds_rounding(attackers: int, defenders: int, column: str) -> None:
-    from games.nieuchess.board import ODDS
+    from referee.games.nieuchess.board import ODDS
 
     assert ODDS[odds_column(attackers, defenders)] == column
 
@@ -740,8 +740,8 @@ def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn() -> None:
 )
 def test_a_hex_with_a_three_digit_rank_is_off_the_map_not_malformed(turn: str) -> None:
     """nieuchess.md: a hex off the map in an action is illegal, whatever its rank's digits."""
-    from notation.stream import split
     from referee.judge import session
+    from referee.notation.stream import split
 
     turns = [turn] if turn.startswith("R: setup") else [f"R: {RED_SETUP}", f"B: {BLUE_SETUP}", turn]
     data = record(*turns, Seed="s").encode()

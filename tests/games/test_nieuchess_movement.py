@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from games.api import IllegalActionError
-from games.nieuchess.board import BOARD, INDEX, NAMES, SIZE
-from games.nieuchess.hexsets import CUBE, NEAR, hexset, lens, members, path_facts, spread
-from games.nieuchess.movement import MAX_STEPS, Field
+from referee.games.api import IllegalActionError
+from referee.games.nieuchess.board import BOARD, INDEX, NAMES, SIZE
+from referee.games.nieuchess.hexsets import CUBE, NEAR, hexset, lens, members, path_facts, spread
+from referee.games.nieuchess.movement import MAX_STEPS, Field
 
 HOT_LINE = [h for h in range(SIZE) if BOARD.hot[h]]
 

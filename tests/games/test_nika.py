@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.api import GameOverError, IllegalActionError, IllegalTurnError, SetupError
-from games.nika import ENGINE
-from games.nika.actions import ACTION_PATTERN, PhalanxMove, Rotate, Step, StepTo, parse_action
-from games.nika.board import BoardDataError, parse_board
-from games.nika.state import BOARD, INDEX, START, NikaState
+from referee.games.api import GameOverError, IllegalActionError, IllegalTurnError, SetupError
+from referee.games.nika import ENGINE
+from referee.games.nika.actions import ACTION_PATTERN, PhalanxMove, Rotate, Step, StepTo, parse_action
+from referee.games.nika.board import BoardDataError, parse_board
+from referee.games.nika.state import BOARD, INDEX, START, NikaState
 from referee.judge.adjudicate import Verdict, adjudicate, read_source
 
 EXAMPLE = "W:b2e,c2e,b3e,c3e R: B: K:d2w,e2w,d3w to:W"

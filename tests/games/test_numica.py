@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from games.numica.state import ENGINE, INDEX, TILE_SETS
+from referee.games.numica.state import ENGINE, INDEX, TILE_SETS
 from referee.judge.adjudicate import Verdict, adjudicate, read_source
 from referee.judge.words import turn_text
 
@@ -277,7 +277,7 @@ def test_a_players_tag_other_than_2_is_malformed(players: str) -> None:
 
 
 def test_the_seed_must_match_its_seed_hash() -> None:
-    from games.randomness import seed_hash
+    from referee.games.randomness import seed_hash
 
     assert verdict("", Seed="rules", SeedHash=seed_hash("rules")).status == "ongoing"
     wrong = verdict("", Seed="rules", SeedHash=seed_hash("other"))
@@ -287,7 +287,7 @@ def test_the_seed_must_match_its_seed_hash() -> None:
 
 
 def test_salts_name_the_stream_that_lays_out_the_tiles() -> None:
-    from games.randomness import effective_seed, shuffled
+    from referee.games.randomness import effective_seed, shuffled
 
     salted = ENGINE.new_state({"Seed": "rules", "RedSalt": "ann-7", "BlueSalt": "bo 42"})
     expected = "".join(shuffled(TILE_SETS["standard"], effective_seed("rules", [("Red", "ann-7"), ("Blue", "bo 42")])))

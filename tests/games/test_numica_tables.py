@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from games.numica.state import ENGINE, PATHS, RAYS, NumicaState
+from referee.games.numica.state import ENGINE, PATHS, RAYS, NumicaState
 
 
 def random_position(rng: random.Random) -> NumicaState:

@@ -7,12 +7,12 @@ from collections import Counter
 
 import pytest
 
-from games.api import RESIGN, IllegalActionError, IllegalTurnError, SetupError
-from games.pikemen import ENGINE
-from games.pikemen.actions import DIALECT, Charge, Reorient, parse_action
-from games.registry import PIKEMEN
-from notation.model import Malformed
+from referee.games.api import RESIGN, IllegalActionError, IllegalTurnError, SetupError
+from referee.games.pikemen import ENGINE
+from referee.games.pikemen.actions import DIALECT, Charge, Reorient, parse_action
+from referee.games.registry import PIKEMEN
 from referee.judge.adjudicate import Verdict, adjudicate, read_source
+from referee.notation.model import Malformed
 
 SIDES = {2: ("Red", "Blue"), 3: ("Red", "Yellow", "Blue"), 4: ("Red", "Yellow", "Blue", "Green")}
 OPENING = {
@@ -613,7 +613,7 @@ def test_numbers_int_would_refuse_or_misread_are_malformed_with_a_short_message(
 
 
 def test_the_seed_must_match_its_seed_hash_in_every_game() -> None:
-    from games.randomness import seed_hash
+    from referee.games.randomness import seed_hash
 
     assert verdict("", 2, Seed="s", SeedHash=seed_hash("s")).status == "ongoing"
     wrong = verdict("", 2, Seed="s", SeedHash=seed_hash("t"))

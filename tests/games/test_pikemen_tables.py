@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from games.api import RESIGN, Event, EventKind
-from games.pikemen.board import FACINGS, PASSED, RAYS, SQUARE_NAMES
-from games.pikemen.state import _TURN_EVENTS, ENGINE, PikemenState
+from referee.games.api import RESIGN, Event, EventKind
+from referee.games.pikemen.board import FACINGS, PASSED, RAYS, SQUARE_NAMES
+from referee.games.pikemen.state import _TURN_EVENTS, ENGINE, PikemenState
 
 
 def opens_round(state: PikemenState) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import registry
+from referee.games import registry
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.playout import play
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from games import registry
-from games.api import (
+from referee.games import registry
+from referee.games.api import (
     RESIGN,
     GameOverError,
     GameState,
@@ -19,7 +19,7 @@ from games.api import (
     TurnOpenError,
     WrongSideError,
 )
-from games.randomness import seed_hash
+from referee.games.randomness import seed_hash
 
 CASES = [
     pytest.param(info.name, players, id=f"{info.name}-{players}")
@@ -298,9 +298,9 @@ def test_the_side_due_a_game_keeps_for_begin_turn_is_always_its_turn_order(game:
 def test_a_step_label_where_the_game_has_no_steps_is_illegal_not_malformed(text: str, line: int) -> None:
     """NOTATION.md §3: `label := side ["+"]` in every game; a game without replacement
     steps finds the label illegal, at the label, with no action."""
-    from notation.stream import split
     from referee.judge import session
     from referee.judge.adjudicate import adjudicate, read_source
+    from referee.notation.stream import split
 
     (result,) = read_source(text.encode())
     for found in (adjudicate(result).verdict, session.check_raw(split(text.encode())[0], "t.rgn", 1, True)):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.randomness import Dice, SeedStream, effective_seed, salt_tag, seed_hash, shuffled
+from referee.games.randomness import Dice, SeedStream, effective_seed, salt_tag, seed_hash, shuffled
 
 STANDARD = "1" * 11 + "2" * 10 + "3" * 9 + "4" * 8 + "5" * 7 + "K" * 6 + "X" * 5 + "R" * 4 + "B" * 4
 WARPSPAWN = "1" * 12 + "2" * 10 + "3" * 10 + "4" * 8 + "K" * 6 + "X" * 6 + "R" * 6 + "B" * 6
@@ -79,7 +79,7 @@ def test_shuffled_is_the_stream_shuffle_at_every_size() -> None:
 def test_shuffled_draws_again_after_a_rejected_word(monkeypatch: pytest.MonkeyPatch) -> None:
     """A rejected word (rare: a chance of n in 2**32) is followed by more draws, hashing
     more blocks when needed: shown by rejecting half the words, as below(2**31 + 1) would."""
-    import games.randomness as randomness
+    import referee.games.randomness as randomness
 
     monkeypatch.setattr(randomness, "_LIMITS", [0] + [2**31] * 256)
     monkeypatch.setattr(randomness, "_none_rejected", lambda digests, count: False)  # (true of real limits only)
@@ -102,7 +102,7 @@ def test_a_word_without_three_top_bytes_0xff_is_taken_by_every_draw_of_a_shuffle
     """What the shuffle's shortcut rests on (`_none_rejected`): every limit of below(n) for n
     up to 256 is above the words whose top three bytes are not all 0xFF, and the shortcut
     is taken only when no three bytes 0xFF stand in a row."""
-    import games.randomness as randomness
+    import referee.games.randomness as randomness
 
     assert all(limit > 0xFFFFFEFF for limit in randomness._LIMITS[1:])
     assert randomness._SURELY_TAKEN == 0xFFFFFF00

@@ -28,7 +28,7 @@ def _warm() -> None:
     engine: each forked child then starts with them (a kill test runs hundreds of them)."""
     import importlib
 
-    from games import registry
+    from referee.games import registry
 
     for name in (
         "referee.cli.main",

@@ -20,8 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
-from notation.model import ReadCrash
-from notation.reader import iter_records
+from referee.notation.model import ReadCrash
+from referee.notation.reader import iter_records
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "conformance"
 GAMES = ("nika", "numica", "pikemen", "nieuchess")
@@ -126,7 +126,7 @@ TAG_JUNK = [
 @cache
 def corpus() -> dict[str, list[bytes]]:
     """The conformance records of each game, one bytes object per record."""
-    from notation.stream import split
+    from referee.notation.stream import split
 
     found: dict[str, list[bytes]] = {}
     for game in GAMES:

@@ -42,7 +42,7 @@ def play_game(path: Path, seed: str, turns: int, end: str | None) -> None:
 
 def one_move(path: Path) -> str:
     """A legal move (not a resignation) for the side to move in an ongoing game: submitted, and returned."""
-    from games.api import Resign
+    from referee.games.api import Resign
     from referee.judge.adjudicate import adjudicate, read_source
 
     state = adjudicate(read_source(path.read_bytes())[0], path.name, keep_steps=True).state

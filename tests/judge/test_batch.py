@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from notation.stream import split
 from referee.judge import batch, session, words
 from referee.judge.verdicts import Problem, Status, Verdict
+from referee.notation.stream import split
 from tests.conftest import CONFORMANCE, EXAMPLES
 
 REFEREE = [sys.executable, "-m", "referee"]

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from notation.timing import parse_instant
 from referee.cli import app
 from referee.judge import words as render
 from referee.judge.batch import check_text
+from referee.notation.timing import parse_instant
 
 runner = CliRunner()
 
@@ -330,11 +330,11 @@ def test_an_untimed_record_has_a_null_clock_and_as_of_changes_nothing() -> None:
 
 
 def test_both_readers_read_timeout_where_draw_stands_and_the_writer_writes_it() -> None:
-    from notation import writer
-    from notation.grammar import grammar
-    from notation.model import Record, Timeout
-    from notation.reader import read
     from referee.judge.adjudicate import dialect_for
+    from referee.notation import writer
+    from referee.notation.grammar import grammar
+    from referee.notation.model import Record, Timeout
+    from referee.notation.reader import read
 
     text = SIX + "TimeOut\n{[%at 2026-12-06T19:00:00Z Blue]}\n"
     [fast] = read(text, dialect_for)
@@ -350,8 +350,8 @@ def test_both_readers_read_timeout_where_draw_stands_and_the_writer_writes_it() 
 
 
 def test_timed_records_and_timeouts_take_the_detailed_path_untimed_stamps_the_fast_one() -> None:
-    from notation.stream import split
     from referee.judge.fused import quick_verdict
+    from referee.notation.stream import split
 
     def quick(text: str) -> object:
         return quick_verdict(split(text.encode())[0], "-", 1)

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from notation.stream import split
 from referee.cli import app
 from referee.judge import compressed, sources
+from referee.notation.stream import split
 from tests.conftest import CONFORMANCE, EXAMPLES
 
 zstandard = pytest.importorskip("zstandard", reason="zstandard is not installed: pip install 'referee[zstd]'")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from games import registry
+from referee.games import registry
 from referee.judge.adjudicate import Verdict, adjudicate, read_source
 from tests.conftest import CONFORMANCE, CONFORMANCE_GAMES, SHARED, SHARED_CONFORMANCE, conformance_folder
 

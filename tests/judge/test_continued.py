@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 
-from games import registry
-from games.api import EventKind
-from games.randomness import effective_seed, salt_tag, seed_hash
-from notation.model import Comment, Move, Record, Span, Tag, Timeout, Turn
+from referee.games import registry
+from referee.games.api import EventKind
+from referee.games.randomness import effective_seed, salt_tag, seed_hash
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.clock import format_instant
 from referee.judge.playout import play
 from referee.judge.resume import continued
 from referee.live.play.keys import keyed_tags
+from referee.notation.model import Comment, Move, Record, Span, Tag, Timeout, Turn
 
 
 def _read(text: str) -> Record:

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from games import registry
-from games.numica.actions import Setup
-from notation.quick import Label
+from referee.games import registry
+from referee.games.numica.actions import Setup
 from referee.judge.drive import Broken, Phase, action_places, drive, open_ended
+from referee.notation.quick import Label
 
 # T: a label, a: an action, r: resign, e: draw or timeout
 CASES = [

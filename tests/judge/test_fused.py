@@ -19,12 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import registry
-from notation.lexicon import unescape
-from notation.model import Record
-from notation.quick import DRAW, Label, scan
-from notation.reader import read_raw
-from notation.stream import RawRecord, split
+from referee.games import registry
 from referee.judge import session
 from referee.judge.adjudicate import dialect_for, open_ended
 from referee.judge.annotate import annotate_verdict
@@ -36,6 +31,11 @@ from referee.judge.sources import Read
 from referee.judge.token import canonical_text
 from referee.judge.verdicts import Verdict
 from referee.judge.words import verdict_fields
+from referee.notation.lexicon import unescape
+from referee.notation.model import Record
+from referee.notation.quick import DRAW, Label, scan
+from referee.notation.reader import read_raw
+from referee.notation.stream import RawRecord, split
 from tests.helpers.fuzzing import corpus, mutate
 
 

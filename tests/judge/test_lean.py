@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation.reader import read_raw
-from notation.stream import RawRecord, split
 from referee.judge import session
 from referee.judge.adjudicate import dialect_for
 from referee.judge.lean import lean_verdict
 from referee.judge.sources import Read
 from referee.judge.verdicts import Verdict
+from referee.notation.reader import read_raw
+from referee.notation.stream import RawRecord, split
 from tests.helpers.fuzzing import corpus, mutate
 from tests.judge.test_fused import PLAYOUT_KEYS, _mutated, playout
 
@@ -137,7 +137,7 @@ def test_round_numbers_of_a_long_record_do_not_fill_the_quick_readers_caches() -
     """A record of 30,000 numbered rounds, checked both ways: its round numbers past 999,
     one a round, are not kept by the quick reader (they cost its caches more than the
     record; issue 34), and its peak stays a small multiple of its size."""
-    from notation.quick import LABEL_CACHE, _Reader
+    from referee.notation.quick import LABEL_CACHE, _Reader
 
     turns = b"".join(b"%d. R: h4(SE)\nB: c6(E)\n%d. R: h4(S)\nB: c6(SE)\n" % (n, n + 1) for n in range(1, 30_000, 2))
     data = b'[Game "pikemen"]\n\n' + turns + b"30001. R: h4(SX)\n"

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import registry
+from referee.games import registry
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.session import next_actions
 from tests.conftest import conformance_folder

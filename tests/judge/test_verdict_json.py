@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from games import registry
-from games.values import Outcome, Reason
+from referee.games import registry
+from referee.games.values import Outcome, Reason
 from referee.judge import session
 from referee.judge.playout import play
 from referee.judge.verdicts import Ongoing, Status, Verdict

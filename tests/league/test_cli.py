@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from notation.timing import parse_instant
 from referee.cli import app
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.token import token_of
 from referee.live.mail.players import load_keys, verify
 from referee.live.play import submit
+from referee.notation.timing import parse_instant
 from referee.store import locked
 
 runner = CliRunner()

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from notation.timing import DAY, HOUR
 from referee.cli import app
 from referee.league.config import Dice, Digest, LeagueConfigError, Pairing, parse
+from referee.notation.timing import DAY, HOUR
 
 runner = CliRunner()
 

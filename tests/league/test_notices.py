@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from notation.timing import parse_instant
 from referee.cli import app
 from referee.live.play import submit
+from referee.notation.timing import parse_instant
 from tests.helpers.mail import free_port
 from tests.helpers.notices import Receiver, receiver
 

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from games import registry, seats
+from referee.games import registry, seats
 from referee.league import pairing
 from referee.league.pairing import Round, Table, Tally
 

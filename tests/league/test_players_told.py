@@ -14,11 +14,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from notation.timing import parse_instant
 from referee.cli import app
 from referee.league.results import GameResult, Seat, named, placing
 from referee.league.site.pages import outcome_for
 from referee.live.play import submit
+from referee.notation.timing import parse_instant
 
 runner = CliRunner()
 START = "2026-12-01T12:00:00Z"

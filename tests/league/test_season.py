@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from notation.timing import format_instant, parse_instant
 from referee.live.mail.game import legal_moves, open_game
+from referee.notation.timing import format_instant, parse_instant
 from tests.helpers.mail import GM, Received, SmtpServer, message, start_smtp
 
 PLAYERS = {

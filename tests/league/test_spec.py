@@ -20,9 +20,9 @@ import pytest
 from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
-from notation.timing import parse_instant
 from referee.cli import app
 from referee.live.play import submit
+from referee.notation.timing import parse_instant
 
 runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"

@@ -16,13 +16,13 @@ import pytest
 from openskill.models import PlackettLuce
 from typer.testing import CliRunner
 
-from games import registry, seats
-from notation.timing import parse_instant
 from referee.cli import app
+from referee.games import registry, seats
 from referee.league.config import parse
 from referee.league.results import GameResult, Seat
 from referee.league.standings import game_points, rating_order, standings
 from referee.live.play import submit
+from referee.notation.timing import parse_instant
 
 runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"
@@ -93,7 +93,7 @@ def test_placings_of_pikemen_with_three_or_four_players() -> None:
 
 
 def test_leavers_come_from_the_replays_events_in_the_order_they_left() -> None:
-    from games.api import Event, EventKind
+    from referee.games.api import Event, EventKind
 
     capture = Event(EventKind.CAPTURE, "", {"side": "Green", "by": "Red"})
     gone = Event(EventKind.ELIMINATED, "")

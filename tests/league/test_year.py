@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from notation.timing import format_instant, parse_instant
 from referee.cli import app
 from referee.live.play import submit
+from referee.notation.timing import format_instant, parse_instant
 from tests.helpers.notices import Receiver, receiver
 
 __all__ = ["receiver"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from notation.commands import Command, CommandSyntaxError, holds_commands, read_commands, write_commands
-from notation.timing import (
+from referee.notation.commands import Command, CommandSyntaxError, holds_commands, read_commands, write_commands
+from referee.notation.timing import (
     TimeControl,
     TimingError,
     format_duration,

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation.grammar import grammar
-from notation.model import Comment, Malformed, Record
-from notation.reader import _read_fast, read
-from notation.writer import write
 from referee.judge.adjudicate import dialect_for
 from referee.judge.playout import play
+from referee.notation.grammar import grammar
+from referee.notation.model import Comment, Malformed, Record
+from referee.notation.reader import _read_fast, read
+from referee.notation.writer import write
 
 HEAD = '[Game "numica"]\n[Seed "s"]\n'
 
@@ -186,7 +186,7 @@ JUNK = [
 def test_fast_reader_and_detailed_grammar_accept_the_same_text(seed: int, edits: list[tuple[int, str]]) -> None:
     """The fast path is an optimisation of the grammar: on any text (here, playouts with
     junk spliced in) both accept it and build the same record, or both reject it."""
-    from notation.reader import _Unreadable
+    from referee.notation.reader import _Unreadable
 
     text = play("numica", None, f"oracle-{seed}", max_turns=12).text
     head, body = text.split("\n\n", 1)
@@ -212,8 +212,8 @@ def test_a_record_ending_after_a_round_number_is_located_inside_it(number: str) 
     """The label the number calls for is missing right after the number, inside the record,
     not at the next record's `[Game` line (where `format`, passing the record through,
     would shift it)."""
-    from notation.stream import split
     from referee.judge import session
+    from referee.notation.stream import split
 
     first = '[Game "pikemen"]\n\nR: h4(SE)\nB: c6(E)\n' + number
     data = (first + '\n\n[Game "pikemen"]\n\nR: h4(SE)\n').encode()
@@ -237,8 +237,8 @@ def test_a_record_ending_after_a_round_number_is_located_inside_it(number: str) 
     ],
 )
 def test_a_stray_brace_after_a_valid_action_is_named_not_the_action(game: str, movetext: str, column: int) -> None:
-    from notation.stream import split
     from referee.judge import session
+    from referee.notation.stream import split
 
     text = f'[Game "{game}"]\n[Seed "s"]\n\n{movetext}\n'
     found = read(text, dialect_for)[0]

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from notation.dialect import Dialect
-from notation.grammar import grammar
-from notation.model import Malformed, NotationError, ReadCrash, Record
-from notation.reader import _read_fast, _Unreadable, iter_records, read
-from notation.stream import Splitter, split
 from referee.judge.adjudicate import adjudicate, dialect_for
+from referee.notation.dialect import Dialect
+from referee.notation.grammar import grammar
+from referee.notation.model import Malformed, NotationError, ReadCrash, Record
+from referee.notation.reader import _read_fast, _Unreadable, iter_records, read
+from referee.notation.stream import Splitter, split
 
 HEAD = '[Game "numica"]\n[Seed "s"]\n'
 RECORD = HEAD + "R: SSOOSOSO\nB: OSOSOSOS\n"
@@ -166,12 +166,13 @@ def _peak_megabytes(code: str) -> float:
 def test_a_long_tag_value_costs_a_small_multiple_of_its_size() -> None:
     """5 MB of tag value: about 850 MB with an alternation in the value's regex."""
     code = (
-        "import io\nfrom notation.reader import iter_records\nfrom referee.judge.adjudicate import dialect_for\n"
+        "import io\nfrom referee.notation.reader import iter_records\n"
+        "from referee.judge.adjudicate import dialect_for\n"
         "data = b'[Game \"numica\"]\\n[Event \"' + b'x' * 5_000_000 + b'\"]\\n[Seed \"s\"]\\nR: SSOOSOSO zz\\n'\n"
         "(result,) = iter_records(io.BytesIO(data), dialect_for)\n"
         "assert len(str(result.error)) < 200, result.error\n"
     )
-    baseline = _peak_megabytes("import notation.reader, referee.judge.adjudicate")
+    baseline = _peak_megabytes("import referee.notation.reader, referee.judge.adjudicate")
     assert _peak_megabytes(code) - baseline < 80
 
 
@@ -183,7 +184,7 @@ def test_memory_is_bounded_by_the_largest_record_not_the_file() -> None:
     )
     paths = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout)
     read_all = (
-        "import sys\nfrom notation.reader import iter_records\n"
+        "import sys\nfrom referee.notation.reader import iter_records\n"
         "from referee.judge.adjudicate import adjudicate, dialect_for\n"
         f"for result in iter_records(open({paths[0]!r}, 'rb'), dialect_for):\n    adjudicate(result)\n"
     )
@@ -288,7 +289,8 @@ def test_a_crash_while_reading_a_record_stays_with_that_record() -> None:
 def test_well_formed_records_are_read_without_pyparsing() -> None:
     """Start-up stays fast: the detailed grammar is imported only to explain an error."""
     code = (
-        "import io, sys\nfrom notation.reader import iter_records\nfrom referee.judge.adjudicate import dialect_for\n"
+        "import io, sys\nfrom referee.notation.reader import iter_records\n"
+        "from referee.judge.adjudicate import dialect_for\n"
         f"assert all(r.raw for r in iter_records(io.BytesIO({(RECORD * 3).encode()!r}), dialect_for))\n"
         "print('pyparsing' in sys.modules)"
     )
@@ -377,7 +379,7 @@ def test_a_record_over_the_limit_is_refused_and_the_next_is_still_cut() -> None:
 def test_a_long_stream_is_cut_in_memory_bounded_by_the_limit() -> None:
     import tracemalloc
 
-    from notation.stream import raw_records
+    from referee.notation.stream import raw_records
 
     class Endless(io.RawIOBase):
         def __init__(self, total: int) -> None:

@@ -12,14 +12,14 @@ import re
 
 import pytest
 
-from games import registry
-from notation import quick
-from notation.quick import TAG_SECTION, _Reader, scan
-from notation.reader import read_raw
-from notation.stream import split
-from notation.writer import canonical_pieces, write_scanned, write_tag_values
+from referee.games import registry
 from referee.judge.adjudicate import dialect_for
 from referee.judge.playout import play
+from referee.notation import quick
+from referee.notation.quick import TAG_SECTION, _Reader, scan
+from referee.notation.reader import read_raw
+from referee.notation.stream import split
+from referee.notation.writer import canonical_pieces, write_scanned, write_tag_values
 from tests.notation.test_quick_scan import expected_items
 
 GAMES = sorted(registry.GAMES)

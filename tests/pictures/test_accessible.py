@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from games import registry
+from referee.games import registry
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.pictures import drawing_for, svg
 from referee.pictures.render import state_svg

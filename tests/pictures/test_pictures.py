@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from games import registry
-from games.api import GameState
+from referee.games import registry
+from referee.games.api import GameState
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.pictures import board_svg, replay_page
 

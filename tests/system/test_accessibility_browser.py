@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from games import registry
-from notation.model import Record
+from referee.games import registry
 from referee.judge.adjudicate import adjudicate, read_source
+from referee.notation.model import Record
 from referee.pictures import replay_page
 from tests.pictures.test_accessible import described_pieces
 from tests.pictures.test_pictures import EXAMPLES, expected_pieces

@@ -147,7 +147,7 @@ def test_version_from_a_checkout_that_is_not_installed(tmp_path: Path, with_pypr
 
 
 BOOM_ENGINE = """
-from games.numica import ENGINE as NUMICA
+from referee.games.numica import ENGINE as NUMICA
 
 
 class Boom:
@@ -166,7 +166,7 @@ ENGINE = Boom()
 """
 
 BOOM_DRIVER = """
-from games import registry
+from referee.games import registry
 
 registry.GAMES["boom"] = registry.GAMES["numica"]._replace(name="boom", engine="boom_engine")
 

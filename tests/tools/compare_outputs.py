@@ -35,7 +35,7 @@ TEMPORARY = re.compile(r"/tmp/tmp\w+")
 def corpus(folder: Path, count: int) -> None:
     """The examples, the conformance records and `count` playouts (a third mutated, a
     third with comments added), one record per file."""
-    from games import registry
+    from referee.games import registry
 
     try:
         from referee.judge.playout import play

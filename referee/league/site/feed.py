@@ -10,8 +10,8 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from notation.timing import format_instant
 from referee.league.site.escape import esc
+from referee.notation.timing import format_instant
 
 FEED_FILE = "feed.xml"
 _SPACE = uuid.UUID("6f1b7b2e-5d0c-4f55-9a43-2f1d1f0c9a11")

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
 from referee.league.config import LeagueConfig
 from referee.league.results import GameResult, placing
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
 from referee.league.standings import Table, game_points, number_text, row_figures
+from referee.notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
 
 INDEX = "index.html"
 CSS = """

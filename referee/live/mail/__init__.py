@@ -43,8 +43,8 @@ def settings(
 ) -> Settings:
     """The options checked; UsageError for any that cannot work. `now` is the time as
     an instant (`2026-12-01T12:00:00Z`, for tests and replays), else the system clock."""
-    from notation.timing import TimingError, parse_instant
     from referee.live.mail import delivery, players, verified
+    from referee.notation.timing import TimingError, parse_instant
 
     if not games.is_dir():
         raise UsageError(f"--games {games}: no such folder")

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from games import registry
-from games.api import GameState
 from referee import store
+from referee.games import registry
+from referee.games.api import GameState
 from referee.judge import session
 from referee.judge.adjudicate import Replay
 from referee.judge.errors import BusyError, UsageError

@@ -27,8 +27,8 @@ from enum import Enum
 from pathlib import Path
 from typing import NamedTuple
 
-from notation.timing import format_instant
 from referee import store
+from referee.notation.timing import format_instant
 
 LOG_NAME = "mail.log"
 MAX_LINE = 4096

@@ -17,8 +17,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from games import registry
-from notation.model import Comment, Draw, Record, Span, Tag, Turn
+from referee.games import registry
 from referee.judge import clock
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
@@ -39,6 +38,7 @@ from referee.live.play.offers import (
     with_items,
 )
 from referee.live.play.result import PlayResult
+from referee.notation.model import Comment, Draw, Record, Span, Tag, Turn
 
 NOWHERE = Span(1, 1)
 _WORD = re.compile(r"(draw|undo)\s*\Z", re.IGNORECASE)

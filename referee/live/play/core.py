@@ -15,12 +15,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from games import registry
-from games.api import GameInfo, GameState, Randomness
-from games.randomness import salt_tag
-from notation.commands import Command
-from notation.model import Move, Record, Span, Tag
 from referee import store
+from referee.games import registry
+from referee.games.api import GameInfo, GameState, Randomness
+from referee.games.randomness import salt_tag
 from referee.judge import clock, forms, sources
 from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
@@ -33,6 +31,8 @@ from referee.judge.words import describe, verdict_fields, verdict_line
 from referee.live.play import keys, submission, timed
 from referee.live.play.plan import Plan, Refusal, replace_moves, rolled, with_roll
 from referee.live.play.result import PlayResult
+from referee.notation.commands import Command
+from referee.notation.model import Move, Record, Span, Tag
 
 NOWHERE = Span(1, 1)
 

@@ -11,10 +11,10 @@ import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
-from games import registry
-from games.api import GameInfo
-from games.randomness import effective_seed, record_salts, salt_tag, seed_hash
 from referee import store
+from referee.games import registry
+from referee.games.api import GameInfo
+from referee.games.randomness import effective_seed, record_salts, salt_tag, seed_hash
 from referee.judge import sources
 from referee.judge.errors import UsageError
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from email.utils import getaddresses
 from enum import StrEnum
 
-from games import registry
-from games.api import Event, EventKind, GameInfo, GameState
-from notation.commands import Command, CommandSyntaxError, read_commands, write_commands
-from notation.dialect import Dialect
-from notation.model import Comment, Record, RecordItem, Span, Turn, TurnItem
+from referee.games import registry
+from referee.games.api import Event, EventKind, GameInfo, GameState
+from referee.notation.commands import Command, CommandSyntaxError, read_commands, write_commands
+from referee.notation.dialect import Dialect
+from referee.notation.model import Comment, Record, RecordItem, Span, Turn, TurnItem
 
 OFFER = "offer"
 UNDONE = "undone by agreement:"

@@ -8,13 +8,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from games import registry
-from games.api import Event, EventKind
-from games.engine import Engine
-from notation.model import Comment, Draw, Move, Record, RecordItem, Span, Timeout, Turn
+from referee.games import registry
+from referee.games.api import Event, EventKind
+from referee.games.engine import Engine
 from referee.judge.adjudicate import Replay
 from referee.judge.verdicts import Verdict
 from referee.live.play import submission
+from referee.notation.model import Comment, Draw, Move, Record, RecordItem, Span, Timeout, Turn
 
 NOWHERE = Span(1, 1)
 

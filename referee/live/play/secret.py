@@ -6,12 +6,10 @@ import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
-from games import registry
-from games.api import Randomness
-from games.randomness import effective_seed, salt_tag, seed_hash
-from notation import writer
-from notation.model import Record, Tag
 from referee import store
+from referee.games import registry
+from referee.games.api import Randomness
+from referee.games.randomness import effective_seed, salt_tag, seed_hash
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
 from referee.judge.token import canonical_text, token_of
@@ -20,6 +18,8 @@ from referee.judge.words import verdict_fields, verdict_line
 from referee.live.play import keys
 from referee.live.play.core import next_text, read_game
 from referee.live.play.result import PlayResult
+from referee.notation import writer
+from referee.notation.model import Record, Tag
 
 
 def new_secret(fresh_record: str, key: Path, salts: Sequence[str], seed: str) -> str:

@@ -21,10 +21,10 @@ import functools
 import re
 from dataclasses import dataclass
 
-from games import registry
-from notation import reader
-from notation.lexicon import NUMBER, TOKEN_END, label_regex
-from notation.model import Malformed, Record, Span
+from referee.games import registry
+from referee.notation import reader
+from referee.notation.lexicon import NUMBER, TOKEN_END, label_regex
+from referee.notation.model import Malformed, Record, Span
 
 OFFSET = 1_000_000_000
 _SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")

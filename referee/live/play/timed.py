@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from games.api import GameInfo, Side
-from notation.commands import Command, write_commands
-from notation.model import Comment, RecordItem, Span, Timeout, Turn
-from notation.timing import TimingError, format_duration, parse_duration
+from referee.games.api import GameInfo, Side
 from referee.judge.clock import GM, ClockView, format_instant, spoken_instant
 from referee.judge.errors import UsageError
 from referee.judge.verdicts import verdict_as_of
+from referee.notation.commands import Command, write_commands
+from referee.notation.model import Comment, RecordItem, Span, Timeout, Turn
+from referee.notation.timing import TimingError, format_duration, parse_duration
 
 if TYPE_CHECKING:
     from referee.judge.verdicts import Verdict

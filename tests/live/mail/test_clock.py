@@ -7,7 +7,7 @@ import re
 import time
 from pathlib import Path
 
-from notation.timing import format_instant, parse_instant, spoken_instant
+from referee.notation.timing import format_instant, parse_instant, spoken_instant
 from tests.helpers.mail import GM, message, outbox_messages, run_mail, write_game
 
 ANN = "Ann <ann@example.org>"

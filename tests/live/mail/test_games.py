@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from games.randomness import seed_hash
+from referee.games.randomness import seed_hash
 from referee.judge import session
 from referee.live import mail
 from referee.live.mail import game

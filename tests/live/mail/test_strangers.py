@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from games.randomness import seed_hash
+from referee.games.randomness import seed_hash
 from referee.judge.fresh import new_record
 from referee.live import mail
 from referee.live.mail import game

@@ -30,16 +30,16 @@ from typing import Any
 
 import pytest
 
-import notation.reader as reader
-import notation.writer as writer
 import referee.judge.adjudicate as adjudicate
-from games.randomness import seed_hash
-from notation.timing import parse_instant
+import referee.notation.reader as reader
+import referee.notation.writer as writer
+from referee.games.randomness import seed_hash
 from referee.judge import playout, session, sources
 from referee.live import mail, play
 from referee.live.mail import game
 from referee.live.play import core
 from referee.live.play.keys import create_key
+from referee.notation.timing import parse_instant
 
 NUMICA = '[Game "numica"]\n[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n[Seed "42"]\n\n'
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from games import registry
-from notation.model import Comment, Record, Span
 from referee.cli import app
+from referee.games import registry
 from referee.judge.adjudicate import read_source
 from referee.judge.errors import UsageError
 from referee.live.play import PlayResult, submit
 from referee.live.play.agreement import split_request
 from referee.live.play.offers import Offer, OfferKind, addresses, offers_in, players, standing
+from referee.notation.model import Comment, Record, Span
 
 runner = CliRunner()
 

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from notation.timing import format_instant, parse_instant, spoken_duration, spoken_instant
 from referee.cli import app
 from referee.judge import session
 from referee.judge import words as render
 from referee.judge.batch import check_text
 from referee.judge.errors import UsageError
 from referee.live.play import PlayResult, submit
+from referee.notation.timing import format_instant, parse_instant, spoken_duration, spoken_instant
 
 runner = CliRunner()
 START = "2026-12-01T12:00:00Z"

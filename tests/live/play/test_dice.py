@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from games.randomness import Dice, effective_seed
 from referee.cli import app
+from referee.games.randomness import Dice, effective_seed
 from referee.live.play import PlayResult, UsageError, read_key, submit
 from referee.live.play.secret import new_secret, reveal
 

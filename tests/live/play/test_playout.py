@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from games import registry
 from referee.cli.exits import Problem
+from referee.games import registry
 from referee.judge import session
 from referee.judge.playout import play as playout
 from referee.live.play import submit

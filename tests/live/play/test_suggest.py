@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from games import registry
 from referee.cli import app
+from referee.games import registry
 from referee.judge.suggest import edit_distance, origin, suggestions
 from referee.live.play import submit
 
