@@ -138,11 +138,15 @@ def add(
         passphrase = _passphrase() if key else None  # checked before the player is written
         said = None
         load(Path(folder), need_players=False)  # a missing or broken league.toml said as such first
-        with store.transaction(Path(folder)):  # league.toml and players.toml: both or neither
-            config = league.add_player(Path(folder), address, name)
-            player = config.players[-1]
-            if passphrase is not None:
-                said = gateway.add_player(Path(folder), player.address, passphrase, 10.0)
+        try:
+            with store.transaction(Path(folder), league.LOCK_WAIT):  # league.toml and players.toml: both or neither
+                config = league.add_player(Path(folder), address, name)
+                player = config.players[-1]
+                if passphrase is not None:
+                    said = gateway.add_player(Path(folder), player.address, passphrase, 10.0)
+        except BusyError:  # the folder taken by another league command, which waits for league.lock
+            lock = Path(folder) / (league.LOCK_NAME + ".lock")
+            raise league.LeagueBusy(f"{folder} is busy: another league command holds {lock}; try again later") from None
         out(f"added player {player.number}: {player.tag}")
         if said is not None:
             err(said)

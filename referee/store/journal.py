@@ -43,7 +43,7 @@ from pathlib import Path
 
 from referee.judge.errors import UsageError
 from referee.store.atomic import append_line, create_atomically, mode_of, write_atomically, write_file
-from referee.store.lock import folder_locked, target_of
+from referee.store.lock import folder_locked, keeping_locks, target_of
 from referee.store.ops import WriteFailed, fsync_folder, make_folders, ops
 
 JOURNAL_PREFIX = ".journal-"
@@ -121,12 +121,15 @@ def transaction(folder: Path, wait: float = 10.0) -> Iterator[Transaction]:
                 raise
             return
         tx = Transaction(_key(folder))
-        _active.append(tx)
-        try:
-            yield tx
-        finally:
-            _active.pop()
-        commit(tx)
+        # A game lock taken within the transaction (play's, the gateway's) is held until the
+        # commit has written the game: PLAY.md §4's lock covers the whole read-check-write.
+        with keeping_locks():
+            _active.append(tx)
+            try:
+                yield tx
+            finally:
+                _active.pop()
+            commit(tx)
 
 
 def active() -> Transaction | None:

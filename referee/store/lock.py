@@ -36,6 +36,35 @@ def target_of(path: Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
+_kept: list[list[tuple[Path, int]]] = []
+"""Per open transaction (`referee.store.journal`), the game locks taken inside it: released
+only once it has committed, so that a game file's lock covers its write."""
+_owned: set[Path] = set()
+"""The game files whose lock this process keeps for a transaction's commit: locking one of
+them again within that transaction is a no-op, never a wait on itself."""
+
+
+def _release(target: Path, fds: list[int]) -> None:
+    if _kept:
+        _kept[-1].extend((target, fd) for fd in fds)  # held until the transaction's commit
+        _owned.add(target)
+        return
+    for fd in fds:
+        os.close(fd)  # closing releases the lock
+
+
+@contextlib.contextmanager
+def keeping_locks() -> Iterator[None]:
+    """The game locks taken within this block are released when it ends, not before."""
+    _kept.append([])
+    try:
+        yield
+    finally:
+        for target, fd in reversed(_kept.pop()):
+            os.close(fd)
+            _owned.discard(target)
+
+
 @contextlib.contextmanager
 def locked(path: Path, wait: float = 10.0) -> Iterator[None]:
     """Hold the exclusive lock of the game file `path` (on `path.lock`), waiting up to
@@ -43,19 +72,21 @@ def locked(path: Path, wait: float = 10.0) -> Iterator[None]:
     lock path is a symbolic link or cannot be opened. The lock file is left in place:
     removing it would let two writers lock two different files."""
     target = target_of(path)
+    if target in _owned:  # kept by this process for its transaction's commit
+        yield
+        return
     deadline = time.monotonic() + max(wait, 0.0)
     held = _hold(lock_path(target), path, deadline, create=True)
     if held is None:  # pragma: no cover - a lock file is created when missing
         raise UsageError(f"cannot lock {path}")
+    fds = [held]
     try:
         game = _hold(target, path, deadline, create=False)
-        try:
-            yield
-        finally:
-            if game is not None:
-                os.close(game)
+        if game is not None:
+            fds.append(game)
+        yield
     finally:
-        os.close(held)  # closing releases the lock
+        _release(target, fds)
 
 
 def _hold(name: Path, path: Path, deadline: float, *, create: bool) -> int | None:
