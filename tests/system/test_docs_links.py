@@ -1,0 +1,45 @@
+"""The docs are a house a newcomer can walk: every page of docs/ is reachable from
+docs/index.md (the page the README sends a newcomer to first), and no relative link of the
+README or of a doc points at a file that is not there."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def _links(page: Path) -> list[Path]:
+    found = []
+    for target in LINK.findall(page.read_text(encoding="utf-8")):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        found.append((page.parent / target).resolve())
+    return found
+
+
+def test_every_relative_link_of_the_readme_and_the_docs_is_there() -> None:
+    broken = [
+        f"{page.relative_to(ROOT)} -> {target}"
+        for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+        for target in _links(page)
+        if target.is_relative_to(ROOT) and not target.exists()  # (the spec, beside the repository: not ours)
+    ]
+    assert broken == []
+
+
+def test_every_doc_is_reachable_from_the_index() -> None:
+    seen: set[Path] = set()
+    waiting = [(ROOT / "docs" / "index.md").resolve()]
+    while waiting:
+        page = waiting.pop()
+        if page in seen or page.suffix != ".md" or not page.exists():
+            continue
+        seen.add(page)
+        waiting.extend(_links(page))
+    docs = {page.resolve() for page in (ROOT / "docs").rglob("*.md")}
+    assert sorted(str(page.relative_to(ROOT)) for page in docs - seen) == []
+    assert (ROOT / "docs" / "index.md").resolve() in set(_links(ROOT / "README.md"))
