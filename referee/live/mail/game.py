@@ -20,7 +20,7 @@ from referee.games import registry
 from referee.games.api import GameState
 from referee.judge import session
 from referee.judge.adjudicate import Replay
-from referee.judge.errors import BusyError, UsageError
+from referee.judge.errors import UsageError
 from referee.judge.words import describe, plural
 from referee.live import play
 from referee.live.mail.compose import Turn
@@ -81,10 +81,7 @@ def open_game(path: Path) -> Game:
     this very replay); UsageError when it is unreadable or not exactly one record. The
     gateway reads it without the game's lock (PLAY.md §4 locks what writes: `submit`)."""
     data = play.read_game(path)  # (as a transaction left it, or read within its bound: PLAY.md §8)
-    try:
-        return dataclasses.replace(game_of(path, play.replay_file(path, data)), data=data)
-    except play.UsageError as error:
-        raise UsageError(str(error)) from None
+    return dataclasses.replace(game_of(path, play.replay_file(path, data)), data=data)
 
 
 def game_of(path: Path, replayed: Replay, token: str | None = None) -> Game:
@@ -153,22 +150,17 @@ def submit(
     holds the text it was read from (nobody wrote in between), so that an accepted move
     replays the game once."""
     known = (game.data, game.replayed) if game.data is not None else None
-    try:
-        result = play.submit(
-            game.path,
-            moves or None,
-            as_side=side,
-            expect=expect,
-            seed=seed,
-            salts=salts,
-            wait=wait,
-            known=known,
-            now=now,
-        )
-    except play.BusyError as error:
-        raise BusyError(str(error)) from None
-    except play.UsageError as error:
-        raise UsageError(str(error)) from None
+    result = play.submit(
+        game.path,
+        moves or None,
+        as_side=side,
+        expect=expect,
+        seed=seed,
+        salts=salts,
+        wait=wait,
+        known=known,
+        now=now,
+    )
     verdict = result.verdict
     status = verdict.get("status", "?")
     line = f"{game.path.stem}: {status}: {verdict.get('message', '')}"
@@ -186,12 +178,7 @@ def reveal(game: Game, seed: str, wait: float) -> str | None:
     when nothing was written (the seed was revealed before: never twice)."""
     from referee.live.play.secret import reveal as reveal_seed
 
-    try:
-        result = reveal_seed(game.path, seed, wait)
-    except play.BusyError as error:
-        raise BusyError(str(error)) from None
-    except play.UsageError as error:
-        raise UsageError(str(error)) from None
+    result = reveal_seed(game.path, seed, wait)
     if not result.written:
         return None
     try:
@@ -256,22 +243,14 @@ def read_key(keys: Path | None, game_id: str) -> str | None:
     path = keys / f"{game_id}.key"
     if not path.exists():
         return None
-    try:
-        return play.read_key(path)
-    except play.UsageError as error:
-        raise UsageError(str(error)) from None
+    return play.read_key(path)
 
 
 @contextlib.contextmanager
 def locked(path: Path, wait: float) -> Iterator[None]:
     """The exclusive lock of PLAY.md §4 on `path.lock`; BusyError after `wait` seconds."""
-    try:
-        with store.locked(path, wait):
-            yield
-    except play.BusyError as error:
-        raise BusyError(str(error)) from None
-    except play.UsageError as error:
-        raise UsageError(str(error)) from None
+    with store.locked(path, wait):
+        yield
 
 
 def write_atomically(path: Path, text: str) -> None:
