@@ -244,9 +244,8 @@ def test_site_usage_errors(league: Path, tmp_path: Path) -> None:
 def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_it(
     copy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import importlib
+    from referee.league.site import builder as module
 
-    module = importlib.import_module("referee.league.site.build")  # the module, not the function
     out = tmp_path / "site"
     build(copy, out)
     before = {path.name: path.read_bytes() for path in out.iterdir()}

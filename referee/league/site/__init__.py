@@ -3,6 +3,6 @@ the standings, a page per round, per game (with its replay page) and per player 
 rating chart), and an Atom feed of finished games; only pages whose content changed are
 written, each atomically. See docs/site.md."""
 
-from referee.league.site.build import Built, build
+from referee.league.site.builder import Built, build
 
 __all__ = ["Built", "build"]
