@@ -29,6 +29,7 @@ def test_no_test_runs_a_package_manager_or_changes_system_users() -> None:
 
 
 def test_the_pattern_finds_what_it_looks_for() -> None:
-    assert CHANGES_THE_MACHINE.search('subprocess.run(["apt-get", "install", "-y", "exim4"])')
+    manager = "apt" + "-get"  # (spelled apart, so that this test is no finding of its own)
+    assert CHANGES_THE_MACHINE.search(f'subprocess.run(["{manager}", "install", "-y", "exim4"])')
     assert CHANGES_THE_MACHINE.search("subprocess.run(['useradd', '-m', name])")
     assert not CHANGES_THE_MACHINE.search('"no chromedriver (apt-get install chromium-driver)"')
