@@ -79,11 +79,18 @@ def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> 
         _write_into(path, data)
         return
     bits = found.st_mode & 0o7777 if found is not None else (mode if mode is not None else NEW_FILE_MODE)
+    _renamed_into_place(path, data, bits, pause=True)
+
+
+def _renamed_into_place(path: Path, data: bytes, mode: int, *, pause: bool = False) -> None:
+    """A temporary file beside `path` written and fsynced, renamed over `path`, the folder
+    fsynced; the temporary file removed on any failure. Raises WriteFailed, naming `path`."""
     try:
         temporary = temporary_name(path)
         try:
-            write_file(temporary, data, bits, pause=True)
-            _pause()
+            write_file(temporary, data, mode, pause=pause)
+            if pause:
+                _pause()
             ops().replace(temporary, path)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -103,20 +110,7 @@ def replace_atomically(path: Path, text: str | bytes, mode: int = NEW_FILE_MODE)
     never followed nor written to (a folder the referee does not trust: `league site -o`).
     Raises WriteFailed, naming the file."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    try:
-        temporary = temporary_name(path)
-        try:
-            write_file(temporary, data, mode)
-            ops().replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
-        fsync_folder(path.parent)
-    except WriteFailed:
-        raise
-    except OSError as error:
-        raise WriteFailed(path, error) from None
+    _renamed_into_place(path, data, mode)
 
 
 def create_atomically(path: Path, text: str | bytes, mode: int = NEW_FILE_MODE) -> None:

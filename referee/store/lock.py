@@ -89,6 +89,18 @@ def locked(path: Path, wait: float = 10.0) -> Iterator[None]:
         _release(target, fds)
 
 
+def _flock(fd: int, deadline: float, busy: str) -> None:
+    """Take the exclusive flock of `fd`, polling until `deadline`; BusyError(`busy`) after it."""
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                raise BusyError(busy) from None
+            time.sleep(POLL)
+
+
 def _hold(name: Path, path: Path, deadline: float, *, create: bool) -> int | None:
     """An open descriptor of `name` holding its flock, once `name` is seen to still be the
     file locked; None (only when not `create`) when `name` does not exist."""
@@ -97,14 +109,7 @@ def _hold(name: Path, path: Path, deadline: float, *, create: bool) -> int | Non
         if fd is None:
             return None
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= deadline:
-                        raise BusyError(f"{path} is busy: another submission holds its lock; try again later") from None
-                    time.sleep(POLL)
+            _flock(fd, deadline, f"{path} is busy: another submission holds its lock; try again later")
             if _still_named(fd, name):
                 return fd
         except BaseException:
@@ -159,14 +164,7 @@ def folder_locked(folder: Path, wait: float = 10.0) -> Iterator[None]:
         raise UsageError(f"cannot use the folder {folder}: {error.strerror or error}") from None
     try:
         deadline = time.monotonic() + max(wait, 0.0)
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise BusyError(f"{folder} is busy: another command is writing in it; try again later") from None
-                time.sleep(POLL)
+        _flock(fd, deadline, f"{folder} is busy: another command is writing in it; try again later")
         yield
     finally:
         os.close(fd)
