@@ -2,14 +2,10 @@
 combat, the replacement steps that end them, what a record leaves pending, and the end
 of the game. Movement is judged in `movement.py`, battles in `combat.py`.
 
-The bookkeeping of a turn (which pawns moved, which fought) is kept as sets of hexes,
-since a pawn has no identity beyond the hex it stands on.
+The bookkeeping of a turn (which pawns moved, which fought) is `turn.py`'s.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Literal
 
 from referee.games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
 from referee.games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
@@ -26,6 +22,7 @@ from referee.games.nieuchess.combat import (
 )
 from referee.games.nieuchess.movement import ARMY, SIDES, Field, hex_names, read_hexes
 from referee.games.nieuchess.replacements import check_placement, own_stars, stars_open
+from referee.games.nieuchess.turn import Pending, TurnState
 from referee.games.randomness import Dice
 from referee.games.registry import NIEUCHESS
 
@@ -34,58 +31,8 @@ INVASIONS = 2
 INVASION_SIZE = 5
 
 
-TurnKind = Literal["setup", "main", "step"]
-"""A setup turn, a complete turn's main part (movement then combat), a replacement step."""
-
-
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
-
-
-@dataclass(slots=True)
-class TurnState:
-    """The open turn: whose, what kind, and what happened in it so far."""
-
-    side: int
-    kind: TurnKind
-    actions: int = 0
-    moved: set[int] = field(default_factory=set)
-    placements: int = 0
-    invasions_before: int = 0
-    combat: bool = False
-    attackers_left: set[int] | None = None
-    defenders_left: set[int] | None = None
-    fought: set[int] = field(default_factory=set)
-    stars: set[int] = field(default_factory=set)
-
-    def copy(self) -> TurnState:
-        twin = TurnState(
-            self.side,
-            self.kind,
-            self.actions,
-            set(self.moved),
-            self.placements,
-            self.invasions_before,
-            self.combat,
-            None,
-            None,
-            set(self.fought),
-            set(self.stars),
-        )
-        if self.attackers_left is not None and self.defenders_left is not None:
-            twin.attackers_left = set(self.attackers_left)
-            twin.defenders_left = set(self.defenders_left)
-        return twin
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A battle written at the very end of a record without its roll or its choices."""
-
-    kind: PendingKind  # a roll or a choice
-    battle: Battle
-    side: int  # the side that must act: the attacker for a roll, the chooser for a choice
-    message: str
 
 
 class NieuchessState(GameState[NieuchessAction]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from referee.cli.tree import Command, command_tree, game_sides
+from referee.cli.tree import Command, game_sides
 
 
 class _Tables:
@@ -189,8 +189,8 @@ complete -F _referee referee
 """
 
 
-def bash_script(root: Command | None = None) -> str:
-    tables = _Tables(root or command_tree())
+def bash_script(root: Command) -> str:
+    tables = _Tables(root)
     parts = [HEADER.format(shell="bash", load="source <(referee completion bash)   # in ~/.bashrc")]
     for name, table in _common(tables).items():
         parts.append(f"declare -gA {name}\n" + _assoc(name, table))
@@ -284,8 +284,8 @@ fi
 """
 
 
-def zsh_script(root: Command | None = None) -> str:
-    tables = _Tables(root or command_tree())
+def zsh_script(root: Command) -> str:
+    tables = _Tables(root)
     parts = [
         "#compdef referee",
         HEADER.format(shell="zsh", load="source <(referee completion zsh)   # in ~/.zshrc, after compinit"),
@@ -430,8 +430,8 @@ def _fish_table(tables: _Tables) -> str:
     return "\n".join(lines)
 
 
-def fish_script(root: Command | None = None) -> str:
-    tables = _Tables(root or command_tree())
+def fish_script(root: Command) -> str:
+    tables = _Tables(root)
     parts = [
         HEADER.format(shell="fish", load="referee completion fish > ~/.config/fish/completions/referee.fish"),
         "complete -c referee -e",
@@ -470,6 +470,7 @@ def _short(text: str) -> str:
     return first if len(first) <= 70 else first[:67].rstrip() + "..."
 
 
-def script(shell: str) -> str:
-    """The completion script of `shell`: bash, zsh or fish."""
-    return {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}[shell]()
+def script(shell: str, root: Command) -> str:
+    """The completion script of `shell` (bash, zsh or fish) for the command line `root`
+    (`referee.cli.tree.command_tree`)."""
+    return {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}[shell](root)

@@ -28,8 +28,11 @@ def completion(
     Example (fish): referee completion fish > ~/.config/fish/completions/referee.fish
     """
     from referee.cli import completion as scripts
+    from referee.cli.tree import command_tree
 
-    out(scripts.script(shell).rstrip("\n"))
+    # `app` is the whole app (`referee.cli.main` registered every command on it before
+    # running this one), whatever copy of it runs this command.
+    out(scripts.script(shell, command_tree(app)).rstrip("\n"))
     finish(Tally())
 
 

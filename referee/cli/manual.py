@@ -13,6 +13,7 @@ import re
 import sys
 from pathlib import Path
 
+from referee.cli.main import app
 from referee.cli.tree import Command, Option, command_tree
 
 PAGE = Path("man") / "referee.1"
@@ -118,7 +119,7 @@ four games are in its spec.
 
 def page() -> str:
     """The whole man page, in roff."""
-    root = command_tree()
+    root = command_tree(app)
     name = root.short_help.rstrip(".")
     lines = [
         ".\\\" Written by `python -m referee.cli.manual` from the command line's help: do not edit.",

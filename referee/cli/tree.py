@@ -9,8 +9,12 @@ can offer values (files, folders, game names, a record's sides) without running 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    import typer
 
 OPTION_KINDS = {
     "--games": "dir",
@@ -144,11 +148,11 @@ def _command(command: click.Command, path: tuple[str, ...], parent: click.Contex
     )
 
 
-def command_tree() -> Command:
-    """The whole `referee` command line, every command registered."""
+def command_tree(app: typer.Typer) -> Command:
+    """The command line of `app`: for the whole `referee` command, the app of
+    `referee.cli.app` once `referee.cli.main` has registered every command on it (the
+    caller hands it in, so that this module, below the commands, imports none of them)."""
     import typer
-
-    from referee.cli.main import app
 
     group = typer.main.get_command(app)
     return _command(group, ("referee",), None)

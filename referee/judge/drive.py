@@ -85,9 +85,13 @@ def open_ended(kinds: bytes) -> set[int]:
     return found
 
 
-def action_places(kinds: bytes, places: set[int]) -> set[int]:
-    """`places` in `kinds` (actions' places, as `open_ended` gives them) counted among the
-    actions only, from 0: as a reader that counts the actions it applies finds them."""
+def action_places(kinds: bytes, places: set[int] | None = None) -> set[int]:
+    """`places` in `kinds` (actions' places; by default the open-ended ones, as `open_ended`
+    gives them) counted among the actions only, from 0: as a reader that counts the actions
+    it applies finds them. Every reader's way to the actions that may leave a roll or a
+    choice unwritten: `action_places(quick_kinds(items))`, `action_places(kinds)`."""
+    if places is None:
+        places = open_ended(kinds)
     return {at - kinds.count(TURN, 0, at) - kinds.count(END, 0, at) for at in places}
 
 

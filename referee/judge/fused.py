@@ -20,13 +20,12 @@ from typing import Any
 from referee.games import registry
 from referee.games.api import GameState
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
-from referee.judge.drive import action_places as drive_places
-from referee.judge.drive import drive, quick_kinds
+from referee.judge.drive import action_places, drive, quick_kinds
 from referee.judge.drive import open_ended as find_open_ended
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict
 from referee.notation.dialect import Dialect
-from referee.notation.quick import Item, Scanned, scan
+from referee.notation.quick import Scanned, scan
 from referee.notation.stream import RawRecord
 from referee.notation.writer import canonical_pieces, write_scanned
 
@@ -76,7 +75,7 @@ def quick_check(
         return None, None
     items = scanned.items
     del scanned
-    return None, action_places(items)
+    return None, action_places(quick_kinds(items))
 
 
 def _digest(raw: RawRecord, scanned: Scanned, dialect: Dialect, renumbered: array[int], kinds: bytes) -> str:
@@ -103,10 +102,3 @@ def _text(raw: RawRecord) -> str:
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
     return data.decode("utf-8")
-
-
-def action_places(items: list[Item]) -> set[int]:
-    """The places among the actions of `items` (counted from 0) of the actions that may
-    leave a choice or a roll unwritten (`referee.judge.drive.open_ended`)."""
-    kinds = quick_kinds(items)
-    return drive_places(kinds, find_open_ended(kinds))

@@ -27,9 +27,7 @@ from typing import Any
 from referee.games import registry
 from referee.games.api import GameState, SetupError
 from referee.judge.adjudicate import Replay, dialect_for, legal_verdict, run, unreadable_result
-from referee.judge.drive import action_places as drive_places
-from referee.judge.drive import open_ended, record_kinds
-from referee.judge.fused import action_places
+from referee.judge.drive import action_places, quick_kinds, record_kinds
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Status, Verdict, annotated, malformed
 from referee.notation import writer
@@ -122,14 +120,14 @@ def _quick_open_ended(streamed: Streamed) -> set[int] | None:
     """`_open_ended` from the quick reader (`notation.quick`), three times faster, when it
     reads the record (it then reads the same actions in the same order); else None."""
     scanned = scan(streamed.text, dialect_for)
-    return None if scanned is None else action_places(scanned.items)
+    return None if scanned is None else action_places(quick_kinds(scanned.items))
 
 
 def _open_ended(streamed: Streamed) -> set[int]:
     """The places, counted among the record's actions from 0, of the actions that may leave
     a roll or a choice unwritten (`referee.judge.drive.open_ended`, read as a stream)."""
     kinds = b"".join(kind for kind, _ in record_kinds(streamed.items()))
-    return drive_places(kinds, open_ended(kinds))
+    return action_places(kinds)
 
 
 class _LastOnly(list[int | None]):

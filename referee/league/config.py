@@ -357,7 +357,7 @@ def side_tag(name: str, address: str) -> str:
 
 
 def _reads_back(tag: str, name: str, address: str) -> bool:
-    from referee.live.mail.incoming import addresses_in
+    from referee.live.addresses import addresses_in
 
     return addresses_in(tag) == [(address.lower(), name)]
 

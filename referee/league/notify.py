@@ -15,8 +15,8 @@ from typing import NamedTuple
 
 from referee import store
 from referee.league.config import LeagueConfig
+from referee.live.addresses import clean_header_text
 from referee.live.mail.delivery import write_outbox
-from referee.live.mail.incoming import clean_header_text
 from referee.notation.timing import spoken_instant
 
 OUTBOX = "outbox"

@@ -21,7 +21,7 @@ from referee.judge import sources
 from referee.judge.adjudicate import Replay, adjudicate, read_source
 from referee.judge.errors import UsageError
 from referee.judge.verdicts import Status
-from referee.live.mail.incoming import addresses_in
+from referee.live.addresses import addresses_in
 from referee.notation.commands import CommandSyntaxError, read_commands
 from referee.notation.model import Comment, Record, Turn
 from referee.notation.timing import TimingError, parse_instant

@@ -38,8 +38,8 @@ from referee.league.config import (
 from referee.league.folder import KEYS_DIR, LeagueRefused, append_log, league_lock, read_log
 from referee.league.notify import message, write
 from referee.league.results import GameResult, game_files, judge_game, withdrawn_in
+from referee.live.addresses import addresses_in
 from referee.live.mail.errors import DeliveryError
-from referee.live.mail.incoming import addresses_in
 from referee.notation.model import Tag
 from referee.notation.timing import format_instant
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.cli.main import app
 from referee.cli.tree import command_tree
 from tests.conftest import EXAMPLES
 
@@ -94,7 +95,7 @@ def test_bash_completes_commands_options_and_values_without_running_referee(
 
 def test_the_scripts_hold_every_command_and_option_of_the_command_line(tmp_path: Path) -> None:
     texts = {shell: _script(shell, tmp_path).read_text() for shell in ("bash", "zsh", "fish")}
-    for command in command_tree().walk():
+    for command in command_tree(app).walk():
         for shell in ("bash", "zsh"):
             assert f"'{command.name}'" in texts[shell], (shell, command.name)
         for option in command.options:

@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from referee.cli import manual
+from referee.cli.main import app
 from referee.cli.tree import command_tree
 from tests.conftest import ROOT
 
@@ -32,7 +33,7 @@ def test_man_renders_every_command_and_option_without_a_warning() -> None:
     assert done.stderr == "", done.stderr
     text = done.stdout
     assert "REFEREE(1)" in text and "EXIT STATUS" in text and "REFEREE_CONFIG" in text
-    for command in command_tree().walk()[1:]:
+    for command in command_tree(app).walk()[1:]:
         assert command.usage in text, command.usage
         for option in command.options:
             for name in option.names:

@@ -9,7 +9,7 @@ from referee.games import registry
 from referee.games.api import Chance, Event, EventKind, PendingKind, Randomness
 from referee.judge.playout import play
 from referee.live.mail import game
-from referee.live.play import core, submission
+from referee.live.play import agreement, submission
 from referee.notation.model import Span
 
 
@@ -115,7 +115,7 @@ def test_every_game_reads_a_lone_roll_or_choice_to_refuse_it_in_the_same_words(t
             raise AssertionError(f"{info.name}: #4x was read")
     path = tmp_path / "nika.rgn"
     path.write_text('[Game "nika"]\n\n')
-    refused = core.submit(path, "#4", wait=5)
+    refused = agreement.submit(path, "#4", wait=5)
     assert refused.exit_code == 1
     assert refused.error == (
         'submission: nika: illegal: line 1, col 1: nothing awaits "#4": no battle awaits a roll or a choice'

@@ -180,7 +180,7 @@ def test_every_accepted_name_reads_back_from_its_side_tag(name: str) -> None:
     """What `league add` accepts, the gateway's address parser reads back from the side
     tag as that player, with the name unchanged."""
     from referee.league.config import checked_name, side_tag
-    from referee.live.mail.incoming import addresses_in
+    from referee.live.addresses import addresses_in
 
     assert checked_name(name) == name
     assert addresses_in(side_tag(name, "ann@x.org")) == [("ann@x.org", name)]

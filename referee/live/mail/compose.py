@@ -13,7 +13,8 @@ from enum import Enum
 from typing import NamedTuple
 
 from referee.judge.clock import current_instant
-from referee.live.mail.incoming import Incoming, clean_header_text
+from referee.live.addresses import clean_header_text
+from referee.live.mail.incoming import Incoming
 
 _REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|vs)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from referee.live.addresses import ADDRESS, clean_header_text
+
 HEADER_LIMIT = 4096
 """How much of `From` and `Subject` is read (in characters of the raw header)."""
 
@@ -39,10 +41,6 @@ _FIELD_NAME = re.compile(r"([!-9;-~]{1,76})[ \t]*:")
 _ENCODED_WORD = re.compile(r"=\?([^?\s*]{1,40})(?:\*[^?\s]{0,20})?\?([BbQq])\?([^?\s]*)\?=")
 _BRACKETED = re.compile(r"\[([^\[\]\r\n]*)\]")
 _MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,250}>")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
-ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}@[A-Za-z0-9.-]{1,253}", re.ASCII)
-"""A plain ASCII `local@domain`: the only kind of address a player has."""
-
 GAME_ID = re.compile(r"[A-Za-z0-9._-]{1,100}", re.ASCII)
 """A game ID (PLAY.md §5): letters, digits, `-`, `_`, `.`; never a path."""
 
@@ -68,12 +66,6 @@ class Head(NamedTuple):
 
     def __repr__(self) -> str:
         return f"<Head {self.message_id} from {self.sender} subject {self.subject!r}>"
-
-
-def clean_header_text(value: str, limit: int = 200) -> str:
-    """A header value made safe to write into an answer's header or a log line: every line
-    break and control character becomes one space, at most `limit` characters."""
-    return " ".join(_CONTROL.sub(" ", value[: limit * 4]).split())[:limit]
 
 
 def game_ids(subject: str) -> tuple[str, ...]:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from email import policy
 from email.parser import BytesParser
-from email.utils import getaddresses
 from typing import NamedTuple
 
 from referee.live.mail.body import first_html as _first_html
 from referee.live.mail.body import first_text as _first_text
-from referee.live.mail.headers import ADDRESS, GAME_ID, Head, clean_header_text, game_ids, read_head
+from referee.live.mail.headers import GAME_ID, Head, game_ids, read_head
 
 
 class Incoming(NamedTuple):
@@ -34,25 +33,6 @@ class Incoming(NamedTuple):
 
     def __repr__(self) -> str:
         return f"<Incoming {self.message_id} from {self.sender} subject {self.subject!r}>"
-
-
-def address_of(text: str) -> str | None:
-    """The e-mail address a `From` header or a side tag holds (the first one), lower case;
-    None when it holds no plausible address."""
-    return next(iter(addresses_in(text)), (None, ""))[0]
-
-
-def addresses_in(text: str) -> list[tuple[str, str]]:
-    """Every plausible address in a header-like text, as (address in lower case, display name)."""
-    found: list[tuple[str, str]] = []
-    try:
-        pairs = getaddresses([text])
-    except Exception:  # the standard parser has raised on odd inputs in some Python versions
-        return found
-    for name, address in pairs:
-        if ADDRESS.fullmatch(address):
-            found.append((address.lower(), clean_header_text(name, 80)))
-    return found
 
 
 def parse(data: bytes) -> Incoming:
@@ -85,9 +65,6 @@ def with_body(head: Head, data: bytes) -> Incoming:
 __all__ = [
     "GAME_ID",
     "Incoming",
-    "address_of",
-    "addresses_in",
-    "clean_header_text",
     "game_ids",
     "parse",
     "read_head",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from referee import store
-from referee.live.mail.incoming import clean_header_text
+from referee.live.addresses import clean_header_text
 
 LEDGER_NAME = "mail-ledger.tsv"
 

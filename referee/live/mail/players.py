@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from referee.judge.errors import UsageError
+from referee.live.addresses import addresses_in
 from referee.live.mail.errors import KeysFileError
-from referee.live.mail.incoming import addresses_in
 
 SCRYPT_N = 2**14
 SCRYPT_R = 8

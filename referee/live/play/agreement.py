@@ -8,7 +8,7 @@
 A submission that ends with the word `draw` or `undo` is a request: with `--as SIDE` it
 is that side's offer (after its moves, if it holds any: "I play this and offer a draw");
 without, `draw` ends the game at once as before and `undo` takes the last turn back at
-once. Every other submission is `core.submit`'s alone. The offer, the draw or the undone
+once. Every other submission is played as `core.playing` plays moves. The offer, the draw or the undone
 turn is written under the game's lock, all or nothing, as every submission is."""
 
 from __future__ import annotations
@@ -79,9 +79,9 @@ def submit(
     known: core.Known | None = None,
 ) -> PlayResult:
     """Play `moves` on the one game in `path` (PLAY.md §1, §6): moves alone as
-    `core.submit` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the
+    `core.playing` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the
     game master's draw or undo without it. In a timed game every submission, an offer
-    included, is stamped at `now` (TIME.md §5; `grants` and `as_of` as `core.submit`
+    included, is stamped at `now` (TIME.md §5; `grants` and `as_of` as `core.playing`
     takes them). `known`: the file's text as the caller read it and its replay
     (`core.replay_file`), used when the file still holds that text under the lock.
     A player's submission (`as_side`) holding a comment command is refused whole
@@ -92,26 +92,25 @@ def submit(
         # of it is read, so that no offer, stamp or grant the referee adds meets it.
         return core.refuse(Path(path), submission.command_refusal(command), dry_run=dry_run, wait=wait, known=known)
     rest, kind = split_request(moves)
+    decide: core.Decide
     if kind is None or (kind is OfferKind.DRAW and as_side is None) or grants:
-        return core.submit(
-            path,
+        decide = core.playing(
+            Path(path),
             moves,
             as_side=as_side,
             expect=expect,
-            dry_run=dry_run,
             seed=seed,
             salts=salts,
-            wait=wait,
             now=now,
             grants=grants,
             as_of=as_of,
-            known=known,
         )
-
-    def decide(current: Replay) -> tuple[PlayResult, str | None]:
+    else:
         request = _Request(Path(path), as_side, kind)
-        request.now = clock.current_instant() if now is None else now  # once the lock is held
-        return request.decide(current, rest, expect, seed, salts)
+
+        def decide(current: Replay) -> tuple[PlayResult, str | None]:
+            request.now = clock.current_instant() if now is None else now  # once the lock is held
+            return request.decide(current, rest, expect, seed, salts)
 
     return core.decided(Path(path), decide, dry_run=dry_run, wait=wait, known=known)
 

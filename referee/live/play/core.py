@@ -60,43 +60,45 @@ def replay_file(path: Path, data: bytes) -> Replay:
     return adjudicate(results[0], str(path), keep_steps=True)
 
 
-def submit(
+Decide = Callable[[Replay], tuple[PlayResult, str | None]]
+"""What a submission makes of the game as replayed under its lock: the result, and the
+text to write (None: refused). `decided` runs one."""
+
+
+def playing(
     path: Path,
     moves: str | None,
     *,
     as_side: str | None = None,
     expect: str | None = None,
-    dry_run: bool = False,
     seed: str | None = None,
     salts: Sequence[tuple[str, str]] = (),
-    wait: float = 10.0,
     now: int | None = None,
     grants: Sequence[str] = (),
     as_of: int | None = None,
-    known: Known | None = None,
-) -> PlayResult:
-    """Play `moves` (RGN move text, None for none) on the one game in `path`, under its
-    lock: written when every action is legal (unless `dry_run`), refused otherwise.
-    `seed` is the game master's key (the key file's text); `salts` are (side, text) pairs
-    to write as the sides' salts. In a timed game (TIME.md §5) the submission is stamped
-    at `now` (seconds since the epoch; default the system clock), `grants` are
-    `SIDE=DURATION` extensions, and the verdict's clock is given as of `as_of` (default
-    the last stamp). `known` as `decided` takes it. Raises BusyError (exit 75) and
-    UsageError (exit 2)."""
+) -> Decide:
+    """The decision of a submission of `moves` (RGN move text, None for none) on the game
+    in `path`: written when every action is legal, refused otherwise (`submit` in
+    `agreement.py`, the one entry, runs it under the game's lock). `seed` is the game
+    master's key (the key file's text); `salts` are (side, text) pairs to write as the
+    sides' salts. In a timed game (TIME.md §5) the submission is stamped at `now`
+    (seconds since the epoch; default the system clock, read once the lock is held),
+    `grants` are `SIDE=DURATION` extensions, and the verdict's clock is given as of
+    `as_of` (default the last stamp)."""
 
     def decide(current: Replay) -> tuple[PlayResult, str | None]:
-        game = _Game(Path(path), current)
+        game = _Game(path, current)
         game.now = clock.current_instant() if now is None else now
         game.as_of, game.grants = as_of, list(grants)
         timed.as_of(game.current.verdict, as_of, strict=True)
         return game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
 
-    return decided(Path(path), decide, dry_run=dry_run, wait=wait, known=known)
+    return decide
 
 
 def decided(
     path: Path,
-    decide: Callable[[Replay], tuple[PlayResult, str | None]],
+    decide: Decide,
     *,
     dry_run: bool,
     wait: float,
@@ -145,7 +147,7 @@ def judged(
     salts: Sequence[tuple[str, str]] = (),
     now: int | None = None,
 ) -> tuple[PlayResult, str | None]:
-    """What `submit` decides for the game of `path` replayed as `current` (`replay_file`),
+    """What `playing` decides for the game of `path` replayed as `current` (`replay_file`),
     writing nothing: the result, and the text to write (None when refused). The caller
     holds the lock. A timed game's submission is stamped at `now` (default the system
     clock)."""
