@@ -128,6 +128,11 @@ def _clear(board: list[Piece | None], squares: tuple[int, ...]) -> bool:
     return True
 
 
+SET_UP: dict[tuple[int, str], tuple[Event, ...]] = {}
+"""The events of each setup met, by side and shapes (at most 2 x 70 setups): immutable
+values, shared."""
+
+
 TILE_RULES = {
     **{str(n): f"a piece on a {n} tile moves exactly {n} squares in a straight line" for n in range(1, 6)},
     "K": "a piece on a K tile moves like a knight",
@@ -328,14 +333,16 @@ class NumicaState(GameState[NumicaAction]):
                 f'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not'
             )
         me = self.side
-        rank = 0 if me == 0 else 7
-        for file, shape in enumerate(shapes):
-            self.board[rank * 8 + file] = (me, shape, False)
-            self.placed[me].add(rank * 8 + file)
+        first = 0 if me == 0 else 56  # (the back row: rank 1 or 8)
+        self.board[first : first + 8] = [(me, shape, False) for shape in shapes]
+        self.placed[me].update(range(first, first + 8))
         self._advance()
         if not self.setups_left:
             self._judge_start()
-        return (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
+        events = SET_UP.get((me, shapes))
+        if events is None:
+            events = SET_UP[me, shapes] = (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
+        return events
 
     @staticmethod
     def _check_capture(action: Step, tile: str, mover: Piece, victim: Piece) -> None:
