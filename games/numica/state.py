@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import combinations
 from types import MappingProxyType
+from typing import NoReturn
 
 from referee.games.api import Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
 from referee.games.engine import Engine
@@ -127,6 +128,11 @@ def _clear(board: list[Piece | None], squares: tuple[int, ...]) -> bool:
     return True
 
 
+SET_UP: dict[tuple[int, str], tuple[Event, ...]] = {}
+"""The events of each setup met, by side and shapes (at most 2 x 70 setups): immutable
+values, shared."""
+
+
 TILE_RULES = {
     **{str(n): f"a piece on a {n} tile moves exactly {n} squares in a straight line" for n in range(1, 6)},
     "K": "a piece on a K tile moves like a knight",
@@ -146,7 +152,7 @@ class NumicaState(GameState[NumicaAction]):
 
     info = NUMICA
     actions_per_turn = 1
-    copy_fields = ("board", "placed")
+    copy_fields = ("board", "placed", "_proofs")
 
     def __init__(self, tiles: str, board: list[Piece | None], to_move: int, setups_left: int) -> None:
         super().__init__(SIDES)
@@ -158,6 +164,9 @@ class NumicaState(GameState[NumicaAction]):
             for square, piece in enumerate(board):
                 if piece is not None:
                     self.placed[piece[0]].add(square)
+        self._proofs: list[tuple[int, int] | None] = [None, None]
+        """For each side, a move it had when last looked at (`_find_move`): its origin and
+        the square it reaches (-1: an X tile). Tried first, since it usually still is one."""
         self.side = to_move
         self._due_side = SIDES[to_move]  # (kept with `side`, for `begin_turn`)
         self.setups_left = setups_left
@@ -184,63 +193,96 @@ class NumicaState(GameState[NumicaAction]):
         if action.__class__ is not Step or self.setups_left:
             return self._not_a_move(action)
         # The hot path of a replay, a move after the setups, played here without another
-        # call: reach from one table (REACH), the turn order written inline (as `_advance`
-        # has it once the setups are done).
+        # call: reach from one table (REACH), the turn order written inline
+        # (as `_advance` has it once the setups are done). A move is first tested as legal
+        # in one go; any other is refused by `_refuse`, which says why.
         squares = SQUARES_OF.get(action)
         if squares is None:
             squares = _squares_of(action)
         origin, target, capture = squares
         board, side = self.board, self.side
         mover = board[origin]
+        victim = board[target]
+        tile = self.tiles[origin]
+        passed = REACH[tile][origin].get(target)
+        if mover is None or mover[0] != side or passed is None:
+            self._refuse(action, origin, target)
+        if passed:  # (a slide: the squares it passes over are empty)
+            for square in passed:
+                if board[square] is not None:
+                    self._refuse(action, origin, target)
+        other = 1 - side
+        if victim is None:
+            if capture:
+                self._refuse(action, origin, target)
+            events: tuple[Event, ...] = ()
+        else:
+            if victim[0] == side or not capture or tile == "X" or not (mover[2] or victim[2]):
+                self._refuse(action, origin, target)
+            self.placed[other].discard(target)
+            events = CAPTURED[target * 4 + victim[0] * 2 + (victim[1] == "S")] or _captured(target, victim)
+        board[target] = mover if mover[2] else MOVED[mover]
+        board[origin] = None
+        placed = self.placed[side]
+        placed.discard(origin)
+        placed.add(target)
+        if victim is not None and len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost)
+            self._finish((SIDES[side],), Reason.CAPTURES)
+        self.side = other
+        self._due_side = SIDES[other]
+        if other == self.opener:
+            self.round += 1
+        if self._outcome is None:  # `_has_move(other)`, first by the move found last time
+            proof = self._proofs[other]
+            if proof is not None:
+                square, reach = proof
+                piece = board[square]
+                if piece is not None and piece[0] == other:
+                    if reach < 0:
+                        return events  # (a piece on an X tile)
+                    there = board[reach]
+                    if there is None or (there[0] == side and (piece[2] or there[2])):
+                        return events
+            if not self._find_move(other):
+                self._finish((SIDES[side],), Reason.NO_MOVES)
+        return events
+
+    def _find_move(self, side: int) -> bool:
+        """`_has_move(side)`, keeping the move found in `_proofs` (its origin and the
+        square it reaches, -1 for an X tile, where a piece always has a move)."""
+        board, tiles = self.board, self.tiles
+        for square in self.placed[side]:
+            tile = tiles[square]
+            if tile == "X":
+                self._proofs[side] = (square, -1)
+                return True
+            piece = board[square]
+            for reach in FIRST_REACH[tile][square]:
+                there = board[reach]
+                if there is None or (there[0] != side and (piece[2] or there[2])):  # type: ignore[index]
+                    self._proofs[side] = (square, reach)
+                    return True
+        return False
+
+    def _refuse(self, action: Step, origin: int, target: int) -> NoReturn:
+        """Raise IllegalActionError saying why the move `action` (from `origin` to `target`,
+        after the setups) is illegal here, the first reason of the rules' order."""
+        board, side = self.board, self.side
+        mover, victim = board[origin], board[target]
         if mover is None:
             raise IllegalActionError(f"there is no piece on {SQUARES[origin]}")
         if mover[0] != side:
             raise IllegalActionError(f"the piece on {SQUARES[origin]} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
-        victim = board[target]
         if victim is not None and victim[0] == side:
             raise IllegalActionError(f"{SQUARES[target]} is held by {SIDES[side]}'s own piece")
         tile = self.tiles[origin]
         passed = REACH[tile][origin].get(target)
         if passed is None or (passed and not _clear(board, passed)):
             raise IllegalActionError(f"{SQUARES[origin]} is on a {tile} tile: {TILE_RULES[tile]}")
-        other = 1 - side
         if victim is None:
-            if capture:
-                raise IllegalActionError(f"{SQUARES[target]} is empty: write {SQUARES[origin]}-{SQUARES[target]}")
-            events: tuple[Event, ...] = ()
-        else:
-            self._check_capture(action, tile, mover, victim)
-            self.placed[other].discard(target)
-        board[target] = mover if mover[2] else MOVED[mover]
-        board[origin] = None
-        placed = self.placed[side]
-        placed.discard(origin)
-        placed.add(target)
-        if victim is not None:
-            events = CAPTURED[target * 4 + victim[0] * 2 + (victim[1] == "S")] or _captured(target, victim)
-            if len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost at least)
-                self._finish((SIDES[side],), Reason.CAPTURES)
-        self.side = other
-        self._due_side = SIDES[other]
-        if other == self.opener:
-            self.round += 1
-        if self._outcome is None:  # `_has_move(other)` written out
-            tiles = self.tiles
-            for square in self.placed[other]:
-                tile = tiles[square]
-                if tile == "X":
-                    break
-                piece = board[square]
-                for reach in FIRST_REACH[tile][square]:
-                    there = board[reach]
-                    if there is None or (there[0] == side and (piece[2] or there[2])):  # type: ignore[index]
-                        break  # a move
-                else:
-                    continue  # none from this square: the next one
-                break
-            else:
-                self._finish((SIDES[side],), Reason.NO_MOVES)
-        return events
+            raise IllegalActionError(f"{SQUARES[target]} is empty: write {SQUARES[origin]}-{SQUARES[target]}")
+        self._check_capture(action, tile, mover, victim)
+        raise AssertionError(f"{action} was refused but is legal")  # (unreachable: every refusal has its reason)
 
     def _not_a_move(self, action: NumicaAction) -> tuple[Event, ...]:
         """What `_apply` plays other than a move after the setups: a setup, or a refusal."""
@@ -291,14 +333,16 @@ class NumicaState(GameState[NumicaAction]):
                 f'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not'
             )
         me = self.side
-        rank = 0 if me == 0 else 7
-        for file, shape in enumerate(shapes):
-            self.board[rank * 8 + file] = (me, shape, False)
-            self.placed[me].add(rank * 8 + file)
+        first = 0 if me == 0 else 56  # (the back row: rank 1 or 8)
+        self.board[first : first + 8] = [(me, shape, False) for shape in shapes]
+        self.placed[me].update(range(first, first + 8))
         self._advance()
         if not self.setups_left:
             self._judge_start()
-        return (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
+        events = SET_UP.get((me, shapes))
+        if events is None:
+            events = SET_UP[me, shapes] = (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
+        return events
 
     @staticmethod
     def _check_capture(action: Step, tile: str, mover: Piece, victim: Piece) -> None:
@@ -345,21 +389,12 @@ class NumicaState(GameState[NumicaAction]):
     def _has_move(self, side: int) -> bool:
         """Whether `side` has any legal move (what `_moves` would yield first, found
         without generating: see FIRST_REACH). An X tile always has a move, since at most
-        16 of the 64 squares hold a piece."""
-        board, tiles = self.board, self.tiles
-        for origin in self.placed[side]:
-            tile = tiles[origin]
-            if tile == "X":
-                return True
-            piece = board[origin]
-            assert piece is not None
-            for target in FIRST_REACH[tile][origin]:
-                victim = board[target]
-                if victim is None or (victim[0] != side and (piece[2] or victim[2])):
-                    return True
-        return False
+        16 of the 64 squares hold a piece. The move found is kept (`_find_move`)."""
+        return self._find_move(side)
 
     def _has_captured_enough(self, side: int) -> bool:
+        if len(self.placed[1 - side]) > 5:
+            return False  # (3 pieces lost at the least, of 8)
         lost = {"S": 4, "O": 4}
         board = self.board
         for square in self.placed[1 - side]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import random
 
-from referee.games.numica.state import ENGINE, PATHS, RAYS, NumicaState
+from referee.games.api import Reason
+from referee.games.numica.actions import Step
+from referee.games.numica.state import ENGINE, INDEX, PATHS, RAYS, SIDES, NumicaState
 
 
 def random_position(rng: random.Random) -> NumicaState:
@@ -59,3 +61,42 @@ def test_slide_paths_list_the_squares_a_slide_passes_over() -> None:
                 for i, square in enumerate(ray):
                     ends[square] = ray[:i]
             assert PATHS[tile][origin] == ends
+
+
+def test_a_move_leaves_the_other_side_a_move_exactly_when_the_full_generation_finds_one() -> None:
+    # The has-a-move test after a move first tries the move it found for that side last
+    # time (`_proofs`), which the move played may have taken away (the piece captured, the
+    # square it reached now held): every answer is checked against the full generation.
+    rng = random.Random(20261126)
+    for _ in range(600):
+        start = random_position(rng)
+        if start.is_over:
+            continue
+        mover = start.side
+        start._has_move(1 - mover)  # (a move of the other side kept, which may not last)
+        for action in start.legal_actions():
+            state = start.copy()
+            state.begin_turn(SIDES[mover])
+            state.apply(action)
+            outcome = state.outcome()
+            if outcome is not None and outcome.reason is Reason.CAPTURES:
+                continue
+            stuck = next(state._moves(1 - mover), None) is None
+            assert (outcome is not None and outcome.reason is Reason.NO_MOVES) == stuck, (start.position(), action)
+
+
+def test_a_side_whose_last_move_found_is_captured_is_looked_at_again_and_may_have_none() -> None:
+    # Blue's six pieces on a1-c2 are walled in by Red's unmoved pieces (an unmoved piece
+    # cannot capture one): Blue's only move is h8's, kept as Blue's move, until Red takes it.
+    board: list[tuple[int, str, bool] | None] = [None] * 64
+    for name, shape in zip(("a1", "b1", "c1", "a2", "b2", "c2"), "SSSOOO", strict=True):
+        board[INDEX[name]] = (1, shape, False)
+    for name, shape in zip(("d1", "d2", "d3", "a3", "b3", "c3"), "SSSOOO", strict=True):
+        board[INDEX[name]] = (0, shape, False)
+    board[INDEX["h8"]] = (1, "O", True)
+    board[INDEX["g7"]] = (0, "O", True)
+    state = NumicaState("1" * 64, board, 0, 0)
+    assert state._has_move(1) and state.outcome() is None
+    state.begin_turn("Red")
+    state.apply(Step("g7", "h8", True))
+    assert state.outcome() == (("Red",), Reason.NO_MOVES)
