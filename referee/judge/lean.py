@@ -12,8 +12,15 @@ read twice, one item at a time, keeping none (`notation.reader.Streamed.items`):
 2. The second reading replays the items as they come (`referee.judge.adjudicate.run`) and, for
    `--json`, hashes the canonical text turn by turn for the turn token (PLAY.md §2).
 
+`lean_replay` is the same replay for the other record commands (issue 34, "Memory"): it
+gives each action replayed to `replay` and `stats` as it is replayed, the board at the end
+or after a round to `show`, and writes the canonical text for `format` as it reads it;
+none keeps the record's items, steps or rounds, so each peaks at a few times the record's
+size (`tests/cli/test_memory.py`).
+
 The verdict is the one `referee.judge.adjudicate` gives (`tests/judge/test_lean.py` compares them on
-random, mutated and conformance records). Anything this path does not handle the same
+random, mutated and conformance records; `tests/judge/test_lean_replay.py` compares the
+other commands' output). Anything this path does not handle the same
 way for certain (a tag section the fast reader does not read, text that is not UTF-8,
 any unforeseen error) gives None, and the caller takes the full path.
 """
