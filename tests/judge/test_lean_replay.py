@@ -91,3 +91,28 @@ def test_the_streamed_commands_agree_on_mutated_records(
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert_same(_mutated(rng, playout(*PLAYOUT_KEYS[which])), folder, monkeypatch)
         assert_same(mutate(7, number), folder, monkeypatch)
+
+
+def test_a_replay_the_streamed_path_gives_up_half_way_prints_each_action_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the streamed path give up after some actions (here a turn longer than it
+    keeps), the full path gives the actions it had not given, and no action twice."""
+    data = next(playout(*key) for key in PLAYOUT_KEYS if key[0] == "nika")
+    path = tmp_path / "t.rgn"
+    path.write_bytes(data)
+    lines: list[str] = []
+    before: list[int] = []  # the lines printed when the full path began
+    full_way = session.judge
+
+    def judge(*args: Any, **options: Any) -> Any:
+        before.append(len(lines))
+        return full_way(*args, **options)
+
+    monkeypatch.setattr("referee.judge.lean.TURN_LIMIT", 1)  # Nika turns have two actions
+    monkeypatch.setattr("referee.judge.session.judge", judge)
+    session.replay_steps(str(path), 1, lambda verdict, played: lines.append(render.step_json(verdict, played)))
+    assert before and 0 < before[0] < len(lines)
+    full = session.replay(str(path), 1)
+    assert not isinstance(full, Problem)
+    assert lines == [render.step_json(full.verdict, played) for played in full.steps]
