@@ -39,10 +39,11 @@ from referee.cli.app import (
 from referee.cli.exits import Tally
 from referee.games import registry
 from referee.judge import session
-from referee.judge.adjudicate import Replay
+from referee.judge.adjudicate import Played
 from referee.judge.errors import UsageError
-from referee.judge.verdicts import Problem
+from referee.judge.verdicts import Problem, Verdict
 from referee.judge.words import verdict_json, verdict_line
+from referee.notation.model import Turn
 
 
 @app.command(short_help="One verdict line per record (--json, --quiet).")
@@ -208,22 +209,30 @@ def replay(
     """
     if html:
         _draw(file, record, None, output, page=True)
+    turn_before: list[Turn | None] = [None]
+    printed = [False]
+
+    def each(verdict: Verdict, played: Played) -> None:  # each action as it is replayed, none kept
+        lines = [render.step_json(verdict, played)] if json_output else render.step_lines(played, turn_before[0])
+        for line in lines:
+            out_line(line)
+        turn_before[0], printed[0] = played.turn, True
+
     try:
-        played = session.replay(file, record)
+        replayed = session.replay_steps(file, record, each)
     except UsageError as error:
         fail_usage(error)
-    if json_output and not isinstance(played, Problem):
-        _replay_json(played)
-    print_one(played, render.replay_text)
-
-
-def _replay_json(played: Replay) -> NoReturn:
     tally = Tally()
-    tally.add(played.verdict)
-    for line in render.replay_json(played):
-        out(line)
-    if not played.verdict.legal:
-        err(verdict_line(played.verdict))
+    if isinstance(replayed, Problem):
+        tally.add(replayed)
+        err(render.problem_line(replayed))
+        finish(tally)
+    tally.add(replayed.verdict)
+    if json_output:
+        if not replayed.verdict.legal:
+            err(verdict_line(replayed.verdict))
+    else:
+        out(("\n" if printed[0] else "") + render.replay_end(replayed))
     finish(tally)
 
 

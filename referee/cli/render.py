@@ -8,11 +8,12 @@ from typing import Any
 from referee.cli.exits import Tally
 from referee.games.api import Event
 from referee.games.registry import GAMES
-from referee.judge.adjudicate import Replay
+from referee.judge.adjudicate import Played, Replay
 from referee.judge.session import Listed, Shown
 from referee.judge.stats import MIN_ROLLS, UNFAIR_BELOW, Stats, median
 from referee.judge.verdicts import Problem, Status, Verdict
 from referee.judge.words import describe, json_line, plural, verdict_fields, verdict_line
+from referee.notation.model import Turn
 
 
 def problem_line(problem: Problem) -> str:
@@ -39,20 +40,30 @@ def summary(tally: Tally) -> str:
 def replay_text(replay: Replay) -> str:
     """Every action with what it caused, the final board and the verdict; sections are
     separated by one blank line, with none before the first."""
-    sections: list[str] = []
     lines: list[str] = []
     turn = None
     for played in replay.steps:
-        if played.turn is not turn:
-            turn = played.turn
-            where = "setup" if played.round is None else f"round {played.round}"
-            lines.append(f"{where}, {turn.side}{' (replacement step)' if turn.step else ''}:")
-        lines.append(f"  {played.move.text}")
-        lines.extend(f"    {event}" for event in played.events)
-    if lines:
-        sections.append("\n".join(lines))
-    if replay.state is not None:
-        sections.append(replay.state.render())
+        lines.extend(step_lines(played, turn))
+        turn = played.turn
+    return "\n\n".join(["\n".join(lines), replay_end(replay)] if lines else [replay_end(replay)])
+
+
+def step_lines(played: Played, turn_before: Turn | None) -> list[str]:
+    """The lines of `replay_text` for one action, after an action of `turn_before`: a
+    turn's heading first when the action opens it."""
+    lines = []
+    turn = played.turn
+    if turn is not turn_before:
+        where = "setup" if played.round is None else f"round {played.round}"
+        lines.append(f"{where}, {turn.side}{' (replacement step)' if turn.step else ''}:")
+    lines.append(f"  {played.move.text}")
+    lines.extend(f"    {event}" for event in played.events)
+    return lines
+
+
+def replay_end(replay: Replay) -> str:
+    """What `replay_text` prints after the actions: the final board and the verdict."""
+    sections = [] if replay.state is None else [replay.state.render()]
     sections.append(verdict_line(replay.verdict))
     return "\n\n".join(sections)
 
@@ -67,25 +78,26 @@ def event_fields(event: Event) -> dict[str, Any]:
 
 def replay_json(replay: Replay) -> list[str]:
     """`replay --json`: one JSON object per action replayed (JSON Lines), in record order."""
-    verdict = replay.verdict
-    return [
-        json_line(
-            {
-                "source": verdict.source,
-                "record": verdict.record,
-                "offset": verdict.offset,
-                "game": verdict.game,
-                "round": played.round,
-                "side": played.turn.side,
-                "step": played.turn.step,
-                "number": played.number,
-                "action": str(played.move.action),
-                "written": played.move.text,
-                "events": [event_fields(event) for event in played.events],
-            }
-        )
-        for played in replay.steps
-    ]
+    return [step_json(replay.verdict, played) for played in replay.steps]
+
+
+def step_json(verdict: Verdict, played: Played) -> str:
+    """One line of `replay --json`: an action of the record `verdict` names, with its events."""
+    return json_line(
+        {
+            "source": verdict.source,
+            "record": verdict.record,
+            "offset": verdict.offset,
+            "game": verdict.game,
+            "round": played.round,
+            "side": played.turn.side,
+            "step": played.turn.step,
+            "number": played.number,
+            "action": str(played.move.action),
+            "written": played.move.text,
+            "events": [event_fields(event) for event in played.events],
+        }
+    )
 
 
 def shown_text(shown: Shown) -> str:

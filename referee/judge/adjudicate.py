@@ -147,11 +147,11 @@ def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_a
         replay.verdict = replay.verdict._replace(clock=clock.view(state))
         replay.walk = clock
     if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
-        replay.cut = _cut(replay, state, replay.verdict)
+        replay.cut = cut_of(replay, state, replay.verdict)
     return replay
 
 
-def _cut(replay: Replay, state: GameState[Any], verdict: Verdict) -> Replay:
+def cut_of(replay: Replay, state: GameState[Any], verdict: Verdict) -> Replay:
     """The replay as it stands now: its own lists, and `state` (a copy, while the replay goes on)."""
     cut = Replay(replay.record, state, verdict)
     cut.steps, cut.rounds, cut.numbers = list(replay.steps), list(replay.rounds), list(replay.numbers)
@@ -373,7 +373,7 @@ class _Detailed:
             kept, so_far = state.copy(), replay.verdict
             claimed = replay.record.tag("Result") if replay.record is not None else None
             cut_verdict = legal_verdict(so_far.game or "", claimed, kept, so_far.source, so_far.record, self.turns)
-            replay.cut = _cut(replay, kept, cut_verdict)
+            replay.cut = cut_of(replay, kept, cut_verdict)
         opens_round = self.state_begin_turn(side, step, number)
         self.turns += 1
         self.open_turn, self.open_round = turn, state.round_number()

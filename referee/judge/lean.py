@@ -12,8 +12,15 @@ read twice, one item at a time, keeping none (`notation.reader.Streamed.items`):
 2. The second reading replays the items as they come (`referee.judge.adjudicate.run`) and, for
    `--json`, hashes the canonical text turn by turn for the turn token (PLAY.md §2).
 
+`lean_replay` is the same replay for the other record commands (issue 34, "Memory"): it
+gives each action replayed to `replay` and `stats` as it is replayed, the board at the end
+or after a round to `show`, and writes the canonical text for `format` as it reads it;
+none keeps the record's items, steps or rounds, so each peaks at a few times the record's
+size (`tests/cli/test_memory.py`).
+
 The verdict is the one `referee.judge.adjudicate` gives (`tests/judge/test_lean.py` compares them on
-random, mutated and conformance records). Anything this path does not handle the same
+random, mutated and conformance records; `tests/judge/test_lean_replay.py` compares the
+other commands' output). Anything this path does not handle the same
 way for certain (a tag section the fast reader does not read, text that is not UTF-8,
 any unforeseen error) gives None, and the caller takes the full path.
 """
@@ -21,18 +28,17 @@ any unforeseen error) gives None, and the caller takes the full path.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee.games import registry
 from referee.games.api import GameState, SetupError
-from referee.judge.adjudicate import Replay, dialect_for, legal_verdict, run, unreadable_result
-from referee.judge.drive import action_places, quick_kinds, record_kinds
+from referee.judge.adjudicate import Played, Replay, cut_of, dialect_for, legal_verdict, run, unreadable_result
+from referee.judge.drive import TURN, action_places, record_kinds
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Status, Verdict, annotated, malformed
 from referee.notation import writer
 from referee.notation.model import Comment, Draw, Record, RecordItem, Timeout, Turn
-from referee.notation.quick import scan
 from referee.notation.reader import Streamed, TurnNotKept, Unreadable, open_streamed
 from referee.notation.stream import RawRecord
 
@@ -47,52 +53,98 @@ def lean_verdict(
     """The detailed verdict of one record read twice as a stream (with the turn token and
     did-you-mean suggestions when `annotate`), or None when the full path must give it.
     `places` are the open-ended actions' places when known (`referee.judge.fused.quick_check`)."""
+    replayed = lean_replay(raw, source, index, annotate, places)
+    return None if replayed is None else replayed.verdict
+
+
+def lean_replay(
+    raw: RawRecord,
+    source: str,
+    index: int,
+    annotate: bool = False,
+    places: set[int] | None = None,
+    *,
+    each: Callable[[Verdict, Played], None] | None = None,
+    cut_at: int | None = None,
+    canonical: Callable[[bytes], object] | None = None,
+) -> Replay | None:
+    """The replay of one record read as a stream, keeping no item, step or round behind
+    it, or None when the full path must give it: its verdict (annotated as `lean_verdict`
+    says), the state it left (None for a malformed record) and, with `cut_at`, its `cut`
+    (the replay after that round, as `referee.judge.adjudicate.adjudicate` makes it).
+    `each` is given every action replayed (`Replay.steps`, with the verdict's source,
+    record, game and offset) as it is replayed, none kept. `canonical` is given the
+    record's canonical text (NOTATION.md §7, `referee.judge.token.canonical_text`) piece
+    by piece as it is read: turns past an illegal action keep their written numbers."""
+    if raw.refused is not None:
+        return None
     try:
-        return _verdict(raw, source, index, annotate, places)
+        return _replayed(raw, source, index, annotate, places, each, cut_at, canonical)
     except Exception:  # noqa: BLE001 - anything unforeseen: the full path gives the verdict or the error
         return None
 
 
-def _verdict(raw: RawRecord, source: str, index: int, annotate: bool, places: set[int] | None) -> Verdict | None:
+def _replayed(
+    raw: RawRecord,
+    source: str,
+    index: int,
+    annotate: bool,
+    places: set[int] | None,
+    each: Callable[[Verdict, Played], None] | None,
+    cut_at: int | None,
+    canonical: Callable[[bytes], object] | None,
+) -> Replay | None:
+    def stopped(verdict: Verdict, record: Record | None = None) -> Replay:
+        return Replay(record, None, verdict._replace(offset=raw.offset))
+
     streamed = open_streamed(raw, dialect_for)
     if streamed is None:
         return None
     try:
-        open_ended = places if places is not None else _quick_open_ended(streamed)
-        if open_ended is None:
-            open_ended = _open_ended(streamed)
+        open_ended = places if places is not None else _open_ended(streamed)
     except Unreadable as unreadable:
         explained = streamed.explain(unreadable.resume)
         if isinstance(explained, Record):
             return None  # the grammar reads what the fast reader did not: the full path decides
         span = explained.error.span
-        found = malformed(source, index, streamed.game, span.line, span.column, explained.error.message)
-        return found._replace(offset=raw.offset)
+        return stopped(malformed(source, index, streamed.game, span.line, span.column, explained.error.message))
     repeated = streamed.repeated_tag()
     if repeated is not None:
-        found = malformed(source, index, streamed.game, repeated.span.line, repeated.span.column, repeated.message)
-        return found._replace(offset=raw.offset)
+        return stopped(
+            malformed(source, index, streamed.game, repeated.span.line, repeated.span.column, repeated.message)
+        )
     tags = {tag.name: tag.value for tag in streamed.tags}
     if "TimeControl" in tags or "Start" in tags:
         return None  # a timed record: its clock walks beside the replay on the full path
+    record = Record(streamed.game, streamed.tags, (), streamed.span, raw.offset)
     try:
         state: GameState[Any] = registry.engine(streamed.game).new_state(tags)
     except SetupError as error:
         at = next((tag.span for tag in streamed.tags if tag.name == error.tag), None) if error.tag else None
         at = at or streamed.span
-        return malformed(source, index, streamed.game, at.line, at.column, error.message)._replace(offset=raw.offset)
+        return stopped(malformed(source, index, streamed.game, at.line, at.column, error.message), record)
     unread = unreadable_result(streamed.game, tags.get("Result"), state.sides)
     if unread is not None:  # NOTATION.md §9: a Result naming no side is malformed at the tag
         at = next((tag.span for tag in streamed.tags if tag.name == "Result"), streamed.span)
-        return malformed(source, index, streamed.game, at.line, at.column, unread)._replace(offset=raw.offset)
-    record = Record(streamed.game, streamed.tags, (), streamed.span, raw.offset)
-    replay = Replay(record, state, Verdict(source, index, streamed.game, Status.ONGOING))
-    replay.rounds, replay.numbers = _LastOnly(), _LastOnly()  # a verdict needs no more
-    canonical = _Canonical(streamed, replay) if annotate else None
-    items = streamed.items(TURN_LIMIT, comments=False) if canonical is None else canonical.items()
+        return stopped(malformed(source, index, streamed.game, at.line, at.column, unread), record)
+    begun = Verdict(source, index, streamed.game, Status.ONGOING, offset=raw.offset)
+    replay = Replay(record, state, begun)
+    replay.rounds, replay.numbers = _Rounds(), _Numbers()  # a verdict needs no more
+    if each is not None:
+        replay.steps = _Steps(lambda played: each(begun, played))
+    written = _Canonical(streamed, replay, canonical) if canonical is not None else None
+    hashed = _Canonical(streamed, replay) if annotate else None
+    items = streamed.items(TURN_LIMIT, comments=written is not None or hashed is not None)
+    for text in (written, hashed):
+        if text is not None:
+            items = text.items(items)
     moves = iter(range(1 << 62))
     try:
-        failure, turns = run(items, lambda _move: next(moves) in open_ended, state, replay)
+        failure, turns = run(
+            items, lambda _move: next(moves) in open_ended, state, replay, keep_steps=each is not None, cut_at=cut_at
+        )
+        if written is not None:
+            written.rest(items)
     except TurnNotKept:
         return None  # a turn longer than any game allows went by unbroken: the full path decides
     claimed = tags.get("Result")
@@ -100,9 +152,11 @@ def _verdict(raw: RawRecord, source: str, index: int, annotate: bool, places: se
         verdict = Verdict(source, index, streamed.game, Status.ILLEGAL, error=failure, claimed=claimed)
     else:
         verdict = legal_verdict(streamed.game, claimed, state, source, index, turns)
-    verdict = verdict._replace(offset=raw.offset)
+    replay.verdict = verdict = verdict._replace(offset=raw.offset)
+    if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
+        replay.cut = cut_of(replay, state, verdict)
     if not annotate:
-        return verdict
+        return replay
     from referee.judge.suggest import suggestions
 
     hints: list[str] = []
@@ -110,63 +164,106 @@ def _verdict(raw: RawRecord, source: str, index: int, annotate: bool, places: se
     if verdict.status == Status.ILLEGAL and failed is not None and failed.action is not None:
         hints = suggestions(state, failed.action)
     token = None
-    if canonical is not None and verdict.status in (Status.FINISHED, Status.ONGOING) and verdict.turns is not None:
+    if hashed is not None and verdict.status in (Status.FINISHED, Status.ONGOING) and verdict.turns is not None:
         # As `referee.judge.token.turn_token`, from the digest of the text hashed as it streamed.
-        token = token_of_digest(verdict.turns, canonical.text_digest())
-    return annotated(verdict, token, hints)
-
-
-def _quick_open_ended(streamed: Streamed) -> set[int] | None:
-    """`_open_ended` from the quick reader (`notation.quick`), three times faster, when it
-    reads the record (it then reads the same actions in the same order); else None."""
-    scanned = scan(streamed.text, dialect_for)
-    return None if scanned is None else action_places(quick_kinds(scanned.items))
+        token = token_of_digest(verdict.turns, hashed.text_digest())
+    replay.verdict = annotated(verdict, token, hints)
+    return replay
 
 
 def _open_ended(streamed: Streamed) -> set[int]:
     """The places, counted among the record's actions from 0, of the actions that may leave
-    a roll or a choice unwritten (`referee.judge.drive.open_ended`, read as a stream)."""
-    kinds = b"".join(kind for kind, _ in record_kinds(streamed.items()))
-    return action_places(kinds)
+    a roll or a choice unwritten (`referee.judge.drive.open_ended`), read as a stream: one
+    byte an item is kept (the quick reader's items of the whole record cost 8 times the
+    record's size, a list of the kinds 13 times)."""
+    kinds = bytearray()
+    try:
+        for kind, _ in record_kinds(streamed.items(TURN_LIMIT, comments=False)):
+            kinds += kind
+    except TurnNotKept:  # a turn longer than any game allows, illegal before its cut: nothing after it counts,
+        kinds += TURN  # and no action of it is the record's last
+    found = bytes(kinds)
+    del kinds
+    return action_places(found)
 
 
-class _LastOnly(list[int | None]):
-    """A list that keeps only the last item appended: the replay's rounds and round
-    numbers of every turn would cost memory in proportion to the record."""
+class _Rounds(list[int | None]):
+    """The rounds of the turns begun, as `Replay.rounds` keeps them, reduced to the two
+    that matter: the highest (`Replay.last_round`) and the last. Every turn's round would
+    cost memory in proportion to the record."""
 
     def append(self, value: int | None) -> None:
-        if self:
-            self[0] = value
-        else:
-            super().append(value)
+        highest = max((number for number in (*self[:1], value) if number is not None), default=None)
+        self[:] = [highest, value]
+
+
+class _Numbers(list[int | None]):
+    """The round numbers of the turns begun (`Replay.numbers`), keeping only the last and
+    how many there were (`given`)."""
+
+    given = 0
+
+    def append(self, value: int | None) -> None:
+        self.given += 1
+        self[:] = [value]
+
+
+class _Steps(list[Played]):
+    """`Replay.steps` that gives each action replayed to `each` and keeps none; its length
+    is how many were given."""
+
+    def __init__(self, each: Callable[[Played], None]) -> None:
+        super().__init__()
+        self.each = each
+        self.given = 0
+
+    def append(self, played: Played) -> None:
+        self.given += 1
+        self.each(played)
+
+    def __len__(self) -> int:
+        return self.given
 
 
 class _Canonical:
-    """The canonical text of a record (NOTATION.md §7, `referee.judge.token.canonical_text`) without
-    its `Result` tag, hashed as the replay reads it: each turn with the round number its
-    replay gave it. `text_digest` is meant for legal records, whose every turn is begun."""
+    """The canonical text of a record (NOTATION.md §7, `referee.judge.token.canonical_text`)
+    as the replay reads it, each turn with the round number its replay gave it (a turn the
+    replay did not begin keeps its own). Without `out`, the text without its `Result` tag
+    is hashed, for the turn token (`text_digest`); with `out`, the whole text is given to
+    it piece by piece."""
 
-    def __init__(self, streamed: Streamed, replay: Replay) -> None:
-        self.streamed = streamed
+    def __init__(self, streamed: Streamed, replay: Replay, out: Callable[[bytes], object] | None = None) -> None:
         self.replay = replay
         self.dialect = streamed.dialect
         self.hash = hashlib.sha256()
-        tags = [tag for tag in streamed.tags if tag.name != "Result"]
-        self.hash.update(writer.write_tags(writer.ordered_tags(tags, self.dialect)).encode("utf-8"))
+        self.out = out or self.hash.update
+        tags = list(streamed.tags) if out is not None else [tag for tag in streamed.tags if tag.name != "Result"]
+        self.out(writer.write_tags(writer.ordered_tags(tags, self.dialect)).encode("utf-8"))
         self.body = False
         self.pending: Turn | None = None
+        self.turns = 0  # the turns read before the pending one
 
-    def items(self) -> Iterator[RecordItem]:
-        """The streamed items, each added to the hash once the replay has begun it."""
-        for item in self.streamed.items(TURN_LIMIT):
+    def items(self, items: Iterator[RecordItem]) -> Iterator[RecordItem]:
+        """The items, each written once the replay has begun it (or gone past it)."""
+        for item in items:
             self._flush()
-            if isinstance(item, Turn):
-                self.pending = item
-            else:
-                word = "draw" if isinstance(item, Draw) else "timeout" if isinstance(item, Timeout) else ""
-                self._line(str(item) if isinstance(item, Comment) else word)
+            self._add(item)
             yield item
         self._flush()
+
+    def rest(self, items: Iterator[RecordItem]) -> None:
+        """The items of `self.items(...)` the replay did not read (after a broken rule),
+        read and written (the turns among them with their own numbers), then the end."""
+        for _item in items:
+            pass
+        self.finish()
+
+    def _add(self, item: RecordItem) -> None:
+        if isinstance(item, Turn):
+            self.pending = item
+        else:
+            word = "draw" if isinstance(item, Draw) else "timeout" if isinstance(item, Timeout) else ""
+            self._line(str(item) if isinstance(item, Comment) else word)
 
     def _flush(self) -> None:
         turn = self.pending
@@ -174,16 +271,22 @@ class _Canonical:
             return
         self.pending = None
         numbers = self.replay.numbers
-        if numbers:  # the turn just begun is the last one numbered
+        assert isinstance(numbers, _Numbers)
+        if numbers.given > self.turns:  # the replay began this turn: the number it gave it
             turn = turn._replace(number=numbers[-1])
+        self.turns += 1
         self._line(writer.write_turn(turn, self.dialect))
 
     def _line(self, text: str) -> None:
-        self.hash.update(("\n" + text.rstrip("\n")).encode("utf-8"))
+        self.out(("\n" + text.rstrip("\n")).encode("utf-8"))
         self.body = True
 
-    def text_digest(self) -> str:
+    def finish(self) -> None:
+        """The end of the text: its last newline."""
         self._flush()
         if self.body:
-            self.hash.update(b"\n")
+            self.out(b"\n")
+
+    def text_digest(self) -> str:
+        self.finish()
         return self.hash.hexdigest()

@@ -4,12 +4,13 @@ format, make a new record. Nothing here prints: `referee.cli.render` words the v
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import io
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from referee.games.api import GameState
 from referee.judge import sources
-from referee.judge.adjudicate import Replay, adjudicate, dialect_for
+from referee.judge.adjudicate import Played, Replay, adjudicate, dialect_for
 from referee.judge.annotate import annotate_verdict
 from referee.judge.errors import UnreadableError, UsageError
 from referee.judge.fused import quick_check
@@ -20,6 +21,7 @@ from referee.judge.verdicts import (
     ProblemKind,
     Status,
     Verdict,
+    annotated,
     crashed,
     malformed,
 )
@@ -91,11 +93,18 @@ def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) 
 def _find(name: str, index: int) -> Read | Problem:
     """The index-th record of a source, read once (the records before it are only cut from
     the source, not read). Raises UsageError when it holds fewer records."""
+    found = _find_raw(name, index)
+    return found if isinstance(found, Problem) else Read(index, read_raw(found, dialect_for))
+
+
+def _find_raw(name: str, index: int) -> RawRecord | Problem:
+    """The index-th record of a source as cut from it, not yet read. Raises UsageError
+    when the source holds fewer records."""
     count = 0
     for number, raw in sources.raw_records(name):
         count = number
         if number == index:
-            return Read(number, read_raw(raw, dialect_for))
+            return raw
     if count == 0:
         return no_record(name)
     raise UsageError(f"{name} holds {plural(count, 'record')}, not {index}")
@@ -111,6 +120,33 @@ def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
     judged = judge(found, name, keep_steps=True, cut_at=at)
     if at is not None:
         _check_at(judged, name, index, at)
+    return judged
+
+
+def replay_steps(name: str, index: int, each: Callable[[Verdict, Played], None]) -> Replay | Problem:
+    """One record replayed, every action given to `each` as it is replayed (with a verdict
+    that names the record: source, number, game and offset), none kept: the steps of
+    `replay` in the same order, at a memory cost bounded by a turn on the streamed path
+    (`referee.judge.lean`). The replay returned has no `steps`."""
+    found = _find_raw(name, index)
+    if isinstance(found, Problem):
+        return found
+    from referee.judge.lean import lean_replay
+
+    given = 0
+
+    def counted(verdict: Verdict, played: Played) -> None:
+        nonlocal given
+        given += 1
+        each(verdict, played)
+
+    streamed = lean_replay(found, name, index, each=counted)
+    if streamed is not None:
+        return streamed
+    judged = judge(Read(index, read_raw(found, dialect_for)), name, keep_steps=True)
+    for played in judged.steps[given:]:  # those the streamed path gave before it gave up are given once
+        each(judged.verdict, played)
+    judged.steps = []
     return judged
 
 
@@ -140,15 +176,21 @@ def _before_error(replay: Replay) -> str:
 def show(name: str, index: int, at: int | None) -> Shown | Problem:
     """The board at the end of a record, or after round `at`. An illegal record shows the
     board before its illegal action. Raises UsageError when `at` is past the end."""
-    found = _find(name, index)
+    found = _find_raw(name, index)
     if isinstance(found, Problem):
         return found
-    full = judge(found, name, cut_at=at)
+    from referee.judge.lean import lean_replay
+
+    full = lean_replay(found, name, index, annotate=at is None, cut_at=at)  # (annotated: token and hints)
+    if full is None:
+        full = judge(Read(index, read_raw(found, dialect_for)), name, cut_at=at)
+        if at is None:
+            full.verdict = annotate_verdict(full)
     verdict = full.verdict
     if at is None:
         if verdict.status == Status.ILLEGAL:
-            return Shown(verdict, full.state, _before_error(full))
-        return Shown(annotate_verdict(full), full.state, "at the end of the record")
+            return Shown(annotated(verdict, None), full.state, _before_error(full))
+        return Shown(verdict, full.state, "at the end of the record")
     _check_at(full, name, index, at)
     partial = full.cut or full  # (a malformed record has no replay to cut)
     if partial.verdict.status == Status.ILLEGAL:
@@ -237,15 +279,29 @@ def _formatted(read: Read, name: str) -> Formatted:
 
 
 def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
-    """Every record of every source in canonical form, as it is reached."""
+    """Every record of every source in canonical form, as it is reached: written as it is
+    replayed (`referee.judge.lean`), or from its record model where that path cannot."""
     for name in names:
         found = False
         try:
-            for read in sources.records(name):
+            for number, raw in sources.raw_records(name):
                 found = True
-                yield _formatted(read, name)
+                yield _streamed_format(raw, number, name) or _formatted(Read(number, read_raw(raw, dialect_for)), name)
         except UnreadableError as error:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
         if not found:
             yield no_record(name)
+
+
+def _streamed_format(raw: RawRecord, number: int, name: str) -> Formatted | None:
+    """`_formatted` of a record read and written as a stream; None when the full path must do it."""
+    from referee.judge.lean import lean_replay
+
+    text = io.BytesIO()
+    played = lean_replay(raw, name, number, canonical=text.write)
+    if played is None:
+        return None
+    if played.verdict.status in (Status.ERROR, Status.MALFORMED):
+        return Formatted(raw.raw.rstrip(b"\n") + b"\n", played.verdict)
+    return Formatted(text.getvalue())

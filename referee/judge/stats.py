@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 
 from referee.games.api import EventKind
 from referee.judge import session, sources
+from referee.judge.adjudicate import Played, dialect_for
 from referee.judge.errors import UnreadableError
+from referee.judge.sources import Read
 from referee.judge.verdicts import Problem, ProblemKind, Status, Verdict
+from referee.notation.reader import read_raw
 
 FACES = 6
 UNFAIR_BELOW = 0.01
@@ -115,23 +118,39 @@ def median(values: list[int]) -> float:
 
 def collect(names: list[str], stats: Stats) -> Iterator[Verdict | Problem]:
     """Read every record of every source into `stats`; yield each verdict and each
-    problem of a source (as `session.check` does) for the exit status and standard error."""
+    problem of a source (as `session.check` does) for the exit status and standard error.
+    Each record is replayed as a stream (`referee.judge.lean`), its rolls counted as they
+    come, or from its record model where that path cannot."""
+    from referee.judge.lean import lean_replay
+
     for name in names:
         found = False
         try:
-            for read in sources.records(name):
+            for number, raw in sources.raw_records(name):
                 found = True
-                judged = session.judge(read, name, keep_steps=True)
-                rolls = [
-                    (played.turn.side, int(str(event.data["die"])), bool(event.data.get("as_written")))
-                    for played in judged.steps
-                    for event in played.events
-                    if event.kind == EventKind.ROLL and "die" in event.data
-                ]
-                stats.add(judged.verdict, rolls if judged.verdict.status != Status.ERROR else ())
+                rolls: Counter[tuple[str, int, bool]] = Counter()
+
+                def count(_verdict: Verdict, played: Played, rolls: Counter[tuple[str, int, bool]] = rolls) -> None:
+                    _count_rolls(rolls, played)
+
+                judged = lean_replay(raw, name, number, each=count)
+                if judged is None:
+                    rolls.clear()  # (those counted before the streamed path gave up)
+                    judged = session.judge(Read(number, read_raw(raw, dialect_for)), name, keep_steps=True)
+                    for played in judged.steps:
+                        count(judged.verdict, played)
+                counted = (roll for roll, times in rolls.items() for _ in range(times))
+                stats.add(judged.verdict, counted if judged.verdict.status != Status.ERROR else ())
                 yield judged.verdict
         except UnreadableError as error:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
         if not found:
             yield session.no_record(name)
+
+
+def _count_rolls(rolls: Counter[tuple[str, int, bool]], played: Played) -> None:
+    """The battle rolls of one action replayed, counted as (side, die, taken as given)."""
+    for event in played.events:
+        if event.kind == EventKind.ROLL and "die" in event.data:
+            rolls[played.turn.side, int(str(event.data["die"])), bool(event.data.get("as_written"))] += 1

@@ -1,0 +1,55 @@
+"""Every record command within 10 times a record's size (issue 34, "Memory"): the peak of
+Python's allocations (tracemalloc, as tests/judge/test_lean.py measures `check`) while
+`check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `format` and
+`stats` run on one large record, their output thrown away (`tests.helpers.big.peak`).
+
+The allowance beside the 10 times is a constant ALLOWANCE for what any run allocates
+whatever the record (a verdict, a board, the caches a run fills). The interpreter and its
+modules (about 40 MB of resident memory) are loaded before the measure, and not counted."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import big
+
+ALLOWANCE = 1 << 20
+"""Bytes allowed beside 10 times the record's size."""
+
+TURNS = 40_000
+"""About 0.5 MB of Pikemen (0.35 MB of Numica): the whole record model took 75 to 90 times that."""
+
+RECORDS: dict[str, tuple[Callable[[int], bytes], int]] = {
+    "pikemen": (big.pikemen_numbered, TURNS),
+    "numica": (big.numica, TURNS),
+}
+"""Records ending with an illegal action (the detailed path): each with its turns."""
+
+
+def _measured(tmp_path: Path, data: bytes, tiny: bytes, command: str, at: int) -> int:
+    """The peak of `command` on `data`, after a first run on `tiny` (which fills the quick
+    reader's bounded caches of round numbers as far as any run does)."""
+    path, small = tmp_path / "big.rgn", tmp_path / "tiny.rgn"
+    path.write_bytes(data)
+    small.write_bytes(tiny)
+    return big.peak(command, path, small, at)
+
+
+@pytest.mark.parametrize("game", list(RECORDS))
+@pytest.mark.parametrize("command", list(big.COMMANDS))
+def test_a_command_on_a_long_record_peaks_under_ten_times_its_size(tmp_path: Path, command: str, game: str) -> None:
+    make, turns = RECORDS[game]
+    data = make(turns)
+    peak = _measured(tmp_path, data, make(4000), command, turns // 4)
+    assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
+
+
+@pytest.mark.parametrize("command", list(big.COMMANDS))
+def test_a_command_on_a_large_tag_value_peaks_under_ten_times_its_size(tmp_path: Path, command: str) -> None:
+    """A 5 MB tag value: the record's bytes, its text and the tag's value, a few times over."""
+    data = big.tag_value(5_000_000)
+    peak = _measured(tmp_path, data, big.tag_value(10), command, 0)
+    assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
