@@ -22,6 +22,7 @@ from referee.notation.lexicon import (
     NUMBER,
     TAG_NAME,
     TAG_VALUE,
+    TERMINATIONS,
     TOKEN_END,
     WORD,
     label_regex,
@@ -103,11 +104,7 @@ class RgnGrammar:
         )
         label = pp.Regex(label_regex(dialect), flags=re.IGNORECASE | re.ASCII).set_name(hint)
         label.set_parse_action(lambda s, loc, t: (t[0], self._span(loc)))
-        draw = pp.Regex(rf"draw{TOKEN_END}", flags=re.IGNORECASE | re.ASCII).set_name('"draw"')
-        draw.set_parse_action(lambda s, loc, t: Draw(self._span(loc)))
-        timeout = pp.Regex(rf"timeout{TOKEN_END}", flags=re.IGNORECASE | re.ASCII).set_name('"timeout"')
-        timeout.set_parse_action(lambda s, loc, t: Timeout(self._span(loc)))
-        termination = draw | timeout
+        termination = pp.MatchFirst([self._termination(word, item) for word, item in TERMINATIONS.items()])
         glyph = pp.Regex(rf"(?:{GLYPH_PATTERN}){TOKEN_END}").set_name('a glyph such as "!?"')
         glyph.set_parse_action(lambda s, loc, t: ("glyph", t[0], loc))
         action = pp.Regex(
@@ -133,6 +130,12 @@ class RgnGrammar:
         record = pp.Group(pp.OneOrMore(tag)) - pp.Group(movetext) - pp.StringEnd().set_name(hint)
         self.tail = (pp.Group(movetext) - pp.StringEnd().set_name(hint)).parse_with_tabs()
         return record.parse_with_tabs()  # a tab is one column, as the contract counts
+
+    def _termination(self, word: str, item: type[Draw] | type[Timeout]) -> pp.ParserElement:
+        """The termination word `word` (a row of `TERMINATIONS`), read as its item."""
+        element = pp.Regex(rf"{word}{TOKEN_END}", flags=re.IGNORECASE | re.ASCII).set_name(f'"{word}"')
+        element.set_parse_action(lambda s, loc, t: item(self._span(loc)))
+        return element
 
     def _make_move(self, s: str, loc: int, tokens: pp.ParseResults) -> tuple[str, Move]:
         text = tokens["text"]

@@ -5,10 +5,10 @@ records never imports it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from referee.notation.dialect import GLYPH_PATTERN, Dialect
-from referee.notation.model import Move
+from referee.notation.model import Draw, Move, Timeout
 
 TOKEN_END = r"(?=\s|[{;]|$)"
 TAG_NAME = r"[A-Za-z0-9_]+"
@@ -45,13 +45,25 @@ COMMENT = r"\{(?P<comment>[^}]*)\}"
 """A braced comment; its text is the group `comment`."""
 LINE_COMMENT = r";(?P<line>[^\n]*)"
 """A `;` comment to the end of its line; its text is the group `line`."""
-TERMINATIONS = ("draw", "timeout")
-"""The termination words (NOTATION.md §3, §9), each read as a group of its own name."""
+TERMINATIONS: dict[str, type[Draw] | type[Timeout]] = {"draw": Draw, "timeout": Timeout}
+"""The table of termination words (NOTATION.md §3, §9) and the record item each reads as:
+every reader builds its termination tokens from it (each read as a group of its own name),
+and the writer writes each item back as its word. `draw` comes first: the quick scanner
+reads it as an item, and leaves a record with any other termination to the full reader
+(a time-out is judged by the clock)."""
+
+TERMINATION_WORDS: dict[type, str] = {item: word for word, item in TERMINATIONS.items()}
+"""Each termination item's word."""
 
 
 def termination(word: str) -> str:
     """A termination word as a token: the group named after it."""
     return rf"(?P<{word}>{word}){TOKEN_END}"
+
+
+def terminations(words: Iterable[str] = TERMINATIONS) -> str:
+    """Alternatives of the regular expression, each `|` first, for the termination words `words`."""
+    return "".join(f"|{termination(word)}" for word in words)
 
 
 def action_token(dialect: Dialect) -> str:

@@ -21,20 +21,21 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from itertools import repeat
 from operator import itemgetter
-from typing import NamedTuple
 
 from referee.notation.dialect import GLYPH_PATTERN, Dialect
 from referee.notation.lexicon import (
     COMMENT,
     LINE_COMMENT,
     NUMBER,
+    TERMINATIONS,
     TOKEN_END,
     action_token,
     label_regex,
     termination,
-    unescape,
+    terminations,
 )
-from referee.notation.reader import TAG, TAG_SECTION, DialectLookup, game_dialect
+from referee.notation.reader import DialectLookup, game_dialect, tag_section
+from referee.notation.scanned import DRAW, Body, Item, Label, Scanned
 
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of
@@ -62,61 +63,6 @@ _UNKNOWN, _TURN, _ACTION, _END = 0, ord("T"), ord("a"), ord("e")
 """The kind of a word (`_Reader.words`): not read alone, a label, an action, `draw`."""
 
 
-class Label(NamedTuple):
-    """A turn's label: the side (long name), whether it is a `+` step, the round number written."""
-
-    side: str
-    step: bool
-    number: int | None
-
-
-class _Draw:
-    def __repr__(self) -> str:
-        return "DRAW"
-
-
-DRAW = _Draw()
-"""The `draw` termination, in the items of a `Scanned`."""
-
-
-class Body(NamedTuple):
-    """The canonical move text of a record read with `keep` (NOTATION.md §7), written as it
-    was read: the record's comments and glyphs are in it, and its turns carry the round
-    numbers written on them (the canonical form's numbers are the replay's:
-    `notation.writer.canonical_pieces` puts them right where they differ, in a body read
-    with `joined` false)."""
-
-    parts: list[str]
-    """In order, pieces that joined give the text after the tags without its last newline:
-    each turn, `draw` and comment between turns on a line of its own, its newline first.
-    When `joined`, some thousand of them are joined at a time (whole turns), which holds
-    little more memory than the text itself."""
-    joined: bool
-    plain: bool
-    """No comment or glyph is in it: the items alone give it (with the replay's numbers)."""
-    written: bool = False
-    """`parts` are the move text as written (one part, its newline first), every word of it
-    written as the canonical form writes it: the canonical text when its white space is
-    the canonical form's too, which `notation.writer` checks against the items (else it
-    writes the text from them)."""
-
-
-Item = Label | _Draw | object
-"""A label, DRAW or an action (the game's own value)."""
-
-
-class Scanned(NamedTuple):
-    """A record read the quick way."""
-
-    game: str
-    tags: dict[str, str]
-    """Every tag, by name, in file order."""
-    items: list[Item]
-    """Labels, actions and draws in record order."""
-    body: Body | None = None
-    """With `keep`: the move text's canonical text, comments and glyphs kept."""
-
-
 def scan(text: str, dialects: DialectLookup, keep: bool = False, joined: bool = True) -> Scanned | None:
     """The record in `text` read the quick way, or None when the full reader must read it.
 
@@ -128,23 +74,21 @@ def scan(text: str, dialects: DialectLookup, keep: bool = False, joined: bool = 
     if opened is None:
         return None
     game, dialect = opened
-    tag_section = TAG_SECTION.match(text)
-    if tag_section is None:
+    section = tag_section(text)
+    if section is None:
         return None
-    tags: dict[str, str] = {}
-    for match in TAG.finditer(text, 0, tag_section.end()):
-        name, value = match.group(1, 2)
-        if name in tags:
-            return None  # a repeated tag: the full reader says where
-        tags[name] = unescape(value)
+    read_tags, body_start = section
+    tags = {name: value for name, value, _ in read_tags}
+    if len(tags) < len(read_tags):
+        return None  # a repeated tag: the full reader says where
     reader = _Reader.of(dialect, keep)
-    read = reader.words(text, tag_section.end(), keep, JOINED if joined else 0)
+    read = reader.words(text, body_start, keep, JOINED if joined else 0)
     if read is not None:
         return Scanned(game, tags, read[0], read[1])
     if keep:
-        kept = reader.kept(text, tag_section.end(), JOINED if joined else 0)
+        kept = reader.kept(text, body_start, JOINED if joined else 0)
         return None if kept is None else Scanned(game, tags, kept[0], kept[1])
-    items = reader.items(text, tag_section.end())
+    items = reader.items(text, body_start)
     return None if items is None else Scanned(game, tags, items)
 
 
@@ -157,6 +101,7 @@ class _Reader:
         # before it (taken possessively, so no alternative is tried inside it). A glyph
         # standing apart is none of them (`bad`): such records go to the full reader.
         label = label_regex(dialect)
+        others = [word for word in TERMINATIONS if word != "draw"]  # refused: the full reader reads them
         # A label and the action after it in one match, as most turns are written: the
         # action is read only when reading it as the next token would (no comment, digit,
         # label or draw begins there, and the action alternative is the same pattern);
@@ -173,7 +118,7 @@ class _Reader:
             rf"|(?P<lone>{NUMBER})"
             rf"|{termination('draw')}"
             rf"|{action_token(dialect)}"
-            rf"|{termination('timeout')}"  # last: no action reads as "timeout", and actions come first
+            rf"{terminations(others)}"  # after actions: no action reads as one, and actions come first
             r"|(?P<bad>[\s\S])"  # anything else: not read here
             r"|$"  # only white space is left
             ")",
@@ -191,7 +136,7 @@ class _Reader:
         self.action, self.head, self.draw = groups["action"], groups["head"], groups["draw"]
         self.glyph = groups["glyph"]
         self.first, self.first_glyph = groups["first"], groups["first_glyph"]
-        self.refused = {groups["lone"], groups["timeout"], groups["bad"]}
+        self.refused = {groups["lone"], groups["bad"], *(groups[word] for word in others)}
         # `kept` reads with the same pattern, kinds by the same indexes (`keep` only gives
         # it a reader of its own, whose caches hold the canonical texts too).
         self.number, self.label = groups["number"], groups["label"]
@@ -265,11 +210,10 @@ class _Reader:
         (label, actions with their glyphs, braced comments) one space apart, a `;` comment
         one space after the words before it, ending its line, the next word at the start of
         the next line; `draw` and comments between turns on lines of their own."""
-        actions, labels = self.actions, self.numbered
-        action, draw, glyph = self.action, self.draw, self.glyph
-        head, first, first_glyph = self.head, self.first, self.first_glyph
-        number, label, comment, line = self.number, self.label, self.comment, self.line
-        refused = self.refused
+        actions = self.actions
+        action, draw, glyph, line = self.action, self.draw, self.glyph, self.line
+        turns = {self.head, self.first, self.first_glyph}
+        notes, refused = {self.comment, line}, self.refused
         items: list[Item] = []
         append = items.append
         parts: list[str] = []
@@ -288,62 +232,66 @@ class _Reader:
                 if known is None:
                     return None
                 append(known[0])
-                if kind == action:
-                    word = known[1]
-                else:
-                    word, plain = known[1] + token[glyph], False
+                word = known[1] if kind == action else known[1] + token[glyph]
+                plain = plain and kind == action
                 if fresh:
                     word, fresh = word[1:], False
                 part(word)
-            elif kind == first or kind == first_glyph or kind == head:  # a label (and its turn's first action)
+            elif kind in turns or kind == draw:
                 if fresh:  # the turn before ends with its `;` comment: not with its newline
                     parts[-1], fresh = parts[-1][:-1], False
-                found = labels.get(token[head]) or self._numbered(token[head], token[number], token[label])
-                if found is None:
-                    return None
-                append(found[0])
-                if join and len(parts) >= join:  # (a whole number of turns)
-                    chunks.append("".join(parts))
-                    parts.clear()
-                part(found[1])
-                in_turn = True
-                if kind != head:  # the first action, read as the next token would read it
-                    written = token[first]
-                    known = actions.get(written) or self._action(written)
-                    if known is None:
-                        return None
-                    append(known[0])
-                    if kind == first:
-                        part(known[1])
-                    else:
-                        part(known[1] + token[first_glyph])
-                        plain = False
-            elif kind == draw:
-                if fresh:
-                    parts[-1], fresh = parts[-1][:-1], False
-                append(DRAW)
-                part("\ndraw")
-                in_turn = False
-            elif kind == comment or kind == line:
-                note, plain = token[kind], False
+                in_turn = kind != draw
                 if not in_turn:
-                    part(f"\n{{{note}}}" if kind == comment else f"\n;{note}")
-                elif kind == line:
-                    part(f" ;{note}\n")
-                    fresh = True
-                else:
-                    part(f"{{{note}}}" if fresh else f" {{{note}}}")
-                    fresh = False
+                    append(DRAW)
+                    part("\ndraw")
+                    continue
+                turn_plain = self._kept_turn(token, kind, append, parts, chunks, join)
+                if turn_plain is None:
+                    return None
+                plain = plain and turn_plain
+            elif kind in notes:
+                note, fresh = _note(kind == line, token[kind], in_turn, fresh)
+                part(note)
+                plain = False
             elif kind in refused:
                 return None  # as in `items`
             # else the end of the text
-        if fresh:
-            parts[-1] = parts[-1][:-1]
-        if join:
-            if parts:
-                chunks.append("".join(parts))
-            parts = chunks
-        return items, Body(parts, bool(join), plain)
+        return items, _body(parts, chunks, fresh, join, plain)
+
+    def _kept_turn(
+        self,
+        token: re.Match[str],
+        kind: int,
+        append: Callable[[Item], None],
+        parts: list[str],
+        chunks: list[str],
+        join: int,
+    ) -> bool | None:
+        """For `kept`: a label (and its turn's first action, read as the next token would
+        read it), its items appended, its canonical text added to `parts` (those before
+        it joined into `chunks` first, `join` at a time); whether it holds no glyph, or
+        None when it is not read here."""
+        head = token[self.head]
+        found = self.numbered.get(head) or self._numbered(head, token[self.number], token[self.label])
+        if found is None:
+            return None
+        append(found[0])
+        if join and len(parts) >= join:  # (a whole number of turns)
+            chunks.append("".join(parts))
+            parts.clear()
+        parts.append(found[1])
+        if kind == self.head:
+            return True
+        written = token[self.first]
+        known = self.actions.get(written) or self._action(written)
+        if known is None:
+            return None
+        append(known[0])
+        if kind == self.first:
+            parts.append(known[1])
+            return True
+        parts.append(known[1] + token[self.first_glyph])
+        return False
 
     def words(self, text: str, pos: int, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
         """`items` (and with `keep`, `kept`'s Body) the quickest way, for a move text with no
@@ -362,18 +310,23 @@ class _Reader:
         ends every token but a label, which the token reader reads the same whatever
         follows it. So the items are the same (tests/notation/test_quick_scan.py)."""
         moves = text[pos:]
-        if not moves.isascii() or "{" in moves or ";" in moves:
+        if not _wordy(moves):
             return None
-        if "\x1c" in moves or "\x1d" in moves or "\x1e" in moves or "\x1f" in moves:
-            return None  # white space to `str.split`, not to the token reader
         written = moves
         if ". " in moves:
             moves = moves.replace(". ", ".")
-        if len(moves) <= WORDS_CHUNK:  # nearly every record: one piece
-            read = self._chunk(moves.split(), keep, join, written if keep and join else None)
-            if read is None:
-                return None
-            return read[0], Body(read[1], bool(join), True, read[2]) if keep else None
+        if len(moves) > WORDS_CHUNK:
+            return self._long_words(moves, keep, join)
+        read = self._chunk(
+            moves.split(), keep, join, written if keep and join else None
+        )  # nearly every record: one piece
+        if read is None:
+            return None
+        return read[0], Body(read[1], bool(join), True, read[2]) if keep else None
+
+    def _long_words(self, moves: str, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
+        """`words` for a long move text (its round numbers joined to their labels), read a
+        piece of some `WORDS_CHUNK` characters at a time, each cut before a turn (`_cut`)."""
         items: list[Item] = []
         parts: list[str] = []
         start = 0
@@ -512,25 +465,10 @@ class _Reader:
         """Learn how the word `word` reads alone: as the token reader reads it (a label
         with its round number, `draw`, an action of the game, in that order), or that it
         is not read alone."""
-        found: tuple[Item, str] | None = None
-        kind = _UNKNOWN
-        if word.lower() in self.spanning:
-            pass
-        elif "." in word and len(word.partition(".")[0]) > KEPT_DIGITS:
+        read = self._alone(word)
+        if read is None:
             return  # a round number past 999 (with its label or not): not kept, left to the token reader
-        elif head := self.whole_head(word):
-            found, kind = self._numbered(word, head["number"], head["label"]), _TURN
-        elif "." in word:  # a round number not before a label: not read alone
-            pass
-        elif word.lower() == "draw":
-            found, kind = (DRAW, "\ndraw"), _END
-        elif self.whole_action(word):
-            try:
-                action = self.parse_action(word)
-            except ValueError:
-                pass
-            else:  # (not kept in `actions` too: the token reader's cache)
-                found, kind = (action, " " + str(action) if self.keep else ""), _ACTION
+        found, kind = read
         if len(self.word_kinds) >= ACTION_CACHE:
             self.word_items.clear()
             self.word_all.clear()
@@ -546,6 +484,30 @@ class _Reader:
         self.word_kinds[word] = kind
         if self.keep:  # (the canonical texts only where they are written)
             self.word_texts[word] = found[1]
+
+    def _alone(self, word: str) -> tuple[tuple[Item, str] | None, int] | None:
+        """How the word `word` reads alone (`_learn`): its item and canonical text (None
+        when it is not read alone) and its kind; None when it is not to be kept at all."""
+        if word.lower() in self.spanning:
+            return None, _UNKNOWN
+        if "." in word and len(word.partition(".")[0]) > KEPT_DIGITS:
+            return None
+        if head := self.whole_head(word):
+            return self._numbered(word, head["number"], head["label"]), _TURN
+        if "." in word:  # a round number not before a label: not read alone
+            return None, _UNKNOWN
+        if word.lower() == "draw":
+            return (DRAW, "\ndraw"), _END
+        if not self.whole_action(word):
+            return None, _UNKNOWN
+        try:
+            action = self.parse_action(word)
+        except ValueError:
+            return None, _UNKNOWN
+        return (
+            action,
+            " " + str(action) if self.keep else "",
+        ), _ACTION  # (not kept in `actions` too: the token reader's cache)
 
     def _action(self, written: str) -> tuple[object, str] | None:
         """The action written `written` and its canonical text after a space, now cached;
@@ -588,6 +550,37 @@ class _Reader:
         return read
 
 
+def _wordy(moves: str) -> bool:
+    """Whether `words` may read the move text `moves`: ASCII, no comment, and no character
+    that `str.split` takes for white space but the token reader does not."""
+    if not moves.isascii() or "{" in moves or ";" in moves:
+        return False
+    return not ("\x1c" in moves or "\x1d" in moves or "\x1e" in moves or "\x1f" in moves)
+
+
+def _note(line: bool, note: str, in_turn: bool, fresh: bool) -> tuple[str, bool]:
+    """For `kept`: a comment's canonical text (a `;` comment if `line`, else braced), and
+    whether the next word starts a line (`fresh`): between turns, a comment is on a line
+    of its own; in a turn, a `;` comment ends its line, a braced one follows a space."""
+    if not in_turn:
+        return (f"\n;{note}" if line else f"\n{{{note}}}"), fresh
+    if line:
+        return f" ;{note}\n", True
+    return (f"{{{note}}}" if fresh else f" {{{note}}}"), False
+
+
+def _body(parts: list[str], chunks: list[str], fresh: bool, join: int, plain: bool) -> Body:
+    """For `kept`: the Body of the parts read (the last without its newline after a `;`
+    comment), joined `join` at a time after `chunks` when `join`."""
+    if fresh:
+        parts[-1] = parts[-1][:-1]
+    if join:
+        if parts:
+            chunks.append("".join(parts))
+        parts = chunks
+    return Body(parts, bool(join), plain)
+
+
 def _texts(texts: Iterable[str], join: int) -> list[str]:
     """The canonical texts of a piece's words as its parts: one part when `join`, else one a word."""
     if not join:
@@ -601,3 +594,6 @@ def _joined(parts: list[str], join: int) -> list[str]:
     if not join:
         return parts
     return ["".join(parts[start : start + join]) for start in range(0, len(parts), join)]
+
+
+__all__ = ["DRAW", "Body", "Item", "Label", "Scanned", "scan"]

@@ -28,17 +28,17 @@ from referee.notation.lexicon import (
     NUMBER,
     TAG_NAME,
     TAG_VALUE,
+    TERMINATIONS,
     TOKEN_END,
     action_token,
     label_regex,
     last_move_index,
     shorten,
-    termination,
+    terminations,
     unescape,
 )
 from referee.notation.model import (
     Comment,
-    Draw,
     Malformed,
     Move,
     NotationError,
@@ -49,7 +49,6 @@ from referee.notation.model import (
     RecordItem,
     Span,
     Tag,
-    Timeout,
     Turn,
     TurnItem,
 )
@@ -204,8 +203,7 @@ def _scanner(dialect: Dialect) -> re.Pattern[str]:
         rf"|{LINE_COMMENT}"
         rf"|(?P<number>{NUMBER})"
         rf"|(?P<label>{label_regex(dialect)})"
-        rf"|{termination('draw')}"
-        rf"|{termination('timeout')}"
+        rf"{terminations()}"
         rf"|{action_token(dialect)}"
         rf"|(?P<lone>{GLYPH_PATTERN}){TOKEN_END}",
         re.IGNORECASE | re.ASCII,  # no Unicode look-alikes: "İ1-N" is not "i1-N"
@@ -219,18 +217,28 @@ def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_co
     return Record(game, tags, items, Span(first_line, first_column))
 
 
+def tag_section(text: str) -> tuple[list[tuple[str, str, int]], int] | None:
+    """The one way every fast reader reads a record's tags: each tag's name, value
+    (unescaped) and the offset of its `[`, in file order, and where the tag section ends;
+    None when the text does not open with a tag section read this way (the grammar then
+    says why). A repeated tag is not refused here: each reader says so in its own way."""
+    section = TAG_SECTION.match(text)
+    if section is None:
+        return None
+    tags = [
+        (match.group(1), unescape(match.group(2)), match.start() + match.group(0).index("["))
+        for match in TAG.finditer(text, 0, section.end())
+    ]
+    return tags, section.end()
+
+
 def _read_tags(text: str, lines: _Lines) -> tuple[tuple[Tag, ...], int]:
-    """The tags of the fast path and where the tag section ends."""
-    tag_section = TAG_SECTION.match(text)
-    if tag_section is None:
+    """The tags of the fast path (`tag_section`) and where the tag section ends."""
+    read = tag_section(text)
+    if read is None:
         raise _Unreadable(None)
-    tag_end = tag_section.end()
-    tags: list[Tag] = []
-    for match in TAG.finditer(text, 0, tag_end):
-        tags.append(
-            Tag(match.group(1), unescape(match.group(2)), lines.span(match.start() + match.group(0).index("[")))
-        )
-    return tuple(tags), tag_end
+    tags, tag_end = read
+    return tuple(Tag(name, value, lines.span(offset)) for name, value, offset in tags), tag_end
 
 
 _CUT = object()
@@ -319,10 +327,10 @@ def _items(
                 turn.append(comment)
             elif comments:
                 cut = True
-        elif kind in ("draw", "timeout"):  # the termination words
+        elif kind in TERMINATIONS:  # the termination words
             yield from closing()
             item_start = pos
-            yield Draw(lines.span(pos)) if kind == "draw" else Timeout(lines.span(pos))
+            yield TERMINATIONS[kind](lines.span(pos))
         elif cut:
             pass  # a glyph standing apart, in a turn not kept whole: its action may not be kept
         else:  # a glyph standing apart from its action

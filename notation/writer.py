@@ -11,7 +11,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 
 from referee.notation.dialect import Dialect
-from referee.notation.model import Comment, Draw, Move, Record, Span, Tag, Timeout, Turn
+from referee.notation.lexicon import TERMINATION_WORDS
+from referee.notation.model import Comment, Move, Record, Span, Tag, Turn
 from referee.notation.quick import DRAW, Item, Label, Scanned
 
 LEADING_TAGS = ("Game", "Variant", "Players")
@@ -94,10 +95,8 @@ def write(record: Record, dialect: Dialect) -> str:
     for item in record.items:
         if isinstance(item, Turn):
             body.append(write_turn(item, dialect))
-        elif isinstance(item, Draw):
-            body.append("draw")
-        elif isinstance(item, Timeout):
-            body.append("timeout")
+        elif type(item) in TERMINATION_WORDS:
+            body.append(TERMINATION_WORDS[type(item)])
         else:
             body.append(str(item))
     text = lines[0]

@@ -38,7 +38,8 @@ from referee.judge.drive import TURN, action_places, record_kinds
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Status, Verdict, annotated, malformed
 from referee.notation import writer
-from referee.notation.model import Comment, Draw, Record, RecordItem, Timeout, Turn
+from referee.notation.lexicon import TERMINATION_WORDS
+from referee.notation.model import Comment, Record, RecordItem, Turn
 from referee.notation.reader import Streamed, TurnNotKept, Unreadable, open_streamed
 from referee.notation.stream import RawRecord
 
@@ -262,8 +263,7 @@ class _Canonical:
         if isinstance(item, Turn):
             self.pending = item
         else:
-            word = "draw" if isinstance(item, Draw) else "timeout" if isinstance(item, Timeout) else ""
-            self._line(str(item) if isinstance(item, Comment) else word)
+            self._line(str(item) if isinstance(item, Comment) else TERMINATION_WORDS.get(type(item), ""))
 
     def _flush(self) -> None:
         turn = self.pending
