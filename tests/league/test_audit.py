@@ -13,20 +13,16 @@ from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.league.results import read_game
+from tests.helpers.cli import invoke
 
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 REFEREE = [sys.executable, "-m", "referee"]
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(folder: Path, game: str, per_game: int, count: int, control: str | None) -> None:

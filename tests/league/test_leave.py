@@ -6,17 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
+from tests.helpers.cli import invoke
 
-from referee.cli import app
-
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(folder: Path, game: str, count: int, control: str, leave_days: int) -> None:

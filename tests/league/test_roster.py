@@ -10,19 +10,14 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from referee.cli import app
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
+from tests.helpers.cli import invoke
 
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 
 
-def _run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args), input=stdin)
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(folder: Path, *options: str, names: str = "Ann Bo Cy Di") -> None:

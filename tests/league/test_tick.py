@@ -11,20 +11,14 @@ from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from referee.cli import app
+from tests.helpers.cli import invoke
 from tests.helpers.mail import SmtpServer, free_port, smtp
 
 __all__ = ["smtp"]
-
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(
