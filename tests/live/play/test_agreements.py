@@ -12,11 +12,11 @@ import pytest
 from referee.games import registry
 from referee.judge.adjudicate import read_source
 from referee.judge.errors import UsageError
-from referee.live.play import PlayResult, submit
 from referee.live.play.agreement import split_request
 from referee.live.play.offers import Offer, OfferKind, addresses, offers_in, players, standing
 from referee.notation.model import Comment, Record, Span
 from tests.helpers.cli import invoke
+from tests.helpers.play import play
 
 NIKA = (
     '[Game "nika"]\n[Players "4"]\n[Athens "Ann <ann@example.org>"]\n[Sparta "Bo <bo@example.org>"]\n'
@@ -35,10 +35,6 @@ def game(tmp_path: Path, text: str, name: str = "game.rgn") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
-
-
-def play(path: Path, moves: str | None, **options: object) -> PlayResult:
-    return submit(path, moves, wait=5, **options)  # type: ignore[arg-type]
 
 
 def check(path: Path) -> dict[str, object]:

@@ -17,15 +17,11 @@ from referee.judge import session
 from referee.judge import words as render
 from referee.judge.batch import check_text
 from referee.judge.errors import UsageError
-from referee.live.play import PlayResult, submit
 from referee.notation.timing import format_instant, parse_instant, spoken_duration, spoken_instant
 from tests.helpers.cli import invoke
+from tests.helpers.play import play
 
 START = "2026-12-01T12:00:00Z"
-
-
-def play(path: Path, moves: str | None, now: str, **options: object) -> PlayResult:
-    return submit(path, moves, wait=5, now=parse_instant(now), **options)  # type: ignore[arg-type]
 
 
 def verdict(path: Path) -> dict[str, Any]:

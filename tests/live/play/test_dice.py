@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from referee.games.randomness import Dice, effective_seed
-from referee.live.play import PlayResult, UsageError, read_key, submit
+from referee.live.play import UsageError, read_key
 from referee.live.play.secret import new_secret, reveal
 from tests.helpers.cli import invoke
+from tests.helpers.play import play
 
 POSITION = "R:j20,k21,a1 B:j21,x30 to:R"
 PHYSICAL = f'[Game "nieuchess"]\n[Position "{POSITION}"]\n\n'
@@ -39,10 +40,6 @@ def key(tmp_path: Path, seed: str = "example") -> Path:
     path = tmp_path / "game.key"
     path.write_text(seed + "\n")
     return path
-
-
-def play(path: Path, moves: str | None, **options: object) -> PlayResult:
-    return submit(path, moves, wait=5, **options)  # type: ignore[arg-type]
 
 
 def last_line(path: Path) -> str:

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.live.play import PlayResult, UsageError, submit, turn_token
+from referee.live.play import UsageError, turn_token
 from tests.helpers.cli import invoke
+from tests.helpers.play import play
 
 NIKA = '[Game "nika"]\n[Event "Club night"]\n[Athens "Ann"]\n\n{ The opening. }\n'
 NUMICA_FINISHED = '[Game "numica"]\n[Seed "cli"]\n[Result "Red"]\n\nR: SSOOSOSO\nB: resign\n'
@@ -24,10 +25,6 @@ def nika(tmp_path: Path) -> Path:
     path = tmp_path / "game.rgn"
     path.write_text(NIKA)
     return path
-
-
-def play(path: Path, moves: str | None, **options: object) -> PlayResult:
-    return submit(path, moves, wait=5, **options)  # type: ignore[arg-type]
 
 
 def test_an_implied_label_is_the_side_to_move(tmp_path: Path) -> None:
