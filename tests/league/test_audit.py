@@ -16,6 +16,7 @@ from openskill.models import PlackettLuce
 
 from referee.league.results import read_game
 from tests.helpers.cli import invoke
+from tests.helpers.league import first, make_league, season
 
 START = "2026-12-01T12:00:00Z"
 REFEREE = [sys.executable, "-m", "referee"]
@@ -26,18 +27,7 @@ _run = invoke
 
 
 def _league(folder: Path, game: str, per_game: int, count: int, control: str | None) -> None:
-    options = ["--game", game, "--players", str(per_game), "--name", "Gaps"]
-    if control is not None:
-        options += ["--time-control", control]
-    if per_game > 2:
-        options += ["--rounds", "2"]
-    code, _, err = _run("league", "init", str(folder), *options)
-    assert code == 0, err
-    for name in "Ann Bo Cy Di".split()[:count]:
-        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
-        assert code == 0, err
-    code, _, err = _run("league", "pair", str(folder), "--now", START)
-    assert code == 0, err
+    make_league(folder, *season(game, per_game, control), name="Gaps", names=first(count), pair_at=START)
 
 
 def _status(folder: Path) -> dict[str, object]:

@@ -11,6 +11,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 from tests.helpers.cli import invoke
+from tests.helpers.league import first, make_league, season
 from tests.helpers.mail import GM, message
 
 START = "2026-12-01T12:00:00Z"
@@ -21,19 +22,8 @@ _run = invoke
 
 
 def _league(folder: Path, game: str, per_game: int, count: int, extra: str = "") -> None:
-    options = ["--game", game, "--players", str(per_game), "--time-control", "3d+0m", "--name", "Autumn"]
-    if per_game > 2:
-        options += ["--rounds", "2"]
-    code, _, err = _run("league", "init", str(folder), *options)
-    assert code == 0, err
-    path = folder / "league.toml"
-    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
-    for name in list(ADDRESSES)[:count]:
-        code, _, err = _run("league", "add", str(folder), ADDRESSES[name], "--name", name)
-        assert code == 0, err
-    code, _, err = _run("league", "pair", str(folder), "--now", START)
-    assert code == 0, err
-    _clear(folder)
+    options = season(game, per_game, "3d+0m")
+    make_league(folder, *options, name="Autumn", names=first(count), extra=extra, pair_at=START, clear_outbox=True)
 
 
 def _clear(folder: Path) -> None:
@@ -41,6 +31,8 @@ def _clear(folder: Path) -> None:
         path.unlink()
 
 
+# Not tests.helpers.mail's mail_gm: a league's mail runs in-process at a set instant (--now),
+# with no SMTP server (answers go to the league's outbox), on a message this helper writes.
 def _mail(folder: Path, sender: str, subject: str, body: str, now: str, *extra: str, **headers: str) -> str:
     data = message(sender, subject, body, **headers).as_bytes()
     code, out, err = _run("mail", "--games", str(folder), "--from", GM, "--now", now, *extra, stdin=data)

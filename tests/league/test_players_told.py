@@ -17,6 +17,7 @@ from referee.league.site.pages import outcome_for
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke
+from tests.helpers.league import make_league
 
 START = "2026-12-01T12:00:00Z"
 
@@ -25,11 +26,7 @@ _run = invoke
 
 
 def _league(folder: Path, *options: str, names: str = "Ann Bo") -> None:
-    code, _, err = _run("league", "init", str(folder), "--name", "T", *options)
-    assert code == 0, err
-    for name in names.split():
-        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
-        assert code == 0, err
+    make_league(folder, *options, names=names)
 
 
 def _outbox(folder: Path) -> list[EmailMessage]:

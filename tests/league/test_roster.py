@@ -13,6 +13,7 @@ from pathlib import Path
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke
+from tests.helpers.league import make_league
 
 START = "2026-12-01T12:00:00Z"
 
@@ -20,12 +21,7 @@ START = "2026-12-01T12:00:00Z"
 _run = invoke
 
 
-def _league(folder: Path, *options: str, names: str = "Ann Bo Cy Di") -> None:
-    code, _, err = _run("league", "init", str(folder), "--name", "T", *options)
-    assert code == 0, err
-    for name in names.split():
-        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
-        assert code == 0, err
+_league = make_league
 
 
 def _outbox(folder: Path) -> list[tuple[str, str, str]]:

@@ -27,6 +27,8 @@ NOW = "2026-12-01T12:00:00Z"
 PLAYED = parse_instant(NOW) + 3600  # the games are timed: moves come after their Start (TIME.md)
 
 
+# Not tests.helpers.league's make_league: standings read a league.toml written by hand (any
+# head, any players), with no command run.
 def _league(folder: Path, head: str, players: list[tuple[str, str]]) -> Path:
     folder.mkdir()
     text = head + "".join(f'\n[[player]]\nname = "{n}"\naddress = "{a}"\n' for n, a in players)

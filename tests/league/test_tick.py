@@ -12,6 +12,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 from tests.helpers.cli import invoke
+from tests.helpers.league import first, make_league, season
 from tests.helpers.mail import SmtpServer, free_port, smtp
 
 __all__ = ["smtp"]
@@ -24,25 +25,8 @@ _run = invoke
 def _league(
     folder: Path, game: str, per_game: int, count: int, control: str, extra: str = "", *, keep: bool = False
 ) -> None:
-    options = ["--game", game, "--players", str(per_game), "--time-control", control, "--name", "T"]
-    if per_game > 2:
-        options += ["--rounds", "2"]
-    code, _, err = _run("league", "init", str(folder), *options)
-    assert code == 0, err
-    path = folder / "league.toml"
-    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
-    for name in "Ann Bo Cy Di".split()[:count]:
-        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
-        assert code == 0, err
-    code, _, err = _run("league", "pair", str(folder), "--now", START)
-    assert code == 0, err
-    if not keep:
-        _clear_outbox(folder)
-
-
-def _clear_outbox(folder: Path) -> None:
-    for path in (folder / "outbox").glob("*.eml"):
-        path.unlink()
+    options = season(game, per_game, control)
+    make_league(folder, *options, names=first(count), extra=extra, pair_at=START, clear_outbox=not keep)
 
 
 def _mails(folder: Path) -> list[tuple[str, str, str]]:
