@@ -8,13 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge.verdicts import Verdict
 from tests.conftest import CONFORMANCE, EXAMPLES
-
-runner = CliRunner()
+from tests.helpers.cli import invoke
 
 FINISHED = '[Game "numica"]\n[Seed "cli"]\n[Result "Red"]\n\nR: SSOOSOSO\nB: resign\n'
 ONGOING = '[Game "numica"]\n[Seed "cli"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n'
@@ -36,7 +33,7 @@ def files(tmp_path: Path) -> dict[str, str]:
 
 
 def test_check_prints_one_verdict_per_record_and_exits_0_when_all_legal(files: dict[str, str]) -> None:
-    result = runner.invoke(app, ["check", files["finished"], files["ongoing"]])
+    result = invoke("check", files["finished"], files["ongoing"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].endswith("finished.rgn:1: numica: finished: Red wins (resignation) after 2 turns")
@@ -45,16 +42,16 @@ def test_check_prints_one_verdict_per_record_and_exits_0_when_all_legal(files: d
 
 @pytest.mark.parametrize("name", ["illegal", "malformed", "claim"])
 def test_check_exits_1_for_illegal_malformed_or_a_wrong_claim(files: dict[str, str], name: str) -> None:
-    assert runner.invoke(app, ["check", files["finished"], files[name]]).exit_code == 1
+    assert invoke("check", files["finished"], files[name]).exit_code == 1
 
 
 def test_illegal_verdict_names_turn_action_and_rule(files: dict[str, str]) -> None:
-    output = runner.invoke(app, ["check", files["illegal"]]).output
+    output = invoke("check", files["illegal"]).output
     assert ': numica: illegal: line 6, col 7: turn 1 Red, action 1 "a1-h8": a1 is on a' in output
 
 
 def test_json_verdict_fields(files: dict[str, str]) -> None:
-    result = runner.invoke(app, ["check", "--json", files["illegal"], files["malformed"], files["ongoing"]])
+    result = invoke("check", "--json", files["illegal"], files["malformed"], files["ongoing"])
     illegal, malformed, ongoing = (json.loads(line) for line in result.output.splitlines())
     for verdict in (illegal, malformed, ongoing):
         assert {
@@ -86,14 +83,14 @@ def test_json_verdict_fields(files: dict[str, str]) -> None:
 
 
 def test_quiet_lists_only_records_that_are_not_legal_then_a_summary(files: dict[str, str]) -> None:
-    result = runner.invoke(app, ["check", "--quiet", files["finished"], files["illegal"]])
+    result = invoke("check", "--quiet", files["finished"], files["illegal"])
     lines = result.output.splitlines()
     assert len(lines) == 2 and ": illegal:" in lines[0]
     assert lines[1].startswith("2 records: 1 finished, 0 ongoing, 1 illegal, 0 malformed")
 
 
 def test_stdin_is_read_for_dash() -> None:
-    result = runner.invoke(app, ["check", "-"], input="Hello GM,\n" + ONGOING + ILLEGAL)
+    result = invoke("check", "-", stdin="Hello GM,\n" + ONGOING + ILLEGAL)
     assert result.exit_code == 1
     assert [line.split(": ")[0] for line in result.output.splitlines()] == ["-:1", "-:2"]
 
@@ -101,16 +98,16 @@ def test_stdin_is_read_for_dash() -> None:
 def test_no_record_and_unreadable_files(tmp_path: Path, files: dict[str, str]) -> None:
     empty = tmp_path / "empty.rgn"
     empty.write_text("no game here\n")
-    result = runner.invoke(app, ["check", str(empty)])
+    result = invoke("check", str(empty))
     assert result.exit_code == 1 and "no record found" in result.output
-    result = runner.invoke(app, ["check", str(tmp_path / "missing.rgn"), files["finished"]])
+    result = invoke("check", str(tmp_path / "missing.rgn"), files["finished"])
     assert result.exit_code == 2 and "cannot read" in result.output
 
 
 def test_usage_errors_exit_2() -> None:
-    assert runner.invoke(app, ["check", "--frobnicate", "x"]).exit_code == 2
-    assert runner.invoke(app, ["dance"]).exit_code == 2
-    result = runner.invoke(app, ["new", "chess"])
+    assert invoke("check", "--frobnicate", "x").exit_code == 2
+    assert invoke("dance").exit_code == 2
+    result = invoke("new", "chess")
     assert result.exit_code == 2 and 'unknown game "chess"' in result.output
 
 
@@ -121,45 +118,45 @@ def test_format_writes_canonical_form_that_reads_back(tmp_path: Path) -> None:
     )
     source = tmp_path / "messy.rgn"
     source.write_text(messy)
-    result = runner.invoke(app, ["format", str(source)])
+    result = invoke("format", str(source))
     assert result.output == (
         '[Game "numica"]\n[Red "Ann"]\n[Seed "cli"]\n[Result "*"]\n\nR: SSOOSOSO {hi}\nB: OSOSOSOS!\n1. R: a1-a3\n'
     )
     again = tmp_path / "again.rgn"
     again.write_text(result.output)
-    assert runner.invoke(app, ["format", str(again)]).output == result.output
+    assert invoke("format", str(again)).output == result.output
 
 
 def test_new_writes_tags_with_a_fresh_seed_and_checks_as_ongoing(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["new", "numica", "--tag", "Event=Club night"])
+    result = invoke("new", "numica", "--tag", "Event=Club night")
     assert result.exit_code == 0
     assert result.output.startswith('[Game "numica"]\n[Seed "') and '[Event "Club night"]' in result.output
     path = tmp_path / "new.rgn"
     path.write_text(result.output)
-    assert runner.invoke(app, ["check", str(path)]).output.endswith("ongoing: Red to move\n")
-    written = runner.invoke(app, ["new", "numica", "--seed", "s", "--id", "club-7"]).output
+    assert invoke("check", str(path)).output.endswith("ongoing: Red to move\n")
+    written = invoke("new", "numica", "--seed", "s", "--id", "club-7").output
     assert written == '[Game "numica"]\n[Seed "s"]\n[GameId "club-7"]\n'
 
 
 def test_games_lists_every_game() -> None:
-    result = runner.invoke(app, ["games", "--json"])
+    result = invoke("games", "--json")
     names = [json.loads(line)["name"] for line in result.output.splitlines()]
     assert sorted(names) == ["nieuchess", "nika", "numica", "pikemen"]
 
 
 def test_show_moves_and_replay(files: dict[str, str]) -> None:
-    shown = runner.invoke(app, ["show", "--json", files["ongoing"]])
+    shown = invoke("show", "--json", files["ongoing"])
     assert json.loads(shown.output)["position"].endswith("to:R")
-    listed = runner.invoke(app, ["moves", "--json", files["ongoing"]])
+    listed = invoke("moves", "--json", files["ongoing"])
     actions = json.loads(listed.output)["actions"]
     assert actions and all("-" in action or "x" in action for action in actions)
-    replayed = runner.invoke(app, ["replay", files["finished"]])
+    replayed = invoke("replay", files["finished"])
     assert "Blue resigns" in replayed.output and replayed.exit_code == 0
-    assert runner.invoke(app, ["replay", "--record", "3", files["finished"]]).exit_code == 2
+    assert invoke("replay", "--record", "3", files["finished"]).exit_code == 2
 
 
 def test_version_and_module_entry_point() -> None:
-    assert runner.invoke(app, ["--version"]).output.startswith("referee ")
+    assert invoke("--version").output.startswith("referee ")
     done = subprocess.run(
         [sys.executable, "-m", "referee", "check", "-"], input=ONGOING, capture_output=True, text=True, check=False
     )
@@ -180,8 +177,8 @@ def test_garbage_never_gives_a_traceback() -> None:
 def test_show_at_a_round_shows_the_board_after_it(tmp_path: Path) -> None:
     path = tmp_path / "game.rgn"
     path.write_text(ONGOING + "1. R: a1-a6\n")  # a1 holds a 5 tile with this seed
-    early = runner.invoke(app, ["show", "--json", "--at", "0", str(path)])
-    late = runner.invoke(app, ["show", "--json", str(path)])
+    early = invoke("show", "--json", "--at", "0", str(path))
+    late = invoke("show", "--json", str(path))
     assert json.loads(early.output)["position"] != json.loads(late.output)["position"]
     assert json.loads(early.output)["to_move"] == "Red"
 
@@ -283,29 +280,29 @@ def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rend
 def test_one_record_commands_exit_1_when_the_input_has_no_record(tmp_path: Path, command: str) -> None:
     empty = tmp_path / "mail.txt"
     empty.write_text("Dear GM, my move follows tomorrow.\n")
-    result = runner.invoke(app, [command, str(empty)])
+    result = invoke(command, str(empty))
     assert result.exit_code == 1 and "no record found" in result.output
 
 
 def test_show_at_beyond_the_end_says_how_many_rounds_the_record_has(files: dict[str, str]) -> None:
-    result = runner.invoke(app, ["show", "--at", "5", files["ongoing"]])
+    result = invoke("show", "--at", "5", files["ongoing"])
     assert result.exit_code == 2
     assert "the record has 0 rounds" in result.output
     path = Path(files["ongoing"])
     path.write_text(ONGOING + "1. R: a1-a6\nB: h8-h3\n2. R: a6-a5\n")
-    result = runner.invoke(app, ["show", "--at", "3", str(path)])
+    result = invoke("show", "--at", "3", str(path))
     assert result.exit_code == 2 and "the record has 2 rounds" in result.output
-    assert runner.invoke(app, ["show", "--at", "2", str(path)]).exit_code == 0
+    assert invoke("show", "--at", "2", str(path)).exit_code == 0
 
 
 def test_show_of_an_illegal_record_says_which_board_it_shows_and_exits_1(files: dict[str, str]) -> None:
-    result = runner.invoke(app, ["show", files["illegal"]])
+    result = invoke("show", files["illegal"])
     assert result.exit_code == 1
     assert result.output.startswith("before the illegal action of round 1:\n")
     assert ": illegal: line 6, col 7:" in result.output
-    shown = json.loads(runner.invoke(app, ["show", "--json", files["illegal"]]).output)
+    shown = json.loads(invoke("show", "--json", files["illegal"]).output)
     assert shown["shows"] == "before the illegal action of round 1" and shown["verdict"]["status"] == "illegal"
-    early = runner.invoke(app, ["show", "--at", "0", files["illegal"]])
+    early = invoke("show", "--at", "0", files["illegal"])
     assert early.exit_code == 1 and early.output.startswith("after round 0:\n")
 
 
@@ -313,19 +310,19 @@ def test_show_at_a_round_of_a_malformed_record_says_why_there_is_no_board(files:
     """A malformed record has no replay to cut at a round: its verdict, exit 1 (the
     output comparison of the redraw found this raising instead)."""
     for arguments in (["show", "--at", "1"], ["show", "--svg", "--at", "1"]):
-        result = runner.invoke(app, [*arguments, files["malformed"]])
+        result = invoke(*arguments, files["malformed"])
         assert result.exit_code == 1 and result.exception is None or isinstance(result.exception, SystemExit)
         assert ": numica: malformed: line 5, col 1:" in result.output
 
 
 def test_replay_of_a_malformed_record_starts_with_its_verdict(files: dict[str, str]) -> None:
-    result = runner.invoke(app, ["replay", files["malformed"]])
+    result = invoke("replay", files["malformed"])
     assert result.exit_code == 1
     assert result.output.startswith(files["malformed"] + ":1: numica: malformed: line 5, col 1:")
 
 
 def test_replay_of_a_record_with_no_action_starts_with_the_board() -> None:
-    result = runner.invoke(app, ["replay", "-"], input='[Game "numica"]\n[Seed "cli"]\n')
+    result = invoke("replay", "-", stdin='[Game "numica"]\n[Seed "cli"]\n')
     assert result.exit_code == 0 and not result.output.startswith("\n")
     assert result.output.rstrip().endswith("-:1: numica: ongoing: Red to move")
 
@@ -335,10 +332,10 @@ def test_replay_of_a_record_with_no_action_starts_with_the_board() -> None:
 
 def test_dash_h_is_help_and_arguments_are_shown_as_files() -> None:
     for command in (["-h"], ["check", "-h"], ["show", "-h"]):
-        assert runner.invoke(app, command).output == runner.invoke(app, [*command[:-1], "--help"]).output
-    check_help = runner.invoke(app, ["check", "-h"]).output
+        assert invoke(*command).output == invoke(*command[:-1], "--help").output
+    check_help = invoke("check", "-h").output
     assert "FILE...  RGN files to read; - reads standard input." in check_help
-    show_help = runner.invoke(app, ["show", "-h"]).output
+    show_help = invoke("show", "-h").output
     assert "FILE  An RGN file; - reads standard input." in show_help
     assert "TEXT" not in show_help and "file TEXT" not in check_help
 
@@ -346,12 +343,12 @@ def test_dash_h_is_help_and_arguments_are_shown_as_files() -> None:
 def test_plurals_in_verdicts_and_summaries(tmp_path: Path) -> None:
     one = tmp_path / "one.rgn"
     one.write_text('[Game "numica"]\n[Seed "cli"]\n\nR: resign\n')
-    result = runner.invoke(app, ["check", "--quiet", str(one)])
+    result = invoke("check", "--quiet", str(one))
     assert result.output == "1 record: 1 finished, 0 ongoing, 0 illegal, 0 malformed; 0 claimed results do not match\n"
-    assert runner.invoke(app, ["check", str(one)]).output.endswith("Blue wins (resignation) after 1 turn\n")
+    assert invoke("check", str(one)).output.endswith("Blue wins (resignation) after 1 turn\n")
     claim = tmp_path / "claim.rgn"
     claim.write_text(WRONG_CLAIM)
-    summary = runner.invoke(app, ["check", "-q", str(claim)]).output.splitlines()[-1]
+    summary = invoke("check", "-q", str(claim)).output.splitlines()[-1]
     assert summary == "1 record: 1 finished, 0 ongoing, 0 illegal, 0 malformed; 1 claimed result does not match"
 
 
@@ -381,7 +378,7 @@ def test_a_crash_while_reading_stays_with_its_record(monkeypatch: pytest.MonkeyP
 
 def test_a_long_action_is_quoted_by_a_short_prefix_only() -> None:
     record = '[Game "nieuchess"]\n\nR: setup' + " a1" * 100_000 + "\n"
-    result = runner.invoke(app, ["check", "-"], input=record)
+    result = invoke("check", "-", stdin=record)
     assert result.exit_code == 1 and 'action 1 "setup a1 a1' in result.output
     assert len(result.output) < 400
 
@@ -392,7 +389,7 @@ def test_every_json_verdict_gives_the_byte_offset_its_record_starts_at(tmp_path:
     data = "\ufeff" + preamble + FINISHED + "\n" + MALFORMED + "\n" + ILLEGAL + ONGOING
     path = tmp_path / "league.rgn"
     path.write_bytes(data.encode("utf-8"))
-    result = runner.invoke(app, ["check", "--json", str(path)])
+    result = invoke("check", "--json", str(path))
     verdicts = [json.loads(line) for line in result.stdout.splitlines()]
     assert [v["status"] for v in verdicts] == ["finished", "malformed", "illegal", "ongoing"]
     raw = path.read_bytes()

@@ -10,15 +10,12 @@ import string
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.games import registry
 from referee.judge import fresh
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.errors import UsageError
-
-runner = CliRunner()
+from tests.helpers.cli import invoke
 
 
 @pytest.mark.parametrize(
@@ -55,28 +52,24 @@ runner = CliRunner()
     ],
 )
 def test_new_refuses_what_check_would_reject(args: list[str], message: str) -> None:
-    result = runner.invoke(app, ["new", *args])
+    result = invoke("new", *args)
     assert result.exit_code == 2, result.output
     assert result.output.count("\n") == 1 and message in result.output
 
 
 def test_new_writes_first_only_for_games_that_let_players_choose() -> None:
-    pikemen = runner.invoke(app, ["new", "pikemen", "--players", "3", "--first", "y"])
+    pikemen = invoke("new", "pikemen", "--players", "3", "--first", "y")
     assert pikemen.exit_code == 0 and '[First "Yellow"]' in pikemen.output
     for game in ("nika", "numica"):
-        assert "First" not in runner.invoke(app, ["new", game]).output
+        assert "First" not in invoke("new", game).output
 
 
 def test_new_accepts_consistent_repetitions_and_reads_players_from_a_tag() -> None:
-    result = runner.invoke(
-        app, ["new", "pikemen", "--players", "4", "--tag", "Players=4", "--first", "Green", "--id", "p"]
-    )
+    result = invoke("new", "pikemen", "--players", "4", "--tag", "Players=4", "--first", "Green", "--id", "p")
     assert result.output == '[Game "pikemen"]\n[Players "4"]\n[First "Green"]\n[GameId "p"]\n'
-    tagged = runner.invoke(app, ["new", "nika", "--tag", "Players=3", "--tag", "Sparta=Bo", "--tag", "GameId=n"])
+    tagged = invoke("new", "nika", "--tag", "Players=3", "--tag", "Sparta=Bo", "--tag", "GameId=n")
     assert tagged.output == '[Game "nika"]\n[Players "3"]\n[Sparta "Bo"]\n[GameId "n"]\n'
-    claimed = runner.invoke(
-        app, ["new", "numica", "--seed", "s", "--tag", "Result=*", "--id", "u", "--tag", "GameId=u"]
-    )
+    claimed = invoke("new", "numica", "--seed", "s", "--tag", "Result=*", "--id", "u", "--tag", "GameId=u")
     assert claimed.output == '[Game "numica"]\n[Seed "s"]\n[GameId "u"]\n[Result "*"]\n'
 
 
@@ -135,10 +128,10 @@ def test_every_game_and_player_count_with_every_first_side_checks() -> None:
 
 
 def test_new_names_its_game_with_a_fresh_random_id_or_the_one_given() -> None:
-    drawn = [runner.invoke(app, ["new", "nika"]).output for _ in range(2)]
+    drawn = [invoke("new", "nika").output for _ in range(2)]
     ids = [re.search(r'\[GameId "([0-9a-f]{16})"\]\n', text) for text in drawn]
     assert ids[0] is not None and ids[1] is not None and ids[0].group(1) != ids[1].group(1)
-    given = runner.invoke(app, ["new", "nika", "--id", "autumn/r1-t1", "--tag", "Event=Autumn"])
+    given = invoke("new", "nika", "--id", "autumn/r1-t1", "--tag", "Event=Autumn")
     assert given.output == '[Game "nika"]\n[GameId "autumn/r1-t1"]\n[Event "Autumn"]\n'
 
 
@@ -152,5 +145,5 @@ def test_new_names_its_game_with_a_fresh_random_id_or_the_one_given() -> None:
     ],
 )
 def test_new_refuses_an_id_it_cannot_write(args: list[str], message: str) -> None:
-    result = runner.invoke(app, ["new", "nika", *args])
+    result = invoke("new", "nika", *args)
     assert result.exit_code == 2 and result.output.count("\n") == 1 and message in result.output

@@ -160,6 +160,21 @@ def run_mail(data: bytes, *args: str, env: dict[str, str] | None = None) -> subp
     )
 
 
+def mail_gm(games: Path, server: SmtpServer, data: bytes, *more: str) -> tuple[int, str]:
+    """`referee mail` run as the game master runs it on one message (`--games GAMES --smtp
+    SERVER --from GM MORE...`): its exit code and standard error, which never holds a traceback."""
+    done = run_mail(data, "--games", str(games), "--smtp", server.address, "--from", GM, *more)
+    assert "Traceback" not in done.stderr, done.stderr
+    return done.returncode, done.stderr
+
+
+def mail_gm_ok(games: Path, server: SmtpServer, data: bytes, *more: str) -> str:
+    """`mail_gm` that must exit 0: its standard error."""
+    code, err = mail_gm(games, server, data, *more)
+    assert code == 0, err
+    return err
+
+
 def outbox_messages(folder: Path) -> list[EmailMessage]:
     found = []
     for path in sorted(folder.glob("*.eml")):

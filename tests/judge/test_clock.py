@@ -7,14 +7,11 @@ import json
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge import words as render
 from referee.judge.batch import check_text
 from referee.notation.timing import parse_instant
-
-runner = CliRunner()
+from tests.helpers.cli import invoke
 
 HEAD = '[Game "numica"]\n[Seed "42"]\n[TimeControl "3d+1d/5d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
 # Seed 42 deals tiles on which Red's first move a1-a4 and Blue's a8xa4 are legal.
@@ -62,7 +59,7 @@ def test_six_the_table_banks_after_each_charge_and_increment() -> None:
 
 
 def test_six_as_of_noon_on_the_sixth_blue_has_six_hours() -> None:
-    result = runner.invoke(app, ["check", "--json", "--as-of", "2026-12-06T12:00:00Z", "-"], input=SIX)
+    result = invoke("check", "--json", "--as-of", "2026-12-06T12:00:00Z", "-", stdin=SIX)
     clock = json.loads(result.stdout)["clock"]
     assert result.exit_code == 0
     assert clock["running"] == "Blue" and clock["remaining"] == {"Red": 324000, "Blue": 21600}
@@ -71,13 +68,13 @@ def test_six_as_of_noon_on_the_sixth_blue_has_six_hours() -> None:
 
 
 def test_six_as_of_the_seventh_blue_has_flagged_and_the_game_goes_on() -> None:
-    result = runner.invoke(app, ["check", "--as-of", "2026-12-07T00:00:00Z", "-"], input=SIX)
+    result = invoke("check", "--as-of", "2026-12-07T00:00:00Z", "-", stdin=SIX)
     assert result.exit_code == 0
     assert result.stdout.strip() == (
         "-:1: numica: ongoing: Blue to move, round 1; clock Blue 0h 00m, Red 3d 18h 00m; "
         "Blue's time ran out at 2026-12-06 18:00 UTC: a timeout is due"
     )
-    as_json = runner.invoke(app, ["check", "--json", "--as-of", "2026-12-07T00:00:00Z", "-"], input=SIX)
+    as_json = invoke("check", "--json", "--as-of", "2026-12-07T00:00:00Z", "-", stdin=SIX)
     verdict = json.loads(as_json.stdout)
     assert verdict["status"] == "ongoing" and verdict["clock"]["flagged"] == "Blue"
     assert verdict["clock"]["remaining"]["Blue"] == 0  # never below 0
@@ -299,30 +296,30 @@ def test_per_move_a_grant_to_the_running_side_adds_to_this_turn() -> None:
 
 
 def test_as_of_earlier_than_the_last_stamp_is_a_usage_error() -> None:
-    result = runner.invoke(app, ["check", "--as-of", "2026-12-04T00:00:00Z", "-"], input=SIX)
+    result = invoke("check", "--as-of", "2026-12-04T00:00:00Z", "-", stdin=SIX)
     assert result.exit_code == 2 and "earlier than the record's last stamp" in result.stderr
 
 
 def test_as_of_now_takes_the_one_clock_that_now_sets() -> None:
-    result = runner.invoke(app, ["check", "--json", "--as-of", "now", "--now", "2026-12-06T12:00:00Z", "-"], input=SIX)
+    result = invoke("check", "--json", "--as-of", "now", "--now", "2026-12-06T12:00:00Z", "-", stdin=SIX)
     assert json.loads(result.stdout)["clock"]["remaining"]["Blue"] == 21600
-    bad = runner.invoke(app, ["check", "--as-of", "tomorrow", "-"], input=SIX)
+    bad = invoke("check", "--as-of", "tomorrow", "-", stdin=SIX)
     assert bad.exit_code == 2 and "--as-of" in bad.stderr
 
 
 def test_show_gives_both_clocks_and_the_deadline_as_of_an_instant() -> None:
-    result = runner.invoke(app, ["show", "--as-of", "2026-12-06T12:00:00Z", "-"], input=SIX)
+    result = invoke("show", "--as-of", "2026-12-06T12:00:00Z", "-", stdin=SIX)
     assert result.exit_code == 0
     assert result.stdout.rstrip().endswith("clock Blue 6h 00m, Red 3d 18h 00m; deadline 2026-12-06 18:00 UTC")
-    as_json = runner.invoke(app, ["show", "--json", "-"], input=SIX)
+    as_json = invoke("show", "--json", "-", stdin=SIX)
     assert json.loads(as_json.stdout)["verdict"]["clock"]["deadline"] == "2026-12-06T18:00:00Z"
-    early = runner.invoke(app, ["show", "--as-of", "2026-12-01T00:00:00Z", "-"], input=SIX)
+    early = invoke("show", "--as-of", "2026-12-01T00:00:00Z", "-", stdin=SIX)
     assert early.exit_code == 2
 
 
 def test_an_untimed_record_has_a_null_clock_and_as_of_changes_nothing() -> None:
     untimed = '[Game "numica"]\n[Seed "42"]\n\nR: SSSSOOOO\n'
-    result = runner.invoke(app, ["check", "--json", "--as-of", "2026-12-06T12:00:00Z", "-"], input=untimed)
+    result = invoke("check", "--json", "--as-of", "2026-12-06T12:00:00Z", "-", stdin=untimed)
     assert result.exit_code == 0 and json.loads(result.stdout)["clock"] is None
 
 

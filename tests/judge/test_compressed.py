@@ -14,16 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge import compressed, sources
 from referee.notation.stream import split
 from tests.conftest import CONFORMANCE, EXAMPLES
+from tests.helpers.cli import invoke
 
 zstandard = pytest.importorskip("zstandard", reason="zstandard is not installed: pip install 'referee[zstd]'")
-
-runner = CliRunner()
 
 COMPRESS: dict[str, Callable[[bytes], bytes]] = {
     ".gz": gzip.compress,
@@ -50,14 +47,14 @@ def _packed(plain: Path, suffix: str) -> Path:
 
 @pytest.mark.parametrize("suffix", list(COMPRESS))
 def test_check_reads_a_compressed_file_and_standard_input_as_the_plain_file(archive: Path, suffix: str) -> None:
-    plain = runner.invoke(app, ["check", "--json", str(archive)])
+    plain = invoke("check", "--json", str(archive))
     assert plain.exit_code == 1 and plain.stdout.count("\n") > 20
     packed = _packed(archive, suffix)
-    from_file = runner.invoke(app, ["check", "--json", str(packed)])
+    from_file = invoke("check", "--json", str(packed))
     assert from_file.exit_code == 1
     # The verdict's source is the file given.
     assert from_file.stdout == plain.stdout.replace(f'"source": "{archive}"', f'"source": "{packed}"')
-    piped = runner.invoke(app, ["check", "--json", "-"], input=packed.read_bytes())
+    piped = invoke("check", "--json", "-", stdin=packed.read_bytes())
     assert piped.exit_code == 1
     assert piped.stdout == plain.stdout.replace(f'"source": "{archive}"', '"source": "-"')
 
@@ -75,9 +72,9 @@ def test_check_reads_a_compressed_file_and_standard_input_as_the_plain_file(arch
 )
 def test_every_command_that_reads_records_reads_them_compressed(archive: Path, command: list[str], suffix: str) -> None:
     packed = _packed(archive, suffix)
-    plain = runner.invoke(app, [*command, str(archive)])
+    plain = invoke(*command, str(archive))
     for source, given in ((str(packed), None), ("-", packed.read_bytes())):
-        done = runner.invoke(app, [*command, source], input=given)
+        done = invoke(*command, source, stdin=given)
         assert done.exit_code == plain.exit_code
         assert done.stdout == plain.stdout.replace(str(archive), source)
 
@@ -88,11 +85,11 @@ def test_a_truncated_file_keeps_the_verdicts_read_before_the_damage(archive: Pat
     # enough that whole blocks come before the damage.
     plain = archive.with_name("longer.rgn")
     plain.write_bytes(b"\n".join(path.read_bytes() for path in sorted(CONFORMANCE.glob("*/*.rgn"))))
-    whole = runner.invoke(app, ["check", str(plain)]).stdout.splitlines()
+    whole = invoke("check", str(plain)).stdout.splitlines()
     data = bz2.compress(plain.read_bytes(), 1) if suffix == ".bz2" else COMPRESS[suffix](plain.read_bytes())
     cut = archive.with_name("cut.rgn" + suffix)
     cut.write_bytes(data[: len(data) * 2 // 3])
-    done = runner.invoke(app, ["check", str(cut)])
+    done = invoke("check", str(cut))
     assert done.exit_code == 2  # as for an unreadable file
     lines = done.stdout.replace(str(cut), str(plain)).splitlines()
     assert 0 < len(lines) < len(whole) and lines == whole[: len(lines)]
@@ -105,7 +102,7 @@ def test_corrupt_data_in_the_middle_is_one_line(archive: Path) -> None:
     data[len(data) // 2 : len(data) // 2 + 64] = bytes(64)
     broken = archive.with_name("broken.rgn.gz")
     broken.write_bytes(bytes(data))
-    done = runner.invoke(app, ["check", str(broken)])
+    done = invoke("check", str(broken))
     assert done.exit_code == 2
     said = done.stderr.splitlines()
     assert len(said) == 1 and "corrupt" in said[0] and "Traceback" not in done.stdout + done.stderr
@@ -114,12 +111,12 @@ def test_corrupt_data_in_the_middle_is_one_line(archive: Path) -> None:
 def test_a_file_named_for_a_format_must_hold_it(archive: Path) -> None:
     fake = archive.with_name("fake.rgn.gz")
     fake.write_bytes(archive.read_bytes())
-    done = runner.invoke(app, ["check", str(fake)])
+    done = invoke("check", str(fake))
     assert done.exit_code == 2
     assert done.stderr == f"referee: cannot read {fake}: not a gzip file (its first bytes are not gzip's)\n"
     renamed = archive.with_name("plain.rgn")
     renamed.write_bytes(gzip.compress(archive.read_bytes()))  # any other name: told by its first bytes
-    assert runner.invoke(app, ["check", str(renamed)]).exit_code == 1
+    assert invoke("check", str(renamed)).exit_code == 1
 
 
 def test_a_zst_file_without_zstandard_is_one_line_and_exit_2(archive: Path) -> None:

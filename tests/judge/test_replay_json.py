@@ -8,14 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge import session
 from referee.judge.adjudicate import Replay
 from tests.conftest import CONFORMANCE, EXAMPLES
+from tests.helpers.cli import invoke
 
-runner = CliRunner()
 RECORDS = sorted(EXAMPLES.glob("*.rgn")) + sorted(CONFORMANCE.glob("*/*.rgn"))
 FIELDS = {
     "odds": {"attackers", "defenders", "odds"},
@@ -29,7 +27,7 @@ FIELDS = {
 
 
 def _lines(path: Path, *args: str) -> tuple[int, list[dict[str, Any]], str]:
-    result = runner.invoke(app, ["replay", "--json", *args, str(path)])
+    result = invoke("replay", "--json", *args, str(path))
     return result.exit_code, [json.loads(line) for line in result.stdout.splitlines()], result.stderr
 
 
@@ -40,7 +38,7 @@ def test_one_object_per_action_saying_what_the_text_replay_says(path: Path) -> N
     code, lines, stderr = _lines(path)
     assert code == (0 if played.verdict.legal else 1)
     assert len(lines) == len(played.steps)
-    text = runner.invoke(app, ["replay", str(path)]).stdout
+    text = invoke("replay", str(path)).stdout
     # Every action's events, in order, are the lines the text replay prints under it.
     actions = text.split("\n\n")[0] if played.steps else ""
     written = [line[4:] for line in actions.splitlines() if line.startswith("    ")]

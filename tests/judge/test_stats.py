@@ -8,13 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge.stats import MIN_ROLLS, DiceAudit, chi_square_p
 from tests.conftest import EXAMPLES
-
-runner = CliRunner()
+from tests.helpers.cli import invoke
 
 
 def _survival_by_integration(x: float) -> float:
@@ -72,7 +69,7 @@ def _unseeded(tmp_path: Path) -> tuple[Path, dict[str, list[int]]]:
 
 def test_stats_json_counts_the_dice_each_side_wrote(tmp_path: Path) -> None:
     path, written = _unseeded(tmp_path)
-    result = runner.invoke(app, ["stats", "--json", str(path)])
+    result = invoke("stats", "--json", str(path))
     assert result.exit_code == 0, result.output
     fields = json.loads(result.stdout)
     assert fields["records"] == 3
@@ -94,8 +91,8 @@ def test_stats_json_counts_the_dice_each_side_wrote(tmp_path: Path) -> None:
 def test_stats_by_status_results_and_lengths(tmp_path: Path) -> None:
     files = [str(EXAMPLES / name) for name in ("nika-won.rgn", "nika-drawn.rgn", "numica-ongoing.rgn")]
     files.append(str(EXAMPLES / "broken" / "nika-illegal.rgn"))
-    checked = [json.loads(line) for line in runner.invoke(app, ["check", "--json", *files]).stdout.splitlines()]
-    result = runner.invoke(app, ["stats", "--json", *files])
+    checked = [json.loads(line) for line in invoke("check", "--json", *files).stdout.splitlines()]
+    result = invoke("stats", "--json", *files)
     assert result.exit_code == 1  # an illegal record: the exit status of check
     nika = json.loads(result.stdout)["games"]["nika"]
     assert nika["statuses"] == {"finished": 2, "illegal": 1}
@@ -109,7 +106,7 @@ def test_stats_by_status_results_and_lengths(tmp_path: Path) -> None:
 
 def test_stats_text_flags_nothing_on_the_example_and_reports_rolls_as_written(tmp_path: Path) -> None:
     path, written = _unseeded(tmp_path)
-    result = runner.invoke(app, ["stats", str(path)])
+    result = invoke("stats", str(path))
     assert result.exit_code == 0
     assert f"dice Red: {len(written['Red'])} rolls (" in result.stdout
     assert f"{len(written['Blue'])} rolls taken as written (no seed in the record)" in result.stdout
@@ -117,5 +114,5 @@ def test_stats_text_flags_nothing_on_the_example_and_reports_rolls_as_written(tm
 
 
 def test_stats_of_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["stats", str(tmp_path / "none.rgn")])
+    result = invoke("stats", str(tmp_path / "none.rgn"))
     assert result.exit_code == 2 and "cannot read" in result.stderr

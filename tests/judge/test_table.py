@@ -10,15 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge import table
 from tests.conftest import CONFORMANCE, EXAMPLES
+from tests.helpers.cli import invoke
 
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed: pip install 'referee[parquet]'")
-
-runner = CliRunner()
 
 TIMED = """[Game "pikemen"]
 [Players "3"]
@@ -59,9 +56,9 @@ def test_every_row_holds_the_fields_of_the_json_verdict(
     files: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(table, "ROWS", 16)  # several row groups
-    expected = runner.invoke(app, ["check", "--json", *files])
+    expected = invoke("check", "--json", *files)
     out = tmp_path / "verdicts.parquet"
-    done = runner.invoke(app, ["check", "--parquet", str(out), *files])
+    done = invoke("check", "--parquet", str(out), *files)
     assert (done.exit_code, done.stdout) == (expected.exit_code, "")
     assert done.exit_code == 1
     verdicts = [json.loads(line) for line in expected.stdout.splitlines()]
@@ -80,7 +77,7 @@ def test_every_row_holds_the_fields_of_the_json_verdict(
 
 def test_the_columns_are_typed_and_nested_fields_are_structs(files: list[str], tmp_path: Path) -> None:
     out = tmp_path / "verdicts.parquet"
-    runner.invoke(app, ["check", "--parquet", str(out), *files[:3]])
+    invoke("check", "--parquet", str(out), *files[:3])
     schema = pq.read_schema(out)
     types = {name: str(schema.field(name).type) for name in schema.names}
     assert types["record"] == types["offset"] == types["turns"] == "int64"
@@ -91,11 +88,11 @@ def test_the_columns_are_typed_and_nested_fields_are_structs(files: list[str], t
 
 
 def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(files: list[str], tmp_path: Path) -> None:
-    done = runner.invoke(app, ["check", "--parquet", str(tmp_path / "no" / "such" / "t.parquet"), *files[:2]])
+    done = invoke("check", "--parquet", str(tmp_path / "no" / "such" / "t.parquet"), *files[:2])
     assert done.exit_code == 2
     assert done.stderr.startswith(f"referee: cannot write {tmp_path / 'no' / 'such' / 't.parquet'}: ")
     assert len(done.stderr.splitlines()) == 1
-    assert runner.invoke(app, ["check", "--parquet", "-", *files[:2]]).exit_code == 2
+    assert invoke("check", "--parquet", "-", *files[:2]).exit_code == 2
 
 
 def test_without_pyarrow_parquet_is_one_line_and_exit_2(files: list[str], tmp_path: Path) -> None:

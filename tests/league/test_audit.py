@@ -13,35 +13,21 @@ from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.league.results import read_game
+from tests.helpers.cli import invoke
+from tests.helpers.league import first, make_league, season
 
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 REFEREE = [sys.executable, "-m", "referee"]
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(folder: Path, game: str, per_game: int, count: int, control: str | None) -> None:
-    options = ["--game", game, "--players", str(per_game), "--name", "Gaps"]
-    if control is not None:
-        options += ["--time-control", control]
-    if per_game > 2:
-        options += ["--rounds", "2"]
-    code, _, err = _run("league", "init", str(folder), *options)
-    assert code == 0, err
-    for name in "Ann Bo Cy Di".split()[:count]:
-        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
-        assert code == 0, err
-    code, _, err = _run("league", "pair", str(folder), "--now", START)
-    assert code == 0, err
+    make_league(folder, *season(game, per_game, control), name="Gaps", names=first(count), pair_at=START)
 
 
 def _status(folder: Path) -> dict[str, object]:

@@ -8,24 +8,20 @@ import stat
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.token import token_of
 from referee.live.mail.players import load_keys, verify
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from referee.store import locked
+from tests.helpers.cli import invoke, invoker
 
-runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"
 PLAYED = parse_instant(NOW) + 3600  # the games are timed: moves come after their Start (TIME.md)
 
 
-def _run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, ["league", *args], input=stdin)
-    return result.exit_code, result.stdout, result.stderr
+_run = invoker("league")
 
 
 def _new_league(folder: Path, *options: str, players: int = 4) -> None:
@@ -310,10 +306,15 @@ def test_the_league_folder_is_a_mail_gateways_games_folder(tmp_path: Path) -> No
         "From: Ann <ann@example.org>\nTo: gm@example.org\nSubject: [r1-t1] my move\n"
         "Message-ID: <1@example.org>\n\nresign\n"
     )
-    result = runner.invoke(
-        app,
-        ["mail", "--games", str(folder), "--keys", str(folder / "keys"), "--from", "gm@example.org"],
-        input=message.encode(),
+    result = invoke(
+        "mail",
+        "--games",
+        str(folder),
+        "--keys",
+        str(folder / "keys"),
+        "--from",
+        "gm@example.org",
+        stdin=message.encode(),
     )
     assert result.exit_code == 0, result.stderr
     code, out, _ = _run("status", str(folder))

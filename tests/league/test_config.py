@@ -6,13 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.league.config import Dice, Digest, LeagueConfigError, Pairing, parse
 from referee.notation.timing import DAY, HOUR
-
-runner = CliRunner()
+from tests.helpers.cli import invoke
 
 PLAYERS = """
 [[player]]
@@ -153,11 +150,11 @@ def test_an_inconsistent_league_names_the_key(text: str, key: str, message: str)
 def test_a_command_on_a_bad_league_exits_2_with_one_line_naming_the_key(tmp_path: Path) -> None:
     (tmp_path / "league.toml").write_text('name = "C"\ngame = "pikemen"\nplayers = 7\n', encoding="utf-8")
     for command in ("status", "standings", "pair"):
-        result = runner.invoke(app, ["league", command, str(tmp_path)])
+        result = invoke("league", command, str(tmp_path))
         assert result.exit_code == 2, result.output
         assert result.stderr.count("\n") == 1
         assert "league.toml: players: pikemen is played by 2, 3 or 4 players, not 7" in result.stderr
-    missing = runner.invoke(app, ["league", "status", str(tmp_path / "nowhere")])
+    missing = invoke("league", "status", str(tmp_path / "nowhere"))
     assert missing.exit_code == 2 and "no such file" in missing.stderr
 
 
@@ -165,11 +162,10 @@ def test_a_command_on_a_bad_league_exits_2_with_one_line_naming_the_key(tmp_path
 def test_a_name_whose_side_tag_names_no_address_is_refused(tmp_path: Path, name: str) -> None:
     """`Ed (x <ed@x.org>` reads as no address at all: the player's moves would be dropped
     as a stranger's. Refused, exit 2, one line saying why; league.toml unchanged."""
-    runner = CliRunner()
     folder = tmp_path / "league"
-    assert runner.invoke(app, ["league", "init", str(folder), "--game", "numica", "--players", "2"]).exit_code == 0
+    assert invoke("league", "init", str(folder), "--game", "numica", "--players", "2").exit_code == 0
     before = (folder / "league.toml").read_text()
-    done = runner.invoke(app, ["league", "add", str(folder), "ed@x.org", "--name", name])
+    done = invoke("league", "add", str(folder), "ed@x.org", "--name", name)
     assert done.exit_code == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "--name" in done.stderr and repr(name) in done.stderr
     assert (folder / "league.toml").read_text() == before

@@ -30,6 +30,8 @@ def _cli(*args: str) -> faults.Ran:
     return ran
 
 
+# Not tests.helpers.league's make_league: the commands run as real processes (`_cli`) under an
+# injected fault, and the players are p1..pN, as many as a test needs.
 def _league(folder: Path, players: int, timed: bool = False) -> None:
     options = ["--game", "pikemen", "--players", "2", "--name", "Fall"]
     _cli("league", "init", str(folder), *options, *(["--time-control", "1d+0m"] if timed else []))

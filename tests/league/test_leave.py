@@ -6,29 +6,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
+from tests.helpers.cli import invoke
+from tests.helpers.league import first, make_league, season
 
-from referee.cli import app
-
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(folder: Path, game: str, count: int, control: str, leave_days: int) -> None:
-    code, _, err = _run("league", "init", str(folder), "--game", game, "--players", "2", "--time-control", control)
-    assert code == 0, err
-    path = folder / "league.toml"
-    path.write_text(path.read_text(encoding="utf-8") + f"leave_days = {leave_days}\n", encoding="utf-8")
-    for name in "Ann Bo Cy Di".split()[:count]:
-        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
-        assert code == 0, err
-    code, _, err = _run("league", "pair", str(folder), "--now", START)
-    assert code == 0, err
+    extra = f"leave_days = {leave_days}\n"
+    make_league(folder, *season(game, 2, control), name=None, names=first(count), extra=extra, pair_at=START)
 
 
 def _clock(path: Path) -> dict[str, object]:

@@ -10,35 +10,20 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from referee.cli import app
+from tests.helpers.cli import invoke
+from tests.helpers.league import first, make_league, season
 from tests.helpers.mail import GM, message
 
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 ADDRESSES = {"Ann": "ann@example.org", "Bo": "bo@example.org", "Cy": "cy@example.org"}
 
 
-def _run(*args: str, data: bytes | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args), input=data)
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(folder: Path, game: str, per_game: int, count: int, extra: str = "") -> None:
-    options = ["--game", game, "--players", str(per_game), "--time-control", "3d+0m", "--name", "Autumn"]
-    if per_game > 2:
-        options += ["--rounds", "2"]
-    code, _, err = _run("league", "init", str(folder), *options)
-    assert code == 0, err
-    path = folder / "league.toml"
-    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
-    for name in list(ADDRESSES)[:count]:
-        code, _, err = _run("league", "add", str(folder), ADDRESSES[name], "--name", name)
-        assert code == 0, err
-    code, _, err = _run("league", "pair", str(folder), "--now", START)
-    assert code == 0, err
-    _clear(folder)
+    options = season(game, per_game, "3d+0m")
+    make_league(folder, *options, name="Autumn", names=first(count), extra=extra, pair_at=START, clear_outbox=True)
 
 
 def _clear(folder: Path) -> None:
@@ -46,9 +31,11 @@ def _clear(folder: Path) -> None:
         path.unlink()
 
 
+# Not tests.helpers.mail's mail_gm: a league's mail runs in-process at a set instant (--now),
+# with no SMTP server (answers go to the league's outbox), on a message this helper writes.
 def _mail(folder: Path, sender: str, subject: str, body: str, now: str, *extra: str, **headers: str) -> str:
     data = message(sender, subject, body, **headers).as_bytes()
-    code, out, err = _run("mail", "--games", str(folder), "--from", GM, "--now", now, *extra, data=data)
+    code, out, err = _run("mail", "--games", str(folder), "--from", GM, "--now", now, *extra, stdin=data)
     assert code == 0, out + err
     assert "Traceback" not in err
     return err
@@ -192,7 +179,7 @@ def test_a_broken_league_toml_is_a_usage_error_naming_the_key(tmp_path: Path) ->
     toml = folder / "league.toml"
     toml.write_text(toml.read_text(encoding="utf-8") + 'digest = "weekly"\n', encoding="utf-8")
     data = message(ADDRESSES["Ann"], "[r1-t1] move", "status").as_bytes()
-    code, _, err = _run("mail", "--games", str(folder), "--from", GM, "--now", START, data=data)
+    code, _, err = _run("mail", "--games", str(folder), "--from", GM, "--now", START, stdin=data)
     assert code == 2 and "digest" in err and "Traceback" not in err
 
 
@@ -240,7 +227,7 @@ def test_leave_by_mail_without_a_duration_is_answered_with_its_form(tmp_path: Pa
 def _with_keys(folder: Path) -> None:
     for address in ADDRESSES.values():
         passphrase = f"secret of {address}\n".encode()
-        code, _, err = _run("mail", "--games", str(folder), "--add-player", address, data=passphrase)
+        code, _, err = _run("mail", "--games", str(folder), "--add-player", address, stdin=passphrase)
         assert code == 0, err
 
 

@@ -9,24 +9,19 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
+from tests.helpers.cli import invoke
 from tests.helpers.mail import free_port
 from tests.helpers.notices import Receiver, receiver
 
 pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
 __all__ = ["receiver"]
-
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _tick(folder: Path, now: str) -> dict[str, object]:

@@ -12,29 +12,21 @@ from email.parser import BytesParser
 from fractions import Fraction
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from referee.cli import app
 from referee.league.results import GameResult, Seat, named, placing
 from referee.league.site.pages import outcome_for
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
+from tests.helpers.cli import invoke
+from tests.helpers.league import make_league
 
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 
 
-def _run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args), input=stdin)
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(folder: Path, *options: str, names: str = "Ann Bo") -> None:
-    code, _, err = _run("league", "init", str(folder), "--name", "T", *options)
-    assert code == 0, err
-    for name in names.split():
-        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
-        assert code == 0, err
+    make_league(folder, *options, names=names)
 
 
 def _outbox(folder: Path) -> list[EmailMessage]:

@@ -11,24 +11,26 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.live.mail import game
+from tests.helpers.cli import invoke
 from tests.helpers.commands import KINDS, LEAGUE_PLACES, MAIL_PLACES, PLACES, REFEREE_ONLY, named, submissions
 from tests.helpers.mail import GM, message
 
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 NOW = "2026-12-01T13:00:00Z"
 ADDRESSES = {"Ann": "ann@example.org", "Bo": "bo@example.org"}
 
 
+# The shared `invoke` with the interleaved output: these tests look for a refusal wherever the
+# command writes it.
 def _run(*args: str, data: bytes | None = None) -> tuple[int, str]:
-    result = runner.invoke(app, list(args), input=data)
+    result = invoke(*args, stdin=data)
     return result.exit_code, result.output
 
 
+# Not tests.helpers.league's make_league: each player's key is added (`mail --add-player`) as
+# the player joins, and the game the tests play is returned.
 def _league(folder: Path, keyed: bool) -> Path:
     options = ["--game", "numica", "--players", "2", "--time-control", "3d+0m", "--name", "Autumn"]
     assert _run("league", "init", str(folder), *options)[0] == 0

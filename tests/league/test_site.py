@@ -15,14 +15,12 @@ from typing import Any
 
 import html5lib
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.league.site import build
 from referee.live.play import submit
+from tests.helpers.cli import invoke
 from tests.helpers.site_season import one_move, season, write_league
 
-runner = CliRunner()
 ATOM = "{http://www.w3.org/2005/Atom}"
 PLAYERS = [("Ann", "ann@x.org"), ("Bo", "bo@x.org"), ("Cy", "cy@x.org"), ("Di", "di@x.org"), ("Ed", "ed@x.org")]
 HOSTILE = '<script>window.pwned=1</script> <!--<script> "><img src=x onerror="window.pwned=1"> ]]> </title> &amp; x'
@@ -56,7 +54,7 @@ def snapshot(out: Path) -> dict[str, tuple[int, int]]:
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, ["league", *args])
+    result = invoke("league", *args)
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -18,13 +18,11 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
+from tests.helpers.cli import invoke, invoker
 
-runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"
 PLAYED = parse_instant(NOW) + 3600
 REFEREE = [sys.executable, "-m", "referee"]
@@ -32,9 +30,7 @@ ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 NAMES = "Ann Bo Cy Di Ed Flo Gus Hal".split()
 
 
-def _run(*args: str, stdin: str | bytes | None = None) -> tuple[int, str, str]:
-    result = runner.invoke(app, ["league", *args], input=stdin)
-    return result.exit_code, result.stdout, result.stderr
+_run = invoker("league")
 
 
 def _write(folder: Path, head: str, count: int) -> Path:
@@ -419,7 +415,7 @@ def test_the_csv_quotes_a_name_with_a_comma_or_a_quote(tmp_path: Path) -> None:
     code, out, err = _run("status", str(folder), "--json")
     assert code == 0, err
     seated = json.loads(out)["games"][0]["seats"][0]
-    result = runner.invoke(app, ["league", "standings", str(folder), "--csv"])
+    result = invoke("league", "standings", str(folder), "--csv")
     assert result.exit_code == 0, result.stderr
     data = result.stdout_bytes.decode("utf-8-sig")
     assert data.startswith("rank,player,address,games,wins,draws,losses,points,byes,mu,sigma,rating,timeouts,")

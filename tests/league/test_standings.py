@@ -14,21 +14,21 @@ from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.games import registry, seats
 from referee.league.config import parse
 from referee.league.results import GameResult, Seat
 from referee.league.standings import game_points, rating_order, standings
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
+from tests.helpers.cli import invoke
 
-runner = CliRunner()
 NOW = "2026-12-01T12:00:00Z"
 PLAYED = parse_instant(NOW) + 3600  # the games are timed: moves come after their Start (TIME.md)
 
 
+# Not tests.helpers.league's make_league: standings read a league.toml written by hand (any
+# head, any players), with no command run.
 def _league(folder: Path, head: str, players: list[tuple[str, str]]) -> Path:
     folder.mkdir()
     text = head + "".join(f'\n[[player]]\nname = "{n}"\naddress = "{a}"\n' for n, a in players)
@@ -37,7 +37,7 @@ def _league(folder: Path, head: str, players: list[tuple[str, str]]) -> Path:
 
 
 def _pair(folder: Path) -> dict[str, Any]:
-    result = runner.invoke(app, ["league", "pair", str(folder), "--now", NOW, "--json"])
+    result = invoke("league", "pair", str(folder), "--now", NOW, "--json")
     assert result.exit_code == 0, result.output + result.stderr
     paired: dict[str, Any] = json.loads(result.stdout)
     return paired
@@ -50,7 +50,7 @@ def _play(path: Path, *submissions: str) -> None:
 
 
 def _standings(folder: Path) -> dict[str, Any]:
-    result = runner.invoke(app, ["league", "standings", str(folder), "--json"])
+    result = invoke("league", "standings", str(folder), "--json")
     assert result.exit_code == 0, result.output + result.stderr
     table: dict[str, Any] = json.loads(result.stdout)
     return table
@@ -199,7 +199,7 @@ def test_a_pikemen_league_of_groups_checked_against_openskill(tmp_path: Path) ->
             points[bye] += 1
         for address in game["seats"]:
             buchholz_met[address] += [other for other in game["seats"] if other != address]
-    refused = runner.invoke(app, ["league", "pair", str(folder), "--now", NOW])
+    refused = invoke("league", "pair", str(folder), "--now", NOW)
     assert refused.exit_code == 1 and "the season is over: all 3 rounds are paired" in refused.stderr
     table = _standings(folder)
     assert table["tiebreak"] == "buchholz" and table["finished"] == 3
@@ -275,7 +275,7 @@ def test_csv_opens_in_a_spreadsheet_and_names_cannot_become_formulas(tmp_path: P
     names = [("=HYPERLINK(1)", "ann@x.org"), ("Bö", "bo@x.org")]
     folder = _league(tmp_path / "csv", 'name = "C"\ngame = "nika"\nplayers = 2\n', names)
     _pair(folder)
-    result = runner.invoke(app, ["league", "standings", str(folder), "--csv"])
+    result = invoke("league", "standings", str(folder), "--csv")
     assert result.exit_code == 0
     data = result.stdout_bytes
     assert data.startswith("\ufeff".encode()) and b"\r\n" in data
@@ -285,7 +285,7 @@ def test_csv_opens_in_a_spreadsheet_and_names_cannot_become_formulas(tmp_path: P
         "rank", "player", "address", "games", "wins", "draws", "losses", "points", "byes", "mu", "sigma", "rating",
         "timeouts", "tiebreak",
     }  # fmt: skip
-    both = runner.invoke(app, ["league", "standings", str(folder), "--csv", "--json"])
+    both = invoke("league", "standings", str(folder), "--csv", "--json")
     assert both.exit_code == 2
 
 

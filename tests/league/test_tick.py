@@ -11,44 +11,22 @@ from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from referee.cli import app
+from tests.helpers.cli import invoke
+from tests.helpers.league import first, make_league, season
 from tests.helpers.mail import SmtpServer, free_port, smtp
 
 __all__ = ["smtp"]
-
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.stdout, result.stderr
+_run = invoke
 
 
 def _league(
     folder: Path, game: str, per_game: int, count: int, control: str, extra: str = "", *, keep: bool = False
 ) -> None:
-    options = ["--game", game, "--players", str(per_game), "--time-control", control, "--name", "T"]
-    if per_game > 2:
-        options += ["--rounds", "2"]
-    code, _, err = _run("league", "init", str(folder), *options)
-    assert code == 0, err
-    path = folder / "league.toml"
-    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
-    for name in "Ann Bo Cy Di".split()[:count]:
-        code, _, err = _run("league", "add", str(folder), f"{name.lower()}@example.org", "--name", name)
-        assert code == 0, err
-    code, _, err = _run("league", "pair", str(folder), "--now", START)
-    assert code == 0, err
-    if not keep:
-        _clear_outbox(folder)
-
-
-def _clear_outbox(folder: Path) -> None:
-    for path in (folder / "outbox").glob("*.eml"):
-        path.unlink()
+    options = season(game, per_game, control)
+    make_league(folder, *options, names=first(count), extra=extra, pair_at=START, clear_outbox=not keep)
 
 
 def _mails(folder: Path) -> list[tuple[str, str, str]]:

@@ -13,22 +13,20 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.live.play import submit
 from referee.notation.timing import format_instant, parse_instant
+from tests.helpers.cli import invoke
 from tests.helpers.notices import Receiver, receiver
 
 __all__ = ["receiver"]
 pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
-
-runner = CliRunner()
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 
 
+# The shared `invoke`, and no run of the year may end in a Python traceback.
 def _run(*args: str) -> tuple[int, str, str]:
-    result = runner.invoke(app, list(args))
+    result = invoke(*args)
     assert "Traceback" not in result.stderr
     return result.exit_code, result.stdout, result.stderr
 

@@ -16,12 +16,11 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge.adjudicate import adjudicate, read_source
 from referee.league.site import build
 from referee.pictures import replay_page
+from tests.helpers.cli import invoke
 from tests.helpers.site_season import season, write_league
 from tests.league.test_site import BIDI, HOSTILE, PLAYERS, hostile_league
 from tests.pictures.test_pictures import EXAMPLES
@@ -29,7 +28,6 @@ from tests.system.test_replay_browser import COLLECT, _signature
 from tests.system.test_replay_browser import browser as browser  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.browser
-runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +42,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]
 
 
 def _json(*args: str) -> Any:
-    result = runner.invoke(app, list(args))
+    result = invoke(*args)
     return json.loads(result.stdout)
 
 

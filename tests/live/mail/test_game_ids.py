@@ -7,21 +7,18 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from referee.cli import app
 from referee.live import mail
 from referee.live.mail import game
+from tests.helpers.cli import invoke
 from tests.helpers.mail import GM, NIKA_PLAYERS, message, outbox_messages
 
-runner = CliRunner()
 ANN = NIKA_PLAYERS["Athens"]
 MOVE = "d1+d2+d3-W i3-E"
 SIDES = [f"--tag={side}={player}" for side, player in NIKA_PLAYERS.items()]
 
 
 def _new(folder: Path, name: str, *args: str) -> Path:
-    result = runner.invoke(app, ["new", "nika", "--players", "4", *SIDES, *args])
+    result = invoke("new", "nika", "--players", "4", *SIDES, *args)
     assert result.exit_code == 0, result.output
     path = folder / f"{name}.rgn"
     path.write_text(result.stdout, encoding="utf-8")
@@ -56,5 +53,5 @@ def test_the_same_id_gives_the_same_token_and_a_record_without_one_reads_as_befo
     bare = tmp_path / "d.rgn"
     bare.write_text("".join(line for line in one.read_text().splitlines(True) if "GameId" not in line))
     # without GameId: the token of the record as it stands, as before the amendment
-    result = runner.invoke(app, ["show", str(bare), "--json"])
+    result = invoke("show", str(bare), "--json")
     assert result.exit_code == 0 and game.open_game(bare).token in result.output

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from referee import store
 from tests.conftest import EXAMPLES
-from tests.helpers.mail import GM, SmtpServer, message, nika_game, outbox_messages, run_mail, smtp
+from tests.helpers.mail import GM, SmtpServer, mail_gm, message, nika_game, outbox_messages, run_mail, smtp
 
 __all__ = ["smtp"]
 
@@ -19,16 +19,10 @@ BO = "Bo <bo@example.org>"
 EVERYONE = {"ann@example.org", "bo@example.org", "cy@example.org", "di@example.org"}
 
 
-def _mail(games: Path, server: SmtpServer, data: bytes, *more: str) -> tuple[int, str]:
-    done = run_mail(data, "--games", str(games), "--smtp", server.address, "--from", GM, *more)
-    assert "Traceback" not in done.stderr
-    return done.returncode, done.stderr
-
-
 def test_an_accepted_move_is_written_and_answered_to_every_player(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     sent = message(ANN, "[g1] my first move", "d1+d2+d3-W i3-E\n\n-- \nAnn, from her phone\n", message_id="<a1@x.org>")
-    code, err = _mail(tmp_path, smtp, sent.as_bytes())
+    code, err = mail_gm(tmp_path, smtp, sent.as_bytes())
     assert (code, err) == (0, "")
     assert "1. W: d1+d2+d3-W i3-E" in path.read_text()
     # PLAY.md §5.1: how to answer (and the token to write) only for the player to move, Bo.
@@ -61,7 +55,7 @@ def test_a_refusal_goes_to_the_sender_alone_with_the_error_suggestions_and_board
 ) -> None:
     path = nika_game(tmp_path)
     before = path.read_text()
-    code, _ = _mail(tmp_path, smtp, message(ANN, "[g1] move", "d1+d2+d3-W d1-N\n").as_bytes())
+    code, _ = mail_gm(tmp_path, smtp, message(ANN, "[g1] move", "d1+d2+d3-W d1-N\n").as_bytes())
     assert code == 0
     assert path.read_text() == before
     [answer] = smtp.take()
@@ -75,7 +69,7 @@ def test_a_refusal_goes_to_the_sender_alone_with_the_error_suggestions_and_board
 
 def test_a_player_not_to_move_is_told_whose_turn_it_is(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
-    code, _ = _mail(tmp_path, smtp, message(BO, "[g1]", "a4-S b4-S\n").as_bytes())
+    code, _ = mail_gm(tmp_path, smtp, message(BO, "[g1]", "a4-S b4-S\n").as_bytes())
     assert code == 0
     assert "W:" not in path.read_text()
     [answer] = smtp.take()
@@ -86,7 +80,7 @@ def test_a_player_not_to_move_is_told_whose_turn_it_is(tmp_path: Path, smtp: Smt
 def test_a_stranger_gets_no_answer_at_all(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     before = path.read_text()
-    code, err = _mail(tmp_path, smtp, message("Eve <eve@evil.example>", "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())
+    code, err = mail_gm(tmp_path, smtp, message("Eve <eve@evil.example>", "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())
     assert code == 0
     assert "eve@evil.example is not a player of game g1: no answer" in err
     assert smtp.received == []
@@ -96,7 +90,7 @@ def test_a_stranger_gets_no_answer_at_all(tmp_path: Path, smtp: SmtpServer) -> N
 
 def test_the_from_address_is_compared_without_case(tmp_path: Path, smtp: SmtpServer) -> None:
     nika_game(tmp_path)
-    code, _ = _mail(tmp_path, smtp, message("ANN@Example.ORG", "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())
+    code, _ = mail_gm(tmp_path, smtp, message("ANN@Example.ORG", "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())
     assert code == 0
     assert sum(len(answer.recipients) for answer in smtp.take()) == 4
 
@@ -104,9 +98,9 @@ def test_the_from_address_is_compared_without_case(tmp_path: Path, smtp: SmtpSer
 def test_the_same_message_delivered_twice_plays_once(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<twice@x.org>").as_bytes()
-    assert _mail(tmp_path, smtp, sent)[0] == 0
+    assert mail_gm(tmp_path, smtp, sent)[0] == 0
     once = path.read_text()
-    code, err = _mail(tmp_path, smtp, sent)
+    code, err = mail_gm(tmp_path, smtp, sent)
     assert code == 0
     assert "<twice@x.org> was handled before (played): not played again" in err
     assert path.read_text() == once
@@ -136,21 +130,21 @@ def test_a_busy_game_exits_75_and_plays_nothing_then_the_retry_plays(tmp_path: P
     path = nika_game(tmp_path)
     sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<busy@x.org>").as_bytes()
     with store.locked(path, 0):
-        code, err = _mail(tmp_path, smtp, sent, "--wait", "0.3")
+        code, err = mail_gm(tmp_path, smtp, sent, "--wait", "0.3")
     assert code == 75
     assert "busy" in err
     assert "W:" not in path.read_text()
     assert smtp.received == []
     assert not (tmp_path / "mail-ledger.tsv").exists()
-    assert _mail(tmp_path, smtp, sent)[0] == 0  # the mail system's retry
+    assert mail_gm(tmp_path, smtp, sent)[0] == 0  # the mail system's retry
     assert "1. W: d1+d2+d3-W i3-E" in path.read_text()
 
 
 def test_show_and_moves_answer_without_playing(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     before = path.read_text()
-    assert _mail(tmp_path, smtp, message(BO, "[g1] board?", "show\n").as_bytes())[0] == 0
-    assert _mail(tmp_path, smtp, message(BO, "[g1] moves?", "  Moves \n\n-- \nBo\n").as_bytes())[0] == 0
+    assert mail_gm(tmp_path, smtp, message(BO, "[g1] board?", "show\n").as_bytes())[0] == 0
+    assert mail_gm(tmp_path, smtp, message(BO, "[g1] moves?", "  Moves \n\n-- \nBo\n").as_bytes())[0] == 0
     shown, listed = smtp.take()
     assert shown.recipients == listed.recipients == ("bo@example.org",)
     assert "routed: Athens 0" in shown.text and "position: " in shown.text
@@ -166,7 +160,7 @@ def test_html_only_mail_is_asked_for_plain_text(tmp_path: Path, smtp: SmtpServer
     path = nika_game(tmp_path)
     html = message(ANN, "[g1]")
     html.set_content("<p>d1+d2+d3-W i3-E</p>", subtype="html")
-    assert _mail(tmp_path, smtp, html.as_bytes())[0] == 0
+    assert mail_gm(tmp_path, smtp, html.as_bytes())[0] == 0
     [answer] = smtp.take()
     assert "holds only HTML" in answer.text and "plain text" in answer.text
     assert "W:" not in path.read_text()
@@ -174,10 +168,10 @@ def test_html_only_mail_is_asked_for_plain_text(tmp_path: Path, smtp: SmtpServer
 
 def test_a_stale_token_is_refused(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
-    assert _mail(tmp_path, smtp, message(ANN, "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())[0] == 0
+    assert mail_gm(tmp_path, smtp, message(ANN, "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())[0] == 0
     smtp.take()
     stale = message(BO, "[g1]", "Token: 0-0000000000\na4-S b4-S\n")
-    assert _mail(tmp_path, smtp, stale.as_bytes())[0] == 0
+    assert mail_gm(tmp_path, smtp, stale.as_bytes())[0] == 0
     [answer] = smtp.take()
     assert answer.recipients == ("bo@example.org",)
     assert "R:" not in path.read_text()
@@ -185,7 +179,7 @@ def test_a_stale_token_is_refused(tmp_path: Path, smtp: SmtpServer) -> None:
     token = re.search(r"Token: (1-[0-9a-f]{10})", answer.text)
     assert token is not None
     fresh = message(BO, "Re: [g1]", f"a4-S b4-S\nToken: {token.group(1)}\n\nOn Monday Ann wrote:\n> Token: 0-0\n")
-    assert _mail(tmp_path, smtp, fresh.as_bytes())[0] == 0
+    assert mail_gm(tmp_path, smtp, fresh.as_bytes())[0] == 0
     assert "R: a4-S b4-S" in path.read_text()
 
 
@@ -221,7 +215,7 @@ def test_an_unreachable_smtp_server_keeps_the_answer_and_exits_75(tmp_path: Path
 def test_a_finished_game_is_refused_without_the_game_masters_folders(tmp_path: Path, smtp: SmtpServer) -> None:
     won = (EXAMPLES / "nika-won.rgn").read_text().replace('[Athens "Ann"]', f'[Athens "{ANN}"]')
     (tmp_path / "won.rgn").write_text(won)
-    assert _mail(tmp_path, smtp, message(ANN, "[won]", "d1-W\n").as_bytes())[0] == 0
+    assert mail_gm(tmp_path, smtp, message(ANN, "[won]", "d1-W\n").as_bytes())[0] == 0
     [answer] = smtp.take()
     assert "won.rgn:1: nika: finished: Athens+Messene win" in answer.text
     assert str(tmp_path) not in answer.text

@@ -12,19 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.mail import GM, SmtpServer, message, nika_game, run_mail, smtp
+from tests.helpers.mail import GM, SmtpServer, mail_gm_ok, message, nika_game, run_mail, smtp
 
 __all__ = ["smtp"]
 
 ANN = "Ann <ann@example.org>"
 MOVE = "d1+d2+d3-W i3-E"
-
-
-def _mail(games: Path, server: SmtpServer, data: bytes) -> str:
-    done = run_mail(data, "--games", str(games), "--smtp", server.address, "--from", GM)
-    assert "Traceback" not in done.stderr, done.stderr
-    assert done.returncode == 0, done.stderr
-    return done.stderr
 
 
 def _played(path: Path) -> bool:
@@ -40,13 +33,13 @@ def test_base64_and_quoted_printable_bodies_are_decoded(tmp_path: Path, smtp: Sm
     sent = message(ANN, "[g1]")
     sent.set_content(f"{MOVE}\n", cte="base64")
     assert "base64" in sent["Content-Transfer-Encoding"]
-    _mail(tmp_path, smtp, sent.as_bytes())
+    mail_gm_ok(tmp_path, smtp, sent.as_bytes())
     assert _played(path)
     second = message("Bo <bo@example.org>", "[g1]")
     second.set_content(
         "a4-S b4-S {" + "a long comment that quoted-printable must wrap " * 3 + "}\n", cte="quoted-printable"
     )
-    _mail(tmp_path, smtp, second.as_bytes())
+    mail_gm_ok(tmp_path, smtp, second.as_bytes())
     assert "2. R:" not in path.read_text() and "R: a4-S b4-S" in path.read_text()
 
 
@@ -59,7 +52,7 @@ def test_bodies_in_other_charsets_are_decoded(tmp_path: Path, smtp: SmtpServer, 
     body = f"{MOVE} {{{comment}}}\n".encode(charset)
     headers = f"From: {ANN}\nTo: {GM}\nSubject: [g1]\nMessage-ID: <cs-{charset}@x.org>\nMIME-Version: 1.0\n"
     headers += f'Content-Type: text/plain; charset="{charset}"\nContent-Transfer-Encoding: 8bit\n'
-    _mail(tmp_path, smtp, _raw(headers, body))
+    mail_gm_ok(tmp_path, smtp, _raw(headers, body))
     assert comment in path.read_text(encoding="utf-8")
     answers = smtp.take()
     assert answers and all(comment in answer.text for answer in answers)
@@ -68,11 +61,11 @@ def test_bodies_in_other_charsets_are_decoded(tmp_path: Path, smtp: SmtpServer, 
 def test_eight_bit_text_without_a_charset_and_an_unknown_charset(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     headers = f"From: {ANN}\nTo: {GM}\nSubject: [g1]\nMessage-ID: <8bit@x.org>\n"
-    _mail(tmp_path, smtp, _raw(headers, f"{MOVE} {{déjà}}\n".encode("windows-1252")))
+    mail_gm_ok(tmp_path, smtp, _raw(headers, f"{MOVE} {{déjà}}\n".encode("windows-1252")))
     assert "{déjà}" in path.read_text(encoding="utf-8")
     bo = "From: bo@example.org\nTo: gm@example.org\nSubject: [g1]\nMessage-ID: <unknown@x.org>\nMIME-Version: 1.0\n"
     bo += "Content-Type: text/plain; charset=x-no-such-charset\n"
-    _mail(tmp_path, smtp, _raw(bo, b"a4-S b4-S\n"))
+    mail_gm_ok(tmp_path, smtp, _raw(bo, b"a4-S b4-S\n"))
     assert "R: a4-S b4-S" in path.read_text(encoding="utf-8")
 
 
@@ -94,7 +87,7 @@ def test_multipart_alternative_plays_the_plain_part_and_skips_a_20_mb_attachment
     )
     assert len(body) > 20 * 2**20
     # Over the 1 MB limit of PLAY.md §5.1 the player is told it is too large...
-    _mail(tmp_path, smtp, _raw(headers, body))
+    mail_gm_ok(tmp_path, smtp, _raw(headers, body))
     assert not _played(path)
     [too_large] = smtp.take()
     assert too_large.recipients == ("ann@example.org",) and "larger than 1 MB" in too_large.text
@@ -110,7 +103,7 @@ def test_a_greeting_above_the_moves_is_refused_with_its_place(tmp_path: Path, sm
     sent = message(ANN, "[g1]")
     sent.set_content(f"Here it is:\n{MOVE}\n")
     sent.add_alternative(f"<p>Here it is: {MOVE}</p>", subtype="html")
-    _mail(tmp_path, smtp, sent.as_bytes())
+    mail_gm_ok(tmp_path, smtp, sent.as_bytes())
     [answer] = smtp.take()
     assert answer.recipients == ("ann@example.org",)
     assert "line 1, col 1" in answer.text
@@ -123,7 +116,7 @@ def test_a_message_with_no_text_part_is_answered_with_a_request_for_plain_text(
     nika_game(tmp_path)
     sent = message(ANN, "[g1]")
     sent.set_content(b"\x89PNG....", maintype="image", subtype="png")
-    _mail(tmp_path, smtp, sent.as_bytes())
+    mail_gm_ok(tmp_path, smtp, sent.as_bytes())
     [answer] = smtp.take()
     assert "holds no text" in answer.text
 
@@ -134,7 +127,7 @@ def test_a_message_with_no_text_part_is_answered_with_a_request_for_plain_text(
 )
 def test_a_subject_naming_no_game_gets_no_answer(tmp_path: Path, smtp: SmtpServer, subject: str) -> None:
     path = nika_game(tmp_path)
-    err = _mail(tmp_path, smtp, message(ANN, subject, f"{MOVE}\n").as_bytes())
+    err = mail_gm_ok(tmp_path, smtp, message(ANN, subject, f"{MOVE}\n").as_bytes())
     assert "no answer" in err
     assert smtp.received == []
     assert not _played(path)
@@ -144,7 +137,7 @@ def test_line_breaks_in_the_subject_inject_no_header(tmp_path: Path, smtp: SmtpS
     path = nika_game(tmp_path)
     bad = base64.b64encode(b"[g1] hi\r\nBcc: eve@evil.example\r\nX-Evil: 1").decode()
     headers = f"From: {ANN}\nTo: {GM}\nSubject: =?utf-8?b?{bad}?=\nMessage-ID: <inject@x.org>\n"
-    _mail(tmp_path, smtp, _raw(headers, f"{MOVE}\n".encode()))
+    mail_gm_ok(tmp_path, smtp, _raw(headers, f"{MOVE}\n".encode()))
     assert _played(path)
     for answer in smtp.take():
         assert "eve@evil.example" not in answer.recipients
@@ -156,14 +149,14 @@ def test_a_game_id_with_a_line_break_is_no_game(tmp_path: Path, smtp: SmtpServer
     nika_game(tmp_path)
     bad = base64.b64encode(b"[g1\r\nBcc: eve@evil.example]").decode()
     headers = f"From: {ANN}\nTo: {GM}\nSubject: =?utf-8?b?{bad}?=\nMessage-ID: <inject2@x.org>\n"
-    err = _mail(tmp_path, smtp, _raw(headers, f"{MOVE}\n".encode()))
+    err = mail_gm_ok(tmp_path, smtp, _raw(headers, f"{MOVE}\n".encode()))
     assert "names no game" in err
     assert smtp.received == []
 
 
 def test_reply_to_is_ignored_answers_go_to_the_player_address(tmp_path: Path, smtp: SmtpServer) -> None:
     nika_game(tmp_path)
-    _mail(tmp_path, smtp, message(ANN, "[g1]", "show\n", Reply_To="eve@evil.example").as_bytes())
+    mail_gm_ok(tmp_path, smtp, message(ANN, "[g1]", "show\n", Reply_To="eve@evil.example").as_bytes())
     [answer] = smtp.take()
     assert answer.recipients == ("ann@example.org",)
 
@@ -216,12 +209,12 @@ def test_nasty_messages_never_raise(tmp_path: Path, smtp: SmtpServer) -> None:
 
 def test_an_automatic_reply_is_never_answered(tmp_path: Path, smtp: SmtpServer) -> None:
     nika_game(tmp_path)
-    err = _mail(tmp_path, smtp, message(ANN, "Re: [g1]", "show\n", Auto_Submitted="auto-replied").as_bytes())
+    err = mail_gm_ok(tmp_path, smtp, message(ANN, "Re: [g1]", "show\n", Auto_Submitted="auto-replied").as_bytes())
     assert "Auto-Submitted" in err
     assert smtp.received == []
 
 
 def test_mail_from_the_gateway_itself_is_never_answered(tmp_path: Path, smtp: SmtpServer) -> None:
     nika_game(tmp_path)
-    _mail(tmp_path, smtp, message(GM, "[g1]", "show\n").as_bytes())
+    mail_gm_ok(tmp_path, smtp, message(GM, "[g1]", "show\n").as_bytes())
     assert smtp.received == []

@@ -15,7 +15,7 @@ import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from referee.live.mail import game, players
-from tests.helpers.mail import GM, SmtpServer, message, nika_game, run_mail, smtp, start_smtp
+from tests.helpers.mail import GM, SmtpServer, mail_gm_ok, message, nika_game, run_mail, smtp, start_smtp
 
 __all__ = ["smtp"]
 
@@ -25,12 +25,6 @@ MOVE = "d1+d2+d3-W i3-E"
 
 def _add(games: Path, address: str, passphrase: str) -> subprocess.CompletedProcess[str]:
     return run_mail(passphrase.encode("utf-8"), "--games", str(games), "--add-player", address)
-
-
-def _mail(games: Path, server: SmtpServer, data: bytes) -> str:
-    done = run_mail(data, "--games", str(games), "--smtp", server.address, "--from", GM)
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    return done.stderr
 
 
 def test_add_player_writes_an_scrypt_entry_readable_by_its_owner_only(tmp_path: Path) -> None:
@@ -74,11 +68,11 @@ def test_with_players_toml_only_the_right_key_plays(tmp_path: Path, smtp: SmtpSe
     assert _add(tmp_path, "ann@example.org", "Ann's secret phrase").returncode == 0
     before = path.read_text()
 
-    _mail(tmp_path, smtp, message(ANN, "[g1]", f"{MOVE}\n").as_bytes())
-    _mail(tmp_path, smtp, message(ANN, "[g1]", f"Key: Ann's secret\n{MOVE}\n").as_bytes())
+    mail_gm_ok(tmp_path, smtp, message(ANN, "[g1]", f"{MOVE}\n").as_bytes())
+    mail_gm_ok(tmp_path, smtp, message(ANN, "[g1]", f"Key: Ann's secret\n{MOVE}\n").as_bytes())
     # A forger who knows Ann's address but not her passphrase: the answer goes to Ann.
     forged = message("Ann <ann@example.org>", "[g1]", f"key: guess\n{MOVE}\n", Reply_To="eve@evil.example")
-    _mail(tmp_path, smtp, forged.as_bytes())
+    mail_gm_ok(tmp_path, smtp, forged.as_bytes())
     assert path.read_text() == before
     missing, wrong, forged_answer = smtp.take()
     for answer in (missing, wrong, forged_answer):
@@ -90,7 +84,7 @@ def test_with_players_toml_only_the_right_key_plays(tmp_path: Path, smtp: SmtpSe
 
     token = game.open_game(path).token
     right = message(ANN, "[g1]", f"  KEY:   Ann's secret phrase  \nToken: {token}\n{MOVE}\n\n-- \nAnn\n")
-    _mail(tmp_path, smtp, right.as_bytes())
+    mail_gm_ok(tmp_path, smtp, right.as_bytes())
     assert f"1. W: {MOVE}" in path.read_text()
     accepted = smtp.take()
     assert sum(len(answer.recipients) for answer in accepted) == 4
@@ -105,7 +99,7 @@ def test_an_entry_made_by_any_scrypt_implementation_is_accepted(tmp_path: Path, 
     entry = f'[players."ann@example.org"]\nkey = "scrypt:{salt.hex()}:{digest.hex()}"\n'
     (tmp_path / "players.toml").write_text(entry)
     token = game.open_game(path).token
-    _mail(tmp_path, smtp, message(ANN, "[g1]", f"Key: open sesame\nToken: {token}\n{MOVE}\n").as_bytes())
+    mail_gm_ok(tmp_path, smtp, message(ANN, "[g1]", f"Key: open sesame\nToken: {token}\n{MOVE}\n").as_bytes())
     assert f"1. W: {MOVE}" in path.read_text()
     assert sum(len(answer.recipients) for answer in smtp.take()) == 4
 
@@ -113,7 +107,7 @@ def test_an_entry_made_by_any_scrypt_implementation_is_accepted(tmp_path: Path, 
 def test_a_player_without_an_entry_is_not_accepted(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     assert _add(tmp_path, "ann@example.org", "Ann's phrase").returncode == 0
-    _mail(tmp_path, smtp, message("Bo <bo@example.org>", "[g1]", "Key: Ann's phrase\nshow\n").as_bytes())
+    mail_gm_ok(tmp_path, smtp, message("Bo <bo@example.org>", "[g1]", "Key: Ann's phrase\nshow\n").as_bytes())
     [answer] = smtp.take()
     assert answer.recipients == ("bo@example.org",) and "not accepted" in answer.text
     assert "W:" not in path.read_text()

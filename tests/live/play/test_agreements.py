@@ -8,18 +8,15 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.games import registry
 from referee.judge.adjudicate import read_source
 from referee.judge.errors import UsageError
-from referee.live.play import PlayResult, submit
 from referee.live.play.agreement import split_request
 from referee.live.play.offers import Offer, OfferKind, addresses, offers_in, players, standing
 from referee.notation.model import Comment, Record, Span
-
-runner = CliRunner()
+from tests.helpers.cli import invoke
+from tests.helpers.play import play
 
 NIKA = (
     '[Game "nika"]\n[Players "4"]\n[Athens "Ann <ann@example.org>"]\n[Sparta "Bo <bo@example.org>"]\n'
@@ -40,12 +37,8 @@ def game(tmp_path: Path, text: str, name: str = "game.rgn") -> Path:
     return path
 
 
-def play(path: Path, moves: str | None, **options: object) -> PlayResult:
-    return submit(path, moves, wait=5, **options)  # type: ignore[arg-type]
-
-
 def check(path: Path) -> dict[str, object]:
-    done = runner.invoke(app, ["check", "--json", str(path)])
+    done = invoke("check", "--json", str(path))
     verdict: dict[str, object] = json.loads(done.stdout.splitlines()[0])
     return verdict
 
@@ -309,7 +302,7 @@ def test_an_earlier_undo_stays_in_the_record_when_the_turn_before_it_is_undone(t
 def test_the_game_masters_undo_takes_the_turn_back_at_once(tmp_path: Path) -> None:
     path = game(tmp_path, NIKA)
     play(path, "d1-W d2-W R: a4-S a3-S")
-    done = runner.invoke(app, ["play", str(path), "undo"])
+    done = invoke("play", str(path), "undo")
     assert done.exit_code == 0, done.stdout
     assert "the last turn is taken back: R: a4-S a3-S" in done.stdout
     # no player agreed: the comment says who took it back (docs/play.md)
@@ -357,7 +350,7 @@ def test_undo_is_refused_when_the_game_is_over_and_nothing_is_written(tmp_path: 
         refused = play(path, "undo", **options)
         assert refused.exit_code == 1 and "the game is over" in (refused.error or "")
     assert path.read_text() == before
-    done = runner.invoke(app, ["play", str(path), "undo", "--as", "Sparta"])
+    done = invoke("play", str(path), "undo", "--as", "Sparta")
     assert done.exit_code == 1
 
 
@@ -382,10 +375,10 @@ def test_offers_honour_expect_dry_run_and_json(tmp_path: Path) -> None:
     assert stale.exit_code == 1 and "the board has changed" in (stale.error or "")
     dry = play(path, "draw", as_side="Sparta", dry_run=True)
     assert dry.exit_code == 0 and not dry.written and move_text(path) == ""
-    done = runner.invoke(app, ["play", str(path), "draw", "--as", "Sparta", "--json", "--expect", str(dry.token)])
+    done = invoke("play", str(path), "draw", "--as", "Sparta", "--json", "--expect", str(dry.token))
     assert done.exit_code == 1  # the token names the state the dry run would have made, not this one
     token = check(path)["token"]
-    done = runner.invoke(app, ["play", str(path), "draw", "--as", "Sparta", "--json", "--expect", str(token)])
+    done = invoke("play", str(path), "draw", "--as", "Sparta", "--json", "--expect", str(token))
     data = json.loads(done.stdout)
     assert done.exit_code == 0 and data["agreement"] == "draw-offered" and data["written"] is True
     assert data["token"] == check(path)["token"]

@@ -12,22 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.judge import session
 from referee.judge import words as render
 from referee.judge.batch import check_text
 from referee.judge.errors import UsageError
-from referee.live.play import PlayResult, submit
 from referee.notation.timing import format_instant, parse_instant, spoken_duration, spoken_instant
+from tests.helpers.cli import invoke
+from tests.helpers.play import play
 
-runner = CliRunner()
 START = "2026-12-01T12:00:00Z"
-
-
-def play(path: Path, moves: str | None, now: str, **options: object) -> PlayResult:
-    return submit(path, moves, wait=5, now=parse_instant(now), **options)  # type: ignore[arg-type]
 
 
 def verdict(path: Path) -> dict[str, Any]:
@@ -42,7 +36,7 @@ def a_move(path: Path) -> str:
 
 
 def new_game(tmp_path: Path, *args: str, name: str = "game.rgn") -> Path:
-    result = runner.invoke(app, ["new", *args])
+    result = invoke("new", *args)
     assert result.exit_code == 0, result.output
     path = tmp_path / name
     path.write_text(result.stdout)
@@ -90,7 +84,7 @@ def test_new_starts_the_clocks_now_by_default_through_the_one_clock(tmp_path: Pa
     ],
 )
 def test_new_refuses_a_clock_it_cannot_read(args: list[str]) -> None:
-    result = runner.invoke(app, ["new", "numica", "--seed", "1", *args])
+    result = invoke("new", "numica", "--seed", "1", *args)
     assert result.exit_code == 2 and result.stdout == ""
 
 
@@ -99,7 +93,7 @@ def test_the_clock_tags_stand_after_position_and_before_the_others() -> None:
         '[Game "nieuchess"]\n[Event "x"]\n[Start "2026-12-01T12:00:00Z"]\n[Position "R:j20 B:j21 to:R"]\n'
         '[TimeControl "3d+1d"]\n[Seed "s"]\n'
     )
-    result = runner.invoke(app, ["format", "-"], input=text)
+    result = invoke("format", "-", stdin=text)
     assert result.stdout.splitlines()[:6] == [
         '[Game "nieuchess"]',
         '[Seed "s"]',
@@ -117,7 +111,7 @@ def test_a_game_played_with_now_shows_the_clocks_at_every_step_and_ends_with_a_t
     path = new_game(tmp_path, "numica", "--seed", "42", "--time-control", "3d+1d/5d", "--start", START)
 
     def step(moves: str, now: str, *extra: str) -> Any:
-        result = runner.invoke(app, ["play", str(path), moves, "--now", now, "--json", *extra])
+        result = invoke("play", str(path), moves, "--now", now, "--json", *extra)
         return result.exit_code, json.loads(result.stdout)
 
     code, out = step("SSSSOOOO", "2026-12-02T12:00:00Z")
@@ -134,11 +128,11 @@ def test_a_game_played_with_now_shows_the_clocks_at_every_step_and_ends_with_a_t
     )
     before = path.read_text()
     # A late move is refused with TIME.md's words, exit 1, nothing written.
-    late = runner.invoke(app, ["play", str(path), "a8xa4", "--now", "2026-12-06T19:00:00Z"])
+    late = invoke("play", str(path), "a8xa4", "--now", "2026-12-06T19:00:00Z")
     assert late.exit_code == 1 and path.read_text() == before
     assert late.stdout.splitlines()[0] == "Blue's time ran out at 2026-12-06 18:00 UTC: a timeout is due"
     # An early timeout is refused with TIME.md's words.
-    early = runner.invoke(app, ["play", str(path), "timeout", "--as", "Red", "--now", "2026-12-06T17:00:00Z"])
+    early = invoke("play", str(path), "timeout", "--as", "Red", "--now", "2026-12-06T17:00:00Z")
     assert early.exit_code == 1 and path.read_text() == before
     assert early.stdout.splitlines()[0].endswith("timeout: Blue still has 1h 00m (deadline 2026-12-06 18:00 UTC)")
     # Red claims the time-out once Blue has flagged.
@@ -147,7 +141,7 @@ def test_a_game_played_with_now_shows_the_clocks_at_every_step_and_ends_with_a_t
     assert path.read_text().endswith(
         "1. R: a1-a4 {[%at 2026-12-05T00:00:00Z Red]}\ntimeout\n{[%at 2026-12-06T19:00:00Z Blue]}\n"
     )
-    checked = runner.invoke(app, ["check", str(path)])
+    checked = invoke("check", str(path))
     assert checked.exit_code == 0
     assert (
         checked.stdout.strip()
@@ -192,11 +186,9 @@ def test_a_submission_earlier_than_the_last_stamp_is_refused(tmp_path: Path) -> 
 
 def test_play_as_of_gives_the_clock_at_that_instant_and_refuses_an_earlier_one(tmp_path: Path) -> None:
     path = new_game(tmp_path, "numica", "--seed", "42", "--time-control", "1d+0m", "--start", START)
-    result = runner.invoke(
-        app, ["play", str(path), "SSSSOOOO", "--now", "2026-12-01T13:00:00Z", "--as-of", "2026-12-01T19:00:00Z"]
-    )
+    result = invoke("play", str(path), "SSSSOOOO", "--now", "2026-12-01T13:00:00Z", "--as-of", "2026-12-01T19:00:00Z")
     assert result.exit_code == 0 and "clock Blue 18h 00m, Red 23h 00m" in result.stdout
-    early = runner.invoke(app, ["play", str(path), "SSSSOOOO", "--as-of", "2026-12-01T12:30:00Z"])
+    early = invoke("play", str(path), "SSSSOOOO", "--as-of", "2026-12-01T12:30:00Z")
     assert early.exit_code == 2
 
 
@@ -220,7 +212,7 @@ def test_grant_refusals(tmp_path: Path) -> None:
         play(path, None, START, grants=["Green=1d"])
     with pytest.raises(UsageError):
         play(path, None, START, grants=["Red=1 day"])
-    bad = runner.invoke(app, ["play", str(path), "--grant", "Red"])
+    bad = invoke("play", str(path), "--grant", "Red")
     assert bad.exit_code == 2
     untimed = new_game(tmp_path, "numica", "--seed", "42", name="untimed.rgn")
     assert "no clock" in (play(untimed, None, START, grants=["Red=1d"]).error or "")
@@ -344,7 +336,7 @@ def test_format_keeps_every_stamp_where_it_was(tmp_path: Path) -> None:
     canonical = path.read_text()
     # Re-wrapped as a mail program might, with long labels: the comments themselves unchanged.
     messy = canonical.replace("\n", "\n\n   ").replace("} ", "}\n\t").replace("R:", "Red:").replace("B:", "blue:")
-    formatted = runner.invoke(app, ["format", "-"], input=messy)
+    formatted = invoke("format", "-", stdin=messy)
     assert formatted.exit_code == 0 and formatted.stdout == canonical
     stamps = re.findall(r"\{[^}]*\}", canonical)
     assert stamps == re.findall(r"\{[^}]*\}", formatted.stdout) and len(stamps) == 4
@@ -427,16 +419,16 @@ def test_show_and_the_replay_page_show_both_clocks_and_the_deadline(tmp_path: Pa
     path = new_game(tmp_path, "numica", "--seed", "42", "--time-control", "3d+1d/5d", "--start", START)
     play(path, "SSSSOOOO", "2026-12-02T12:00:00Z")
     clock = "clock Blue 3d 0h 00m, Red 3d 0h 00m; deadline 2026-12-05 12:00 UTC"
-    shown = runner.invoke(app, ["show", str(path)])
+    shown = invoke("show", str(path))
     assert shown.exit_code == 0 and shown.stdout.rstrip().endswith(clock)
     out = tmp_path / "game.html"
-    result = runner.invoke(app, ["replay", "--html", "-o", str(out), str(path)])
+    result = invoke("replay", "--html", "-o", str(out), str(path))
     assert result.exit_code == 0
     page = out.read_text()
     data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S).group(1))  # type: ignore[union-attr]
     assert data["clock"] == clock and '<p id="clock" hidden></p>' in page
     untimed = new_game(tmp_path, "numica", "--seed", "42", name="untimed.rgn")
-    runner.invoke(app, ["replay", "--html", "-o", str(out), str(untimed)])
+    invoke("replay", "--html", "-o", str(out), str(untimed))
     assert '"clock":null' in out.read_text()
 
 

@@ -13,14 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
 from referee.games.randomness import Dice, effective_seed
-from referee.live.play import PlayResult, UsageError, read_key, submit
+from referee.live.play import UsageError, read_key
 from referee.live.play.secret import new_secret, reveal
-
-runner = CliRunner()
+from tests.helpers.cli import invoke
+from tests.helpers.play import play
 
 POSITION = "R:j20,k21,a1 B:j21,x30 to:R"
 PHYSICAL = f'[Game "nieuchess"]\n[Position "{POSITION}"]\n\n'
@@ -42,10 +40,6 @@ def key(tmp_path: Path, seed: str = "example") -> Path:
     path = tmp_path / "game.key"
     path.write_text(seed + "\n")
     return path
-
-
-def play(path: Path, moves: str | None, **options: object) -> PlayResult:
-    return submit(path, moves, wait=5, **options)  # type: ignore[arg-type]
 
 
 def last_line(path: Path) -> str:
@@ -178,7 +172,7 @@ def test_a_wrong_key_is_refused_and_nothing_written(tmp_path: Path) -> None:
     result = play(path, None, seed="not-the-seed")
     assert result.exit_code == 1 and "does not match this game's SeedHash" in (result.error or "")
     assert path.read_text() == before
-    cli = runner.invoke(app, ["play", str(path), "--seed-file", str(key(tmp_path, "wrong"))])
+    cli = invoke("play", str(path), "--seed-file", str(key(tmp_path, "wrong")))
     assert cli.exit_code == 1
 
 
@@ -223,27 +217,27 @@ def test_reveal_adds_the_seed_and_check_verifies_every_roll(tmp_path: Path) -> N
     key_file = key(tmp_path)
     play(path, "j20+k21xj21", seed="example")
     play(path, "(-k21,-j21) B: x30-x28")
-    assert runner.invoke(app, ["reveal", str(path), "--seed-file", str(tmp_path / "nope.key")]).exit_code == 2
-    wrong = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key(tmp_path, "other"))])
+    assert invoke("reveal", str(path), "--seed-file", str(tmp_path / "nope.key")).exit_code == 2
+    wrong = invoke("reveal", str(path), "--seed-file", str(key(tmp_path, "other")))
     assert wrong.exit_code == 1 and "Seed " not in path.read_text()
     key_file.write_text("example\n")
     before = path.read_text()
-    refused = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file)])
+    refused = invoke("reveal", str(path), "--seed-file", str(key_file))
     assert refused.exit_code == 1 and "every future die predictable" in refused.output and "--force" in refused.output
     assert path.read_text() == before, "an ongoing game's seed is not revealed without --force"
-    revealed = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file), "--force"])
+    revealed = invoke("reveal", str(path), "--seed-file", str(key_file), "--force")
     assert revealed.exit_code == 0, revealed.output
     text = path.read_text()
     assert '[Seed "example"]' in text and f'[SeedHash "{EXAMPLE_HASH}"]' in text
-    checked = runner.invoke(app, ["check", "--json", str(path)])
+    checked = invoke("check", "--json", str(path))
     assert checked.exit_code == 0 and '"rolls_as_given": false' in checked.output
     path.write_text(text.replace("#5=EX", "#4=DB2"))
-    tampered = runner.invoke(app, ["check", str(path)])
+    tampered = invoke("check", str(path))
     assert tampered.exit_code == 1 and "the die of this battle is 5" in tampered.output
     path.write_text(text.replace('[RedSalt "ann-7"]', '[RedSalt "ann-8"]'))
-    assert runner.invoke(app, ["check", str(path)]).exit_code == 1  # the salts are verified too
+    assert invoke("check", str(path)).exit_code == 1  # the salts are verified too
     path.write_text(text.replace('[Seed "example"]', '[Seed "exampel"]'))
-    assert "does not match the SeedHash" in runner.invoke(app, ["check", str(path)]).output
+    assert "does not match the SeedHash" in invoke("check", str(path)).output
 
 
 def test_after_the_reveal_play_writes_the_rolls_the_seed_gives(tmp_path: Path) -> None:
@@ -259,7 +253,7 @@ def test_after_the_reveal_play_writes_the_rolls_the_seed_gives(tmp_path: Path) -
 
 def test_new_secret_writes_a_fresh_key_0600_and_its_hash(tmp_path: Path) -> None:
     key_file = tmp_path / "game.key"
-    result = runner.invoke(app, ["new", "nieuchess", "--secret", str(key_file), "--tag", "Red=Ann"])
+    result = invoke("new", "nieuchess", "--secret", str(key_file), "--tag", "Red=Ann")
     assert result.exit_code == 0, result.output
     seed = read_key(key_file)
     assert re.fullmatch(r"[0-9a-f]{32}", seed)  # 128 bits from `secrets`, as hex
@@ -268,10 +262,10 @@ def test_new_secret_writes_a_fresh_key_0600_and_its_hash(tmp_path: Path) -> None
     digest = hashlib.sha256(seed.encode()).hexdigest()
     assert f'[SeedHash "sha256:{digest}"]' in result.output
     assert "[Seed " not in result.output and seed not in result.output
-    again = runner.invoke(app, ["new", "nieuchess", "--secret", str(key_file)])
+    again = invoke("new", "nieuchess", "--secret", str(key_file))
     assert again.exit_code == 2 and "never overwritten" in again.output
     assert read_key(key_file) == seed
-    other = runner.invoke(app, ["new", "nieuchess", "--secret", str(tmp_path / "other.key")])
+    other = invoke("new", "nieuchess", "--secret", str(tmp_path / "other.key"))
     assert read_key(tmp_path / "other.key") != seed and other.exit_code == 0
 
 
@@ -283,19 +277,19 @@ def test_new_secret_refusals_create_no_key(tmp_path: Path) -> None:
         ["new", "nieuchess", "--salt", "Red=x"],
         ["new", "nieuchess", "--secret", str(key_file), "--salt", "Green=x"],
     ):
-        assert runner.invoke(app, arguments).exit_code == 2, arguments
+        assert invoke(*arguments).exit_code == 2, arguments
         assert not key_file.exists()
 
 
 def test_new_numica_secret_deals_the_tiles_of_the_salted_seed(tmp_path: Path) -> None:
-    fresh = runner.invoke(app, ["new", "numica", "--seed", "example"]).output
+    fresh = invoke("new", "numica", "--seed", "example").output
     text = new_secret(fresh, tmp_path / "n.key", ["Red=ann-7", "B=bo 42"], "example")
     assert '[Tiles "4224231515K143523K2B4X121534RKK231R11BB3B33551K2411X3224XR54RXXK"]' in text
     assert '[RedSalt "ann-7"]' in text and '[BlueSalt "bo 42"]' in text and "[Seed " not in text
     path = game(tmp_path, text, "numica.rgn")
-    assert runner.invoke(app, ["check", str(path)]).exit_code == 0
+    assert invoke("check", str(path)).exit_code == 0
     assert reveal(path, "example", force=True).exit_code == 0
-    assert runner.invoke(app, ["check", str(path)]).exit_code == 0  # tiles verified against seed and salts
+    assert invoke("check", str(path)).exit_code == 0  # tiles verified against seed and salts
     assert "referee new" in (play(path, None, salts=[("Red", "x")]).error or "")
 
 
@@ -363,7 +357,7 @@ def test_as_the_attacker_may_not_write_the_defenders_retreat(tmp_path: Path) -> 
 def test_the_game_master_resolving_reads_no_moves_from_standard_input(tmp_path: Path) -> None:
     path, key_file = game(tmp_path, SECRET), key(tmp_path)
     play(path, "j20+k21xj21")
-    result = runner.invoke(app, ["play", str(path), "--seed-file", str(key_file)], input="B: x30-x28\n")
+    result = invoke("play", str(path), "--seed-file", str(key_file), stdin="B: x30-x28\n")
     assert result.exit_code == 0, result.output
     assert last_line(path) == "1. R: j20+k21xj21#6=AE"
     assert "die 6" in result.output.splitlines()
@@ -371,10 +365,10 @@ def test_the_game_master_resolving_reads_no_moves_from_standard_input(tmp_path: 
 
 def test_reveal_json_and_a_second_reveal(tmp_path: Path) -> None:
     path, key_file = game(tmp_path, SECRET), key(tmp_path)
-    first = runner.invoke(app, ["reveal", "--json", str(path), "--seed-file", str(key_file), "--force"])
+    first = invoke("reveal", "--json", str(path), "--seed-file", str(key_file), "--force")
     assert first.exit_code == 0 and '"written": true' in first.output
     before = path.read_text()
-    again = runner.invoke(app, ["reveal", str(path), "--seed-file", str(key_file)])
+    again = invoke("reveal", str(path), "--seed-file", str(key_file))
     assert again.exit_code == 0 and "already revealed" in again.output and path.read_text() == before
 
 

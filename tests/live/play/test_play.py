@@ -9,12 +9,10 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
-from referee.live.play import PlayResult, UsageError, submit, turn_token
-
-runner = CliRunner()
+from referee.live.play import UsageError, turn_token
+from tests.helpers.cli import invoke
+from tests.helpers.play import play
 
 NIKA = '[Game "nika"]\n[Event "Club night"]\n[Athens "Ann"]\n\n{ The opening. }\n'
 NUMICA_FINISHED = '[Game "numica"]\n[Seed "cli"]\n[Result "Red"]\n\nR: SSOOSOSO\nB: resign\n'
@@ -27,10 +25,6 @@ def nika(tmp_path: Path) -> Path:
     path = tmp_path / "game.rgn"
     path.write_text(NIKA)
     return path
-
-
-def play(path: Path, moves: str | None, **options: object) -> PlayResult:
-    return submit(path, moves, wait=5, **options)  # type: ignore[arg-type]
 
 
 def test_an_implied_label_is_the_side_to_move(tmp_path: Path) -> None:
@@ -95,7 +89,7 @@ def test_a_file_must_hold_one_game(tmp_path: Path, count: int) -> None:
     path.write_text("hello\n" + NIKA * count)
     with pytest.raises(UsageError, match=f"must hold one game, it holds {count}"):
         play(path, "d1-W")
-    result = runner.invoke(app, ["play", str(path), "d1-W"])
+    result = invoke("play", str(path), "d1-W")
     assert result.exit_code == 2
     assert f"must hold one game, it holds {count}" in result.output
 
@@ -162,7 +156,7 @@ def test_expect_applies_a_move_only_to_the_state_it_was_written_for(nika: Path) 
 
 
 def submit_token(path: Path) -> str:
-    result = runner.invoke(app, ["check", "--json", str(path)])
+    result = invoke("check", "--json", str(path))
     return str(json.loads(result.output)["token"])
 
 
@@ -202,54 +196,54 @@ def test_any_change_to_the_record_changes_the_token(nika: Path) -> None:
 def test_token_is_in_check_json_show_and_show_json_and_null_when_not_legal(nika: Path, tmp_path: Path) -> None:
     token = play(nika, "d1-W d2-W").token
     assert submit_token(nika) == token
-    shown = runner.invoke(app, ["show", str(nika)])
+    shown = invoke("show", str(nika))
     assert f"token: {token}" in shown.output
-    shown_json = json.loads(runner.invoke(app, ["show", "--json", str(nika)]).output)
+    shown_json = json.loads(invoke("show", "--json", str(nika)).output)
     assert shown_json["token"] == token and shown_json["verdict"]["token"] == token
     illegal = tmp_path / "illegal.rgn"
     illegal.write_text(NIKA_ILLEGAL)
-    assert json.loads(runner.invoke(app, ["check", "--json", str(illegal)]).output)["token"] is None
+    assert json.loads(invoke("check", "--json", str(illegal)).output)["token"] is None
 
 
 def test_text_output_has_the_verdict_events_board_and_next(nika: Path) -> None:
     play(nika, "d1-W d2-W")
-    result = runner.invoke(app, ["play", str(nika), "a4-S a3-S B: i8-E"])
+    result = invoke("play", str(nika), "a4-S a3-S B: i8-E")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"{nika}:1: nika: ongoing: Messene to move, round 1"
     assert "routed:" in result.output  # the board
-    token = json.loads(runner.invoke(app, ["check", "--json", str(nika)]).output)["token"]
+    token = json.loads(invoke("check", "--json", str(nika)).output)["token"]
     assert lines[-1] == f"next: Messene to move (token {token})"
 
 
 def test_json_output_has_the_verdict_fields_and_play_fields(nika: Path) -> None:
-    result = runner.invoke(app, ["play", "--json", str(nika), "d1-W d2-W"])
+    result = invoke("play", "--json", str(nika), "d1-W d2-W")
     assert result.exit_code == 0
     data = json.loads(result.output)
     for field in ("source", "record", "game", "status", "turns", "to_move", "error", "message"):
         assert field in data
     assert data["written"] is True and data["events"] == [] and data["suggestions"] == []
     assert TOKEN.match(data["token"])
-    refused = json.loads(runner.invoke(app, ["play", "--json", str(nika), "R: a9-S"]).output)
+    refused = json.loads(invoke("play", "--json", str(nika), "R: a9-S").output)
     assert refused["written"] is False and refused["status"] == "illegal" and refused["suggestions"]
 
 
 def test_moves_from_standard_input(nika: Path) -> None:
-    assert runner.invoke(app, ["play", str(nika)], input="d1-W d2-W\n").exit_code == 0
-    assert runner.invoke(app, ["play", str(nika), "-"], input="R: a4-S a3-S\n").exit_code == 0
+    assert invoke("play", str(nika), stdin="d1-W d2-W\n").exit_code == 0
+    assert invoke("play", str(nika), "-", stdin="R: a4-S a3-S\n").exit_code == 0
     assert nika.read_text().endswith("1. W: d1-W d2-W\nR: a4-S a3-S\n")
 
 
 def test_usage_errors_exit_2(nika: Path, tmp_path: Path) -> None:
-    assert runner.invoke(app, ["play", str(tmp_path / "missing.rgn"), "d1-W"]).exit_code == 2
-    assert runner.invoke(app, ["play", str(nika), "d1-W", "--wait", "-1"]).exit_code == 2
-    assert runner.invoke(app, ["play", str(nika), "d1-W", "--bogus"]).exit_code == 2
-    assert runner.invoke(app, ["play", str(nika), "d1-W", "--seed-file", str(tmp_path / "none.key")]).exit_code == 2
+    assert invoke("play", str(tmp_path / "missing.rgn"), "d1-W").exit_code == 2
+    assert invoke("play", str(nika), "d1-W", "--wait", "-1").exit_code == 2
+    assert invoke("play", str(nika), "d1-W", "--bogus").exit_code == 2
+    assert invoke("play", str(nika), "d1-W", "--seed-file", str(tmp_path / "none.key")).exit_code == 2
 
 
 def test_exit_1_for_every_refusal(nika: Path) -> None:
     for arguments in (["a9-S"], ["d1-W", "--as", "Sparta"], ["d1-W", "--expect", "1-0123456789"]):
-        result = runner.invoke(app, ["play", str(nika), *arguments])
+        result = invoke("play", str(nika), *arguments)
         assert result.exit_code == 1, arguments
 
 

@@ -8,12 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from referee.cli import app
+from tests.helpers.cli import invoke
 from tests.helpers.commands import FIRST_MOVE, KINDS, ORDINARY, REFEREE_ONLY, named, submissions
 
-runner = CliRunner()
 NOW = "2026-12-04T10:59:00Z"
 TIMED = (
     '[Game "numica"]\n[Seed "42"]\n[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n'
@@ -26,7 +24,7 @@ FOUR = (
 
 
 def _play(path: Path, *args: str) -> tuple[int, str]:
-    result = runner.invoke(app, ["play", str(path), *args])
+    result = invoke("play", str(path), *args)
     return result.exit_code, result.output
 
 

@@ -6,14 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from referee.cli import app
 from referee.games import registry
 from referee.judge.suggest import edit_distance, origin, suggestions
 from referee.live.play import submit
-
-runner = CliRunner()
+from tests.helpers.cli import invoke
 
 EXAMPLE_HASH = "sha256:50d858e0985ecc7f60418aaf0cc5ab587f42c2570a884095a9e8ccacd0f6545c"
 
@@ -68,11 +64,11 @@ def test_play_errors_carry_suggestions(tmp_path: Path) -> None:
 def test_check_json_offers_suggestions_for_an_illegal_action(tmp_path: Path) -> None:
     path = tmp_path / "g.rgn"
     path.write_text('[Game "nika"]\n1. W: d1-W d3>W\n')
-    verdict = json.loads(runner.invoke(app, ["check", "--json", str(path)]).output)
+    verdict = json.loads(invoke("check", "--json", str(path)).output)
     assert verdict["status"] == "illegal" and verdict["error"]["action"] == "d3>W"
     assert verdict["suggestions"][0].startswith("d3") and len(verdict["suggestions"]) <= 3
     path.write_text('[Game "nika"]\n1. W: d1-W d2-W\n')
-    assert json.loads(runner.invoke(app, ["check", "--json", str(path)]).output)["suggestions"] == []
+    assert json.loads(invoke("check", "--json", str(path)).output)["suggestions"] == []
 
 
 def test_suggestions_never_show_a_secret_die(tmp_path: Path) -> None:
