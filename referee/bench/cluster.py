@@ -111,6 +111,8 @@ def compare(
                 outputs[name].add((digest, status))
                 if name not in best or wall < best[name][0]:
                     best[name] = (wall, cpu)
+    after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    yield f"load average {after:.1f} after the run (wall times are only comparable on a quiet machine; CPU s are)"
     one = best["check --json"][0]
     reference = outputs["check --json"]
     yield (
