@@ -6,7 +6,10 @@ made before timing, repeated in turn to the size asked), in files of 100 records
 command is a fresh process, timed from its start to its exit (start-up, a local cluster's
 start and stop included: what a user waits for); the commands run in turn, once per round,
 and each one's best round counts, so a drift of a shared machine's speed slows them alike.
-Each command's output must be the one process's, byte for byte, or its row says so."""
+Each command's output must be the one process's, byte for byte, or its row says so.
+`CPU x1` is the one process's CPU time over the command's (workers included): how much of
+what the command spends is the check itself, which a loaded machine does not distort as it
+distorts wall time."""
 
 from __future__ import annotations
 
@@ -111,10 +114,13 @@ def compare(
                 outputs[name].add((digest, status))
                 if name not in best or wall < best[name][0]:
                     best[name] = (wall, cpu)
-    one = best["check --json"][0]
+    after = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    yield f"load average {after:.1f} after the run (wall times are only comparable on a quiet machine; CPU s are)"
+    one, one_cpu = best["check --json"]
     reference = outputs["check --json"]
     yield (
-        f"{'how':<18}{'workers':>8}{'wall s':>9}{'CPU s':>8}{'actions/s':>12}{'x one':>7}{'x/N of 1':>9}  same bytes"
+        f"{'how':<18}{'workers':>8}{'wall s':>9}{'CPU s':>8}{'CPU x1':>7}{'actions/s':>12}{'x one':>7}{'x/N of 1':>9}"
+        "  same bytes"
     )
     single = {engine: best[name][0] for name, (engine, count, _) in commands.items() if count == 1}
     for name, (engine, count, _) in commands.items():
@@ -122,7 +128,7 @@ def compare(
         scaling = "-" if engine == "one" or engine not in single else _cut(single[engine] / wall / count)
         same = "yes" if outputs[name] == reference and len(reference) == 1 else "NO"
         yield (
-            f"{name:<18}{count:>8}{wall:>9.2f}{cpu:>8.2f}{actions / wall:>12,.0f}"
+            f"{name:<18}{count:>8}{wall:>9.2f}{cpu:>8.2f}{_cut(one_cpu / cpu):>7}{actions / wall:>12,.0f}"
             f"{_cut(one / wall):>7}{scaling:>9}  {same}"
         )
 

@@ -25,6 +25,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
+from referee.games import registry
 from referee.judge import session, sources, verdicts
 from referee.judge.errors import UnreadableError, UsageError
 from referee.judge.verdicts import Problem, ProblemKind, Status, Verdict
@@ -181,8 +182,33 @@ def check_part(part: Part) -> Checked:
 
 PART_RECORDS = 64
 PART_BYTES = 1 << 18
-"""A part of `--jobs`: up to 64 records or about 256 KB, some 0.1 s of work on random
-records of 360 actions, against well under a millisecond of this process per part."""
+"""The smallest part of `--jobs`: up to 64 records or about 256 KB, some 0.1 s of work on
+random records of 360 actions, against well under a millisecond of this process per part.
+Larger inputs get larger parts (`sized`)."""
+PARTS_PER_WORKER = 8
+"""`sized` aims at this many parts per worker: enough that the last parts keep every worker
+busy (the tail is at most about one part's work of one worker in 8), few enough that the
+per-part cost (this process's, a scheduler's) is spent rarely."""
+LARGEST = 16
+"""A part is at most this many times the smallest."""
+
+
+def sized(names: list[str], workers: int, records: int, size: int) -> tuple[int, int]:
+    """The records and bytes of a part for `workers` workers on the sources `names`: the
+    smallest (`records`, `size`) scaled up, at most LARGEST times, so that the sources' bytes
+    make about PARTS_PER_WORKER parts per worker. Standard input's size is not known in
+    advance: with it, the smallest parts. A compressed file counts its compressed bytes (its
+    parts come out larger than aimed at, never past LARGEST times)."""
+    total = 0
+    for name in names:
+        if name == "-":
+            return records, size
+        try:
+            total += os.stat(name).st_size
+        except OSError:
+            continue  # reported where the source is read
+    scale = min(float(LARGEST), max(1.0, total / (PARTS_PER_WORKER * max(1, workers)) / size))
+    return round(records * scale), round(size * scale)
 
 
 def parts(items: Iterator[Cut | Problem], form: Form, records: int, size: int) -> Iterator[Part | Problem]:
@@ -250,7 +276,7 @@ def check_lines(names: list[str], form: Form, jobs: int, shard: Shard | None = N
         return
     # No more workers than parts of work (PLAY.md §8): the first `workers` parts are cut
     # before any worker starts.
-    work = parts(items, form, PART_RECORDS, PART_BYTES)
+    work = parts(items, form, *sized(names, workers, PART_RECORDS, PART_BYTES))
     ahead: list[Part | Problem] = []
     for item in work:
         ahead.append(item)
@@ -267,8 +293,18 @@ def check_lines(names: list[str], form: Form, jobs: int, shard: Shard | None = N
 
     # fork: a worker starts in a millisecond with the modules this process has imported.
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    if context.get_start_method() == "fork":
+        preload()
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         yield from run_parts(_Pool(pool), every, 4 * workers)
+
+
+def preload() -> None:
+    """Import every game's rule engine here, before workers are forked from this process, so
+    that they start with them rather than each importing them again (some 0.06 s of CPU time
+    per worker: docs/batch.md)."""
+    for game in registry.GAMES:
+        registry.engine(game)
 
 
 def run_parts(engine: Engine, work: Iterator[Part | Problem], limit: int) -> Iterator[Checked | Problem]:

@@ -25,9 +25,10 @@ CONNECT_TIMEOUT = 10
 """Seconds to reach a scheduler (or start a local cluster's) before giving up."""
 PART_RECORDS = 128
 PART_BYTES = 1 << 19
-"""A part sent to a worker: up to 128 records or about 512 KB, some 0.2 s of work on random
-records of 360 actions, against about 3 ms of CPU time of this process and its scheduler
-per part (docs/bench.md): parts small enough that the last ones keep every worker busy."""
+"""The smallest part sent to a worker: up to 128 records or about 512 KB, some 0.2 s of work
+on random records of 360 actions, against about 12 ms of CPU time of this process and its
+scheduler per part (docs/batch.md). Larger inputs get larger parts, about
+`batch.PARTS_PER_WORKER` per worker thread (`batch.sized`)."""
 
 
 class Address:
@@ -66,8 +67,9 @@ def client(address: Address) -> Iterator[Any]:
                 stack.enter_context(warnings.catch_warnings())
                 warnings.simplefilter("ignore")
                 if "fork" in multiprocessing.get_all_start_methods():
-                    # Forked workers start with Dask and the referee imported: spawned ones import
-                    # them again, some 0.6 s of CPU time each (docs/batch.md).
+                    # Forked workers start with Dask and the referee imported (the games' rules
+                    # too): spawned ones import them again, some 0.6 s of CPU time each.
+                    batch.preload()
                     stack.enter_context(dask.config.set({"distributed.worker.multiprocessing-method": "fork"}))
                 cluster = stack.enter_context(
                     LocalCluster(  # type: ignore[no-untyped-call]
@@ -107,5 +109,6 @@ def check_lines(
     """What `batch.check_lines` yields, the parts checked on the cluster: at most two parts
     per worker thread (and two more) in flight, so the memory held here is bounded."""
     with client(address) as connected:
-        work = batch.parts(batch.cut(names, shard), form, PART_RECORDS, PART_BYTES)
-        yield from batch.run_parts(_Dask(connected), work, 2 * threads(connected) + 2)
+        count = threads(connected)
+        work = batch.parts(batch.cut(names, shard), form, *batch.sized(names, count, PART_RECORDS, PART_BYTES))
+        yield from batch.run_parts(_Dask(connected), work, 2 * count + 2)

@@ -205,3 +205,24 @@ def test_parts_run_across_files_and_a_problem_keeps_its_place(tmp_path: Path) ->
     ]
     small = list(batch.parts(batch.cut(names[5:]), form, 4, batch.PART_BYTES))
     assert [len(item.records) for item in small if isinstance(item, batch.Part)] == [4, 2]
+
+
+def test_parts_grow_with_the_input_to_about_eight_per_worker(tmp_path: Path) -> None:
+    """A large input is not cut into thousands of smallest parts (each costs this process,
+    or a scheduler, its share): about PARTS_PER_WORKER parts per worker, between the smallest
+    part and LARGEST times it; standard input's size is unknown, so its parts are the smallest."""
+    big = tmp_path / "big.rgn"
+    big.write_bytes(b"x" * (batch.PART_BYTES * 32))
+    small = tmp_path / "small.rgn"
+    small.write_bytes(b"x" * 100)
+    least = (batch.PART_RECORDS, batch.PART_BYTES)
+    assert batch.sized([str(small)], 2, *least) == least
+    assert batch.sized([str(big)], 2, *least) == (batch.PART_RECORDS * 2, batch.PART_BYTES * 2)
+    assert batch.sized([str(big), str(small), str(tmp_path / "missing.rgn")], 4, *least)[1] > batch.PART_BYTES
+    assert batch.sized([str(big)], 1000, *least) == least
+    assert batch.LARGEST == 16
+    assert batch.sized([str(big)] * 100, 1, *least) == (batch.PART_RECORDS * 16, batch.PART_BYTES * 16)
+    assert batch.sized([str(big), "-"], 1, *least) == least
+    records = [(str(big), number, split(NUMICA.encode())[0]) for number in range(1, 1001)]
+    cut_in = [len(part.records) for part in batch.parts(iter(records), batch.Form(False), 200, batch.PART_BYTES)]
+    assert cut_in == [200] * 5
