@@ -189,8 +189,11 @@ PARTS_PER_WORKER = 8
 """`sized` aims at this many parts per worker: enough that the last parts keep every worker
 busy (the tail is at most about one part's work of one worker in 8), few enough that the
 per-part cost (this process's, a scheduler's) is spent rarely."""
-LARGEST = 16
-"""A part is at most this many times the smallest."""
+LARGEST = 4
+"""A part is at most this many times the smallest: the parts in flight (`4 * jobs` of them
+with `--jobs`, `2 * threads + 2` with `--dask`) hold at most 1 MB (`--jobs`) or 2 MB
+(`--dask`) of records each, so this process's memory stays bounded (64 MB of records with
+16 workers), whatever the size of the input."""
 
 
 def sized(names: list[str], workers: int, records: int, size: int) -> tuple[int, int]:

@@ -220,8 +220,8 @@ def test_parts_grow_with_the_input_to_about_eight_per_worker(tmp_path: Path) -> 
     assert batch.sized([str(big)], 2, *least) == (batch.PART_RECORDS * 2, batch.PART_BYTES * 2)
     assert batch.sized([str(big), str(small), str(tmp_path / "missing.rgn")], 4, *least)[1] > batch.PART_BYTES
     assert batch.sized([str(big)], 1000, *least) == least
-    assert batch.LARGEST == 16
-    assert batch.sized([str(big)] * 100, 1, *least) == (batch.PART_RECORDS * 16, batch.PART_BYTES * 16)
+    assert batch.LARGEST == 4
+    assert batch.sized([str(big)] * 100, 1, *least) == (batch.PART_RECORDS * 4, batch.PART_BYTES * 4)
     assert batch.sized([str(big), "-"], 1, *least) == least
     records = [(str(big), number, split(NUMICA.encode())[0]) for number in range(1, 1001)]
     cut_in = [len(part.records) for part in batch.parts(iter(records), batch.Form(False), 200, batch.PART_BYTES)]
