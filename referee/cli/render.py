@@ -37,20 +37,10 @@ def summary(tally: Tally) -> str:
 # replay, show, moves
 
 
-def replay_text(replay: Replay) -> str:
-    """Every action with what it caused, the final board and the verdict; sections are
-    separated by one blank line, with none before the first."""
-    lines: list[str] = []
-    turn = None
-    for played in replay.steps:
-        lines.extend(step_lines(played, turn))
-        turn = played.turn
-    return "\n\n".join(["\n".join(lines), replay_end(replay)] if lines else [replay_end(replay)])
-
-
 def step_lines(played: Played, turn_before: Turn | None) -> list[str]:
-    """The lines of `replay_text` for one action, after an action of `turn_before`: a
-    turn's heading first when the action opens it."""
+    """The lines `replay` prints for one action, after an action of `turn_before`: a
+    turn's heading first when the action opens it, the action as written, then what it
+    caused, one event a line."""
     lines = []
     turn = played.turn
     if turn is not turn_before:
@@ -62,7 +52,8 @@ def step_lines(played: Played, turn_before: Turn | None) -> list[str]:
 
 
 def replay_end(replay: Replay) -> str:
-    """What `replay_text` prints after the actions: the final board and the verdict."""
+    """What `replay` prints after the actions (one blank line after them, if any): the
+    final board and the verdict, separated by one blank line."""
     sections = [] if replay.state is None else [replay.state.render()]
     sections.append(verdict_line(replay.verdict))
     return "\n\n".join(sections)

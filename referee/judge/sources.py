@@ -1,7 +1,8 @@
-"""Where records come from: `records(name)` is the one function that turns a file name
-(`-` for standard input) into its records, read one after another.
+"""Where records come from: `raw_records(name)` is the one function that turns a file name
+(`-` for standard input) into its records, cut one after another as they arrive; each
+command reads them (`notation.reader.read_raw`) or streams them (`referee.judge.lean`).
 
-Each item is a `Read`: the record's place in the source and what the streaming reader
+A `Read` is a record's place in the source and what the streaming reader
 made of it (a `Record`, a `Malformed`, or a `ReadCrash` when the reader itself failed on
 it), which carries its bytes as read (for `format`, which passes malformed records
 through) and its byte offset."""
@@ -16,9 +17,7 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import BinaryIO, NamedTuple
 
 from referee.judge import compressed
-from referee.judge.adjudicate import dialect_for
 from referee.judge.errors import UnreadableError, UsageError
-from referee.notation import reader
 from referee.notation.model import ReadCrash as ReadCrash
 from referee.notation.model import ReadItem
 from referee.notation.stream import MAX_RECORD, RawRecord, ReadingStopped, size_text
@@ -54,14 +53,6 @@ class Read(NamedTuple):
     def line(self) -> int:
         """The line of the source its `[Game` stands on."""
         return self.result.span.line
-
-
-def records(name: str) -> Iterator[Read]:
-    """The records of a file or of standard input, one at a time, each as soon as its text
-    has arrived (memory is bounded by the largest record, not the source). Raises
-    UnreadableError when the source cannot be opened or read."""
-    for number, raw in raw_records(name):
-        yield Read(number, reader.read_raw(raw, dialect_for))
 
 
 def raw_records(name: str) -> Iterator[tuple[int, RawRecord]]:

@@ -355,16 +355,16 @@ def test_plurals_in_verdicts_and_summaries(tmp_path: Path) -> None:
 def test_a_crash_while_reading_stays_with_its_record(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A fault planted in the reader's dialect lookup for one game: that record gets the
     verdict `error`, the records around it are read and judged."""
-    from referee.judge import fused, lean, session, sources
+    from referee.judge import fused, lean, session
 
-    real = sources.dialect_for
+    real = session.dialect_for
 
     def failing(game: str) -> object:
         if game == "nika":
             raise RuntimeError("planted fault")
         return real(game)
 
-    for reading in (sources, session, fused, lean):  # the detailed, fused and lean paths all look it up
+    for reading in (session, fused, lean):  # the detailed, fused and lean paths all look it up
         monkeypatch.setattr(reading, "dialect_for", failing)
     path = tmp_path / "mixed.rgn"
     path.write_text(ONGOING + '[Game "nika"]\n\n1. W: pass pass\n' + FINISHED)
