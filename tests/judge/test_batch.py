@@ -207,6 +207,23 @@ def test_parts_run_across_files_and_a_problem_keeps_its_place(tmp_path: Path) ->
     assert [len(item.records) for item in small if isinstance(item, batch.Part)] == [4, 2]
 
 
+def test_a_part_holds_at_most_1_mb_of_records_whatever_the_archive(tmp_path: Path) -> None:
+    """The client's memory is bounded by the parts in flight (`4 * jobs` with `--jobs`,
+    `2 * threads + 2` with `--dask`): however large the archive and however many workers, a
+    `--jobs` part aims at no more than 1 MB of records and a `--dask` part at 2 MB, so 16
+    workers hold some 64 MB of records, not a share of the archive."""
+    from referee.judge import cluster
+
+    big = tmp_path / "big.rgn"
+    big.write_bytes(b"x" * (1 << 23))
+    archive = [str(big)] * 100_000  # 800 GB, by the sizes `sized` reads
+    for workers in (1, 2, 16, 64):
+        records, size = batch.sized(archive, workers, batch.PART_RECORDS, batch.PART_BYTES)
+        assert size <= 1 << 20 and records <= 256
+        records, size = batch.sized(archive, workers, cluster.PART_RECORDS, cluster.PART_BYTES)
+        assert size <= 2 << 20 and records <= 512
+
+
 def test_parts_grow_with_the_input_to_about_eight_per_worker(tmp_path: Path) -> None:
     """A large input is not cut into thousands of smallest parts (each costs this process,
     or a scheduler, its share): about PARTS_PER_WORKER parts per worker, between the smallest
@@ -220,8 +237,8 @@ def test_parts_grow_with_the_input_to_about_eight_per_worker(tmp_path: Path) -> 
     assert batch.sized([str(big)], 2, *least) == (batch.PART_RECORDS * 2, batch.PART_BYTES * 2)
     assert batch.sized([str(big), str(small), str(tmp_path / "missing.rgn")], 4, *least)[1] > batch.PART_BYTES
     assert batch.sized([str(big)], 1000, *least) == least
-    assert batch.LARGEST == 4
-    assert batch.sized([str(big)] * 100, 1, *least) == (batch.PART_RECORDS * 4, batch.PART_BYTES * 4)
+    most = (batch.PART_RECORDS * batch.LARGEST, batch.PART_BYTES * batch.LARGEST)
+    assert batch.sized([str(big)] * 100, 1, *least) == most
     assert batch.sized([str(big), "-"], 1, *least) == least
     records = [(str(big), number, split(NUMICA.encode())[0]) for number in range(1, 1001)]
     cut_in = [len(part.records) for part in batch.parts(iter(records), batch.Form(False), 200, batch.PART_BYTES)]
