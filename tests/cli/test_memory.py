@@ -53,3 +53,12 @@ def test_a_command_on_a_large_tag_value_peaks_under_ten_times_its_size(tmp_path:
     data = big.tag_value(5_000_000)
     peak = _measured(tmp_path, data, big.tag_value(10), command, 0)
     assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
+
+
+@pytest.mark.parametrize("command", ["moves", "show --svg", "show --svg --at"])
+def test_a_command_on_a_long_ongoing_record_peaks_under_ten_times_its_size(tmp_path: Path, command: str) -> None:
+    """A legal record left ongoing: `moves` lists the actions at its end and `show --svg`
+    marks its last turn, both from a replay that keeps only that turn."""
+    data = big.pikemen(TURNS, b"")
+    peak = _measured(tmp_path, data, big.pikemen(4000, b""), command, TURNS // 8)
+    assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
