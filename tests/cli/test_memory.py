@@ -1,7 +1,8 @@
 """Every record command within 10 times a record's size (issue 34, "Memory"): the peak of
 Python's allocations (tracemalloc, as tests/judge/test_lean.py measures `check`) while
-`check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `format` and
-`stats` run on one large record, their output thrown away (`tests.helpers.big.peak`).
+`check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `show --svg` (and
+with `--at`), `moves`, `format` and `stats` run on one large record, their output thrown
+away (`tests.helpers.big.peak`). `replay --html` and `play` are not held yet (docs/speed.md).
 
 The allowance beside the 10 times is a constant ALLOWANCE for what any run allocates
 whatever the record (a verdict, a board, the caches a run fills). The interpreter and its
