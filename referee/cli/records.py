@@ -495,7 +495,7 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
     from referee.pictures import commands
 
     try:
-        whole = session.replay(file, record, at)
+        whole = session.replay(file, record, at) if page else session.drawn(file, record, at)
         tally = Tally()
         if isinstance(whole, Problem):
             tally.add(whole)

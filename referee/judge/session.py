@@ -27,7 +27,7 @@ from referee.judge.verdicts import (
 )
 from referee.judge.words import plural
 from referee.notation import reader
-from referee.notation.model import Malformed, Record
+from referee.notation.model import Malformed, Record, Turn
 from referee.notation.reader import read_raw
 from referee.notation.stream import RawRecord
 
@@ -150,6 +150,42 @@ def replay_steps(name: str, index: int, each: Callable[[Verdict, Played], None])
     return judged
 
 
+def drawn(name: str, index: int, at: int | None = None) -> Replay | Problem:
+    """One record replayed as `replay` replays it, keeping of its steps only those of the
+    last turn played (in its `cut` too, with `at`): all a picture of the board marks
+    (`referee.pictures.commands.board_picture`), at a memory cost bounded by a turn where
+    the streamed path (`referee.judge.lean`) can. Raises UsageError as `replay` does."""
+    found = _find_raw(name, index)
+    if isinstance(found, Problem):
+        return found
+    from referee.judge.lean import lean_replay
+
+    last: list[Played] = []  # the whole record's last turn
+    before: list[Played] = []  # the last turn before the cut: the steps of rounds up to `at`
+
+    def kept(_verdict: Verdict, step: Played) -> None:
+        _keep_turn(last, step)
+        if at is not None and (step.round is None or step.round <= at):
+            _keep_turn(before, step)
+
+    streamed = lean_replay(found, name, index, each=kept, cut_at=at)
+    if streamed is None:
+        return replay(name, index, at)
+    streamed.steps = last
+    if streamed.cut is not None:
+        streamed.cut.steps = before
+    if at is not None:
+        _check_at(streamed, name, index, at)
+    return streamed
+
+
+def _keep_turn(steps: list[Played], step: Played) -> None:
+    """`steps` the actions of one turn: the step added, after those of its own turn only."""
+    if steps and steps[-1].turn is not step.turn:
+        steps.clear()
+    steps.append(step)
+
+
 def _check_at(full: Replay, name: str, index: int, at: int) -> None:
     """Refuse a round past the end of a legal record."""
     if full.verdict.status in (Status.FINISHED, Status.ONGOING) and at > full.last_round:
@@ -229,10 +265,38 @@ def next_actions(state: GameState[Any], open_side: str | None = None) -> list[ob
 
 
 def moves(name: str, index: int) -> Listed | Problem:
-    found = _find(name, index)
+    """The legal actions at the end of the `index`-th record of `name`, from a replay that
+    keeps only the last turn played (`ended`)."""
+    found = _find_raw(name, index)
     if isinstance(found, Problem):
         return found
-    return listed_of(judge(found, name), name, index)
+    return listed_of(ended(found, name, index), name, index)
+
+
+def ended(raw: RawRecord, name: str, index: int) -> Replay:
+    """One record replayed to its end, as `judge` replays it without steps, at a memory
+    cost bounded by a turn where the streamed path (`referee.judge.lean`) can: its `record`
+    then holds its tags and only its last turn (all `listed_of` reads of it). A record
+    left ongoing that turns out to hold a turn with no action (the turns counted are not the turns
+    played) is replayed whole, so that its last turn is the one written."""
+    from referee.judge.lean import lean_replay
+
+    last: list[Turn] = []
+    played = 0
+
+    def kept(_verdict: Verdict, step: Played) -> None:
+        nonlocal played
+        if not last or step.turn is not last[0]:
+            last[:] = [step.turn]
+            played += 1
+
+    streamed = lean_replay(raw, name, index, each=kept)
+    if streamed is not None and streamed.verdict.status != Status.ONGOING:  # no action to list
+        return streamed
+    if streamed is not None and streamed.record is not None and streamed.verdict.turns == played:
+        streamed.record = streamed.record._replace(items=tuple(last))
+        return streamed
+    return judge(Read(index, read_raw(raw, dialect_for)), name)
 
 
 def listed_of(played: Replay, name: str, index: int) -> Listed:

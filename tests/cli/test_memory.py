@@ -1,7 +1,8 @@
 """Every record command within 10 times a record's size (issue 34, "Memory"): the peak of
 Python's allocations (tracemalloc, as tests/judge/test_lean.py measures `check`) while
-`check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `format` and
-`stats` run on one large record, their output thrown away (`tests.helpers.big.peak`).
+`check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `show --svg` (and
+with `--at`), `moves`, `format` and `stats` run on one large record, their output thrown
+away (`tests.helpers.big.peak`). `replay --html` and `play` are not held yet (docs/speed.md).
 
 The allowance beside the 10 times is a constant ALLOWANCE for what any run allocates
 whatever the record (a verdict, a board, the caches a run fills). The interpreter and its
@@ -52,4 +53,13 @@ def test_a_command_on_a_large_tag_value_peaks_under_ten_times_its_size(tmp_path:
     """A 5 MB tag value: the record's bytes, its text and the tag's value, a few times over."""
     data = big.tag_value(5_000_000)
     peak = _measured(tmp_path, data, big.tag_value(10), command, 0)
+    assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
+
+
+@pytest.mark.parametrize("command", ["moves", "show --svg", "show --svg --at"])
+def test_a_command_on_a_long_ongoing_record_peaks_under_ten_times_its_size(tmp_path: Path, command: str) -> None:
+    """A legal record left ongoing: `moves` lists the actions at its end and `show --svg`
+    marks its last turn, both from a replay that keeps only that turn."""
+    data = big.pikemen(TURNS, b"")
+    peak = _measured(tmp_path, data, big.pikemen(4000, b""), command, TURNS // 8)
     assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"

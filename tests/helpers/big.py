@@ -64,6 +64,9 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "replay --json": ("replay", "--json"),
     "show": ("show",),
     "show --at": ("show", "--at"),
+    "show --svg": ("show", "--svg"),
+    "show --svg --at": ("show", "--svg", "--at"),
+    "moves": ("moves",),
     "format": ("format",),
     "stats": ("stats",),
 }
@@ -80,7 +83,9 @@ def _call(words: tuple[str, ...], path: Path, at: int) -> Callable[[], None]:
     if name == "replay":
         return lambda: records.replay(file, json_output="--json" in options)
     if name == "show":
-        return lambda: records.show(file, at=at if "--at" in options else None)
+        return lambda: records.show(file, at=at if "--at" in options else None, svg="--svg" in options)
+    if name == "moves":
+        return lambda: records.moves(file)
     if name == "format":
         return lambda: records.format_records([file])
     assert name == "stats"
@@ -136,7 +141,8 @@ def cases(scale: float = 1.0) -> dict[str, tuple[bytes, bytes, int]]:
 
 def maxrss(words: tuple[str, ...], path: Path, at: int) -> int:
     """Bytes: the maximum resident set of a whole `referee` process (/usr/bin/time -v)."""
-    argv = [*words[:1], *(("--at", str(at)) if "--at" in words else words[1:]), str(path)]
+    options = [option for word in words[1:] for option in ((word, str(at)) if word == "--at" else (word,))]
+    argv = [*words[:1], *options, str(path)]
     done = subprocess.run(
         ["/usr/bin/time", "-v", sys.executable, "-m", "referee", *argv],
         stdout=subprocess.DEVNULL,

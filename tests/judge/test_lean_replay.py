@@ -1,4 +1,4 @@
-"""`replay`, `show`, `format` and `stats` on the streamed path (`referee.judge.lean.lean_replay`,
+"""`replay`, `show`, `show --svg`, `moves`, `format` and `stats` on the streamed path (`referee.judge.lean.lean_replay`,
 issue 34 "Memory"): the same steps, boards, canonical text and counts as the full record
 model gives (the full path is taken by making `lean_replay` give up, as it does on a record
 it cannot read)."""
@@ -19,6 +19,7 @@ from referee.judge.adjudicate import Played
 from referee.judge.stats import Stats, collect
 from referee.judge.verdicts import Problem, Verdict
 from referee.notation.model import Turn
+from referee.pictures import commands
 from tests.helpers.fuzzing import corpus, mutate
 from tests.judge.test_fused import PLAYOUT_KEYS, _mutated, playout
 
@@ -48,11 +49,30 @@ def _shown(name: str, at: int | None) -> object:
     return render.shown_text(shown), render.shown_json(shown)
 
 
+def _drawn(name: str, at: int | None) -> object:
+    """`show --svg` (with `--at`): the whole record's verdict and the picture drawn."""
+    try:
+        whole = session.drawn(name, 1, at)
+    except session.UsageError as error:
+        return str(error)
+    if isinstance(whole, Problem):
+        return whole
+    return whole.verdict, commands.board_picture(whole if whole.cut is None else whole.cut)
+
+
+def _moves(name: str) -> object:
+    listed = session.moves(name, 1)
+    if isinstance(listed, Problem):
+        return listed
+    return render.listed_text(listed), render.listed_json(listed)
+
+
 def _everything(name: str, rounds: int) -> list[Any]:
     summary = Stats()
     found: list[Any] = [list(collect([name], summary)), summary]
-    found += [_replayed(name), list(session.format_records([name]))]
+    found += [_replayed(name), list(session.format_records([name])), _moves(name)]
     found += [_shown(name, at) for at in (None, 0, rounds // 2, rounds)]
+    found += [_drawn(name, at) for at in (None, 0, 1, rounds // 2, rounds)]
     return found
 
 
@@ -116,3 +136,13 @@ def test_a_replay_the_streamed_path_gives_up_half_way_prints_each_action_once(
     full = session.replay(str(path), 1)
     assert not isinstance(full, Problem)
     assert lines == [render.step_json(full.verdict, played) for played in full.steps]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b'[Game "pikemen"]\n\nR: h4(SE)\nB:\n', b'[Game "numica"]\n[Seed "s"]\n\nR: SSOOSOSO\nB: OOSSSOOS\nR: {none}\n'],
+)
+def test_moves_after_a_turn_with_no_action_agree(data: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record left ongoing after a turn label with no action: `moves` lists from that turn,
+    which the streamed path never gives as a step (the full path reads the record whole)."""
+    assert_same(data, tmp_path, monkeypatch)

@@ -9,7 +9,7 @@ old code, run again with the new, and the transcripts compared.
 
 `run` invokes, in one process, `check` and `check --json` over the whole corpus, `format`,
 and for each record `replay`, `replay --json`, `show`, `show --json`, `moves`,
-`moves --json`, `show --svg`, `show --at 1` and `replay --html` (pictures by their
+`moves --json`, `show --svg` (at the end, after rounds 0, 1 and 3), `show --at 1` and `replay --html` (pictures by their
 SHA-256), a `play --dry-run --json` and a real `play` of a listed move on a copy (with
 the file written), and a move, `show` and `moves` by mail through the gateway on 2-sided
 games (the answers in the outbox, dates and message ids blanked). `diff` compares exit codes, standard
@@ -115,11 +115,14 @@ def run(folder: Path, out_path: Path, mails: int = 60) -> None:
                 ["moves", name],
                 ["moves", "--json", name],
                 ["show", "--svg", name],
+                ["show", "--svg", "--at", "0", name],
+                ["show", "--svg", "--at", "1", name],
+                ["show", "--svg", "--at", "3", name],
                 ["show", "--at", "1", name],
                 ["replay", "--html", name],
             ):
                 entry = invoke(args)
-                if args[1] in ("--svg", "--html"):
+                if "--svg" in args or "--html" in args:
                     entry["out"] = hashlib.sha256(entry["out"].encode()).hexdigest()
                 emit(entry)
             listed = _listed(invoke(["moves", "--json", name])["out"])[0]
