@@ -77,6 +77,23 @@ def _adjacent(hex_: int) -> tuple[int, ...]:
     return tuple(r * WIDTH + f for f, r in found if 0 <= f < WIDTH and 0 <= r < HEIGHT)
 
 
+def _neighbour_table() -> tuple[tuple[int, ...], ...]:
+    """`_adjacent` of every hex, in the same order, row by row with the bounds checked once
+    per row rather than per neighbour (it is built at import: start-up, issue 34)."""
+    table: list[tuple[int, ...]] = []
+    for row in range(HEIGHT):
+        low, high = (-1, 0) if row % 2 == 0 else (0, 1)  # rank = row + 1
+        rows = [other * WIDTH for other in (row - 1, row + 1) if 0 <= other < HEIGHT]
+        base = row * WIDTH
+        for file in range(WIDTH):
+            found = [base + f for f in (file - 1, file + 1) if 0 <= f < WIDTH]
+            files = [f for f in (file + low, file + high) if 0 <= f < WIDTH]
+            for start in rows:
+                found += [start + f for f in files]
+            table.append(tuple(found))
+    return tuple(table)
+
+
 def _axial(hex_: int) -> tuple[int, int]:
     """Axial coordinates (q, r) in which the six neighbours differ by the usual offsets."""
     file, row = hex_ % WIDTH, hex_ // WIDTH
@@ -158,7 +175,7 @@ class Board:
 
     def __init__(self, terrain: str) -> None:
         self.terrain = terrain
-        self.neighbours = tuple(_adjacent(h) for h in range(SIZE))
+        self.neighbours = _neighbour_table()
         self.passable = bytes(terrain[h] != GRAY for h in range(SIZE))
         # Steps a pawn can take: into non-gray neighbours only.
         self.steps = tuple(tuple(n for n in self.neighbours[h] if self.passable[n]) for h in range(SIZE))

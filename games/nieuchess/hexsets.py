@@ -129,8 +129,18 @@ def _within(hex_: int, steps: int) -> HexSet:
     return disk
 
 
-NEAR: tuple[HexSet, ...] = tuple(_within(h, 5) for h in range(SIZE))
-"""For each hex, the hexes at most 5 steps away (the longest walk of a move), terrain ignored."""
+def _disk(hex_: int, steps: int) -> HexSet:
+    """`_within(hex_, steps)` in three table look-ups: the hexes whose cube coordinates each
+    differ from hex_'s by `steps` at most (the map is convex: no shortest line leaves it)."""
+    disk = EVERY
+    for value, table in zip(CUBE[hex_], _BETWEEN, strict=True):
+        disk &= table[max(value - steps, 0)][min(value + steps, len(table) - 1)]
+    return disk
+
+
+NEAR: tuple[HexSet, ...] = tuple(_disk(h, 5) for h in range(SIZE))
+"""For each hex, the hexes at most 5 steps away (the longest walk of a move), terrain ignored
+(built at import, so in look-ups rather than spreads: start-up, issue 34)."""
 
 
 PathFacts = tuple[HexSet, int, HexSet]

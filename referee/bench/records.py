@@ -90,23 +90,38 @@ def _best(seconds: list[float]) -> float:
     return min(seconds)
 
 
+def referee_command() -> tuple[list[str], str]:
+    """How `startup` starts the referee, and which install that is: the `referee` script
+    installed beside this interpreter (the one a user's shell runs, minus any wrapper in
+    front of it, such as a pyenv shim: a shell script that costs more than the whole
+    referee), else `python -m referee`. The bare app is run by the same interpreter."""
+    import sys
+    from importlib import metadata
+
+    script = Path(sys.executable).parent / "referee"
+    command = [str(script)] if script.is_file() else [sys.executable, "-m", "referee"]
+    try:
+        found = metadata.distribution("referee").read_text("direct_url.json") or ""
+    except metadata.PackageNotFoundError:
+        return command, "not installed"
+    # An editable install's import finder runs in every start (the bare app's too).
+    return command, "editable install" if '"editable": true' in found else "installed"
+
+
 def startup(runs: int) -> Iterator[str]:
     """Wall time of `referee check` on one short record against a bare two-command Typer
     app that imports pyparsing, alternating runs, medians in milliseconds."""
-    import shutil
     import statistics
     import subprocess
     import sys
     import tempfile
-    from pathlib import Path
 
+    ours, install = referee_command()
     with tempfile.TemporaryDirectory() as folder:
         bare = Path(folder, "bare.py")
         bare.write_text(BARE_APP)
         record = Path(folder, "short.rgn")
         record.write_text(SHORT_RECORD)
-        referee = shutil.which("referee")
-        ours = [referee] if referee else [sys.executable, "-m", "referee"]
         commands = {
             "bare Typer app": [sys.executable, str(bare), "check", str(record)],
             "referee check": [*ours, "check", str(record)],
@@ -118,6 +133,7 @@ def startup(runs: int) -> Iterator[str]:
                 subprocess.run(command, capture_output=True, check=False)
                 times[name].append(time.perf_counter() - start)
     medians = {name: statistics.median(values) * 1000 for name, values in times.items()}
+    yield f"timed: {' '.join(ours[-2:] if len(ours) > 1 else ours)} ({install})"
     for name, value in medians.items():
         yield f"{name:<16}{value:>8.1f} ms (median of {runs})"
     yield f"{'ratio':<16}{medians['referee check'] / medians['bare Typer app']:>8.2f}"

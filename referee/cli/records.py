@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from contextlib import ExitStack
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -38,12 +38,13 @@ from referee.cli.app import (
 )
 from referee.cli.exits import Tally
 from referee.games import registry
-from referee.judge import session
-from referee.judge.adjudicate import Played
 from referee.judge.errors import UsageError
 from referee.judge.verdicts import Problem, Verdict
 from referee.judge.words import verdict_json, verdict_line
 from referee.notation.model import Turn
+
+if TYPE_CHECKING:
+    from referee.judge.adjudicate import Played
 
 
 @app.command(short_help="One verdict line per record (--json, --quiet).")
@@ -207,6 +208,8 @@ def replay(
     that is not legal goes to standard error.
     Example: referee replay --record 2 league.rgn   |   referee replay --html -o game.html game.rgn
     """
+    from referee.judge import session
+
     if html:
         _draw(file, record, None, output, page=True)
     turn_before: list[Turn | None] = [None]
@@ -256,6 +259,8 @@ def show(
     Example: referee show --at 12 game.rgn   |   referee show --svg -o board.svg game.rgn
     Example: referee show --as-of now game.rgn
     """
+    from referee.judge import session
+
     if svg:
         _draw(file, record, at, output, page=False)
     instant = as_of_instant(as_of, now)
@@ -282,6 +287,8 @@ def moves(
     For play by e-mail: the moves open to the player whose turn the record leaves.
     Example: referee moves game.rgn
     """
+    from referee.judge import session
+
     try:
         listed = session.moves(file, record)
     except UsageError as error:
@@ -296,6 +303,8 @@ def format_records(files: Files, max_record_bytes: MaxRecordOption = MAX_RECORD_
     Tags in order, one turn per line with short labels and round numbers, canonical
     actions, comments kept. Example: referee format messy.rgn > clean.rgn
     """
+    from referee.judge import session
+
     tally = Tally()
     first = True
     for item in session.format_records(files):
@@ -492,6 +501,7 @@ def bench(
 
 def _draw(file: str, record: int, at: int | None, output: str | None, *, page: bool) -> NoReturn:
     """`show --svg` and `replay --html`: the picture or page to OUT (or standard output)."""
+    from referee.judge import session
     from referee.pictures import commands
 
     try:

@@ -3,17 +3,19 @@ that turns the library's values (verdicts, replays, boards, lists) into text."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.cli.exits import Tally
 from referee.games.api import Event
 from referee.games.registry import GAMES
-from referee.judge.adjudicate import Played, Replay
-from referee.judge.session import Listed, Shown
-from referee.judge.stats import MIN_ROLLS, UNFAIR_BELOW, Stats, median
 from referee.judge.verdicts import Problem, Status, Verdict
 from referee.judge.words import describe, json_line, plural, verdict_fields, verdict_line
 from referee.notation.model import Turn
+
+if TYPE_CHECKING:  # start-up (issue 34): `check` neither shows, lists nor counts
+    from referee.judge.adjudicate import Played, Replay
+    from referee.judge.session import Listed, Shown
+    from referee.judge.stats import Stats
 
 
 def problem_line(problem: Problem) -> str:
@@ -165,6 +167,8 @@ def games_json() -> list[str]:
 
 def stats_fields(stats: Stats) -> dict[str, Any]:
     """`stats --json`: the whole archive in one object (docs/stats.md)."""
+    from referee.judge.stats import median
+
     games: dict[str, Any] = {}
     for name, game in sorted(stats.games.items()):
         lengths = game.lengths
@@ -201,6 +205,8 @@ def stats_json(stats: Stats) -> str:
 
 def stats_text(stats: Stats) -> str:
     """The archive in words: one block per game."""
+    from referee.judge.stats import MIN_ROLLS, UNFAIR_BELOW
+
     lines = [f"{plural(stats.records, 'record')}"]
     for name, fields in stats_fields(stats)["games"].items():
         statuses = ", ".join(f"{count} {status}" for status, count in fields["statuses"].items())

@@ -307,3 +307,13 @@ def test_following_a_ride_past_an_own_pawn_answers_as_checking_it(blocker: int) 
         legal = False
     assert legal == (blocker < MAX_STEPS)
     assert field.follow(0, tuple(chain), path_facts(tuple(chain)) or (0, 0, 0)) == legal
+
+
+def test_the_tables_built_at_import_in_look_ups_equal_those_built_step_by_step() -> None:
+    from referee.games.nieuchess import board, hexsets
+
+    assert board.BOARD.neighbours == tuple(board._adjacent(h) for h in range(board.SIZE))
+    assert hexsets.NEAR == tuple(hexsets._within(h, 5) for h in range(board.SIZE))
+    # the disk of any radius, not only the one NEAR uses (a map edge cuts some of them)
+    for steps in (0, 1, 2, 7, 40):
+        assert all(hexsets._disk(h, steps) == hexsets._within(h, steps) for h in range(0, board.SIZE, 7))
