@@ -114,7 +114,7 @@ def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> No
         ["pikemen", "10x", "text"],
         ["pikemen", "10x", "json"],
     ]
-    assert all(row.split()[7:12] == ["-", "-", "-", "-", "5.0"] for row in rows)
+    assert all(row.split()[7:12] == ["-", "-", "-", "-", "7.0"] for row in rows)
 
 
 def test_bench_sizes_are_whole_multiples_or_a_usage_error() -> None:
