@@ -309,14 +309,14 @@ class _Reader:
         and an action after a spanning word (read by the token reader), and white space
         ends every token but a label, which the token reader reads the same whatever
         follows it. So the items are the same (tests/notation/test_quick_scan.py)."""
+        if len(text) - pos > WORDS_CHUNK:
+            return self._long_words(text, pos, keep, join)
         moves = text[pos:]
         if not _wordy(moves):
             return None
         written = moves
         if ". " in moves:
             moves = moves.replace(". ", ".")
-        if len(moves) > WORDS_CHUNK:
-            return self._long_words(moves, keep, join)
         read = self._chunk(
             moves.split(), keep, join, written if keep and join else None
         )  # nearly every record: one piece
@@ -324,17 +324,25 @@ class _Reader:
             return None
         return read[0], Body(read[1], bool(join), True, read[2]) if keep else None
 
-    def _long_words(self, moves: str, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
-        """`words` for a long move text (its round numbers joined to their labels), read a
-        piece of some `WORDS_CHUNK` characters at a time, each cut before a turn (`_cut`)."""
+    def _long_words(self, text: str, pos: int, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
+        """`words` for a long move text (from `pos` in `text`), read a piece of some
+        `WORDS_CHUNK` characters at a time, each cut before a turn (`_cut`): no copy of the
+        whole move text is made (each would cost the record's size again, issue 34), each
+        piece's round numbers are joined to their labels on their own (a piece ends with a
+        line, so no `. ` spans two pieces)."""
         items: list[Item] = []
         parts: list[str] = []
-        start = 0
-        while start < len(moves):
-            end = self._cut(moves, start + WORDS_CHUNK)
+        start = pos
+        while start < len(text):
+            end = self._cut(text, start + WORDS_CHUNK)
             if end is None:
                 return None
-            read = self._chunk(moves[start:end].split(), keep, join)
+            piece = text[start:end]
+            if not _wordy(piece):
+                return None
+            if ". " in piece:
+                piece = piece.replace(". ", ".")
+            read = self._chunk(piece.split(), keep, join)
             if read is None:
                 return None
             items += read[0]
@@ -343,8 +351,9 @@ class _Reader:
         return items, Body(parts, bool(join), True) if keep else None
 
     def _cut(self, moves: str, at: int) -> int | None:
-        """Where a piece of `moves` read as words may end, at or after `at`: the start of a
-        line that begins with a label (a turn is never cut, nor an action that spans words),
+        """Where a piece of `moves` (as written: its round numbers not yet joined to their
+        labels) read as words may end, at or after `at`: the start of a line that begins
+        with a label (a turn is never cut, nor an action that spans words),
         or the end. None when no such line comes soon enough (the token reader reads the
         text then)."""
         limit = at + 2 * WORDS_CHUNK  # (a piece at most three times the size)
@@ -355,7 +364,7 @@ class _Reader:
             at = newline + 1
             if at > limit:
                 return None
-            first = moves[at : at + 64].split(None, 1)
+            first = moves[at : at + 64].replace(". ", ".").split(None, 1)
             if first:
                 if first[0] not in self.word_kinds:
                     self._learn(first[0])
