@@ -24,15 +24,11 @@ from operator import itemgetter
 
 from referee.notation.dialect import GLYPH_PATTERN, Dialect
 from referee.notation.lexicon import (
-    COMMENT,
-    LINE_COMMENT,
+    KIND,
     NUMBER,
     TERMINATIONS,
     TOKEN_END,
-    action_token,
     label_regex,
-    termination,
-    terminations,
 )
 from referee.notation.reader import DialectLookup, game_dialect, tag_section
 from referee.notation.scanned import DRAW, Body, Item, Label, Scanned
@@ -110,20 +106,20 @@ class _Reader:
             rf"(?:\s*+(?![{{;0-9]|{label}|draw{TOKEN_END})"
             rf"(?P<first>{dialect.action_pattern})(?P<first_glyph>{GLYPH_PATTERN})?{TOKEN_END})?"
         )
-        pattern = re.compile(
-            r"\s*+(?:"
-            rf"{COMMENT}"
-            rf"|{LINE_COMMENT}"
-            rf"|(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})){first}"
-            rf"|(?P<lone>{NUMBER})"
-            rf"|{termination('draw')}"
-            rf"|{action_token(dialect)}"
-            rf"{terminations(others)}"  # after actions: no action reads as one, and actions come first
-            r"|(?P<bad>[\s\S])"  # anything else: not read here
-            r"|$"  # only white space is left
-            ")",
-            re.IGNORECASE | re.ASCII,
-        )
+        # (Each kind's expression is its row of `lexicon.TOKEN_KINDS`, but for the label,
+        # read with its round number and its turn's first action, and a number alone.)
+        kinds = [
+            KIND["comment"].token(dialect),
+            KIND["line"].token(dialect),
+            rf"(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})){first}",
+            rf"(?P<lone>{NUMBER})",
+            KIND["draw"].token(dialect),
+            KIND["action"].token(dialect),
+            *(KIND[word].token(dialect) for word in others),  # after actions: no action reads as one
+            r"(?P<bad>[\s\S])",  # anything else (a glyph standing apart included): not read here
+            r"$",  # only white space is left
+        ]
+        pattern = re.compile(r"\s*+(?:" + "|".join(kinds) + ")", re.IGNORECASE | re.ASCII)
         self.tokens = pattern.finditer
         # The tokens follow each other, since at any place one of them matches (`bad` at
         # worst, which stops the reading). Which kind of token matched, by
