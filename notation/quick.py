@@ -17,7 +17,7 @@ the same tags, labels and actions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import cache
 from itertools import repeat
 from operator import itemgetter
@@ -31,7 +31,7 @@ from referee.notation.lexicon import (
     label_regex,
 )
 from referee.notation.reader import DialectLookup, game_dialect, tag_section
-from referee.notation.scanned import DRAW, Body, Item, Label, Scanned
+from referee.notation.scanned import DRAW, Body, Item, Label, Scanned, body_of, comment_text, joined_parts, joined_texts
 
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of
@@ -246,13 +246,13 @@ class _Reader:
                     return None
                 plain = plain and turn_plain
             elif kind in notes:
-                note, fresh = _note(kind == line, token[kind], in_turn, fresh)
+                note, fresh = comment_text(kind == line, token[kind], in_turn, fresh)
                 part(note)
                 plain = False
             elif kind in refused:
                 return None  # as in `items`
             # else the end of the text
-        return items, _body(parts, chunks, fresh, join, plain)
+        return items, body_of(parts, chunks, fresh, join, plain)
 
     def _kept_turn(
         self,
@@ -401,7 +401,7 @@ class _Reader:
             return items, [], False
         if written is not None:
             return items, ["\n" + written.strip()], True
-        return items, _texts(look(self.word_texts), join), False
+        return items, joined_texts(look(self.word_texts), join), False
 
     def _all_items(self, look: Callable[[dict[str, Item]], tuple[Item, ...]]) -> list[Item] | None:
         """With `keep`, the items of a piece's words among all labels and actions learnt
@@ -422,7 +422,7 @@ class _Reader:
         items: list[Item] = list(map(self.word_all.get, words, repeat(DRAW)))  # (`draw`: not in the table)
         if not keep:
             return items, [], False
-        return items, _texts(map(self.word_texts.__getitem__, words), join), False
+        return items, joined_texts(map(self.word_texts.__getitem__, words), join), False
 
     def _segments(
         self, words: list[str], kinds: bytes, keep: bool, join: int
@@ -464,7 +464,7 @@ class _Reader:
                 items += read
             done = end
             at = kinds.find(_UNKNOWN, end)
-        return items, (_joined(parts, join) if keep else []), False
+        return items, (joined_parts(parts, join) if keep else []), False
 
     def _learn(self, word: str) -> None:
         """Learn how the word `word` reads alone: as the token reader reads it (a label
@@ -561,44 +561,6 @@ def _wordy(moves: str) -> bool:
     if not moves.isascii() or "{" in moves or ";" in moves:
         return False
     return not ("\x1c" in moves or "\x1d" in moves or "\x1e" in moves or "\x1f" in moves)
-
-
-def _note(line: bool, note: str, in_turn: bool, fresh: bool) -> tuple[str, bool]:
-    """For `kept`: a comment's canonical text (a `;` comment if `line`, else braced), and
-    whether the next word starts a line (`fresh`): between turns, a comment is on a line
-    of its own; in a turn, a `;` comment ends its line, a braced one follows a space."""
-    if not in_turn:
-        return (f"\n;{note}" if line else f"\n{{{note}}}"), fresh
-    if line:
-        return f" ;{note}\n", True
-    return (f"{{{note}}}" if fresh else f" {{{note}}}"), False
-
-
-def _body(parts: list[str], chunks: list[str], fresh: bool, join: int, plain: bool) -> Body:
-    """For `kept`: the Body of the parts read (the last without its newline after a `;`
-    comment), joined `join` at a time after `chunks` when `join`."""
-    if fresh:
-        parts[-1] = parts[-1][:-1]
-    if join:
-        if parts:
-            chunks.append("".join(parts))
-        parts = chunks
-    return Body(parts, bool(join), plain)
-
-
-def _texts(texts: Iterable[str], join: int) -> list[str]:
-    """The canonical texts of a piece's words as its parts: one part when `join`, else one a word."""
-    if not join:
-        return list(texts)
-    body = "".join(texts)
-    return [body] if body else []
-
-
-def _joined(parts: list[str], join: int) -> list[str]:
-    """`parts` joined `join` at a time (none joined when 0)."""
-    if not join:
-        return parts
-    return ["".join(parts[start : start + join]) for start in range(0, len(parts), join)]
 
 
 __all__ = ["DRAW", "Body", "Item", "Label", "Scanned", "scan"]
