@@ -18,14 +18,12 @@ import pyparsing as pp
 
 from referee.notation.dialect import GLYPH_PATTERN, Dialect
 from referee.notation.lexicon import (
+    KIND,
     MAX_NUMBER_DIGITS,
-    NUMBER,
     TAG_NAME,
     TAG_VALUE,
     TERMINATIONS,
-    TOKEN_END,
     WORD,
-    label_regex,
     last_move_index,
     quote,
     shorten,
@@ -86,15 +84,15 @@ class RgnGrammar:
         )
         tag.set_parse_action(lambda s, loc, t: Tag(t[0], unescape(t[1]), self._span(loc)))
 
-        braced = pp.Regex(r"\{[^}]*\}").set_name("a comment in braces")
-        braced.set_parse_action(lambda s, loc, t: Comment(t[0][1:-1], self._span(loc)))
+        braced = pp.Regex(KIND["comment"].token(dialect)).set_name("a comment in braces")
+        braced.set_parse_action(lambda s, loc, t: Comment(t["comment"], self._span(loc)))
         unclosed = pp.Literal("{").set_name("a comment")
         unclosed.set_parse_action(lambda s, loc, t: self._fail(loc, 'this comment is never closed: expected "}"'))
-        line_comment = pp.Regex(r";[^\n]*").set_name("a comment")
-        line_comment.set_parse_action(lambda s, loc, t: Comment(t[0][1:], self._span(loc), False))
+        line_comment = pp.Regex(KIND["line"].token(dialect)).set_name("a comment")
+        line_comment.set_parse_action(lambda s, loc, t: Comment(t["line"], self._span(loc), False))
         comment = (braced | line_comment | unclosed).set_name("a comment")
 
-        number = pp.Regex(NUMBER).set_name('a round number such as "12."')
+        number = pp.Regex(KIND["number"].token(dialect)).set_name('a round number such as "12."')
         number.set_parse_action(lambda t: int(t[0].rstrip(".")))
         long_pattern = rf"[0-9]{{{MAX_NUMBER_DIGITS + 1},}}\.(?:\.\.)?"
         long_number = pp.Regex(long_pattern).set_name("a round number")  # no action: `~` may run actions
@@ -102,15 +100,12 @@ class RgnGrammar:
         too_long.set_parse_action(
             lambda s, loc, t: self._fail(loc, f"a round number has at most {MAX_NUMBER_DIGITS} digits")
         )
-        label = pp.Regex(label_regex(dialect), flags=re.IGNORECASE | re.ASCII).set_name(hint)
+        label = pp.Regex(KIND["label"].token(dialect), flags=re.IGNORECASE | re.ASCII).set_name(hint)
         label.set_parse_action(lambda s, loc, t: (t[0], self._span(loc)))
         termination = pp.MatchFirst([self._termination(word, item) for word, item in TERMINATIONS.items()])
-        glyph = pp.Regex(rf"(?:{GLYPH_PATTERN}){TOKEN_END}").set_name('a glyph such as "!?"')
+        glyph = pp.Regex(KIND["lone"].token(dialect)).set_name('a glyph such as "!?"')
         glyph.set_parse_action(lambda s, loc, t: ("glyph", t[0], loc))
-        action = pp.Regex(
-            rf"(?P<text>{dialect.action_pattern})(?P<glyph>{GLYPH_PATTERN})?{TOKEN_END}",
-            flags=re.IGNORECASE | re.ASCII,
-        ).set_name(example)
+        action = pp.Regex(KIND["action"].token(dialect), flags=re.IGNORECASE | re.ASCII).set_name(example)
         action.set_parse_action(self._make_move)
 
         boundary = number | long_number | label | termination
@@ -132,13 +127,13 @@ class RgnGrammar:
         return record.parse_with_tabs()  # a tab is one column, as the contract counts
 
     def _termination(self, word: str, item: type[Draw] | type[Timeout]) -> pp.ParserElement:
-        """The termination word `word` (a row of `TERMINATIONS`), read as its item."""
-        element = pp.Regex(rf"{word}{TOKEN_END}", flags=re.IGNORECASE | re.ASCII).set_name(f'"{word}"')
+        """The termination word `word` (its row of `TOKEN_KINDS`), read as its item."""
+        element = pp.Regex(KIND[word].token(self.dialect), flags=re.IGNORECASE | re.ASCII).set_name(f'"{word}"')
         element.set_parse_action(lambda s, loc, t: item(self._span(loc)))
         return element
 
     def _make_move(self, s: str, loc: int, tokens: pp.ParseResults) -> tuple[str, Move]:
-        text = tokens["text"]
+        text = tokens["action"]
         try:
             action = self.dialect.parse_action(text)
         except ValueError as error:

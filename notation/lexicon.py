@@ -5,10 +5,11 @@ records never imports it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
 from referee.notation.dialect import GLYPH_PATTERN, Dialect
-from referee.notation.model import Draw, Move, Timeout
+from referee.notation.model import Comment, Draw, Move, Timeout, Turn
 
 TOKEN_END = r"(?=\s|[{;]|$)"
 TAG_NAME = r"[A-Za-z0-9_]+"
@@ -75,6 +76,62 @@ def label_regex(dialect: Dialect) -> str:
     """A turn's label: a side, `+` (NOTATION.md §3 allows it in every game: in a game
     without replacement steps, the game finds the label illegal), then `:`."""
     return rf"(?:{dialect.label_pattern})\+?:"
+
+
+def lone_glyph_token() -> str:
+    """A glyph standing apart from its action (group `lone`): it belongs to the action before it."""
+    return rf"(?P<lone>{GLYPH_PATTERN}){TOKEN_END}"
+
+
+class TokenKind(NamedTuple):
+    """A row of `TOKEN_KINDS`: one kind of token of the move text."""
+
+    name: str
+    """The kind's name: the group its token reads as in `token`'s expression (`Match.lastgroup`)."""
+    token: Callable[[Dialect], str]
+    """Its regular expression in a game's move text (read case-insensitively, ASCII only)."""
+    sample: Callable[[Dialect], tuple[str, str]]
+    """A move text holding a token of the kind, and that token (tests/notation/test_token_kinds.py)."""
+    item: type
+    """The record item (`notation.model`) the token is read into or belongs to."""
+
+
+def _first_label(dialect: Dialect) -> str:
+    return f"{next(iter(dialect.short_labels.values()))}:"
+
+
+def _turn(dialect: Dialect, after: str) -> str:
+    """A turn of the game: its first label, its example action, then `after`."""
+    return f"{_first_label(dialect)} {dialect.example_action} {after}"
+
+
+def _termination_kind(word: str, item: type) -> TokenKind:
+    """The row of a termination word (a row of `TERMINATIONS`)."""
+    return TokenKind(word, lambda _: termination(word), lambda d: (_turn(d, word), word), item)
+
+
+TOKEN_KINDS: tuple[TokenKind, ...] = (
+    TokenKind("comment", lambda d: COMMENT, lambda d: (_turn(d, "{a note}"), "{a note}"), Comment),
+    TokenKind("line", lambda d: LINE_COMMENT, lambda d: (_turn(d, "; a note"), "; a note"), Comment),
+    TokenKind(
+        "number", lambda d: f"(?P<number>{NUMBER})", lambda d: (f"12. {_turn(d, '')}", "12."), Turn
+    ),  # with the label after it
+    TokenKind("label", lambda d: f"(?P<label>{label_regex(d)})", lambda d: (_turn(d, ""), _first_label(d)), Turn),
+    *(_termination_kind(word, item) for word, item in TERMINATIONS.items()),
+    TokenKind("action", action_token, lambda d: (_turn(d, ""), d.example_action), Move),
+    TokenKind("lone", lambda d: lone_glyph_token(), lambda d: (_turn(d, "!?"), "!?"), Move),
+)
+"""The kinds of token of a move text, in the order the model reader's scanner tries them
+(`notation.reader._scanner`, an alternative a row, after white space): each row's
+expression is read by every reader of move text (the model reader, the quick scanner of
+`notation.quick`, the grammar of `notation.grammar`), so a new kind is a new row here,
+its item in `notation.model`, and what it means in `games/` or `referee/judge/`
+(docs/design.md, "Adding a token kind"). `tests/notation/test_token_kinds.py` checks
+that each row's sample scans to its kind and reads the same in the grammar and the model
+reader."""
+
+KIND: dict[str, TokenKind] = {kind.name: kind for kind in TOKEN_KINDS}
+"""The rows of `TOKEN_KINDS` by name."""
 
 
 def last_move_index(items: Sequence[object]) -> int | None:

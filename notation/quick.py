@@ -17,25 +17,21 @@ the same tags, labels and actions.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import cache
 from itertools import repeat
 from operator import itemgetter
 
 from referee.notation.dialect import GLYPH_PATTERN, Dialect
 from referee.notation.lexicon import (
-    COMMENT,
-    LINE_COMMENT,
+    KIND,
     NUMBER,
     TERMINATIONS,
     TOKEN_END,
-    action_token,
     label_regex,
-    termination,
-    terminations,
 )
 from referee.notation.reader import DialectLookup, game_dialect, tag_section
-from referee.notation.scanned import DRAW, Body, Item, Label, Scanned
+from referee.notation.scanned import DRAW, Body, Item, Label, Scanned, body_of, comment_text, joined_parts, joined_texts
 
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of
@@ -110,20 +106,20 @@ class _Reader:
             rf"(?:\s*+(?![{{;0-9]|{label}|draw{TOKEN_END})"
             rf"(?P<first>{dialect.action_pattern})(?P<first_glyph>{GLYPH_PATTERN})?{TOKEN_END})?"
         )
-        pattern = re.compile(
-            r"\s*+(?:"
-            rf"{COMMENT}"
-            rf"|{LINE_COMMENT}"
-            rf"|(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})){first}"
-            rf"|(?P<lone>{NUMBER})"
-            rf"|{termination('draw')}"
-            rf"|{action_token(dialect)}"
-            rf"{terminations(others)}"  # after actions: no action reads as one, and actions come first
-            r"|(?P<bad>[\s\S])"  # anything else: not read here
-            r"|$"  # only white space is left
-            ")",
-            re.IGNORECASE | re.ASCII,
-        )
+        # (Each kind's expression is its row of `lexicon.TOKEN_KINDS`, but for the label,
+        # read with its round number and its turn's first action, and a number alone.)
+        kinds = [
+            KIND["comment"].token(dialect),
+            KIND["line"].token(dialect),
+            rf"(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})){first}",
+            rf"(?P<lone>{NUMBER})",
+            KIND["draw"].token(dialect),
+            KIND["action"].token(dialect),
+            *(KIND[word].token(dialect) for word in others),  # after actions: no action reads as one
+            r"(?P<bad>[\s\S])",  # anything else (a glyph standing apart included): not read here
+            r"$",  # only white space is left
+        ]
+        pattern = re.compile(r"\s*+(?:" + "|".join(kinds) + ")", re.IGNORECASE | re.ASCII)
         self.tokens = pattern.finditer
         # The tokens follow each other, since at any place one of them matches (`bad` at
         # worst, which stops the reading). Which kind of token matched, by
@@ -250,13 +246,13 @@ class _Reader:
                     return None
                 plain = plain and turn_plain
             elif kind in notes:
-                note, fresh = _note(kind == line, token[kind], in_turn, fresh)
+                note, fresh = comment_text(kind == line, token[kind], in_turn, fresh)
                 part(note)
                 plain = False
             elif kind in refused:
                 return None  # as in `items`
             # else the end of the text
-        return items, _body(parts, chunks, fresh, join, plain)
+        return items, body_of(parts, chunks, fresh, join, plain)
 
     def _kept_turn(
         self,
@@ -309,14 +305,14 @@ class _Reader:
         and an action after a spanning word (read by the token reader), and white space
         ends every token but a label, which the token reader reads the same whatever
         follows it. So the items are the same (tests/notation/test_quick_scan.py)."""
+        if len(text) - pos > WORDS_CHUNK:
+            return self._long_words(text, pos, keep, join)
         moves = text[pos:]
         if not _wordy(moves):
             return None
         written = moves
         if ". " in moves:
             moves = moves.replace(". ", ".")
-        if len(moves) > WORDS_CHUNK:
-            return self._long_words(moves, keep, join)
         read = self._chunk(
             moves.split(), keep, join, written if keep and join else None
         )  # nearly every record: one piece
@@ -324,17 +320,25 @@ class _Reader:
             return None
         return read[0], Body(read[1], bool(join), True, read[2]) if keep else None
 
-    def _long_words(self, moves: str, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
-        """`words` for a long move text (its round numbers joined to their labels), read a
-        piece of some `WORDS_CHUNK` characters at a time, each cut before a turn (`_cut`)."""
+    def _long_words(self, text: str, pos: int, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
+        """`words` for a long move text (from `pos` in `text`), read a piece of some
+        `WORDS_CHUNK` characters at a time, each cut before a turn (`_cut`): no copy of the
+        whole move text is made (each would cost the record's size again, issue 34), each
+        piece's round numbers are joined to their labels on their own (a piece ends with a
+        line, so no `. ` spans two pieces)."""
         items: list[Item] = []
         parts: list[str] = []
-        start = 0
-        while start < len(moves):
-            end = self._cut(moves, start + WORDS_CHUNK)
+        start = pos
+        while start < len(text):
+            end = self._cut(text, start + WORDS_CHUNK)
             if end is None:
                 return None
-            read = self._chunk(moves[start:end].split(), keep, join)
+            piece = text[start:end]
+            if not _wordy(piece):
+                return None
+            if ". " in piece:
+                piece = piece.replace(". ", ".")
+            read = self._chunk(piece.split(), keep, join)
             if read is None:
                 return None
             items += read[0]
@@ -343,8 +347,9 @@ class _Reader:
         return items, Body(parts, bool(join), True) if keep else None
 
     def _cut(self, moves: str, at: int) -> int | None:
-        """Where a piece of `moves` read as words may end, at or after `at`: the start of a
-        line that begins with a label (a turn is never cut, nor an action that spans words),
+        """Where a piece of `moves` (as written: its round numbers not yet joined to their
+        labels) read as words may end, at or after `at`: the start of a line that begins
+        with a label (a turn is never cut, nor an action that spans words),
         or the end. None when no such line comes soon enough (the token reader reads the
         text then)."""
         limit = at + 2 * WORDS_CHUNK  # (a piece at most three times the size)
@@ -355,7 +360,7 @@ class _Reader:
             at = newline + 1
             if at > limit:
                 return None
-            first = moves[at : at + 64].split(None, 1)
+            first = moves[at : at + 64].replace(". ", ".").split(None, 1)
             if first:
                 if first[0] not in self.word_kinds:
                     self._learn(first[0])
@@ -396,7 +401,7 @@ class _Reader:
             return items, [], False
         if written is not None:
             return items, ["\n" + written.strip()], True
-        return items, _texts(look(self.word_texts), join), False
+        return items, joined_texts(look(self.word_texts), join), False
 
     def _all_items(self, look: Callable[[dict[str, Item]], tuple[Item, ...]]) -> list[Item] | None:
         """With `keep`, the items of a piece's words among all labels and actions learnt
@@ -417,7 +422,7 @@ class _Reader:
         items: list[Item] = list(map(self.word_all.get, words, repeat(DRAW)))  # (`draw`: not in the table)
         if not keep:
             return items, [], False
-        return items, _texts(map(self.word_texts.__getitem__, words), join), False
+        return items, joined_texts(map(self.word_texts.__getitem__, words), join), False
 
     def _segments(
         self, words: list[str], kinds: bytes, keep: bool, join: int
@@ -459,7 +464,7 @@ class _Reader:
                 items += read
             done = end
             at = kinds.find(_UNKNOWN, end)
-        return items, (_joined(parts, join) if keep else []), False
+        return items, (joined_parts(parts, join) if keep else []), False
 
     def _learn(self, word: str) -> None:
         """Learn how the word `word` reads alone: as the token reader reads it (a label
@@ -556,44 +561,6 @@ def _wordy(moves: str) -> bool:
     if not moves.isascii() or "{" in moves or ";" in moves:
         return False
     return not ("\x1c" in moves or "\x1d" in moves or "\x1e" in moves or "\x1f" in moves)
-
-
-def _note(line: bool, note: str, in_turn: bool, fresh: bool) -> tuple[str, bool]:
-    """For `kept`: a comment's canonical text (a `;` comment if `line`, else braced), and
-    whether the next word starts a line (`fresh`): between turns, a comment is on a line
-    of its own; in a turn, a `;` comment ends its line, a braced one follows a space."""
-    if not in_turn:
-        return (f"\n;{note}" if line else f"\n{{{note}}}"), fresh
-    if line:
-        return f" ;{note}\n", True
-    return (f"{{{note}}}" if fresh else f" {{{note}}}"), False
-
-
-def _body(parts: list[str], chunks: list[str], fresh: bool, join: int, plain: bool) -> Body:
-    """For `kept`: the Body of the parts read (the last without its newline after a `;`
-    comment), joined `join` at a time after `chunks` when `join`."""
-    if fresh:
-        parts[-1] = parts[-1][:-1]
-    if join:
-        if parts:
-            chunks.append("".join(parts))
-        parts = chunks
-    return Body(parts, bool(join), plain)
-
-
-def _texts(texts: Iterable[str], join: int) -> list[str]:
-    """The canonical texts of a piece's words as its parts: one part when `join`, else one a word."""
-    if not join:
-        return list(texts)
-    body = "".join(texts)
-    return [body] if body else []
-
-
-def _joined(parts: list[str], join: int) -> list[str]:
-    """`parts` joined `join` at a time (none joined when 0)."""
-    if not join:
-        return parts
-    return ["".join(parts[start : start + join]) for start in range(0, len(parts), join)]
 
 
 __all__ = ["DRAW", "Body", "Item", "Label", "Scanned", "scan"]

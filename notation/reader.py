@@ -21,20 +21,14 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import BinaryIO, NamedTuple
 
-from referee.notation.dialect import GLYPH_PATTERN, Dialect
+from referee.notation.dialect import Dialect
 from referee.notation.lexicon import (
-    COMMENT,
-    LINE_COMMENT,
-    NUMBER,
     TAG_NAME,
     TAG_VALUE,
     TERMINATIONS,
-    TOKEN_END,
-    action_token,
-    label_regex,
+    TOKEN_KINDS,
     last_move_index,
     shorten,
-    terminations,
     unescape,
 )
 from referee.notation.model import (
@@ -196,18 +190,10 @@ def _offset_span(text: str, offset: int, start: Span) -> Span:
 
 @cache
 def _scanner(dialect: Dialect) -> re.Pattern[str]:
-    """One regex for every token of a game's move text; `lastgroup` names the kind."""
-    return re.compile(
-        r"(?P<ws>\s+)"
-        rf"|{COMMENT}"
-        rf"|{LINE_COMMENT}"
-        rf"|(?P<number>{NUMBER})"
-        rf"|(?P<label>{label_regex(dialect)})"
-        rf"{terminations()}"
-        rf"|{action_token(dialect)}"
-        rf"|(?P<lone>{GLYPH_PATTERN}){TOKEN_END}",
-        re.IGNORECASE | re.ASCII,  # no Unicode look-alikes: "İ1-N" is not "i1-N"
-    )
+    """One regex for every token of a game's move text, an alternative a row of the table
+    of token kinds (`lexicon.TOKEN_KINDS`) after white space; `lastgroup` names the kind."""
+    kinds = "".join(f"|{kind.token(dialect)}" for kind in TOKEN_KINDS)
+    return re.compile(r"(?P<ws>\s+)" + kinds, re.IGNORECASE | re.ASCII)  # no Unicode look-alikes: "İ1-N" is not "i1-N"
 
 
 def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_column: int = 1) -> Record:
@@ -331,6 +317,8 @@ def _items(
             yield from closing()
             item_start = pos
             yield TERMINATIONS[kind](lines.span(pos))
+        elif kind != "lone":
+            raise _Unreadable(item_start)  # a kind of `TOKEN_KINDS` read nowhere here: the grammar says what it is
         elif cut:
             pass  # a glyph standing apart, in a turn not kept whole: its action may not be kept
         else:  # a glyph standing apart from its action

@@ -1,8 +1,10 @@
 """What the quick scanner (`notation.quick`) reads a record into: its labels, `DRAW`, the
-canonical text kept (`Body`) and the whole (`Scanned`). Plain values, no reading here."""
+canonical text kept (`Body`) and the whole (`Scanned`), and how the canonical text's parts
+are put together. Plain values, no reading here."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 
@@ -59,3 +61,41 @@ class Scanned(NamedTuple):
     """Labels, actions and draws in record order."""
     body: Body | None = None
     """With `keep`: the move text's canonical text, comments and glyphs kept."""
+
+
+def comment_text(line: bool, note: str, in_turn: bool, fresh: bool) -> tuple[str, bool]:
+    """For `kept`: a comment's canonical text (a `;` comment if `line`, else braced), and
+    whether the next word starts a line (`fresh`): between turns, a comment is on a line
+    of its own; in a turn, a `;` comment ends its line, a braced one follows a space."""
+    if not in_turn:
+        return (f"\n;{note}" if line else f"\n{{{note}}}"), fresh
+    if line:
+        return f" ;{note}\n", True
+    return (f"{{{note}}}" if fresh else f" {{{note}}}"), False
+
+
+def body_of(parts: list[str], chunks: list[str], fresh: bool, join: int, plain: bool) -> Body:
+    """For `kept`: the Body of the parts read (the last without its newline after a `;`
+    comment), joined `join` at a time after `chunks` when `join`."""
+    if fresh:
+        parts[-1] = parts[-1][:-1]
+    if join:
+        if parts:
+            chunks.append("".join(parts))
+        parts = chunks
+    return Body(parts, bool(join), plain)
+
+
+def joined_texts(texts: Iterable[str], join: int) -> list[str]:
+    """The canonical texts of a piece's words as its parts: one part when `join`, else one a word."""
+    if not join:
+        return list(texts)
+    body = "".join(texts)
+    return [body] if body else []
+
+
+def joined_parts(parts: list[str], join: int) -> list[str]:
+    """`parts` joined `join` at a time (none joined when 0)."""
+    if not join:
+        return parts
+    return ["".join(parts[start : start + join]) for start in range(0, len(parts), join)]

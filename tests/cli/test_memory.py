@@ -48,6 +48,18 @@ def test_a_command_on_a_long_record_peaks_under_ten_times_its_size(tmp_path: Pat
     assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
 
 
+@pytest.mark.parametrize("command", ["check --json"])
+def test_check_of_numbered_rounds_peaks_under_ten_times_its_size_with_nothing_read_before(
+    tmp_path: Path, command: str
+) -> None:
+    """The quick reader on a long record of numbered rounds, its caches empty (the first run
+    reads a record of 8 turns): the caches it fills stay small, and it copies no more of
+    the move text than a piece at a time (it copied the whole text twice: 11.1 times)."""
+    data = big.pikemen_numbered(100_000)
+    peak = _measured(tmp_path, data, big.pikemen_numbered(8), command, 0)
+    assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
+
+
 @pytest.mark.parametrize("command", list(big.COMMANDS))
 def test_a_command_on_a_large_tag_value_peaks_under_ten_times_its_size(tmp_path: Path, command: str) -> None:
     """A 5 MB tag value: the record's bytes, its text and the tag's value, a few times over."""
