@@ -10,15 +10,23 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.MULTILINE | re.DOTALL)
+"""Fenced blocks and code spans: what stands in them (`TABLE[kind](span)`) is not a link."""
 
 
 def _links(page: Path) -> list[Path]:
     found = []
-    for target in LINK.findall(page.read_text(encoding="utf-8")):
+    for target in LINK.findall(CODE.sub("", page.read_text(encoding="utf-8"))):
         if "://" in target or target.startswith("mailto:"):
             continue
         found.append((page.parent / target).resolve())
     return found
+
+
+def test_code_is_not_read_as_a_link(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("See [it](there.md), not `TABLE[kind](span)`.\n```\nx[0](y)\n```\n")
+    assert _links(page) == [(tmp_path / "there.md").resolve()]
 
 
 def test_every_relative_link_of_the_readme_and_the_docs_is_there() -> None:
