@@ -6,6 +6,7 @@ it cannot read)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,25 +40,27 @@ def _replayed(name: str) -> tuple[list[str], str]:
     return lines, end
 
 
-def _shown(name: str, at: int | None) -> object:
+def _answered(call: Callable[[], Any], written: Callable[[Any], object]) -> object:
+    """What a command answers: its usage error's words, its problem, or `written` of its result."""
     try:
-        shown = session.show(name, 1, at)
+        found = call()
     except session.UsageError as error:
         return str(error)
-    if isinstance(shown, Problem):
-        return shown
-    return render.shown_text(shown), render.shown_json(shown)
+    return found if isinstance(found, Problem) else written(found)
+
+
+def _shown(name: str, at: int | None) -> object:
+    return _answered(
+        lambda: session.show(name, 1, at), lambda shown: (render.shown_text(shown), render.shown_json(shown))
+    )
 
 
 def _drawn(name: str, at: int | None) -> object:
     """`show --svg` (with `--at`): the whole record's verdict and the picture drawn."""
-    try:
-        whole = session.drawn(name, 1, at)
-    except session.UsageError as error:
-        return str(error)
-    if isinstance(whole, Problem):
-        return whole
-    return whole.verdict, commands.board_picture(whole if whole.cut is None else whole.cut)
+    return _answered(
+        lambda: session.drawn(name, 1, at),
+        lambda whole: (whole.verdict, commands.board_picture(whole if whole.cut is None else whole.cut)),
+    )
 
 
 def _moves(name: str) -> object:
