@@ -14,9 +14,8 @@ syntax error); the engine looks them up.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from referee.games.api import RESIGN, Resign
 from referee.games.nieuchess.board import INDEX, RESULTS
@@ -54,8 +53,7 @@ def _joined(hexes: tuple[str, ...], separator: str) -> str:
     return separator.join(hexes)
 
 
-@dataclass(frozen=True, slots=True)
-class Setup:
+class Setup(NamedTuple):
     """A setup turn: where the side's pawns start."""
 
     hexes: tuple[str, ...]
@@ -64,17 +62,43 @@ class Setup:
         return " ".join(("setup", *self.hexes))
 
 
-@dataclass(frozen=True, slots=True)
 class Move:
     """A move: two hexes are the destination form (any legal path), more an explicit path.
     `hexes` are the path's hex numbers when the reader has looked them up (every hex on
     the map), else empty: the engine then looks them up itself; `facts` what the path
-    says on its own (`hexsets.path_facts`), for the engine's quick way."""
+    says on its own (`hexsets.path_facts`), for the engine's quick way. Two moves are equal
+    when their paths are: `hexes` and `facts` only say what the path says.
 
+    A frozen value with slots, written out rather than made by `dataclasses`: the actions
+    are NamedTuples for start-up (issue 34), and a move's equality leaves two fields out."""
+
+    __slots__ = ("path", "hexes", "facts")
     path: tuple[str, ...]
-    hexes: tuple[int, ...] = field(default=(), compare=False, repr=False)
-    facts: PathFacts | None = field(default=None, compare=False, repr=False)
-    """`hexsets.path_facts` of `hexes`, when the reader has found them."""
+    hexes: tuple[int, ...]
+    facts: PathFacts | None
+
+    def __init__(self, path: tuple[str, ...], hexes: tuple[int, ...] = (), facts: PathFacts | None = None) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "hexes", hexes)
+        object.__setattr__(self, "facts", facts)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Move is frozen")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Move is frozen")
+
+    def __eq__(self, other: object) -> bool:
+        return self.path == other.path if other.__class__ is Move else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((Move, self.path))
+
+    def __repr__(self) -> str:
+        return f"Move(path={self.path!r})"
+
+    def __reduce__(self) -> tuple[type[Move], tuple[tuple[str, ...], tuple[int, ...], PathFacts | None]]:
+        return Move, (self.path, self.hexes, self.facts)
 
     @property
     def origin(self) -> str:
@@ -88,8 +112,7 @@ class Move:
         return _joined(self.path, "-")
 
 
-@dataclass(frozen=True, slots=True)
-class Invasion:
+class Invasion(NamedTuple):
     """A pawn on an embarkation hex placed on a vacant red hex."""
 
     origin: str
@@ -99,8 +122,7 @@ class Invasion:
         return f"{self.origin}>{self.target}"
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
     """One item of a battle's choices: a retreat path (`h7-h8-h9`) or an elimination (`-h7`)."""
 
     path: tuple[str, ...]
@@ -114,8 +136,7 @@ class Choice:
         return f"-{self.path[0]}" if self.eliminated else _joined(self.path, "-")
 
 
-@dataclass(frozen=True, slots=True)
-class Battle:
+class Battle(NamedTuple):
     """A battle with, when written, its roll, its result and the winner's choices."""
 
     attackers: tuple[str, ...]
@@ -135,8 +156,7 @@ class Battle:
         return text
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(NamedTuple):
     """A replacement pawn placed on a star, in a replacement step (`R+: g4`)."""
 
     star: str

@@ -3,17 +3,20 @@
 The printed map and table are lost; `data/board.txt` and `data/crt.txt` are the project's
 reconstruction. Everything about the board (terrain, halves, centres, embarkation hexes,
 the hot line) is derived here from the map, so a corrected map is a data change only.
-Hexes are numbered `(rank - 1) * 25 + file`; every table below is indexed by that number
-and built once, at import.
+Hexes are numbered `(rank - 1) * 25 + file`; every table below is indexed by that number.
+The tables are worked out once, by `derive.py`, and read at import from `derived.py`
+while the map is the one they came from; any other map has them worked out at import.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from dataclasses import dataclass
-from importlib import resources
+from typing import NamedTuple
 
 from referee.games.api import quoted
+from referee.games.nieuchess import derived
+from referee.games.nieuchess.packing import unpack_numbers, unpack_rows
 
 FILES = "abcdefghijklmnopqrstuvwxy"
 WIDTH = len(FILES)
@@ -56,8 +59,7 @@ def hex_index(text: str) -> int | None:
     return INDEX.get(text.lower())
 
 
-@dataclass(frozen=True)
-class Centre:
+class Centre(NamedTuple):
     """A replacement centre: its star, all its purple hexes (star included), its owner."""
 
     star: int
@@ -171,10 +173,29 @@ def odds_column(attackers: int, defenders: int) -> int:
 
 
 class Board:
-    """Everything derived from the map, as flat tables indexed by hex number."""
+    """Everything derived from the map, as flat tables indexed by hex number: read from
+    `derived.py` when the map is the one they were written for (unless `derive`), else
+    worked out here."""
 
-    def __init__(self, terrain: str) -> None:
+    def __init__(self, terrain: str, derive: bool = False) -> None:
         self.terrain = terrain
+        if derive or terrain != derived.TERRAIN:
+            self._derive()
+        else:
+            self.neighbours = unpack_rows(derived.NEIGHBOURS)
+            self.passable = bytes(unpack_numbers(derived.PASSABLE))
+            self.steps = unpack_rows(derived.STEPS)
+            self.hot = bytes(unpack_numbers(derived.HOT))
+            self.hot_steps = unpack_rows(derived.HOT_STEPS)
+            self.red = tuple(unpack_numbers(derived.RED))
+            self.embarkation = bytes(unpack_numbers(derived.EMBARKATION))
+            self.half = bytes(unpack_numbers(derived.HALF))
+            self.axial = unpack_rows(derived.AXIAL, signed=True)
+            self.centres = tuple(Centre(star, frozenset(hexes), side) for star, hexes, side in derived.CENTRES)
+        self.stars = {centre.star: centre for centre in self.centres}
+
+    def _derive(self) -> None:
+        terrain = self.terrain
         self.neighbours = _neighbour_table()
         self.passable = bytes(terrain[h] != GRAY for h in range(SIZE))
         # Steps a pawn can take: into non-gray neighbours only.
@@ -187,7 +208,6 @@ class Board:
         self.half = bytes(0 if h // WIDTH < HALF_RANK else 1 for h in range(SIZE))
         self.axial = tuple(_axial(h) for h in range(SIZE))
         self.centres = self._centres()
-        self.stars = {centre.star: centre for centre in self.centres}
 
     def _centres(self) -> tuple[Centre, ...]:
         """Purple areas (joined through neighbouring purple hexes), each with one star."""
@@ -219,7 +239,10 @@ class Board:
 
 
 def _data(filename: str) -> str:
-    return resources.files(__package__ or __name__).joinpath("data", filename).read_text(encoding="utf-8")
+    """A data file of the package (read beside this module: `importlib.resources` costs
+    more at start-up than the file)."""
+    with open(os.path.join(os.path.dirname(__file__), "data", filename), encoding="utf-8") as file:
+        return file.read()
 
 
 BOARD = Board(read_map(_data("board.txt")))

@@ -10,8 +10,8 @@ record and refuses it anywhere else.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from referee.games.api import Event, EventKind, IllegalActionError, PendingKind
 from referee.games.nieuchess.actions import Battle, Choice
@@ -45,8 +45,7 @@ class Unwritten(Exception):
         self.refusal = refusal
 
 
-@dataclass
-class Resolution:
+class Resolution(NamedTuple):
     """A battle worked out but not yet applied: roll, result and the pawns' fates in order."""
 
     roll: int

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from referee.games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
 from referee.games.engine import ChanceSyntax, Engine
@@ -46,7 +45,7 @@ class NieuchessEngine(Engine[NieuchessState]):
     def with_chance(self, action: object, roll: int, result: str) -> object:
         if not isinstance(action, Battle):
             return super().with_chance(action, roll, result)
-        return replace(action, roll=roll, result=result)
+        return action._replace(roll=roll, result=result)
 
     def spelled_out(self, state: object, action: object) -> object:
         """A move in destination form written as a whole path, hex by hex (ordinary steps,

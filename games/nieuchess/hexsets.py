@@ -65,9 +65,18 @@ def spread(bits: HexSet) -> HexSet:
     return (west | east | (files << WIDTH) | (files >> WIDTH)) & EVERY
 
 
-PASSABLE: HexSet = hexset(h for h in range(SIZE) if BOARD.passable[h])
+_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def flagged(flags: bytes) -> HexSet:
+    """The hexes whose byte in `flags` (one a hex, 0 or 1, as the board's tables) is 1: read
+    as a binary number, hex 0 the lowest digit."""
+    return int(flags[::-1].translate(_DIGITS), 2)
+
+
+PASSABLE: HexSet = flagged(BOARD.passable)
 """The hexes a pawn may enter: all but the gray ones."""
-HOT_LINE: HexSet = hexset(h for h in range(SIZE) if BOARD.hot[h])
+HOT_LINE: HexSet = flagged(BOARD.hot)
 """The hot line's hexes, along which pawns ride."""
 GRAY_HEXES: HexSet = EVERY ^ PASSABLE
 """The gray hexes, which no pawn enters."""
@@ -114,10 +123,8 @@ def lens(a: int, b: int) -> HexSet:
     return q_between[qa][qb] & r_between[ra][rb] & s_between[sa][sb]
 
 
-ENEMY_HALF: tuple[HexSet, HexSet] = (
-    hexset(h for h in range(SIZE) if BOARD.half[h] != 0),
-    hexset(h for h in range(SIZE) if BOARD.half[h] != 1),
-)
+_BLUE_HALF: HexSet = flagged(BOARD.half)
+ENEMY_HALF: tuple[HexSet, HexSet] = (_BLUE_HALF, EVERY ^ _BLUE_HALF)
 """Each side's enemy half of the map: Blue's half for Red, Red's half for Blue."""
 
 
@@ -138,9 +145,12 @@ def _disk(hex_: int, steps: int) -> HexSet:
     return disk
 
 
-NEAR: tuple[HexSet, ...] = tuple(_disk(h, 5) for h in range(SIZE))
-"""For each hex, the hexes at most 5 steps away (the longest walk of a move), terrain ignored
-(built at import, so in look-ups rather than spreads: start-up, issue 34)."""
+def in_reach(a: int, b: int) -> bool:
+    """Whether hex b is at most 5 steps from hex a (the longest walk of a move), terrain
+    ignored: each of their cube coordinates differs by 5 at most. (A table of the disk
+    round every hex, built at import, cost start-up: issue 34.)"""
+    (qa, ra, sa), (qb, rb, sb) = CUBE[a], CUBE[b]
+    return -5 <= qa - qb <= 5 and -5 <= ra - rb <= 5 and -5 <= sa - sb <= 5
 
 
 PathFacts = tuple[HexSet, int, HexSet]

@@ -37,11 +37,11 @@ from referee.games.nieuchess.hexsets import (
     HAS_EAST,
     HAS_WEST,
     HOT_LINE,
-    NEAR,
     ODD_RANKS,
     PASSABLE,
     HexSet,
     PathFacts,
+    in_reach,
     lens,
     members,
     spread,
@@ -188,8 +188,8 @@ class Field:
         """Whether some legal path leads from origin to target (the destination form)."""
         if self.occupant[target] or not BOARD.passable[target]:
             return False
-        near = bool(NEAR[origin] >> target & 1)
-        if near:
+        within = in_reach(origin, target)
+        if within:
             kept = self.zones[1 - side]  # `barrier(1 - side)`
             blocked = lens(origin, target) & (kept or self._work_out_zone(1 - side))[1]
             if not blocked or not blocked & ~(BIT[origin] | BIT[target]):
@@ -203,7 +203,7 @@ class Field:
             goal = sources | BIT[target]
             return bool(self._walk(side, origin, goal) & goal)
         # Off the hot line only ordinary steps lead there: at most 5 of them.
-        return near and bool(self._walk(side, origin, BIT[target]) & BIT[target])
+        return within and bool(self._walk(side, origin, BIT[target]) & BIT[target])
 
     def step_straight(self, side: int, origin: int, target: int) -> bool:
         """The commonest move, judged and made in a few operations: when the side's pawn
@@ -215,7 +215,7 @@ class Field:
         mark = side + 1
         if occupant[origin] != mark or occupant[target] or not ENTERABLE[target]:
             return False
-        # Within 5 steps (as NEAR says): each cube coordinate differs by 5 at most.
+        # Within 5 steps (as `in_reach` says): each cube coordinate differs by 5 at most.
         qa, ra, sa = CUBE[origin]
         qb, rb, sb = CUBE[target]
         if not (

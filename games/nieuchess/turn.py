@@ -5,8 +5,7 @@ pending. Kept as sets of hexes, since a pawn has no identity beyond the hex it s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from referee.games.api import PendingKind
 from referee.games.nieuchess.actions import Battle
@@ -15,21 +14,53 @@ TurnKind = Literal["setup", "main", "step"]
 """A setup turn, a complete turn's main part (movement then combat), a replacement step."""
 
 
-@dataclass(slots=True)
 class TurnState:
-    """The open turn: whose, what kind, and what happened in it so far."""
+    """The open turn: whose, what kind, and what happened in it so far. (A class with slots
+    written out rather than a dataclass: start-up, issue 34.)"""
 
-    side: int
-    kind: TurnKind
-    actions: int = 0
-    moved: set[int] = field(default_factory=set)
-    placements: int = 0
-    invasions_before: int = 0
-    combat: bool = False
-    attackers_left: set[int] | None = None
-    defenders_left: set[int] | None = None
-    fought: set[int] = field(default_factory=set)
-    stars: set[int] = field(default_factory=set)
+    __slots__ = (
+        "side",
+        "kind",
+        "actions",
+        "moved",
+        "placements",
+        "invasions_before",
+        "combat",
+        "attackers_left",
+        "defenders_left",
+        "fought",
+        "stars",
+    )
+
+    def __init__(
+        self,
+        side: int,
+        kind: TurnKind,
+        actions: int = 0,
+        moved: set[int] | None = None,
+        placements: int = 0,
+        invasions_before: int = 0,
+        combat: bool = False,
+        attackers_left: set[int] | None = None,
+        defenders_left: set[int] | None = None,
+        fought: set[int] | None = None,
+        stars: set[int] | None = None,
+    ) -> None:
+        self.side = side
+        self.kind = kind
+        self.actions = actions
+        self.moved: set[int] = set() if moved is None else moved
+        self.placements = placements
+        self.invasions_before = invasions_before
+        self.combat = combat
+        self.attackers_left = attackers_left
+        self.defenders_left = defenders_left
+        self.fought: set[int] = set() if fought is None else fought
+        self.stars: set[int] = set() if stars is None else stars
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"TurnState({fields})"
 
     def copy(self) -> TurnState:
         twin = TurnState(
@@ -51,8 +82,7 @@ class TurnState:
         return twin
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(NamedTuple):
     """A battle written at the very end of a record without its roll or its choices."""
 
     kind: PendingKind  # a roll or a choice

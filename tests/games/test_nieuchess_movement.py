@@ -10,7 +10,7 @@ import pytest
 
 from referee.games.api import IllegalActionError
 from referee.games.nieuchess.board import BOARD, INDEX, NAMES, SIZE
-from referee.games.nieuchess.hexsets import CUBE, NEAR, hexset, lens, members, path_facts, spread
+from referee.games.nieuchess.hexsets import CUBE, _disk, hexset, in_reach, lens, members, path_facts, spread
 from referee.games.nieuchess.movement import MAX_STEPS, Field
 
 HOT_LINE = [h for h in range(SIZE) if BOARD.hot[h]]
@@ -96,7 +96,7 @@ def test_destinations_and_reaches_answer_as_the_plain_search(seed: int, crowd: i
             expected = reference_destinations(field, side, origin)
             assert set(field.destinations(side, origin)) == expected, NAMES[origin]
             # Every hex within 5 steps, the whole hot line, and some hexes anywhere.
-            targets = set(members(NEAR[origin])) | set(HOT_LINE) | set(rng.sample(range(SIZE), 40))
+            targets = set(members(_disk(origin, MAX_STEPS))) | set(HOT_LINE) | set(rng.sample(range(SIZE), 40))
             for target in targets:
                 if target != origin:
                     assert field.reaches(side, origin, target) == (target in expected), (NAMES[origin], NAMES[target])
@@ -113,7 +113,7 @@ def test_a_straight_step_moves_only_where_the_search_reaches(seed: int, crowd: i
     for side in (0, 1):
         for origin in list(members(field.held[0] | field.held[1])):
             expected = reference_destinations(field, side, origin) if field.occupant[origin] == side + 1 else set()
-            for target in set(members(NEAR[origin])) | set(rng.sample(range(SIZE), 20)):
+            for target in set(members(_disk(origin, MAX_STEPS))) | set(rng.sample(range(SIZE), 20)):
                 before = field.copy()
                 moved = field.step_straight(side, origin, target)
                 if not moved:
@@ -158,7 +158,9 @@ def test_members_lists_a_set_in_board_order() -> None:
 def test_near_holds_the_hexes_within_five_steps() -> None:
     rng = random.Random(3)
     for origin in rng.sample(range(SIZE), 40):
-        assert set(members(NEAR[origin])) == {h for h in range(SIZE) if BOARD.distance(origin, h) <= MAX_STEPS}
+        within = {h for h in range(SIZE) if BOARD.distance(origin, h) <= MAX_STEPS}
+        assert set(members(_disk(origin, MAX_STEPS))) == within
+        assert {h for h in range(SIZE) if in_reach(origin, h)} == within
 
 
 def test_the_lens_holds_the_hexes_on_the_shortest_lines() -> None:
@@ -180,7 +182,7 @@ def test_steps_on_the_map_are_as_short_as_the_distance_within_five() -> None:
             frontier = [n for h in frontier for n in BOARD.neighbours[h] if n not in steps]
             for n in frontier:
                 steps.setdefault(n, count)
-        assert {h for h, d in steps.items()} == set(members(NEAR[origin]))
+        assert {h for h, d in steps.items()} == set(members(_disk(origin, MAX_STEPS)))
         assert all(BOARD.distance(origin, h) == d for h, d in steps.items())
 
 
@@ -233,7 +235,7 @@ def test_a_path_written_hex_by_hex_leads_to_every_destination_and_checks_out(
     for side in (0, 1):
         for origin in field.pawns(side):
             expected = reference_destinations(field, side, origin)
-            for target in set(members(NEAR[origin])) | set(HOT_LINE):
+            for target in set(members(_disk(origin, MAX_STEPS))) | set(HOT_LINE):
                 if target == origin:
                     continue
                 path = field.path(side, origin, target)
@@ -313,7 +315,6 @@ def test_the_tables_built_at_import_in_look_ups_equal_those_built_step_by_step()
     from referee.games.nieuchess import board, hexsets
 
     assert board.BOARD.neighbours == tuple(board._adjacent(h) for h in range(board.SIZE))
-    assert hexsets.NEAR == tuple(hexsets._within(h, 5) for h in range(board.SIZE))
-    # the disk of any radius, not only the one NEAR uses (a map edge cuts some of them)
-    for steps in (0, 1, 2, 7, 40):
+    # the disk of any radius (a map edge cuts some of them)
+    for steps in (0, 1, 2, 5, 7, 40):
         assert all(hexsets._disk(h, steps) == hexsets._within(h, steps) for h in range(0, board.SIZE, 7))
