@@ -219,8 +219,9 @@ def run(
     `replay.cut` (a copy of the state before the first turn of a round after `cut_at`). A
     timed record's `clock` walks along (TIME.md §3), its `entries` by comment (`id`).
     `is_open_ended` is asked of each action applied, in record order (see `open_ended`);
-    `items` may be read one at a time (`notation.reader.Streamed.items`), except with a
-    clock, which looks ahead for a `timeout`'s stamp. `open_turn` and `open_round` are the
+    `items` may be read one at a time (`notation.reader.Streamed.items`); with a clock,
+    a `timeout` looks ahead for its stamp, in `items` read whole or through their
+    `following_stamp()` (`referee.judge.timed.Ahead`). `open_turn` and `open_round` are the
     turn the items continue after (the last turn replayed before them, and its round);
     with `resume_at`, the first item is that open turn, continued from its item of that
     index (its label and the items before have been replayed).
@@ -228,7 +229,8 @@ def run(
     The loop is the one every path shares (`referee.judge.drive.drive`): the items become
     its steps here, and `_Detailed` watches them go and words a broken rule.
     """
-    watch = _Detailed(items, is_open_ended, state, replay, keep_steps, cut_at, clock, entries or {})
+    entries = {} if entries is None else entries  # (a stream's, filled as it is read: not replaced when empty)
+    watch = _Detailed(items, is_open_ended, state, replay, keep_steps, cut_at, clock, entries)
     watch.open_turn, watch.open_round, watch.resume_at = open_turn, open_round, resume_at
     try:
         drive(watch.steps(), state, watch, watch, turn_open=open_turn is not None)
@@ -316,8 +318,12 @@ class _Detailed:
                 if self.clock is not None:
                     from referee.judge.clock import following_stamp
 
-                    assert isinstance(items, Sequence), "a timed record's items are read whole"
-                    stamp = following_stamp(items[at + 1 :], self.entries)
+                    ahead = getattr(items, "following_stamp", None)  # items read as a stream look ahead
+                    if ahead is not None:
+                        stamp = ahead()
+                    else:
+                        assert isinstance(items, Sequence), "a timed record's items are read whole or look ahead"
+                        stamp = following_stamp(items[at + 1 :], self.entries)
                 try:
                     failure = _timeout(self.state, self.clock, item, stamp, self._where, self.replay)
                 except RuleError as error:

@@ -101,8 +101,16 @@ def _replayed(
     streamed = open_streamed(raw, dialect_for)
     if streamed is None:
         return None
+    tags = {tag.name: tag.value for tag in streamed.tags}
+    timed = "TimeControl" in tags or "Start" in tags  # its clock walks beside the replay (`referee.judge.timed`)
+    entries_problem = None
     try:
-        open_ended = places if places is not None else _open_ended(streamed)
+        if timed:
+            from referee.judge import timed as clocked
+
+            open_ended, entries_problem = clocked.first_pass(streamed, TURN_LIMIT)
+        else:
+            open_ended = places if places is not None else _open_ended(streamed)
     except Unreadable as unreadable:
         explained = streamed.explain(unreadable.resume)
         if isinstance(explained, Record):
@@ -114,9 +122,6 @@ def _replayed(
         return stopped(
             malformed(source, index, streamed.game, repeated.span.line, repeated.span.column, repeated.message)
         )
-    tags = {tag.name: tag.value for tag in streamed.tags}
-    if "TimeControl" in tags or "Start" in tags:
-        return None  # a timed record: its clock walks beside the replay on the full path
     record = Record(streamed.game, streamed.tags, (), streamed.span, raw.offset)
     try:
         state: GameState[Any] = registry.engine(streamed.game).new_state(tags)
@@ -124,10 +129,16 @@ def _replayed(
         at = next((tag.span for tag in streamed.tags if tag.name == error.tag), None) if error.tag else None
         at = at or streamed.span
         return stopped(malformed(source, index, streamed.game, at.line, at.column, error.message), record)
+    problem = clocked.setup_problem(streamed, tags, entries_problem) if timed else None
     unread = unreadable_result(streamed.game, tags.get("Result"), state.sides)
     if unread is not None:  # NOTATION.md §9: a Result naming no side is malformed at the tag
         at = next((tag.span for tag in streamed.tags if tag.name == "Result"), streamed.span)
-        return stopped(malformed(source, index, streamed.game, at.line, at.column, unread), record)
+        if problem is None or tuple(at) < tuple(problem[0]):  # the first in the text, as the full path
+            problem = (at, unread)
+    if problem is not None:
+        at, message = problem
+        return stopped(malformed(source, index, streamed.game, at.line, at.column, message), record)
+    clock = clocked.walk(streamed, tags, state) if timed else None
     begun = Verdict(source, index, streamed.game, Status.ONGOING, offset=raw.offset)
     replay = Replay(record, state, begun)
     replay.rounds, replay.numbers = _Rounds(), _Numbers()  # a verdict needs no more
@@ -135,14 +146,25 @@ def _replayed(
         replay.steps = _Steps(lambda played: each(begun, played))
     written = _Canonical(streamed, replay, canonical) if canonical is not None else None
     hashed = _Canonical(streamed, replay) if annotate else None
-    items = streamed.items(TURN_LIMIT, comments=written is not None or hashed is not None)
+    items = streamed.items(TURN_LIMIT, comments=timed or written is not None or hashed is not None)
     for text in (written, hashed):
         if text is not None:
             items = text.items(items)
+    entries = None
+    if clock is not None:
+        items = ahead = clocked.Ahead(items)  # type: ignore[assignment]
+        entries = ahead.entries
     moves = iter(range(1 << 62))
     try:
         failure, turns = run(
-            items, lambda _move: next(moves) in open_ended, state, replay, keep_steps=each is not None, cut_at=cut_at
+            items,
+            lambda _move: next(moves) in open_ended,
+            state,
+            replay,
+            keep_steps=each is not None,
+            cut_at=cut_at,
+            clock=clock,
+            entries=entries,
         )
         if written is not None:
             written.rest(items)
@@ -153,6 +175,9 @@ def _replayed(
         verdict = Verdict(source, index, streamed.game, Status.ILLEGAL, error=failure, claimed=claimed)
     else:
         verdict = legal_verdict(streamed.game, claimed, state, source, index, turns)
+    if clock is not None and failure is None:
+        verdict = verdict._replace(clock=clock.view(state))
+        replay.walk = clock
     replay.verdict = verdict = verdict._replace(offset=raw.offset)
     if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
         replay.cut = cut_of(replay, state, verdict)

@@ -2,7 +2,8 @@
 Python's allocations (tracemalloc, as tests/judge/test_lean.py measures `check`) while
 `check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `show --svg` (and
 with `--at`), `moves`, `format` and `stats` run on one large record, their output thrown
-away (`tests.helpers.big.peak`). `replay --html` and `play` are not held yet (docs/speed.md).
+away (`tests.helpers.big.peak`), on records with and without a clock (TIME.md). `replay
+--html` and `play` are not held yet (docs/speed.md).
 
 The allowance beside the 10 times is a constant ALLOWANCE for what any run allocates
 whatever the record (a verdict, a board, the caches a run fills). The interpreter and its
@@ -26,6 +27,7 @@ TURNS = 40_000
 RECORDS: dict[str, tuple[Callable[[int], bytes], int]] = {
     "pikemen": (big.pikemen_numbered, TURNS),
     "numica": (big.numica, TURNS),
+    "pikemen timed": (big.pikemen_timed, TURNS // 2),  # a stamp a turn: 0.9 MB
 }
 """Records ending with an illegal action (the detailed path): each with its turns."""
 

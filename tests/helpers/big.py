@@ -47,6 +47,24 @@ def pikemen_numbered(turns: int) -> bytes:
     return b'[Game "pikemen"]\n\n' + rounds + b"%d. R: h4(S)\n" % (turns // 4 * 2 + 1)
 
 
+def pikemen_timed(turns: int, ending: bytes = b"R: h4(S)\n") -> bytes:
+    """A timed Pikemen record (TIME.md): `pikemen`'s turns, each closed by a stamp seven
+    minutes after the one before, a grant every 1,000 turns, then `ending` (by default an
+    illegal action)."""
+    import time
+
+    stamps = []
+    for turn in range(turns // 4 * 4):
+        side = "Red" if turn % 2 == 0 else "Blue"
+        at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_796_126_400 + 420 * (turn + 1)))
+        grant = b"{[%%grant %s 1d]} " % side.encode() if turn % 1000 == 999 else b""
+        stamps.append(b"%s{[%%at %s %s]}" % (grant, at.encode(), side.encode()))
+    lines = PIKEMEN_CYCLE.splitlines() * (turns // 4)
+    moves = b"".join(line + b" " + stamp + b"\n" for line, stamp in zip(lines, stamps, strict=True))
+    head = b'[Game "pikemen"]\n[TimeControl "10d+1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    return head + moves + ending
+
+
 def numica(turns: int, ending: bytes = b"R: e1-e1\n") -> bytes:
     """A Numica record of `turns` turns after its tile placements, then `ending`."""
     return NUMICA_HEAD + NUMICA_CYCLE * (turns // 4) + ending
