@@ -144,6 +144,15 @@ class GameState(abc.ABC, Generic[ActionT]):
         self._due_side: Side | None = None
         """The side `_side_to_move()` gives, for a game that keeps it here as its turn order
         changes (spares `begin_turn` a call); None: `begin_turn` asks `_side_to_move()`."""
+        self._opens: bool | None = None
+        """Whether the next turn opens a round, for a game that keeps it here as its turn
+        order changes and whose `_open_turn` changes nothing (spares `begin_turn` a call a
+        turn); None: `begin_turn` asks `_open_turn`."""
+        self._keeps_round = False
+        self._due_round: int | None = None
+        """With `_keeps_round`, what `_label_round` gives (the same for every label), for a
+        game that keeps it here as its rounds change (spares `begin_turn` a call a numbered
+        turn); else `begin_turn` asks `_label_round`."""
 
     # -- what the referee asks --------------------------------------------------------
 
@@ -227,10 +236,12 @@ class GameState(abc.ABC, Generic[ActionT]):
                 note = self._out_of_turn_note(side)
                 raise WrongSideError(f"it is {due}'s turn, not {side}'s" + (f" ({note})" if note else ""))
         if number is not None:  # most turns carry no round number: nothing to check
-            expected = self._label_round(side, step)
+            expected = self._due_round if self._keeps_round else self._label_round(side, step)
             if number != expected:
                 check_round(expected, number)
-        opens = self._open_turn(side, step)
+        opens = self._opens
+        if opens is None:
+            opens = self._open_turn(side, step)
         self._turns += 1
         self._turn_open, self._turn_side, self._acted = True, side, 0
         return opens

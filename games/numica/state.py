@@ -172,6 +172,9 @@ class NumicaState(GameState[NumicaAction]):
         self.setups_left = setups_left
         self.round = 1
         self.opener = to_move
+        # Kept as the turn order changes, as `_open_turn` and `_label_round` say, for `begin_turn`:
+        self._opens = not setups_left
+        self._keeps_round, self._due_round = True, None if setups_left else 1
         if not setups_left:
             self._judge_start()
 
@@ -230,8 +233,10 @@ class NumicaState(GameState[NumicaAction]):
             self._finish((SIDES[side],), Reason.CAPTURES)
         self.side = other
         self._due_side = SIDES[other]
-        if other == self.opener:
+        self._opens = opens = other == self.opener
+        if opens:
             self.round += 1
+            self._due_round = self.round
         if self._outcome is None:  # `_has_move(other)`, first by the move found last time
             proof = self._proofs[other]
             if proof is not None:
@@ -323,6 +328,8 @@ class NumicaState(GameState[NumicaAction]):
                 self.opener = self.side
         elif self.side == self.opener:
             self.round += 1
+        self._opens = not self.setups_left and self.side == self.opener
+        self._due_round = None if self.setups_left else self.round
 
     # -- rules --------------------------------------------------------------------
 

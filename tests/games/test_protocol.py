@@ -307,3 +307,22 @@ def test_a_step_label_where_the_game_has_no_steps_is_illegal_not_malformed(text:
         assert found.status == "illegal", found
         assert found.error is not None and "has no replacement steps" in found.error.message
         assert (found.error.line, found.error.action) == (line, None)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_what_a_game_keeps_for_begin_turn_is_what_its_hooks_say(game: str, players: int) -> None:
+    """A game may keep, as its turn order changes, what `begin_turn` would ask its hooks
+    (`_due_side`, `_opens`, `_due_round`): before every turn of a game played to its end
+    (or 80 turns), each kept value equals the hook's answer."""
+    state = fresh(game, players)
+    for _ in range(80):
+        if state.outcome() is not None:
+            break
+        side = state.due_side()
+        if state._due_side is not None:
+            assert state._due_side == state._side_to_move() == side
+        if state._opens is not None:
+            assert state._opens == state.copy()._open_turn(side, False)
+        if state._keeps_round:
+            assert state._due_round == state._label_round(side, False)
+        play_turn(state)
