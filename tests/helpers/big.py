@@ -70,6 +70,47 @@ def numica(turns: int, ending: bytes = b"R: e1-e1\n") -> bytes:
     return NUMICA_HEAD + NUMICA_CYCLE * (turns // 4) + ending
 
 
+TIMED_HEAD = b'[Game "pikemen"]\n[TimeControl "1d+1h/2d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+PIKEMEN_SIDES = (b"Red", b"Blue")
+START = 1_796_126_400
+"""`Start` of the timed records: 2026-12-01T12:00:00Z, seconds since the Unix epoch."""
+
+
+def _instant(seconds: int) -> bytes:
+    import time
+
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds)).encode("ascii")
+
+
+def pikemen_clocked(turns: int, ending: str = "flag") -> bytes:
+    """A timed Pikemen record (TIME.md) of a short game: `turns` turns of the two reorientations, each closed
+    by a stamp a minute after the one before, a grant every 1,000 turns, then `ending`:
+    "flag" (Blue's turn stamped after its time ran out: illegal), "timeout" (Blue's time
+    claimed after it ran out: finished), "illegal" (an illegal action, in time), "ongoing"
+    (nothing more), or "stamp" (a stamp that cannot be read: malformed)."""
+    lines = []
+    cycle = PIKEMEN_CYCLE.splitlines()
+    at = START
+    for turn in range(turns // 4 * 4):
+        at += 60
+        side = PIKEMEN_SIDES[turn % 2]
+        line = cycle[turn % 4] + b" {[%%at %s %s]}" % (_instant(at), side)
+        if turn % 1000 == 999:
+            line += b" {[%grant Red 1h]}"
+        lines.append(line)
+    late = _instant(at + 3 * 86_400)
+    lines.append(
+        {
+            "flag": b"R: h4(SE) {[%%at %s Red]}" % _instant(at + 60) + b"\nB: c6(E) {[%%at %s Blue]}" % late,
+            "timeout": b"R: h4(SE) {[%%at %s Red]}\ntimeout {[%%at %s Blue]}" % (_instant(at + 60), late),
+            "illegal": b"R: h4(S) {[%%at %s Red]}" % _instant(at + 60),
+            "ongoing": b"",
+            "stamp": b"R: h4(SE) {[%at 2026-13-01T00:00:00Z Red]}",
+        }[ending]
+    )
+    return TIMED_HEAD + b"\n".join(lines).rstrip(b"\n") + b"\n"
+
+
 def tag_value(size: int) -> bytes:
     """A Numica record with an `Event` tag of `size` bytes and one turn."""
     return b'[Game "numica"]\n[Event "' + b"x" * size + b'"]\n[Seed "s"]\n\nR: SSOOSOSO\n'

@@ -21,6 +21,7 @@ from referee.judge.stats import Stats, collect
 from referee.judge.verdicts import Problem, Verdict
 from referee.notation.model import Turn
 from referee.pictures import commands
+from tests.helpers.big import pikemen_clocked
 from tests.helpers.fuzzing import corpus, mutate
 from tests.judge.test_fused import PLAYOUT_KEYS, _mutated, playout
 
@@ -72,7 +73,8 @@ def _moves(name: str) -> object:
 
 def _everything(name: str, rounds: int) -> list[Any]:
     summary = Stats()
-    found: list[Any] = [list(collect([name], summary)), summary]
+    found: list[Any] = [list(session.check([name], annotate=True)), list(session.check([name]))]
+    found += [list(collect([name], summary)), summary]
     found += [_replayed(name), list(session.format_records([name])), _moves(name)]
     found += [_shown(name, at) for at in (None, 0, rounds // 2, rounds)]
     found += [_drawn(name, at) for at in (None, 0, 1, rounds // 2, rounds)]
@@ -149,3 +151,63 @@ def test_moves_after_a_turn_with_no_action_agree(data: bytes, tmp_path: Path, mo
     """A record left ongoing after a turn label with no action: `moves` lists from that turn,
     which the streamed path never gives as a step (the full path reads the record whole)."""
     assert_same(data, tmp_path, monkeypatch)
+
+
+TIMED_ENDINGS = ("flag", "timeout", "illegal", "ongoing", "stamp")
+
+CLOCK_VALUES = [
+    b'[Game "pikemen"]\n[TimeControl "1x"]\n[Start "2026-12-01T12:00:00Z"]\n\nR: h4(SE)\n',
+    b'[Game "pikemen"]\n[TimeControl "1d"]\n[Start "yesterday"]\n\nR: h4(SE)\n',
+    b'[Game "pikemen"]\n[TimeControl "1d"]\n\nR: h4(SE)\n',
+    b'[Game "pikemen"]\n[Start "2026-12-01T12:00:00Z"]\n[TimeControl "1d"]\n\nR: h4(SE) {[%grant Red soon]}\n',
+    b'[Game "pikemen"]\n[Result "Green wins"]\n[TimeControl "1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    b"R: h4(SE) {[%at 2026-12-01T12:00:00 Red]}\n",
+    b'[Game "pikemen"]\n[TimeControl "1d"]\n[Start "2026-12-01T12:00:00Z"]\n[Result "Green wins"]\n\n'
+    b"R: h4(SE) {[%at 2026-12-01T12:00:00 Red]}\n",
+    b'[Game "pikemen"]\n[TimeControl "1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    b"R: h4(SE) {[%at 2026-12-01T13:00:00Z Red]} {[%at 2026-12-03T12:00:00Z Blue] noise}\n",
+    b'[Game "pikemen"]\n[TimeControl "1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    b"R: h4(SE) {[%at 2026-12-01T13:00:00Z Red]}\ntimeout {a word} {[%at 2026-12-03T12:00:00Z Blue]} {after}\n",
+    b'[Game "pikemen"]\n[TimeControl "1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    b"R: h4(SE) {[%at 2026-12-01T13:00:00Z Red]}\ntimeout {[%grant Blue 1d]} {[%at 2026-12-03T12:00:00Z Blue]}\n",
+    b'[Game "pikemen"]\n[TimeControl "1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    b"R: h4(SE) {[%at 2026-12-01T13:00:00Z Red]}\ntimeout\ntimeout {[%at 2026-12-03T12:00:00Z Blue]}\n",
+    b'[Game "pikemen"]\n[TimeControl "1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    b"R: h4(SE) {[%at 2026-12-01T13:00:00Z Red]}\nB: c6(E) {[%at 2026-12-01T11:00:00Z Blue]}\n",
+]
+"""Timed records malformed only through a clock value (`format` passes them through as
+read), a clock value after a `Result` naming no side and before it, timeouts with
+comments between them and their stamp, a stamp before the previous one."""
+
+
+@pytest.mark.parametrize("ending", TIMED_ENDINGS)
+def test_the_streamed_commands_agree_on_timed_records(
+    ending: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert_same(pikemen_clocked(40, ending), tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("data", CLOCK_VALUES, ids=range(len(CLOCK_VALUES)))
+def test_the_streamed_commands_agree_on_clock_values(
+    data: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert_same(data, tmp_path, monkeypatch)
+
+
+def test_format_passes_a_timed_record_malformed_by_a_clock_value_through(tmp_path: Path) -> None:
+    for data in (*CLOCK_VALUES[:6], pikemen_clocked(8, "stamp")):
+        path = tmp_path / "t.rgn"
+        path.write_bytes(data)
+        (formatted,) = session.format_records([str(path)])
+        assert not isinstance(formatted, Problem) and formatted.verdict is not None
+        assert formatted.data == data and formatted.verdict.status.value == "malformed"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(TIMED_ENDINGS), st.randoms(use_true_random=False))
+def test_the_streamed_commands_agree_on_mutated_timed_records(
+    tmp_path_factory: pytest.TempPathFactory, ending: str, rng: random.Random
+) -> None:
+    folder = tmp_path_factory.mktemp("timed")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert_same(_mutated(rng, pikemen_clocked(16, ending)), folder, monkeypatch)

@@ -3,7 +3,7 @@
 The redraw of `referee/` (issue 17) was checked this way: the corpus made and run with the
 old code, run again with the new, and the transcripts compared.
 
-    python tests/tools/compare_outputs.py corpus DIR [COUNT]   # examples, conformance, COUNT playouts
+    python tests/tools/compare_outputs.py corpus DIR [COUNT]   # examples, conformance, COUNT playouts, timed records
     python tests/tools/compare_outputs.py run DIR OUT.jsonl    # with the code to measure installed
     python tests/tools/compare_outputs.py diff BEFORE.jsonl AFTER.jsonl
 
@@ -30,6 +30,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPORARY = re.compile(r"/tmp/tmp\w+")
+NOW = "2026-12-10T00:00:00Z"
+"""The instant of every `play` (`--now`): a timed game's stamp would be the time of the run."""
 
 
 def corpus(folder: Path, count: int) -> None:
@@ -59,6 +61,23 @@ def corpus(folder: Path, count: int) -> None:
         elif index % 3 == 2:
             text = text.replace("\n1.", "\n{a comment} 1.", 1).rstrip("\n") + " ; trailing\n"
         (folder / f"{len(shipped) + index + 1:05d}-{game}-{players}.rgn").write_text(text, encoding="utf-8")
+    _timed(folder, rng)
+
+
+def _timed(folder: Path, rng: random.Random) -> None:
+    """Timed records (TIME.md): stamps and grants to a flag fall, a timeout, an illegal
+    action, an ongoing end or a stamp that cannot be read, each also mutated."""
+    try:
+        from tests.helpers.big import pikemen_clocked
+    except ImportError:  # before timed records were generated
+        return
+    for ending in ("flag", "timeout", "illegal", "ongoing", "stamp"):
+        for turns in (8, 40):
+            text = pikemen_clocked(turns, ending).decode("utf-8")
+            (folder / f"timed-{ending}-{turns}.rgn").write_text(text, encoding="utf-8")
+            for copy in range(3):
+                mutated = _mutated(rng, text)
+                (folder / f"timed-{ending}-{turns}-mutated-{copy}.rgn").write_text(mutated, encoding="utf-8")
 
 
 def _mutated(rng: random.Random, text: str) -> str:
@@ -130,8 +149,9 @@ def run(folder: Path, out_path: Path, mails: int = 60) -> None:
                 with tempfile.TemporaryDirectory() as tmp:
                     game = Path(tmp) / "g.rgn"
                     shutil.copy(path, game)
-                    emit(invoke(["play", str(game), "--dry-run", "--json", listed[0]]) | {"args": ["play-dry", name]})
-                    entry = invoke(["play", str(game), listed[-1]])
+                    dry = invoke(["play", str(game), "--now", NOW, "--dry-run", "--json", listed[0]])
+                    emit(dry | {"args": ["play-dry", name]})
+                    entry = invoke(["play", str(game), "--now", NOW, listed[-1]])
                     emit(entry | {"args": ["play", name], "file": game.read_text(encoding="utf-8")})
         for entry in _mails(files, invoke, mails):
             emit(entry)
