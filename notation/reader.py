@@ -238,101 +238,144 @@ def _items(
     that a caller that keeps none holds one turn at a time. Raises _Unreadable.
 
     With `limit`, a turn keeps at most that many items and, when it held more, `_CUT`
-    follows it; without `comments`, comments inside turns are not kept (they are read)."""
-    turn: list[TurnItem] | None = None
-    cut = False
-    header: tuple[int | None, str, Span] | None = None
-    number: int | None = None
-    labels = dialect.labels
-    parse_action = dialect.parse_action
-    texts: dict[str, str] = {}  # one string per distinct label and action text
-
-    def close() -> Turn | None:
-        nonlocal turn, header, cut
-        closed = None
-        if turn is not None and header is not None:
-            written, label, span = header
-            bare = label.rstrip("+")
-            closed = Turn(written, labels[bare.lower()], label != bare, label, span, tuple(turn))
-        turn, header = None, None
-        return closed
-
-    def closing() -> Iterator[RecordItem]:
-        """The open turn, closed (and the mark that it was not kept whole, if it was not)."""
-        nonlocal cut
-        was_cut = cut
-        closed = close()
-        if closed is not None:
-            yield closed
-            if was_cut:
-                yield _CUT  # type: ignore[misc]
-                cut = False
-
+    follows it; without `comments`, comments inside turns are not kept (they are read).
+    The tokens are those of the one scanner of the table of token kinds (`_scanner`); what
+    each kind does is `_ItemReader`'s method for it."""
+    reader = _ItemReader(lines, dialect, limit, comments)
+    steps = reader.steps
     end = len(text)
-    item_start: int | None = None  # where the current top-level item (turn, comment, draw) starts
     match_token = _scanner(dialect).match
     while pos < end:
         token = match_token(text, pos)
         if token is None:
-            raise _Unreadable(item_start)
+            raise _Unreadable(reader.item_start)
         kind = token.lastgroup
-        if kind == "ws":
-            pos = token.end()
-            continue
-        if number is not None and kind != "label":
-            raise _Unreadable(item_start)  # a round number must be followed by its turn's label
-        if kind in ("action", "glyph"):
-            if turn is None:
-                raise _Unreadable(item_start)
-            written = token.group("action")
-            written = texts.setdefault(written, written)
-            try:
-                action = parse_action(written)
-            except ValueError:
-                raise _Unreadable(item_start) from None
-            if limit is not None and len(turn) >= limit:
-                cut = True
-            else:
-                turn.append(Move(action, written, lines.span(pos), token.group("glyph")))
-        elif kind == "label":
-            yield from closing()
-            if number is None:
-                item_start = pos
-            label = token.group("label")[:-1]
-            header = (number, texts.setdefault(label, label), lines.span(pos))
-            turn, number = [], None
-        elif kind == "number":
-            item_start = pos
-            number = int(token.group("number").rstrip("."))
-        elif kind in ("comment", "line"):
-            comment = Comment(token.group(kind), lines.span(pos), kind == "comment")
-            if turn is None:
-                item_start = pos
-                yield comment
-            elif comments and not (limit is not None and len(turn) >= limit):
-                turn.append(comment)
-            elif comments:
-                cut = True
-        elif kind in TERMINATIONS:  # the termination words
-            yield from closing()
-            item_start = pos
-            yield TERMINATIONS[kind](lines.span(pos))
-        elif kind != "lone":
-            raise _Unreadable(item_start)  # a kind of `TOKEN_KINDS` read nowhere here: the grammar says what it is
-        elif cut:
-            pass  # a glyph standing apart, in a turn not kept whole: its action may not be kept
-        else:  # a glyph standing apart from its action
-            last = last_move_index(turn) if turn else None
-            move = None if last is None or turn is None else turn[last]
-            if not isinstance(move, Move) or move.glyph is not None:
-                raise _Unreadable(item_start)
-            turn[last] = move._replace(glyph=token.group("lone"))  # type: ignore[index]
+        if kind != "ws":
+            if reader.number is not None and kind != "label":
+                raise _Unreadable(reader.item_start)  # a round number must be followed by its turn's label
+            read = steps.get(kind or "", reader.unread)(token, pos, kind or "")
+            if read:
+                yield from read
         pos = token.end()
+    if reader.number is not None:
+        raise _Unreadable(reader.item_start)
+    yield from reader.closing()
+
+
+_NONE: tuple[RecordItem, ...] = ()
+
+
+class _ItemReader:
+    """The model reader's state while it reads a move text (`_items`): the open turn, the
+    round number read before its label, where the current top-level item (turn, comment,
+    draw) starts. Each step takes a token of its kind and gives the items it completes."""
+
+    def __init__(self, lines: _Lines, dialect: Dialect, limit: int | None, comments: bool) -> None:
+        self.lines, self.limit, self.comments = lines, limit, comments
+        self.labels, self.parse_action = dialect.labels, dialect.parse_action
+        self.turn: list[TurnItem] | None = None
+        self.cut = False  # the open turn is not kept whole
+        self.header: tuple[int | None, str, Span] | None = None
+        self.number: int | None = None
+        self.item_start: int | None = None
+        self.texts: dict[str, str] = {}  # one string per distinct label and action text
+        Step = Callable[[re.Match[str], int, str], tuple[RecordItem, ...]]
+        self.steps: dict[str, Step] = {
+            "action": self.action,
+            "glyph": self.action,
+            "label": self.label,
+            "number": self.round_number,
+            "comment": self.comment,
+            "line": self.comment,
+            "lone": self.lone_glyph,
+            **{word: self.termination for word in TERMINATIONS},
+        }
+
+    def _kept(self, written: str) -> str:
+        texts = self.texts
         if len(texts) > 4096:
             texts.clear()
-    if number is not None:
-        raise _Unreadable(item_start)
-    yield from closing()
+        return texts.setdefault(written, written)
+
+    def _full(self) -> bool:
+        """Whether the open turn holds all it may keep."""
+        return self.limit is not None and self.turn is not None and len(self.turn) >= self.limit
+
+    def closing(self) -> tuple[RecordItem, ...]:
+        """The open turn, closed (and the mark that it was not kept whole, if it was not)."""
+        turn, header, was_cut = self.turn, self.header, self.cut
+        self.turn, self.header = None, None
+        if turn is None or header is None:
+            return _NONE
+        written, label, span = header
+        bare = label.rstrip("+")
+        closed = Turn(written, self.labels[bare.lower()], label != bare, label, span, tuple(turn))
+        if not was_cut:
+            return (closed,)
+        self.cut = False
+        return (closed, _CUT)  # type: ignore[return-value]
+
+    def action(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+        turn = self.turn
+        if turn is None:
+            raise _Unreadable(self.item_start)
+        written = self._kept(token.group("action"))
+        try:
+            action = self.parse_action(written)
+        except ValueError:
+            raise _Unreadable(self.item_start) from None
+        if self._full():
+            self.cut = True
+        else:
+            turn.append(Move(action, written, self.lines.span(pos), token.group("glyph")))
+        return _NONE
+
+    def label(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+        closed = self.closing()
+        if self.number is None:
+            self.item_start = pos
+        label = token.group("label")[:-1]
+        self.header = (self.number, self._kept(label), self.lines.span(pos))
+        self.turn, self.number = [], None
+        return closed
+
+    def round_number(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+        self.item_start = pos
+        self.number = int(token.group("number").rstrip("."))
+        return _NONE
+
+    def comment(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+        comment = Comment(token.group(kind), self.lines.span(pos), kind == "comment")
+        if self.turn is None:
+            self.item_start = pos
+            return (comment,)
+        if self.comments and self._full():
+            self.cut = True
+        elif self.comments:
+            self.turn.append(comment)
+        return _NONE
+
+    def termination(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+        closed = self.closing()
+        self.item_start = pos
+        return (*closed, TERMINATIONS[kind](self.lines.span(pos)))
+
+    def lone_glyph(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+        """A glyph standing apart from its action (passed over in a turn not kept whole,
+        whose action may not be kept)."""
+        if self.cut:
+            return _NONE
+        turn = self.turn
+        last = last_move_index(turn) if turn else None
+        move = None if last is None or turn is None else turn[last]
+        if not isinstance(move, Move) or move.glyph is not None:
+            raise _Unreadable(self.item_start)
+        turn[last] = move._replace(glyph=token.group("lone"))  # type: ignore[index]
+        return _NONE
+
+    def unread(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+        """A kind of `TOKEN_KINDS` read nowhere here: the grammar says what it is."""
+        raise _Unreadable(self.item_start)
 
 
 class Streamed(NamedTuple):
