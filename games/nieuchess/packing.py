@@ -15,29 +15,21 @@ import zlib
 from array import array
 
 
-def _numbers(values: list[int], signed: bool) -> str:
-    packed = array("h" if signed else "H", values)
+def pack_numbers(values: list[int] | tuple[int, ...] | bytes, signed: bool = False) -> str:
+    """A sequence of numbers in -32768..65535 as text."""
+    packed = array("h" if signed else "H", list(values))  # (from bytes, `array` would take its raw bytes)
     if sys.byteorder == "big":
         packed.byteswap()
     return binascii.b2a_base64(zlib.compress(packed.tobytes(), 9), newline=False).decode("ascii")
 
 
-def _read(text: str, signed: bool) -> list[int]:
+def unpack_numbers(text: str, signed: bool = False) -> list[int]:
+    """The numbers `pack_numbers` wrote."""
     packed = array("h" if signed else "H")
     packed.frombytes(zlib.decompress(binascii.a2b_base64(text)))
     if sys.byteorder == "big":
         packed.byteswap()
     return packed.tolist()
-
-
-def pack_numbers(values: tuple[int, ...] | bytes, signed: bool = False) -> str:
-    """A sequence of numbers in -32768..65535 as text."""
-    return _numbers(list(values), signed)
-
-
-def unpack_numbers(text: str, signed: bool = False) -> list[int]:
-    """The numbers `pack_numbers` wrote."""
-    return _read(text, signed)
 
 
 def pack_rows(rows: tuple[tuple[int, ...], ...], signed: bool = False) -> str:
@@ -46,12 +38,12 @@ def pack_rows(rows: tuple[tuple[int, ...], ...], signed: bool = False) -> str:
     for row in rows:
         total += len(row)
         ends.append(total)
-    return _numbers([len(rows), *ends, *(value for row in rows for value in row)], signed)
+    return pack_numbers([len(rows), *ends, *(value for row in rows for value in row)], signed)
 
 
 def unpack_rows(text: str, signed: bool = False) -> tuple[tuple[int, ...], ...]:
     """The table `pack_rows` wrote."""
-    values = _read(text, signed)
+    values = unpack_numbers(text, signed)
     count = values[0]
     ends = values[1 : count + 1]
     flat = values[count + 1 :]

@@ -129,7 +129,7 @@ def _replayed(
         at = next((tag.span for tag in streamed.tags if tag.name == error.tag), None) if error.tag else None
         at = at or streamed.span
         return stopped(malformed(source, index, streamed.game, at.line, at.column, error.message), record)
-    problem = clocked.setup_problem(streamed, tags, entries_problem) if timed else None
+    clock, problem = clocked.clock_of(streamed, tags, state, entries_problem) if timed else (None, None)
     unread = unreadable_result(streamed.game, tags.get("Result"), state.sides)
     if unread is not None:  # NOTATION.md §9: a Result naming no side is malformed at the tag
         at = next((tag.span for tag in streamed.tags if tag.name == "Result"), streamed.span)
@@ -138,7 +138,6 @@ def _replayed(
     if problem is not None:
         at, message = problem
         return stopped(malformed(source, index, streamed.game, at.line, at.column, message), record)
-    clock = clocked.walk(streamed, tags, state) if timed else None
     begun = Verdict(source, index, streamed.game, Status.ONGOING, offset=raw.offset)
     replay = Replay(record, state, begun)
     replay.rounds, replay.numbers = _Rounds(), _Numbers()  # a verdict needs no more

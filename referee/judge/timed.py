@@ -20,7 +20,8 @@ from typing import Any
 
 from referee.games import registry
 from referee.games.api import GameState
-from referee.judge.clock import ClockEntryError, ClockTagError, ClockWalk, Entry, Stamp, read_entries, read_setup
+from referee.judge.adjudicate import clock_entries
+from referee.judge.clock import ClockTagError, ClockWalk, Entry, Stamp, read_setup
 from referee.judge.drive import action_places, record_kinds
 from referee.notation.model import Comment, RecordItem, Span, Turn
 from referee.notation.reader import Streamed
@@ -46,11 +47,7 @@ def first_pass(streamed: Streamed, limit: int) -> tuple[set[int], Problem | None
         nonlocal problem
         for item in items:
             if problem is None:
-                try:
-                    for comment in _comments(item):
-                        read_entries(comment)
-                except ClockEntryError as error:
-                    problem = (error.span, error.message)
+                problem = clock_entries((item,))[1]
             yield item
 
     kinds = bytearray()
@@ -61,21 +58,20 @@ def first_pass(streamed: Streamed, limit: int) -> tuple[set[int], Problem | None
     return action_places(found), problem
 
 
-def setup_problem(streamed: Streamed, tags: Mapping[str, str], entries: Problem | None) -> Problem | None:
-    """Why the clock cannot be read, if it cannot: its tags first (`TimeControl`, `Start`),
-    then the first stamp or grant that cannot be read (`entries`)."""
+def clock_of(
+    streamed: Streamed, tags: Mapping[str, str], state: GameState[Any], entries: Problem | None
+) -> tuple[ClockWalk | None, Problem | None]:
+    """The record's clock, or why it cannot be read: its tags first (`TimeControl`,
+    `Start`), then the first stamp or grant that cannot be read (`entries`, from
+    `first_pass`)."""
     try:
-        read_setup(tags)
+        setup = read_setup(tags)
     except ClockTagError as error:
         at = next((tag.span for tag in streamed.tags if tag.name == error.tag), None)
-        return at or streamed.span, error.message
-    return entries
-
-
-def walk(streamed: Streamed, tags: Mapping[str, str], state: GameState[Any]) -> ClockWalk | None:
-    """The clock of a record whose tags `setup_problem` found readable."""
-    setup = read_setup(tags)
-    return None if setup is None else ClockWalk(setup, state, registry.GAMES[streamed.game].labels)
+        return None, (at or streamed.span, error.message)
+    if entries is not None or setup is None:
+        return None, entries
+    return ClockWalk(setup, state, registry.GAMES[streamed.game].labels), None
 
 
 class Ahead:
@@ -105,10 +101,7 @@ class Ahead:
     def _read(self) -> RecordItem | None:
         item = next(self._items, None)
         if item is not None:
-            for comment in _comments(item):
-                found = read_entries(comment)
-                if found:
-                    self.entries[id(comment)] = found
+            self.entries.update(clock_entries((item,))[0])  # (all readable: `first_pass` found no fault)
         return item
 
     def following_stamp(self) -> Stamp | None:
