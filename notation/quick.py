@@ -81,11 +81,8 @@ def scan(text: str, dialects: DialectLookup, keep: bool = False, joined: bool = 
     read = reader.words(text, body_start, keep, JOINED if joined else 0)
     if read is not None:
         return Scanned(game, tags, read[0], read[1])
-    if keep:
-        kept = reader.kept(text, body_start, JOINED if joined else 0)
-        return None if kept is None else Scanned(game, tags, kept[0], kept[1])
-    items = reader.items(text, body_start)
-    return None if items is None else Scanned(game, tags, items)
+    read = reader.read(text, body_start, JOINED if joined else 0)  # (a comment, a long text ...)
+    return None if read is None else Scanned(game, tags, read[0], read[1])
 
 
 class _Reader:
@@ -133,10 +130,10 @@ class _Reader:
         self.glyph = groups["glyph"]
         self.first, self.first_glyph = groups["first"], groups["first_glyph"]
         self.refused = {groups["lone"], groups["bad"], *(groups[word] for word in others)}
-        # `kept` reads with the same pattern, kinds by the same indexes (`keep` only gives
-        # it a reader of its own, whose caches hold the canonical texts too).
+        # (`keep` only gives `read` a reader of its own, which gathers the canonical texts.)
         self.number, self.label = groups["number"], groups["label"]
         self.comment, self.line = groups["comment"], groups["line"]
+        self.notes = {self.comment, self.line}
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
         self.labels: dict[str, Label] = {}
@@ -161,30 +158,68 @@ class _Reader:
     def of(dialect: Dialect, keep: bool = False) -> _Reader:
         return _Reader(dialect, keep)
 
-    def items(self, text: str, pos: int) -> list[Item] | None:
-        """The labels, actions and draws of the move text from `pos`, or None."""
-        labels, parse_action = self.labels, self.parse_action
-        action, head, draw, glyph = self.action, self.head, self.draw, self.glyph
-        first, first_glyph = self.first, self.first_glyph
+    def read(self, text: str, pos: int, join: int = 0) -> tuple[list[Item], Body | None] | None:
+        """The quick reader's one loop over the tokens of the move text from `pos` (one
+        compiled expression, its alternatives the rows of `lexicon.TOKEN_KINDS`): its
+        labels, actions and draws, and in the mode `keep` (this reader's) its canonical
+        text too (`Body`, its parts joined `join` at a time at the turns, when not 0);
+        None when the full reader must read it (not RGN, a number alone, a time-out, which
+        the clock judges, an action outside a turn).
+
+        The two modes share the loop: the tokens, their kinds (by `Match.lastindex`), what
+        is refused and where a turn is open. Without `keep`, each label and action is read
+        into its item (`parse_action`'s cache, `labels`); with it, into its item and its
+        canonical text (`actions`, `numbered`), gathered as `notation.writer.write` writes
+        a record: a turn on a line of its own, its words (label, actions with their glyphs,
+        braced comments) one space apart, a `;` comment one space after the words before
+        it, ending its line, the next word at the start of the next line; `draw` and comments
+        between turns on lines of their own."""
+        keep, labels, parse_action, actions = self.keep, self.labels, self.parse_action, self.actions
+        action, glyph, head, first, first_glyph = self.action, self.glyph, self.head, self.first, self.first_glyph
+        draw, notes, refused, line = self.draw, self.notes, self.refused, self.line
         items: list[Item] = []
         append = items.append
+        parts: list[str] = []
+        chunks: list[str] = []
+        plain = True
         in_turn = False
+        fresh = False  # (`keep`) inside a turn, after a `;` comment: the next word starts a line
         for token in self.tokens(text, pos):
             kind = token.lastindex
             if kind == action or kind == glyph:  # an action (with its glyph)
                 if not in_turn:
                     return None
+                if keep:
+                    written = token[action]
+                    known = actions.get(written) or self._action(written)
+                    if known is None:
+                        return None
+                    append(known[0])
+                    word = known[1] if kind == action else known[1] + token[glyph]
+                    plain = plain and kind == action
+                    if fresh:
+                        word, fresh = word[1:], False
+                    parts.append(word)
+                    continue
                 try:
                     append(parse_action(token[action]))
                 except ValueError:
                     return None
             elif kind == first or kind == first_glyph or kind == head:  # a label (and its turn's first action)
+                in_turn = True
+                if keep:
+                    if fresh:  # the turn before ends with its `;` comment: not with its newline
+                        parts[-1], fresh = parts[-1][:-1], False
+                    turn_plain = self._kept_turn(token, kind, append, parts, chunks, join)
+                    if turn_plain is None:
+                        return None
+                    plain = plain and turn_plain
+                    continue
                 written = token[head]
                 label = labels.get(written) or self._label(written, token["label"], token["number"])
                 if label is None:
                     return None
                 append(label)
-                in_turn = True
                 if kind != head:  # the first action, read as the next token would read it
                     try:
                         append(parse_action(token[first]))
@@ -193,66 +228,19 @@ class _Reader:
             elif kind == draw:
                 append(DRAW)
                 in_turn = False
-            elif kind in self.refused:
-                return None  # not RGN, a number alone, a time-out (judged by the clock): the full reader reads it
-            # else a comment: passed over
-        return items
-
-    def kept(self, text: str, pos: int, join: int) -> tuple[list[Item], Body] | None:
-        """`items`, and the move text's canonical text (`Body`, its parts joined `join` at
-        a time at the turns, when not 0), or None.
-
-        As `notation.writer.write` writes a record: a turn on a line of its own, its words
-        (label, actions with their glyphs, braced comments) one space apart, a `;` comment
-        one space after the words before it, ending its line, the next word at the start of
-        the next line; `draw` and comments between turns on lines of their own."""
-        actions = self.actions
-        action, draw, glyph, line = self.action, self.draw, self.glyph, self.line
-        turns = {self.head, self.first, self.first_glyph}
-        notes, refused = {self.comment, line}, self.refused
-        items: list[Item] = []
-        append = items.append
-        parts: list[str] = []
-        part = parts.append
-        chunks: list[str] = []
-        plain = True
-        in_turn = False
-        fresh = False  # inside a turn, after a `;` comment: the next word starts a line
-        for token in self.tokens(text, pos):
-            kind = token.lastindex
-            if kind == action or kind == glyph:  # an action (with its glyph)
-                if not in_turn:
-                    return None
-                written = token[action]
-                known = actions.get(written) or self._action(written)
-                if known is None:
-                    return None
-                append(known[0])
-                word = known[1] if kind == action else known[1] + token[glyph]
-                plain = plain and kind == action
-                if fresh:
-                    word, fresh = word[1:], False
-                part(word)
-            elif kind in turns or kind == draw:
-                if fresh:  # the turn before ends with its `;` comment: not with its newline
-                    parts[-1], fresh = parts[-1][:-1], False
-                in_turn = kind != draw
-                if not in_turn:
-                    append(DRAW)
-                    part("\ndraw")
-                    continue
-                turn_plain = self._kept_turn(token, kind, append, parts, chunks, join)
-                if turn_plain is None:
-                    return None
-                plain = plain and turn_plain
-            elif kind in notes:
-                note, fresh = comment_text(kind == line, token[kind], in_turn, fresh)
-                part(note)
-                plain = False
+                if keep:
+                    if fresh:
+                        parts[-1], fresh = parts[-1][:-1], False
+                    parts.append("\ndraw")
+            elif kind in notes:  # a comment: passed over, but for its canonical text
+                if keep:
+                    note, fresh = comment_text(kind == line, token[kind], in_turn, fresh)
+                    parts.append(note)
+                    plain = False
             elif kind in refused:
-                return None  # as in `items`
+                return None  # not RGN, a number alone, a time-out (judged by the clock): the full reader reads it
             # else the end of the text
-        return items, body_of(parts, chunks, fresh, join, plain)
+        return items, body_of(parts, chunks, fresh, join, plain) if keep else None
 
     def _kept_turn(
         self,
@@ -263,10 +251,10 @@ class _Reader:
         chunks: list[str],
         join: int,
     ) -> bool | None:
-        """For `kept`: a label (and its turn's first action, read as the next token would
-        read it), its items appended, its canonical text added to `parts` (those before
-        it joined into `chunks` first, `join` at a time); whether it holds no glyph, or
-        None when it is not read here."""
+        """For `read` with `keep`: a label (and its turn's first action, read as the next
+        token would read it), its items appended, its canonical text added to `parts`
+        (those before it joined into `chunks` first, `join` at a time); whether it holds no
+        glyph, or None when it is not read here."""
         head = token[self.head]
         found = self.numbered.get(head) or self._numbered(head, token[self.number], token[self.label])
         if found is None:
@@ -290,15 +278,15 @@ class _Reader:
         return False
 
     def words(self, text: str, pos: int, keep: bool, join: int) -> tuple[list[Item], Body | None] | None:
-        """`items` (and with `keep`, `kept`'s Body) the quickest way, for a move text with no
+        """`read` (with `keep`, its Body too) the quickest way, for a move text with no
         comment (most are): split at white space into words, each word's item and canonical
         text looked up by the word, learnt the first time it is met (`_learn`). A round
         number is joined to its label first ("1. R:" is the word "1.R:", which reads the
         same). None when the text is not read this way: a comment, a character outside
-        ASCII, a long text, an action before any label or after `draw`; then `items` or
-        `kept` reads it (and finds what it finds). Lines with a word not read alone (one
-        after which an action spans words, a glyph, anything else) are read by `items` or
-        `kept`, a turn at a time (`_segments`).
+        ASCII, a long text, an action before any label or after `draw`; then `read` reads
+        it (and finds what it finds). Lines with a word not read alone (one after which an
+        action spans words, a glyph, anything else) are read by `read`, a turn at a time
+        (`_segments`).
 
         A word is read alone as the token reader reads it in its place: a token never
         spans white space but a comment (not here), a round number and its label (joined)
@@ -428,10 +416,9 @@ class _Reader:
         self, words: list[str], kinds: bytes, keep: bool, join: int
     ) -> tuple[list[Item], list[str], bool] | None:
         """`words` for a move text some of whose words are not read alone: the turns that
-        hold such a word (from their label up to the next label) are read by `items`
-        (`kept`), their words joined by single spaces (which reads as the text does: only
-        a comment or a line comment, not here, reads white space otherwise), the other
-        words as they are."""
+        hold such a word (from their label up to the next label) are read by `read`, their
+        words joined by single spaces (which reads as the text does: only a comment or a
+        line comment, not here, reads white space otherwise), the other words as they are."""
         items: list[Item] = []
         parts: list[str] = []
         done = 0
@@ -451,17 +438,12 @@ class _Reader:
             if end < 0:
                 end = len(words)
             text = " ".join(words[start:end])
-            if keep:
-                kept = self.kept(text, 0, 0)
-                if kept is None or not kept[1].plain:
-                    return None
-                items += kept[0]
-                parts += kept[1].parts
-            else:
-                read = self.items(text, 0)
-                if read is None:
-                    return None
-                items += read
+            read = self.read(text, 0)
+            if read is None or (read[1] is not None and not read[1].plain):
+                return None
+            items += read[0]
+            if read[1] is not None:
+                parts += read[1].parts
             done = end
             at = kinds.find(_UNKNOWN, end)
         return items, (joined_parts(parts, join) if keep else []), False

@@ -64,7 +64,7 @@ class Scanned(NamedTuple):
 
 
 def comment_text(line: bool, note: str, in_turn: bool, fresh: bool) -> tuple[str, bool]:
-    """For `kept`: a comment's canonical text (a `;` comment if `line`, else braced), and
+    """For `quick._Reader.read` with `keep`: a comment's canonical text (a `;` comment if `line`, else braced), and
     whether the next word starts a line (`fresh`): between turns, a comment is on a line
     of its own; in a turn, a `;` comment ends its line, a braced one follows a space."""
     if not in_turn:
@@ -75,7 +75,7 @@ def comment_text(line: bool, note: str, in_turn: bool, fresh: bool) -> tuple[str
 
 
 def body_of(parts: list[str], chunks: list[str], fresh: bool, join: int, plain: bool) -> Body:
-    """For `kept`: the Body of the parts read (the last without its newline after a `;`
+    """For `quick._Reader.read` with `keep`: the Body of the parts read (the last without its newline after a `;`
     comment), joined `join` at a time after `chunks` when `join`."""
     if fresh:
         parts[-1] = parts[-1][:-1]

@@ -103,39 +103,60 @@ class Splitter:
         self._wide: codecs.IncrementalDecoder | None = None  # UTF-16/32 text, read as UTF-8
 
     def feed(self, data: bytes, end: bool = False) -> list[RawRecord]:
-        """Take the next block (`end`: the input ends after it) and return the records it completes."""
-        buffer = self._buffer
+        """Take the next block (`end`: the input ends after it) and return the records it
+        completes: the block added to the buffer (its encoding told from the first bytes
+        of the input), the buffer scanned up to where no `[Game` can be cut short, each
+        record found there cut, and at the end of the input the last record cut."""
         if self._wide is not None:
             data = self._wide.decode(data, end).encode("utf-8", "replace")
-        buffer += data
+        self._buffer += data
         if not self._bom_checked:
-            if len(buffer) < 4 and not end:
+            if len(self._buffer) < 4 and not end:
                 return []
             self._bom_checked = True
-            if buffer.startswith(BOM):
-                del buffer[: len(BOM)]
-                self._base = len(BOM)
-                self._skip_from = len(BOM)
-            for mark, encoding in WIDE_BOMS:
-                if buffer.startswith(mark):
-                    # Text saved as UTF-16 or UTF-32 (a Windows editor's "Unicode") is
-                    # decoded as it arrives, its mark dropped: offsets, lines and columns
-                    # from here on count the text as UTF-8.
-                    self._wide = codecs.getincrementaldecoder(encoding)("replace")
-                    text = self._wide.decode(bytes(buffer), end)
-                    buffer[:] = text.encode("utf-8", "replace")
-                    self._base = len(mark)
-                    self._skip_from = len(mark)
-                    break
+            self._read_mark(end)
+        done = self._records(self._scan_limit(len(data), end))
+        if end and self._in_record and self._buffer and self.stopped is None:
+            if self._skipping:
+                self._drop(len(self._buffer))
+            else:
+                done.append(self._cut(len(self._buffer)))
+        self._check_endless()
+        return done
+
+    def _read_mark(self, end: bool) -> None:
+        """At the start of the input: drop a UTF-8 byte-order mark; text saved as UTF-16 or
+        UTF-32 (a Windows editor's "Unicode") is decoded from here on as it arrives, its
+        mark dropped, and offsets, lines and columns count the text as UTF-8."""
+        buffer = self._buffer
+        if buffer.startswith(BOM):
+            del buffer[: len(BOM)]
+            self._base = self._skip_from = len(BOM)
+        for mark, encoding in WIDE_BOMS:
+            if buffer.startswith(mark):
+                self._wide = codecs.getincrementaldecoder(encoding)("replace")
+                buffer[:] = self._wide.decode(bytes(buffer), end).encode("utf-8", "replace")
+                self._base = self._skip_from = len(mark)
+                return
+
+    def _scan_limit(self, added: int, end: bool) -> int:
+        """How far the buffer may be scanned now that `added` bytes came: to its end at the
+        end of the input, else to the end of its last complete line (only the new block
+        can hold a new line end: no rescan of a long line), or within a line longer than
+        PARTIAL (or the record limit), up to where no `[Game` can straddle (`_safe_limit`)."""
+        buffer = self._buffer
         if end:
-            limit = len(buffer)
-        else:
-            # Only the new block can hold a new line end: no rescan of a long line.
-            newline = buffer.rfind(b"\n", max(0, len(buffer) - len(data)))
-            limit = newline + 1 if newline >= 0 else min(self._position, len(buffer))
-            partial = PARTIAL if self._max is None else min(PARTIAL, self._max)
-            if len(buffer) - limit > partial:
-                limit = max(limit, self._safe_limit())
+            return len(buffer)
+        newline = buffer.rfind(b"\n", max(0, len(buffer) - added))
+        limit = newline + 1 if newline >= 0 else min(self._position, len(buffer))
+        partial = PARTIAL if self._max is None else min(PARTIAL, self._max)
+        if len(buffer) - limit > partial:
+            limit = max(limit, self._safe_limit())
+        return limit
+
+    def _records(self, limit: int) -> list[RawRecord]:
+        """Scan the buffer up to `limit`: the records completed there (a record that passes
+        the size limit is given out refused as it does, and the rest of it skipped)."""
         done: list[RawRecord] = []
         while self._position < limit and self.stopped is None:
             base = self._base
@@ -153,12 +174,6 @@ class Splitter:
             limit -= self._base - base  # dropping bytes moves every index
         if self._skipping and self._position > 1:
             self._drop(self._position - 1)  # the last byte scanned stays: it says whether a line starts
-        if end and self._in_record and buffer and self.stopped is None:
-            if self._skipping:
-                self._drop(len(buffer))
-            else:
-                done.append(self._cut(len(buffer)))
-        self._check_endless()
         return done
 
     def _safe_limit(self) -> int:

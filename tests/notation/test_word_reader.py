@@ -31,12 +31,10 @@ def token_read(text: str, keep: bool) -> tuple[list[object], str | None] | None:
     assert opened is not None
     section = TAG_SECTION.match(text)
     assert section is not None
-    reader = _Reader(opened, keep)
-    if keep:
-        kept = reader.kept(text, section.end(), 0)
-        return None if kept is None else (kept[0], "".join(kept[1].parts))
-    items = reader.items(text, section.end())
-    return None if items is None else (items, None)
+    read = _Reader(opened, keep).read(text, section.end())
+    if read is None:
+        return None
+    return read[0], None if read[1] is None else "".join(read[1].parts)
 
 
 def respaced(text: str, rng: random.Random) -> str:
