@@ -1,11 +1,13 @@
-"""What the fused, the streamed and the detailed replays share: the driver loop and the
-open-ended rule, once each.
+"""What the fused, the streamed and the detailed replays share: the steps, the driver
+loop and the open-ended rule, once each.
 
-`drive` plays a neutral sequence of steps on a game state: a `notation.quick.Label`
-begins a turn (ending the one before), `DRAW` agrees a draw, anything else is an action.
-The quick reader's items are such steps as they stand; the detailed replay
+A replay is a neutral sequence of steps on a game state: a `notation.quick.Label` begins
+a turn (ending the one before), `DRAW` agrees a draw, anything else is an action. The
+quick reader's items are such steps as they stand, and the fused path plays them with
+the state's own loop (`GameState.play_steps`: the framework's, an action one call of the
+game's hook), which says only whether a rule broke. The detailed replay
 (`referee.judge.adjudicate.run`, and the streamed one through it) turns its record's items
-into steps and watches them go (`Watch`: round numbers, the clock, the steps kept, the
+into steps and `drive` plays them, watching them go (`Watch`: round numbers, the clock, the steps kept, the
 cut, through the state's calls it wraps), saying itself where a broken rule stands in the
 text. A broken rule stops the loop
 with `Broken`, which says at which step and in what (ending a turn, beginning one, an
@@ -22,7 +24,6 @@ next to nothing for it.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, Container, Iterable, Iterator
 from enum import Enum
 from typing import Any, Protocol
@@ -121,8 +122,7 @@ AgreeDraw = Callable[[], None]
 class Watch(Protocol):
     """What a replay does beside `drive`: given the state's `begin_turn`, `apply` and
     `agree_draw`, the ones the loop is to call instead (each calling the state's own and
-    doing its work around it, which may raise to stop the loop). The fast path passes no
-    watch, so its loop calls the state's own and pays nothing for watching."""
+    doing its work around it, which may raise to stop the loop)."""
 
     def watching(
         self, begin_turn: BeginTurn, apply: Apply, agree_draw: AgreeDraw
@@ -135,25 +135,18 @@ def drive(
     steps: Iterable[object],
     state: GameState[Any],
     open_ended: Container[int],
-    watch: Watch | None = None,
-    renumbered: array[int] | None = None,
+    watch: Watch,
     turn_open: bool = False,
 ) -> int:
-    """Play `steps` on `state`: the turns begun. `open_ended` holds the steps (by place)
-    of the actions that may leave a choice or a roll unwritten (`open_ended`).
-    `renumbered`, when given, gets the turns (counted from 0) on which the canonical form
-    writes another round number than the one written (a written one is checked by the
-    state, so only a number missing or written where none belongs), each followed by that
-    number (0: none). `turn_open`: a turn is open before the steps (a continuation of a
-    replay), which the first label ends. Raises Broken at the first rule broken (a draw after the end is one)."""
-    begin_turn: BeginTurn = state.begin_turn
-    apply: Apply = state.apply
-    agree_draw: AgreeDraw = state.agree_draw
+    """Play `steps` on `state` through `watch`: the turns begun. `open_ended` holds the
+    steps (by place) of the actions that may leave a choice or a roll unwritten
+    (`open_ended`). `turn_open`: a turn is open before the steps (a continuation of a
+    replay), which the first label ends. Raises Broken at the first rule broken (a draw
+    after the end is one), saying where and in what. (The fused path, which needs only to
+    know whether a rule broke, plays its steps with the state's own loop,
+    `GameState.play_steps`.)"""
+    begin_turn, apply, agree_draw = watch.watching(state.begin_turn, state.apply, state.agree_draw)
     end_turn = state.end_turn
-    begin_ending = state.begin_turn  # unwatched: it ends the turn before itself (one call)
-    watched = watch is not None
-    if watch is not None:
-        begin_turn, apply, agree_draw = watch.watching(begin_turn, apply, agree_draw)
     turns = 0
     opened = turn_open  # a turn is open: the next label ends it
     at, item = -1, None
@@ -161,30 +154,14 @@ def drive(
         for at, item in enumerate(steps):
             if item.__class__ is Label:
                 # A label ends the turn before it, if one is open (a draw leaves it open).
-                if not watched:
+                if opened:
                     try:
-                        opens_round = begin_ending(item[0], item[1], item[2], opened)  # (side, step, number)
+                        end_turn()
                     except RuleError as error:
-                        if opened and state.turn_open:  # refused to end: the turn before is still open
-                            raise Broken(at, Phase.ENDING, error, turns) from None
-                        raise
-                else:
-                    if opened:
-                        try:
-                            end_turn()
-                        except RuleError as error:
-                            raise Broken(at, Phase.ENDING, error, turns) from None
-                    opens_round = begin_turn(item.side, item.step, item.number)
+                        raise Broken(at, Phase.ENDING, error, turns) from None
+                begin_turn(item.side, item.step, item.number)
                 turns += 1
                 opened = True
-                if renumbered is not None:  # (a number missing where a round opens, or written where none does)
-                    if opens_round:
-                        if item[2] is None:  # (its number)
-                            renumbered.append(turns - 1)
-                            renumbered.append(state.round_number() or 0)
-                    elif item[2] is not None:
-                        renumbered.append(turns - 1)
-                        renumbered.append(0)
             elif item is DRAW:
                 if state.outcome() is not None:
                     raise Broken(at, Phase.DRAWING, None, turns)

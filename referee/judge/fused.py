@@ -20,7 +20,7 @@ from typing import Any
 from referee.games import registry
 from referee.games.api import GameState
 from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
-from referee.judge.drive import action_places, drive, quick_kinds
+from referee.judge.drive import action_places, quick_kinds
 from referee.judge.drive import open_ended as find_open_ended
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict
@@ -64,7 +64,7 @@ def quick_check(
             # Played on a new state with the driver every path shares; a broken rule raises.
             renumbered = array("i") if token else None
             kinds = quick_kinds(items)
-            turns = drive(items, state, find_open_ended(kinds), None, renumbered)
+            turns = state.play_steps(items, find_open_ended(kinds), renumbered)
             made = None
             if renumbered is not None:
                 made = token_of_digest(turns, _digest(raw, scanned, engine.dialect(), renumbered, kinds))

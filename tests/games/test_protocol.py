@@ -32,7 +32,17 @@ ALL = [pytest.param(*case.values, id=case.id) for case in CASES]
 """The same, unmarked: the common tags are read by the base class in every game already."""
 
 HOOKS = ("_side_to_move", "_round", "_open_turn", "_apply", "_legal_actions", "position", "render")
-TEMPLATE = ("begin_turn", "apply", "end_turn", "legal_actions", "copy", "to_move", "round_number", "agree_draw")
+TEMPLATE = (
+    "begin_turn",
+    "apply",
+    "play_steps",
+    "end_turn",
+    "legal_actions",
+    "copy",
+    "to_move",
+    "round_number",
+    "agree_draw",
+)
 
 
 def fresh(game: str, players: int) -> GameState[Any]:

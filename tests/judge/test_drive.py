@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from referee.games import registry
+from referee.games.api import RuleError
 from referee.games.numica.actions import Setup
 from referee.judge.drive import Broken, Phase, action_places, drive, open_ended
 from referee.notation.quick import Label
@@ -47,18 +48,25 @@ class _Watch:
         return begin_turn, apply, agree_draw
 
 
-@pytest.mark.parametrize("watch", [None, _Watch()], ids=["unwatched", "watched"])
-def test_a_broken_rule_is_placed_alike_with_or_without_a_watch(watch: _Watch | None) -> None:
-    """Where the loop ends the turn before a label in the same call as it begins the next
-    (unwatched), a turn that may not end is still told from a turn that may not begin."""
+@pytest.mark.parametrize("fast", [False, True], ids=["drive", "play_steps"])
+def test_a_broken_rule_is_placed_and_worded_alike_on_both_loops(fast: bool) -> None:
+    """The watched loop (`drive`) says where a rule broke: a turn that may not end is told
+    from a turn that may not begin. The fused check's loop (`GameState.play_steps`, which
+    ends the turn before a label in the same call as it begins the next) raises the same
+    error, without the place."""
     engine = registry.engine("numica")
 
     def broken(steps: list[object]) -> tuple[int, Phase, str]:
         state = engine.new_state({"Game": "numica", "Seed": "drive"})
         with pytest.raises(Broken) as caught:
-            drive(steps, state, set(), watch)
+            drive(steps, state, set(), _Watch())
         assert caught.value.error is not None
-        return caught.value.at, caught.value.phase, caught.value.error.message
+        found = caught.value.at, caught.value.phase, caught.value.error.message
+        if fast:  # the same error from the fused check's loop
+            with pytest.raises(RuleError) as error:
+                engine.new_state({"Game": "numica", "Seed": "drive"}).play_steps(steps, set())
+            assert str(error.value) == found[2]
+        return found
 
     red, blue = Label("Red", False, None), Label("Blue", False, None)
     setup = Setup("SSSSOOOO")
@@ -76,7 +84,7 @@ def test_a_broken_rule_is_placed_alike_with_or_without_a_watch(watch: _Watch | N
             [red, setup, blue, setup, Label("Red", False, 1)],
             engine.new_state({"Game": "numica", "Seed": "d"}),
             set(),
-            watch,
+            _Watch(),
         )
         == 3
     )
