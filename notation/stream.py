@@ -54,6 +54,8 @@ _LINE_START_GAME = re.compile(rb"^[ \t]*(" + _GAME + rb")", re.MULTILINE)
 _IN_QUOTES = re.compile(rb'[^"\\\n]*(?:\\[^\n][^"\\\n]*)*')
 
 _OUTSIDE_STATE, _BRACES, _LINE_COMMENT, _QUOTES = range(4)
+_OPENS = {0x7B: _BRACES, 0x3B: _LINE_COMMENT, 0x22: _QUOTES}
+"""The state a byte opens outside comments and values: `{`, `;`, `"`."""
 
 
 def size_text(size: int) -> str:
@@ -233,33 +235,30 @@ class Splitter:
         byte search and remembered until passed, so that the text between them is
         gone over at the speed of `bytes.find`, not of a regular expression."""
         buffer, position = self._buffer, self._position
-        ahead: dict[bytes, int] = {}  # the next occurrence of each, or `limit` when none
-
-        def next_of(what: bytes) -> int:
-            at = ahead.get(what, -1)
-            if at < position:
-                if what == b"[Game":  # (the regex: "[Gamesmanship" is no Game tag; and a long
-                    # run of one byte costs bytearray.find many times what it costs `re`)
-                    game = _START.search(buffer, position, limit)
-                    at = -1 if game is None else game.start()
-                else:
-                    at = buffer.find(what, position, limit)
-                ahead[what] = limit if at < 0 else at
-            return ahead[what]
-
+        # The next of each at or after the last search (`limit` when none): -1, not searched.
+        game = brace = semicolon = quote = -1
         while position < limit:
             state = self._state
             if state == _OUTSIDE_STATE:
-                game = next_of(b"[Game")
-                found = min(next_of(b"{"), next_of(b";"), next_of(b'"'), game)
-                if found >= limit:
+                if game < position:  # (the regex: "[Gamesmanship" is no Game tag; and a long
+                    # run of one byte costs bytearray.find many times what it costs `re`)
+                    found = _START.search(buffer, position, limit)
+                    game = limit if found is None else found.start()
+                if brace < position:
+                    brace = buffer.find(b"{", position, limit) % (limit + 1)  # (-1: none, read as `limit`)
+                if semicolon < position:
+                    semicolon = buffer.find(b";", position, limit) % (limit + 1)
+                if quote < position:
+                    quote = buffer.find(b'"', position, limit) % (limit + 1)
+                stop = min(brace, semicolon, quote, game)
+                if stop >= limit:
                     position = limit
                     break
-                if found == game:
+                if stop == game:
                     self._position = game
                     return game
-                self._state = {0x7B: _BRACES, 0x3B: _LINE_COMMENT, 0x22: _QUOTES}[buffer[found]]
-                position = found + 1
+                self._state = _OPENS[buffer[stop]]
+                position = stop + 1
             elif state == _BRACES:
                 close = buffer.find(b"}", position, limit)
                 end = limit if close < 0 else close
