@@ -504,8 +504,10 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
     from referee.judge import session
     from referee.pictures import commands
 
+    if page:
+        _page(file, record, output)
     try:
-        whole = session.replay(file, record, at) if page else session.drawn(file, record, at)
+        whole = session.drawn(file, record, at)
         tally = Tally()
         if isinstance(whole, Problem):
             tally.add(whole)
@@ -514,7 +516,7 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
         # The exit status tells of the whole record, as `show --at` does.
         tally.add(whole.verdict)
         played = whole if whole.cut is None else whole.cut
-        text = commands.replay_html(played) if page else commands.board_picture(played)
+        text = commands.board_picture(played)
         if text is None:
             err(f"referee: no board to draw: {verdict_line(played.verdict)}")
         elif output is None or output == "-":
@@ -524,6 +526,52 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
     except UsageError as error:
         fail_usage(error)
     finish(tally)
+
+
+def _page(file: str, record: int, output: str | None) -> NoReturn:
+    """`replay --html`: the page to OUT (or standard output), written piece by piece as it
+    is made from the record replayed as a stream (`referee.pictures.stream`)."""
+    from referee.pictures import commands
+
+    tally = Tally()
+    try:
+        made = commands.replay_page(file, record)
+        if isinstance(made, Problem):
+            tally.add(made)
+            err(render.problem_line(made))
+            finish(tally)
+        tally.add(made.verdict)
+        if output is None or output == "-":
+            _out_pieces(made.pieces)
+        else:
+            _write(made.pieces, output)
+    except UsageError as error:
+        fail_usage(error)
+    finish(tally)
+
+
+def _out_pieces(pieces: Iterable[bytes]) -> None:
+    """The text of `pieces` (UTF-8) as `out` prints it joined: its last newlines as one,
+    escape sequences left out of a file or a pipe; written one piece at a time."""
+    sys.stdout.flush()
+    newlines = b""
+    for piece in pieces:
+        body = piece.rstrip(b"\n")
+        if not body:
+            newlines += piece
+            continue
+        _echo(newlines + body)
+        newlines = piece[len(body) :]
+    _echo(b"\n")
+    sys.stdout.flush()
+
+
+def _echo(piece: bytes) -> None:
+    text = piece.decode("utf-8")
+    if "\033" in text:
+        typer.echo(text, nl=False)
+    else:
+        sys.stdout.write(text)
 
 
 @app.command(short_help="Records by game and status, results, lengths, and a dice audit.")
@@ -548,14 +596,18 @@ def stats(
     finish(tally)
 
 
-def _write(text: str, output: str) -> None:
-    """The text to a file, atomically as `play` writes a game (PLAY.md §4): a failure half
-    way leaves the old file as it was. Raises UsageError when it cannot be written."""
+def _write(text: str | Iterable[bytes], output: str) -> None:
+    """The text (or its pieces, UTF-8) to a file, atomically as `play` writes a game
+    (PLAY.md §4): a failure half way leaves the old file as it was. Raises UsageError when
+    it cannot be written."""
     from pathlib import Path
 
-    from referee.store import write_atomically
+    from referee.store import write_atomically, write_pieces_atomically
 
     try:
-        write_atomically(Path(output), text)
+        if isinstance(text, str):
+            write_atomically(Path(output), text)
+        else:
+            write_pieces_atomically(Path(output), text)
     except OSError as error:
         raise UsageError(f"cannot write {output}: {error.strerror or error}") from None
