@@ -8,7 +8,7 @@ handful of DOM changes. Everything is in the file: no network, no external file.
 
 The page is made as a sequence of pieces (UTF-8), never joined whole (issue 34, "Memory"):
 the frames are given one at a time to `Steps`, which turns each into its step's JSON at
-once and keeps the page's `turns` and `steps` as escaped text in blocks of about 64 KB;
+once and keeps the page's `turns` and `steps` as escaped text in blocks of `BLOCK` values;
 `pieces` then gives the page piece by piece, in the template's order, once the verdict
 (which the title and the JSON's head need) is known. `page` joins them (the league's site).
 """
@@ -31,9 +31,10 @@ from referee.pictures import drawing_for, svg
 from referee.pictures.board import Drawing, compose
 from referee.pictures.steps import Frame, frames
 
-BLOCK = 1 << 16
-"""Characters of JSON joined into one block of `turns` or `steps` (so that the many small
-strings of a long game cost their text, not an object each)."""
+BLOCK = 256
+"""Values of `turns` or `steps` encoded together into one block of the page's JSON (about
+40 KB of steps): so that the many small strings of a long game cost their text, not an
+object each, and the steps held as objects at a time stay few."""
 
 
 def _asset(name: str) -> str:
@@ -68,51 +69,46 @@ class Restart(Exception):
 
 class _Blocks:
     """JSON values joined by commas, escaped for the script element, as UTF-8 blocks of
-    about `BLOCK` characters. With `keep_last`, the value added last stays open to `set`
-    (a turn's label, which a later frame of the same turn may replace)."""
+    `BLOCK` values each (encoded together: one `json.dumps` a block, not one a value).
+    The value added last stays open to `set` (a turn's label, which a later frame of the
+    same turn may replace). `size` None: all in one block."""
 
     def __init__(self, size: int | None) -> None:
         self.size = size
         self.blocks: list[bytes] = []
-        self.small: list[str] = []
-        self.length = 0
+        self.values: list[Any] = []
         self.count = 0
 
-    def add(self, text: str) -> None:
-        self.small.append(text)
-        self.length += len(text)
+    def add(self, value: Any) -> None:
+        values = self.values
+        values.append(value)
         self.count += 1
-        if self.size is not None and self.length >= self.size and len(self.small) > 1:
-            last = self.small.pop()
-            self._seal()
-            self.small.append(last)
-            self.length = len(last)
+        if self.size is not None and len(values) > self.size:
+            self._seal(values[:-1])
+            del values[:-1]
 
-    def _seal(self) -> None:
-        joined = ("," if self.blocks else "") + ",".join(self.small)
+    def _seal(self, values: list[Any]) -> None:
+        joined = ("," if self.blocks else "") + _json(values)[1:-1]
         self.blocks.append(_escaped(joined).encode("utf-8"))
-        self.small = []
-        self.length = 0
 
-    def set(self, index: int, text: str) -> None:
+    def set(self, index: int, value: Any) -> None:
         """Replace the value at `index`, which must not be sealed in a block yet."""
-        at = index - (self.count - len(self.small))
+        at = index - (self.count - len(self.values))
         if at < 0:
             raise Restart(index)
-        self.length += len(text) - len(self.small[at])
-        self.small[at] = text
+        self.values[at] = value
 
     def text(self) -> Iterator[bytes]:
         yield from self.blocks
-        if self.small:
-            yield _escaped(("," if self.blocks else "") + ",".join(self.small)).encode("utf-8")
+        if self.values:
+            yield _escaped(("," if self.blocks else "") + _json(self.values)[1:-1]).encode("utf-8")
 
 
 class Steps:
     """The parts of the page's data that grow with the record, made frame by frame: the
     table of distinct pieces, the marked cells, each step (what it adds, removes, marks and
     says) and each turn's label. `whole`: in one block, for a replay already whole (where
-    a later frame could go back to any turn), else in blocks of `BLOCK` characters."""
+    a later frame could go back to any turn), else in blocks of `BLOCK` values."""
 
     def __init__(self, game: str, whole: bool = False) -> None:
         size = None if whole else BLOCK
@@ -165,19 +161,21 @@ class Steps:
             step["x"] = frame.illegal
         if frame.notes:
             step["c"] = list(frame.notes)
-        self.steps.add(_json(step))
+        self.steps.add(step)
         self.shown, self.previous_heading, self.previous_details = ids, frame.heading, details
         self._label(frame.turn + 1, frame.label)
 
     def _label(self, index: int, label: str) -> None:
         """turns[index] = label, the turns between (with no frame) labelled ""."""
         turns = self.turns
-        if index < turns.count:
-            turns.set(index, _json(label))
-            return
-        while turns.count < index:
-            turns.add('""')
-        turns.add(_json(label))
+        if index == turns.count - 1:  # (the value added last is never in a block yet)
+            turns.values[-1] = label
+        elif index < turns.count:
+            turns.set(index, label)
+        else:
+            while turns.count < index:
+                turns.add("")
+            turns.add(label)
 
 
 def _source(verdict: Verdict, text: str | None, first_line: int, private: bool) -> dict[str, Any] | None:

@@ -59,6 +59,9 @@ class Follower:
         self.notes: dict[int, tuple[Move, list[str]]] = {}  # comments by the action they follow (`id` of its Move)
         self.last: Move | None = None  # the last action read
         self.waiting: list[str] = []  # comments before the first action of a turn
+        self.turn: Turn | None = None  # the turn of the action given last, its place and label
+        self.number = 0
+        self.label = ""
 
     def follow(self, items: Iterator[RecordItem], replay: Replay) -> Iterator[RecordItem]:
         """`lean_replay`'s `follow`: the start frame, then the items watched."""
@@ -112,12 +115,15 @@ class Follower:
         """`lean_replay`'s `each`: the frame of an action just played."""
         state = self.state
         assert state is not None
-        number = next((number for turn, number in reversed(self.recent) if turn is played.turn), None)
-        if number is None:
-            raise Unforeseen("an action of a turn not read")
-        label = turn_label(played.round, played.turn)
-        shown = heading(state, self.title)
-        frame = Frame(number, label, played.move.text, played.events, state.position(), shown)
+        turn = played.turn
+        if turn is not self.turn:  # the first action of a turn: its place and label
+            number = next((number for seen, number in reversed(self.recent) if seen is turn), None)
+            if number is None:
+                raise Unforeseen("an action of a turn not read")
+            self.turn, self.number, self.label = turn, number, turn_label(played.round, turn)
+        frame = Frame(
+            self.number, self.label, played.move.text, played.events, state.position(), heading(state, self.title)
+        )
         self._flush()
         self.held, self.held_move = frame, played.move
 

@@ -77,3 +77,20 @@ def test_a_command_on_a_long_ongoing_record_peaks_under_ten_times_its_size(tmp_p
     data = big.pikemen(TURNS, b"")
     peak = _measured(tmp_path, data, big.pikemen(4000, b""), command, TURNS // 8)
     assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
+
+
+@pytest.mark.parametrize("game", list(RECORDS))
+def test_replay_html_on_a_long_record_peaks_under_ten_times_its_size_plus_the_page(tmp_path: Path, game: str) -> None:
+    """`replay --html` writes a page 4 to 15 times the record (every position of the game):
+    to a file (`-o`) or to standard output, it is held to 10 times the record plus the page
+    (docs/speed.md). The page is made as the record is replayed as a stream, each step
+    written as it is known, and written out piece by piece."""
+    make, turns = RECORDS[game]
+    data = make(turns)
+    to_file = _measured(tmp_path, data, make(4000), "replay --html -o", 0)
+    page = big.page_of(tmp_path / "big.rgn").stat().st_size
+    assert page > 4 * len(data)
+    printed = big.peak("replay --html", tmp_path / "big.rgn", tmp_path / "tiny.rgn")
+    for peak in (to_file, printed):
+        beside = (peak - page) / len(data)
+        assert peak < 10 * len(data) + page + ALLOWANCE, f"{beside:.1f} times the record's size beside the page"
