@@ -35,7 +35,7 @@ def _calls(folder: Path) -> int:
 @pytest.mark.parametrize("kind", ["enospc", "eio"])
 def test_every_call_failing_leaves_the_old_file_and_no_temporary_file(tmp_path: Path, kind: str) -> None:
     calls = _calls(tmp_path)
-    assert calls >= 1 + (len(PIECES) - 1) + 3  # create, a write a piece (none for b""), fsync, rename, fsync of the folder
+    assert calls >= 1 + (len(PIECES) - 1) + 3  # create, a write a piece (none for b""), fsync, rename, fsync
     for k in range(1, calls + 1):
         folder = tmp_path / f"{kind}-{k}"
         folder.mkdir()
