@@ -115,6 +115,7 @@ class Steps:
         self.game = game
         self.drawing: Drawing | None = None
         self.table: dict[svg.Piece, int] = {}
+        self.numbers: dict[tuple[str, str], int | None] = {}  # by entry of a position: the piece's number
         self.pieces: list[list[Any]] = []
         self.cells: dict[str, list[str]] = {}
         self.shown: set[int] = set()
@@ -128,14 +129,14 @@ class Steps:
         drawing = self.drawing
         if drawing is None:
             drawing = self.drawing = drawing_for(self.game, frame.position)
-        table = self.table
+        numbers = self.numbers
         ids = set()
-        for piece in drawing.pieces(frame.position):
-            number = table.get(piece)
-            if number is None:
-                number = table[piece] = len(table)
-                self.pieces.append([piece.symbol, piece.transform(), piece.fields()])
-            ids.add(number)
+        for key in drawing.entries(frame.position):
+            number = numbers.get(key, -1)
+            if number == -1:
+                number = numbers[key] = self._number(drawing.piece(*key))
+            if number is not None:
+                ids.add(number)
         marks = []
         for mark in _marks(drawing, frame):
             centre = drawing.centre(mark.at)
@@ -164,6 +165,17 @@ class Steps:
         self.steps.add(step)
         self.shown, self.previous_heading, self.previous_details = ids, frame.heading, details
         self._label(frame.turn + 1, frame.label)
+
+    def _number(self, piece: svg.Piece | None) -> int | None:
+        """The number of a piece in the table of distinct pieces (added when new)."""
+        if piece is None:
+            return None
+        table = self.table
+        number = table.get(piece)
+        if number is None:
+            number = table[piece] = len(table)
+            self.pieces.append([piece.symbol, piece.transform(), piece.fields()])
+        return number
 
     def _label(self, index: int, label: str) -> None:
         """turns[index] = label, the turns between (with no frame) labelled ""."""
