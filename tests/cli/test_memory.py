@@ -2,8 +2,10 @@
 Python's allocations (tracemalloc, as tests/judge/test_lean.py measures `check`) while
 `check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `show --svg` (and
 with `--at`), `moves`, `format` and `stats` run on one large record, their output thrown
-away (`tests.helpers.big.peak`), on records with and without a clock (TIME.md). `replay
---html` and `play` are not held yet (docs/speed.md).
+away (`tests.helpers.big.peak`), on records with and without a clock (TIME.md).
+`replay --html` (to standard output and with `-o`), whose page must be larger than the
+record, is held to 10 times the record plus the page's size (docs/speed.md). `play` is
+not held yet.
 
 The allowance beside the 10 times is a constant ALLOWANCE for what any run allocates
 whatever the record (a verdict, a board, the caches a run fills). The interpreter and its
