@@ -535,7 +535,7 @@ def _page(file: str, record: int, output: str | None) -> NoReturn:
 
     tally = Tally()
     try:
-        made = commands.replay_page(file, record)
+        made = commands.record_page(file, record)
         if isinstance(made, Problem):
             tally.add(made)
             err(render.problem_line(made))

@@ -29,7 +29,7 @@ def board_picture(replay: Replay) -> str | None:
     return board_svg(replay.state, played)
 
 
-def replay_page(name: str, index: int) -> Page | Problem:
+def record_page(name: str, index: int) -> Page | Problem:
     """The replay page of the `index`-th record of `name`, its pieces to write one after
     another (`referee.pictures.stream.replay_page`)."""
     from referee.pictures.stream import replay_page

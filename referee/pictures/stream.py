@@ -141,7 +141,7 @@ class Follower:
     def end(self, replay: Replay) -> page.Steps | None:
         """The last frames once the replay is over: the held one, with the heading of the
         state the record ends in, or after it the illegal action on that state."""
-        if self.steps is None:  # no board (malformed)
+        if self.steps is None or replay.state is None:  # no board (malformed)
             return None
         self._drain()
         final = replay.state
@@ -170,10 +170,13 @@ class Follower:
         source = self.source
         if source is None:
             return
-        for item in source:
-            self._read(item)
-            if isinstance(item, Turn) and any(isinstance(part, Move) for part in item.items):
-                break
+        try:
+            for item in source:
+                self._read(item)
+                if isinstance(item, Turn) and any(isinstance(part, Move) for part in item.items):
+                    break
+        except Exception as error:  # (a turn too long to keep, text the stream cannot read: as lean_replay gives up)
+            raise Unforeseen(str(error)) from error
 
 
 class Page(NamedTuple):

@@ -179,6 +179,17 @@ def test_the_page_goes_to_standard_output_and_to_a_file_as_before(tmp_path: Path
         assert written.exit_code == printed.exit_code == [0, 1, 0, 1][number]
 
 
+def test_an_escape_sequence_in_the_title_is_left_out_of_a_pipe_as_before(tmp_path: Path) -> None:
+    """The verdict line names the file; an escape sequence in its name is left out of
+    standard output when it is not a terminal, as `out` leaves it out of any text."""
+    path = tmp_path / "a\033[31mred.rgn"
+    path.write_bytes(pikemen(8))
+    old = _old(path)
+    assert old is not None and b"\033[31m" in old
+    printed = CliRunner().invoke(app, ["replay", "--html", str(path)])
+    assert printed.stdout_bytes == old.replace(b"\033[31m", b"").rstrip(b"\n") + b"\n"
+
+
 def test_the_leagues_page_from_a_whole_replay_is_the_page(tmp_path: Path) -> None:
     """`league site` makes the page from a whole replay (`replay_page`), e-mail addresses
     left out and a link back: as before."""
