@@ -32,6 +32,7 @@ from referee.cli.app import (
     game_name,
     out,
     out_line,
+    out_pieces,
     print_one,
     stderr_is_terminal,
     verdict_as_of,
@@ -542,36 +543,12 @@ def _page(file: str, record: int, output: str | None) -> NoReturn:
             finish(tally)
         tally.add(made.verdict)
         if output is None or output == "-":
-            _out_pieces(made.pieces)
+            out_pieces(made.pieces)
         else:
             _write(made.pieces, output)
     except UsageError as error:
         fail_usage(error)
     finish(tally)
-
-
-def _out_pieces(pieces: Iterable[bytes]) -> None:
-    """The text of `pieces` (UTF-8) as `out` prints it joined: its last newlines as one,
-    escape sequences left out of a file or a pipe; written one piece at a time."""
-    sys.stdout.flush()
-    newlines = b""
-    for piece in pieces:
-        body = piece.rstrip(b"\n")
-        if not body:
-            newlines += piece
-            continue
-        _echo(newlines + body)
-        newlines = piece[len(body) :]
-    _echo(b"\n")
-    sys.stdout.flush()
-
-
-def _echo(piece: bytes) -> None:
-    text = piece.decode("utf-8")
-    if "\033" in text:
-        typer.echo(text, nl=False)
-    else:
-        sys.stdout.write(text)
 
 
 @app.command(short_help="Records by game and status, results, lengths, and a dice audit.")
