@@ -13,7 +13,7 @@ error of the referee itself (it gets the verdict `error`, the next record is rea
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Annotated, NoReturn, Protocol, TypeVar
 
 import typer
@@ -95,6 +95,30 @@ PictureOutputOption = Annotated[
 def out(text: str) -> None:
     sys.stdout.flush()  # after what `out_line` left in the buffer
     typer.echo(text)
+
+
+def out_pieces(pieces: Iterable[bytes]) -> None:
+    """The text of `pieces` (UTF-8) as `out` prints it joined: its last newlines as one,
+    escape sequences left out of a file or a pipe; written one piece at a time."""
+    sys.stdout.flush()
+    newlines = b""
+    for piece in pieces:
+        body = piece.rstrip(b"\n")
+        if not body:
+            newlines += piece
+            continue
+        _echo(newlines + body)
+        newlines = piece[len(body) :]
+    _echo(b"\n")
+    sys.stdout.flush()
+
+
+def _echo(piece: bytes) -> None:
+    text = piece.decode("utf-8")
+    if "\033" in text:
+        typer.echo(text, nl=False)
+    else:
+        sys.stdout.write(text)
 
 
 def out_line(text: str) -> None:

@@ -32,6 +32,7 @@ from referee.cli.app import (
     game_name,
     out,
     out_line,
+    out_pieces,
     print_one,
     stderr_is_terminal,
     verdict_as_of,
@@ -504,8 +505,10 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
     from referee.judge import session
     from referee.pictures import commands
 
+    if page:
+        _page(file, record, output)
     try:
-        whole = session.replay(file, record, at) if page else session.drawn(file, record, at)
+        whole = session.drawn(file, record, at)
         tally = Tally()
         if isinstance(whole, Problem):
             tally.add(whole)
@@ -514,13 +517,35 @@ def _draw(file: str, record: int, at: int | None, output: str | None, *, page: b
         # The exit status tells of the whole record, as `show --at` does.
         tally.add(whole.verdict)
         played = whole if whole.cut is None else whole.cut
-        text = commands.replay_html(played) if page else commands.board_picture(played)
+        text = commands.board_picture(played)
         if text is None:
             err(f"referee: no board to draw: {verdict_line(played.verdict)}")
         elif output is None or output == "-":
             out(text.rstrip("\n"))
         else:
             _write(text, output)
+    except UsageError as error:
+        fail_usage(error)
+    finish(tally)
+
+
+def _page(file: str, record: int, output: str | None) -> NoReturn:
+    """`replay --html`: the page to OUT (or standard output), written piece by piece as it
+    is made from the record replayed as a stream (`referee.pictures.stream`)."""
+    from referee.pictures import commands
+
+    tally = Tally()
+    try:
+        made = commands.record_page(file, record)
+        if isinstance(made, Problem):
+            tally.add(made)
+            err(render.problem_line(made))
+            finish(tally)
+        tally.add(made.verdict)
+        if output is None or output == "-":
+            out_pieces(made.pieces)
+        else:
+            _write(made.pieces, output)
     except UsageError as error:
         fail_usage(error)
     finish(tally)
@@ -548,14 +573,18 @@ def stats(
     finish(tally)
 
 
-def _write(text: str, output: str) -> None:
-    """The text to a file, atomically as `play` writes a game (PLAY.md §4): a failure half
-    way leaves the old file as it was. Raises UsageError when it cannot be written."""
+def _write(text: str | Iterable[bytes], output: str) -> None:
+    """The text (or its pieces, UTF-8) to a file, atomically as `play` writes a game
+    (PLAY.md §4): a failure half way leaves the old file as it was. Raises UsageError when
+    it cannot be written."""
     from pathlib import Path
 
-    from referee.store import write_atomically
+    from referee.store import write_atomically, write_pieces_atomically
 
     try:
-        write_atomically(Path(output), text)
+        if isinstance(text, str):
+            write_atomically(Path(output), text)
+        else:
+            write_pieces_atomically(Path(output), text)
     except OSError as error:
         raise UsageError(f"cannot write {output}: {error.strerror or error}") from None

@@ -68,6 +68,7 @@ def lean_replay(
     each: Callable[[Verdict, Played], None] | None = None,
     cut_at: int | None = None,
     canonical: Callable[[bytes], object] | None = None,
+    follow: Callable[[Iterator[RecordItem], Replay], Iterator[RecordItem]] | None = None,
 ) -> Replay | None:
     """The replay of one record read as a stream, keeping no item, step or round behind
     it, or None when the full path must give it: its verdict (annotated as `lean_verdict`
@@ -76,11 +77,15 @@ def lean_replay(
     `each` is given every action replayed (`Replay.steps`, with the verdict's source,
     record, game and offset) as it is replayed, none kept. `canonical` is given the
     record's canonical text (NOTATION.md §7, `referee.judge.token.canonical_text`) piece
-    by piece as it is read: turns past an illegal action keep their written numbers."""
+    by piece as it is read: turns past an illegal action keep their written numbers.
+    `follow`, when the record has a board to replay, is given the record's items (its
+    comments among them, read one at a time) and the replay, whose state is still the one
+    the tags set up; the items it gives back are those replayed (`referee.pictures.stream`
+    watches them go by, and reads the state as each action is given to `each`)."""
     if raw.refused is not None:
         return None
     try:
-        return _replayed(raw, source, index, annotate, places, each, cut_at, canonical)
+        return _replayed(raw, source, index, annotate, places, each, cut_at, canonical, follow)
     except Exception:  # noqa: BLE001 - anything unforeseen: the full path gives the verdict or the error
         return None
 
@@ -94,6 +99,7 @@ def _replayed(
     each: Callable[[Verdict, Played], None] | None,
     cut_at: int | None,
     canonical: Callable[[bytes], object] | None,
+    follow: Callable[[Iterator[RecordItem], Replay], Iterator[RecordItem]] | None = None,
 ) -> Replay | None:
     def stopped(verdict: Verdict, record: Record | None = None) -> Replay:
         return Replay(record, None, verdict._replace(offset=raw.offset))
@@ -145,7 +151,11 @@ def _replayed(
         replay.steps = _Steps(lambda played: each(begun, played))
     written = _Canonical(streamed, replay, canonical) if canonical is not None else None
     hashed = _Canonical(streamed, replay) if annotate else None
-    items = streamed.items(TURN_LIMIT, comments=timed or written is not None or hashed is not None)
+    items = streamed.items(
+        TURN_LIMIT, comments=timed or written is not None or hashed is not None or follow is not None
+    )
+    if follow is not None:
+        items = follow(items, replay)
     for text in (written, hashed):
         if text is not None:
             items = text.items(items)

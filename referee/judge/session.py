@@ -27,7 +27,7 @@ from referee.judge.verdicts import (
 )
 from referee.judge.words import plural
 from referee.notation import reader
-from referee.notation.model import Malformed, Record, Turn
+from referee.notation.model import Malformed, Record, RecordItem, Turn
 from referee.notation.reader import read_raw
 from referee.notation.stream import RawRecord
 
@@ -148,6 +148,29 @@ def replay_steps(name: str, index: int, each: Callable[[Verdict, Played], None])
         each(judged.verdict, played)
     judged.steps = []
     return judged
+
+
+def replay_followed(
+    name: str,
+    index: int,
+    each: Callable[[Verdict, Played], None],
+    follow: Callable[[Iterator[RecordItem], Replay], Iterator[RecordItem]],
+) -> Replay | Problem | None:
+    """One record replayed on the streamed path only (`referee.judge.lean`, memory bounded
+    by a turn), every action given to `each` as it is replayed and the record's items to
+    `follow` (`lean_replay`); with its `source` and `first_line`, and no `steps`. None when
+    that path cannot replay it: the caller then takes `replay` (and has what it was given
+    thrown away). Raises UsageError as `replay` does."""
+    found = _find_raw(name, index)
+    if isinstance(found, Problem):
+        return found
+    from referee.judge.lean import lean_replay
+
+    streamed = lean_replay(found, name, index, each=each, follow=follow)
+    if streamed is not None:
+        streamed.source, streamed.first_line = found.raw, found.line
+        streamed.steps = []
+    return streamed
 
 
 def drawn(name: str, index: int, at: int | None = None) -> Replay | Problem:

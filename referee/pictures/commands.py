@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee.judge.adjudicate import Replay
-from referee.judge.verdicts import Status
+from referee.judge.verdicts import Problem, Status
+
+if TYPE_CHECKING:
+    from referee.pictures.stream import Page
 
 
 def board_picture(replay: Replay) -> str | None:
@@ -24,8 +29,9 @@ def board_picture(replay: Replay) -> str | None:
     return board_svg(replay.state, played)
 
 
-def replay_html(replay: Replay) -> str:
-    """The replay page of one record."""
-    from referee.pictures import replay_page
+def record_page(name: str, index: int) -> Page | Problem:
+    """The replay page of the `index`-th record of `name`, its pieces to write one after
+    another (`referee.pictures.stream.replay_page`)."""
+    from referee.pictures.stream import replay_page
 
-    return replay_page(replay, replay.source.decode("utf-8", "replace"), replay.first_line)
+    return replay_page(name, index)

@@ -5,6 +5,12 @@ pieces it removes and adds (indexes into one table of distinct pieces) and the s
 it marks, and a small script (`page.js`, inlined) moves through them. So a long game
 costs a few bytes per action instead of a whole picture per action, and stepping is a
 handful of DOM changes. Everything is in the file: no network, no external file.
+
+The page is made as a sequence of pieces (UTF-8), never joined whole (issue 34, "Memory"):
+the frames are given one at a time to `Steps`, which turns each into its step's JSON at
+once and keeps the page's `turns` and `steps` as escaped text in blocks of `BLOCK` values;
+`pieces` then gives the page piece by piece, in the template's order, once the verdict
+(which the title and the JSON's head need) is known. `page` joins them (the league's site).
 """
 
 from __future__ import annotations
@@ -12,15 +18,23 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Iterable, Iterator
 from importlib import resources
 from typing import Any
 
 from referee.games import registry
 from referee.judge.adjudicate import Replay
+from referee.judge.verdicts import Verdict
 from referee.judge.words import verdict_line as line
+from referee.notation.model import Record
 from referee.pictures import drawing_for, svg
 from referee.pictures.board import Drawing, compose
 from referee.pictures.steps import Frame, frames
+
+BLOCK = 256
+"""Values of `turns` or `steps` encoded together into one block of the page's JSON (about
+40 KB of steps): so that the many small strings of a long game cost their text, not an
+object each, and the steps held as objects at a time stay few."""
 
 
 def _asset(name: str) -> str:
@@ -43,68 +57,94 @@ def _public(text: str) -> str:
     return _ADDRESS.sub("", text)
 
 
-def _data(
-    replay: Replay, text: str | None, first_line: int = 1, private: bool = False
-) -> tuple[dict[str, Any], Drawing | None]:
-    """Everything the script needs, as plain JSON (`private`: e-mail addresses left out)."""
-    verdict = replay.verdict
-    record = replay.record
-    data: dict[str, Any] = {
-        "game": verdict.game,
-        "verdict": line(verdict),
-        "status": verdict.status,
-        "tags": [[tag.name, _public(tag.value) if private else tag.value] for tag in record.tags]
-        if record is not None
-        else [],
-        "turns": [],
-        "steps": [],
-        "pieces": [],
-        "cells": {},
-        "source": None,
-        "colours": svg.MARK_COLOURS,
-        "clock": verdict.clock.text() if verdict.clock is not None else None,
-    }
-    if verdict.status == "malformed" and verdict.error is not None and text is not None:
-        # Lines end at LF (CRLF read as LF) as the reader counts them; not at U+2028 and
-        # the other breaks `str.splitlines` knows, or the lines shown would not be the
-        # line numbers given.
-        lines = text.replace("\r\n", "\n").split("\n")
-        first = max(first_line, verdict.error.line - 4)
-        data["source"] = {
-            "first": first,
-            "lines": [
-                _public(shown) if private else shown
-                for shown in lines[first - first_line : verdict.error.line + 3 - first_line]
-            ],
-            "line": verdict.error.line,
-            "column": verdict.error.column,
-            "message": verdict.error.message,
-        }
-    if record is None or replay.state is None:
-        return data, None
-    title = registry.GAMES[record.game].title.split(" (")[0]
-    found = frames(replay, title)
-    drawing = drawing_for(record.game, found[0].position)
-    table: dict[svg.Piece, int] = {}
-    cells: dict[str, list[str]] = {}
-    shown: set[int] = set()
-    previous_details: list[str] | None = None
-    previous_heading: str | None = None
-    for frame in found:
+def _json(data: object) -> str:
+    """`data` as the page's JSON writes it (not yet escaped: `_escaped`)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+class Restart(Exception):
+    """The frames went back to a turn whose label is already written out: the caller
+    makes the page again from the whole replay (no frame sequence known does this)."""
+
+
+class _Blocks:
+    """JSON values joined by commas, escaped for the script element, as UTF-8 blocks of
+    `BLOCK` values each (encoded together: one `json.dumps` a block, not one a value).
+    The value added last stays open to `set` (a turn's label, which a later frame of the
+    same turn may replace). `size` None: all in one block."""
+
+    def __init__(self, size: int | None) -> None:
+        self.size = size
+        self.blocks: list[bytes] = []
+        self.values: list[Any] = []
+        self.count = 0
+
+    def add(self, value: Any) -> None:
+        values = self.values
+        values.append(value)
+        self.count += 1
+        if self.size is not None and len(values) > self.size:
+            self._seal(values[:-1])
+            del values[:-1]
+
+    def _seal(self, values: list[Any]) -> None:
+        joined = ("," if self.blocks else "") + _json(values)[1:-1]
+        self.blocks.append(_escaped(joined).encode("utf-8"))
+
+    def set(self, index: int, value: Any) -> None:
+        """Replace the value at `index`, which must not be sealed in a block yet."""
+        at = index - (self.count - len(self.values))
+        if at < 0:
+            raise Restart(index)
+        self.values[at] = value
+
+    def text(self) -> Iterator[bytes]:
+        yield from self.blocks
+        if self.values:
+            yield _escaped(("," if self.blocks else "") + _json(self.values)[1:-1]).encode("utf-8")
+
+
+class Steps:
+    """The parts of the page's data that grow with the record, made frame by frame: the
+    table of distinct pieces, the marked cells, each step (what it adds, removes, marks and
+    says) and each turn's label. `whole`: in one block, for a replay already whole (where
+    a later frame could go back to any turn), else in blocks of `BLOCK` values."""
+
+    def __init__(self, game: str, whole: bool = False) -> None:
+        size = None if whole else BLOCK
+        self.game = game
+        self.drawing: Drawing | None = None
+        self.table: dict[svg.Piece, int] = {}
+        self.numbers: dict[tuple[str, str], int | None] = {}  # by entry of a position: the piece's number
+        self.pieces: list[list[Any]] = []
+        self.cells: dict[str, list[str]] = {}
+        self.shown: set[int] = set()
+        self.previous_details: list[str] | None = None
+        self.previous_heading: str | None = None
+        self.steps = _Blocks(size)
+        self.turns = _Blocks(size)
+
+    def add(self, frame: Frame) -> None:
+        """One more frame (the first is the start)."""
+        drawing = self.drawing
+        if drawing is None:
+            drawing = self.drawing = drawing_for(self.game, frame.position)
+        numbers = self.numbers
         ids = set()
-        for piece in drawing.pieces(frame.position):
-            number = table.get(piece)
-            if number is None:
-                number = table[piece] = len(table)
-                data["pieces"].append([piece.symbol, piece.transform(), piece.fields()])
-            ids.add(number)
+        for key in drawing.entries(frame.position):
+            number = numbers.get(key, -1)
+            if number == -1:
+                number = numbers[key] = self._number(drawing.piece(*key))
+            if number is not None:
+                ids.add(number)
         marks = []
         for mark in _marks(drawing, frame):
             centre = drawing.centre(mark.at)
             if centre is not None:
-                cells[mark.at] = [svg.num(centre[0]), svg.num(centre[1])]
+                self.cells[mark.at] = [svg.num(centre[0]), svg.num(centre[1])]
                 marks.append(mark.at if mark.kind == "last" else f"{mark.kind}:{mark.at}")
         details = drawing.details(frame.position)
+        shown = self.shown
         step: dict[str, Any] = {
             "t": frame.turn,
             "m": frame.move,
@@ -114,24 +154,86 @@ def _data(
         }
         if frame.events:
             step["e"] = [[event.kind, event.text] for event in frame.events]
-        if frame.heading != previous_heading:
+        if frame.heading != self.previous_heading:
             step["h"] = frame.heading
-        if details != previous_details:
+        if details != self.previous_details:
             step["d"] = details
         if frame.illegal is not None:
             step["x"] = frame.illegal
         if frame.notes:
             step["c"] = list(frame.notes)
-        data["steps"].append(step)
-        shown, previous_heading, previous_details = ids, frame.heading, details
-    turns: list[str] = ["start"]
-    for frame in found[1:]:
-        while len(turns) <= frame.turn + 1:
-            turns.append("")
-        turns[frame.turn + 1] = frame.label
-    data["turns"] = turns
-    data["cells"] = cells
-    return data, drawing
+        self.steps.add(step)
+        self.shown, self.previous_heading, self.previous_details = ids, frame.heading, details
+        self._label(frame.turn + 1, frame.label)
+
+    def _number(self, piece: svg.Piece | None) -> int | None:
+        """The number of a piece in the table of distinct pieces (added when new)."""
+        if piece is None:
+            return None
+        table = self.table
+        number = table.get(piece)
+        if number is None:
+            number = table[piece] = len(table)
+            self.pieces.append([piece.symbol, piece.transform(), piece.fields()])
+        return number
+
+    def _label(self, index: int, label: str) -> None:
+        """turns[index] = label, the turns between (with no frame) labelled ""."""
+        turns = self.turns
+        if index == turns.count - 1:  # (the value added last is never in a block yet)
+            turns.values[-1] = label
+        elif index < turns.count:
+            turns.set(index, label)
+        else:
+            while turns.count < index:
+                turns.add("")
+            turns.add(label)
+
+
+def _source(verdict: Verdict, text: str | None, first_line: int, private: bool) -> dict[str, Any] | None:
+    """Where a malformed record stops being RGN: the lines around the error."""
+    if verdict.status != "malformed" or verdict.error is None or text is None:
+        return None
+    # Lines end at LF (CRLF read as LF) as the reader counts them; not at U+2028 and
+    # the other breaks `str.splitlines` knows, or the lines shown would not be the
+    # line numbers given.
+    lines = text.replace("\r\n", "\n").split("\n")
+    first = max(first_line, verdict.error.line - 4)
+    return {
+        "first": first,
+        "lines": [
+            _public(shown) if private else shown
+            for shown in lines[first - first_line : verdict.error.line + 3 - first_line]
+        ],
+        "line": verdict.error.line,
+        "column": verdict.error.column,
+        "message": verdict.error.message,
+    }
+
+
+def _payload(
+    verdict: Verdict, record: Record | None, source: dict[str, Any] | None, private: bool, steps: Steps | None
+) -> Iterator[bytes]:
+    """The page's JSON, everything the script needs (`private`: e-mail addresses left
+    out), piece by piece: the keys in the order of one `json.dumps` of it all."""
+    tags = (
+        [[tag.name, _public(tag.value) if private else tag.value] for tag in record.tags] if record is not None else []
+    )
+    head = {"game": verdict.game, "verdict": line(verdict), "status": verdict.status, "tags": tags}
+    yield _escaped(_json(head)[:-1] + ',"turns":[').encode("utf-8")
+    if steps is not None:
+        yield from steps.turns.text()
+    yield b'],"steps":['
+    if steps is not None:
+        yield from steps.steps.text()
+    tail = {
+        "pieces": steps.pieces if steps is not None else [],
+        "cells": steps.cells if steps is not None else {},
+        "source": source,
+        "colours": svg.MARK_COLOURS,
+        "clock": verdict.clock.text() if verdict.clock is not None else None,
+    }
+    yield _escaped("]," + _json(tail)[1:]).encode("utf-8")
 
 
 _BOARDS: dict[tuple[str, str], str] = {}
@@ -153,7 +255,12 @@ def script_json(data: object) -> str:
     `<`, `>` and `&` are written `\\u003c`, `\\u003e`, `\\u0026` (so no `</script>`, `<!--`
     or `]]>` from a record can end or change the element), and U+2028/U+2029 as escapes.
     Still plain JSON: `JSON.parse` gives back the same strings."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return _escaped(_json(data))
+
+
+def _escaped(text: str) -> str:
+    """`script_json`'s escapes of JSON text; each maps one character, so JSON escaped in
+    pieces is the JSON escaped whole."""
     for raw, escaped in _SCRIPT_ESCAPES:
         text = text.replace(raw, escaped)
     return text
@@ -167,6 +274,59 @@ _SCRIPT_ESCAPES = (
     ("\u2029", "\\u2029"),
 )
 
+_PLACE = re.compile(r"\{\{([A-Z]+)\}\}")
+
+
+def pieces(
+    verdict: Verdict,
+    record: Record | None,
+    steps: Steps | None,
+    text: str | None = None,
+    first_line: int = 1,
+    private: bool = False,
+    back: tuple[str, str] | None = None,
+) -> Iterator[bytes]:
+    """The page of a record, piece by piece (UTF-8): its verdict, its tags (`record`), its
+    frames as `steps` holds them (None: no board), and for a malformed record the source
+    `text` (whose first line is line `first_line` of its file). `private` leaves the
+    players' e-mail addresses out of the tags and the source shown (a page for the
+    public); `back` is a link (address, words) shown above the verdict."""
+    drawing = steps.drawing if steps is not None else None
+    source = _source(verdict, text, first_line, private)
+    nav = "" if back is None else f'<nav><a href="{html.escape(back[0])}">{html.escape(back[1])}</a></nav>\n'
+    parts: dict[str, str | Iterable[bytes]] = {
+        "NAV": nav,
+        "TITLE": html.escape(line(verdict)),
+        "STYLE": _asset("page.css"),
+        "BOARD": "" if drawing is None else _board(drawing),
+        "DATA": _payload(verdict, record, source, private, steps),
+        "SCRIPT": _asset("page.js"),
+    }
+    template = _asset("page.html")
+    at = 0
+    for match in _PLACE.finditer(template):
+        yield template[at : match.start()].encode("utf-8")
+        part = parts[match.group(1)]
+        if isinstance(part, str):
+            yield part.encode("utf-8")
+        else:
+            yield from part
+        at = match.end()
+    yield template[at:].encode("utf-8")
+
+
+def of_replay(replay: Replay) -> Steps | None:
+    """The frames of a whole replay (`adjudicate(..., keep_steps=True)`) in `Steps`; None
+    when it has no board."""
+    record = replay.record
+    if record is None or replay.state is None:
+        return None
+    title = registry.GAMES[record.game].title.split(" (")[0]
+    steps = Steps(record.game, whole=True)
+    for frame in frames(replay, title):
+        steps.add(frame)
+    return steps if steps.drawing is not None else None
+
 
 def page(
     replay: Replay,
@@ -179,16 +339,5 @@ def page(
     whose first line is line `first_line` of its file; `private` leaves the players'
     e-mail addresses out of the tags and the source shown (a page for the public); `back`
     is a link (address, words) shown above the verdict."""
-    data, drawing = _data(replay, text, first_line, private)
-    board = "" if drawing is None else _board(drawing)
-    payload = script_json(data)
-    nav = "" if back is None else f'<nav><a href="{html.escape(back[0])}">{html.escape(back[1])}</a></nav>\n'
-    parts = {
-        "NAV": nav,
-        "TITLE": html.escape(data["verdict"]),
-        "STYLE": _asset("page.css"),
-        "BOARD": board,
-        "DATA": payload,
-        "SCRIPT": _asset("page.js"),
-    }
-    return re.sub(r"\{\{([A-Z]+)\}\}", lambda match: parts[match.group(1)], _asset("page.html"))
+    found = pieces(replay.verdict, replay.record, of_replay(replay), text, first_line, private, back)
+    return b"".join(found).decode("utf-8")

@@ -6,7 +6,13 @@ through, which the fault-injection tests replace)."""
 
 from __future__ import annotations
 
-from referee.store.atomic import create_atomically, replace_atomically, temporary_name, write_atomically
+from referee.store.atomic import (
+    create_atomically,
+    replace_atomically,
+    temporary_name,
+    write_atomically,
+    write_pieces_atomically,
+)
 from referee.store.journal import append, create, read_bytes, recover, remove, session, settle, transaction, write
 from referee.store.lock import lock_path, locked, target_of
 from referee.store.ops import WriteFailed
@@ -29,4 +35,5 @@ __all__ = [
     "transaction",
     "write",
     "write_atomically",
+    "write_pieces_atomically",
 ]

@@ -14,6 +14,7 @@ import os
 import secrets
 import stat
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from referee.store.lock import target_of
@@ -46,18 +47,24 @@ def mode_of(path: Path, default: int = NEW_FILE_MODE) -> int:
         return default
 
 
-def write_file(path: Path, data: bytes, mode: int, *, pause: bool = False) -> None:
-    """Create `path` (never there before) holding `data`, fsynced, with `mode`."""
+def write_file(path: Path, data: bytes | Iterable[bytes], mode: int, *, pause: bool = False) -> None:
+    """Create `path` (never there before) holding `data` (or its pieces, one after
+    another), fsynced, with `mode`."""
     fd = ops().create(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
         os.fchmod(fd, mode)
-        if pause:
+        if isinstance(data, bytes) and pause:
             half = len(data) // 2
             write_all(fd, data[:half])
             _pause()
             write_all(fd, data[half:])
-        else:
+        elif isinstance(data, bytes):
             write_all(fd, data)
+        else:
+            for number, piece in enumerate(data):
+                if pause and number == 1:  # (pieces: paused after the first)
+                    _pause()
+                write_all(fd, piece)
         ops().fsync(fd)
     finally:
         os.close(fd)
@@ -82,7 +89,25 @@ def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> 
     _renamed_into_place(path, data, bits, pause=True)
 
 
-def _renamed_into_place(path: Path, data: bytes, mode: int, *, pause: bool = False) -> None:
+def write_pieces_atomically(path: Path, pieces: Iterable[bytes], mode: int | None = None) -> None:
+    """`write_atomically` of the bytes of `pieces` joined, written one piece after another
+    (never joined in memory: a page larger than its record, `replay --html -o`): the same
+    temporary file, fsync, rename and fsync of the folder, the same rules for a link, a
+    device or a pipe, the old file intact and the temporary file removed on any failure
+    (one raised while the pieces are made too). Raises WriteFailed, naming the file."""
+    path = target_of(path)
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        found = None
+    if found is not None and not stat.S_ISREG(found.st_mode) and not stat.S_ISDIR(found.st_mode):
+        _write_into(path, pieces)
+        return
+    bits = found.st_mode & 0o7777 if found is not None else (mode if mode is not None else NEW_FILE_MODE)
+    _renamed_into_place(path, pieces, bits, pause=True)
+
+
+def _renamed_into_place(path: Path, data: bytes | Iterable[bytes], mode: int, *, pause: bool = False) -> None:
     """A temporary file beside `path` written and fsynced, renamed over `path`, the folder
     fsynced; the temporary file removed on any failure. Raises WriteFailed, naming `path`."""
     try:
@@ -152,10 +177,11 @@ def _create_in_place(path: Path, data: bytes, mode: int) -> None:
         raise
 
 
-def _write_into(path: Path, data: bytes) -> None:
+def _write_into(path: Path, data: bytes | Iterable[bytes]) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
     try:
-        write_all(fd, data)
+        for piece in (data,) if isinstance(data, bytes) else data:
+            write_all(fd, piece)
     finally:
         os.close(fd)
 

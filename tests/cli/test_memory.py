@@ -2,8 +2,10 @@
 Python's allocations (tracemalloc, as tests/judge/test_lean.py measures `check`) while
 `check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `show --svg` (and
 with `--at`), `moves`, `format` and `stats` run on one large record, their output thrown
-away (`tests.helpers.big.peak`), on records with and without a clock (TIME.md). `replay
---html` and `play` are not held yet (docs/speed.md).
+away (`tests.helpers.big.peak`), on records with and without a clock (TIME.md).
+`replay --html` (to standard output and with `-o`), whose page must be larger than the
+record, is held to 10 times the record plus the page's size (docs/speed.md). `play` is
+not held yet.
 
 The allowance beside the 10 times is a constant ALLOWANCE for what any run allocates
 whatever the record (a verdict, a board, the caches a run fills). The interpreter and its
@@ -77,3 +79,20 @@ def test_a_command_on_a_long_ongoing_record_peaks_under_ten_times_its_size(tmp_p
     data = big.pikemen(TURNS, b"")
     peak = _measured(tmp_path, data, big.pikemen(4000, b""), command, TURNS // 8)
     assert peak < 10 * len(data) + ALLOWANCE, f"{peak / len(data):.1f} times the record's size"
+
+
+@pytest.mark.parametrize("game", list(RECORDS))
+def test_replay_html_on_a_long_record_peaks_under_ten_times_its_size_plus_the_page(tmp_path: Path, game: str) -> None:
+    """`replay --html` writes a page 4 to 15 times the record (every position of the game):
+    to a file (`-o`) or to standard output, it is held to 10 times the record plus the page
+    (docs/speed.md). The page is made as the record is replayed as a stream, each step
+    written as it is known, and written out piece by piece."""
+    make, turns = RECORDS[game]
+    data = make(turns // 2)  # (half the others' records: a page of 2 to 3 MB, in a few seconds under tracemalloc)
+    to_file = _measured(tmp_path, data, make(4000), "replay --html -o", 0)
+    page = big.page_of(tmp_path / "big.rgn").stat().st_size
+    assert page > 4 * len(data)
+    printed = big.peak("replay --html", tmp_path / "big.rgn", tmp_path / "tiny.rgn")
+    for peak in (to_file, printed):
+        beside = (peak - page) / len(data)
+        assert peak < 10 * len(data) + page + ALLOWANCE, f"{beside:.1f} times the record's size beside the page"

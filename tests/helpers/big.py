@@ -131,6 +131,18 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 }
 """The commands measured, by name: the command and its options (`--at` takes a round)."""
 
+PAGES: dict[str, tuple[str, ...]] = {
+    "replay --html": ("replay", "--html"),
+    "replay --html -o": ("replay", "--html", "-o"),
+}
+"""The commands whose output is larger than the record, held to 10 times the record's
+size plus the output's (docs/speed.md): `-o` writes the page beside the record (`page_of`)."""
+
+
+def page_of(path: Path) -> Path:
+    """Where `replay --html -o` writes the page of the record at `path`."""
+    return path.with_suffix(".html")
+
 
 def _call(words: tuple[str, ...], path: Path, at: int) -> Callable[[], None]:
     from referee.cli import records
@@ -139,6 +151,9 @@ def _call(words: tuple[str, ...], path: Path, at: int) -> Callable[[], None]:
     file = str(path)
     if name == "check":
         return lambda: records.check([file], json_output="--json" in options)
+    if name == "replay" and "--html" in options:
+        output = str(page_of(path)) if "-o" in options else None
+        return lambda: records.replay(file, html=True, output=output)
     if name == "replay":
         return lambda: records.replay(file, json_output="--json" in options)
     if name == "show":
@@ -174,7 +189,7 @@ def _run(call: Callable[[], None]) -> None:
 def peak(command: str, path: Path, tiny: Path, at: int = 0) -> int:
     """Bytes: the peak of Python's allocations while `command` (a key of `COMMANDS`) ran on
     the record at `path`, after a first run on the `tiny` record of the same game."""
-    words = COMMANDS[command]
+    words = COMMANDS[command] if command in COMMANDS else PAGES[command]
     _run(_call(words, tiny, 0))
     gc.collect()
     tracemalloc.start()
@@ -200,7 +215,8 @@ def cases(scale: float = 1.0) -> dict[str, tuple[bytes, bytes, int]]:
 
 def maxrss(words: tuple[str, ...], path: Path, at: int) -> int:
     """Bytes: the maximum resident set of a whole `referee` process (/usr/bin/time -v)."""
-    options = [option for word in words[1:] for option in ((word, str(at)) if word == "--at" else (word,))]
+    given = {"--at": str(at), "-o": str(page_of(path))}
+    options = [option for word in words[1:] for option in ((word, given[word]) if word in given else (word,))]
     argv = [*words[:1], *options, str(path)]
     done = subprocess.run(
         ["/usr/bin/time", "-v", sys.executable, "-m", "referee", *argv],
@@ -221,11 +237,15 @@ def main(scale: float = 1.0, processes: bool = True) -> None:
             path.write_bytes(data)
             tiny.write_bytes(tiny_data)
             print(f"## {name}: {len(data) / mb:.2f} MB")
-            for command in COMMANDS:
+            for command in (*COMMANDS, *PAGES):
                 traced = peak(command, path, tiny, at)
-                row = f"{command:14} tracemalloc {traced / mb:7.1f} MB {traced / len(data):5.1f}x"
+                row = f"{command:16} tracemalloc {traced / mb:7.1f} MB {traced / len(data):5.1f}x"
+                if command in PAGES:
+                    _run(_call(PAGES["replay --html -o"], path, at))
+                    size = page_of(path).stat().st_size
+                    row += f" (page {size / mb:.2f} MB; {(traced - size) / len(data):5.1f}x beside it)"
                 if processes:
-                    rss = maxrss(COMMANDS[command], path, at)
+                    rss = maxrss(COMMANDS.get(command) or PAGES[command], path, at)
                     row += f"   maxrss {rss / mb:7.1f} MB"
                 print(row, flush=True)
             del data

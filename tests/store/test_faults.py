@@ -78,6 +78,11 @@ def _reveal_setup(folder: Path) -> None:
     (folder / "g.rgn").write_text(made.out + "\nR: resign\n", encoding="utf-8")
 
 
+def _page_setup(folder: Path) -> None:
+    (folder / "g.rgn").write_text('[Game "pikemen"]\n\nR: h4(SE)\nB: c6(E) {a note}\nR: h4(S)\n', encoding="utf-8")
+    (folder / "g.html").write_text("the old page\n", encoding="utf-8")
+
+
 OPERATIONS = [
     Operation(
         "pair",
@@ -118,6 +123,11 @@ OPERATIONS = [
         _reveal_setup,
         lambda folder: ["reveal", str(folder / "g.rgn"), "--seed-file", str(folder / "g.key")],
     ),
+    Operation(
+        "page",
+        _page_setup,
+        lambda folder: ["replay", "--html", "-o", str(folder / "g.html"), str(folder / "g.rgn")],
+    ),
 ]
 
 _SCRYPT = re.compile(rb"scrypt:[0-9a-f]+:[0-9a-f]+")
@@ -127,6 +137,8 @@ def state(folder: Path, operation: Operation) -> dict[str, object]:
     seen = faults.snapshot(folder, drop_repeats=operation.mail)
     if "players.toml" in seen:  # a passphrase's hash has a fresh salt each time
         seen["players.toml"] = _SCRYPT.sub(b"scrypt:*", seen["players.toml"])  # type: ignore[arg-type]
+    if "g.html" in seen:  # a page names its record by its path
+        seen["g.html"] = seen["g.html"].replace(str(folder).encode(), b"FOLDER")  # type: ignore[union-attr]
     return seen
 
 

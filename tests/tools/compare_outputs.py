@@ -9,7 +9,8 @@ old code, run again with the new, and the transcripts compared.
 
 `run` invokes, in one process, `check` and `check --json` over the whole corpus, `format`,
 and for each record `replay`, `replay --json`, `show`, `show --json`, `moves`,
-`moves --json`, `show --svg` (at the end, after rounds 0, 1 and 3), `show --at 1` and `replay --html` (pictures by their
+`moves --json`, `show --svg` (at the end, after rounds 0, 1 and 3), `show --at 1` and `replay --html` (also
+with `-o`: the file written; pictures by their
 SHA-256), a `play --dry-run --json` and a real `play` of a listed move on a copy (with
 the file written), and a move, `show` and `moves` by mail through the gateway on 2-sided
 games (the answers in the outbox, dates and message ids blanked). `diff` compares exit codes, standard
@@ -144,6 +145,11 @@ def run(folder: Path, out_path: Path, mails: int = 60) -> None:
                 if "--svg" in args or "--html" in args:
                     entry["out"] = hashlib.sha256(entry["out"].encode()).hexdigest()
                 emit(entry)
+            with tempfile.TemporaryDirectory() as tmp:  # the page written piece by piece to a file
+                page = Path(tmp) / "page.html"
+                entry = invoke(["replay", "--html", "-o", str(page), name])
+                written = hashlib.sha256(page.read_bytes()).hexdigest() if page.exists() else None
+                emit(entry | {"args": ["replay-html-o", name], "file": written})
             listed = _listed(invoke(["moves", "--json", name])["out"])[0]
             if listed:
                 with tempfile.TemporaryDirectory() as tmp:

@@ -1,0 +1,96 @@
+"""`write_pieces_atomically`: a file written from pieces, one after another, as atomically
+as `write_atomically` writes a whole text (`replay --html -o`, whose page is never joined
+in memory). Every call it makes on the store's seam (`referee.store.ops`) fails in turn,
+with ENOSPC and with EIO: each time the old file is intact, no temporary file is left and
+the error names the file; so too when making the pieces fails half way."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.store import WriteFailed, write_atomically, write_pieces_atomically
+from referee.store import ops as seam
+from tests.helpers import faults
+
+PIECES = [b"<!DOCTYPE html>\n", "caf\u00e9 \u2713\n".encode(), b"x" * 70_000, b"", b"end\n"]
+
+
+def _calls(folder: Path) -> int:
+    counting = faults.Counting()
+    plain = seam.install(counting)
+    try:
+        write_pieces_atomically(folder / "page.html", iter(PIECES))
+    finally:
+        seam.install(plain)
+    assert (folder / "page.html").read_bytes() == b"".join(PIECES)
+    assert [call.split(" ")[0] for call in counting.calls][:2] == ["create", "write"]
+    return len(counting.calls)
+
+
+@pytest.mark.parametrize("kind", ["enospc", "eio"])
+def test_every_call_failing_leaves_the_old_file_and_no_temporary_file(tmp_path: Path, kind: str) -> None:
+    calls = _calls(tmp_path)
+    assert calls >= 1 + (len(PIECES) - 1) + 3  # create, a write a piece (none for b""), fsync, rename, fsync
+    for k in range(1, calls + 1):
+        folder = tmp_path / f"{kind}-{k}"
+        folder.mkdir()
+        path = folder / "page.html"
+        path.write_bytes(b"the old page")
+        path.chmod(0o640)
+        plain = seam.install(faults.Faulty(k, kind))
+        try:
+            with pytest.raises(WriteFailed) as failed:
+                write_pieces_atomically(path, iter(PIECES))
+        finally:
+            seam.install(plain)
+        assert str(path) in str(failed.value) and "\n" not in str(failed.value), f"call {k}"
+        assert sorted(item.name for item in folder.iterdir()) == ["page.html"], f"call {k}"
+        # The last call, the folder's fsync, fails after the rename: the new file stands (as `write_atomically`'s).
+        assert path.read_bytes() == (b"".join(PIECES) if k == calls else b"the old page"), f"call {k}"
+        assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_a_failure_while_the_pieces_are_made_leaves_the_old_file(tmp_path: Path) -> None:
+    path = tmp_path / "page.html"
+    path.write_bytes(b"the old page")
+
+    def pieces() -> Iterator[bytes]:
+        yield b"half"
+        raise ValueError("the page could not be made")
+
+    with pytest.raises(ValueError, match="could not be made"):
+        write_pieces_atomically(path, pieces())
+    assert path.read_bytes() == b"the old page"
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["page.html"]
+
+
+def test_pieces_keep_the_mode_follow_a_link_and_write_into_a_pipe(tmp_path: Path) -> None:
+    """As `write_atomically`: a file's mode kept (0644 for a new one), a link written
+    through to its file, a pipe written into (not replaced)."""
+    path = tmp_path / "page.html"
+    write_pieces_atomically(path, PIECES)
+    assert path.read_bytes() == b"".join(PIECES)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    path.chmod(0o600)
+    write_pieces_atomically(path, [b"again"])
+    assert path.read_bytes() == b"again" and stat.S_IMODE(path.stat().st_mode) == 0o600
+    link = tmp_path / "link.html"
+    link.symlink_to(path)
+    write_pieces_atomically(link, [b"through ", b"the link"])
+    assert link.is_symlink() and path.read_bytes() == b"through the link"
+    write_atomically(link, "the same way")
+    assert link.is_symlink() and path.read_bytes() == b"the same way"
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write_pieces_atomically(fifo, [b"into ", b"the pipe"])
+        assert os.read(reader, 100) == b"into the pipe"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
