@@ -212,7 +212,7 @@ def replay(
     from referee.judge import session
 
     if html:
-        _draw(file, record, None, output, page=True)
+        _page(file, record, output)
     turn_before: list[Turn | None] = [None]
     printed = [False]
 
@@ -263,7 +263,7 @@ def show(
     from referee.judge import session
 
     if svg:
-        _draw(file, record, at, output, page=False)
+        _draw(file, record, at, output)
     instant = as_of_instant(as_of, now)
     try:
         shown = session.show(file, record, at)
@@ -500,13 +500,11 @@ def bench(
         fail_usage(error)
 
 
-def _draw(file: str, record: int, at: int | None, output: str | None, *, page: bool) -> NoReturn:
-    """`show --svg` and `replay --html`: the picture or page to OUT (or standard output)."""
+def _draw(file: str, record: int, at: int | None, output: str | None) -> NoReturn:
+    """`show --svg`: the picture to OUT (or standard output)."""
     from referee.judge import session
     from referee.pictures import commands
 
-    if page:
-        _page(file, record, output)
     try:
         whole = session.drawn(file, record, at)
         tally = Tally()

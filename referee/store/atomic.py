@@ -76,8 +76,22 @@ def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> 
     (`mode` for a new file, else 0644). A symbolic link is written through to the file it
     names (the link stays); a path naming a device or a pipe (`-o /dev/stdout`) cannot be
     replaced and is written to. Raises WriteFailed, naming the file."""
+    _replace_or_write_into(path, text.encode("utf-8") if isinstance(text, str) else text, mode)
+
+
+def write_pieces_atomically(path: Path, pieces: Iterable[bytes], mode: int | None = None) -> None:
+    """`write_atomically` of the bytes of `pieces` joined, written one piece after another
+    (never joined in memory: a page larger than its record, `replay --html -o`): the same
+    temporary file, fsync, rename and fsync of the folder, the same rules for a link, a
+    device or a pipe, the old file intact and the temporary file removed on any failure
+    (one raised while the pieces are made too). Raises WriteFailed, naming the file."""
+    _replace_or_write_into(path, pieces, mode)
+
+
+def _replace_or_write_into(path: Path, data: bytes | Iterable[bytes], mode: int | None) -> None:
+    """`write_atomically`'s rules: through a link, into a device or a pipe, else renamed
+    into place with the file's bits kept (`mode`, else 0644, for a new file)."""
     path = target_of(path)
-    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         found = path.stat()
     except FileNotFoundError:
@@ -87,24 +101,6 @@ def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> 
         return
     bits = found.st_mode & 0o7777 if found is not None else (mode if mode is not None else NEW_FILE_MODE)
     _renamed_into_place(path, data, bits, pause=True)
-
-
-def write_pieces_atomically(path: Path, pieces: Iterable[bytes], mode: int | None = None) -> None:
-    """`write_atomically` of the bytes of `pieces` joined, written one piece after another
-    (never joined in memory: a page larger than its record, `replay --html -o`): the same
-    temporary file, fsync, rename and fsync of the folder, the same rules for a link, a
-    device or a pipe, the old file intact and the temporary file removed on any failure
-    (one raised while the pieces are made too). Raises WriteFailed, naming the file."""
-    path = target_of(path)
-    try:
-        found = path.stat()
-    except FileNotFoundError:
-        found = None
-    if found is not None and not stat.S_ISREG(found.st_mode) and not stat.S_ISDIR(found.st_mode):
-        _write_into(path, pieces)
-        return
-    bits = found.st_mode & 0o7777 if found is not None else (mode if mode is not None else NEW_FILE_MODE)
-    _renamed_into_place(path, pieces, bits, pause=True)
 
 
 def _renamed_into_place(path: Path, data: bytes | Iterable[bytes], mode: int, *, pause: bool = False) -> None:

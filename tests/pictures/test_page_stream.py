@@ -1,6 +1,6 @@
 """`replay --html` made as the record is replayed as a stream (`referee.pictures.stream`) and
 written piece by piece: byte for byte the page the whole replay gave before
-(`tests.helpers.reference_page`, main's code kept in the tests), on playouts of every game,
+(`tests.helpers.reference_page`, the code of 47dc78c kept in the tests), on playouts of every game,
 records with comments before, inside and between turns, mutated records, timed records
 and the conformance records, with blocks of `BLOCK` values and of one or three; on these the
 streamed path is the one taken. The league's page (`private`, `back`) from a whole
@@ -61,7 +61,7 @@ def _old(path: Path) -> bytes | None:
 
 
 def assert_same(data: bytes, folder: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool = True) -> None:
-    """The page made as a stream is main's page; `streamed`: without the whole replay."""
+    """The page made as a stream is the reference page; `streamed`: without the whole replay."""
     path = folder / "t.rgn"
     path.write_bytes(data)
     old = _old(path)
@@ -163,7 +163,7 @@ def test_a_long_page_is_the_page_across_many_blocks(tmp_path: Path, monkeypatch:
 
 
 def test_the_page_goes_to_standard_output_and_to_a_file_as_before(tmp_path: Path) -> None:
-    """`replay --html` (its last newlines as one) and `-o FILE`: main's page, and its exit status."""
+    """`replay --html` (its last newlines as one) and `-o FILE`: the reference page, and its exit status."""
     for number, data in enumerate(
         [playout(*PLAYOUT_KEYS[0]), pikemen(40), pikemen(40, b""), b'[Game "nika"]\n\nW: ((\n']
     ):
