@@ -577,12 +577,14 @@ def _write(text: str | Iterable[bytes], output: str) -> None:
     it cannot be written."""
     from pathlib import Path
 
-    from referee.store import write_atomically, write_pieces_atomically
+    from referee.store import WriteFailed, write_atomically, write_pieces_atomically
 
     try:
         if isinstance(text, str):
             write_atomically(Path(output), text)
         else:
             write_pieces_atomically(Path(output), text)
+    except WriteFailed as error:  # (its words name the file already)
+        raise UsageError(f"cannot write {output}: {error.reason}") from None
     except OSError as error:
         raise UsageError(f"cannot write {output}: {error.strerror or error}") from None

@@ -296,9 +296,11 @@ def test_show_svg_writes_a_file_and_at_picks_the_round(tmp_path: Path) -> None:
 
 
 def test_show_svg_errors_are_one_clean_line(tmp_path: Path) -> None:
-    result = _run("show", "--svg", "-o", str(tmp_path / "missing" / "x.svg"), "examples/nika-won.rgn")
-    assert result.returncode == 2
-    assert result.stderr.startswith("referee: cannot write") and result.stderr.count("\n") == 1
+    for command in (("show", "--svg"), ("replay", "--html")):
+        missing = tmp_path / "missing" / "x.svg"
+        result = _run(*command, "-o", str(missing), "examples/nika-won.rgn")
+        assert result.returncode == 2
+        assert result.stderr == f"referee: cannot write {missing}: No such file or directory\n"  # (said once)
     malformed = tmp_path / "bad.rgn"
     malformed.write_text('[Game "nika"]\n\nW: d1-W ((\n')
     result = _run("show", "--svg", str(malformed))
