@@ -31,7 +31,7 @@ def board_picture(replay: Replay) -> str | None:
 
 def record_page(name: str, index: int) -> Page | Problem:
     """The replay page of the `index`-th record of `name`, its pieces to write one after
-    another (`referee.pictures.stream.replay_page`)."""
-    from referee.pictures.stream import replay_page
+    another (`referee.pictures.stream.streamed_page`)."""
+    from referee.pictures.stream import streamed_page
 
-    return replay_page(name, index)
+    return streamed_page(name, index)

@@ -180,9 +180,7 @@ class Steps:
     def _label(self, index: int, label: str) -> None:
         """turns[index] = label, the turns between (with no frame) labelled ""."""
         turns = self.turns
-        if index == turns.count - 1:  # (the value added last is never in a block yet)
-            turns.values[-1] = label
-        elif index < turns.count:
+        if index < turns.count:
             turns.set(index, label)
         else:
             while turns.count < index:

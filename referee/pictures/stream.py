@@ -187,7 +187,7 @@ class Page(NamedTuple):
     pieces: Iterator[bytes]
 
 
-def replay_page(name: str, index: int) -> Page | Problem:
+def streamed_page(name: str, index: int) -> Page | Problem:
     """The replay page of the `index`-th record of `name`: made as the record is replayed
     as a stream where it can be, else from the whole replay. Raises UsageError when the
     source holds fewer records."""

@@ -74,7 +74,7 @@ def assert_same(data: bytes, folder: Path, monkeypatch: pytest.MonkeyPatch, stre
 
     with monkeypatch.context() as patched:
         patched.setattr(session, "replay", counted)
-        made = stream.replay_page(str(path), 1)
+        made = stream.streamed_page(str(path), 1)
         new = None if isinstance(made, Problem) else b"".join(made.pieces)
     assert new == old, data.decode("utf-8", "replace")
     if streamed:
@@ -156,7 +156,7 @@ def test_a_long_page_is_the_page_across_many_blocks(tmp_path: Path, monkeypatch:
     """A page of about 0.6 MB: its steps and turns in blocks of `BLOCK` values, none over 128 KB."""
     data = commented(pikemen(4000), random.Random(3))
     assert_same(data, tmp_path, monkeypatch)
-    made = stream.replay_page(str(tmp_path / "t.rgn"), 1)
+    made = stream.streamed_page(str(tmp_path / "t.rgn"), 1)
     assert not isinstance(made, Problem)
     sizes = [len(piece) for piece in made.pieces]
     assert sum(sizes) > 500_000 and max(sizes) < 1 << 17
