@@ -49,8 +49,8 @@ LINE_COMMENT = r";(?P<line>[^\n]*)"
 TERMINATIONS: dict[str, type[Draw] | type[Timeout]] = {"draw": Draw, "timeout": Timeout}
 """The table of termination words (NOTATION.md §3, §9) and the record item each reads as:
 every reader builds its termination tokens from it (each read as a group of its own name),
-and the writer writes each item back as its word. `draw` comes first: the quick scanner
-reads it as an item, and leaves a record with any other termination to the full reader
+and the writer writes each item back as its word. `draw` comes first: the quick reader
+reads it as an item, and leaves a record with any other termination to the model reader
 (a time-out is judged by the clock)."""
 
 TERMINATION_WORDS: dict[type, str] = {item: word for word, item in TERMINATIONS.items()}
@@ -121,14 +121,14 @@ TOKEN_KINDS: tuple[TokenKind, ...] = (
     TokenKind("action", action_token, lambda d: (_turn(d, ""), d.example_action), Move),
     TokenKind("lone", lambda d: lone_glyph_token(), lambda d: (_turn(d, "!?"), "!?"), Move),
 )
-"""The kinds of token of a move text, in the order the model reader's scanner tries them
-(`notation.reader._scanner`, an alternative a row, after white space): each row's
-expression is read by every reader of move text (the model reader, the quick scanner of
-`notation.quick`, the grammar of `notation.grammar`), so a new kind is a new row here,
-its item in `notation.model`, and what it means in `games/` or `referee/judge/`
-(docs/design.md, "Adding a token kind"). `tests/notation/test_token_kinds.py` checks
-that each row's sample scans to its kind and reads the same in the grammar and the model
-reader."""
+"""The kinds of token of a move text, in the order the one scanner tries them
+(`notation.scanner`, an alternative a row, after white space; a round number is read
+with the label after it): each row's expression is read by every reader of move text
+(the scanner's readers, the model reader and the quick reader, and the grammar of
+`notation.grammar`), so a new kind is a new row here, its item in `notation.model`, and
+what it means in `games/` or `referee/judge/` (docs/design.md, "Adding a token kind").
+`tests/notation/test_token_kinds.py` checks that each row's sample scans to its kind and
+reads the same in the grammar and the model reader."""
 
 KIND: dict[str, TokenKind] = {kind.name: kind for kind in TOKEN_KINDS}
 """The rows of `TOKEN_KINDS` by name."""

@@ -22,16 +22,10 @@ from functools import cache
 from itertools import repeat
 from operator import itemgetter
 
-from referee.notation.dialect import GLYPH_PATTERN, Dialect
-from referee.notation.lexicon import (
-    KIND,
-    NUMBER,
-    TERMINATIONS,
-    TOKEN_END,
-    label_regex,
-)
+from referee.notation.dialect import Dialect
 from referee.notation.reader import DialectLookup, game_dialect, tag_section
 from referee.notation.scanned import DRAW, Body, Item, Label, Scanned, body_of, comment_text, joined_parts, joined_texts
+from referee.notation.scanner import scanner
 
 LABEL_CACHE = 4096
 """Labels kept per game, by their text as written with their round number (any mix of
@@ -90,49 +84,19 @@ class _Reader:
 
     def __init__(self, dialect: Dialect, keep: bool = False) -> None:
         self.keep = keep
-        # The reader's token alternatives in the reader's order, each after the white space
-        # before it (taken possessively, so no alternative is tried inside it). A glyph
-        # standing apart is none of them (`bad`): such records go to the full reader.
-        label = label_regex(dialect)
-        others = [word for word in TERMINATIONS if word != "draw"]  # refused: the full reader reads them
-        # A label and the action after it in one match, as most turns are written: the
-        # action is read only when reading it as the next token would (no comment, digit,
-        # label or draw begins there, and the action alternative is the same pattern);
-        # otherwise the label is read alone and what follows it as the next token.
-        first = (
-            rf"(?:\s*+(?![{{;0-9]|{label}|draw{TOKEN_END})"
-            rf"(?P<first>{dialect.action_pattern})(?P<first_glyph>{GLYPH_PATTERN})?{TOKEN_END})?"
-        )
-        # (Each kind's expression is its row of `lexicon.TOKEN_KINDS`, but for the label,
-        # read with its round number and its turn's first action, and a number alone.)
-        kinds = [
-            KIND["comment"].token(dialect),
-            KIND["line"].token(dialect),
-            rf"(?P<head>(?:(?P<number>{NUMBER})\s*+)?(?P<label>{label})){first}",
-            rf"(?P<lone>{NUMBER})",
-            KIND["draw"].token(dialect),
-            KIND["action"].token(dialect),
-            *(KIND[word].token(dialect) for word in others),  # after actions: no action reads as one
-            r"(?P<bad>[\s\S])",  # anything else (a glyph standing apart included): not read here
-            r"$",  # only white space is left
-        ]
-        pattern = re.compile(r"\s*+(?:" + "|".join(kinds) + ")", re.IGNORECASE | re.ASCII)
-        self.tokens = pattern.finditer
-        # The tokens follow each other, since at any place one of them matches (`bad` at
-        # worst, which stops the reading). Which kind of token matched, by
-        # `Match.lastindex` (None for the end of the text): the last
-        # group closed is the kind's own, whatever groups an action pattern holds inside
-        # (`head` for a label, with its round number if any). A round number is read with
-        # its label, as only white space may stand between them; a number standing alone is
-        # not read here (the full reader says why).
-        groups = pattern.groupindex
-        self.action, self.head, self.draw = groups["action"], groups["head"], groups["draw"]
-        self.glyph = groups["glyph"]
-        self.first, self.first_glyph = groups["first"], groups["first_glyph"]
-        self.refused = {groups["lone"], groups["bad"], *(groups[word] for word in others)}
-        # (`keep` only gives `read` a reader of its own, which gathers the canonical texts.)
-        self.number, self.label = groups["number"], groups["label"]
-        self.comment, self.line = groups["comment"], groups["line"]
+        # The tokens of the one scanner (`notation.scanner`), told apart by their kind
+        # (`Match.lastindex`, None for the end of the text): a label is read with its round
+        # number (`head`) and its turn's first action (`first`, `first_glyph`) when the text
+        # goes on with one. A kind not read here (a round number alone, a glyph standing
+        # apart, a time-out, which the clock judges, text that is no token) gives None: the
+        # full reader reads the record.
+        tokens = scanner(dialect)
+        self.tokens, self.word = tokens.tokens, tokens.word
+        self.word_head, self.word_draw, self.word_action = tokens.word_head, tokens.word_draw, tokens.word_action
+        self.action, self.glyph, self.head, self.draw = tokens.action, tokens.glyph, tokens.head, tokens.draw
+        self.first, self.first_glyph = tokens.first, tokens.first_glyph
+        self.number, self.label = tokens.number, tokens.label
+        self.comment, self.line = tokens.comment, tokens.line
         self.notes = {self.comment, self.line}
         self.parse_action = dialect.parse_action
         self.sides = dialect.labels
@@ -149,8 +113,6 @@ class _Reader:
         self.word_all = self.word_items if not keep else {}
         self.word_kinds: dict[str, int] = {}
         self.word_texts: dict[str, str] = {}
-        self.whole_head = re.compile(rf"(?P<number>{NUMBER})?(?P<label>{label})", re.IGNORECASE | re.ASCII).fullmatch
-        self.whole_action = re.compile(rf"(?:{dialect.action_pattern})", re.IGNORECASE | re.ASCII).fullmatch
         self.spanning = dialect.spanning_words
 
     @staticmethod
@@ -159,8 +121,8 @@ class _Reader:
         return _Reader(dialect, keep)
 
     def read(self, text: str, pos: int, join: int = 0) -> tuple[list[Item], Body | None] | None:
-        """The quick reader's one loop over the tokens of the move text from `pos` (one
-        compiled expression, its alternatives the rows of `lexicon.TOKEN_KINDS`): its
+        """The quick reader's one loop over the tokens of the move text from `pos` (the one
+        scanner's, `notation.scanner`): its
         labels, actions and draws, and in the mode `keep` (this reader's) its canonical
         text too (`Body`, its parts joined `join` at a time at the turns, when not 0);
         None when the full reader must read it (not RGN, a number alone, a time-out, which
@@ -176,7 +138,7 @@ class _Reader:
         between turns on lines of their own."""
         keep, labels, parse_action, actions = self.keep, self.labels, self.parse_action, self.actions
         action, glyph, head, first, first_glyph = self.action, self.glyph, self.head, self.first, self.first_glyph
-        draw, notes, refused, line = self.draw, self.notes, self.refused, self.line
+        draw, notes, line = self.draw, self.notes, self.line
         items: list[Item] = []
         append = items.append
         parts: list[str] = []
@@ -237,7 +199,7 @@ class _Reader:
                     note, fresh = comment_text(kind == line, token[kind], in_turn, fresh)
                     parts.append(note)
                     plain = False
-            elif kind in refused:
+            elif kind is not None:
                 return None  # not RGN, a number alone, a time-out (judged by the clock): the full reader reads it
             # else the end of the text
         return items, body_of(parts, chunks, fresh, join, plain) if keep else None
@@ -479,13 +441,13 @@ class _Reader:
             return None, _UNKNOWN
         if "." in word and len(word.partition(".")[0]) > KEPT_DIGITS:
             return None
-        if head := self.whole_head(word):
-            return self._numbered(word, head["number"], head["label"]), _TURN
-        if "." in word:  # a round number not before a label: not read alone
-            return None, _UNKNOWN
-        if word.lower() == "draw":
+        token = self.word(word)
+        kind = None if token is None or ("." in word and token.lastindex != self.word_head) else token.lastindex
+        if kind == self.word_head:
+            return self._numbered(word, token["number"], token["label"]), _TURN  # type: ignore[index]
+        if kind == self.word_draw:
             return (DRAW, "\ndraw"), _END
-        if not self.whole_action(word):
+        if kind != self.word_action:  # not one token (a round number not before a label ...)
             return None, _UNKNOWN
         try:
             action = self.parse_action(word)

@@ -5,11 +5,12 @@ time and yields each as soon as its text has arrived, so memory is bounded by th
 record; `read` reads bytes held in memory. Each result carries the byte offset of its
 `[Game` and its bytes exactly as read.
 
-The fast path matches the tag section with one regular expression and scans the move
-text with one compiled regular expression per game, building the model directly; it
-does not even import pyparsing. Only when that scan meets text it cannot read does the
-detailed pyparsing grammar (notation.grammar) parse the record, to say where and what
-was expected in a player's words.
+The fast path matches the tag section with one regular expression and reads the move
+text's tokens from the one scanner (`notation.scanner`, one compiled regular expression
+per game), building the model directly; it does not even import pyparsing. Only when
+that scan meets text it cannot read does the detailed pyparsing grammar
+(notation.grammar) parse the record, to say where and what was expected in a player's
+words.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import os
 import re
 import traceback
 from collections.abc import Callable, Iterator
-from functools import cache
 from typing import BinaryIO, NamedTuple
 
 from referee.notation.dialect import Dialect
@@ -26,7 +26,6 @@ from referee.notation.lexicon import (
     TAG_NAME,
     TAG_VALUE,
     TERMINATIONS,
-    TOKEN_KINDS,
     last_move_index,
     shorten,
     unescape,
@@ -46,6 +45,7 @@ from referee.notation.model import (
     Turn,
     TurnItem,
 )
+from referee.notation.scanner import Scanner, scanner
 from referee.notation.stream import RawRecord, raw_records, split
 
 DialectLookup = Callable[[str], Dialect | None]
@@ -188,14 +188,6 @@ def _offset_span(text: str, offset: int, start: Span) -> Span:
     return Span(start.line + newlines, column + (start.column - 1 if newlines == 0 else 0))
 
 
-@cache
-def _scanner(dialect: Dialect) -> re.Pattern[str]:
-    """One regex for every token of a game's move text, an alternative a row of the table
-    of token kinds (`lexicon.TOKEN_KINDS`) after white space; `lastgroup` names the kind."""
-    kinds = "".join(f"|{kind.token(dialect)}" for kind in TOKEN_KINDS)
-    return re.compile(r"(?P<ws>\s+)" + kinds, re.IGNORECASE | re.ASCII)  # no Unicode look-alikes: "İ1-N" is not "i1-N"
-
-
 def _read_fast(text: str, first_line: int, dialect: Dialect, game: str, first_column: int = 1) -> Record:
     lines = _Lines(text, first_line, first_column)
     tags, tag_end = _read_tags(text, lines)
@@ -239,26 +231,18 @@ def _items(
 
     With `limit`, a turn keeps at most that many items and, when it held more, `_CUT`
     follows it; without `comments`, comments inside turns are not kept (they are read).
-    The tokens are those of the one scanner of the table of token kinds (`_scanner`); what
-    each kind does is `_ItemReader`'s method for it."""
-    reader = _ItemReader(lines, dialect, limit, comments)
-    steps = reader.steps
-    end = len(text)
-    match_token = _scanner(dialect).match
-    while pos < end:
-        token = match_token(text, pos)
-        if token is None:
-            raise _Unreadable(reader.item_start)
-        kind = token.lastgroup
-        if kind != "ws":
-            if reader.number is not None and kind != "label":
-                raise _Unreadable(reader.item_start)  # a round number must be followed by its turn's label
-            read = steps.get(kind or "", reader.unread)(token, pos, kind or "")
-            if read:
-                yield from read
-        pos = token.end()
-    if reader.number is not None:
-        raise _Unreadable(reader.item_start)
+    The tokens are the one scanner's (`notation.scanner`); what each kind does is
+    `_ItemReader`'s step for it, and a kind with no step is refused."""
+    tokens = scanner(dialect)
+    reader = _ItemReader(lines, dialect, tokens, limit, comments)
+    steps, unread = reader.steps, reader.unread
+    for token in tokens.tokens(text, pos):
+        kind = token.lastindex
+        if kind is None:  # the end of the text
+            break
+        read = steps.get(kind, unread)(token, kind)
+        if read:
+            yield from read
     yield from reader.closing()
 
 
@@ -266,29 +250,30 @@ _NONE: tuple[RecordItem, ...] = ()
 
 
 class _ItemReader:
-    """The model reader's state while it reads a move text (`_items`): the open turn, the
-    round number read before its label, where the current top-level item (turn, comment,
-    draw) starts. Each step takes a token of its kind and gives the items it completes."""
+    """The model reader's state while it reads a move text (`_items`): the open turn and
+    where the current top-level item (turn, comment, draw) starts. Each step takes a token
+    of its kind and gives the items it completes."""
 
-    def __init__(self, lines: _Lines, dialect: Dialect, limit: int | None, comments: bool) -> None:
+    def __init__(self, lines: _Lines, dialect: Dialect, tokens: Scanner, limit: int | None, comments: bool) -> None:
         self.lines, self.limit, self.comments = lines, limit, comments
         self.labels, self.parse_action = dialect.labels, dialect.parse_action
+        self.tokens = tokens
         self.turn: list[TurnItem] | None = None
         self.cut = False  # the open turn is not kept whole
         self.header: tuple[int | None, str, Span] | None = None
-        self.number: int | None = None
         self.item_start: int | None = None
         self.texts: dict[str, str] = {}  # one string per distinct label and action text
-        Step = Callable[[re.Match[str], int, str], tuple[RecordItem, ...]]
-        self.steps: dict[str, Step] = {
-            "action": self.action,
-            "glyph": self.action,
-            "label": self.label,
-            "number": self.round_number,
-            "comment": self.comment,
-            "line": self.comment,
-            "lone": self.lone_glyph,
-            **{word: self.termination for word in TERMINATIONS},
+        Step = Callable[[re.Match[str], int], tuple[RecordItem, ...]]
+        self.steps: dict[int, Step] = {
+            tokens.action: self.action,
+            tokens.glyph: self.action,
+            tokens.head: self.head,
+            tokens.first: self.head,
+            tokens.first_glyph: self.head,
+            tokens.comment: self.comment,
+            tokens.line: self.comment,
+            tokens.lone: self.lone_glyph,
+            **{group: self.termination for group in tokens.terminations},
         }
 
     def _kept(self, written: str) -> str:
@@ -315,11 +300,17 @@ class _ItemReader:
         self.cut = False
         return (closed, _CUT)  # type: ignore[return-value]
 
-    def action(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+    def action(self, token: re.Match[str], kind: int) -> tuple[RecordItem, ...]:
+        """An action (with its glyph)."""
+        tokens = self.tokens
+        self._move(token[tokens.action], token[tokens.glyph], token.start(tokens.action))
+        return _NONE
+
+    def _move(self, written: str, glyph: str | None, pos: int) -> None:
         turn = self.turn
         if turn is None:
             raise _Unreadable(self.item_start)
-        written = self._kept(token.group("action"))
+        written = self._kept(written)
         try:
             action = self.parse_action(written)
         except ValueError:
@@ -327,27 +318,28 @@ class _ItemReader:
         if self._full():
             self.cut = True
         else:
-            turn.append(Move(action, written, self.lines.span(pos), token.group("glyph")))
-        return _NONE
+            turn.append(Move(action, written, self.lines.span(pos), glyph))
 
-    def label(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+    def head(self, token: re.Match[str], kind: int) -> tuple[RecordItem, ...]:
+        """A label, with its round number if one is written, and its turn's first action if
+        the scanner read it with the label."""
         closed = self.closing()
-        if self.number is None:
-            self.item_start = pos
-        label = token.group("label")[:-1]
-        self.header = (self.number, self._kept(label), self.lines.span(pos))
-        self.turn, self.number = [], None
+        tokens = self.tokens
+        self.item_start = token.start(tokens.head)
+        number = token[tokens.number]
+        label = token[tokens.label]
+        at = self.lines.span(token.start(tokens.label))
+        self.header = (None if number is None else int(number.rstrip(".")), self._kept(label[:-1]), at)
+        self.turn = []
+        if kind != tokens.head:
+            self._move(token[tokens.first], token[tokens.first_glyph], token.start(tokens.first))
         return closed
 
-    def round_number(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
-        self.item_start = pos
-        self.number = int(token.group("number").rstrip("."))
-        return _NONE
-
-    def comment(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
-        comment = Comment(token.group(kind), self.lines.span(pos), kind == "comment")
+    def comment(self, token: re.Match[str], kind: int) -> tuple[RecordItem, ...]:
+        braced = kind == self.tokens.comment
+        comment = Comment(token[kind], self.lines.span(token.start(kind) - 1), braced)  # (after its `{` or `;`)
         if self.turn is None:
-            self.item_start = pos
+            self.item_start = token.start(kind) - 1
             return (comment,)
         if self.comments and self._full():
             self.cut = True
@@ -355,12 +347,12 @@ class _ItemReader:
             self.turn.append(comment)
         return _NONE
 
-    def termination(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+    def termination(self, token: re.Match[str], kind: int) -> tuple[RecordItem, ...]:
         closed = self.closing()
-        self.item_start = pos
-        return (*closed, TERMINATIONS[kind](self.lines.span(pos)))
+        self.item_start = token.start(kind)
+        return (*closed, TERMINATIONS[self.tokens.terminations[kind]](self.lines.span(self.item_start)))
 
-    def lone_glyph(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
+    def lone_glyph(self, token: re.Match[str], kind: int) -> tuple[RecordItem, ...]:
         """A glyph standing apart from its action (passed over in a turn not kept whole,
         whose action may not be kept)."""
         if self.cut:
@@ -370,11 +362,15 @@ class _ItemReader:
         move = None if last is None or turn is None else turn[last]
         if not isinstance(move, Move) or move.glyph is not None:
             raise _Unreadable(self.item_start)
-        turn[last] = move._replace(glyph=token.group("lone"))  # type: ignore[index]
+        turn[last] = move._replace(glyph=token[kind])  # type: ignore[index]
         return _NONE
 
-    def unread(self, token: re.Match[str], pos: int, kind: str) -> tuple[RecordItem, ...]:
-        """A kind of `TOKEN_KINDS` read nowhere here: the grammar says what it is."""
+    def unread(self, token: re.Match[str], kind: int) -> tuple[RecordItem, ...]:
+        """A kind read nowhere here (a round number not before a label, text that is no
+        token, a kind of `TOKEN_KINDS` with no step): the grammar says what it is, from
+        the item it stands in (a round number alone begins its own)."""
+        if kind == self.tokens.lone_number:
+            raise _Unreadable(token.start(kind))
         raise _Unreadable(self.item_start)
 
 
