@@ -1,5 +1,5 @@
 """The word reader (`notation.quick._Reader.words`), which reads most move texts by
-splitting them at white space, gives what the token reader (`_Reader.items`, `kept`) and
+splitting them at white space, gives what the token reader (`_Reader.read`, both modes) and
 the full reader give: the same labels, actions and draws, the same canonical text, or it
 leaves the record to them. On playouts of every game written with white space of every
 kind, round numbers apart from and against their labels, setups spread over lines, glyphs,
