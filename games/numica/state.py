@@ -236,10 +236,11 @@ class NumicaState(GameState[NumicaAction]):
             self._finish((SIDES[side],), Reason.CAPTURES)
         self.side = other
         self._due_side = SIDES[other]
-        self._opens = opens = other == self.opener
-        if opens:
-            self.round += 1
-            self._due_round = self.round
+        if other == self.opener:
+            self._opens = True
+            self.round = self._due_round = self.round + 1
+        else:
+            self._opens = False
         if self._outcome is None:  # `_has_move(other)`, first by the move found last time
             proof = self._proofs[other]
             if proof is not None:
