@@ -289,9 +289,12 @@ class GameState(abc.ABC, Generic[ActionT]):
         written out in it, so that an action costs one call of the game's hook; and a
         label costs no call where `begin_turn` surely succeeds (the turn before is full and
         ends by the default hooks, the label is the due side's, its round number is none
-        or the one kept in `_due_round`, and the game keeps `_opens`)."""
+        or the one kept in `_due_round`, and the game keeps `_opens`). A turn's first action
+        skips `apply`'s checks, which a label just played makes hold."""
         begin, play, limit = self.begin_turn, self._apply, self._limit
         full_ends = self._plain_end and limit is not None  # (a full turn then surely ends)
+        acts = limit is None or limit > 0  # (a turn just begun takes an action)
+        fresh = False  # a turn has just begun (open, the game not over, no action yet)
         turns = 0
         opened = False  # a turn is open: the next label ends it
         side: Side
@@ -317,7 +320,7 @@ class GameState(abc.ABC, Generic[ActionT]):
                 else:
                     opens_round = begin(side, step, number, opened)
                 turns += 1
-                opened = True
+                opened, fresh = True, acts
                 if renumbered is not None:
                     if opens_round:
                         if number is None:
@@ -330,6 +333,14 @@ class GameState(abc.ABC, Generic[ActionT]):
                 if self._outcome is not None:
                     raise GameOverError(self._ended_message())  # (a draw after the end)
                 self._finish((), Reason.AGREEMENT)
+                fresh = False
+            elif fresh:  # the turn's first action: `apply`'s checks hold
+                fresh = False
+                if kind is Resign:
+                    self._resign(self._turn_side)
+                else:
+                    play(item, at in open_ended)  # type: ignore[arg-type]
+                self._acted = 1
             elif self._outcome is None and self._turn_open and (limit is None or self._acted < limit):
                 if kind is Resign:
                     self._resign(self._turn_side)
