@@ -308,8 +308,7 @@ class GameState(abc.ABC, Generic[ActionT]):
                     full_ends
                     and opened
                     and not step
-                    and self._acted == limit
-                    and self._turn_open
+                    and self._acted == limit  # (after a label, the turn is open)
                     and self._outcome is None
                     and side == self._due_side
                     and (number is None or (self._keeps_round and number == self._due_round))
