@@ -307,12 +307,12 @@ class GameState(abc.ABC, Generic[ActionT]):
                 if (
                     full_ends
                     and opened
+                    and (opens_round := self._opens) is not None  # (first: a game keeps it or not)
                     and not step
                     and self._acted == limit  # (after a label, the turn is open)
                     and self._outcome is None
                     and side == self._due_side
                     and (number is None or (self._keeps_round and number == self._due_round))
-                    and (opens_round := self._opens) is not None
                 ):  # `begin(side, False, number, True)` where it surely succeeds, written out
                     self._turns += 1
                     self._turn_side, self._acted = side, 0
