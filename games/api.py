@@ -286,28 +286,60 @@ class GameState(abc.ABC, Generic[ActionT]):
         that number (0: none).
 
         The fast path of `referee check`: one loop in the framework, `apply`'s checks
-        written out in it, so that an action costs one call of the game's hook."""
+        written out in it, so that an action costs one call of the game's hook; and a
+        label costs no call where `begin_turn` surely succeeds (the turn before is full and
+        ends by the default hooks, the label is the due side's, its round number is none
+        or the one kept in `_due_round`, and the game keeps `_opens`). A turn's first action
+        skips `apply`'s checks, which a label just played makes hold."""
         begin, play, limit = self.begin_turn, self._apply, self._limit
+        full_ends = self._plain_end and limit is not None  # (a full turn then surely ends)
+        acts = limit is None or limit > 0  # (a turn just begun takes an action)
+        fresh = False  # a turn has just begun (open, the game not over, no action yet)
         turns = 0
         opened = False  # a turn is open: the next label ends it
+        side: Side
+        step: bool
+        number: int | None
         for at, item in enumerate(steps):
             kind = item.__class__
             if kind is Label:
-                opens_round = begin(item[0], item[1], item[2], opened)  # type: ignore[index]
+                side, step, number = item  # type: ignore[misc]
+                if (
+                    full_ends
+                    and opened
+                    and (opens_round := self._opens) is not None  # (first: a game keeps it or not)
+                    and not step
+                    and self._acted == limit  # (after a label, the turn is open)
+                    and self._outcome is None
+                    and side == self._due_side
+                    and (number is None or (self._keeps_round and number == self._due_round))
+                ):  # `begin(side, False, number, True)` where it surely succeeds, written out
+                    self._turns += 1
+                    self._turn_side, self._acted = side, 0
+                else:
+                    opens_round = begin(side, step, number, opened)
                 turns += 1
-                opened = True
+                opened, fresh = True, acts
                 if renumbered is not None:
                     if opens_round:
-                        if item[2] is None:  # type: ignore[index]
+                        if number is None:
                             renumbered.append(turns - 1)
                             renumbered.append(self.round_number() or 0)
-                    elif item[2] is not None:  # type: ignore[index]
+                    elif number is not None:
                         renumbered.append(turns - 1)
                         renumbered.append(0)
             elif item is DRAW:
                 if self._outcome is not None:
                     raise GameOverError(self._ended_message())  # (a draw after the end)
                 self._finish((), Reason.AGREEMENT)
+                fresh = False
+            elif fresh:  # the turn's first action: `apply`'s checks hold
+                fresh = False
+                if kind is Resign:
+                    self._resign(self._turn_side)
+                else:
+                    play(item, at in open_ended)  # type: ignore[arg-type]
+                self._acted = 1
             elif self._outcome is None and self._turn_open and (limit is None or self._acted < limit):
                 if kind is Resign:
                     self._resign(self._turn_side)

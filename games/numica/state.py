@@ -199,16 +199,19 @@ class NumicaState(GameState[NumicaAction]):
         # call: reach from one table (REACH), the turn order written inline
         # (as `_advance` has it once the setups are done). A move is first tested as legal
         # in one go; any other is refused by `_refuse`, which says why.
-        squares = SQUARES_OF.get(action)
-        if squares is None:
-            squares = _squares_of(action)
-        origin, target, capture = squares
+        try:  # (subscripts, not `get`: a move met before, a reach the tile has)
+            origin, target, capture = SQUARES_OF[action]
+        except KeyError:
+            origin, target, capture = _squares_of(action)
         board, side = self.board, self.side
         mover = board[origin]
         victim = board[target]
         tile = self.tiles[origin]
-        passed = REACH[tile][origin].get(target)
-        if mover is None or mover[0] != side or passed is None:
+        try:
+            passed = REACH[tile][origin][target]
+        except KeyError:
+            self._refuse(action, origin, target)
+        if mover is None or mover[0] != side:
             self._refuse(action, origin, target)
         if passed:  # (a slide: the squares it passes over are empty)
             for square in passed:
@@ -233,10 +236,11 @@ class NumicaState(GameState[NumicaAction]):
             self._finish((SIDES[side],), Reason.CAPTURES)
         self.side = other
         self._due_side = SIDES[other]
-        self._opens = opens = other == self.opener
-        if opens:
-            self.round += 1
-            self._due_round = self.round
+        if other == self.opener:
+            self._opens = True
+            self.round = self._due_round = self.round + 1
+        else:
+            self._opens = False
         if self._outcome is None:  # `_has_move(other)`, first by the move found last time
             proof = self._proofs[other]
             if proof is not None:

@@ -51,10 +51,11 @@ def by_the_protocol(state: GameState[Any], steps: list[object], ended: Container
 
 def mutated(steps: list[object], rng: random.Random) -> list[object]:
     """The steps with one change: a step left out, doubled or moved, a draw or `resign`
-    put in, a label's round number taken away or changed."""
+    put in, a label's round number taken away or changed, its side changed or its `+`
+    (a replacement step) put in or taken away."""
     changed = list(steps)
     at = rng.randrange(len(changed))
-    how = rng.randrange(6)
+    how = rng.randrange(8)
     if how == 0:
         del changed[at]
     elif how == 1:
@@ -70,8 +71,14 @@ def mutated(steps: list[object], rng: random.Random) -> list[object]:
         place = rng.choice(labels)
         label = changed[place]
         assert isinstance(label, Label)
-        number = None if label.number is not None else rng.randrange(1, 4)
-        changed[place] = label._replace(number=number)
+        if how == 5:
+            number = None if label.number is not None else rng.randrange(1, 4)
+            changed[place] = label._replace(number=number)
+        elif how == 6:
+            sides = sorted({item.side for item in changed if isinstance(item, Label)} - {label.side})
+            changed[place] = label._replace(side=rng.choice(sides) if sides else "Nobody")
+        else:
+            changed[place] = label._replace(step=not label.step)
     return changed
 
 
