@@ -334,6 +334,8 @@ class GameState(abc.ABC, Generic[ActionT]):
                 self._finish((), Reason.AGREEMENT)
                 fresh = False
             elif fresh:  # the turn's first action: `apply`'s checks hold
+                # (apart from the branch below on purpose: one branch for both, testing
+                # `fresh or ...` and adding to `_acted`, cost `check` of Numica 0.5 %)
                 fresh = False
                 if kind is Resign:
                     self._resign(self._turn_side)
