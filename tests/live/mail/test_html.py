@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.live.mail import incoming
+from referee.live.mail import game, incoming
 from referee.live.mail.body import read_body
 from referee.live.mail.html import MAX_DEPTH, html_text
 from referee.live.mail.replies import Doubt
@@ -120,6 +120,21 @@ def test_an_unclear_boundary_is_refused_showing_the_text_as_read(
     assert "was not played: nothing was written" in answer and "is unclear" in answer
     assert f'  "{line}"' in answer and doubt in answer
     assert f"  | {NEW}" in answer and f"  | {QUOTED}" in answer  # what was read, shown
+
+
+def test_a_keyed_game_takes_key_and_token_from_the_new_text_only(tmp_path: Path) -> None:
+    path = nika_game(tmp_path)
+    added = run_mail(b"Ann's secret phrase\n", "--games", str(tmp_path), "--add-player", "ann@example.org")
+    assert added.returncode == 0, added.stderr
+    token = game.open_game(path).token
+    quote = "<blockquote type='cite'>Key: Ann's secret phrase<br>Token: 9-0000000000<br>i1-E d1-E</blockquote>"
+    # Key and token in the quote only: not accepted, nothing played.
+    _mail(tmp_path, _html(f"<div>{NEW}</div>{quote.replace('9-0000000000', str(token))}"))
+    assert "1. W:" not in path.read_text(encoding="utf-8") and _logged(tmp_path) == "not-accepted"
+    # In the new text: played, whatever token the quote holds.
+    _mail(tmp_path, _html(f"<div>Key: Ann&#39;s secret phrase</div><div>Token: {token}</div><div>{NEW}</div>{quote}"))
+    record = path.read_text(encoding="utf-8")
+    assert f"1. W: {NEW}" in record and "i1-E" not in record
 
 
 def test_moves_between_markers_settle_a_quote_with_text_below(tmp_path: Path) -> None:
