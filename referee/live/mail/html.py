@@ -132,6 +132,10 @@ class _Reader(HTMLParser):
             self._pop()
         elif tag in _CELLS | {"tr"} and top in _CELLS:
             self._pop()
+            if tag == "tr" and self.open and self.open[-1].tag == "tr":
+                self._pop()
+        elif tag == "tr" and top == "tr":
+            self._pop()
 
     # -- the parser's events -----------------------------------------------------------
 

@@ -244,6 +244,8 @@ def test_unclosed_paragraphs_and_items_do_not_pile_up() -> None:
     # Left open as HTML allows, they close themselves: text after many is still read.
     assert html_text("<p>x" * (MAX_DEPTH * 2) + "<p>last").text.splitlines()[-1] == "last"
     assert html_text("<ul>" + "<li>x" * (MAX_DEPTH * 2) + "<li>last</ul>").text.splitlines()[-1] == "last"
+    rows = "<table>" + "<tr><td>x<td>y" * (MAX_DEPTH * 2) + "<tr><td>last</table>"
+    assert html_text(rows).text.splitlines()[-2:] == ["x y", "last"]
 
 
 def test_a_hidden_blockquote_and_a_quote_inside_hidden_text_leave_no_mark() -> None:
