@@ -11,9 +11,12 @@ from email import policy
 from email.message import Message
 from email.parser import BytesParser
 from enum import Enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from referee.live.mail.replies import new_text
+from referee.live.mail.replies import Doubt, new_text
+
+if TYPE_CHECKING:
+    from referee.live.mail.html import HtmlText
 
 _FIELD = re.compile(r"\s*(key|token|salt)\s*:(.*)", re.IGNORECASE | re.DOTALL)
 _UNDECLARED = {"us-ascii", "ascii", "unknown-8bit", "x-unknown"}
@@ -44,6 +47,8 @@ class Submission(NamedTuple):
     unclear: str | None = None
     """A line where the reply parser sees a quoted earlier message begin among the lines
     read as the sender's own: the boundary is unclear, and the message is refused."""
+    doubt: Doubt | None = None
+    """Why `unclear` is unclear."""
 
     def __repr__(self) -> str:
         # The passphrase never appears in a repr, a log line or an answer.
@@ -104,9 +109,9 @@ def written_lines(text: str) -> list[str | None]:
     return new_text(text, second_opinion=False).lines
 
 
-def first_html(message: Message) -> str | None:
+def first_html(message: Message) -> HtmlText | None:
     """The text of the first `text/html` part that is not an attachment (`html.html_text`)."""
-    from referee.live.mail.html import html_text
+    from referee.live.mail.html import html_text  # only for HTML-only mail: html.parser costs a stranger nothing
 
     for part in message.walk():
         if part.is_multipart() or (part.get_content_disposition() or "").lower() == "attachment":
@@ -141,18 +146,19 @@ def message_text(data: bytes) -> MessageText:
 # -- the moves of a player's message -----------------------------------------------------
 
 
-def read_body(text: str) -> Submission:
+def read_body(text: str, html: bool = False) -> Submission:
     """Keep the sender's own lines (`replies.new_text`: no quoted earlier message, signature,
     greeting or sign-off; `unclear` when the reply parser doubts the boundary); take out
     the first `Key:`, `Token:` and `Salt:` lines (every such line is removed); what remains
     is the move text. When a line holds `moves:` alone, the move text is what follows it,
     up to a line `end` or the end, and the lines outside are ignored. A body of `show` or
-    `moves` alone, in any case, is a request for the board or the legal moves."""
+    `moves` alone, in any case, is a request for the board or the legal moves. `html`: the
+    text is an HTML part's (`html.html_text`), read by `new_text`'s stricter rules."""
     kept: list[str] = []
     key: str | None = None
     token: str | None = None
     salt: str | None = None
-    read = new_text(text)
+    read = new_text(text, html=html)
     for line in read.lines:
         if line is None:
             continue
@@ -170,13 +176,13 @@ def read_body(text: str) -> Submission:
         kept.append(line.rstrip())
     between = _between_markers(kept)
     moves = "\n".join(between).strip()
-    unclear = read.unclear
+    unclear, doubt = read.unclear, read.doubt
     if unclear is not None and len(between) < len(kept) and not any(unclear in line for line in between):
-        unclear = None  # the moves stand between `moves:` and `end`, away from the line in doubt
+        unclear = doubt = None  # the moves stand between `moves:` and `end`, away from the line in doubt
     word = moves.lower()
     if word in ("show", "moves"):
-        return Submission(Request(word), "", key, token, salt, unclear)
-    return Submission(Request.PLAY, moves, key, token, salt, unclear)
+        return Submission(Request(word), "", key, token, salt, unclear, doubt)
+    return Submission(Request.PLAY, moves, key, token, salt, unclear, doubt)
 
 
 def _between_markers(lines: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from referee.judge.clock import current_instant
 from referee.live.addresses import clean_header_text
 from referee.live.mail.incoming import Incoming
+from referee.live.mail.replies import Doubt
 
 _REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|vs)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 
@@ -187,13 +188,25 @@ def not_verified(game_id: str, authserv: str) -> str:
     )
 
 
-def unclear(game_id: str, line: str, read: str) -> str:
+_DOUBTS = {
+    Doubt.EARLIER_MESSAGE: "looks like the start of a quoted earlier message, yet it is not marked as a quote.",
+    Doubt.BELOW_QUOTE: (
+        "stands below the quoted message, and your text stands above it too: it may be\n"
+        "your own text or part of the quote that your mail program did not mark."
+    ),
+}
+
+
+def unclear(game_id: str, line: str, read: str, doubt: Doubt | None = None) -> str:
     """A reply whose new text and quote cannot be told apart: refused, showing what was read."""
     shown = "\n".join(f"  | {text}" for text in read.splitlines()[:40]) or "  (nothing)"
+    if doubt is Doubt.UNREADABLE:
+        where = "Your message's HTML could not be read to its end, so where your reply ends is unclear.\n"
+    else:
+        why = _DOUBTS[doubt or Doubt.EARLIER_MESSAGE]
+        where = f'Where your reply ends and the message it quotes begins is unclear: the line\n\n  "{line}"\n\n{why}\n'
     return (
-        f"Your message to game {game_id} was not played: nothing was written. Where your reply\n"
-        f'ends and the message it quotes begins is unclear: the line\n\n  "{line}"\n\n'
-        "looks like the start of a quoted earlier message, yet it is not marked as a quote.\n"
+        f"Your message to game {game_id} was not played: nothing was written.\n{where}"
         "The referee never reads a quoted message as moves. It read this as your text:\n\n"
         f"{shown}\n\n"
         "Please answer again with only your moves above the quoted text, or put them\n"
@@ -201,16 +214,10 @@ def unclear(game_id: str, line: str, read: str) -> str:
     )
 
 
-def plain_text_please(game_id: str, html: bool, read: str | None = None) -> str:
-    """HTML-only mail (PLAY.md §5): asked for plain text; `read`, what the HTML's own text
-    (quotes left out) would have given, is shown so that the player can check it."""
-    what = "only HTML" if html else "no text"
-    shown = ""
-    if read is not None:
-        lines = "\n".join(f"  | {text}" for text in read.splitlines()[:40]) or "  (nothing)"
-        shown = f"\nIts text, quotes left out, reads:\n\n{lines}\n\nNothing of it was played.\n"
+def plain_text_please(game_id: str) -> str:
+    """A message with no text part, neither plain nor HTML (PLAY.md §5): asked for plain text."""
     return (
-        f"Your message to game {game_id} holds {what}, so nothing was played.\n{shown}\n"
+        f"Your message to game {game_id} holds no text, so nothing was played.\n\n"
         "Please send your moves as plain text (text/plain), one submission per message;\n"
         "write `show` for the board or `moves` for the legal moves. Most mail programs\n"
         "have a plain-text setting (Gmail: More options, Plain text mode).\n"

@@ -29,6 +29,7 @@ from referee.live.mail.headers import Head, read_head
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.ledger import Entry, Ledger
 from referee.live.mail.log import LogLine, Outcome
+from referee.live.mail.replies import Doubt
 from referee.live.mail.verified import verified
 from referee.live.play.submission import command_in, command_refusal
 
@@ -238,10 +239,11 @@ def _answers(
     to_sender = ((player.address, player.name),)
     mover = current.to_move in player.sides
     if message.text is None:
-        read = read_body(message.html_text).moves if message.html_text is not None else None
-        body = compose.plain_text_please(game_id, message.html_only, read)
+        body = compose.plain_text_please(game_id)
         return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, body)], [], Outcome.REFUSED
-    submission = read_body(message.text)
+    submission = read_body(message.text, html=message.html_only)
+    if not message.html_complete:
+        submission = submission._replace(unclear="(the HTML could not be read to its end)", doubt=Doubt.UNREADABLE)
     keys = players.load_keys(settings.games / PLAYERS_FILE)
     authserv = settings.trusted
     if authserv is not None and keys is None and not provider:
@@ -254,7 +256,7 @@ def _answers(
             answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
             return [answer], [f"{player.address}: not accepted for game {game_id}: {reason}"], Outcome.NOT_ACCEPTED
     if submission.unclear is not None:
-        body = compose.unclear(game_id, submission.unclear, submission.moves)
+        body = compose.unclear(game_id, submission.unclear, submission.moves, submission.doubt)
         note = f"{player.address}: refused for game {game_id}: the reply's boundary is unclear"
         return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     command = next((found for text in (submission.moves, submission.salt or "") if (found := command_in(text))), None)

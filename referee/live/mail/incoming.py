@@ -16,8 +16,9 @@ from referee.live.mail.headers import GAME_ID, Head, game_ids, read_head
 
 
 class Incoming(NamedTuple):
-    """What the gateway needs of a message. `text` is the first `text/plain` part decoded
-    (None if there is none); `html_only` says there was an HTML part instead."""
+    """What the gateway needs of a message. `text` is the first `text/plain` part decoded,
+    else the text of its first HTML part (`html.html_text`, quoted parts as `>` lines), else
+    None; `html_only` says the text is the HTML part's."""
 
     message_id: str | None
     references: tuple[str, ...]
@@ -28,8 +29,8 @@ class Incoming(NamedTuple):
     text: str | None
     html_only: bool
     automatic: bool
-    html_text: str | None = None
-    """An HTML-only message's text as read (`html.html_text`), to show the player."""
+    html_complete: bool = True
+    """False when the HTML parser gave up before the end of the HTML part."""
 
     def __repr__(self) -> str:
         return f"<Incoming {self.message_id} from {self.sender} subject {self.subject!r}>"
@@ -42,12 +43,16 @@ def parse(data: bytes) -> Incoming:
 
 
 def with_body(head: Head, data: bytes) -> Incoming:
-    """The message whose head is `head`, with its first text part. The body is parsed with
-    the `compat32` policy, which never decodes a header's encoded words."""
+    """The message whose head is `head`, with its first text part (or its HTML part's text,
+    PLAY.md §5). The body is parsed with the `compat32` policy, which never decodes a
+    header's encoded words."""
     if data.startswith(b"From "):
         data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
     message = BytesParser(policy=policy.compat32).parsebytes(data)
     text, html = _first_text(message)
+    converted = _first_html(message) if html and text is None else None
+    if converted is not None:
+        text = converted.text
     return Incoming(
         head.message_id,
         head.references,
@@ -56,9 +61,9 @@ def with_body(head: Head, data: bytes) -> Incoming:
         head.subject,
         head.game_ids,
         text,
-        html and text is None,
+        converted is not None,
         head.automatic is not None,
-        _first_html(message) if html and text is None else None,
+        converted is None or converted.complete,
     )
 
 

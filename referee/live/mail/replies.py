@@ -25,11 +25,17 @@ Then a second opinion: the maintained reply parser `mail-parser-reply`, whose ta
 the attribution lines and quoted-header blocks of many clients and languages, reads the
 lines kept. When it finds the start of an earlier message among them, the boundary is
 unclear, and `unclear` says which line: the gateway then refuses the message, showing what
-it read, rather than guess (PLAY.md §5: quoted text is never moves)."""
+it read, rather than guess (PLAY.md §5: quoted text is never moves).
+
+The text of an HTML-only message (`html.html_text`: its marked quotes already `>` lines)
+is read by the same rules, stricter where the client's marks say more (`html=True`): an
+attribution with no quoted part below it is not a cut but a doubt (the client marks its
+quotes, so this one is unmarked), and so is own text on both sides of a quoted part."""
 
 from __future__ import annotations
 
 import re
+from enum import Enum
 from typing import NamedTuple
 
 _FLAGS = re.IGNORECASE
@@ -77,23 +83,44 @@ RESERVED = {"draw", "undo", "resign", "timeout", "show", "moves", "status", "lea
 """Words a body may hold alone that mean something (PLAY.md §5, §6; LEAGUE.md §3): never a name or a greeting."""
 
 
+class Doubt(Enum):
+    """Why the boundary between a reply's new text and its quote is unclear."""
+
+    EARLIER_MESSAGE = "earlier-message"
+    """A line that begins an earlier message, not marked as a quote (an attribution
+    with no quote below it in HTML mail, or what the reply parser sees)."""
+    BELOW_QUOTE = "below-quote"
+    """HTML mail with text both above and below a quoted part: what stands below may
+    be the quote's own, unmarked."""
+    UNREADABLE = "unreadable"
+    """HTML the parser gave up on before its end."""
+
+
 class NewText(NamedTuple):
     """A message's lines, each the sender's own text or None; and, when the boundary
-    between new text and quote is unclear, the line that makes it so."""
+    between new text and quote is unclear, the line that makes it so and why."""
 
     lines: list[str | None]
     unclear: str | None = None
+    doubt: Doubt | None = None
 
 
-def new_text(text: str, second_opinion: bool = True) -> NewText:
+def new_text(text: str, second_opinion: bool = True, html: bool = False) -> NewText:
+    """The sender's own lines of `text`. `html`: the text of an HTML part (`html.html_text`),
+    whose client marks its quotes: an attribution with no quoted part below it, and text
+    both above and below a quoted part, make the boundary unclear instead of being
+    guessed at (docs/mail.md, "HTML-only mail")."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     kept: list[str | None] = []
+    quoted: list[int] = []
+    unmarked: str | None = None
     index = 0
     while index < len(lines):
         line = lines[index]
         if _is_cut(lines, index):
             break
         if line.lstrip().startswith(">"):
+            quoted.append(len(kept))
             kept.append(None)
             index += 1
             continue
@@ -103,13 +130,34 @@ def new_text(text: str, second_opinion: bool = True) -> NewText:
             index += span
             continue
         if span and _WROTE_START.match(line):
-            break  # "On ... wrote:" with an unmarked quote below: the earlier message
+            if not html:
+                break  # "On ... wrote:" with an unmarked quote below: the earlier message
+            unmarked = line.strip() if unmarked is None else unmarked  # read on, to show it all
         kept.append(line)
         index += 1
     _drop_greeting(kept)
     _drop_sign_off(kept)
+    if unmarked is not None:
+        return NewText(kept, unmarked[:120], Doubt.EARLIER_MESSAGE)
+    if html and (below := _below_quote(kept, quoted)) is not None:
+        return NewText(kept, below[:120], Doubt.BELOW_QUOTE)
     unclear = _second_opinion(kept) if second_opinion else None
-    return NewText(kept, unclear)
+    return NewText(kept, unclear, None if unclear is None else Doubt.EARLIER_MESSAGE)
+
+
+def _below_quote(kept: list[str | None], quoted: list[int]) -> str | None:
+    """The first own line of a second piece of own text, when a quoted part stands
+    between two (the own text must be one piece: above the quotes or below them)."""
+    quotes = set(quoted)
+    seen = ended = False
+    for index, line in enumerate(kept):
+        if index in quotes:
+            ended = seen
+        elif line is not None and line.strip():
+            if ended:
+                return line.strip()
+            seen = True
+    return None
 
 
 def _is_cut(lines: list[str], index: int) -> bool:
@@ -210,4 +258,4 @@ def _second_opinion(kept: list[str | None]) -> str | None:
     return None
 
 
-__all__ = ["NewText", "new_text"]
+__all__ = ["Doubt", "NewText", "new_text"]

@@ -156,14 +156,14 @@ def test_show_and_moves_answer_without_playing(tmp_path: Path, smtp: SmtpServer)
     assert path.read_text() == before
 
 
-def test_html_only_mail_is_asked_for_plain_text(tmp_path: Path, smtp: SmtpServer) -> None:
+def test_html_only_mail_is_read_as_text(tmp_path: Path, smtp: SmtpServer) -> None:
+    # PLAY.md §5 (amended): converted and read as a plain body (client samples: test_html.py).
     path = nika_game(tmp_path)
     html = message(ANN, "[g1]")
     html.set_content("<p>d1+d2+d3-W i3-E</p>", subtype="html")
     assert mail_gm(tmp_path, smtp, html.as_bytes())[0] == 0
-    [answer] = smtp.take()
-    assert "holds only HTML" in answer.text and "plain text" in answer.text
-    assert "W:" not in path.read_text()
+    assert "1. W: d1+d2+d3-W i3-E" in path.read_text()
+    assert len(smtp.take()) == 2  # the player to move, the others
 
 
 def test_a_stale_token_is_refused(tmp_path: Path, smtp: SmtpServer) -> None:

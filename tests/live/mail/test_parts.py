@@ -69,7 +69,7 @@ def test_the_first_plain_part_of_a_multipart_message() -> None:
     html_only = EmailMessage()
     html_only.set_content("<p>d1-W</p>", subtype="html")
     message = _parsed(html_only)
-    assert message.text is None and message.html_only
+    assert message.text == "d1-W" and message.html_only and message.html_complete
     attached_only = EmailMessage()
     attached_only.add_attachment("d1-W\n", filename="moves.txt")
     assert _parsed(attached_only).text is None
@@ -241,7 +241,7 @@ def test_answer_texts() -> None:
     assert "Did you mean: c1-E, c1-W?" in refused and "BOARD" in refused
     assert "Athens pushes" not in refused and "g1: ongoing" not in refused
     assert "d1-W, d1-E" in compose.listed("g1", "Athens to move: 2", ["d1-W", "d1-E"])
-    assert "holds only HTML" in compose.plain_text_please("g1", True)
+    assert "holds no text" in compose.plain_text_please("g1")
     assert "Key: your passphrase" in compose.not_accepted("g1", "it carries no Key: line")
 
 

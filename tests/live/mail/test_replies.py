@@ -84,28 +84,22 @@ def test_the_moves_markers_settle_an_unclear_boundary() -> None:
     assert (submission.moves, submission.unclear) == (NEW, None)
 
 
-def test_html_only_mail_is_asked_for_plain_text_showing_what_its_text_holds(tmp_path: Path) -> None:
-    # PLAY.md §5: HTML-only mail is answered with a request for plain text; the answer
-    # shows the HTML's own text as read (the Gmail quote, a <blockquote>, left out).
+def test_html_only_mail_is_read_without_its_quote(tmp_path: Path) -> None:
+    # PLAY.md §5 (amended): HTML-only mail is converted, its Gmail quote (div.gmail_quote,
+    # a <blockquote>) left out, and read as a plain body. More clients: test_html.py.
     path = nika_game(tmp_path)
-    before = path.read_text(encoding="utf-8")
     built = message("Ann <ann@example.org>", "Re: [g1] opening")
     built.set_content(_sample("gmail.html"), subtype="html")
     handled = _handle(tmp_path, built)
-    assert handled.outcome is not None and handled.outcome.value == "refused"
-    assert path.read_text(encoding="utf-8") == before
-    [answer] = outbox_messages(tmp_path / "outbox")
-    text = answer.get_body(("plain",)).get_content()  # type: ignore[union-attr]
-    assert "holds only HTML" in text and "plain text" in text
-    assert f"  | {NEW}" in text and QUOTED not in text
+    assert handled.outcome is not None and handled.outcome.value == "played", handled.notes
+    record = path.read_text(encoding="utf-8")
+    assert f"1. W: {NEW}" in record and "i1-E" not in record
 
 
-def test_html_becomes_text_with_blockquotes_quoted() -> None:
-    text = html_text(_sample("gmail.html"))
-    assert text.splitlines()[0] == NEW
-    assert f">   {QUOTED}".split() == [line for line in text.splitlines() if QUOTED in line][0].split()
-    lines = html_text("<style>p{}</style><p>a &amp; b</p><hr><p>c</p>").splitlines()
-    assert [line for line in lines if line] == ["a & b", "_" * 32, "c"]
+def test_html_becomes_text_with_quoted_parts_as_one_line() -> None:
+    assert html_text(_sample("gmail.html")).text.splitlines() == [NEW, "", ">"]
+    lines = html_text("<style>p{}</style><p>a &amp; b</p><hr><p>c</p>").text.splitlines()
+    assert lines == ["a & b", "_" * 32, "c"]
 
 
 @pytest.mark.parametrize(
