@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from referee.judge.words import plural
 from referee.league.config import LeagueConfig
 from referee.league.results import GameResult, placing
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
-from referee.league.standings import Table, game_points, number_text, row_figures
+from referee.league.standings import Table, game_points, number_text, points_text, row_figures
 from referee.notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
 
 INDEX = "index.html"
@@ -210,7 +211,7 @@ def index_page(site: Site) -> str:
         f"<h1>{bdi(config.name)}</h1>",
         f'<p class="meta">{esc(config.game)}, {config.players_per_game} players a game, '
         f"{esc(config.pairing.value)}; round {site.current} of {site.rounds}; "
-        f"{site.table.finished} games finished, {site.table.ongoing} ongoing</p>",
+        f"{plural(site.table.finished, 'game')} finished, {site.table.ongoing} ongoing</p>",
         "<h2>Standings</h2>",
         standings_table(site),
     ]
@@ -310,8 +311,8 @@ def player_page(site: Site, address: str, name: str) -> str:
     body = [f"<h1>{bdi(name)}</h1>"]
     if row is not None:
         body.append(
-            f'<p class="meta">rank {row.rank}; {number_text(row.points)} points from {row.games} games '
-            f"({row.wins} won, {row.draws} drawn, {row.losses} lost, {row.byes} byes); "
+            f'<p class="meta">rank {row.rank}; {points_text(row.points)} from {plural(row.games, "game")} '
+            f"({row.wins} won, {row.draws} drawn, {row.losses} lost, {plural(row.byes, 'bye')}); "
             f"rating {row.rating:.2f} (mu {row.mu:.2f}, sigma {row.sigma:.2f})</p>"
         )
     body.append("<h2>Rating after each game</h2>")
