@@ -26,9 +26,9 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0 auto; p
 h1 { font-size: 20px; margin: 4px 0 8px 0; } h2 { font-size: 16px; margin: 18px 0 6px 0; }
 nav.crumbs { font-size: 13px; margin-bottom: 6px; } nav.crumbs a { margin-right: 4px; }
 .scroll { overflow-x: auto; max-width: 100%; }
-table { border-collapse: collapse; font-size: 13px; background: #fff; max-width: 100%; }
-th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; font-size: 13px; background: #fff; }
+th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; overflow-wrap: normal; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .board svg, svg.chart { display: block; max-width: 100%; height: auto; }
 .board { max-width: 520px; }
 .status-illegal, .status-malformed, .status-error { color: #b00000; }
