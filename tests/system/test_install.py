@@ -214,3 +214,40 @@ def test_an_editable_install_removes_the_man_page_that_an_install_put_there(tmp_
     assert page.is_file()
     _run([python, "-m", "pip", "install", "--quiet", "-e", str(source)], env=_clean_env())
     assert not page.exists()
+
+
+def _guide_install() -> str:
+    """docs/guide/mail.md's first command for a mailbox at a provider: the install with IMAP."""
+    text = (ROOT / "docs" / "guide" / "mail.md").read_text(encoding="utf-8")
+    found = re.search(r"```sh\n(pipx install [^\n#]*?)\s*(?:#[^\n]*)?\n", text)
+    assert found is not None, "docs/guide/mail.md lost its install command"
+    return found.group(1)
+
+
+def test_the_mail_guides_install_with_imap_works_from_a_checkout(built: dict[str, Path]) -> None:
+    """`pipx install '.[imap]'` (not `pip install --user 'referee[imap]'`, refused in a venv
+    and under PEP 668, and naming a distribution no index has): `referee` lands where the
+    cron line names it (PIPX_BIN_DIR, ~/.local/bin by default), its environment holds
+    IMAPClient, and `mail --imap` goes past the import to ask for its password."""
+    pipx = shutil.which("pipx")
+    if pipx is None:
+        pytest.skip("pipx is not installed (pip install pipx; .ci/run installs it)")
+    command = _guide_install()
+    assert command == "pipx install '.[imap]'", command
+    home = built["where"] / "pipx-imap"
+    env = _clean_env(PIPX_HOME=str(home), PIPX_BIN_DIR=str(home / "bin"), PIPX_MAN_DIR=str(home / "man"))
+    _run(["bash", "-c", command], cwd=_unpacked_sdist(built, "for-pipx-imap"), env=env)
+    referee = home / "bin" / "referee"
+    python = home / "venvs" / "referee" / "bin" / "python"
+    _run([str(python), "-c", "import imapclient"], cwd=built["where"], env=env)
+    done = subprocess.run(
+        [str(referee), "mail", "--games", str(built["where"]), "--imap", "imap://gm@127.0.0.1:9/INBOX"],
+        cwd=built["where"],
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 2 and "needs a password" in done.stderr and "IMAPClient" not in done.stderr, done.stderr
+    assert (home / "man" / "man1" / "referee.1").is_file()
