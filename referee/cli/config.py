@@ -42,6 +42,8 @@ class Setting:
     """Where it goes: the command's path then the parameter's name (("mail", "games_dir"))."""
     help: str
     secret: bool = False
+    default: str = ""
+    """What the command does without it, as `referee config` and its help say it ("" for nothing)."""
 
     @property
     def variable(self) -> str:
@@ -53,14 +55,27 @@ class Setting:
         return "DIR" if self.key == "league" else f"--{self.key}"
 
 
+WAIT_DEFAULT = 10.0
+"""Seconds `mail`, `play` and `reveal` wait for a busy game without --wait (their options' default)."""
+SENDER_DEFAULT = "referee@HOSTNAME"
+"""What mails come from without --from: `referee@` and this machine's name."""
+OUTBOX_DEFAULT = "GAMES/outbox"
+"""Where `mail` writes answers without --outbox: the outbox folder of the game folder."""
+
 _LEAGUE_FOLDER = tuple(("league", command, "folder") for command in ("pair", "status", "standings", "site", "tick"))
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("games", "path", (("mail", "games_dir"),), "mail: the game folder"),
-    Setting("outbox", "path", (("mail", "outbox"),), "mail: where answers wait as .eml files"),
+    Setting("outbox", "path", (("mail", "outbox"),), "mail: where answers wait as .eml files", default=OUTBOX_DEFAULT),
     Setting("keys", "path", (("mail", "keys"),), "mail: the GM's seed files KEYS/ID.key"),
     Setting("smtp", "text", (("mail", "smtp"), ("league", "tick", "smtp")), "mail, league tick: HOST:PORT"),
-    Setting("starttls", "flag", (("mail", "starttls"), ("league", "tick", "starttls")), "with smtp: use STARTTLS"),
+    Setting(
+        "starttls",
+        "flag",
+        (("mail", "starttls"), ("league", "tick", "starttls")),
+        "with smtp: use STARTTLS",
+        default="false",
+    ),
     Setting("smtp-user", "text", (("mail", "smtp_user"), ("league", "tick", "smtp_user")), "with smtp: log in"),
     Setting("smtp-password", "text", (), "the password of smtp-user (file mode 0600 only)", secret=True),
     Setting(
@@ -68,6 +83,7 @@ SETTINGS: tuple[Setting, ...] = (
         "text",
         (("mail", "sender"), ("league", "tick", "sender"), ("league", "pair", "sender")),
         "the address mails come from",
+        default=SENDER_DEFAULT,
     ),
     Setting("gm", "text", (("mail", "gm"),), "mail: the GM's address, copied on every answer"),
     Setting("imap", "text", (("mail", "imap"),), "mail: the mailbox to read, imaps://USER@HOST[:PORT]/MAILBOX"),
@@ -76,7 +92,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("log-file", "path", (("mail", "log_file"),), "mail: a JSON line per message handled, also there"),
     Setting("trust-authserv", "text", (("mail", "trust_authserv"),), "mail: the provider's authserv-id to trust"),
     Setting(
-        "wait", "seconds", (("mail", "wait"), ("play", "wait"), ("reveal", "wait")), "seconds to wait for a busy game"
+        "wait",
+        "seconds",
+        (("mail", "wait"), ("play", "wait"), ("reveal", "wait")),
+        "seconds to wait for a busy game",
+        default=f"{WAIT_DEFAULT:g}",
     ),
     Setting("league", "path", _LEAGUE_FOLDER, "league pair|status|standings|site|tick: the league folder DIR"),
 )
@@ -216,6 +236,33 @@ def apply() -> dict[str, object]:
     return config.default_map()
 
 
+def effective_default(config: Config, key: str) -> tuple[str, str]:
+    """What a setting left unset comes to, and whence: (`10`, `default`), (`referee@gm-box`,
+    `default: referee@HOSTNAME`), (`/srv/games/outbox`, `default: GAMES/outbox`); `-` for a
+    setting that is nothing unless given (no SMTP server: answers wait in the outbox)."""
+    setting = BY_KEY[key]
+    if setting.key == "from":
+        from referee.live.mail import default_sender  # only for `referee config`
+
+        return default_sender(), f"default: {SENDER_DEFAULT}"
+    if setting.key == "outbox":
+        games = config.values["games"].value
+        where = str(Path(str(games)) / "outbox") if isinstance(games, str) else OUTBOX_DEFAULT
+        return where, f"default: {OUTBOX_DEFAULT}"
+    return (setting.default or "-"), "default"
+
+
+def help_text() -> str:
+    """The settings as the help of `referee config` lists them, from SETTINGS (so it cannot
+    fall behind the table): each key, what it is for, its default."""
+    width = max(len(setting.key) for setting in SETTINGS)
+    rows = ["\b"]  # Click keeps the lines of this paragraph as they are
+    for setting in SETTINGS:
+        default = f" (default {setting.default})" if setting.default else ""
+        rows.append(f"{setting.key:<{width}}  {setting.help}{default}")
+    return "\n".join(rows)
+
+
 def lines(config: Config) -> list[str]:
     """`referee config`: the file, then each setting, its value and where it comes from."""
     if config.path is None:
@@ -227,11 +274,15 @@ def lines(config: Config) -> list[str]:
     for entry in config.values.values():
         setting = entry.setting
         if entry.value is None:
-            text = "-"
-        elif setting.secret:
+            text, source = effective_default(config, setting.key)
+            rows.append((setting.key, text, source))
+            continue
+        if setting.secret:
             text = "(set, not shown)"
         elif isinstance(entry.value, bool):
             text = "true" if entry.value else "false"
+        elif isinstance(entry.value, float):
+            text = f"{entry.value:g}"
         else:
             text = str(entry.value)
         rows.append((setting.key, text, entry.source))
@@ -250,6 +301,7 @@ def as_json(config: Config) -> dict[str, object]:
             key: {
                 "value": None if entry.setting.secret and entry.value is not None else entry.value,
                 "set": entry.value is not None,
+                "default": effective_default(config, key)[0] if entry.value is None else None,
                 "source": entry.source,
                 "variable": entry.setting.variable,
                 "option": entry.setting.option,

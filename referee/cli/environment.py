@@ -3,6 +3,7 @@ and the settings it runs with (`referee.cli.completion`, `referee.cli.config`)."
 
 from __future__ import annotations
 
+import inspect
 from typing import Annotated
 
 import click
@@ -39,11 +40,14 @@ def completion(
 def show_config(json_output: JsonOption = False) -> None:
     """Show each setting in force and where it comes from: the file, an environment variable
     (REFEREE_GAMES ...) or the command's default. The file is ~/.config/referee/config.toml,
-    or the one REFEREE_CONFIG names; the command line overrides both.
+    or the one REFEREE_CONFIG names; the command line overrides both. A setting left unset
+    shows the value the command takes without it (wait 10, from referee@HOSTNAME).
 
-    Settings: games, outbox, keys, smtp, starttls, smtp-user, smtp-password (only in a file
-    of mode 0600), from, gm, wait, league (the folder of league pair, status, standings,
-    site and tick). See docs/config.md.
+    The settings (each also REFEREE_ and its key in capitals, - as _; see docs/config.md):
+
+    {settings}
+
+    Example (cron, once the file says the rest): */5 * * * * $HOME/.local/bin/referee mail
     """
     from referee.cli import config
     from referee.judge.words import json_line
@@ -63,6 +67,10 @@ def show_config(json_output: JsonOption = False) -> None:
 def register() -> None:
     """Add `completion` and `config` to the app, after the commands that --help lists first."""
     app.command(short_help="A completion script for bash, zsh or fish (static: a Tab never runs referee).")(completion)
-    app.command("config", short_help="The settings in force (config.toml, REFEREE_* variables) and their sources.")(
-        show_config
-    )
+    from referee.cli.config import help_text
+
+    app.command(
+        "config",
+        help=inspect.cleandoc(show_config.__doc__ or "").replace("{settings}", help_text()),
+        short_help="The settings in force (config.toml, REFEREE_* variables) and their sources.",
+    )(show_config)

@@ -201,6 +201,7 @@ def pair(
     """
     from referee.league import folder as league
     from referee.league.config import load
+    from referee.league.notify import OUTBOX
     from referee.live import mail as gateway
     from referee.live.mail.players import checked_address
 
@@ -217,21 +218,36 @@ def pair(
         else:
             for line in paired.lines(config):
                 out(line)
+            if paired.mails:  # they wait there: `league tick --smtp` (or `mail --flush`) sends them
+                out(f"mails: {len(paired.mails)} into {Path(folder) / OUTBOX} (league tick --smtp sends them)")
         for note in paired.notes:
             err(f"referee league: {note}")
 
 
-@league_app.command(short_help="Every game: players by seat, whose turn, deadline, result.")
-def status(folder: Folder, json_output: JsonOption = False) -> None:
-    """Every game of the league: its players by seat, whose turn it is and when that side's
-    time runs out (timed leagues), its last submission and its result. Exit 1 when a game is
-    illegal or malformed (named).
+StatusNowOption = Annotated[
+    str | None,
+    typer.Option(
+        "--now",
+        metavar="TIME",
+        help="Show each deadline's time left at TIME, UTC: 2026-12-01T12:00:00Z, or now (the clock).",
+    ),
+]
 
-    Example: referee league status autumn --json
+
+@league_app.command(short_help="Every game: players by seat, whose turn, deadline, result.")
+def status(folder: Folder, now: StatusNowOption = None, json_output: JsonOption = False) -> None:
+    """Every game of the league: its players by seat, whose turn it is and when that side's
+    time runs out (timed leagues; with --now, the time left at that instant), its last
+    submission and its result. Exit 1 when a game is illegal or malformed (named).
+
+    Example: referee league status autumn --now 2026-12-02T12:00:00Z --json
     """
     from referee.league import folder as league
+    from referee.notation.timing import format_instant
 
     with _boundary():
+        # without --now no time left is shown, and the clock is not read
+        instant = None if now is None else _now(None if now.strip() == "now" else now)
         config, games, _ = league.status(Path(folder))
         if json_output:
             round_number = league.current_round(games)
@@ -241,14 +257,15 @@ def status(folder: Folder, json_output: JsonOption = False) -> None:
                         "league": config.name,
                         "round": round_number,
                         "rounds": league.total_rounds(config),
-                        "games": [league.game_json(game) for game in games],
+                        **({"now": format_instant(instant)} if instant is not None else {}),
+                        "games": [league.game_json(game, instant) for game in games],
                     }
                 )
             )
         else:
             out(f"{config.name}: {config.game}, round {league.current_round(games)} of {league.total_rounds(config)}")
             for game in games:
-                out(league.game_line(game))
+                out(league.game_line(game, now=instant))
         _judged(games)
 
 

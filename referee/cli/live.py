@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from referee.cli.app import AsOfOption, JsonOption, NowOption, app, err, fail_usage, finish, out
+from referee.cli.config import WAIT_DEFAULT
 from referee.cli.exits import Tally
 from referee.judge.errors import ExitStatus, UsageError
 from referee.judge.words import json_line
@@ -109,7 +110,7 @@ def play(
         list[str] | None, typer.Option("--salt", help="Write a side's salt, as SIDE=TEXT (repeatable).")
     ] = None,
     json_output: JsonOption = False,
-    wait: WaitOption = 10.0,
+    wait: WaitOption = WAIT_DEFAULT,
     now: NowOption = None,
     grant: Annotated[
         list[str] | None,
@@ -194,7 +195,7 @@ def reveal(
     file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
     seed_file: Annotated[str, typer.Option("--seed-file", help="The game master's key file.")],
     json_output: JsonOption = False,
-    wait: WaitOption = 10.0,
+    wait: WaitOption = WAIT_DEFAULT,
     force: Annotated[
         bool, typer.Option("--force", help="Reveal an ongoing game's seed too (every future die becomes predictable).")
     ] = False,
@@ -293,7 +294,7 @@ def mail(
     ] = None,
     wait: Annotated[
         float, typer.Option("--wait", callback=_finite_wait, help="Seconds to wait for a busy game.")
-    ] = 10.0,
+    ] = WAIT_DEFAULT,
     add_player: Annotated[
         str | None,
         typer.Option(

@@ -31,9 +31,14 @@ def _bold(text: str) -> str:
 
 
 def _paragraphs(text: str) -> list[str]:
-    """The help's paragraphs as roff: each paragraph refilled, each `Example` line kept on its own line."""
+    """The help's paragraphs as roff: each paragraph refilled, each `Example` line kept on its
+    own line; a paragraph Click keeps as it is (its first line `\\b`: a table) kept unfilled."""
     blocks: list[str] = []
     for block in re.split(r"\n\s*\n", text.strip()):
+        if block.lstrip(" ").startswith("\b\n"):
+            kept = [line.strip() for line in block.lstrip(" ").splitlines()[1:] if line.strip()]
+            blocks.append(".nf\n" + "\n".join(_escape(line) for line in kept) + "\n.fi")
+            continue
         lines: list[str] = []
         for line in block.replace("\b", "").splitlines():
             line = line.strip()

@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.games import registry
 from referee.games.api import GameInfo
+from referee.judge.words import plural
 from referee.notation.lexicon import TAG_NAME
 from referee.notation.timing import TimeControl, TimingError, parse_duration, parse_time_control
 
@@ -243,7 +244,9 @@ class _Reader:
         leave_days = self.whole("leave_days", data.get("leave_days", 0), 0)
         players = self.players(data.get("player", []))
         if need_players and len(players) < per_game:
-            raise self.fail("player", f"{len(players)} players, fewer than the {per_game} a game of {info.name} needs")
+            raise self.fail(
+                "player", f"{plural(len(players), 'player')}, fewer than the {per_game} a game of {info.name} needs"
+            )
         config = LeagueConfig(
             name=name,
             game=info.name,

@@ -41,7 +41,7 @@ from referee.league.results import (
     withdrawal_rounds,
     withdrawn_in,
 )
-from referee.notation.timing import format_instant
+from referee.notation.timing import format_duration, format_instant
 from referee.store.ops import make_folders
 
 LOG_FILE = "league.log"
@@ -489,8 +489,17 @@ def status(folder: Path) -> tuple[LeagueConfig, list[GameResult], list[dict[str,
     return config, list(read_games(folder)), read_log(folder)
 
 
-def game_json(game: GameResult) -> dict[str, Any]:
+def time_left(game: GameResult, now: int | None) -> int | None:
+    """Seconds the side to move has left at `now` (0 once its deadline has passed), or None:
+    no `now`, no deadline, or a `now` before the game's last stamp (the record is ahead of it)."""
+    if now is None or game.deadline is None or (game.finished_at is not None and now < game.finished_at):
+        return None
+    return max(0, game.deadline - now)
+
+
+def game_json(game: GameResult, now: int | None = None) -> dict[str, Any]:
     seat = game.player_of(game.to_move)
+    left = time_left(game, now)
     return {
         "game": game.game,
         "round": game.round,
@@ -500,6 +509,7 @@ def game_json(game: GameResult) -> dict[str, Any]:
         "to_move": game.to_move,
         "to_move_player": seat.address if seat is not None else None,
         "deadline": format_instant(game.deadline) if game.deadline is not None else None,
+        **({"left": left} if now is not None else {}),
         "last_submission": format_instant(game.finished_at) if game.finished_at is not None else None,
         "winners": list(game.winners),
         "reason": game.reason,
@@ -507,9 +517,10 @@ def game_json(game: GameResult) -> dict[str, Any]:
     }
 
 
-def game_line(game: GameResult, *, deadline: bool = True) -> str:
+def game_line(game: GameResult, *, deadline: bool = True, now: int | None = None) -> str:
     """The game's line of `league status`; without its deadline (`deadline=False`) for a
-    caller that tells it its own way (`status` by mail: with the time left)."""
+    caller that tells it its own way (`status` by mail: with the time left); with `now`,
+    the time left at that instant after the deadline (`league status --now`)."""
     players = ", ".join(f"{'+'.join(seat.sides)} {seat.name}" for seat in game.seats)
     if game.finished:
         result = game.message
@@ -518,6 +529,10 @@ def game_line(game: GameResult, *, deadline: bool = True) -> str:
         result = f"{game.to_move} ({seat.name if seat else '?'}) to move"
         if deadline and game.deadline is not None:
             result += f", deadline {format_instant(game.deadline)}"
+            left = time_left(game, now)
+            if left is not None:
+                passed = " (passed: tick writes the time-out)"
+                result += f" ({format_duration(left - left % 60)} left)" if left else passed
     else:
         result = f"{game.status}: {game.message}"
     stamp = f"; last submission {format_instant(game.finished_at)}" if game.finished_at is not None else ""

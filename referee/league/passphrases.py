@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee import store
+from referee.judge.words import plural
 from referee.league.config import load
 from referee.league.folder import append_log, league_lock
 from referee.league.notify import message, write
@@ -32,14 +33,16 @@ class Holders:
 
     having: tuple[str, ...]
     missing: tuple[str, ...]
+    folder: Path = Path("DIR")
+    """The league folder, as the game master named it (the command the warning proposes names it)."""
 
     def lines(self) -> list[str]:
         out = [f"has a passphrase: {address}" for address in self.having]
         out += [f"has none: {address}" for address in self.missing]
         if self.missing and self.having:
             out.append(
-                f"warning: {len(self.missing)} player(s) without a passphrase cannot play by mail: "
-                "referee league passphrases DIR --issue"
+                f"warning: {plural(len(self.missing), 'player')} without a passphrase cannot play by mail: "
+                f"referee league passphrases {self.folder} --issue"
             )
         return out
 
@@ -49,7 +52,7 @@ def holders(folder: Path) -> Holders:
     keys = load_keys(folder / PLAYERS_FILE) or {}
     having = tuple(player.address for player in config.players if player.address in keys)
     missing = tuple(player.address for player in config.players if player.address not in keys)
-    return Holders(having, missing)
+    return Holders(having, missing, folder)
 
 
 def issue(folder: Path, now: int, sender: str) -> list[str]:

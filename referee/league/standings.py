@@ -235,6 +235,11 @@ def number_text(value: Fraction) -> str:
     return text.rstrip("0").rstrip(".") if value.denominator in (2, 4) else text
 
 
+def points_text(value: Fraction) -> str:
+    """`1 point`, `0 points`, `1.5 points`: the number with its noun, singular only for one."""
+    return f"{number_text(value)} {'point' if value == 1 else 'points'}"
+
+
 COLUMNS = (
     "rank",
     "player",

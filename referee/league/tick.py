@@ -20,6 +20,7 @@ from referee.judge.adjudicate import Replay
 from referee.judge.clock import ClockView
 from referee.judge.errors import UsageError
 from referee.judge.token import token_of
+from referee.judge.words import plural
 from referee.league.config import Dice, Digest, LeagueConfig, load
 from referee.league.folder import KEYS_DIR, append_log, league_lock, log_order, read_log, total_rounds
 from referee.league.notify import OUTBOX, message, write
@@ -411,7 +412,7 @@ class _Run:
     def season_over(self, games: Sequence[_Game]) -> None:
         """Once, when every round is paired and every game finished: the champion, to every
         player, with the final table (docs/league.md)."""
-        from referee.league.standings import as_text, number_text, standings
+        from referee.league.standings import as_text, points_text, standings
 
         if any(entry.get("event") == "season-over" for entry in self.log):
             return
@@ -429,11 +430,12 @@ class _Run:
         names = " and ".join(row.name for row in champions)
         title = "champions" if len(champions) > 1 else "champion"
         points = champions[0].points
+        played = "its one round is played" if last == 1 else f"all {last} rounds are played"
         body = "\n".join(
             [
-                f"{self.config.name} is over: all {last} rounds are played.",
+                f"{self.config.name} is over: {played}.",
                 "",
-                f"The {title}: {names}, with {number_text(points)} points.",
+                f"The {title}: {names}, with {points_text(points)}.",
                 "",
                 "Final standings:",
                 *as_text(self.config, table),
@@ -466,7 +468,8 @@ class _Run:
             return
         send = told.apprise_sender()
         if send is None:
-            self.notes.append(f"{len(pending)} notices not sent: Apprise is missing (pip install 'referee[notify]')")
+            missing = "Apprise is missing (pip install 'referee[notify]')"
+            self.notes.append(f"{plural(len(pending), 'notice')} not sent: {missing}")
             return
         for notice, url in pending:
             failed = send(url, notice.title, notice.body)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.judge.errors import UsageError
+from referee.judge.words import plural
 from referee.league.config import CONFIG_FILE, LeagueConfigError, load
 from referee.league.notify import message, write
 from referee.league.results import GAME_FILE, judge_game, named
@@ -49,4 +50,4 @@ def tell_players(path: Path, submitted: str, result: PlayResult, now: int, sende
         write(folder, mails, now)
     except DeliveryError as error:
         return f"the players were not told: {error}"
-    return f"told {len(mails)} players of {game.game} (mails in {folder / 'outbox'})"
+    return f"told {plural(len(mails), 'player')} of {game.game} (mails in {folder / 'outbox'})"

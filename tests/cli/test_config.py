@@ -16,6 +16,7 @@ import pytest
 from referee.cli import config
 from referee.cli.entry import wants_config
 from referee.judge.errors import UsageError
+from referee.live.mail import default_sender
 from tests.conftest import EXAMPLES
 
 
@@ -90,6 +91,7 @@ def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
         "source": "file",
         "variable": "REFEREE_GAMES",
         "option": "--games",
+        "default": None,
     }
     assert (settings["smtp"]["value"], settings["smtp"]["source"]) == ("mail.example.org:587", "env REFEREE_SMTP")
     assert (settings["starttls"]["value"], settings["wait"]["value"]) == (True, 3.0)
@@ -98,7 +100,7 @@ def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
     assert text[0] == f"config file: {file} (read; REFEREE_CONFIG)"
     rows = [re.split(r"  +", line) for line in text[1:]]
     assert ["smtp", "mail.example.org:587", "[env REFEREE_SMTP]"] in rows
-    assert ["from", "-", "[default]"] in rows
+    assert ["from", default_sender(), "[default: referee@HOSTNAME]"] in rows
     assert ["games", str(tmp_path / "games"), "[file]"] in rows
     assert len({line.rindex("  [") for line in text[1:]}) == 1  # in columns
 
@@ -209,3 +211,46 @@ def test_each_secret_is_the_variable_its_reader_reads() -> None:
     assert config.BY_KEY["smtp-password"].variable == PASSWORD_VARIABLE
     assert config.BY_KEY["imap-password"].variable == PASSWORD_ENV
     assert [setting.key for setting in config.SETTINGS if setting.secret] == ["smtp-password", "imap-password"]
+
+
+def test_a_setting_left_unset_shows_the_default_the_command_takes_and_whence() -> None:
+    """`wait` and `from` have defaults (10 s, referee@HOSTNAME): shown as such, not as `-`;
+    the outbox follows the game folder. The defaults are the commands' own."""
+    import click
+    import typer
+
+    from referee.cli.main import app
+
+    file = EXAMPLES / "config" / "autumn.toml"
+    done = _referee("config", env={"REFEREE_CONFIG": str(file), "REFEREE_FROM": ""})
+    rows = {row[0]: row[1:] for row in (re.split(r"  +", line) for line in done.stdout.splitlines()[1:])}
+    assert rows["wait"] == ["10", "[default]"]
+    assert rows["starttls"] == ["false", "[default]"]
+    assert rows["outbox"] == ["/srv/games/outbox", "[default: GAMES/outbox]"]
+    assert rows["from"] == ["referee@example.org", "[file]"]
+    bare = _referee("config", "--json", env={"REFEREE_CONFIG": ""})
+    settings = _settings(bare.stdout)
+    assert (settings["wait"]["value"], settings["wait"]["default"], settings["from"]["default"]) == (
+        None,
+        "10",
+        default_sender(),
+    )
+    assert settings["games"]["default"] == "-" and settings["outbox"]["default"] == "GAMES/outbox"
+    root = typer.main.get_command(app)
+    assert isinstance(root, click.Group)
+    for command in ("mail", "play", "reveal"):
+        found = root.commands[command]
+        wait = next(param for param in found.params if param.name == "wait")
+        assert f"{wait.default:g}" == settings["wait"]["default"], command
+
+
+def test_every_setting_is_in_the_help_of_referee_config_and_in_docs_config_md() -> None:
+    from tests.conftest import ROOT
+
+    shown = _referee("config", "--help", env={"REFEREE_CONFIG": ""})
+    assert shown.returncode == 0, shown.stderr
+    listed = {line.split()[0] for line in shown.stdout.splitlines() if line.startswith("  ") and "  " in line[2:]}
+    page = (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
+    for setting in config.SETTINGS:
+        assert setting.key in listed, f"{setting.key} is not in referee config --help"
+        assert f"| `{setting.key}` |" in page, f"{setting.key} is not in the table of docs/config.md"

@@ -136,6 +136,11 @@ BASE = 'name = "Club"\ngame = "pikemen"\nplayers = 2\n'
             "player",
             "3 players, fewer than the 4 a game of pikemen needs",
         ),
+        (
+            'name = "C"\ngame = "nika"\nplayers = 2\n' + PLAYERS.split('[[player]]\nname = "Bo"')[0],
+            "player",
+            "1 player, fewer than the 2 a game of nika needs",
+        ),
         ("name = [", "", "not TOML"),
     ],
 )

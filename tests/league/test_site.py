@@ -430,3 +430,34 @@ def html_escape(text: str) -> str:
     import html
 
     return html.escape(text, quote=False)
+
+
+def test_the_player_pages_say_one_game_one_point_one_bye_in_the_singular(tmp_path: Path) -> None:
+    """Ann beats Bo in round 1 while Cy has the bye: each page counts in words that agree
+    with their number ("1 point from 1 game", "1 bye"), as the index does ("1 game finished")."""
+    from tests.helpers.league import make_league
+
+    folder = tmp_path / "lg"
+    make_league(
+        folder,
+        "--game",
+        "pikemen",
+        "--players",
+        "2",
+        "--rounds",
+        "1",
+        names="Ann Bo Cy",
+        pair_at="2026-12-01T12:00:00Z",
+    )
+    game = next(folder.glob("r1-t*.rgn"))
+    assert invoke("play", str(game), "resign")[0] == 0
+    out = tmp_path / "site"
+    assert invoke("league", "site", str(folder), "-o", str(out))[0] == 0
+    texts = {path.name: re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")) for path in out.glob("*.html")}
+    metas = [line for text in texts.values() for line in text.splitlines() if line.startswith("rank ")]
+    assert len(metas) == 3, metas
+    assert any("1 point from 1 game (1 won, 0 drawn, 0 lost, 0 byes)" in line for line in metas), metas
+    assert any("0 points from 1 game (0 won, 0 drawn, 1 lost, 0 byes)" in line for line in metas), metas
+    assert any("from 0 games (0 won, 0 drawn, 0 lost, 1 bye)" in line for line in metas), metas
+    assert "1 game finished, 0 ongoing" in texts["index.html"]
+    assert not re.search(r"\b1 (games|points|byes)\b", "\n".join(texts.values()))

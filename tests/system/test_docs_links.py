@@ -1,6 +1,7 @@
 """The docs are a house a newcomer can walk: every page of docs/ is reachable from
-docs/index.md (the page the README sends a newcomer to first), and no relative link of the
-README or of a doc points at a file that is not there."""
+docs/index.md (the page the README sends a newcomer to first), no relative link of the
+README or of a doc points at a file that is not there, and none leaves the repository (a
+clone has nothing beside it: the specification's rules a user needs are written in docs/)."""
 
 from __future__ import annotations
 
@@ -29,14 +30,25 @@ def test_code_is_not_read_as_a_link(tmp_path: Path) -> None:
     assert _links(page) == [(tmp_path / "there.md").resolve()]
 
 
+def _pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
 def test_every_relative_link_of_the_readme_and_the_docs_is_there() -> None:
     broken = [
-        f"{page.relative_to(ROOT)} -> {target}"
-        for page in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-        for target in _links(page)
-        if target.is_relative_to(ROOT) and not target.exists()  # (the spec, beside the repository: not ours)
+        f"{page.relative_to(ROOT)} -> {target}" for page in _pages() for target in _links(page) if not target.exists()
     ]
     assert broken == []
+
+
+def test_no_link_of_the_readme_or_the_docs_leaves_the_repository() -> None:
+    outside = [
+        f"{page.relative_to(ROOT)} -> {target}"
+        for page in _pages()
+        for target in _links(page)
+        if not target.is_relative_to(ROOT.resolve())
+    ]
+    assert outside == []
 
 
 def test_every_doc_is_reachable_from_the_index() -> None:

@@ -192,3 +192,56 @@ def test_the_readme_set_up_and_cron_line_run_against_a_real_dovecot(
     assert {name: len(found) for name, found in dovecot.folders().items()} == {"INBOX": 0, "referee.played": 1}
     assert len(smtp.received) == 2
     assert '"outcome": "played"' in (home / "games-mail.jsonl").read_text()
+
+
+CONFIG_PAGE = Path(__file__).resolve().parents[2] / "docs" / "config.md"
+
+
+def _config_example() -> tuple[str, str]:
+    """docs/config.md's config.toml for a provider's mailbox, and the cron line it shortens to."""
+    text = CONFIG_PAGE.read_text(encoding="utf-8")
+    file = re.search(r"<!-- config example:[^\n]*-->\n```toml\n(.*?)```", text, re.DOTALL)
+    cron = re.search(r"```\n\*/5 \* \* \* \* ([^\n]*)\n```", text)
+    assert file and cron, "docs/config.md lost its config.toml example or its cron line"
+    return file.group(1), cron.group(1)
+
+
+@pytest.mark.needs_system
+def test_the_config_file_example_makes_the_cron_line_referee_mail_alone(
+    tmp_path: Path, dovecot: Dovecot, smtp: SmtpServer
+) -> None:
+    """The file of docs/config.md at its default place, the cron line `referee mail` with
+    nothing else: the passwords come from the file (mode 0600), the move is played, the
+    answers sent, the message filed and the log line written."""
+    from tests.helpers.imap import PASSWORD
+
+    toml, cron = _config_example()
+    assert cron == "$HOME/.local/bin/referee mail", cron
+    ours = {
+        '"imap-app-password"': f'"{PASSWORD}"',
+        '"imaps://gm@example.org@imap.example.org/INBOX"': f'"{dovecot.url()}"',
+        '"smtp.example.org:587"': f'"{smtp.address}"',
+        "starttls = true\n": "",
+        'smtp-user = "gm@example.org"\n': "",
+        'smtp-password = "smtp-app-password"\n': "",
+    }
+    for theirs, mine in ours.items():
+        assert theirs in toml, theirs
+        toml = toml.replace(theirs, mine)
+    home = tmp_path / "home"
+    (home / "games").mkdir(parents=True)
+    path = nika_game(home / "games")
+    file = home / ".config" / "referee" / "config.toml"
+    file.parent.mkdir(parents=True)
+    file.write_text(toml, encoding="utf-8")
+    file.chmod(0o600)
+    shell = {key: value for key, value in os.environ.items() if not key.startswith(("REFEREE_", "XDG_"))}
+    shell["HOME"] = str(home)
+    dovecot.append(message(ANN, "[g1] my move", f"{MOVE}\n").as_bytes())
+    line = cron.replace("$HOME/.local/bin/referee", f"{sys.executable} -m referee")
+    done = subprocess.run(["sh", "-c", line], env=shell, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"1. W: {MOVE}" in path.read_text(encoding="utf-8")
+    assert {name: len(found) for name, found in dovecot.folders().items()} == {"INBOX": 0, "referee.played": 1}
+    assert len(smtp.received) == 2 and all(GM in str(received.message["From"]) for received in smtp.received)
+    assert '"outcome": "played"' in (home / "games-mail.jsonl").read_text()

@@ -173,3 +173,81 @@ def test_uv_tool_install_dot(built: dict[str, Path]) -> None:
         ["bash", "-c", _readme_command()], cwd=built["source"], env={**env, "PATH": f"{home / 'bin'}:/usr/bin:/bin"}
     )
     assert "nika: finished" in done.stdout
+
+
+def _man_command() -> str:
+    """docs/packaging.md's way to read the man page from a checkout."""
+    found = re.search(r"`(man \./man/referee\.1)`", (ROOT / "docs" / "packaging.md").read_text(encoding="utf-8"))
+    assert found is not None, "docs/packaging.md lost the man command of a checkout"
+    return found.group(1)
+
+
+def test_the_man_page_reads_from_the_checkout_as_the_docs_say() -> None:
+    """An editable install has no man page (below): the docs' command reads the checkout's."""
+    if shutil.which("man") is None:
+        pytest.skip("man is not installed (Debian's man-db)")
+    done = subprocess.run(
+        ["bash", "-c", _man_command()],
+        cwd=ROOT,
+        env={**os.environ, "MANPAGER": "cat", "MANWIDTH": "100"},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "referee league tick" in done.stdout and "REFEREE_CONFIG" in done.stdout
+
+
+@pytest.mark.slow
+def test_an_editable_install_removes_the_man_page_that_an_install_put_there(tmp_path: Path) -> None:
+    """What the README's two commands do in a fresh venv: `pip install .` puts the man page
+    in share/man/man1, `pip install -e .` over it takes it away and brings none (so the docs
+    say `man ./man/referee.1`). About 60 s: two installs."""
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=IGNORED, symlinks=True)
+    venv = tmp_path / "venv"
+    _run([sys.executable, "-m", "venv", str(venv)], env=_clean_env())
+    python = str(venv / "bin" / "python")
+    page = venv / "share" / "man" / "man1" / "referee.1"
+    _run([python, "-m", "pip", "install", "--quiet", str(source)], env=_clean_env())
+    assert page.is_file()
+    _run([python, "-m", "pip", "install", "--quiet", "-e", str(source)], env=_clean_env())
+    assert not page.exists()
+
+
+def _guide_install() -> str:
+    """docs/guide/mail.md's first command for a mailbox at a provider: the install with IMAP."""
+    text = (ROOT / "docs" / "guide" / "mail.md").read_text(encoding="utf-8")
+    found = re.search(r"```sh\n(pipx install [^\n#]*?)\s*(?:#[^\n]*)?\n", text)
+    assert found is not None, "docs/guide/mail.md lost its install command"
+    return found.group(1)
+
+
+def test_the_mail_guides_install_with_imap_works_from_a_checkout(built: dict[str, Path]) -> None:
+    """`pipx install '.[imap]'` (not `pip install --user 'referee[imap]'`, refused in a venv
+    and under PEP 668, and naming a distribution no index has): `referee` lands where the
+    cron line names it (PIPX_BIN_DIR, ~/.local/bin by default), its environment holds
+    IMAPClient, and `mail --imap` goes past the import to ask for its password."""
+    pipx = shutil.which("pipx")
+    if pipx is None:
+        pytest.skip("pipx is not installed (pip install pipx; .ci/run installs it)")
+    command = _guide_install()
+    assert command == "pipx install '.[imap]'", command
+    home = built["where"] / "pipx-imap"
+    env = _clean_env(PIPX_HOME=str(home), PIPX_BIN_DIR=str(home / "bin"), PIPX_MAN_DIR=str(home / "man"))
+    _run(["bash", "-c", command], cwd=_unpacked_sdist(built, "for-pipx-imap"), env=env)
+    referee = home / "bin" / "referee"
+    python = home / "venvs" / "referee" / "bin" / "python"
+    _run([str(python), "-c", "import imapclient"], cwd=built["where"], env=env)
+    done = subprocess.run(
+        [str(referee), "mail", "--games", str(built["where"]), "--imap", "imap://gm@127.0.0.1:9/INBOX"],
+        cwd=built["where"],
+        env=env,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 2 and "needs a password" in done.stderr and "IMAPClient" not in done.stderr, done.stderr
+    assert (home / "man" / "man1" / "referee.1").is_file()

@@ -233,3 +233,57 @@ def test_long_unbroken_texts_never_widen_a_page_on_a_phone(browser: Any, tmp_pat
     finally:
         browser.set_window_size(1280, 1000)
     assert not wide, f"wider than the {width} px screen: {', '.join(wide)}"
+
+
+# For each cell of the standings: the words (of fewer than 12 characters) that the browser
+# broke over more than one line, as "row/column: word"; and whether the table's box scrolls.
+BROKEN_WORDS = """
+var out = [];
+var rows = document.querySelectorAll('table.standings tr');
+for (var r = 0; r < rows.length; r++) {
+  var cells = rows[r].children;
+  for (var c = 0; c < cells.length; c++) {
+    var walker = document.createTreeWalker(cells[c], NodeFilter.SHOW_TEXT);
+    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+      var found, words = /\\S+/g;
+      while ((found = words.exec(node.data)) !== null) {
+        if (found[0].length >= 12) continue;
+        var range = document.createRange();
+        range.setStart(node, found.index);
+        range.setEnd(node, found.index + found[0].length);
+        var tops = {};
+        Array.prototype.forEach.call(range.getClientRects(), function (rect) {
+          if (rect.width > 0) tops[Math.round(rect.top)] = true;
+        });
+        if (Object.keys(tops).length > 1) out.push(r + '/' + c + ': ' + found[0]);
+      }
+    }
+  }
+}
+var box = document.querySelector('table.standings').parentElement;
+return [out, box.scrollWidth, box.clientWidth, getComputedStyle(box).overflowX,
+        document.documentElement.scrollWidth, window.innerWidth];
+"""
+
+
+def test_the_standings_on_a_phone_break_no_number_or_short_name_and_scroll_sideways(
+    browser: Any, site: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """At 420 px the standings are wider than the screen: their box scrolls sideways, and no
+    number (27.64) or name (Gus) is broken inside itself (before: "27 / .6 / 4", "Gu / s").
+    A 60-letter name may make the table wider still, never the page."""
+    _, out = site
+    folder = long_league(tmp_path / "long")
+    long_out = tmp_path / "www"
+    build(folder, long_out)
+    browser.set_window_size(420, 860)
+    try:
+        for page in (out / "index.html", long_out / "index.html"):
+            _open(browser, page)
+            _after_a_frame(browser)
+            broken, scroll_width, client_width, overflow, page_width, width = browser.execute_script(BROKEN_WORDS)
+            assert broken == [], f"{page}: words broken inside: {broken}"
+            assert overflow == "auto" and scroll_width > client_width, f"{page}: the standings do not scroll"
+            assert page_width <= width, f"{page}: {page_width} px wide on a {width} px screen"
+    finally:
+        browser.set_window_size(1280, 1000)

@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from referee.judge.words import plural
 from referee.league.config import LeagueConfig
 from referee.league.results import GameResult, placing
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
-from referee.league.standings import Table, game_points, number_text, row_figures
+from referee.league.standings import Table, game_points, number_text, points_text, row_figures
 from referee.notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
 
 INDEX = "index.html"
@@ -25,9 +26,9 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: 0 auto; p
 h1 { font-size: 20px; margin: 4px 0 8px 0; } h2 { font-size: 16px; margin: 18px 0 6px 0; }
 nav.crumbs { font-size: 13px; margin-bottom: 6px; } nav.crumbs a { margin-right: 4px; }
 .scroll { overflow-x: auto; max-width: 100%; }
-table { border-collapse: collapse; font-size: 13px; background: #fff; max-width: 100%; }
-th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; font-size: 13px; background: #fff; }
+th, td { border: 1px solid #ddd; padding: 3px 6px; text-align: left; vertical-align: top; overflow-wrap: normal; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .board svg, svg.chart { display: block; max-width: 100%; height: auto; }
 .board { max-width: 520px; }
 .status-illegal, .status-malformed, .status-error { color: #b00000; }
@@ -210,7 +211,7 @@ def index_page(site: Site) -> str:
         f"<h1>{bdi(config.name)}</h1>",
         f'<p class="meta">{esc(config.game)}, {config.players_per_game} players a game, '
         f"{esc(config.pairing.value)}; round {site.current} of {site.rounds}; "
-        f"{site.table.finished} games finished, {site.table.ongoing} ongoing</p>",
+        f"{plural(site.table.finished, 'game')} finished, {site.table.ongoing} ongoing</p>",
         "<h2>Standings</h2>",
         standings_table(site),
     ]
@@ -310,8 +311,8 @@ def player_page(site: Site, address: str, name: str) -> str:
     body = [f"<h1>{bdi(name)}</h1>"]
     if row is not None:
         body.append(
-            f'<p class="meta">rank {row.rank}; {number_text(row.points)} points from {row.games} games '
-            f"({row.wins} won, {row.draws} drawn, {row.losses} lost, {row.byes} byes); "
+            f'<p class="meta">rank {row.rank}; {points_text(row.points)} from {plural(row.games, "game")} '
+            f"({row.wins} won, {row.draws} drawn, {row.losses} lost, {plural(row.byes, 'bye')}); "
             f"rating {row.rating:.2f} (mu {row.mu:.2f}, sigma {row.sigma:.2f})</p>"
         )
     body.append("<h2>Rating after each game</h2>")

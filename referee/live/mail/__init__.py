@@ -191,7 +191,7 @@ def locked_out_warning(games: Path, players: Mapping[str, str]) -> str | None:
     if not missing:
         return None
     return (
-        f"warning: {games / PLAYERS_FILE} holds no passphrase for {len(missing)} player(s), whose mails "
+        f"warning: {games / PLAYERS_FILE} holds no passphrase for {plural(len(missing), 'player')}, whose mails "
         f"will all be refused until they have one: {', '.join(missing)}"
     )
 
