@@ -19,9 +19,10 @@ length passes the limit it is given out at once as a refused `RawRecord` (`refus
 why, `raw` holds only its first line, cut to 200 bytes), and the rest of it is scanned and
 dropped as it arrives, so the records after it are cut as before. Peak memory is bounded
 by `max_record` plus a block, whatever the input. On an input that may never end (a pipe,
-a device: `endless=True`), more than `max_record` bytes of text before the first record,
-or of a refused record past its limit, stop the reading (`ReadingStopped`): such an input
-can hold no further record the referee could read.
+a device: `endless=True`; and a compressed source, whose decompressed size nothing
+bounds), more than `max_record` bytes of text before the first record, or of a refused
+record past its limit, stop the reading (`ReadingStopped`): such an input can hold no
+further record the referee could read, or none it should spend the time to reach.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ MAX_RECORD = 64_000_000
 PARTIAL = 1 << 20
 """A line longer than this is scanned before its end arrives."""
 _CONTINUATION = bytes(range(0x80, 0xC0))
+ENDLESS = "on an input that may not end"
+DECOMPRESSED = "in the decompressed data"
+"""How the stop past a bound names its input: a pipe or a device; a compressed source,
+whose decompressed size nothing bounds (10 GB of zeros fit in 10 MB of gzip), so it is
+read as an input that may not end, its offsets counted in decompressed bytes."""
 
 _GAME = rb"\[Game(?![A-Za-z0-9_])"
 _START = re.compile(_GAME)
@@ -87,9 +93,10 @@ class Splitter:
     """Feed it blocks of bytes; it returns the records completed so far. `max_record`
     bounds a record's size (None: no bound); `endless` says the input may never end."""
 
-    def __init__(self, max_record: int | None = MAX_RECORD, endless: bool = False) -> None:
+    def __init__(self, max_record: int | None = MAX_RECORD, endless: bool = False, where: str = ENDLESS) -> None:
         self._max = max_record
         self._endless = endless
+        self._where = where  # how the stop names the input: ENDLESS, or DECOMPRESSED
         self._skipping = False  # inside a refused record: scanned and dropped, not kept
         self._skip_from = 0  # input offset from which text is skipped (before a record, or past the limit)
         self.stopped: str | None = None
@@ -215,7 +222,7 @@ class Splitter:
             where = "a refused record" if self._in_record else "text before the first record"
             self.stopped = (
                 f"no record start in more than {size_text(self._max)} (--max-record-bytes) of {where}, "
-                f"on an input that may not end: reading stopped at byte {self._base + self._position}"
+                f"{self._where}: reading stopped at byte {self._base + self._position}"
             )
 
     def _find_first(self, limit: int) -> None:
@@ -317,14 +324,18 @@ class Splitter:
 
 
 def raw_records(
-    stream: BinaryIO, block: int = BLOCK, max_record: int | None = MAX_RECORD, endless: bool = False
+    stream: BinaryIO,
+    block: int = BLOCK,
+    max_record: int | None = MAX_RECORD,
+    endless: bool = False,
+    where: str = ENDLESS,
 ) -> Iterator[RawRecord]:
     """The records of a binary stream, each as soon as its text has arrived: when the next
     `[Game` starts or the input ends. Reads what is available (a slow pipe is not waited
     on for a full block). A record longer than `max_record` comes refused (`refused`);
     on an `endless` input, raises ReadingStopped past the bounds the Splitter names."""
     read = getattr(stream, "read1", None) or stream.read
-    splitter = Splitter(max_record, endless)
+    splitter = Splitter(max_record, endless, where)
     while True:
         data = read(block)
         if not data:

@@ -12,7 +12,10 @@ The file is only read for the commands that take one of its settings (`mail`, `p
 `reveal`, `league ...`) and by `referee config`: `check` and the other record commands never
 look for it.
 A secret (`smtp-password`) is read from the file only when nobody but its owner can read it
-(mode 0600); otherwise every command that reads the file refuses, saying why (exit 2).
+(mode 0600); otherwise every command that reads the file refuses, saying why (exit 2). A
+file, or a folder holding it, that someone else can change (group- or other-writable, or
+owned by another user than the caller or root) is refused whole, secret or not, as ssh
+refuses such a file (docs/config.md); a FIFO there is refused without waiting on it.
 
 Relative paths in the file are relative to the file's folder, and `~` is the home folder;
 those of the environment are used as they are (relative to the working folder).
@@ -144,16 +147,31 @@ def config_path() -> tuple[Path | None, str]:
 
 
 def _read(path: Path) -> tuple[dict[str, object], os.stat_result]:
+    """The file's TOML and its status. Opened without waiting (`O_NONBLOCK`: a FIFO there
+    is refused, never waited on), following links (a dotfile manager's link to a regular
+    file is common), then `fstat`: a regular file only, one nobody else may change
+    (`_guarded`), read within MAX_BYTES. Raises UsageError."""
     import tomllib
 
     try:
-        with path.open("rb") as handle:
-            status = os.fstat(handle.fileno())
-            if not stat.S_ISREG(status.st_mode):
-                raise UsageError(f"{path}: not a file")
-            data = handle.read(MAX_BYTES + 1)
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise UsageError(f"{path}: it is {_kind(status.st_mode)}, not a regular file: not a configuration file")
+        _guarded(path, status)
+        data = b""
+        while len(data) <= MAX_BYTES:
+            piece = os.read(descriptor, MAX_BYTES + 1 - len(data))
+            if not piece:
+                break
+            data += piece
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    finally:
+        os.close(descriptor)
     if len(data) > MAX_BYTES:
         raise UsageError(f"{path}: longer than {MAX_BYTES} bytes, not a configuration file")
     try:
@@ -162,6 +180,61 @@ def _read(path: Path) -> tuple[dict[str, object], os.stat_result]:
         raise UsageError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise UsageError(f"{path}: not TOML: {error}") from None
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    return "a socket" if stat.S_ISSOCK(mode) else "a device"
+
+
+def _guarded(path: Path, status: os.stat_result) -> None:
+    """Refuse a file that someone else could change, as ssh refuses such a file: one that
+    its group or others may write, or owned by another user than the caller (root's own
+    file aside), and so too the folder holding it (and, for a link, the folder holding the
+    file it names). Whoever can change it can point `smtp` or `imap` at their own host,
+    which then receives the password from the environment, so it is refused whether or not
+    it holds a secret. A folder writable by all but sticky (`/tmp`) is no such danger: only
+    a file's owner may replace a file there. Raises UsageError saying why and the fix."""
+    me = os.geteuid()
+    if status.st_uid not in (me, 0):
+        raise UsageError(
+            f"{path} belongs to another user (uid {status.st_uid}), who could point it at any host: "
+            f"use a configuration file of your own"
+        )
+    mode = stat.S_IMODE(status.st_mode)
+    if mode & 0o022:
+        who = _who(mode)
+        raise UsageError(
+            f"{path} may be changed by {who} (mode {mode:04o}), who could point it at any host: chmod go-w {path}"
+        )
+    folders = [path.absolute().parent]
+    real = Path(os.path.realpath(path)).parent
+    if real not in folders:
+        folders.append(real)
+    for folder in folders:
+        try:
+            held = os.stat(folder)
+        except OSError:  # pragma: no cover - the file was just opened in it
+            continue
+        bits = stat.S_IMODE(held.st_mode)
+        if held.st_uid not in (me, 0):
+            raise UsageError(
+                f"{path}: its folder {folder} belongs to another user (uid {held.st_uid}), who could replace "
+                f"the file: keep the configuration in a folder of your own"
+            )
+        if bits & 0o022 and not bits & stat.S_ISVTX:
+            raise UsageError(
+                f"{path}: its folder {folder} may be changed by {_who(bits)} (mode {bits:04o}), who could "
+                f"replace the file: chmod go-w {folder}"
+            )
+
+
+def _who(mode: int) -> str:
+    both = mode & 0o020 and mode & 0o002
+    return "its group and others" if both else "its group" if mode & 0o020 else "others"
 
 
 def _checked(setting: Setting, raw: object, where: str, base: Path | None) -> str | bool | float:

@@ -152,7 +152,13 @@ def main(argv: list[str]) -> int:
     """`python -m referee.cli.manual [PATH]`: write the page to PATH (default: standard output)."""
     text = page()
     if argv:
-        Path(argv[0]).write_text(text, encoding="utf-8")
+        from referee.store import WriteFailed, write_output
+
+        try:
+            write_output(Path(argv[0]), text)  # (a link replaced, a FIFO refused: docs/files.md)
+        except WriteFailed as error:
+            sys.stderr.write(f"{error}\n")
+            return 2
     else:
         sys.stdout.write(text)
     return 0

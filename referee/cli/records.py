@@ -572,18 +572,17 @@ def stats(
 
 
 def _write(text: str | Iterable[bytes], output: str) -> None:
-    """The text (or its pieces, UTF-8) to a file, atomically as `play` writes a game
-    (PLAY.md §4): a failure half way leaves the old file as it was. Raises UsageError when
-    it cannot be written."""
+    """The text (or its pieces, UTF-8) to the file OUT the user named, as every output is
+    written (`referee.store.outputs`, docs/files.md): whole beside it and renamed over it,
+    a link there replaced (never written through), a FIFO, device or folder refused
+    unopened; a failure half way leaves the old file as it was. Raises UsageError when it
+    cannot be written."""
     from pathlib import Path
 
-    from referee.store import WriteFailed, write_atomically, write_pieces_atomically
+    from referee.store import WriteFailed, write_output
 
     try:
-        if isinstance(text, str):
-            write_atomically(Path(output), text)
-        else:
-            write_pieces_atomically(Path(output), text)
+        write_output(Path(output), text)
     except WriteFailed as error:  # (its words name the file already)
         raise UsageError(f"cannot write {output}: {error.reason}") from None
     except OSError as error:

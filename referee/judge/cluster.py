@@ -23,6 +23,10 @@ from referee.judge.verdicts import Problem
 
 CONNECT_TIMEOUT = 10
 """Seconds to reach a scheduler (or start a local cluster's) before giving up."""
+SCHEMES = ("tcp", "ws")
+"""The schedulers' schemes `--dask` reaches: those that need nothing but the address."""
+SECURED = ("tls", "wss")
+"""Schemes that need certificates (Dask's `Security`), which `--dask` has no way to give."""
 PART_RECORDS = 128
 PART_BYTES = 1 << 19
 """The smallest part sent to a worker: up to 128 records or about 512 KB, some 0.2 s of work
@@ -44,6 +48,13 @@ class Address:
                 raise UsageError(f"--dask {text}: expected local:N with N a number of worker processes, 1 or more")
             self.workers = int(count) if count else batch.jobs_for(0)
         elif "://" in text:
+            scheme = text.split("://", 1)[0].lower()
+            wanted = "a scheduler's tcp:// or ws:// address, or local[:N]"
+            if scheme in SECURED:
+                secured = f"{scheme}:// needs TLS certificates, which --dask does not take"
+                raise UsageError(f"--dask {text}: {secured}: {wanted}")
+            if scheme not in SCHEMES:
+                raise UsageError(f"--dask {text}: unsupported scheme {scheme}://: {wanted}")
             self.scheduler = text
         else:
             raise UsageError(f"--dask {text}: expected a scheduler's address (tcp://host:8786) or local[:N]")
@@ -81,8 +92,10 @@ def client(address: Address) -> Iterator[Any]:
                     )
                 )
                 found = stack.enter_context(Client(cluster, timeout=CONNECT_TIMEOUT))  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as error:
+        except Exception as error:  # whatever the peer made Dask raise (a junk length prefix: MemoryError)
             said = " ".join(str(error).split())[:200] or type(error).__name__
+            if isinstance(error, MemoryError):  # a length prefix no scheduler would send
+                said = "what answered there does not speak Dask's protocol"
             raise UsageError(f"--dask {address.text}: cannot reach the cluster: {said}") from None
         yield found
 

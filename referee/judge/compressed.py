@@ -51,6 +51,14 @@ def decompressed(stream: BinaryIO, name: str) -> BinaryIO:
     """`stream` decompressed when it is gzip, bzip2, xz or Zstandard; else its own bytes.
     Raises CorruptError when a file named for a format does not hold it, or when a
     Zstandard source arrives without the `zstandard` package."""
+    return opened(stream, name)[0]
+
+
+def opened(stream: BinaryIO, name: str) -> tuple[BinaryIO, str | None]:
+    """`decompressed`'s stream and the compression found (None: the bytes as they are).
+    A compressed source's decompressed size is bounded by nothing (a bomb: 10 GB of zeros
+    in 10 MB of gzip), so its reader treats it as an input that may not end (PLAY.md §8,
+    `referee.judge.sources`)."""
     peek = getattr(stream, "peek", None)
     if name != "-" and peek is not None:  # a file: its first block is there to look at
         head = peek(_LOOK)[:_LOOK]
@@ -64,8 +72,8 @@ def decompressed(stream: BinaryIO, name: str) -> BinaryIO:
     # Unbuffered for a pipe: a decompressor's read(n) then takes what has arrived, not n bytes.
     rest = cast(BinaryIO, _Rejoined(head, stream)) if rejoin else stream
     if found is None:
-        return io.BufferedReader(cast(io.RawIOBase, rest), BLOCK) if rejoin else rest
-    return io.BufferedReader(_Decompressing(_opener(found)(rest), found), BLOCK)
+        return (io.BufferedReader(cast(io.RawIOBase, rest), BLOCK) if rejoin else rest), None
+    return io.BufferedReader(_Decompressing(_opener(found)(rest), found), BLOCK), found
 
 
 def _article(kind: str) -> str:

@@ -20,7 +20,7 @@ from referee.judge import compressed
 from referee.judge.errors import UnreadableError, UsageError
 from referee.notation.model import ReadCrash as ReadCrash
 from referee.notation.model import ReadItem
-from referee.notation.stream import MAX_RECORD, RawRecord, ReadingStopped, size_text
+from referee.notation.stream import DECOMPRESSED, ENDLESS, MAX_RECORD, RawRecord, ReadingStopped, size_text
 from referee.notation.stream import raw_records as stream_records
 
 _limit = [MAX_RECORD]
@@ -59,9 +59,10 @@ def raw_records(name: str) -> Iterator[tuple[int, RawRecord]]:
     """The records of a file or of standard input as cut from it, not yet read, with
     their places (1 = first), each as soon as its text has arrived. Raises
     UnreadableError when the source cannot be opened or read."""
-    with _source(name) as (stream, may_not_end):
+    with _source(name) as (stream, may_not_end, where):
         try:
-            yield from enumerate(stream_records(stream, max_record=max_record(), endless=may_not_end), start=1)
+            found = stream_records(stream, max_record=max_record(), endless=may_not_end, where=where)
+            yield from enumerate(found, start=1)
         except OSError as error:
             raise unreadable(name, error) from None
         except ReadingStopped as error:
@@ -73,21 +74,25 @@ def open_source(name: str) -> Iterator[BinaryIO]:
     """A file opened for reading bytes, or standard input for `-` (left open after use),
     decompressed when it is gzip, bzip2, xz or Zstandard (`referee.judge.compressed`).
     Raises UnreadableError when it cannot be opened, or its compression not read."""
-    with _source(name) as (found, _):
+    with _source(name) as (found, _, _):
         yield found
 
 
 @contextmanager
-def _source(name: str) -> Iterator[tuple[BinaryIO, bool]]:
-    """The source decompressed, and whether it may never end (told from the stream as
-    stored: a pipe or a device, never a regular file)."""
+def _source(name: str) -> Iterator[tuple[BinaryIO, bool, str]]:
+    """The source decompressed, whether it may never end (a pipe or a device, told from
+    the stream as stored; or compressed: its decompressed size bounded by nothing, PLAY.md
+    §8 applied to the decompressed bytes), and how a stop names it."""
     with _opened(name) as stream:
         may_not_end = endless(stream)
         try:
-            found = compressed.decompressed(stream, name)
+            found, kind = compressed.opened(stream, name)
         except OSError as error:
             raise unreadable(name, error) from None
-        yield found, may_not_end
+        if kind is not None:
+            yield found, True, DECOMPRESSED
+        else:
+            yield found, may_not_end, ENDLESS
 
 
 def _opened(name: str) -> AbstractContextManager[BinaryIO]:

@@ -1,8 +1,9 @@
 """Files written safely, the lowest floor every writer shares (docs/files.md): `lock`
 (one writer at a time: a file's lock, a folder's lock), `atomic` (one file replaced
-whole), `journal` (an operation that writes several files, all or nothing, and the
-recovery of what a dead run left) and `ops` (the one seam every change of a file goes
-through, which the fault-injection tests replace)."""
+whole), `outputs` (a file at a path the user names: replaced, never written through),
+`journal` (an operation that writes several files, all or nothing, and the recovery of
+what a dead run left) and `ops` (the one seam every change of a file goes through, which
+the fault-injection tests replace)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from referee.store.atomic import (
     replace_atomically,
     temporary_name,
     write_atomically,
-    write_pieces_atomically,
 )
 from referee.store.journal import append, create, read_bytes, recover, remove, session, settle, transaction, write
 from referee.store.lock import lock_path, locked, target_of
 from referee.store.ops import WriteFailed
+from referee.store.outputs import open_appending, output_file, write_output
 
 __all__ = [
     "WriteFailed",
@@ -24,6 +25,8 @@ __all__ = [
     "create_atomically",
     "lock_path",
     "locked",
+    "open_appending",
+    "output_file",
     "read_bytes",
     "recover",
     "remove",
@@ -35,5 +38,5 @@ __all__ = [
     "transaction",
     "write",
     "write_atomically",
-    "write_pieces_atomically",
+    "write_output",
 ]

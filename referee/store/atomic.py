@@ -10,6 +10,7 @@ copy."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
@@ -71,41 +72,31 @@ def write_file(path: Path, data: bytes | Iterable[bytes], mode: int, *, pause: b
 
 
 def write_atomically(path: Path, text: str | bytes, mode: int | None = None) -> None:
-    """Replace `path` by `text` (UTF-8 when it is a str) so that a crash at any instant
-    leaves the old or the new content. Keeps the file's permission bits when it exists
-    (`mode` for a new file, else 0644). A symbolic link is written through to the file it
-    names (the link stays); a path naming a device or a pipe (`-o /dev/stdout`) cannot be
-    replaced and is written to. Raises WriteFailed, naming the file."""
-    _replace_or_write_into(path, text.encode("utf-8") if isinstance(text, str) else text, mode)
-
-
-def write_pieces_atomically(path: Path, pieces: Iterable[bytes], mode: int | None = None) -> None:
-    """`write_atomically` of the bytes of `pieces` joined, written one piece after another
-    (never joined in memory: a page larger than its record, `replay --html -o`): the same
-    temporary file, fsync, rename and fsync of the folder, the same rules for a link, a
-    device or a pipe, the old file intact and the temporary file removed on any failure
-    (one raised while the pieces are made too). Raises WriteFailed, naming the file."""
-    _replace_or_write_into(path, pieces, mode)
-
-
-def _replace_or_write_into(path: Path, data: bytes | Iterable[bytes], mode: int | None) -> None:
-    """`write_atomically`'s rules: through a link, into a device or a pipe, else renamed
-    into place with the file's bits kept (`mode`, else 0644, for a new file)."""
+    """Replace the referee's own file `path` (a game file, a ledger: not a path the user
+    names for an output, which `referee.store.outputs` writes) by `text` (UTF-8 when it is
+    a str) so that a crash at any instant leaves the old or the new content. Keeps the
+    file's permission bits when it exists (`mode` for a new file, else 0644). A symbolic
+    link is written through to the file it names (the link stays: a game file is locked
+    as the file it names, PLAY.md §4); a path naming anything but a regular file (a FIFO,
+    a device, a folder) is refused, never opened. Raises WriteFailed, naming the file."""
     path = target_of(path)
     try:
         found = path.stat()
     except FileNotFoundError:
         found = None
-    if found is not None and not stat.S_ISREG(found.st_mode) and not stat.S_ISDIR(found.st_mode):
-        _write_into(path, data)
-        return
+    except OSError as error:
+        raise WriteFailed(path, error) from None
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        raise WriteFailed(path, OSError(errno.EINVAL, "not a regular file: refused"))
     bits = found.st_mode & 0o7777 if found is not None else (mode if mode is not None else NEW_FILE_MODE)
-    _renamed_into_place(path, data, bits, pause=True)
+    renamed_into_place(path, text.encode("utf-8") if isinstance(text, str) else text, bits, pause=True)
 
 
-def _renamed_into_place(path: Path, data: bytes | Iterable[bytes], mode: int, *, pause: bool = False) -> None:
-    """A temporary file beside `path` written and fsynced, renamed over `path`, the folder
-    fsynced; the temporary file removed on any failure. Raises WriteFailed, naming `path`."""
+def renamed_into_place(path: Path, data: bytes | Iterable[bytes], mode: int, *, pause: bool = False) -> None:
+    """A temporary file beside `path` written (`data`, or its pieces one after another)
+    and fsynced, renamed over `path` (whatever stands there: a link is replaced), the
+    folder fsynced; the temporary file removed on any failure (one raised while the
+    pieces are made too). Raises WriteFailed, naming `path`."""
     try:
         temporary = temporary_name(path)
         try:
@@ -131,7 +122,7 @@ def replace_atomically(path: Path, text: str | bytes, mode: int = NEW_FILE_MODE)
     never followed nor written to (a folder the referee does not trust: `league site -o`).
     Raises WriteFailed, naming the file."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    _renamed_into_place(path, data, mode)
+    renamed_into_place(path, data, mode)
 
 
 def create_atomically(path: Path, text: str | bytes, mode: int = NEW_FILE_MODE) -> None:
@@ -171,15 +162,6 @@ def _create_in_place(path: Path, data: bytes, mode: int) -> None:
         with contextlib.suppress(OSError):
             os.unlink(path)
         raise
-
-
-def _write_into(path: Path, data: bytes | Iterable[bytes]) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CLOEXEC)
-    try:
-        for piece in (data,) if isinstance(data, bytes) else data:
-            write_all(fd, piece)
-    finally:
-        os.close(fd)
 
 
 def append_line(path: Path, data: bytes) -> None:

@@ -254,3 +254,110 @@ def test_every_setting_is_in_the_help_of_referee_config_and_in_docs_config_md() 
     for setting in config.SETTINGS:
         assert setting.key in listed, f"{setting.key} is not in referee config --help"
         assert f"| `{setting.key}` |" in page, f"{setting.key} is not in the table of docs/config.md"
+
+
+def _bounded(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`_referee` under a timeout: a config that blocks is the bug these tests look for."""
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=30,
+        check=False,
+    )
+
+
+def test_a_fifo_as_the_config_file_is_refused_without_waiting(tmp_path: Path) -> None:
+    """Issue 44 item 5: a FIFO at REFEREE_CONFIG, or at the default path, hung every command
+    that reads the file, `play --help` too (opened before the regular-file check)."""
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    said = f"referee: {fifo}: it is a FIFO, not a regular file: not a configuration file\n"
+    for args in (["play", "--help"], ["config"], ["mail", "--flush"]):
+        done = _bounded(*args, env={**os.environ, "REFEREE_CONFIG": str(fifo)})
+        assert (done.returncode, done.stderr) == (2, said), args
+    folder = tmp_path / "xdg" / "referee"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "config.toml")
+    env = {name: value for name, value in os.environ.items() if name != "REFEREE_CONFIG"}
+    done = _bounded("play", "--help", env={**env, "XDG_CONFIG_HOME": str(tmp_path / "xdg")})
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"referee: {folder / 'config.toml'}: it is a FIFO, not a regular file: not a configuration file\n"
+    )
+
+
+def test_a_config_that_is_a_link_to_a_regular_file_is_read(tmp_path: Path) -> None:
+    """A dotfile manager's link: followed, the file it names checked as the file itself."""
+    (tmp_path / "dotfiles").mkdir()
+    real = tmp_path / "dotfiles" / "referee.toml"
+    real.write_text('gm = "gm@example.org"\n')
+    link = tmp_path / "config.toml"
+    link.symlink_to(real)
+    done = _bounded("config", "--json", env={**os.environ, "REFEREE_CONFIG": str(link)})
+    assert done.returncode == 0, done.stderr
+    assert _settings(done.stdout)["gm"]["value"] == "gm@example.org"
+    (tmp_path / "dotfiles").chmod(0o777)  # the folder of the file the link names counts too
+    try:
+        done = _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(link)})
+    finally:
+        (tmp_path / "dotfiles").chmod(0o755)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"referee: {link}: its folder {tmp_path / 'dotfiles'} may be changed by its group and others (mode 0777), "
+        f"who could replace the file: chmod go-w {tmp_path / 'dotfiles'}\n"
+    )
+
+
+@pytest.mark.parametrize("secret", [False, True])
+@pytest.mark.parametrize(("mode", "who"), [(0o664, "its group"), (0o646, "others"), (0o666, "its group and others")])
+def test_a_config_file_others_can_change_is_refused(tmp_path: Path, mode: int, who: str, secret: bool) -> None:
+    """Issue 44 item 5: a group- or other-writable file was read when it held no secret,
+    yet it can point `smtp` or `imap` at another host, which then gets the password from
+    the environment. Refused as ssh refuses such a file, secret or not."""
+    file = tmp_path / "config.toml"
+    file.write_text('smtp = "evil.example.net:25"\n' + ('smtp-password = "s3cret"\n' if secret else ""))
+    file.chmod(mode)
+    for args in (["config"], ["league", "tick", str(tmp_path)], ["play", "--help"]):
+        done = _bounded(*args, env={**os.environ, "REFEREE_CONFIG": str(file)})
+        assert done.returncode == 2, args
+        assert done.stderr == (
+            f"referee: {file} may be changed by {who} (mode {mode:04o}), who could point it at any host: "
+            f"chmod go-w {file}\n"
+        )
+    file.chmod(0o600 if secret else 0o644)
+    assert _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(file)}).returncode == 0
+
+
+def test_a_config_in_a_folder_others_can_change_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    file = folder / "config.toml"
+    file.write_text('gm = "gm@example.org"\n')
+    folder.chmod(0o775)
+    done = _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(file)})
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"referee: {file}: its folder {folder} may be changed by its group (mode 0775), "
+        f"who could replace the file: chmod go-w {folder}\n"
+    )
+    folder.chmod(0o1777)  # sticky, as /tmp: only the file's owner may replace it there
+    done = _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(file)})
+    folder.chmod(0o755)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_config_file_of_another_user_is_refused(tmp_path: Path) -> None:
+    file = tmp_path / "config.toml"
+    file.write_text('gm = "gm@example.org"\n')
+    os.chown(file, 4321, 4321)
+    done = _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(file)})
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"referee: {file} belongs to another user (uid 4321), who could point it at any host: "
+        "use a configuration file of your own\n"
+    )

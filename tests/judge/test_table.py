@@ -95,6 +95,24 @@ def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(files: list[str], 
     assert invoke("check", "--parquet", "-", *files[:2]).exit_code == 2
 
 
+def test_a_table_cut_short_leaves_the_old_file_and_no_temporary_file(tmp_path: Path) -> None:
+    """Issue 44 item 3: the table is written beside OUT and renamed over it once its footer
+    is written; a check that stops half way (here an error while rows arrive) leaves the old
+    OUT as it was. Before, OUT was opened in place and left half written."""
+    pytest.importorskip("pyarrow", reason="pyarrow is not installed: pip install 'referee[parquet]'")
+    out = tmp_path / "t.parquet"
+    out.write_bytes(b"the old table")
+    with pytest.raises(KeyboardInterrupt), table.writer(str(out)) as rows:
+        rows.add(json.dumps({"source": "a.rgn", "record": 1, "status": "legal"}) + "\n")
+        rows.flush()
+        raise KeyboardInterrupt
+    assert out.read_bytes() == b"the old table"
+    assert [path.name for path in tmp_path.iterdir()] == ["t.parquet"]
+    with table.writer(str(out)) as rows:
+        rows.add(json.dumps({"source": "a.rgn", "record": 1, "status": "legal"}) + "\n")
+    assert out.read_bytes()[:4] == b"PAR1" and [path.name for path in tmp_path.iterdir()] == ["t.parquet"]
+
+
 def test_without_pyarrow_parquet_is_one_line_and_exit_2(files: list[str], tmp_path: Path) -> None:
     script = "import sys; sys.modules['pyarrow'] = None; from referee.cli import main; sys.exit(main())"
     done = subprocess.run(

@@ -1,4 +1,4 @@
-"""`write_pieces_atomically`: a file written from pieces, one after another, as atomically
+"""`write_output` of pieces: a file written from pieces, one after another, as atomically
 as `write_atomically` writes a whole text (`replay --html -o`, whose page is never joined
 in memory). Every call it makes on the store's seam (`referee.store.ops`) fails in turn,
 with ENOSPC and with EIO: each time the old file is intact, no temporary file is left and
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.store import WriteFailed, write_atomically, write_pieces_atomically
+from referee.store import WriteFailed, write_atomically, write_output
 from referee.store import ops as seam
 from tests.helpers import faults
 
@@ -24,7 +24,7 @@ def _calls(folder: Path) -> int:
     counting = faults.Counting()
     plain = seam.install(counting)
     try:
-        write_pieces_atomically(folder / "page.html", iter(PIECES))
+        write_output(folder / "page.html", iter(PIECES))
     finally:
         seam.install(plain)
     assert (folder / "page.html").read_bytes() == b"".join(PIECES)
@@ -45,7 +45,7 @@ def test_every_call_failing_leaves_the_old_file_and_no_temporary_file(tmp_path: 
         plain = seam.install(faults.Faulty(k, kind))
         try:
             with pytest.raises(WriteFailed) as failed:
-                write_pieces_atomically(path, iter(PIECES))
+                write_output(path, iter(PIECES))
         finally:
             seam.install(plain)
         assert str(path) in str(failed.value) and "\n" not in str(failed.value), f"call {k}"
@@ -64,33 +64,40 @@ def test_a_failure_while_the_pieces_are_made_leaves_the_old_file(tmp_path: Path)
         raise ValueError("the page could not be made")
 
     with pytest.raises(ValueError, match="could not be made"):
-        write_pieces_atomically(path, pieces())
+        write_output(path, pieces())
     assert path.read_bytes() == b"the old page"
     assert sorted(item.name for item in tmp_path.iterdir()) == ["page.html"]
 
 
-def test_pieces_keep_the_mode_follow_a_link_and_write_into_a_pipe(tmp_path: Path) -> None:
-    """As `write_atomically`: a file's mode kept (0644 for a new one), a link written
-    through to its file, a pipe written into (not replaced)."""
+def test_pieces_keep_the_mode_replace_a_link_and_refuse_a_pipe(tmp_path: Path) -> None:
+    """A file's mode kept (0644 for a new one). Issue 44 item 3 changed the rest: a link at
+    an output's path is replaced by the file, never written through (its target is left as
+    it was), and a pipe is refused unopened, where before 58d1688's rule wrote through the
+    link and into the pipe (a planted link then overwrote any file the user could write,
+    and a FIFO nobody read hung the command). `write_atomically`, for the referee's own
+    files (a game file named through a link is locked and written as the file it names),
+    still writes through a link, and now refuses a pipe too."""
     path = tmp_path / "page.html"
-    write_pieces_atomically(path, PIECES)
+    write_output(path, PIECES)
     assert path.read_bytes() == b"".join(PIECES)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
     path.chmod(0o600)
-    write_pieces_atomically(path, [b"again"])
+    write_output(path, [b"again"])
     assert path.read_bytes() == b"again" and stat.S_IMODE(path.stat().st_mode) == 0o600
     link = tmp_path / "link.html"
     link.symlink_to(path)
-    write_pieces_atomically(link, [b"through ", b"the link"])
-    assert link.is_symlink() and path.read_bytes() == b"through the link"
-    write_atomically(link, "the same way")
-    assert link.is_symlink() and path.read_bytes() == b"the same way"
+    write_output(link, [b"instead of ", b"the link"])
+    assert not link.is_symlink() and link.read_bytes() == b"instead of the link"
+    assert path.read_bytes() == b"again"
+    game = tmp_path / "game.rgn"
+    game.symlink_to(path)
+    write_atomically(game, "through the link")
+    assert game.is_symlink() and path.read_bytes() == b"through the link"
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        write_pieces_atomically(fifo, [b"into ", b"the pipe"])
-        assert os.read(reader, 100) == b"into the pipe"
-    finally:
-        os.close(reader)
+    with pytest.raises(WriteFailed, match=r"it is a FIFO, not a regular file: refused$"):
+        write_output(fifo, [b"into ", b"the pipe"])
+    with pytest.raises(WriteFailed, match=r"not a regular file: refused$"):
+        write_atomically(fifo, "into the pipe")
     assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["game.rgn", "link.html", "page.html", "pipe"]

@@ -4,9 +4,13 @@ output and exit status of `referee check` in this process."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -125,3 +129,62 @@ def test_check_without_dask_does_not_import_it() -> None:
         timeout=60,
     )
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("tls://127.0.0.1:8786", "tls:// needs TLS certificates, which --dask does not take"),
+        ("wss://127.0.0.1:8786", "wss:// needs TLS certificates, which --dask does not take"),
+        ("ucx://127.0.0.1:8786", "unsupported scheme ucx://"),
+        ("inproc://127.0.0.1/1/2", "unsupported scheme inproc://"),
+    ],
+)
+def test_a_scheme_dask_cannot_use_here_is_a_usage_error(address: str, said: str) -> None:
+    """Issue 44 item 9: tls:// and ucx:// were exit 3 'internal error' (a TypeError inside Dask)."""
+    done = _run("check", "--dask", address, str(EXAMPLES / "nika-won.rgn"))
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        f"referee: --dask {address}: {said}: a scheduler's tcp:// or ws:// address, or local[:N]\n"
+    )
+
+
+def test_a_peer_that_is_no_scheduler_is_one_line_naming_the_address() -> None:
+    """Issue 44 item 9: an HTTP server (here, as the proxy in front of an unroutable address
+    answered) is read by Dask as a frame length of 3.5e18 bytes ("HTTP/1.1" as a 64-bit
+    number): MemoryError, exit 3. Now exit 2, one line naming the address."""
+    pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            peer, _ = listener.accept()
+            with peer:
+                peer.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                peer.settimeout(30)
+                while peer.recv(4096):
+                    pass
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        done = _run("check", "--dask", f"tcp://127.0.0.1:{port}", str(EXAMPLES / "nika-won.rgn"))
+    finally:
+        listener.close()
+    assert done.returncode == 2
+    assert done.stderr.decode().startswith(f"referee: --dask tcp://127.0.0.1:{port}: cannot reach the cluster: ")
+    assert done.stderr.decode().count("\n") == 1
+
+
+def test_an_unroutable_address_is_one_line_within_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 44 item 9: tcp://10.255.255.1:8786 (no route, or a middlebox answering junk)."""
+    pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
+    started = time.monotonic()
+    with (
+        pytest.raises(UsageError, match=r"^--dask tcp://10.255.255.1:8786: cannot reach the cluster: .*"),
+        cluster.client(cluster.Address("tcp://10.255.255.1:8786")),
+    ):
+        pass
+    assert time.monotonic() - started < 20

@@ -62,8 +62,14 @@ def settings(
     except TimingError as error:
         raise UsageError(f"--now: {error}") from None
     box = outbox if outbox is not None else games / "outbox"
-    if log_file is not None and (log_file.is_dir() or not log_file.parent.is_dir()):
-        raise UsageError(f"--log-file {log_file}: not a file in an existing folder")
+    if log_file is not None:
+        from referee.store.outputs import refused_appending
+
+        why = refused_appending(log_file)
+        if why is not None:
+            raise UsageError(f"--log-file {log_file}: {why}")
+        if not log_file.parent.is_dir():
+            raise UsageError(f"--log-file {log_file}: not a file in an existing folder")
     trusted = verified.checked_authserv(trust_authserv) if trust_authserv is not None else None
     return Settings(games, box, server, keys, address, wait, max_size, copy, moment, log_file=log_file, trusted=trusted)
 

@@ -111,7 +111,8 @@ def handle(data: bytes, settings: Settings, too_large: bool = False) -> Handled:
         try:
             log.append_json(settings.log_file, line)
         except OSError as error:
-            note = f"cannot write {settings.log_file}: {error.strerror or error} (exit 75: delivered again)"
+            why = error.reason if isinstance(error, store.WriteFailed) else error.strerror or error
+            note = f"cannot write {settings.log_file}: {why} (exit 75: delivered again)"
             handled = handled._replace(exit_code=ExitStatus.BUSY, notes=(*handled.notes, note))
     if settings.smtp is not None and handled.kept:
         handled = _send(handled, settings)

@@ -100,7 +100,10 @@ def append_json(path: Path, line: LogLine) -> None:
 
 
 def _append(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
+    """One `write` and an `fsync` on `path` opened as every append-only output is
+    (`store.open_appending`: never through a link, never waiting on a FIFO, a regular
+    file only). Raises WriteFailed (an OSError) naming the file and why."""
+    fd = store.open_appending(path)
     try:
         os.write(fd, text.encode("ascii"))
         os.fsync(fd)

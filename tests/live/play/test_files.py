@@ -63,9 +63,12 @@ def test_an_output_that_fails_half_way_leaves_the_old_file_intact(
     assert out.read_bytes() != old
 
 
-def test_an_output_to_a_device_is_written_to_it_not_replaced(tmp_path: Path) -> None:
+def test_an_output_to_a_device_is_refused_not_written_to(tmp_path: Path) -> None:
+    """Issue 44 item 3: `-o /dev/null` was written into (a device could not be replaced);
+    now a device, a FIFO or a folder at OUT is refused unopened (docs/files.md, "Outputs")."""
     done = referee("show", "--svg", str(EXAMPLES / "nika-won.rgn"), "-o", os.devnull)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2
+    assert done.stderr == f"referee: cannot write {os.devnull}: it is a device, not a regular file: refused\n"
     assert Path(os.devnull).is_char_device()
 
 
@@ -91,13 +94,17 @@ def test_a_game_file_that_is_a_link_is_written_through_to_its_target(tmp_path: P
     assert sorted(path.name for path in tmp_path.iterdir()) == ["game.rgn", "store"]
 
 
-def test_an_output_that_is_a_link_is_written_through(tmp_path: Path) -> None:
+def test_an_output_that_is_a_link_is_replaced_not_written_through(tmp_path: Path) -> None:
+    """Issue 44 item 3: an OUT that was a link used to be written through (a planted link
+    overwrote its target); now the link itself is replaced by the page, its target left as
+    it was. A game file named through a link is still written through (the test above)."""
     real = tmp_path / "page.html"
     real.write_text("old")
     link = tmp_path / "latest.html"
     link.symlink_to("page.html")
     assert referee("replay", "--html", str(EXAMPLES / "nika-won.rgn"), "-o", str(link)).returncode == 0
-    assert link.is_symlink() and real.read_text().startswith("<!DOCTYPE html>")
+    assert not link.is_symlink() and link.read_text().startswith("<!DOCTYPE html>")
+    assert real.read_text() == "old"
 
 
 @pytest.mark.parametrize("dangling", [True, False])
