@@ -283,6 +283,13 @@ def _answers(
         )
     names = _names(current)
     writes = submission.salt is not None or submission.request is Request.PLAY
+    if (
+        submission.request in (Request.SHOW, Request.MOVES)
+        and not writes
+        and _seen(message, settings, game_id, current, player)
+    ):
+        note = f"{message.message_id} was handled before (shown): not answered again"
+        return [], [note], Outcome.DUPLICATE
     if submission.request is Request.SHOW and not writes:
         turn = compose.named_next(game.show(current), names)
         body = compose.shown(game_id, turn, current.token, hint=mover)
@@ -299,6 +306,21 @@ def _answers(
         body = compose.token_needed(game_id, compose.named_next(current.turn, names), current.token)
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     return _play(message, settings, game_id, current, player, submission)
+
+
+def _seen(message: Incoming, settings: Settings, game_id: str, current: game.Game, player: players.Player) -> bool:
+    """Whether this `show` or `moves` request (its Message-ID, from this player) was
+    answered before; else it is recorded in the ledger, with its answer, so that a request
+    delivered twice is answered once (a message with no Message-ID cannot be told again)."""
+    if message.message_id is None:
+        return False
+    with game.locked(settings.games / "mail-ledger.tsv", settings.wait):
+        ledger = Ledger(settings.games)
+        if ledger.find(message.message_id, player.address) is not None:
+            return True
+        entry = Entry(message.message_id, game_id, "shown", current.turn.verdict, player.address)
+        ledger.record(entry, game.write_atomically)
+    return False
 
 
 def _league_request(settings: Settings, submission: Submission) -> policy.Request | None:
@@ -349,7 +371,7 @@ def _play(
     with game.locked(settings.games / "mail-ledger.tsv", settings.wait):
         ledger = Ledger(settings.games)
         if message.message_id is not None:
-            before = ledger.find(message.message_id)
+            before = ledger.find(message.message_id, player.address)
             if before is not None:
                 note = f"{message.message_id} was handled before ({before.outcome}): not played again"
                 body = compose.repeated(game_id, before.outcome, current.turn.verdict)
@@ -366,7 +388,9 @@ def _play(
         )
         if message.message_id is not None:
             outcome = "played" if played.written else "refused"
-            ledger.record(Entry(message.message_id, game_id, outcome, played.turn.verdict), game.write_atomically)
+            ledger.record(
+                Entry(message.message_id, game_id, outcome, played.turn.verdict, player.address), game.write_atomically
+            )
     turn = compose.named_next(played.turn, names)
     if not played.written:
         error = played.error or played.turn.verdict

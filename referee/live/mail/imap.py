@@ -420,10 +420,12 @@ def _folder_of(outcome: Outcome, data: bytes, games: Path) -> str:
         from referee.live.mail.headers import read_head
         from referee.live.mail.ledger import Ledger
 
-        message_id = read_head(data).message_id
-        before = Ledger(games).find(message_id) if message_id is not None else None
+        head = read_head(data)
+        before = Ledger(games).find(head.message_id, head.sender) if head.message_id is not None else None
         if before is not None and before.outcome in ("played", "refused"):
             return before.outcome
+        if before is not None and before.outcome == "shown":
+            return "played"
     return FOLDERS[outcome]
 
 
