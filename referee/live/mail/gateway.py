@@ -200,7 +200,7 @@ def _deliver(
         for answer in answers
     ]
     try:
-        paths = delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
+        paths = delivery.write_outbox(built, settings.outbox, delivery.write_answer, settings.now)
     except DeliveryError as error:
         return Handled(ExitStatus.BUSY, (*notes, str(error)), tuple(answers), outcome)
     return Handled(0, tuple(notes), tuple(answers), outcome, tuple(paths))
