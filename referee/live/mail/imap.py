@@ -22,8 +22,10 @@ a partial fetch), as standard input is read."""
 
 from __future__ import annotations
 
+import ast
 import ipaddress
 import os
+import re
 import ssl
 import stat
 import sys
@@ -184,7 +186,15 @@ class Connection:
         context = context or ssl.create_default_context()
         try:
             self.client: Any = IMAPClient(box.host, box.port, ssl=box.tls, ssl_context=context, timeout=TIMEOUT)
-        except (OSError, ssl.SSLError) as error:
+        except ssl.SSLCertVerificationError as error:
+            # The configuration's, not the network's: the next pass would fail the same way.
+            raise UsageError(f"{box}: the server's certificate is not trusted: {error.verify_message}") from None
+        except ssl.SSLError as error:
+            raise UsageError(
+                f"{box}: {box.host}:{box.port} does not answer with TLS ({_text(error)}): "
+                "imaps:// is TLS from the start (port 993); imap:// uses STARTTLS (port 143)"
+            ) from None
+        except OSError as error:
             raise ImapError(f"cannot reach {box.host}:{box.port}: {error}") from None
         try:
             self._secure(context)
@@ -244,7 +254,14 @@ class Connection:
 
     def select(self) -> tuple[int, list[int]]:
         """Open the mailbox; its UIDVALIDITY and the UIDs of its messages (not deleted), oldest first."""
-        info = self._call(self.client.select_folder, self.box.folder)
+        try:
+            info = self.client.select_folder(self.box.folder)
+        except Exception as error:
+            if not self._call(self.client.folder_exists, self.box.folder):
+                raise UsageError(
+                    f'{self.box}: the server has no folder "{self.box.folder}" (the URL names it after the last /)'
+                ) from None
+            raise ImapError(f"{self.box}: select_folder: {_text(error)}") from None
         validity = int(info.get(b"UIDVALIDITY", 0))
         uids = sorted(int(uid) for uid in self._call(self.client.search, ["NOT", "DELETED"]))
         return validity, uids
@@ -291,11 +308,22 @@ class Connection:
             pass
 
 
+_BYTES_REPR = re.compile(r"(?<!\w)b(?:'(?:[^'\\]|\\.){0,2000}'" + r'|"(?:[^"\\]|\\.){0,2000}")')
+
+
 def _text(error: BaseException) -> str:
-    text = str(error)
-    if isinstance(error, bytes):
-        text = error.decode("utf-8", "replace")
+    """The server's words in an error, on one line: IMAPClient and imaplib give them as
+    the repr of the bytes received (`b'[AUTHENTICATIONFAILED] ...'`), decoded here."""
+    text = _BYTES_REPR.sub(_decoded, str(error)[:4000])
     return " ".join(text.split())[:300] or type(error).__name__
+
+
+def _decoded(found: re.Match[str]) -> str:
+    try:
+        value = ast.literal_eval(found.group(0))
+    except (ValueError, SyntaxError):
+        return found.group(0)
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else found.group(0)
 
 
 # -- what was handled -------------------------------------------------------------------
@@ -363,6 +391,16 @@ class Pass(NamedTuple):
     notes: tuple[str, ...]
     failed: bool = False
     """The server went away or refused a command mid-pass (exit 75)."""
+
+    @property
+    def eventful(self) -> bool:
+        """Whether the pass did or met anything worth a line: a pass over an empty mailbox
+        says nothing (under cron or --poll, every line is mailed or kept)."""
+        return bool(self.outcomes or self.left or self.notes or self.failed)
+
+    def lines(self, box: Mailbox) -> tuple[str, ...]:
+        """Its notes and its summary; nothing for a pass that met nothing."""
+        return (*self.notes, self.summary(box)) if self.eventful else ()
 
     def summary(self, box: Mailbox) -> str:
         handled = sum(self.outcomes.values())
@@ -467,14 +505,14 @@ def run(
     if poll is None and not idle:
         result = _guarded_pass(box, login, settings, handler)
         code = ExitStatus.BUSY if result.failed or result.left else 0
-        return Handled(code, (*result.notes, result.summary(box)))
+        return Handled(code, result.lines(box))
     pause = poll if poll is not None else IDLE_RENEW
     while True:
         try:
             with connected(box, login) as connection:
                 while True:
                     result = one_pass(connection, settings, handler)
-                    for note in (*result.notes, result.summary(box)):
+                    for note in result.lines(box):
                         report(note)
                     if idle:
                         connection.wait(pause)

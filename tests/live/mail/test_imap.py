@@ -59,9 +59,9 @@ def test_one_pass_handles_every_message_and_files_each_by_its_outcome(
     told = Counter(address for received in smtp.received for address in received.recipients)
     assert told == Counter({"bo@example.org": 2, "ann@example.org": 1, "cy@example.org": 1, "di@example.org": 1})
     assert not list((tmp_path / "outbox").glob("*.eml"))  # sent, none waiting
-    # A second pass finds nothing to do.
+    # A second pass finds nothing to do, and says nothing (issue 45.8: cron mails every line).
     again = _imap(tmp_path, dovecot, "--smtp", smtp.address)
-    assert again.returncode == 0 and "0 messages handled" in again.stderr
+    assert again.returncode == 0 and again.stderr == ""
 
 
 @pytest.mark.needs_system
@@ -262,3 +262,59 @@ def test_an_oauth2_token_is_offered_with_xoauth2(tmp_path: Path, dovecot: Doveco
     assert done.returncode == 2 and "refused the login" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "ya29" not in done.stderr
     assert "method=XOAUTH2" in dovecot.log()
+
+
+@pytest.mark.needs_system
+def test_a_mailbox_that_cannot_work_is_a_usage_error_in_plain_words(tmp_path: Path, dovecot: Dovecot) -> None:
+    # Issue 45.8: a missing folder and imaps:// to a server without TLS exited 75 ("the next
+    # pass tries again"), which it never would; a refused login showed a Python bytes repr.
+    nika_game(tmp_path)
+    missing = run_mail(b"", "--games", str(tmp_path), "--imap", dovecot.url("Games"), env=dovecot.env)
+    assert missing.returncode == 2, missing.stderr
+    assert missing.stderr.strip().splitlines() == [
+        f'referee: mail: imap://gm@127.0.0.1:{dovecot.port}/Games: the server has no folder "Games" '
+        "(the URL names it after the last /)"
+    ]
+    plain = f"imaps://{USER}@127.0.0.1:{dovecot.port}/INBOX"
+    no_tls = run_mail(b"", "--games", str(tmp_path), "--imap", plain, env=dovecot.env)
+    assert no_tls.returncode == 2, no_tls.stderr
+    assert len(no_tls.stderr.strip().splitlines()) == 1 and "does not answer with TLS" in no_tls.stderr
+    wrong = _imap(tmp_path, dovecot, env={"REFEREE_IMAP_PASSWORD": "not-it"})
+    assert wrong.returncode == 2 and "refused the login: [AUTHENTICATIONFAILED] Authentication failed." in wrong.stderr
+    assert "b'" not in wrong.stderr and len(wrong.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.needs_system
+def test_poll_prints_only_the_passes_that_did_something(tmp_path: Path, dovecot: Dovecot) -> None:
+    import sys
+    import time
+
+    path = nika_game(tmp_path)
+    command = [
+        sys.executable,
+        "-m",
+        "referee",
+        "mail",
+        "--games",
+        str(tmp_path),
+        "--imap",
+        dovecot.url(),
+        "--poll",
+        "1",
+    ]
+    poller = subprocess.Popen(
+        command, env={**os.environ, **dovecot.env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        time.sleep(3.5)  # three passes or so over an empty mailbox
+        dovecot.append(message(ANN, "[g1] later", f"{MOVE}\n").as_bytes())
+        deadline = time.monotonic() + 60
+        while _counts(dovecot).get("referee.played") != 1:
+            assert poller.poll() is None and time.monotonic() < deadline, "the move was never played"
+            time.sleep(0.1)
+        time.sleep(2.5)  # more empty passes
+    finally:
+        poller.terminate()
+        _, err = poller.communicate(timeout=30)
+    assert f"1. W: {MOVE}" in path.read_text(encoding="utf-8")
+    assert err.splitlines() == [f"referee mail: {dovecot.url()}: 1 message handled (1 played)"]
