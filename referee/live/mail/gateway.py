@@ -157,23 +157,16 @@ def _reason(handled: Handled) -> str:
 def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: _Trace) -> Handled:
     found = _find_game(head, settings.games)
     trace.game_id = found[0] if found is not None else None
-    if head.automatic is not None:
-        note = f"{_who(head)}: an automatic message ({head.automatic}): not answered"
-        return Handled(0, (note,), (), Outcome.AUTOMATIC)
-    if head.sender is not None and head.sender == settings.sender.lower():
-        note = "a message from this gateway's own address: not answered"
-        return Handled(0, (note,), (), Outcome.AUTOMATIC)
-    if settings.sender.lower() in head.loops:
-        note = f"{_who(head)}: its X-Loop names this gateway's own address: not answered"
-        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    automatic = _automatic(head, settings)
+    if automatic is not None:
+        return automatic
     if found is None:
         return _no_game_answer(head, settings)
     game_id, path = found
     current = game.open_game(path)
     player = current.roster.find(head.sender)
     if player is None:
-        note = f"{_who(head)} is not a player of game {game_id}: no answer"
-        return Handled(0, (note,), (), Outcome.STRANGER)
+        return _stranger(head, game_id)
     if too_large:
         body = compose.too_large(game_id, settings.max_size)
         answer = Answer(Kind.TOO_LARGE, ((player.address, player.name),), body)
@@ -187,6 +180,60 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
     provider = settings.trusted is not None and verified(data, settings.trusted, player.address)
     answers, notes, outcome = _answers(message, settings, game_id, current, player, provider)
     return _deliver(head, settings, game_id, answers, notes, outcome)
+
+
+def _automatic(head: Head, settings: Settings) -> Handled | None:
+    """An automatic message (RFC 3834), one from the gateway's own address, or one come back
+    through a loop: never answered."""
+    if head.automatic is not None:
+        note = f"{_who(head)}: an automatic message ({head.automatic}): not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    if head.sender is not None and head.sender == settings.sender.lower():
+        note = "a message from this gateway's own address: not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    if settings.sender.lower() in head.loops:
+        note = f"{_who(head)}: its X-Loop names this gateway's own address: not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    return None
+
+
+def _stranger(head: Head, game_id: str) -> Handled:
+    note = f"{_who(head)} is not a player of game {game_id}: no answer"
+    return Handled(0, (note,), (), Outcome.STRANGER)
+
+
+class Screened(NamedTuple):
+    """A message decided on its head alone: what `handle` would have made of it, and its
+    line for the logs (written by the caller, with those of the messages around it)."""
+
+    handled: Handled
+    line: LogLine
+
+
+def screen(head: Head, settings: Settings, roster_of: Callable[[Path], players.Roster | None]) -> Screened | None:
+    """What `handle` does with a message that its head decides: automatic mail, a game
+    named by no file (where nobody is told their open games), a stranger's (`roster_of`
+    gives a game file's players, None when it cannot be read). None for every other
+    message, which `handle` reads whole. Nothing is written or answered here: `referee
+    mail --imap` files a flood of strangers' messages in bulk (docs/mail.md)."""
+    found = _find_game(head, settings.games)
+    handled = _automatic(head, settings)
+    if handled is None and found is None:
+        requests = settings.requests
+        if requests is not None and requests.open_games is not None and head.sender is not None:
+            return None  # a league's player may be told their open games
+        handled = Handled(0, (_no_game(head, settings.games),), (), Outcome.NO_GAME)
+    if handled is None and found is not None:
+        roster = roster_of(found[1])
+        if roster is None or roster.find(head.sender) is not None:
+            return None
+        handled = _stranger(head, found[0])
+    if handled is None:
+        return None
+    trace = _Trace()
+    trace.game_id = found[0] if found is not None else None
+    now = settings.now if settings.now is not None else current_instant()
+    return Screened(handled, _line(now, head, trace, handled))
 
 
 def _deliver(
@@ -505,4 +552,4 @@ def _who(head: Head) -> str:
     return f"message {head.message_id or '(no Message-ID)'} from {head.sender or '(no single From address)'}"
 
 
-__all__ = ["Handled", "Settings", "flush_notes", "flush_waiting", "handle"]
+__all__ = ["Handled", "Screened", "Settings", "flush_notes", "flush_waiting", "handle", "screen"]
