@@ -29,9 +29,9 @@ GAME = (
 
 
 class Flooded(NamedTuple):
-    """What one pass over `count` strangers' messages cost."""
+    """What one pass over `messages` strangers' messages cost."""
 
-    count: int
+    messages: int
     seconds: float
     cpu: float
     exit_code: int
@@ -41,11 +41,11 @@ class Flooded(NamedTuple):
     """The pass's last line on standard error (its summary)."""
 
     def rows(self) -> Iterator[str]:
-        each = 1000 / max(self.count, 1)
-        yield f"one pass over {self.count} strangers' messages: exit {self.exit_code}"
+        each = 1000 / max(self.messages, 1)
+        yield f"one pass over {self.messages} strangers' messages: exit {self.exit_code}"
         yield f"  wall {self.seconds:8.2f} s   {self.seconds * each:7.2f} ms a message"
         yield f"  CPU  {self.cpu:8.2f} s   {self.cpu * each:7.2f} ms a message (the referee's process)"
-        yield f"  filed under referee/ignored: {self.ignored} of {self.count}; answers written: {self.answers}"
+        yield f"  newly filed under referee/ignored: {self.ignored} of {self.messages}; answers written: {self.answers}"
         if self.said:
             yield f"  it said: {self.said}"
 
@@ -77,9 +77,25 @@ def _client(url: str) -> tuple[Any, str]:
     return client, box.folder
 
 
+def _ignored(url: str) -> int:
+    """How many messages the mailbox's `referee/ignored` folder holds."""
+    client, _ = _client(url)
+    try:
+        ignored = 0
+        for _flags, _delimiter, name in client.list_folders():
+            text = name.decode() if isinstance(name, bytes) else str(name)
+            if text.lower().endswith("ignored"):
+                client.select_folder(text, readonly=True)
+                ignored += len(client.search(["NOT", "DELETED"]))
+        return ignored
+    finally:
+        client.logout()
+
+
 def flood(url: str, count: int, command: list[str] | None = None) -> Flooded:
     """Fill the mailbox with `count` strangers' messages, time one pass of `command` (default
     `python -m referee mail`) over it, and count where they went."""
+    already = _ignored(url)
     client, folder = _client(url)
     try:
         client.select_folder(folder)
@@ -102,16 +118,7 @@ def flood(url: str, count: int, command: list[str] | None = None) -> Flooded:
             seconds = time.perf_counter() - started
         last = errors.read_bytes()[-2000:].decode("utf-8", "replace").strip().splitlines()
         answers = len(list((games / "outbox").glob("*.eml"))) if (games / "outbox").is_dir() else 0
-    client, folder = _client(url)
-    try:
-        ignored = 0
-        for _flags, _delimiter, name in client.list_folders():
-            text = name.decode() if isinstance(name, bytes) else str(name)
-            if text.lower().endswith("ignored"):
-                client.select_folder(text, readonly=True)
-                ignored += len(client.search(["NOT", "DELETED"]))
-    finally:
-        client.logout()
+    ignored = _ignored(url) - already
     cpu = usage.ru_utime + usage.ru_stime
     code = os.waitstatus_to_exitcode(status)
     return Flooded(count, seconds, cpu, code, ignored, answers, last[-1][:300] if last else "")

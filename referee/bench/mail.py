@@ -164,13 +164,13 @@ def main(argv: list[str] | None = None) -> int:
         from referee.judge.errors import UsageError
 
         try:
-            result = flood(options.imap, options.count)
+            flooded = flood(options.imap, options.count)
         except UsageError as error:
             print(f"referee bench: {error}", file=sys.stderr)
             return 2
-        for row in result.rows():
+        for row in flooded.rows():
             print(row)
-        return 0 if result.exit_code == 0 and result.ignored == result.count and not result.answers else 1
+        return 0 if flooded.exit_code == 0 and flooded.ignored == flooded.messages and not flooded.answers else 1
     print(f"load average {' '.join(f'{value:.1f}' for value in os.getloadavg())} on {os.cpu_count()} cores")
     print(f"{'case':<46} {'size':>10} {'wall':>8} {'CPU':>8} {'peak':>9}   {'goal':<22} result")
     missed = 0

@@ -33,9 +33,9 @@ class Entry(NamedTuple):
     """The sender's address (lower case); None on a line written before it was recorded."""
 
     def line(self) -> str:
-        fields = (self.message_id, self.game_id, self.outcome, clean_header_text(self.verdict, 300))
+        fields = [self.message_id, self.game_id, self.outcome, clean_header_text(self.verdict, 300)]
         if self.sender is not None:
-            fields += (self.sender,)
+            fields.append(self.sender)
         return "\t".join(field.replace("\t", " ") for field in fields)
 
     def matches(self, message_id: str, sender: str | None) -> bool:
