@@ -70,10 +70,13 @@ def _client(url: str) -> tuple[Any, str]:
         from imapclient import IMAPClient
     except ImportError:
         raise UsageError("--imap needs IMAPClient: pip install 'referee[imap]'") from None
-    client = IMAPClient(box.host, box.port, ssl=box.tls, timeout=60)
-    if not box.tls and b"STARTTLS" in client.capabilities():
-        client.starttls()
-    client.login(box.user, password)
+    try:
+        client = IMAPClient(box.host, box.port, ssl=box.tls, timeout=60)
+        if not box.tls and b"STARTTLS" in client.capabilities():
+            client.starttls()
+        client.login(box.user, password)
+    except Exception as error:  # IMAPClient's and the socket's errors alike: one line
+        raise UsageError(f"--imap {box}: {' '.join(str(error).split())[:300]}") from None
     return client, box.folder
 
 

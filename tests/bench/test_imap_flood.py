@@ -31,3 +31,13 @@ def test_the_bench_wants_a_password(monkeypatch: pytest.MonkeyPatch, capsys: pyt
     monkeypatch.delenv("REFEREE_IMAP_PASSWORD", raising=False)
     assert bench.main(["--imap", "imap://gm@127.0.0.1:1/INBOX", "--count", "1"]) == 2
     assert "REFEREE_IMAP_PASSWORD" in capsys.readouterr().err
+
+
+def test_referee_bench_imap_says_in_one_line_what_it_cannot_reach(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.helpers.cli import invoke
+    from tests.helpers.mail import free_port
+
+    monkeypatch.setenv("REFEREE_IMAP_PASSWORD", "x")
+    done = invoke("bench", "--imap", f"imap://gm@127.0.0.1:{free_port()}/INBOX", "--flood", "1")
+    assert done.exit_code == 2
+    assert len(done.stderr.strip().splitlines()) == 1 and "--imap imap://gm@127.0.0.1" in done.stderr
