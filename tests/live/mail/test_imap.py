@@ -5,6 +5,7 @@ or `referee.ignored` (Dovecot's delimiter is `.`), a busy game's message left un
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import subprocess
@@ -366,6 +367,24 @@ def test_a_flood_of_strangers_is_decided_by_the_heads_and_filed_in_bulk(tmp_path
         assert imap.one_pass(connection, _settings(tmp_path), handler).outcomes == Counter()
 
 
+def _until_flocked(lock: Path, process: subprocess.Popen[str]) -> None:
+    """Wait (10 s at most) until some process holds a flock on `lock`, read from /proc/locks
+    (never by taking it: a probe would make the pass it waits for skip)."""
+    import time
+
+    deadline = time.monotonic() + 10
+    while process.poll() is None and time.monotonic() < deadline:
+        try:
+            inode = os.stat(lock).st_ino
+        except FileNotFoundError:
+            inode = None
+        if inode is not None:
+            held = Path("/proc/locks").read_text().splitlines()
+            if any(line.split()[1] == "FLOCK" and line.split()[5].endswith(f":{inode}") for line in held):
+                return
+        time.sleep(0.05)
+
+
 @pytest.mark.needs_system
 def test_two_passes_at_once_handle_each_message_once(tmp_path: Path, dovecot: Dovecot) -> None:
     # Issue 44.8: a cron pass overlapping another (or a --poll) handled the same messages:
@@ -381,13 +400,19 @@ def test_two_passes_at_once_handle_each_message_once(tmp_path: Path, dovecot: Do
     command = [sys.executable, "-m", "referee", "mail", "--games", str(tmp_path), "--imap", dovecot.url()]
     command += ["--from", GM, "--wait", "60"]
     env = {**os.environ, **dovecot.env}
-    with store.locked(path, 0):
-        first = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-        time.sleep(4)  # connected, the heads read, waiting for the game's lock
-        second = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-        time.sleep(4)
+    game_lock = contextlib.ExitStack()
+    game_lock.enter_context(store.locked(path, 0))
+    first = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    _until_flocked(tmp_path / "imap-pass.lock", first)  # the first pass is under way...
+    time.sleep(0.5)  # ...and waits for the game's lock
+    second = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        _, second_err = second.communicate(timeout=30)  # skipped at once, the game still locked
+    except subprocess.TimeoutExpired:  # (without the pass lock: waiting for the game, as the first)
+        game_lock.close()
+        _, second_err = second.communicate(timeout=120)
+    game_lock.close()
     _, first_err = first.communicate(timeout=120)
-    _, second_err = second.communicate(timeout=120)
     assert first.returncode == 0, first_err
     assert second.returncode == 0, second_err
     assert second_err.splitlines() == [
