@@ -81,16 +81,21 @@ def _reason(error: smtplib.SMTPException) -> str:
 
 def private_outbox(outbox: Path) -> None:
     """Make the outbox folder (and the folders above it) when missing, readable by its owner
-    alone (0700), and tighten it to that when it is looser: answers carry passphrases."""
-    outbox.parent.mkdir(parents=True, exist_ok=True)
+    alone (0700), and tighten it to that when it is looser: answers carry passphrases. An
+    outbox that cannot be made, or is no folder, is left as it is: the writes that follow
+    fail and say so (within a transaction, once it is committed, as before)."""
     try:
+        outbox.parent.mkdir(parents=True, exist_ok=True)
         os.mkdir(outbox, OUTBOX_MODE)
     except FileExistsError:
         pass
-    found = os.stat(outbox)
-    if not stat.S_ISDIR(found.st_mode):
-        raise NotADirectoryError(20, "Not a directory", str(outbox))
-    if found.st_mode & 0o077:
+    except OSError:
+        return
+    try:
+        found = os.stat(outbox)
+    except OSError:
+        return
+    if stat.S_ISDIR(found.st_mode) and found.st_mode & 0o077:
         os.chmod(outbox, stat.S_IMODE(found.st_mode) & OUTBOX_MODE)
 
 
