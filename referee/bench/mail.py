@@ -1,6 +1,7 @@
 """The mail gateway's limits, measured (PLAY.md §5.1, "Bounded before trusted"):
 
     python -m referee.bench.mail            # a table; exit 1 if a goal is missed
+    python -m referee.bench.mail --imap URL --count 5000   # one IMAP pass over a flood (bench/imap.py)
 
 Each case runs `referee mail` as the mail system does, a fresh process with the message on
 its standard input, and measures its wall time and its peak memory (the resident set the
@@ -149,7 +150,27 @@ def measure(case: Case, folder: Path, runs: int = 3) -> Measured:
     return Measured(case.name, data.stat().st_size, best[0], best[1], peak, code, case.seconds, case.megabytes)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    """The table of cases; with `--imap URL [--count N]`, instead, one IMAP pass over a
+    flood of N strangers' messages (referee/bench/imap.py)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m referee.bench.mail", description=__doc__.splitlines()[0])
+    parser.add_argument("--imap", metavar="URL", help="a throwaway mailbox to flood (REFEREE_IMAP_PASSWORD)")
+    parser.add_argument("--count", type=int, default=5000, help="with --imap: the strangers' messages (5000)")
+    options = parser.parse_args(argv)
+    if options.imap is not None:
+        from referee.bench.imap import flood
+        from referee.judge.errors import UsageError
+
+        try:
+            flooded = flood(options.imap, options.count)
+        except UsageError as error:
+            print(f"referee bench: {error}", file=sys.stderr)
+            return 2
+        for row in flooded.rows():
+            print(row)
+        return 0 if flooded.exit_code == 0 and flooded.ignored == flooded.messages and not flooded.answers else 1
     print(f"load average {' '.join(f'{value:.1f}' for value in os.getloadavg())} on {os.cpu_count()} cores")
     print(f"{'case':<46} {'size':>10} {'wall':>8} {'CPU':>8} {'peak':>9}   {'goal':<22} result")
     missed = 0

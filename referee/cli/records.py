@@ -447,6 +447,18 @@ def bench(
     workers: Annotated[
         str, typer.Option("--workers", metavar="N,...", help="With --cluster: the worker counts to time.")
     ] = "1,2",
+    imap: Annotated[
+        str | None,
+        typer.Option(
+            "--imap",
+            metavar="URL",
+            help="Instead, time one `referee mail --imap` pass over a flood of strangers' messages put into this "
+            "throwaway mailbox (the password from REFEREE_IMAP_PASSWORD; docs/mail.md).",
+        ),
+    ] = None,
+    flood: Annotated[
+        int, typer.Option("--flood", min=1, metavar="N", help="With --imap: the strangers' messages.")
+    ] = 5000,
     memory: Annotated[
         float,
         typer.Option(
@@ -466,7 +478,8 @@ def bench(
     The ratio is ours over python-chess's, shown beside the goal. python-chess comes with
     the bench extra: pip install 'referee[bench]'. Example: referee bench nika   |
     referee bench --actions 2000   |   referee bench nieuchess --shape long   |   referee bench --startup 21   |
-    referee bench --memory 0.2   |   referee bench --cluster 3000 --workers 1,2
+    referee bench --memory 0.2   |   referee bench --cluster 3000 --workers 1,2   |
+    referee bench --imap imap://gm@127.0.0.1:1143/INBOX --flood 5000
     """
     from referee.bench import records as benchmark
 
@@ -474,7 +487,11 @@ def bench(
         chosen = [game_name(name) for name in names or []]
         shape = benchmark.read_shape(shape)
         rows: Iterable[str]
-        if cluster:
+        if imap is not None:
+            from referee.bench.imap import flood as flooded
+
+            rows = flooded(imap, flood).rows()
+        elif cluster:
             from referee.bench import cluster as scaling
 
             rows = scaling.compare(cluster, scaling.read_workers(workers), runs, seed)

@@ -13,10 +13,9 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import NamedTuple
 
-from referee import store
 from referee.league.config import LeagueConfig
 from referee.live.addresses import clean_header_text
-from referee.live.mail.delivery import write_outbox
+from referee.live.mail.delivery import write_answer, write_outbox
 from referee.notation.timing import spoken_instant
 
 OUTBOX = "outbox"
@@ -134,4 +133,4 @@ def write(folder: Path, messages: Sequence[EmailMessage], now: int | None = None
     """The messages as `.eml` files in DIR/outbox, each written atomically, named by the
     time `now` (the league's clock, `--now`); within the caller's transaction, with what
     they tell."""
-    return write_outbox(messages, folder / OUTBOX, store.write, now)
+    return write_outbox(messages, folder / OUTBOX, write_answer, now)

@@ -54,7 +54,7 @@ def answer(
     with game.locked(folder / "mail-ledger.tsv", wait):
         ledger = Ledger(folder)
         if message_id is not None:
-            before = ledger.find(message_id)
+            before = ledger.find(message_id, player.address)
             if before is not None:
                 note = f"{message_id} was handled before ({before.outcome}): not granted again"
                 body = compose.repeated(game_id, before.outcome, before.verdict)
@@ -63,7 +63,7 @@ def answer(
         if message_id is not None:
             outcome = "played" if reply.written else "refused"
             summary = reply.text.splitlines()[0] if reply.text else outcome
-            ledger.record(Entry(message_id, game_id, outcome, summary), game.write_atomically)
+            ledger.record(Entry(message_id, game_id, outcome, summary, player.address), game.write_atomically)
     if not reply.written:
         return [Answer(Kind.REFUSED, to_sender, reply.text)], [], Outcome.REFUSED
     return [Answer(Kind.ACCEPTED, to_sender, reply.text)], [], Outcome.PLAYED

@@ -9,6 +9,7 @@ import os
 import secrets
 import smtplib
 import ssl
+import stat
 import time
 from collections.abc import Callable, Sequence
 from email import policy
@@ -17,16 +18,19 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import NamedTuple
 
+from referee import store
 from referee.judge.clock import current_instant
 from referee.judge.errors import UsageError
 from referee.live.mail.errors import DeliveryError
-from referee.store import journal
 
 PASSWORD_VARIABLE = "REFEREE_SMTP_PASSWORD"
 TRIED = ".tried"
 """Beside an answer being sent: it was handed to the server once (a later flush marks it resent)."""
 RESENT_HEADER = "X-Referee-Resent"
 """On an answer sent again after a run died between sending it and removing it."""
+ANSWER_MODE = 0o600
+"""Every answer in the outbox is its owner's alone: some carry a passphrase (docs/mail.md)."""
+OUTBOX_MODE = 0o700
 
 
 class Smtp(NamedTuple):
@@ -75,18 +79,46 @@ def _reason(error: smtplib.SMTPException) -> str:
     return str(error) or type(error).__name__
 
 
+def private_outbox(outbox: Path) -> None:
+    """Make the outbox folder (and the folders above it) when missing, readable by its owner
+    alone (0700), and tighten it to that when it is looser: answers carry passphrases. An
+    outbox that cannot be made, or is no folder, is left as it is: the writes that follow
+    fail and say so (within a transaction, once it is committed, as before)."""
+    try:
+        outbox.parent.mkdir(parents=True, exist_ok=True)
+        os.mkdir(outbox, OUTBOX_MODE)
+    except FileExistsError:
+        pass
+    except OSError:
+        return
+    try:
+        found = os.stat(outbox)
+    except OSError:
+        return
+    if stat.S_ISDIR(found.st_mode) and found.st_mode & 0o077:
+        os.chmod(outbox, stat.S_IMODE(found.st_mode) & OUTBOX_MODE)
+
+
+def write_answer(path: Path, text: str) -> None:
+    """Write one answer into the outbox, readable by its owner alone (0600): at once, or with
+    the rest of the caller's transaction (`referee.store`)."""
+    store.write(path, text, ANSWER_MODE)
+
+
 def write_outbox(
     messages: Sequence[EmailMessage], outbox: Path, write: Callable[[Path, str], None], now: int | None = None
 ) -> list[Path]:
     """Write each message as `<time>-<order>-<random>.eml` into the outbox (made if
-    missing) with `write` (an atomic write), so that a program collecting the outbox never
-    reads half a file. `<time>` is the referee's one clock (`now`, `--now`), `<order>`
-    the machine's monotonic clock, which orders the messages of one second."""
+    missing, 0700) with `write` (an atomic write: `write_answer`, which makes each file
+    readable by its owner alone, 0600), so that a program collecting the outbox never
+    reads half a file. `<time>` is the referee's one clock (`now`, `--now`),
+    `<order>` the machine's monotonic clock, which orders the messages of one second."""
     written: list[Path] = []
+    if not messages:
+        return written
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(current_instant() if now is None else now))
     try:
-        if journal.active() is None:
-            outbox.mkdir(parents=True, exist_ok=True)  # within a transaction, made when it is applied
+        private_outbox(outbox)  # (at once, within a transaction too: an empty folder is no trace)
         for message in messages:
             # The name sorts by time, then by the order written, so that `flush` sends the oldest first.
             name = f"{stamp}-{time.monotonic_ns():020d}-{secrets.token_hex(4)}.eml"
@@ -121,6 +153,7 @@ def flush(outbox: Path, smtp: Smtp) -> Flushed:
     paths = waiting(outbox)
     if not paths:
         return Flushed(0)
+    _tightened(outbox, paths)
     sent = 0
     set_aside: list[Path] = []
     try:
@@ -136,7 +169,7 @@ def flush(outbox: Path, smtp: Smtp) -> Flushed:
                 if tried.exists():  # sent before, maybe, by a run that died before removing it
                     message[RESENT_HEADER] = "yes (this answer may have reached you before)"
                 else:
-                    tried.touch()
+                    tried.touch(mode=ANSWER_MODE)
                 try:
                     client.send_message(message)
                 except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException, ValueError) as error:
@@ -156,6 +189,21 @@ def flush(outbox: Path, smtp: Smtp) -> Flushed:
     except (OSError, ssl.SSLError) as error:
         raise DeliveryError(f"cannot reach the SMTP server {smtp.host}:{smtp.port}: {error}") from None
     return Flushed(sent, tuple(set_aside))
+
+
+def _tightened(outbox: Path, paths: Sequence[Path]) -> None:
+    """The outbox 0700 and its answers 0600, as they are written now: an outbox an older
+    version left readable to others is tightened before anything is sent from it."""
+    try:
+        private_outbox(outbox)
+        for path in paths:
+            found = os.lstat(path)
+            if stat.S_ISREG(found.st_mode) and found.st_mode & 0o077:
+                os.chmod(path, stat.S_IMODE(found.st_mode) & ANSWER_MODE)
+    except FileNotFoundError:  # sent by another gateway meanwhile
+        pass
+    except OSError as error:
+        raise DeliveryError(f"cannot make the outbox {outbox} private: {error.strerror or error}") from None
 
 
 def _for_good(error: Exception) -> bool:

@@ -159,23 +159,16 @@ def _reason(handled: Handled) -> str:
 def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: _Trace) -> Handled:
     found = _find_game(head, settings.games)
     trace.game_id = found[0] if found is not None else None
-    if head.automatic is not None:
-        note = f"{_who(head)}: an automatic message ({head.automatic}): not answered"
-        return Handled(0, (note,), (), Outcome.AUTOMATIC)
-    if head.sender is not None and head.sender == settings.sender.lower():
-        note = "a message from this gateway's own address: not answered"
-        return Handled(0, (note,), (), Outcome.AUTOMATIC)
-    if settings.sender.lower() in head.loops:
-        note = f"{_who(head)}: its X-Loop names this gateway's own address: not answered"
-        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    automatic = _automatic(head, settings)
+    if automatic is not None:
+        return automatic
     if found is None:
         return _no_game_answer(head, settings)
     game_id, path = found
     current = game.open_game(path)
     player = current.roster.find(head.sender)
     if player is None:
-        note = f"{_who(head)} is not a player of game {game_id}: no answer"
-        return Handled(0, (note,), (), Outcome.STRANGER)
+        return _stranger(head, game_id)
     if too_large:
         body = compose.too_large(game_id, settings.max_size)
         answer = Answer(Kind.TOO_LARGE, ((player.address, player.name),), body)
@@ -191,6 +184,60 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
     return _deliver(head, settings, game_id, answers, notes, outcome)
 
 
+def _automatic(head: Head, settings: Settings) -> Handled | None:
+    """An automatic message (RFC 3834), one from the gateway's own address, or one come back
+    through a loop: never answered."""
+    if head.automatic is not None:
+        note = f"{_who(head)}: an automatic message ({head.automatic}): not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    if head.sender is not None and head.sender == settings.sender.lower():
+        note = "a message from this gateway's own address: not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    if settings.sender.lower() in head.loops:
+        note = f"{_who(head)}: its X-Loop names this gateway's own address: not answered"
+        return Handled(0, (note,), (), Outcome.AUTOMATIC)
+    return None
+
+
+def _stranger(head: Head, game_id: str) -> Handled:
+    note = f"{_who(head)} is not a player of game {game_id}: no answer"
+    return Handled(0, (note,), (), Outcome.STRANGER)
+
+
+class Screened(NamedTuple):
+    """A message decided on its head alone: what `handle` would have made of it, and its
+    line for the logs (written by the caller, with those of the messages around it)."""
+
+    handled: Handled
+    line: LogLine
+
+
+def screen(head: Head, settings: Settings, roster_of: Callable[[Path], players.Roster | None]) -> Screened | None:
+    """What `handle` does with a message that its head decides: automatic mail, a game
+    named by no file (where nobody is told their open games), a stranger's (`roster_of`
+    gives a game file's players, None when it cannot be read). None for every other
+    message, which `handle` reads whole. Nothing is written or answered here: `referee
+    mail --imap` files a flood of strangers' messages in bulk (docs/mail.md)."""
+    found = _find_game(head, settings.games)
+    handled = _automatic(head, settings)
+    if handled is None and found is None:
+        requests = settings.requests
+        if requests is not None and requests.open_games is not None and head.sender is not None:
+            return None  # a league's player may be told their open games
+        handled = Handled(0, (_no_game(head, settings.games),), (), Outcome.NO_GAME)
+    if handled is None and found is not None:
+        roster = roster_of(found[1])
+        if roster is None or roster.find(head.sender) is not None:
+            return None
+        handled = _stranger(head, found[0])
+    if handled is None:
+        return None
+    trace = _Trace()
+    trace.game_id = found[0] if found is not None else None
+    now = settings.now if settings.now is not None else current_instant()
+    return Screened(handled, _line(now, head, trace, handled))
+
+
 def _deliver(
     head: Head, settings: Settings, game_id: str, answers: list[Answer], notes: list[str], outcome: Outcome
 ) -> Handled:
@@ -202,7 +249,7 @@ def _deliver(
         for answer in answers
     ]
     try:
-        paths = delivery.write_outbox(built, settings.outbox, game.write_atomically, settings.now)
+        paths = delivery.write_outbox(built, settings.outbox, delivery.write_answer, settings.now)
     except DeliveryError as error:
         return Handled(ExitStatus.BUSY, (*notes, str(error)), tuple(answers), outcome)
     return Handled(0, tuple(notes), tuple(answers), outcome, tuple(paths))
@@ -286,6 +333,13 @@ def _answers(
         )
     names = _names(current)
     writes = submission.salt is not None or submission.request is Request.PLAY
+    if (
+        submission.request in (Request.SHOW, Request.MOVES)
+        and not writes
+        and _seen(message, settings, game_id, current, player)
+    ):
+        note = f"{message.message_id} was handled before (shown): not answered again"
+        return [], [note], Outcome.DUPLICATE
     if submission.request is Request.SHOW and not writes:
         turn = compose.named_next(game.show(current), names)
         body = compose.shown(game_id, turn, current.token, hint=mover)
@@ -302,6 +356,21 @@ def _answers(
         body = compose.token_needed(game_id, compose.named_next(current.turn, names), current.token)
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     return _play(message, settings, game_id, current, player, submission)
+
+
+def _seen(message: Incoming, settings: Settings, game_id: str, current: game.Game, player: players.Player) -> bool:
+    """Whether this `show` or `moves` request (its Message-ID, from this player) was
+    answered before; else it is recorded in the ledger, with its answer, so that a request
+    delivered twice is answered once (a message with no Message-ID cannot be told again)."""
+    if message.message_id is None:
+        return False
+    with game.locked(settings.games / "mail-ledger.tsv", settings.wait):
+        ledger = Ledger(settings.games)
+        if ledger.find(message.message_id, player.address) is not None:
+            return True
+        entry = Entry(message.message_id, game_id, "shown", current.turn.verdict, player.address)
+        ledger.record(entry, game.write_atomically)
+    return False
 
 
 def _league_request(settings: Settings, submission: Submission) -> policy.Request | None:
@@ -352,7 +421,7 @@ def _play(
     with game.locked(settings.games / "mail-ledger.tsv", settings.wait):
         ledger = Ledger(settings.games)
         if message.message_id is not None:
-            before = ledger.find(message.message_id)
+            before = ledger.find(message.message_id, player.address)
             if before is not None:
                 note = f"{message.message_id} was handled before ({before.outcome}): not played again"
                 body = compose.repeated(game_id, before.outcome, current.turn.verdict)
@@ -369,7 +438,9 @@ def _play(
         )
         if message.message_id is not None:
             outcome = "played" if played.written else "refused"
-            ledger.record(Entry(message.message_id, game_id, outcome, played.turn.verdict), game.write_atomically)
+            ledger.record(
+                Entry(message.message_id, game_id, outcome, played.turn.verdict, player.address), game.write_atomically
+            )
     turn = compose.named_next(played.turn, names)
     if not played.written:
         error = played.error or played.turn.verdict
@@ -484,4 +555,4 @@ def _who(head: Head) -> str:
     return f"message {head.message_id or '(no Message-ID)'} from {head.sender or '(no single From address)'}"
 
 
-__all__ = ["Handled", "Settings", "flush_notes", "flush_waiting", "handle"]
+__all__ = ["Handled", "Screened", "Settings", "flush_notes", "flush_waiting", "handle", "screen"]

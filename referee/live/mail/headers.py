@@ -32,6 +32,9 @@ _FLAG_NAMES = {
     "x-auto-response-suppress": "X-Auto-Response-Suppress",
     "list-unsubscribe": "List-Unsubscribe",
 }
+HEAD_FIELDS = (*_KEPT, *_FLAGS, "x-loop")
+"""Every header `read_head` looks at: a message's head fetched as these fields alone
+(IMAP's `BODY.PEEK[HEADER.FIELDS (...)]`) reads as the whole message's head does."""
 _LOOPS = 20
 """How many `X-Loop` headers are read (each cut as the other headers are)."""
 _REPORT = "multipart/report"

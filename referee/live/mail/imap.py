@@ -22,8 +22,10 @@ a partial fetch), as standard input is read."""
 
 from __future__ import annotations
 
+import ast
 import ipaddress
 import os
+import re
 import ssl
 import stat
 import sys
@@ -36,32 +38,22 @@ from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
 from referee.judge.errors import ExitStatus, UsageError
-from referee.judge.words import plural
-from referee.live.mail import game
-from referee.live.mail.gateway import Handled, Settings, flush_notes, flush_waiting
-from referee.live.mail.log import Outcome
+from referee.live.mail.gateway import Handled, Settings
+from referee.live.mail.headers import HEAD_FIELDS
+from referee.live.mail.imap_pass import STATE_NAME, Handledlist, Handler, Pass, one_pass
 
 PASSWORD_ENV = "REFEREE_IMAP_PASSWORD"
 TOKEN_ENV = "REFEREE_IMAP_OAUTH2_TOKEN"
-STATE_NAME = "imap-handled.tsv"
 MAX_SECRET = 4096
 """The most bytes of a password file or an OAuth2 token read."""
 TIMEOUT = 60.0
 """Seconds an IMAP command may take before the connection counts as lost."""
+HEADS_AT_ONCE = 200
+"""Messages whose heads one FETCH asks for (each at most 64 KB: a reply within a few MB)."""
+MOVES_AT_ONCE = 500
+"""Messages one MOVE carries (a UID set of ranges: a short command line)."""
 IDLE_RENEW = 25 * 60
 """An IDLE is renewed before 29 minutes (RFC 2177), so that no server drops it."""
-FOLDERS = {
-    Outcome.PLAYED: "played",
-    Outcome.SHOWN: "played",
-    Outcome.REFUSED: "refused",
-    Outcome.NOT_ACCEPTED: "refused",
-    Outcome.TOO_LARGE: "refused",
-    Outcome.STRANGER: "ignored",
-    Outcome.NO_GAME: "ignored",
-    Outcome.AUTOMATIC: "ignored",
-    Outcome.DUPLICATE: "ignored",
-}
-"""Where a handled message goes, by its outcome (under `referee`); BUSY stays."""
 
 
 class ImapError(Exception):
@@ -181,10 +173,19 @@ class Connection:
         except ImportError:
             raise UsageError("--imap needs IMAPClient: pip install 'referee[imap]'") from None
         self.box = box
+        self._capabilities: tuple[bytes, ...] | None = None
         context = context or ssl.create_default_context()
         try:
             self.client: Any = IMAPClient(box.host, box.port, ssl=box.tls, ssl_context=context, timeout=TIMEOUT)
-        except (OSError, ssl.SSLError) as error:
+        except ssl.SSLCertVerificationError as error:
+            # The configuration's, not the network's: the next pass would fail the same way.
+            raise UsageError(f"{box}: the server's certificate is not trusted: {error.verify_message}") from None
+        except ssl.SSLError as error:
+            raise UsageError(
+                f"{box}: {box.host}:{box.port} does not answer with TLS ({_text(error)}): "
+                "imaps:// is TLS from the start (port 993); imap:// uses STARTTLS (port 143)"
+            ) from None
+        except OSError as error:
             raise ImapError(f"cannot reach {box.host}:{box.port}: {error}") from None
         try:
             self._secure(context)
@@ -244,17 +245,42 @@ class Connection:
 
     def select(self) -> tuple[int, list[int]]:
         """Open the mailbox; its UIDVALIDITY and the UIDs of its messages (not deleted), oldest first."""
-        info = self._call(self.client.select_folder, self.box.folder)
+        try:
+            info = self.client.select_folder(self.box.folder)
+        except Exception as error:
+            if not self._call(self.client.folder_exists, self.box.folder):
+                raise UsageError(
+                    f'{self.box}: the server has no folder "{self.box.folder}" (the URL names it after the last /)'
+                ) from None
+            raise ImapError(f"{self.box}: select_folder: {_text(error)}") from None
         validity = int(info.get(b"UIDVALIDITY", 0))
         uids = sorted(int(uid) for uid in self._call(self.client.search, ["NOT", "DELETED"]))
         return validity, uids
 
-    def read(self, uid: int, limit: int) -> tuple[bytes, bool] | None:
-        """At most `limit` bytes of a message, and whether it is larger (None: it is gone)."""
-        sizes = self._call(self.client.fetch, [uid], ["RFC822.SIZE"])
-        if uid not in sizes:
-            return None
-        size = int(sizes[uid].get(b"RFC822.SIZE", 0))
+    def heads(self, uids: list[int], limit: int) -> dict[int, tuple[int, bytes | None]]:
+        """Each message's size and the header fields the gateway reads (`HEAD_FIELDS`), for
+        many messages in one FETCH (`HEADS_AT_ONCE` at a time): None for a head larger than
+        `limit` bytes (such a message is read whole, as on standard input)."""
+        fields = " ".join(name.upper() for name in HEAD_FIELDS)
+        item = f"BODY.PEEK[HEADER.FIELDS ({fields})]<0.{limit + 1}>"
+        found: dict[int, tuple[int, bytes | None]] = {}
+        for start in range(0, len(uids), HEADS_AT_ONCE):
+            chunk = uids[start : start + HEADS_AT_ONCE]
+            fetched = self._call(self.client.fetch, chunk, ["RFC822.SIZE", item])  # (IMAPClient wants UIDs)
+            for uid, data in fetched.items():
+                size = int(data.get(b"RFC822.SIZE", 0))
+                head = next((value for key, value in data.items() if key.startswith(b"BODY[HEADER")), None)
+                found[int(uid)] = (size, head if isinstance(head, bytes) and len(head) <= limit else None)
+        return found
+
+    def read(self, uid: int, limit: int, size: int | None = None) -> tuple[bytes, bool] | None:
+        """At most `limit` bytes of a message, and whether it is larger (None: it is gone);
+        its RFC822.SIZE is fetched first unless given."""
+        if size is None:
+            sizes = self._call(self.client.fetch, [uid], ["RFC822.SIZE"])
+            if uid not in sizes:
+                return None
+            size = int(sizes[uid].get(b"RFC822.SIZE", 0))
         want = min(size, limit) + 1
         fetched = self._call(self.client.fetch, [uid], [f"BODY.PEEK[]<0.{want}>"])
         found = fetched.get(uid, {})
@@ -263,18 +289,22 @@ class Connection:
             return None
         return data[:limit], size > limit or len(data) > limit
 
-    def move(self, uid: int, folder: str) -> None:
-        """Move a message (MOVE; else COPY, \\Deleted and an expunge of that UID alone)."""
-        capabilities = self._call(self.client.capabilities)
-        if b"MOVE" in capabilities:
-            self._call(self.client.move, [uid], folder)
-            return
-        self._call(self.client.copy, [uid], folder)
-        self._call(self.client.delete_messages, [uid])
-        if b"UIDPLUS" in capabilities:
-            self._call(self.client.uid_expunge, [uid])
-        else:
-            self._call(self.client.expunge)
+    def move(self, uids: list[int], folder: str) -> None:
+        """Move messages, `MOVES_AT_ONCE` at a time as one UID set (MOVE; else COPY,
+        \\Deleted and an expunge of those UIDs alone)."""
+        if self._capabilities is None:
+            self._capabilities = tuple(self._call(self.client.capabilities))
+        for start in range(0, len(uids), MOVES_AT_ONCE):
+            ids = uid_set(uids[start : start + MOVES_AT_ONCE])
+            if b"MOVE" in self._capabilities:
+                self._call(self.client.move, ids, folder)
+                continue
+            self._call(self.client.copy, ids, folder)
+            self._call(self.client.delete_messages, ids, True)  # (silent: no FETCH response to read)
+            if b"UIDPLUS" in self._capabilities:
+                self._call(self.client.uid_expunge, ids)
+            else:
+                self._call(self.client.expunge)
 
     def wait(self, seconds: float) -> None:
         """IDLE until the mailbox changes or `seconds` pass (a poll's pause without IDLE)."""
@@ -291,153 +321,38 @@ class Connection:
             pass
 
 
+_BYTES_REPR = re.compile(r"(?<!\w)b(?:'(?:[^'\\]|\\.){0,2000}'" + r'|"(?:[^"\\]|\\.){0,2000}")')
+
+
+def uid_set(uids: list[int]) -> str:
+    """UIDs as an IMAP sequence set of ranges: `3:7,9,12:13` (a flood's command stays short)."""
+    ordered = sorted(set(uids))
+    parts: list[str] = []
+    start = end = ordered[0] if ordered else 0
+    for uid in ordered[1:]:
+        if uid == end + 1:
+            end = uid
+            continue
+        parts.append(f"{start}:{end}" if end > start else str(start))
+        start = end = uid
+    if ordered:
+        parts.append(f"{start}:{end}" if end > start else str(start))
+    return ",".join(parts)
+
+
 def _text(error: BaseException) -> str:
-    text = str(error)
-    if isinstance(error, bytes):
-        text = error.decode("utf-8", "replace")
+    """The server's words in an error, on one line: IMAPClient and imaplib give them as
+    the repr of the bytes received (`b'[AUTHENTICATIONFAILED] ...'`), decoded here."""
+    text = _BYTES_REPR.sub(_decoded, str(error)[:4000])
     return " ".join(text.split())[:300] or type(error).__name__
 
 
-# -- what was handled -------------------------------------------------------------------
-
-
-class Handledlist:
-    """`DIR/imap-handled.tsv`: `UIDVALIDITY UID FOLDER URL` for every message handled and not
-    yet seen moved, so that a pass cut short between the handling and the move moves it
-    next time without handling it again."""
-
-    def __init__(self, games: Path, box: Mailbox) -> None:
-        self.path = games / STATE_NAME
-        self.key = str(box)
-
-    def entries(self) -> dict[tuple[int, int], str]:
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return {}
-        found: dict[tuple[int, int], str] = {}
-        for line in text.splitlines():
-            fields = line.split("\t")
-            if len(fields) == 4 and fields[3] == self.key and fields[0].isdigit() and fields[1].isdigit():
-                found[(int(fields[0]), int(fields[1]))] = fields[2]
-        return found
-
-    def add(self, validity: int, uid: int, folder: str) -> None:
-        """Append one line with one write, and fsync it before the message is moved."""
-        line = f"{validity}\t{uid}\t{folder}\t{self.key}\n".encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
-        try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-    def keep_only(self, validity: int, present: set[int], wait: float) -> None:
-        """Forget the lines of this mailbox whose message is no longer in it (moved)."""
-        with game.locked(self.path, wait):
-            try:
-                lines = self.path.read_text(encoding="utf-8").splitlines()
-            except FileNotFoundError:
-                return
-            kept = [line for line in lines if _still_needed(line, self.key, validity, present)]
-            if len(kept) != len(lines):
-                game.write_atomically(self.path, "".join(f"{line}\n" for line in kept))
-
-
-def _still_needed(line: str, key: str, validity: int, present: set[int]) -> bool:
-    fields = line.split("\t")
-    if len(fields) != 4 or fields[3] != key:
-        return len(fields) == 4
-    return fields[0] == str(validity) and fields[1].isdigit() and int(fields[1]) in present
-
-
-# -- a pass -----------------------------------------------------------------------------
-
-
-class Pass(NamedTuple):
-    """What one pass over the mailbox did: outcomes counted, messages left for the next
-    pass, and lines for standard error."""
-
-    outcomes: Counter[str]
-    left: int
-    notes: tuple[str, ...]
-    failed: bool = False
-    """The server went away or refused a command mid-pass (exit 75)."""
-
-    def summary(self, box: Mailbox) -> str:
-        handled = sum(self.outcomes.values())
-        parts = ", ".join(f"{count} {outcome}" for outcome, count in sorted(self.outcomes.items()))
-        text = f"{box}: {plural(handled, 'message')} handled" + (f" ({parts})" if parts else "")
-        return text + (f", {plural(self.left, 'message')} left for the next pass" if self.left else "")
-
-
-Handler = Callable[[bytes, Settings, bool], Handled]
-
-
-def one_pass(connection: Connection, settings: Settings, handler: Handler) -> Pass:
-    """Handle every message of the mailbox once. The gateway writes its answers into the
-    outbox; they are sent (with `--smtp`) once the message is recorded as handled."""
-    quiet = settings._replace(smtp=None)
-    validity, uids = connection.select()
-    done = Handledlist(settings.games, connection.box)
-    before = done.entries()
-    done.keep_only(validity, set(uids), settings.wait)
-    outcomes: Counter[str] = Counter()
-    notes: list[str] = []
-    left = 0
-    folders: dict[str, str] = {}
-    for uid in uids:
-        where = before.get((validity, uid))
-        if where is None:
-            read = connection.read(uid, settings.max_size)
-            if read is None:
-                continue
-            try:
-                handled = handler(read[0], quiet, read[1])
-            except UsageError as error:  # a broken game file is the game master's: the rest go on
-                notes.append(f"UID {uid}: {error}: left in the mailbox")
-                left += 1
-                continue
-            notes += [f"UID {uid}: {note}" for note in handled.notes]
-            if handled.outcome is None or handled.outcome is Outcome.BUSY:
-                left += 1  # busy, or the game folder is broken: left unseen for the next pass
-                continue
-            outcomes[handled.outcome.value] += 1
-            where = _folder_of(handled.outcome, read[0], settings.games)
-            done.add(validity, uid, where)
-        notes += _send(settings)
-        if where not in folders:
-            folders[where] = connection.folder(where)
-        connection.move(uid, folders[where])
-    return Pass(outcomes, left, tuple(notes))
-
-
-def _folder_of(outcome: Outcome, data: bytes, games: Path) -> str:
-    """Where a handled message goes. A message handled before (a pass cut short between
-    the handling and the record of it, or the same message twice) goes where the ledger's
-    outcome of it says: played or refused."""
-    if outcome is Outcome.DUPLICATE:
-        from referee.live.mail.headers import read_head
-        from referee.live.mail.ledger import Ledger
-
-        message_id = read_head(data).message_id
-        before = Ledger(games).find(message_id) if message_id is not None else None
-        if before is not None and before.outcome in ("played", "refused"):
-            return before.outcome
-    return FOLDERS[outcome]
-
-
-def _send(settings: Settings) -> list[str]:
-    """Send what waits in the outbox (with --smtp); a server that cannot take it now leaves it there."""
-    if settings.smtp is None:
-        return []
-    from referee.live.mail.errors import DeliveryError
-
+def _decoded(found: re.Match[str]) -> str:
     try:
-        flushed = flush_waiting(settings)
-        return flush_notes(flushed._replace(sent=0), settings.outbox)  # only what was refused for good
-    except DeliveryError as error:
-        return [f"{error}: the answers wait in {settings.outbox}"]
+        value = ast.literal_eval(found.group(0))
+    except (ValueError, SyntaxError):
+        return found.group(0)
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else found.group(0)
 
 
 @contextmanager
@@ -465,14 +380,14 @@ def run(
     if poll is None and not idle:
         result = _guarded_pass(box, login, settings, handler)
         code = ExitStatus.BUSY if result.failed or result.left else 0
-        return Handled(code, (*result.notes, result.summary(box)))
+        return Handled(code, result.lines(box))
     pause = poll if poll is not None else IDLE_RENEW
     while True:
         try:
             with connected(box, login) as connection:
                 while True:
                     result = one_pass(connection, settings, handler)
-                    for note in (*result.notes, result.summary(box)):
+                    for note in result.lines(box):
                         report(note)
                     if idle:
                         connection.wait(pause)
@@ -491,4 +406,16 @@ def _guarded_pass(box: Mailbox, login: Login, settings: Settings, handler: Handl
         return Pass(Counter(), 0, (f"{error} (exit 75: the next pass tries again)",), failed=True)
 
 
-__all__ = ["ImapError", "Login", "Mailbox", "Pass", "login_from", "one_pass", "parse_url", "run"]
+__all__ = [
+    "STATE_NAME",
+    "Handledlist",
+    "Handler",
+    "ImapError",
+    "Login",
+    "Mailbox",
+    "Pass",
+    "login_from",
+    "one_pass",
+    "parse_url",
+    "run",
+]

@@ -93,6 +93,19 @@ def append(folder: Path, line: LogLine) -> None:
     store.append(folder / LOG_NAME, line.text().encode("ascii"))
 
 
+def append_many(folder: Path, lines: list[LogLine]) -> None:
+    """`append` of several lines at once, with one `write` (a pass over a mailbox that files
+    many strangers' messages together)."""
+    if lines:
+        store.append(folder / LOG_NAME, "".join(line.text() for line in lines).encode("ascii"))
+
+
+def append_json_many(path: Path, lines: list[LogLine]) -> None:
+    """`append_json` of several lines at once, with one `write` and one `fsync`."""
+    if lines:
+        _append(path, "".join(line.json() for line in lines))
+
+
 def append_json(path: Path, line: LogLine) -> None:
     """Append the line's JSON to `path` (the `--log-file`), once the message's transaction
     is over, with one `write` and an `fsync`."""

@@ -260,3 +260,53 @@ def test_answers_in_the_outbox_are_named_by_the_referees_clock_in_the_order_writ
     paths = write_outbox(messages, tmp_path / "outbox", write, now)
     assert all(path.name.startswith("20261201T120000-") for path in paths)
     assert waiting(tmp_path / "outbox") == paths, "flush sends them in the order written"
+
+
+def test_a_message_id_is_known_with_its_sender_another_players_reuse_is_played(
+    tmp_path: Path, smtp: SmtpServer
+) -> None:
+    # Issue 44.8: the ledger matched on Message-ID alone, so Bo's move that reused Ann's
+    # Message-ID was dropped as a repeat without being read.
+    path = nika_game(tmp_path)
+    ann = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<same@x.org>").as_bytes()
+    assert mail_gm(tmp_path, smtp, ann) == (0, "")
+    bo = message(BO, "[g1]", "a4-S\n", message_id="<same@x.org>").as_bytes()
+    code, err = mail_gm(tmp_path, smtp, bo)
+    assert (code, err) == (0, "")
+    assert "1. W: d1+d2+d3-W i3-E\nR: a4-S\n" in path.read_text()
+    # A true repeat from the same sender is still played once.
+    code, err = mail_gm(tmp_path, smtp, bo)
+    assert code == 0 and "<same@x.org> was handled before (played): not played again" in err
+    assert path.read_text().count("a4-S") == 1
+    lines = (tmp_path / "mail-ledger.tsv").read_text().splitlines()
+    assert [line.split("\t")[::4] for line in lines] == [
+        ["<same@x.org>", "ann@example.org"],
+        ["<same@x.org>", "bo@example.org"],
+    ]
+
+
+def test_a_ledger_line_written_without_a_sender_still_stops_its_repeat(tmp_path: Path, smtp: SmtpServer) -> None:
+    path = nika_game(tmp_path)
+    (tmp_path / "mail-ledger.tsv").write_text("<old@x.org>\tg1\tplayed\tg1: ongoing: Athens to move\n")
+    sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<old@x.org>").as_bytes()
+    code, err = mail_gm(tmp_path, smtp, sent)
+    assert code == 0 and "<old@x.org> was handled before (played): not played again" in err
+    assert "W:" not in path.read_text()
+
+
+def test_a_show_delivered_twice_is_answered_once(tmp_path: Path, smtp: SmtpServer) -> None:
+    # Issue 44.9: a `show` (or `moves`) request delivered twice was answered twice.
+    nika_game(tmp_path)
+    for body, ident in (("show\n", "<show@x.org>"), ("moves\n", "<moves@x.org>")):
+        sent = message(ANN, "[g1]", body, message_id=ident).as_bytes()
+        assert mail_gm(tmp_path, smtp, sent) == (0, "")
+        code, err = mail_gm(tmp_path, smtp, sent)
+        assert code == 0 and f"{ident} was handled before (shown): not answered again" in err
+        [answer] = smtp.take()
+        assert answer.recipients == ("ann@example.org",)
+    log = (tmp_path / "mail.log").read_text().split()
+    assert log[4::5] == ["shown", "duplicate", "shown", "duplicate"]
+    # The same request from another player, reusing the Message-ID, is answered.
+    assert mail_gm(tmp_path, smtp, message(BO, "[g1]", "show\n", message_id="<show@x.org>").as_bytes()) == (0, "")
+    [answer] = smtp.take()
+    assert answer.recipients == ("bo@example.org",)

@@ -257,6 +257,11 @@ def test_the_ledger_finds_what_it_recorded(tmp_path: Path) -> None:
     assert again.find("<a@x>") == Entry("<a@x>", "g1", "played", "g1: ongoing: Sparta to move")
     assert again.find("<b@x>") is not None and again.find("<c@x>") is None
     assert len((tmp_path / "mail-ledger.tsv").read_text().splitlines()) == 2
+    # Known by Message-ID and sender (issue 44.8); a line without a sender matches any.
+    again.record(Entry("<c@x>", "g1", "played", "v", "ann@x"), write)
+    assert again.find("<c@x>", "ann@x") == Entry("<c@x>", "g1", "played", "v", "ann@x")
+    assert again.find("<c@x>", "bo@x") is None and again.find("<a@x>", "bo@x") is not None
+    assert Ledger(tmp_path).find("<c@x>", "ANN@x") is None and Ledger(tmp_path).find("<c@x>") is not None
 
 
 def test_settings_are_checked(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee.live import mail as gateway
-from referee.live.mail.verified import checked_authserv, results_headers, verified
+from referee.live.mail.verified import authserv_of, checked_authserv, results_headers, verified
 from tests.helpers.mail import GM, message, nika_game, outbox_messages, run_mail
 
 ANN = "Ann <ann@example.org>"
@@ -41,10 +41,40 @@ def _with(*results: str, body: str = f"{MOVE}\n") -> bytes:
         ((f"{PROVIDER}; dmarc=pass header.from=example.org", f"{PROVIDER}; dmarc=fail header.from=example.org"), True),
         ((f"{PROVIDER}; dkim=pass (((((", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
         ((f"{PROVIDER.upper()}; DMARC=PASS header.from=Example.ORG",), True),
+        # The provider's id written with a trailing dot, a comment or a version is still its own
+        # (issue 44.7): its verdict counts, and a forged header below it never does.
+        ((f"{PROVIDER}.; dmarc=pass header.from=example.org",), True),
+        ((f"(received by) {PROVIDER} 1; dmarc=pass header.from=example.org",), True),
+        (
+            (f"{PROVIDER}.; dmarc=fail header.from=example.org", f"{PROVIDER}; dmarc=pass header.from=example.org"),
+            False,
+        ),
+        ((f"{PROVIDER}.; dkim=pass (((((", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
+        ((f"(c) {PROVIDER}; dkim=pass (((((", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
+        ((f"(a; b) {PROVIDER}; spf=pass", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
+        # dmarc=pass must name the From domain (or a domain above it) in header.from.
+        ((f"{PROVIDER}; dmarc=pass",), False),
+        ((f"{PROVIDER}; dmarc=pass (p=none)",), False),
+        ((f"{PROVIDER}; dmarc=pass header.from=org",), False),
     ],
 )
 def test_the_topmost_header_of_the_provider_decides(results: tuple[str, ...], expected: bool) -> None:
     assert verified(_with(*results), PROVIDER, "ann@example.org") is expected
+
+
+def test_dmarc_pass_counts_for_the_from_domain_and_the_domains_above_it() -> None:
+    data = _with(f"{PROVIDER}; dmarc=pass header.from=example.org")
+    assert verified(data, PROVIDER, "ann@mail.example.org")  # example.org: its organisational domain
+    assert not verified(_with(f"{PROVIDER}; dmarc=pass header.from=mail.example.org"), PROVIDER, "ann@example.org")
+    assert not verified(data, PROVIDER, "ann@badexample.org")
+
+
+def test_the_authserv_id_is_read_without_comments_version_and_trailing_dot() -> None:
+    assert authserv_of("(x) MX.Example.NET. 1 (y); dmarc=pass") == ("mx.example.net", " dmarc=pass")
+    assert authserv_of("(a;b \\) c) mx.example.net; none") == ("mx.example.net", " none")
+    assert authserv_of("((nested) still) mx.example.net;x") == ("mx.example.net", "x")
+    assert authserv_of("") == ("", "")
+    assert checked_authserv("mx.example.net.") == "mx.example.net"
 
 
 def test_headers_are_read_within_bounds() -> None:
@@ -97,3 +127,17 @@ def test_without_players_toml_the_provider_must_verify_every_sender(tmp_path: Pa
                     "--from", GM, "--trust-authserv", PROVIDER)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert f"1. W: {MOVE}" in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "provider",
+    [f"{PROVIDER}.; dmarc=fail header.from=example.org", f"(c) {PROVIDER}; dkim=pass ((((("],
+)
+def test_a_forged_header_below_the_providers_own_plays_nothing(tmp_path: Path, provider: str) -> None:
+    # Issue 44.7: the provider's header, written with a trailing dot or a comment, was not
+    # taken for the provider's, and the forged one below it verified a forged From.
+    path = nika_game(tmp_path)
+    forged = _with(provider, f"{PROVIDER}; dmarc=pass header.from=example.org")
+    done = run_mail(forged, "--games", str(tmp_path), "--from", GM, "--trust-authserv", PROVIDER)
+    assert done.returncode == 0 and "not verified by mx.example.net" in done.stderr
+    assert "W:" not in path.read_text(encoding="utf-8")
