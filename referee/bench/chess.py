@@ -12,7 +12,7 @@ records are), also as a whole process. The ratio is the referee's actions per se
 over python-chess's plies per second, shown beside the goal (`GOALS`), and a
 `--json` line gives its speed as a share of text's, beside that goal (`JSON_OF_TEXT`);
 every goal missed is marked. python-chess is in the `bench` extra
-(`pip install 'referee[bench]'`), not a dependency of the tool; without it, the referee's
+(`pip install '.[bench]' in the checkout`), not a dependency of the tool; without it, the referee's
 own figures are shown alone. When pgn-extract (a chess PGN tool in C: Debian's
 `pgn-extract` package) is installed, it validates the same PGN as python-chess, also as
 a whole process, and its speed is shown too.

@@ -89,7 +89,7 @@ def compare(
             import distributed  # noqa: F401
         except ImportError:
             dask = False
-            yield "(Dask is not installed, so its rows are left out: pip install 'referee[dask]')"
+            yield "(Dask is not installed, so its rows are left out: pip install '.[dask]' in the checkout)"
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     yield f"{cores()} cores available, load average {load:.1f} before the run; {records:,} records"
     with tempfile.TemporaryDirectory() as folder:

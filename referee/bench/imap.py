@@ -69,7 +69,7 @@ def _client(url: str) -> tuple[Any, str]:
     try:
         from imapclient import IMAPClient
     except ImportError:
-        raise UsageError("--imap needs IMAPClient: pip install 'referee[imap]'") from None
+        raise UsageError("--imap needs IMAPClient: pip install '.[imap]' in the checkout") from None
     try:
         client = IMAPClient(box.host, box.port, ssl=box.tls, timeout=60)
         if not box.tls and b"STARTTLS" in client.capabilities():

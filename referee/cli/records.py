@@ -90,7 +90,7 @@ def check(
             "--dask",
             metavar="ADDRESS",
             help="Check the records on a Dask cluster: a scheduler's address (tcp://host:8786), or local[:N] "
-            "for N worker processes here (pip install 'referee[dask]'); same output, in the same order.",
+            "for N worker processes here (pip install '.[dask]' in the checkout); same output, in the same order.",
         ),
     ] = None,
     parquet: Annotated[
@@ -99,7 +99,7 @@ def check(
             "--parquet",
             metavar="OUT",
             help="Write the verdicts to the Parquet file OUT instead, one row per record with the fields "
-            "of --json (pip install 'referee[parquet]').",
+            "of --json (pip install '.[parquet]' in the checkout).",
         ),
     ] = None,
     max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT,
@@ -476,7 +476,7 @@ def bench(
     validating as many plies of its own random games, in the same run.
 
     The ratio is ours over python-chess's, shown beside the goal. python-chess comes with
-    the bench extra: pip install 'referee[bench]'. Example: referee bench nika   |
+    the bench extra: pip install '.[bench]' in the checkout. Example: referee bench nika   |
     referee bench --actions 2000   |   referee bench nieuchess --shape long   |   referee bench --startup 21   |
     referee bench --memory 0.2   |   referee bench --cluster 3000 --workers 1,2   |
     referee bench --imap imap://gm@127.0.0.1:1143/INBOX --flood 5000
@@ -507,7 +507,7 @@ def bench(
             if not bench_chess.has_chess():
                 err(
                     "referee bench: python-chess is not installed, so its figures are left out: "
-                    "pip install 'referee[bench]'"
+                    "pip install '.[bench]' in the checkout"
                 )
             scales = bench_chess.read_sizes(sizes)
             rows = bench_chess.compare(chosen or None, actions, seed, runs, scales, shape)

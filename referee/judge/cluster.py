@@ -4,7 +4,7 @@ cluster, the lines written here in input order.
 ADDRESS is a scheduler's (`tcp://host:8786`, any address Dask's `Client` takes, with its
 `://`), or `local` / `local:N` for a `LocalCluster` of N worker processes (default: one
 per core) of one thread each, started here and closed at the end. Dask is an optional
-extra (`pip install 'referee[dask]'`), imported only here, only for `--dask`. Workers need
+extra (`pip install '.[dask]' in the checkout`), imported only here, only for `--dask`. Workers need
 `referee` installed (the same version): they run `referee.judge.batch.check_part` on the
 records sent to them, so they need no access to the files.
 """
@@ -68,7 +68,7 @@ def client(address: Address) -> Iterator[Any]:
         import dask
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise UsageError("--dask needs Dask, which is not installed: pip install 'referee[dask]'") from None
+        raise UsageError("--dask needs Dask, which is not installed: pip install '.[dask]' in the checkout") from None
     with ExitStack() as stack:
         try:
             if address.scheduler is not None:

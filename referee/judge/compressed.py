@@ -7,7 +7,7 @@ stays bounded by the blocks read, not by the source or its decompressed size. A 
 `.gz`, `.bz2`, `.xz` or `.zst` must hold that format. Anything else is returned as it was
 read (the bytes looked at are given back first).
 
-Zstandard needs the `zstandard` package (`pip install 'referee[zstd]'`); a `.zst` source
+Zstandard needs the `zstandard` package (`pip install '.[zstd]' in the checkout`); a `.zst` source
 without it is unreadable with a one-line reason. A corrupt or truncated stream raises
 `CorruptError` (an `OSError`) when the reader reaches the damage: the records read before
 it keep their verdicts, and the source is then unreadable."""
@@ -109,7 +109,8 @@ def _opener(kind: str) -> Callable[[BinaryIO], BinaryIO | io.RawIOBase]:
         import zstandard
     except ImportError:
         raise CorruptError(
-            "it is Zstandard-compressed and the zstandard package is not installed: pip install 'referee[zstd]'"
+            "it is Zstandard-compressed and the zstandard package is not installed: "
+            "pip install '.[zstd]' in the checkout"
         ) from None
     decompressor = zstandard.ZstdDecompressor()
     # The reader ends quietly at a frame cut short: its input is walked frame by frame beside it.

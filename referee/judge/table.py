@@ -5,7 +5,7 @@ strings, 64-bit integers and booleans, each nullable where the JSON field may be
 `winners` and `suggestions` lists of strings; `error` and `clock` structs of their JSON
 fields (`clock.remaining`, each side's seconds, a map from side to integer). Rows are
 written in row groups of `ROWS` as the verdicts arrive, so memory is bounded whatever the
-number of records. pyarrow is an optional extra (`pip install 'referee[parquet]'`),
+number of records. pyarrow is an optional extra (`pip install '.[parquet]' in the checkout`),
 imported only here."""
 
 from __future__ import annotations
@@ -112,7 +112,9 @@ def writer(path: str) -> Iterator[Table]:
     try:
         import pyarrow.parquet as pq
     except ImportError:
-        raise UsageError("--parquet needs pyarrow, which is not installed: pip install 'referee[parquet]'") from None
+        raise UsageError(
+            "--parquet needs pyarrow, which is not installed: pip install '.[parquet]' in the checkout"
+        ) from None
     from referee.store import WriteFailed, output_file
 
     columns = schema()

@@ -468,7 +468,7 @@ class _Run:
             return
         send = told.apprise_sender()
         if send is None:
-            missing = "Apprise is missing (pip install 'referee[notify]')"
+            missing = "Apprise is missing (pip install '.[notify]' in the checkout)"
             self.notes.append(f"{plural(len(pending), 'notice')} not sent: {missing}")
             return
         for notice, url in pending:

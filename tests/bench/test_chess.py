@@ -102,7 +102,8 @@ def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> No
     done = _bench("bench", "--actions", "100", "--runs", "1", "pikemen", hide_chess=True, hide_extract=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines() == [
-        "referee bench: python-chess is not installed, so its figures are left out: pip install 'referee[bench]'"
+        "referee bench: python-chess is not installed, so its figures are left out: "
+        "pip install '.[bench]' in the checkout"
     ]
     shape, header, *rows, note = done.stdout.splitlines()
     assert shape.startswith("records of the short shape")

@@ -132,7 +132,7 @@ def test_a_zst_file_without_zstandard_is_one_line_and_exit_2(archive: Path) -> N
     assert done.returncode == 2
     assert done.stderr.splitlines()[0] == (
         f"referee: cannot read {packed}: it is Zstandard-compressed and the zstandard package is not installed: "
-        "pip install 'referee[zstd]'"
+        "pip install '.[zstd]' in the checkout"
     )
     assert done.stdout.count("\n") > 20  # the next file is still checked
 

@@ -123,4 +123,6 @@ def test_without_pyarrow_parquet_is_one_line_and_exit_2(files: list[str], tmp_pa
         timeout=60,
     )
     assert done.returncode == 2
-    assert done.stderr == ("referee: --parquet needs pyarrow, which is not installed: pip install 'referee[parquet]'\n")
+    assert done.stderr == (
+        "referee: --parquet needs pyarrow, which is not installed: pip install '.[parquet]' in the checkout\n"
+    )

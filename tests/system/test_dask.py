@@ -111,7 +111,7 @@ def test_without_dask_it_is_one_line_and_exit_2() -> None:
         timeout=60,
     )
     assert done.returncode == 2
-    assert done.stderr == "referee: --dask needs Dask, which is not installed: pip install 'referee[dask]'\n"
+    assert done.stderr == "referee: --dask needs Dask, which is not installed: pip install '.[dask]' in the checkout\n"
 
 
 def test_check_without_dask_does_not_import_it() -> None:

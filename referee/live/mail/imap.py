@@ -171,7 +171,7 @@ class Connection:
         try:
             from imapclient import IMAPClient
         except ImportError:
-            raise UsageError("--imap needs IMAPClient: pip install 'referee[imap]'") from None
+            raise UsageError("--imap needs IMAPClient: pip install '.[imap]' in the checkout") from None
         self.box = box
         self._capabilities: tuple[bytes, ...] | None = None
         context = context or ssl.create_default_context()
