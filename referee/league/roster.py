@@ -176,10 +176,11 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
                 store.write(keys_path, render_keys(keys))
         event = {"event": "address", "at": format_instant(now), "old": was, "new": wanted, "name": new_name}
         append_log(folder, [event])
-        what = "substitutes for" if name is not None else "is now"
-        subject = f"{config.name}: {new_name} <{wanted}> {what} {before.tag}"
+        # "Gus <new> substitutes for Bo <old>", but "Di <old> is now Di <new>": the old first
+        change = f"{tag} substitutes for {before.tag}" if name is not None else f"{before.tag} is now {tag}"
+        subject = f"{config.name}: {change}"
         body = (
-            f"{config.name}: {new_name} <{wanted}> {what} {before.name} <{was}> from now on:\n"
+            f"{config.name}: {change} from now on:\n"
             "in league.toml, in every ongoing game (the side tags, so every token changed) and\n"
             "in the standings, where the seat keeps its results so far.\n"
         )

@@ -137,3 +137,16 @@ def test_a_substitute_takes_the_seat_and_an_address_change_follows_the_player(tm
         "new": "ann@example.net", "name": "Ann",
     }  # fmt: skip
     assert _run("league", "address", str(folder), "cy@example.org", "eve@example.org")[0] == 2  # taken
+
+
+def test_an_address_change_is_told_old_then_new(tmp_path: Path) -> None:
+    """Issue 45.2: "Di <old> is now Di <new>", in the Subject and the first line (it read new then old)."""
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2", pair_at=START, clear_outbox=True)
+    code, _, err = _run("league", "address", str(folder), "di@example.org", "di2@example.org")
+    assert code == 0, err
+    mails = _outbox(folder)
+    assert mails
+    for _, subject, body in mails:
+        assert subject == "T: Di <di@example.org> is now Di <di2@example.org>"
+        assert body.splitlines()[0].startswith("T: Di <di@example.org> is now Di <di2@example.org>")
