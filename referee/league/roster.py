@@ -154,6 +154,7 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         text = _rewrite_player(text, was, wanted, new_name if name is not None else None)
         parse(text, str(path))
         lines: list[str] = []
+        todo: list[str] = []
         told: dict[str, str] = {was: before.name, wanted: new_name}
         tag = f"{new_name} <{wanted}>"
         for game_path, game in _games(folder):
@@ -171,8 +172,8 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
                 entry = keys.pop(was)
                 if name is None:
                     keys[wanted] = entry
-                else:
-                    lines.append(f"{was}'s passphrase removed: issue {wanted} one (league passphrases --issue)")
+                else:  # the game master's to-do: printed, never mailed to the players
+                    todo.append(f"{was}'s passphrase removed: issue {wanted} one (league passphrases --issue)")
                 store.write(keys_path, render_keys(keys))
         event = {"event": "address", "at": format_instant(now), "old": was, "new": wanted, "name": new_name}
         append_log(folder, [event])
@@ -187,7 +188,7 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         if lines:
             body += "\nGames:\n" + "\n".join(f"  {line}" for line in lines) + "\n"
         count = _tell(folder, config, list(told.items()), subject, body, now, sender)
-        return Changed((f"{before.tag} -> {tag}", *lines), count)
+        return Changed((f"{before.tag} -> {tag}", *lines, *todo), count)
 
 
 def _rewrite_player(text: str, old: str, new: str, name: str | None) -> str:

@@ -150,3 +150,21 @@ def test_an_address_change_is_told_old_then_new(tmp_path: Path) -> None:
     for _, subject, body in mails:
         assert subject == "T: Di <di@example.org> is now Di <di2@example.org>"
         assert body.splitlines()[0].startswith("T: Di <di@example.org> is now Di <di2@example.org>")
+
+
+def test_a_substitutes_mail_carries_no_game_master_to_do(tmp_path: Path) -> None:
+    """Issue 45.5: "issue gus@... one (league passphrases --issue)" is the game master's to-do:
+    printed by the command, never mailed to the players."""
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2")
+    assert _run("mail", "--games", str(folder), "--add-player", "bo@example.org", stdin="bo words\n")[0] == 0
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    _outbox(folder)
+    code, out, err = _run("league", "substitute", str(folder), "bo@example.org", "gus@example.org", "--name", "Gus")
+    assert code == 0, err
+    assert "bo@example.org's passphrase removed: issue gus@example.org one (league passphrases --issue)" in out
+    mails = _outbox(folder)
+    assert mails
+    for _, subject, body in mails:
+        assert "passphrase" not in body and "--issue" not in body, body
+        assert subject == "T: Gus <gus@example.org> substitutes for Bo <bo@example.org>"

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from referee.judge.clock import current_instant
 from referee.live.addresses import clean_header_text
+from referee.live.mail.folding import POLICY
 from referee.live.mail.incoming import Incoming
 
 _REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|vs)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
@@ -80,7 +81,7 @@ def build(
 ) -> EmailMessage:
     """The answer as a message from `sender`, threaded under the incoming message; `cc`
     is the game master's address (`--gm`), copied on every answer."""
-    message = EmailMessage()
+    message = EmailMessage(policy=POLICY)
     message["From"] = _address(sender, "referee")
     message["To"] = [_address(address, name) for address, name in answer.recipients]
     if cc is not None and cc not in (address for address, _ in answer.recipients):
