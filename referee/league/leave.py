@@ -9,6 +9,7 @@ to a side that is not running for its next turn).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,16 +57,19 @@ class Leave:
         }
 
 
-def used_leave(entries: list[dict[str, Any]], address: str) -> int:
-    """Seconds of leave a player has taken this season, from league.log."""
+def used_leave(entries: Sequence[dict[str, Any]], address: str) -> int:
+    """Seconds of leave a player has taken this season, from league.log: every `leave`,
+    less every `leave-back` (a leave whose games `league unpair` deleted)."""
     total = 0
     for entry in entries:
-        if entry.get("event") == "leave" and entry.get("player") == address:
+        event = entry.get("event")
+        if event in ("leave", "leave-back") and entry.get("player") == address:
             try:
-                total += parse_duration(str(entry.get("duration", "")))
+                seconds = parse_duration(str(entry.get("duration", "")))
             except TimingError:
                 continue
-    return total
+            total += seconds if event == "leave" else -seconds
+    return max(total, 0)
 
 
 def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:

@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee import store
 from referee.judge.adjudicate import adjudicate, read_source
@@ -36,12 +37,13 @@ from referee.league.config import (
     parse,
 )
 from referee.league.folder import KEYS_DIR, LeagueRefused, append_log, league_lock, read_log
+from referee.league.leave import DAY, used_leave
 from referee.league.notify import message, write
 from referee.league.results import GameResult, game_files, judge_game, withdrawn_in
 from referee.live.addresses import addresses_in
 from referee.live.mail.errors import DeliveryError
 from referee.notation.model import Tag
-from referee.notation.timing import format_instant
+from referee.notation.timing import format_duration, format_instant
 
 WAIT = 10.0
 
@@ -250,13 +252,72 @@ def unpair(folder: Path, now: int, sender: str) -> Changed:
             store.remove(path)
             store.remove(folder / KEYS_DIR / f"{game.game}.key")
         names = [game.game for _, game in round_games]
-        append_log(folder, [{"event": "unpair", "at": format_instant(now), "round": last, "games": names}])
+        log = read_log(folder)
+        back = _leave_back(log, last, names, now)
+        append_log(folder, [{"event": "unpair", "at": format_instant(now), "round": last, "games": names}, *back])
         body = (
             f"{config.name}: the pairing of round {last} is withdrawn by the game master: the games\n"
             f"{', '.join(f'[{name}]' for name in names)} are deleted (no move was played). A new pairing follows.\n"
         )
-        count = _tell(folder, config, list(told.items()), f"{config.name}: round {last} unpaired", body, now, sender)
-        return Changed((f"round {last} unpaired: {', '.join(names)} deleted",), count)
+        lines = [f"round {last} unpaired: {', '.join(names)} deleted"]
+        used = {entry["player"]: used_leave([*log, *back], entry["player"]) for entry in back}
+        allowance = format_duration(config.leave_days * DAY)
+        extra: dict[str, str] = {}
+        for entry in back:
+            address = entry["player"]
+            lines.append(
+                f"{address}: {entry['duration']} of leave given back (granted in {', '.join(entry['games'])} only, "
+                f"now deleted); {format_duration(used[address])} of {allowance} used"
+            )
+            extra[address] = extra.get(address, "") + (
+                f"\nThe {entry['duration']} of leave you took in {', '.join(f'[{name}]' for name in entry['games'])} "
+                f"are given back:\nyou have used {format_duration(used[address])} of your {allowance} of leave "
+                "this season.\n"
+            )
+        subject = f"{config.name}: round {last} unpaired"
+        mails = [
+            message(sender, address, name, subject, body + extra.get(address, ""), now)
+            for address, name in told.items()
+        ]
+        try:
+            write(folder, mails, now)
+        except DeliveryError as error:
+            raise LeagueRefused(f"done and logged, but the players' mails could not be written: {error}") from None
+        count = len(mails)
+        return Changed(tuple(lines), count)
+
+
+def _leave_back(
+    log: Sequence[dict[str, Any]], round_number: int, deleted: Sequence[str], now: int
+) -> list[dict[str, Any]]:
+    """The `leave-back` entries of an unpair of `round_number`: every leave taken since that
+    round was paired whose grants were all in the games deleted (docs/league.md: the days
+    come back, since the games they extended no longer exist)."""
+    start = max(
+        (
+            index
+            for index, entry in enumerate(log)
+            if entry.get("event") == "pairing" and entry.get("round") == round_number
+        ),
+        default=len(log),
+    )
+    gone = set(deleted)
+    back = []
+    for entry in log[start:]:
+        games = entry.get("games")
+        if entry.get("event") != "leave" or not isinstance(games, list) or not games or not set(games) <= gone:
+            continue
+        back.append(
+            {
+                "event": "leave-back",
+                "at": format_instant(now),
+                "player": entry.get("player"),
+                "duration": entry.get("duration"),
+                "round": round_number,
+                "games": games,
+            }
+        )
+    return back
 
 
 def _has_moves(path: Path) -> bool:

@@ -168,3 +168,31 @@ def test_a_substitutes_mail_carries_no_game_master_to_do(tmp_path: Path) -> None
     for _, subject, body in mails:
         assert "passphrase" not in body and "--issue" not in body, body
         assert subject == "T: Gus <gus@example.org> substitutes for Bo <bo@example.org>"
+
+
+def test_unpair_gives_back_the_leave_granted_only_in_the_games_it_deletes(tmp_path: Path) -> None:
+    """Issue 45.6: a leave whose every game the unpair deletes is given back, logged and told;
+    before, the days stayed spent on games that no longer exist."""
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m", extra="leave_days = 5\n")
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    code, _, err = _run("league", "leave", str(folder), "ann@example.org", "3d", "--now", "2026-12-01T13:00:00Z")
+    assert code == 0, err
+    _outbox(folder)
+    code, out, err = _run("league", "unpair", str(folder), "--now", "2026-12-01T14:00:00Z")
+    assert code == 0, err
+    assert "ann@example.org: 3d of leave given back (granted in r1-t1 only, now deleted); 0m of 5d used" in out
+    assert _log(folder, "leave-back") == [
+        {"event": "leave-back", "at": "2026-12-01T14:00:00Z", "player": "ann@example.org", "duration": "3d",
+         "round": 1, "games": ["r1-t1"]},
+    ]  # fmt: skip
+    ann = [body for to, _, body in _outbox(folder) if to == "ann@example.org"]
+    assert len(ann) == 1 and "The 3d of leave you took in [r1-t1] are given back" in ann[0]
+    assert _run("league", "pair", str(folder), "--now", "2026-12-01T15:00:00Z")[0] == 0
+    code, out, err = _run("league", "leave", str(folder), "ann@example.org", "5d", "--now", "2026-12-01T16:00:00Z")
+    assert code == 0, err
+    assert "leave used 5d of 5d; 0m left" in out
+    # a second unpair gives back only the leave taken since the pairing it takes back
+    code, out, err = _run("league", "unpair", str(folder), "--now", "2026-12-01T17:00:00Z")
+    assert code == 0, err
+    assert [entry["duration"] for entry in _log(folder, "leave-back")] == ["3d", "5d"]
