@@ -136,10 +136,13 @@ def play(
 
     Example: referee play game.rgn timeout --as Red   |   referee play game.rgn --grant Blue=1d
     """
+    from functools import partial
     from pathlib import Path
 
     from referee.judge import clock
     from referee.judge.errors import BusyError, UsageError
+    from referee.live.mail import default_sender
+    from referee.live.mail.retoken import submitted
     from referee.live.play import read_key, submit
     from referee.store import WriteFailed
 
@@ -155,7 +158,10 @@ def play(
         for entry in salt or []:
             if "=" not in entry:
                 raise UsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
-        result = submit(
+        # A grant or a salt alone changes the token and not the board: the player to move
+        # of a mail game is sent the new token with it (referee/live/mail/retoken.py).
+        write = partial(submitted, sender=default_sender()) if grant or salt else submit
+        result = write(
             Path(file),
             text,
             as_side=as_side,
@@ -176,7 +182,6 @@ def play(
         fail_usage(UsageError(str(error)))
     if as_side is None and result.written:  # the game master's writing on a league's game: its players are told
         from referee.league.told import tell_players
-        from referee.live.mail import default_sender
 
         if grant:
             what = "a grant of " + ", ".join(grant)

@@ -72,11 +72,14 @@ def used_leave(entries: Sequence[dict[str, Any]], address: str) -> int:
     return max(total, 0)
 
 
-def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
+def leave(folder: Path, address: str, duration_text: str, now: int, sender: str | None = None) -> Leave:
     """Grant `duration_text` of leave to the player `address` in all their ongoing games.
     UsageError for an unknown player or a bad duration; LeagueRefused (exit 1) beyond the
-    allowance, in an untimed league, or when the player has no ongoing game."""
-    from referee.live.play import submit
+    allowance, in an untimed league, or when the player has no ongoing game. The player to
+    move of each game granted is mailed its new token, from `sender` (default
+    referee@HOSTNAME), in the same transaction (`referee.live.mail.retoken`)."""
+    from referee.live.mail import default_sender
+    from referee.live.mail.retoken import submitted
 
     try:
         duration = parse_duration(duration_text.strip())
@@ -119,7 +122,15 @@ def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
         with store.transaction(folder):
             for game, sides in targets:
                 path = folder / f"{game.game}.rgn"
-                result = submit(path, None, now=now, grants=[f"{side}={text}" for side in sides])
+                given = ", ".join(f"{side} {text}" for side in sides)
+                result = submitted(
+                    path,
+                    None,
+                    sender=sender or default_sender(),
+                    now=now,
+                    grants=[f"{side}={text}" for side in sides],
+                    reason=f"the game master granted {given} (leave of {player.name})",
+                )
                 if result.exit_code != 0 or not result.written:
                     raise LeagueRefused(f"{game.game}: the grant was refused: {result.error}")
                 granted.append((game.game, sides))

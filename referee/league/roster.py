@@ -24,9 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
-from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.errors import UsageError
-from referee.judge.token import canonical_text
 from referee.league.config import (
     CONFIG_FILE,
     LeagueConfig,
@@ -40,9 +38,8 @@ from referee.league.folder import KEYS_DIR, LeagueRefused, append_log, league_lo
 from referee.league.leave import DAY, used_leave
 from referee.league.notify import message, write
 from referee.league.results import GameResult, game_files, judge_game, withdrawn_in
-from referee.live.addresses import addresses_in
 from referee.live.mail.errors import DeliveryError
-from referee.notation.model import Tag
+from referee.live.mail.retoken import retagged
 from referee.notation.timing import format_duration, format_instant
 
 WAIT = 10.0
@@ -161,7 +158,12 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         tag = f"{new_name} <{wanted}>"
         for game_path, game in _games(folder):
             if was in game.addresses and game.status == "ongoing":
-                _retag(game_path, was, tag)
+                what = (
+                    f"the game master seated {tag} in place of {before.tag}"
+                    if name is not None
+                    else f"the game master changed {before.name}'s address to {wanted}"
+                )
+                retagged(game_path, was, tag, what, sender=sender, now=now, wait=WAIT)
                 told.update((seat.address, seat.name) for seat in game.seats if seat.address != was)
                 lines.append(f"{game.game}: {tag} in place of {before.tag}")
         store.write(path, text)
@@ -214,21 +216,6 @@ def _toml(text: str) -> str:
     import json
 
     return json.dumps(text, ensure_ascii=False)
-
-
-def _retag(path: Path, old: str, tag: str) -> None:
-    """The game's side tags naming OLD now name TAG (`Name <address>`), under its lock."""
-    with store.locked(path, WAIT):
-        results = read_source(store.read_bytes(path))
-        record = adjudicate(results[0], str(path)).record
-        if record is None:  # pragma: no cover - only legal ongoing games are retagged
-            return
-        tags = tuple(
-            Tag(item.name, tag, item.span) if any(address == old for address, _ in addresses_in(item.value)) else item
-            for item in record.tags
-        )
-        changed = record._replace(tags=tags)
-        store.write(path, canonical_text(changed, adjudicate(changed, str(path))))
 
 
 # -- unpair ----------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from referee.judge.errors import UsageError
 from referee.judge.token import canonical_text, token_of
 from referee.judge.verdicts import annotated
 from referee.judge.words import verdict_fields, verdict_line
-from referee.live.play import core, keys, submission, timed
+from referee.live.play import changes, core, keys, submission, timed
 from referee.live.play.offers import (
     AgreementError,
     Offer,
@@ -77,6 +77,7 @@ def submit(
     grants: Sequence[str] = (),
     as_of: int | None = None,
     known: core.Known | None = None,
+    reason: str | None = None,
 ) -> PlayResult:
     """Play `moves` on the one game in `path` (PLAY.md §1, §6): moves alone as
     `core.playing` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the
@@ -104,6 +105,7 @@ def submit(
             now=now,
             grants=grants,
             as_of=as_of,
+            reason=reason,
         )
     else:
         request = _Request(Path(path), as_side, kind)
@@ -207,9 +209,7 @@ class _Request:
             raise _Refused(f"{line}: the game is over, nothing more can be agreed or taken back")
         token = token_of(current)
         if expect is not None and expect.strip() != token:
-            raise _Refused(
-                f"the game is at token {token}, not {expect.strip()}: the board has changed since this was written"
-            )
+            raise _Refused(changes.stale(self.path, expect.strip(), token, wrote="this"))
         info = registry.GAMES[record.game]
         if self.as_side is None:  # the game master's undo: at once
             new, undone = self._taken_back(record, by_master=True)
