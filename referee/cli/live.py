@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -16,6 +17,9 @@ from referee.cli.app import AsOfOption, JsonOption, NowOption, app, err, fail_us
 from referee.cli.exits import Tally
 from referee.judge.errors import ExitStatus, UsageError
 from referee.judge.words import json_line
+
+if TYPE_CHECKING:
+    from referee.live.play.result import PlayResult
 
 
 def new_secret(
@@ -160,8 +164,8 @@ def play(
                 raise UsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
         # A grant or a salt alone changes the token and not the board: the player to move
         # of a mail game is sent the new token with it (referee/live/mail/retoken.py).
-        write = partial(submitted, sender=default_sender()) if grant or salt else submit
-        result = write(
+        write = partial(submitted, sender=default_sender()) if grant or salt else partial(_plain, submit)
+        result, mailed = write(
             Path(file),
             text,
             as_side=as_side,
@@ -180,6 +184,8 @@ def play(
         _busy(error)
     except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
         fail_usage(UsageError(str(error)))
+    for path in mailed:
+        err(f"referee: the new token is mailed to the player to move ({path})")
     if as_side is None and result.written:  # the game master's writing on a league's game: its players are told
         from referee.league.told import tell_players
 
@@ -192,6 +198,11 @@ def play(
         if told is not None:
             err(f"referee: {told}")
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
+
+
+def _plain(submit: Callable[..., PlayResult], *args: Any, **options: Any) -> tuple[PlayResult, tuple[Path, ...]]:
+    """`submit`, shaped as `retoken.submitted`'s answer: a move mails no new token."""
+    return submit(*args, **options), ()
 
 
 @app.command(short_help="Publish a secret game's seed: every roll is then checked.")

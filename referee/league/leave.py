@@ -123,7 +123,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
             for game, sides in targets:
                 path = folder / f"{game.game}.rgn"
                 given = ", ".join(f"{side} {text}" for side in sides)
-                result = submitted(
+                result, _ = submitted(
                     path,
                     None,
                     sender=sender or default_sender(),

@@ -129,7 +129,9 @@ def open_games_text(folder: Path, config: LeagueConfig, address: str, now: int) 
             f"  [{result.game}] round {result.round}: {turn}; {_deadline(replay, now)}token {token_of(replay)}"
         )
     if games:
-        lines += [f"The open games of {who}:", *games, "", games_hint((folder / PLAYERS_FILE).is_file()), ""]
+        lines += [f"The open games of {who}:", *games, ""]
+        if (folder / PLAYERS_FILE).is_file():  # a keyed league: the Key: line too (issue 45.4)
+            lines += [games_hint(), ""]
     else:
         lines += [f"{who}, you have no open game in this league now.", ""]
     return "\n".join(lines)
@@ -167,8 +169,8 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
         lines.append("")
     if count == 0:
         lines += ["You have no game in this league yet.", ""]
-    elif yours_somewhere:
-        lines += [games_hint((folder / PLAYERS_FILE).is_file()), ""]
+    elif yours_somewhere and (folder / PLAYERS_FILE).is_file():  # a keyed league (issue 45.4)
+        lines += [games_hint(), ""]
     return "\n".join(lines)
 
 

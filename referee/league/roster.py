@@ -154,6 +154,7 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         parse(text, str(path))
         lines: list[str] = []
         todo: list[str] = []
+        announced = 0  # the new tokens mailed to the players to move
         told: dict[str, str] = {was: before.name, wanted: new_name}
         tag = f"{new_name} <{wanted}>"
         for game_path, game in _games(folder):
@@ -163,7 +164,7 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
                     if name is not None
                     else f"the game master changed {before.name}'s address to {wanted}"
                 )
-                retagged(game_path, was, tag, what, sender=sender, now=now, wait=WAIT)
+                announced += len(retagged(game_path, was, tag, what, sender=sender, now=now, wait=WAIT).mails)
                 told.update((seat.address, seat.name) for seat in game.seats if seat.address != was)
                 lines.append(f"{game.game}: {tag} in place of {before.tag}")
         store.write(path, text)
@@ -192,7 +193,7 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         if lines:
             body += "\nGames:\n" + "\n".join(f"  {line}" for line in lines) + "\n"
         count = _tell(folder, config, list(told.items()), subject, body, now, sender)
-        return Changed((f"{before.tag} -> {tag}", *lines, *todo), count)
+        return Changed((f"{before.tag} -> {tag}", *lines, *todo), count + announced)
 
 
 def _rewrite_player(text: str, old: str, new: str, name: str | None) -> str:

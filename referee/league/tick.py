@@ -396,7 +396,7 @@ class _Run:
                 clock = game.clock_at(self.now)
                 deadline = f", deadline {spoken_instant(clock.deadline)}" if clock and clock.deadline else ""
                 lines.append(f"  [{game.name}] {game.result.to_move}{deadline}; token {game.token}")
-            lines += ["", games_hint(self.keyed), ""]
+            lines += ["", games_hint(), ""] if self.keyed else [""]
         moved = [game for game in news if game not in to_move and game.replay is not None]
         if moved:
             lines.append("Moves played:")

@@ -194,7 +194,7 @@ def test_leave_by_mail_grants_as_league_leave_does_and_is_refused_beyond_the_all
     side = next(side for side, address in _seats(game).items() if address == bo)
     _mail(folder, bo, "[r1-t1] away", "leave 2d", "2026-12-01T13:00:00Z", message_id="<leave-1@example.org>")
     answers = _answers(folder)
-    tokens = [answer for answer in answers if "the game's token is now" in answer[1]]  # to the player to move
+    tokens = [answer for answer in answers if "has a new token" in answer[1]]  # to the player to move
     answers = [answer for answer in answers if answer not in tokens]
     assert _told(answers) == [bo] and "2d of leave granted" in answers[0][1] and "1d left" in answers[0][1]
     mover = _seats(game)[json.loads(_run("check", "--json", str(game))[1])["to_move"]]

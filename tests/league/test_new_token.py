@@ -133,9 +133,9 @@ def test_the_player_to_move_is_sent_the_new_token_and_the_old_one_is_refused_wit
         ({mover}, f"[r1-t1] your move: the token is now {new}")
     ]
     text = _text(told[0])
-    assert f"but {what} at 2026-12-01 13:00 UTC" in text, text
+    assert f"\n{what} at 2026-12-01 13:00 UTC.\n" in text, text
     assert "  Key: your passphrase\n" in text and f"  Token: {new}\n" in text
-    assert f"it was {old}" in text
+    assert f"the old token ({old}) is refused" in text and f"has a new token, {new}, on the same board" in text
 
     # the reply written for the old token: refused with the true reason
     refused = _reply(folder, mover, key, old, move)

@@ -307,11 +307,11 @@ def reply_hint(token: str, keyed: bool = False) -> str:
     board. Every "your move" text says it this way (issue 45.4)."""
     if keyed:
         return (
-            "To play, answer with your moves as plain text, with these two lines above them:\n"
+            "To play, answer with your moves as plain text, these two lines above them:\n"
             "  Key: your passphrase\n"
             f"  Token: {token}\n"
-            "(a message without your passphrase is not accepted; the token keeps your moves to\n"
-            "the board shown here, and changes with every move)."
+            "(a message without your passphrase is not accepted; the token keeps your\n"
+            "moves to the board shown here, and changes with every move)."
         )
     return (
         "To play, answer with your moves as plain text. A line\n"
@@ -320,19 +320,14 @@ def reply_hint(token: str, keyed: bool = False) -> str:
     )
 
 
-def games_hint(keyed: bool = False) -> str:
-    """How to answer a text that lists several games with their tokens (a digest, `status`):
-    the game's [ID] in the Subject, and the `Key:` line too in a keyed game."""
-    if keyed:
-        return (
-            "To play in one of them, answer with its [ID] in the Subject and these two lines\n"
-            "above your moves:\n"
-            "  Key: your passphrase\n"
-            "  Token: (that game's token, as above)"
-        )
+def games_hint() -> str:
+    """How to answer a text of a keyed game that lists several games with their tokens (a
+    digest, `status`): the game's [ID] in the Subject, the `Key:` and `Token:` lines."""
     return (
-        "To play in one of them, answer with its [ID] in the Subject and your moves as plain\n"
-        "text; a line `Token: ...` with that game's token keeps them to the board it names."
+        "To play in one of them, answer with its [ID] in the Subject and these two\n"
+        "lines above your moves:\n"
+        "  Key: your passphrase\n"
+        "  Token: (that game's token, as above)"
     )
 
 

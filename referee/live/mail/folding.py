@@ -11,9 +11,8 @@ standard policy, its first line never left bare."""
 from __future__ import annotations
 
 from email import policy as policies
-from email.headerregistry import HeaderRegistry, UnstructuredHeader
-from email.policy import EmailPolicy
-from typing import Any
+from email.headerregistry import BaseHeader, HeaderRegistry, UnstructuredHeader
+from typing import Any, cast
 
 
 class _Subject(UnstructuredHeader):
@@ -23,8 +22,8 @@ class _Subject(UnstructuredHeader):
 
     def fold(self, *, policy: Any) -> str:
         text = str(self)
-        limit = policy.max_line_length or 78
-        linesep = policy.linesep
+        limit: int = policy.max_line_length or 78
+        linesep: str = policy.linesep
         if text.isascii() and "=?" not in text and text.isprintable():
             words = text.split(" ")
             lines = [f"{self.name}: {words[0]}"]
@@ -34,7 +33,7 @@ class _Subject(UnstructuredHeader):
                 else:
                     lines.append(f" {word}")
             return linesep.join(lines) + linesep
-        folded: str = super().fold(policy=policy)  # type: ignore[misc]
+        folded = str(super().fold(policy=policy))  # type: ignore[misc]
         head, _, rest = folded.partition(linesep)
         if head.rstrip() == f"{self.name}:" and rest.strip():
             folded = f"{self.name}: {rest.lstrip(' ')}"  # the first line carries text
@@ -42,7 +41,7 @@ class _Subject(UnstructuredHeader):
 
 
 _REGISTRY = HeaderRegistry()
-_REGISTRY.map_to_type("subject", _Subject)
+_REGISTRY.map_to_type("subject", cast("type[BaseHeader]", _Subject))  # the registry mixes BaseHeader in
 
-POLICY: EmailPolicy = policies.default.clone(header_factory=_REGISTRY)
+POLICY = policies.default.clone(header_factory=_REGISTRY)
 """The policy of every message the referee writes (`EmailMessage(policy=POLICY)`)."""

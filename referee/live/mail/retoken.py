@@ -16,7 +16,7 @@ or an outbox; `play --grant` on a game nobody plays by mail sends nothing."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee import store
 from referee.live import play
@@ -34,27 +34,34 @@ def is_mail_folder(folder: Path) -> bool:
     return any((folder / name).is_file() for name in MAIL_FOLDER_MARKS) or (folder / OUTBOX).is_dir()
 
 
-def submitted(path: Path, moves: str | None, *, sender: str, **options: Any) -> PlayResult:
+class Announced(NamedTuple):
+    """A writing and the new-token mails it wrote into the outbox."""
+
+    result: PlayResult
+    mails: tuple[Path, ...] = ()
+
+
+def submitted(path: Path, moves: str | None, *, sender: str, **options: Any) -> Announced:
     """`play.submit(path, moves, **options)`, and where it wrote a grant or salt alone, the
     new token mailed to the player to move, in the same transaction (all or nothing)."""
     target = store.target_of(path)
     if not target.is_file():
-        return play.submit(path, moves, **options)  # its own refusal of a missing file
+        return Announced(play.submit(path, moves, **options))  # its own refusal of a missing file
     with store.transaction(target.parent, options.get("wait", 10.0)):
         result = play.submit(path, moves, **options)
         if result.written and result.retoken is not None:
-            announce(path, result.retoken, sender, result.retoken.at)
-    return result
+            return Announced(result, tuple(announce(path, result.retoken, sender, result.retoken.at)))
+    return Announced(result)
 
 
-def retagged(path: Path, old: str, tag: str, what: str, *, sender: str, now: int, wait: float = 10.0) -> PlayResult:
+def retagged(path: Path, old: str, tag: str, what: str, *, sender: str, now: int, wait: float = 10.0) -> Announced:
     """`retag` (the side tags naming `old` hold `tag`), and the new token mailed to the
     player to move, in the same transaction."""
     with store.transaction(store.target_of(path).parent, wait):
         result = retag(path, old, tag, what, now, wait)
         if result.written and result.retoken is not None:
-            announce(path, result.retoken, sender, now)
-    return result
+            return Announced(result, tuple(announce(path, result.retoken, sender, now)))
+    return Announced(result)
 
 
 def announce(path: Path, change: TokenChange, sender: str, now: int) -> list[Path]:
@@ -82,9 +89,9 @@ def announce(path: Path, change: TokenChange, sender: str, now: int) -> list[Pat
 def new_token_text(game_id: str, change: TokenChange, turn: compose.Turn, token: str, keyed: bool) -> str:
     """The mail of the new token: what changed, the board, who moves, how to answer."""
     lines = [
-        f"Game {game_id}: the board is as it was, but {change.said()},",
-        f"so the game's token is now {token} (it was {change.old}): a move written for the old",
-        "token would be refused.",
+        f"Game {game_id} has a new token, {token}, on the same board:",
+        f"{change.said()}.",
+        f"A move written for the old token ({change.old}) is refused: answer with the new one.",
         "",
         *compose.turn_block(turn._replace(verdict="", events=())),
         "",
