@@ -83,7 +83,8 @@ def submit(
     `core.playing` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the
     game master's draw or undo without it. In a timed game every submission, an offer
     included, is stamped at `now` (TIME.md §5; `grants` and `as_of` as `core.playing`
-    takes them). `known`: the file's text as the caller read it and its replay
+    takes them; `reason`, what a writing of grants alone says it did, for a stale token's
+    refusal: `changes.py`). `known`: the file's text as the caller read it and its replay
     (`core.replay_file`), used when the file still holds that text under the lock.
     A player's submission (`as_side`) holding a comment command is refused whole
     (PLAY.md §7): every player's way in, `play --as` and the mail gateway, comes here.
