@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
@@ -17,6 +18,9 @@ from referee.cli.config import WAIT_DEFAULT
 from referee.cli.exits import Tally
 from referee.judge.errors import ExitStatus, UsageError
 from referee.judge.words import json_line
+
+if TYPE_CHECKING:
+    from referee.live.play.result import PlayResult
 
 
 def new_secret(
@@ -137,10 +141,13 @@ def play(
 
     Example: referee play game.rgn timeout --as Red   |   referee play game.rgn --grant Blue=1d
     """
+    from functools import partial
     from pathlib import Path
 
     from referee.judge import clock
     from referee.judge.errors import BusyError, UsageError
+    from referee.live.mail import default_sender
+    from referee.live.mail.retoken import submitted
     from referee.live.play import read_key, submit
     from referee.store import WriteFailed
 
@@ -156,7 +163,10 @@ def play(
         for entry in salt or []:
             if "=" not in entry:
                 raise UsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
-        result = submit(
+        # A grant or a salt alone changes the token and not the board: the player to move
+        # of a mail game is sent the new token with it (referee/live/mail/retoken.py).
+        write = partial(submitted, sender=default_sender()) if grant or salt else partial(_plain, submit)
+        result, mailed = write(
             Path(file),
             text,
             as_side=as_side,
@@ -175,9 +185,10 @@ def play(
         _busy(error)
     except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
         fail_usage(UsageError(str(error)))
+    for path in mailed:
+        err(f"referee: the new token is mailed to the player to move ({path})")
     if as_side is None and result.written:  # the game master's writing on a league's game: its players are told
         from referee.league.told import tell_players
-        from referee.live.mail import default_sender
 
         if grant:
             what = "a grant of " + ", ".join(grant)
@@ -188,6 +199,11 @@ def play(
         if told is not None:
             err(f"referee: {told}")
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
+
+
+def _plain(submit: Callable[..., PlayResult], *args: Any, **options: Any) -> tuple[PlayResult, tuple[Path, ...]]:
+    """`submit`, shaped as `retoken.submitted`'s answer: a move mails no new token."""
+    return submit(*args, **options), ()
 
 
 @app.command(short_help="Publish a secret game's seed: every roll is then checked.")

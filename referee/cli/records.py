@@ -376,10 +376,19 @@ def new(
         typer.Option("--id", metavar="ID", help="The GameId its tokens name (default: 16 fresh random hex digits)."),
     ] = None,
     now: NowOption = None,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Write it even when some sides have a player's address and others none (stalls by mail)."
+        ),
+    ] = False,
 ) -> None:
+    from referee.cli.addressed import check_addresses
     from referee.judge import clock, fresh
 
     try:
+        if not force:
+            check_addresses(game, players, tag or [])
         tag = (tag or []) + clock.new_clock_tags(time_control, start, clock.current_instant(now))
     except UsageError as error:
         fail_usage(error)

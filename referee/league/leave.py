@@ -9,6 +9,7 @@ to a side that is not running for its next turn).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,23 +57,29 @@ class Leave:
         }
 
 
-def used_leave(entries: list[dict[str, Any]], address: str) -> int:
-    """Seconds of leave a player has taken this season, from league.log."""
+def used_leave(entries: Sequence[dict[str, Any]], address: str) -> int:
+    """Seconds of leave a player has taken this season, from league.log: every `leave`,
+    less every `leave-back` (a leave whose games `league unpair` deleted)."""
     total = 0
     for entry in entries:
-        if entry.get("event") == "leave" and entry.get("player") == address:
+        event = entry.get("event")
+        if event in ("leave", "leave-back") and entry.get("player") == address:
             try:
-                total += parse_duration(str(entry.get("duration", "")))
+                seconds = parse_duration(str(entry.get("duration", "")))
             except TimingError:
                 continue
-    return total
+            total += seconds if event == "leave" else -seconds
+    return max(total, 0)
 
 
-def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
+def leave(folder: Path, address: str, duration_text: str, now: int, sender: str | None = None) -> Leave:
     """Grant `duration_text` of leave to the player `address` in all their ongoing games.
     UsageError for an unknown player or a bad duration; LeagueRefused (exit 1) beyond the
-    allowance, in an untimed league, or when the player has no ongoing game."""
-    from referee.live.play import submit
+    allowance, in an untimed league, or when the player has no ongoing game. The player to
+    move of each game granted is mailed its new token, from `sender` (default
+    referee@HOSTNAME), in the same transaction (`referee.live.mail.retoken`)."""
+    from referee.live.mail import default_sender
+    from referee.live.mail.retoken import submitted
 
     try:
         duration = parse_duration(duration_text.strip())
@@ -115,7 +122,15 @@ def leave(folder: Path, address: str, duration_text: str, now: int) -> Leave:
         with store.transaction(folder):
             for game, sides in targets:
                 path = folder / f"{game.game}.rgn"
-                result = submit(path, None, now=now, grants=[f"{side}={text}" for side in sides])
+                given = ", ".join(f"{side} {text}" for side in sides)
+                result, _ = submitted(
+                    path,
+                    None,
+                    sender=sender or default_sender(),
+                    now=now,
+                    grants=[f"{side}={text}" for side in sides],
+                    reason=f"the game master granted {given} (leave of {player.name})",
+                )
                 if result.exit_code != 0 or not result.written:
                     raise LeagueRefused(f"{game.game}: the grant was refused: {result.error}")
                 granted.append((game.game, sides))

@@ -23,6 +23,8 @@ from referee.league.leave import leave
 from referee.league.results import game_files, judge_game
 from referee.live.mail import Settings
 from referee.live.mail.asked import LEAVE_FORM
+from referee.live.mail.compose import games_hint
+from referee.live.mail.gateway import PLAYERS_FILE
 from referee.live.mail.policy import Digest as MailDigest
 from referee.live.mail.policy import Reply, Requests
 from referee.notation.timing import format_duration, spoken_instant
@@ -61,17 +63,17 @@ def on_league(settings: Settings, keys_given: bool) -> Settings:
     digest = MailDigest.DAILY if config.digest is Digest.DAILY else MailDigest.EVERY_MOVE
     requests = Requests(
         config.name,
-        _leave_handler(folder, config),
+        _leave_handler(folder, config, settings.sender),
         _status_handler(folder, config),
         _open_games_handler(folder, config),
     )
     return settings._replace(keys=keys, digest=digest, requests=requests)
 
 
-def _leave_handler(folder: Path, config: LeagueConfig) -> Callable[[str, str, int], Reply]:
+def _leave_handler(folder: Path, config: LeagueConfig, sender: str) -> Callable[[str, str, int], Reply]:
     def granted(address: str, duration: str, now: int) -> Reply:
         try:
-            done = leave(folder, address, duration, now)
+            done = leave(folder, address, duration, now, sender)
         except (UsageError, LeagueRefused, LeagueConfigError) as error:
             text = f"{config.name}: your leave was not granted: nothing was written.\n\n{error}\n"
             if isinstance(error, UsageError) and str(error).startswith("DURATION"):
@@ -128,6 +130,8 @@ def open_games_text(folder: Path, config: LeagueConfig, address: str, now: int) 
         )
     if games:
         lines += [f"The open games of {who}:", *games, ""]
+        if (folder / PLAYERS_FILE).is_file():  # a keyed league: the Key: line too (issue 45.4)
+            lines += [games_hint(), ""]
     else:
         lines += [f"{who}, you have no open game in this league now.", ""]
     return "\n".join(lines)
@@ -141,6 +145,7 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
     who = player.tag if player is not None else address
     lines = [f"{config.name}: the games of {who} on {spoken_instant(now)}.", ""]
     count = 0
+    yours_somewhere = False
     for round_number, table, path in game_files(folder):
         try:
             data = path.read_bytes()
@@ -154,6 +159,7 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
         seat = result.seats[seats[0] - 1]
         mover = result.player_of(result.to_move) if result.status == "ongoing" else None
         yours = ": your move" if mover is not None and mover.address == address else ""
+        yours_somewhere = yours_somewhere or bool(yours)
         lines.append(f"[{result.game}] round {result.round}, seat {seats[0]} ({', '.join(seat.sides)}){yours}")
         # `league status`'s line of the game, a part a line (names hold no `;`), to keep lines short
         line = game_line(result, deadline=False)  # the deadline comes below, with the time left
@@ -163,6 +169,8 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
         lines.append("")
     if count == 0:
         lines += ["You have no game in this league yet.", ""]
+    elif yours_somewhere and (folder / PLAYERS_FILE).is_file():  # a keyed league (issue 45.4)
+        lines += [games_hint(), ""]
     return "\n".join(lines)
 
 

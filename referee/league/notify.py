@@ -16,6 +16,7 @@ from typing import NamedTuple
 from referee.league.config import LeagueConfig
 from referee.live.addresses import clean_header_text
 from referee.live.mail.delivery import write_answer, write_outbox
+from referee.live.mail.folding import POLICY
 from referee.notation.timing import spoken_instant
 
 OUTBOX = "outbox"
@@ -118,7 +119,7 @@ def message(sender: str, address: str, name: str, subject: str, body: str, now: 
 
 
 def _message(sender: str, address: str, name: str, subject: str, body: str, now: int) -> EmailMessage:
-    message = EmailMessage()
+    message = EmailMessage(policy=POLICY)
     message["From"] = _address(sender, "referee")
     message["To"] = _address(address, name)
     message["Subject"] = clean_header_text(subject, 300)

@@ -21,11 +21,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee import store
-from referee.judge.adjudicate import adjudicate, read_source
 from referee.judge.errors import UsageError
-from referee.judge.token import canonical_text
 from referee.league.config import (
     CONFIG_FILE,
     LeagueConfig,
@@ -36,12 +35,12 @@ from referee.league.config import (
     parse,
 )
 from referee.league.folder import KEYS_DIR, LeagueRefused, append_log, league_lock, read_log
+from referee.league.leave import DAY, used_leave
 from referee.league.notify import message, write
 from referee.league.results import GameResult, game_files, judge_game, withdrawn_in
-from referee.live.addresses import addresses_in
 from referee.live.mail.errors import DeliveryError
-from referee.notation.model import Tag
-from referee.notation.timing import format_instant
+from referee.live.mail.retoken import retagged
+from referee.notation.timing import format_duration, format_instant
 
 WAIT = 10.0
 
@@ -154,11 +153,18 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         text = _rewrite_player(text, was, wanted, new_name if name is not None else None)
         parse(text, str(path))
         lines: list[str] = []
+        todo: list[str] = []
+        announced = 0  # the new tokens mailed to the players to move
         told: dict[str, str] = {was: before.name, wanted: new_name}
         tag = f"{new_name} <{wanted}>"
         for game_path, game in _games(folder):
             if was in game.addresses and game.status == "ongoing":
-                _retag(game_path, was, tag)
+                what = (
+                    f"the game master seated {tag} in place of {before.tag}"
+                    if name is not None
+                    else f"the game master changed {before.name}'s address to {wanted}"
+                )
+                announced += len(retagged(game_path, was, tag, what, sender=sender, now=now, wait=WAIT).mails)
                 told.update((seat.address, seat.name) for seat in game.seats if seat.address != was)
                 lines.append(f"{game.game}: {tag} in place of {before.tag}")
         store.write(path, text)
@@ -171,22 +177,23 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
                 entry = keys.pop(was)
                 if name is None:
                     keys[wanted] = entry
-                else:
-                    lines.append(f"{was}'s passphrase removed: issue {wanted} one (league passphrases --issue)")
+                else:  # the game master's to-do: printed, never mailed to the players
+                    todo.append(f"{was}'s passphrase removed: issue {wanted} one (league passphrases --issue)")
                 store.write(keys_path, render_keys(keys))
         event = {"event": "address", "at": format_instant(now), "old": was, "new": wanted, "name": new_name}
         append_log(folder, [event])
-        what = "substitutes for" if name is not None else "is now"
-        subject = f"{config.name}: {new_name} <{wanted}> {what} {before.tag}"
+        # "Gus <new> substitutes for Bo <old>", but "Di <old> is now Di <new>": the old first
+        change = f"{tag} substitutes for {before.tag}" if name is not None else f"{before.tag} is now {tag}"
+        subject = f"{config.name}: {change}"
         body = (
-            f"{config.name}: {new_name} <{wanted}> {what} {before.name} <{was}> from now on:\n"
+            f"{config.name}: {change} from now on:\n"
             "in league.toml, in every ongoing game (the side tags, so every token changed) and\n"
             "in the standings, where the seat keeps its results so far.\n"
         )
         if lines:
             body += "\nGames:\n" + "\n".join(f"  {line}" for line in lines) + "\n"
         count = _tell(folder, config, list(told.items()), subject, body, now, sender)
-        return Changed((f"{before.tag} -> {tag}", *lines), count)
+        return Changed((f"{before.tag} -> {tag}", *lines, *todo), count + announced)
 
 
 def _rewrite_player(text: str, old: str, new: str, name: str | None) -> str:
@@ -212,21 +219,6 @@ def _toml(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _retag(path: Path, old: str, tag: str) -> None:
-    """The game's side tags naming OLD now name TAG (`Name <address>`), under its lock."""
-    with store.locked(path, WAIT):
-        results = read_source(store.read_bytes(path))
-        record = adjudicate(results[0], str(path)).record
-        if record is None:  # pragma: no cover - only legal ongoing games are retagged
-            return
-        tags = tuple(
-            Tag(item.name, tag, item.span) if any(address == old for address, _ in addresses_in(item.value)) else item
-            for item in record.tags
-        )
-        changed = record._replace(tags=tags)
-        store.write(path, canonical_text(changed, adjudicate(changed, str(path))))
-
-
 # -- unpair ----------------------------------------------------------------------------------------
 
 
@@ -248,13 +240,72 @@ def unpair(folder: Path, now: int, sender: str) -> Changed:
             store.remove(path)
             store.remove(folder / KEYS_DIR / f"{game.game}.key")
         names = [game.game for _, game in round_games]
-        append_log(folder, [{"event": "unpair", "at": format_instant(now), "round": last, "games": names}])
+        log = read_log(folder)
+        back = _leave_back(log, last, names, now)
+        append_log(folder, [{"event": "unpair", "at": format_instant(now), "round": last, "games": names}, *back])
         body = (
             f"{config.name}: the pairing of round {last} is withdrawn by the game master: the games\n"
             f"{', '.join(f'[{name}]' for name in names)} are deleted (no move was played). A new pairing follows.\n"
         )
-        count = _tell(folder, config, list(told.items()), f"{config.name}: round {last} unpaired", body, now, sender)
-        return Changed((f"round {last} unpaired: {', '.join(names)} deleted",), count)
+        lines = [f"round {last} unpaired: {', '.join(names)} deleted"]
+        used = {entry["player"]: used_leave([*log, *back], entry["player"]) for entry in back}
+        allowance = format_duration(config.leave_days * DAY)
+        extra: dict[str, str] = {}
+        for entry in back:
+            address = entry["player"]
+            lines.append(
+                f"{address}: {entry['duration']} of leave given back (granted in {', '.join(entry['games'])} only, "
+                f"now deleted); {format_duration(used[address])} of {allowance} used"
+            )
+            extra[address] = extra.get(address, "") + (
+                f"\nThe {entry['duration']} of leave you took in {', '.join(f'[{name}]' for name in entry['games'])} "
+                f"are given back:\nyou have used {format_duration(used[address])} of your {allowance} of leave "
+                "this season.\n"
+            )
+        subject = f"{config.name}: round {last} unpaired"
+        mails = [
+            message(sender, address, name, subject, body + extra.get(address, ""), now)
+            for address, name in told.items()
+        ]
+        try:
+            write(folder, mails, now)
+        except DeliveryError as error:
+            raise LeagueRefused(f"done and logged, but the players' mails could not be written: {error}") from None
+        count = len(mails)
+        return Changed(tuple(lines), count)
+
+
+def _leave_back(
+    log: Sequence[dict[str, Any]], round_number: int, deleted: Sequence[str], now: int
+) -> list[dict[str, Any]]:
+    """The `leave-back` entries of an unpair of `round_number`: every leave taken since that
+    round was paired whose grants were all in the games deleted (docs/league.md: the days
+    come back, since the games they extended no longer exist)."""
+    start = max(
+        (
+            index
+            for index, entry in enumerate(log)
+            if entry.get("event") == "pairing" and entry.get("round") == round_number
+        ),
+        default=len(log),
+    )
+    gone = set(deleted)
+    back = []
+    for entry in log[start:]:
+        games = entry.get("games")
+        if entry.get("event") != "leave" or not isinstance(games, list) or not games or not set(games) <= gone:
+            continue
+        back.append(
+            {
+                "event": "leave-back",
+                "at": format_instant(now),
+                "player": entry.get("player"),
+                "duration": entry.get("duration"),
+                "round": round_number,
+                "games": games,
+            }
+        )
+    return back
 
 
 def _has_moves(path: Path) -> bool:

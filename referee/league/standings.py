@@ -11,7 +11,7 @@ robins, Buchholz otherwise.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -59,6 +59,9 @@ class Table:
     tiebreak: str
     finished: int
     ongoing: int
+    byes: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    """Each round's players with a bye (addresses, `league.toml` order): what the byes
+    column counts, and what the site's rounds show (`round_byes`)."""
 
     def __repr__(self) -> str:
         return f"Table({len(self.rows)} players, {self.finished} finished games, {self.tiebreak})"
@@ -140,15 +143,11 @@ def standings(
             others = tuple(other for other in game.addresses if other != address)
             scores[address].append((others, got))
     bye_points = Fraction(0 if config.pairing is not Pairing.SWISS and config.players_per_game == 2 else 1)
-    seated: dict[int, set[str]] = {}
-    for game in counted + [game for game in games if not game.legal]:
-        seated.setdefault(game.round, set()).update(seat.address for seat in game.seats)
-    gone = withdrawn or {}
-    for round_number, present in seated.items():
-        for player in config.players:
-            if player.address not in present and round_number < gone.get(player.address, round_number + 1):
-                lines[player.address].byes += 1
-                lines[player.address].points += bye_points
+    byes = round_byes(config, games, withdrawn)
+    for round_byes_of in byes.values():
+        for address in round_byes_of:
+            lines[address].byes += 1
+            lines[address].points += bye_points
     ratings = _ratings(rating_order(config, counted, log_order), lines)
     round_robin = config.players_per_game == 2 and config.pairing is not Pairing.SWISS
     tiebreaks: dict[str, Fraction] = {}
@@ -188,7 +187,28 @@ def standings(
             )
         )
     finished = sum(1 for game in counted if game.finished)
-    return Table(tuple(rows), SONNEBORN_BERGER if round_robin else BUCHHOLZ, finished, len(counted) - finished)
+    tiebreak = SONNEBORN_BERGER if round_robin else BUCHHOLZ
+    return Table(tuple(rows), tiebreak, finished, len(counted) - finished, byes)
+
+
+def round_byes(
+    config: LeagueConfig, games: Sequence[GameResult], withdrawn: Mapping[str, int] | None = None
+) -> dict[int, tuple[str, ...]]:
+    """Each round that has games -> its players with a bye: seated in no game of the round
+    (legal or not), and not withdrawn before it was paired (`withdrawn`: an address -> the
+    first round paired after the withdrawal, `results.withdrawal_rounds`)."""
+    seated: dict[int, set[str]] = {}
+    for game in games:
+        seated.setdefault(game.round, set()).update(seat.address for seat in game.seats)
+    gone = withdrawn or {}
+    return {
+        number: tuple(
+            player.address
+            for player in config.players
+            if player.address not in present and number < gone.get(player.address, number + 1)
+        )
+        for number, present in sorted(seated.items())
+    }
 
 
 def _ratings(ordered: Sequence[GameResult], lines: Mapping[str, _Line]) -> dict[str, tuple[float, float]]:

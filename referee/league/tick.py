@@ -9,6 +9,7 @@ already holds is never done again, so a second run at the same `--now` does noth
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -34,8 +35,10 @@ from referee.league.results import (
     withdrawal_rounds,
     withdrawn_in,
 )
+from referee.live.mail.compose import games_hint, reply_hint
 from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.errors import DeliveryError
+from referee.live.mail.gateway import PLAYERS_FILE
 from referee.notation.timing import format_duration, format_instant, spoken_instant
 
 DAY = 86_400
@@ -188,6 +191,11 @@ class _Run:
     notes: list[str] = field(default_factory=list)
     sent_notices: int = 0
 
+    @functools.cached_property
+    def keyed(self) -> bool:
+        """The league keeps passphrases: every "your move" text names the Key: line."""
+        return (self.folder / PLAYERS_FILE).is_file()
+
     def _done(self, messages: Sequence[EmailMessage], entry: dict[str, Any]) -> None:
         """One step: its mails and its log entry, in one transaction with what the step
         wrote in a game (the caller's, which this joins); WriteFailed when it cannot be
@@ -294,7 +302,7 @@ class _Run:
             body = (
                 f"{self.config.name}, [{game.name}]: {seat.name}, {clock.running} is to move; "
                 f"your time runs out at {spoken_instant(clock.deadline)} (less than {threshold} from now).\n"
-                f"Token: {game.token}\n"
+                f"\n{reply_hint(game.token or '', self.keyed)}\n"
             )
             entry = {
                 "event": "reminder",
@@ -389,7 +397,7 @@ class _Run:
                 clock = game.clock_at(self.now)
                 deadline = f", deadline {spoken_instant(clock.deadline)}" if clock and clock.deadline else ""
                 lines.append(f"  [{game.name}] {game.result.to_move}{deadline}; token {game.token}")
-            lines.append("")
+            lines += ["", games_hint(), ""] if self.keyed else [""]
         moved = [game for game in news if game not in to_move and game.replay is not None]
         if moved:
             lines.append("Moves played:")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -147,3 +148,31 @@ def test_new_names_its_game_with_a_fresh_random_id_or_the_one_given() -> None:
 def test_new_refuses_an_id_it_cannot_write(args: list[str], message: str) -> None:
     result = invoke("new", "nika", *args)
     assert result.exit_code == 2 and result.output.count("\n") == 1 and message in result.output
+
+
+def test_new_refuses_a_game_some_of_whose_sides_have_no_address_unless_forced(tmp_path: Path) -> None:
+    """Issue 45.7: `new nika --players 2` with two side tags left Messene and Thebes without
+    an address, and by mail the game stalled at Messene's turn."""
+    ann, bo = "Ann <ann@example.org>", "Bo <bo@example.org>"
+    half = ["nika", "--players", "2", "--tag", f"Athens={ann}", "--tag", f"Sparta={bo}", "--id", "g"]
+    refused = invoke("new", *half)
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.count("\n") == 1 and "Traceback" not in refused.stderr
+    assert "Messene, Thebes would have no player's address while Athens, Sparta have one" in refused.stderr
+    assert "stall at Messene's turn" in refused.stderr
+    assert "a player holds Athens and Messene or Sparta and Thebes" in refused.stderr
+    # a Players tag counts as --players; four players name every city
+    tagged = invoke("new", "nika", "--tag", "Players=4", "--tag", f"Athens={ann}", "--id", "g")
+    assert tagged.exit_code == 2 and "Sparta, Messene, Thebes would have no player's address" in tagged.stderr
+    forced = invoke("new", *half, "--force")
+    assert forced.exit_code == 0 and '[Athens "Ann <ann@example.org>"]' in forced.stdout
+    whole = invoke("new", *half, "--tag", f"Messene={ann}", "--tag", f"Thebes={bo}")
+    assert whole.exit_code == 0 and '[Thebes "Bo <bo@example.org>"]' in whole.stdout
+    # names without addresses, or no tags at all: no mail game, nothing to check
+    assert invoke("new", "nika", "--players", "2", "--tag", "Athens=Ann", "--id", "g").exit_code == 0
+    assert invoke("new", "pikemen", "--id", "g").exit_code == 0
+    # the secret dice path is checked too, before any key file is written
+    key = tmp_path / "g.key"
+    secret = invoke("new", "nieuchess", "--tag", f"Red={ann}", "--secret", str(key))
+    assert secret.exit_code == 2 and "would have no player's address" in secret.stderr
+    assert not key.exists()

@@ -144,7 +144,9 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
     _outbox(folder)
     game = str(folder / "r1-t1.rgn")
     code, _, err = _run("play", game, "--grant", "Sparta=1m", "--now", "2026-12-01T12:30:00Z")
-    assert code == 0 and "told" not in err and _outbox(folder) == [], "off unless league.toml says tell_players"
+    # off unless league.toml says tell_players: only the new token, to the player to move (issue 45.1)
+    assert code == 0 and "told" not in err, "off unless league.toml says tell_players"
+    assert ["your move: the token is now" in str(mail["Subject"]) for mail in _outbox(folder)] == [True]
     toml = folder / "league.toml"
     head, _, players = toml.read_text(encoding="utf-8").partition("\n[[player]]")
     toml.write_text(f"{head}\ntell_players = true\n\n[[player]]{players}", encoding="utf-8")
@@ -159,15 +161,17 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
         body = _body(mail)
         assert "the last turn is taken back: 1. W: d1-W d2-W" in body and "next: Ann (Athens) to move" in body
     code, _, err = _run("play", game, "--grant", "Sparta=1d", "--now", "2026-12-01T15:00:00Z")
-    assert (
-        code == 0
-        and [str(m["Subject"]) for m in _outbox(folder)]
-        == ["[r1-t1] T: the game master wrote a grant of Sparta=1d"] * 2
-    )
+    subjects = sorted(str(m["Subject"]) for m in _outbox(folder))
+    new_token = [subject for subject in subjects if "your move: the token is now" in subject]
+    assert code == 0 and len(new_token) == 1  # and the new token to the player to move (issue 45.1)
+    assert [subject for subject in subjects if subject not in new_token] == [
+        "[r1-t1] T: the game master wrote a grant of Sparta=1d"
+    ] * 2
     kept = toml.read_text(encoding="utf-8")
     toml.write_text("name = 1\n", encoding="utf-8")  # a broken league.toml: the grant stands, nobody is told
     code, _, err = _run("play", game, "--grant", "Sparta=1h", "--now", "2026-12-01T15:30:00Z")
-    assert code == 0 and "the players were not told:" in err and "Traceback" not in err and _outbox(folder) == []
+    assert code == 0 and "the players were not told:" in err and "Traceback" not in err
+    assert all("your move: the token is now" in str(m["Subject"]) for m in _outbox(folder))
     toml.write_text(kept, encoding="utf-8")
     code, _, err = _run("play", game, "draw", "--now", "2026-12-01T16:00:00Z")
     assert code == 0

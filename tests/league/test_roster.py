@@ -137,3 +137,62 @@ def test_a_substitute_takes_the_seat_and_an_address_change_follows_the_player(tm
         "new": "ann@example.net", "name": "Ann",
     }  # fmt: skip
     assert _run("league", "address", str(folder), "cy@example.org", "eve@example.org")[0] == 2  # taken
+
+
+def test_an_address_change_is_told_old_then_new(tmp_path: Path) -> None:
+    """Issue 45.2: "Di <old> is now Di <new>", in the Subject and the first line (it read new then old)."""
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2", pair_at=START, clear_outbox=True)
+    code, _, err = _run("league", "address", str(folder), "di@example.org", "di2@example.org")
+    assert code == 0, err
+    mails = [mail for mail in _outbox(folder) if "your move: the token is now" not in mail[1]]
+    assert mails
+    for _, subject, body in mails:
+        assert subject == "T: Di <di@example.org> is now Di <di2@example.org>"
+        assert body.splitlines()[0].startswith("T: Di <di@example.org> is now Di <di2@example.org>")
+
+
+def test_a_substitutes_mail_carries_no_game_master_to_do(tmp_path: Path) -> None:
+    """Issue 45.5: "issue gus@... one (league passphrases --issue)" is the game master's to-do:
+    printed by the command, never mailed to the players."""
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2")
+    assert _run("mail", "--games", str(folder), "--add-player", "bo@example.org", stdin="bo words\n")[0] == 0
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    _outbox(folder)
+    code, out, err = _run("league", "substitute", str(folder), "bo@example.org", "gus@example.org", "--name", "Gus")
+    assert code == 0, err
+    assert "bo@example.org's passphrase removed: issue gus@example.org one (league passphrases --issue)" in out
+    mails = [mail for mail in _outbox(folder) if "your move: the token is now" not in mail[1]]
+    assert mails
+    for _, subject, body in mails:
+        assert "passphrase" not in body and "--issue" not in body, body
+        assert subject == "T: Gus <gus@example.org> substitutes for Bo <bo@example.org>"
+
+
+def test_unpair_gives_back_the_leave_granted_only_in_the_games_it_deletes(tmp_path: Path) -> None:
+    """Issue 45.6: a leave whose every game the unpair deletes is given back, logged and told;
+    before, the days stayed spent on games that no longer exist."""
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m", extra="leave_days = 5\n")
+    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    code, _, err = _run("league", "leave", str(folder), "ann@example.org", "3d", "--now", "2026-12-01T13:00:00Z")
+    assert code == 0, err
+    _outbox(folder)
+    code, out, err = _run("league", "unpair", str(folder), "--now", "2026-12-01T14:00:00Z")
+    assert code == 0, err
+    assert "ann@example.org: 3d of leave given back (granted in r1-t1 only, now deleted); 0m of 5d used" in out
+    assert _log(folder, "leave-back") == [
+        {"event": "leave-back", "at": "2026-12-01T14:00:00Z", "player": "ann@example.org", "duration": "3d",
+         "round": 1, "games": ["r1-t1"]},
+    ]  # fmt: skip
+    ann = [body for to, _, body in _outbox(folder) if to == "ann@example.org"]
+    assert len(ann) == 1 and "The 3d of leave you took in [r1-t1] are given back" in ann[0]
+    assert _run("league", "pair", str(folder), "--now", "2026-12-01T15:00:00Z")[0] == 0
+    code, out, err = _run("league", "leave", str(folder), "ann@example.org", "5d", "--now", "2026-12-01T16:00:00Z")
+    assert code == 0, err
+    assert "leave used 5d of 5d; 0m left" in out
+    # a second unpair gives back only the leave taken since the pairing it takes back
+    code, out, err = _run("league", "unpair", str(folder), "--now", "2026-12-01T17:00:00Z")
+    assert code == 0, err
+    assert [entry["duration"] for entry in _log(folder, "leave-back")] == ["3d", "5d"]

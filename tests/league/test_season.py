@@ -211,7 +211,10 @@ def _play_the_season(folder: Path, smtp: SmtpServer) -> None:
     gateway = ("mail", "--games", str(folder), "--from", GM, "--smtp", smtp.address)
     _referee(*gateway, "--now", "2026-12-05T12:30:00Z", data=leave.as_bytes())
     answers = smtp.take()
+    tokens = [mail for mail in answers if "your move: the token is now" in str(mail.message["Subject"])]
+    answers = [mail for mail in answers if mail not in tokens]  # the new token: to the player to move
     assert _recipients(answers) == Counter({away: 1}) and "2d of leave granted" in answers[0].text
+    assert len(tokens) == 1 and away not in _recipients(tokens)
     log = [json.loads(line) for line in (folder / "league.log").read_text(encoding="utf-8").splitlines()]
     assert [(entry["player"], entry["duration"]) for entry in log if entry["event"] == "leave"] == [(away, "2d")]
     assert "[%grant " in (folder / "r2-t1.rgn").read_text(encoding="utf-8")

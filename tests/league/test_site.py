@@ -461,3 +461,31 @@ def test_the_player_pages_say_one_game_one_point_one_bye_in_the_singular(tmp_pat
     assert any("from 0 games (0 won, 0 drawn, 0 lost, 1 bye)" in line for line in metas), metas
     assert "1 game finished, 0 ongoing" in texts["index.html"]
     assert not re.search(r"\b1 (games|points|byes)\b", "\n".join(texts.values()))
+
+
+def test_a_player_withdrawn_before_a_round_has_no_bye_on_the_site(tmp_path: Path) -> None:
+    """Issue 45.3: the site's rounds read their byes where the standings count them, so a
+    player withdrawn before a round was paired is shown no bye in it (it showed "Bye: Cy, Di")."""
+    from tests.helpers.league import START, make_league
+
+    folder = tmp_path / "lg"
+    make_league(folder, "--game", "nika", "--players", "2", "--pairing", "swiss", "--rounds", "3", pair_at=START)
+    for game in ("r1-t1", "r1-t2"):
+        assert submit(folder / f"{game}.rgn", "resign").exit_code == 0
+    assert run("withdraw", str(folder), "di@example.org", "--now", "2026-12-02T12:00:00Z")[0] == 0
+    code, out, err = run("pair", str(folder), "--now", "2026-12-02T13:00:00Z", "--json")
+    assert code == 0, err
+    paired = json.loads(out)
+    assert len(paired["byes"]) == 1 and "di@example.org" not in paired["byes"]
+    table = json.loads(run("standings", str(folder), "--json")[1])
+    byes = {row["player"]: row["byes"] for row in table["rows"]}
+    assert byes["Di"] == 0 and sum(byes.values()) == 1
+    (holder,) = [name for name, count in byes.items() if count]
+    out_dir = tmp_path / "site"
+    assert run("site", str(folder), "-o", str(out_dir))[0] == 0
+    for page in ("index.html", "round-2.html"):
+        text = (out_dir / page).read_text(encoding="utf-8")
+        shown = re.findall(r'<p class="byes">Bye: (.*?)</p>', text)
+        assert len(shown) == 1, page
+        names = re.sub(r"<[^>]+>", "", shown[0]).split(", ")
+        assert names == [holder], (page, names)

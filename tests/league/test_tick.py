@@ -29,6 +29,11 @@ def _league(
     make_league(folder, *options, names=first(count), extra=extra, pair_at=START, clear_outbox=not keep)
 
 
+def mail_of_token(subject: str) -> bool:
+    """The new-token mail of a grant, a new address (issue 45.1)."""
+    return "your move: the token is now" in subject
+
+
 def _mails(folder: Path) -> list[tuple[str, str, str]]:
     """(To address, Subject, body) of every mail in the outbox."""
     found = []
@@ -116,12 +121,17 @@ def test_reminders_once_per_deadline_and_threshold_and_again_when_the_deadline_m
     assert _tick(folder, "2026-12-02T20:00:00Z")["entries"] == []  # 2d 16h left again
     moved = _tick(folder, "2026-12-03T13:00:00Z")["entries"]
     assert [(e["threshold"], e["deadline"]) for e in moved] == [("2d", "2026-12-05T12:00:00Z")]  # type: ignore[index,union-attr]
-    mails = _mails(folder)
+    every = _mails(folder)
+    mails = [mail for mail in every if "reminder" in mail[1]]
     assert [to for to, _, _ in mails] == ["ann@example.org", "ann@example.org"]  # only the side to move
     assert "2026-12-05 12:00 UTC" in mails[1][2] and "Token: " in mails[1][2]
+    # between them, the grant's new token to the side to move (issue 45.1)
+    assert [(to, subject.split(":")[0]) for to, subject, _ in every if mail_of_token(subject)] == [
+        ("ann@example.org", "[r1-t1] your move")
+    ]
     # the outbox's files are named by the league's clock (--now), in the order written
     names = sorted(path.name for path in (folder / "outbox").glob("*.eml"))
-    assert [name[:15] for name in names] == ["20261202T130000", "20261203T130000"]
+    assert [name[:15] for name in names] == ["20261202T130000", "20261202T190000", "20261203T130000"]
 
 
 def test_a_late_tick_sends_only_the_most_urgent_reminder(tmp_path: Path) -> None:

@@ -184,8 +184,10 @@ def _games_table(site: Site, games: Sequence[SiteGame]) -> str:
 
 
 def _byes(site: Site, number: int) -> list[tuple[str, str]]:
-    seated = {seat.address for item in site.games if item.result.round == number for seat in item.result.seats}
-    return [(player.address, player.name) for player in site.config.players if player.address not in seated]
+    """The round's byes as the standings count them (a player withdrawn before the round
+    was paired has none: docs/league.md, "The roster")."""
+    names = {player.address: player.name for player in site.config.players}
+    return [(address, names[address]) for address in site.table.byes.get(number, ())]
 
 
 STANDING_HEADS = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O")

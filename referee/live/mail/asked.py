@@ -18,6 +18,7 @@ from referee.live.mail.ledger import Entry, Ledger
 from referee.live.mail.log import Outcome
 from referee.live.mail.players import Player
 from referee.live.mail.policy import Request, Requests
+from referee.live.play import changes
 
 Asked = tuple[list[Answer], list[str], Outcome]
 
@@ -72,6 +73,8 @@ def answer(
 def _token_refusal(game_id: str, token: str | None, current: game.Game) -> str:
     """Leave asked with no token, or a stale one, where passphrases are kept: refused."""
     what = "carries no Token: line" if token is None else f"carries the token {token}, which is not the current one"
+    if token is not None and current.token is not None:
+        what += f" ({changes.stale(current.path, token, current.token, wrote='it').partition(': ')[2]})"
     return (
         f"Your leave request was not granted: nothing was written. It {what}.\n\n"
         f"A request that writes must carry the current token of game {game_id} (the game the\n"

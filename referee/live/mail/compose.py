@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from referee.judge.clock import current_instant
 from referee.live.addresses import clean_header_text
+from referee.live.mail.folding import POLICY
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.replies import Doubt
 
@@ -81,7 +82,7 @@ def build(
 ) -> EmailMessage:
     """The answer as a message from `sender`, threaded under the incoming message; `cc`
     is the game master's address (`--gm`), copied on every answer."""
-    message = EmailMessage()
+    message = EmailMessage(policy=POLICY)
     message["From"] = _address(sender, "referee")
     message["To"] = [_address(address, name) for address, name in answer.recipients]
     if cc is not None and cc not in (address for address, _ in answer.recipients):
@@ -108,23 +109,33 @@ def _address(address: str, name: str) -> Address:
     return Address(display_name=clean_header_text(name, 80), username=user, domain=domain)
 
 
-def _turn_block(turn: Turn) -> list[str]:
+def turn_block(turn: Turn) -> list[str]:
     head = ([turn.verdict] if turn.verdict else []) + list(turn.events)
     tail = [turn.board.rstrip("\n"), "", turn.next] if turn.board else [turn.next]
     return [*head, "", *tail] if head else tail
 
 
-def accepted(game_id: str, who: str, side: str, moves: str, turn: Turn, token: str | None, hint: bool = True) -> str:
+def accepted(
+    game_id: str, who: str, side: str, moves: str, turn: Turn, token: str | None, hint: bool = True, keyed: bool = False
+) -> str:
     """To every player: what was played, what it caused, the board, who is next; the lines
     that say how to answer (`hint`) only for the player who is to move."""
-    lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(moves), "", *_turn_block(turn)]
+    lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(moves), "", *turn_block(turn)]
     if token and hint:
-        lines += ["", _reply_hint(token)]
+        lines += ["", reply_hint(token, keyed)]
     return "\n".join(lines) + "\n"
 
 
 def offered(
-    game_id: str, who: str, side: str, kind: str, moves: str, turn: Turn, token: str | None, hint: bool = True
+    game_id: str,
+    who: str,
+    side: str,
+    kind: str,
+    moves: str,
+    turn: Turn,
+    token: str | None,
+    hint: bool = True,
+    keyed: bool = False,
 ) -> str:
     """To every player: a draw or an undo is offered (after the moves played with it, if
     any), by whom, and how to answer it; the token request only for the player to move."""
@@ -138,10 +149,10 @@ def offered(
         f"To accept, answer with the word `{kind}` alone. To decline, play any move:",
         "the offer stands until the next move of any side.",
         "",
-        *_turn_block(turn),
+        *turn_block(turn),
     ]
     if token and hint:
-        lines += ["", _reply_hint(token)]
+        lines += ["", reply_hint(token, keyed)]
     return "\n".join(lines) + "\n"
 
 
@@ -153,6 +164,7 @@ def refused(
     turn: Turn | None,
     token: str | None,
     hint: bool = True,
+    keyed: bool = False,
 ) -> str:
     """To the sender alone: why nothing was played, what might have been meant, the board."""
     lines = [f"Your submission to game {game_id} was not played: nothing was written.", ""]
@@ -163,9 +175,9 @@ def refused(
         lines.append(f"Did you mean: {', '.join(suggestions)}?")
     if turn is not None:
         # The refusal's verdict is the error above: the board and who is to move follow it.
-        lines += ["", *_turn_block(turn._replace(verdict="", events=()))]
+        lines += ["", *turn_block(turn._replace(verdict="", events=()))]
     if token and hint:
-        lines += ["", _reply_hint(token)]
+        lines += ["", reply_hint(token, keyed)]
     return "\n".join(lines) + "\n"
 
 
@@ -225,15 +237,15 @@ def plain_text_please(game_id: str) -> str:
 
 
 def no_moves(game_id: str, turn: Turn) -> str:
-    lines = [f"Your message to game {game_id} holds no moves, so nothing was played.", "", *_turn_block(turn)]
+    lines = [f"Your message to game {game_id} holds no moves, so nothing was played.", "", *turn_block(turn)]
     lines += ["", "Write your moves in the body; `show` asks for the board, `moves` for the legal moves."]
     return "\n".join(lines) + "\n"
 
 
-def shown(game_id: str, turn: Turn, token: str | None, hint: bool = True) -> str:
-    lines = [f"Game {game_id}:", "", *_turn_block(turn)]
+def shown(game_id: str, turn: Turn, token: str | None, hint: bool = True, keyed: bool = False) -> str:
+    lines = [f"Game {game_id}:", "", *turn_block(turn)]
     if token and hint:
-        lines += ["", _reply_hint(token)]
+        lines += ["", reply_hint(token, keyed)]
     return "\n".join(lines) + "\n"
 
 
@@ -258,7 +270,7 @@ def token_needed(game_id: str, turn: Turn, token: str | None) -> str:
         f"  Token: {token}",
         "(a message without one could be an old message sent again by someone else).",
         "",
-        *_turn_block(turn._replace(verdict="", events=())),
+        *turn_block(turn._replace(verdict="", events=())),
     ]
     return "\n".join(lines) + "\n"
 
@@ -296,12 +308,49 @@ def _indented(text: str) -> list[str]:
     return ["  " + line for line in text.splitlines()]
 
 
-def _reply_hint(token: str) -> str:
+def reply_hint(token: str, keyed: bool = False) -> str:
+    """How to answer with a move: in a keyed game (players.toml) the `Key:` line with the
+    `Token:` line, both above the moves; else the `Token:` line that keeps them to this
+    board. Every "your move" text says it this way (issue 45.4)."""
+    if keyed:
+        return (
+            "To play, answer with your moves as plain text, these two lines above them:\n"
+            "  Key: your passphrase\n"
+            f"  Token: {token}\n"
+            "(a message without your passphrase is not accepted; the token keeps your\n"
+            "moves to the board shown here, and changes with every move)."
+        )
     return (
         "To play, answer with your moves as plain text. A line\n"
         f"  Token: {token}\n"
         "makes sure they are played only on the board shown here."
     )
+
+
+def games_hint() -> str:
+    """How to answer a text of a keyed game that lists several games with their tokens (a
+    digest, `status`): the game's [ID] in the Subject, the `Key:` and `Token:` lines."""
+    return (
+        "To play in one of them, answer with its [ID] in the Subject and these two\n"
+        "lines above your moves:\n"
+        "  Key: your passphrase\n"
+        "  Token: (that game's token, as above)"
+    )
+
+
+def notice(recipients: Sequence[tuple[str, str]], subject: str, body: str, sender: str, now: int) -> EmailMessage:
+    """A message of the referee's own (no answer to a message: the new token of
+    `retoken.py`), from `sender` at `now`, Subject folded as every answer's."""
+    message = EmailMessage(policy=POLICY)
+    message["From"] = _address(sender, "referee")
+    message["To"] = [_address(address, name) for address, name in recipients]
+    message["Subject"] = clean_header_text(subject, 300)
+    message["Date"] = format_datetime(datetime.fromtimestamp(now, UTC))
+    message["Message-ID"] = make_msgid("referee", domain=sender.rpartition("@")[2] or "localhost")
+    message["Auto-Submitted"] = "auto-generated"
+    message["X-Loop"] = sender
+    message.set_content(body)
+    return message
 
 
 def _wrap(text: str, width: int) -> list[str]:

@@ -293,6 +293,7 @@ def _answers(
     if not message.html_complete:
         submission = submission._replace(unclear="(the HTML could not be read to its end)", doubt=Doubt.UNREADABLE)
     keys = players.load_keys(settings.games / PLAYERS_FILE)
+    keyed = keys is not None  # every "your move" text then names the Key: line (issue 45.4)
     authserv = settings.trusted
     if authserv is not None and keys is None and not provider:
         answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_verified(game_id, authserv))
@@ -313,7 +314,7 @@ def _answers(
         # the referee's commands are the referee's alone (PLAY.md §7).
         turn = compose.named_next(current.turn, _names(current))
         error = command_refusal(command)
-        body = compose.refused(game_id, submission.moves, error, (), turn, current.token, hint=mover)
+        body = compose.refused(game_id, submission.moves, error, (), turn, current.token, hint=mover, keyed=keyed)
         note = f"{player.address}: refused for game {game_id}: {error}"
         return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     request = _league_request(settings, submission)
@@ -342,7 +343,7 @@ def _answers(
         return [], [note], Outcome.DUPLICATE
     if submission.request is Request.SHOW and not writes:
         turn = compose.named_next(game.show(current), names)
-        body = compose.shown(game_id, turn, current.token, hint=mover)
+        body = compose.shown(game_id, turn, current.token, hint=mover, keyed=keyed)
         return [Answer(Kind.SHOW, to_sender, body, game.board_svg(current))], [], Outcome.SHOWN
     if submission.request is Request.MOVES and not writes:
         header, actions = game.legal_moves(current)
@@ -355,7 +356,7 @@ def _answers(
         # a captured message sent again later is then always stale.
         body = compose.token_needed(game_id, compose.named_next(current.turn, names), current.token)
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
-    return _play(message, settings, game_id, current, player, submission)
+    return _play(message, settings, game_id, current, player, submission, keyed)
 
 
 def _seen(message: Incoming, settings: Settings, game_id: str, current: game.Game, player: players.Player) -> bool:
@@ -400,7 +401,10 @@ def _play(
     current: game.Game,
     player: players.Player,
     submission: Submission,
+    keyed: bool = False,
 ) -> tuple[list[Answer], list[str], Outcome]:
+    """Play the submission; `keyed`: the folder keeps passphrases (players.toml), so the
+    lines that say how to answer name the `Key:` line too."""
     to_sender = ((player.address, player.name),)
     names = _names(current)
     side = current.to_move if current.to_move in player.sides else _first_side(current, player)
@@ -412,7 +416,9 @@ def _play(
         # With the key at hand the dice are drawn, never written: a written roll would only
         # let a player probe the secret die (a wrong one is refused, naming the right one).
         turn = compose.named_next(current.turn, names)
-        body = compose.refused(game_id, submission.moves, drawn, (), turn, current.token, hint=_moves(current, player))
+        body = compose.refused(
+            game_id, submission.moves, drawn, (), turn, current.token, hint=_moves(current, player), keyed=keyed
+        )
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     salts: tuple[tuple[str, str], ...] = ()
     if submission.salt is not None:
@@ -447,7 +453,14 @@ def _play(
         hint = not_a_move(submission.moves, error, _example(current))
         error = error if hint is None else f"{error}\n\n{hint}"
         body = compose.refused(
-            game_id, submission.moves, error, played.suggestions, turn, played.token, hint=_moves(current, player)
+            game_id,
+            submission.moves,
+            error,
+            played.suggestions,
+            turn,
+            played.token,
+            hint=_moves(current, player),
+            keyed=keyed,
         )
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     # The game as written, from the replay `play` made of it (read again only where it made none).
@@ -459,13 +472,15 @@ def _play(
         kind = played.agreement.partition("-")[0]
 
         def offer(hint: bool) -> str:
-            return compose.offered(game_id, who, side, kind, submission.moves, turn, played.token, hint=hint)
+            return compose.offered(
+                game_id, who, side, kind, submission.moves, turn, played.token, hint=hint, keyed=keyed
+            )
 
         return _to_everyone(after, Kind.OFFERED, offer, None), [], Outcome.PLAYED
     svg = game.board_svg(after)
 
     def accepted(hint: bool) -> str:
-        return compose.accepted(game_id, who, side, what, turn, played.token, hint=hint)
+        return compose.accepted(game_id, who, side, what, turn, played.token, hint=hint, keyed=keyed)
 
     answers = _to_everyone(after, Kind.ACCEPTED, accepted, svg)
     movers = frozenset(each.address for each in after.roster.players if after.to_move in each.sides)

@@ -24,7 +24,7 @@ from referee.judge.errors import UsageError
 from referee.judge.token import canonical_text, token_of
 from referee.judge.verdicts import annotated
 from referee.judge.words import verdict_fields, verdict_line
-from referee.live.play import core, keys, submission, timed
+from referee.live.play import changes, core, keys, submission, timed
 from referee.live.play.offers import (
     AgreementError,
     Offer,
@@ -77,12 +77,14 @@ def submit(
     grants: Sequence[str] = (),
     as_of: int | None = None,
     known: core.Known | None = None,
+    reason: str | None = None,
 ) -> PlayResult:
     """Play `moves` on the one game in `path` (PLAY.md §1, §6): moves alone as
     `core.playing` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the
     game master's draw or undo without it. In a timed game every submission, an offer
     included, is stamped at `now` (TIME.md §5; `grants` and `as_of` as `core.playing`
-    takes them). `known`: the file's text as the caller read it and its replay
+    takes them; `reason`, what a writing of grants alone says it did, for a stale token's
+    refusal: `changes.py`). `known`: the file's text as the caller read it and its replay
     (`core.replay_file`), used when the file still holds that text under the lock.
     A player's submission (`as_side`) holding a comment command is refused whole
     (PLAY.md §7): every player's way in, `play --as` and the mail gateway, comes here.
@@ -104,6 +106,7 @@ def submit(
             now=now,
             grants=grants,
             as_of=as_of,
+            reason=reason,
         )
     else:
         request = _Request(Path(path), as_side, kind)
@@ -207,9 +210,7 @@ class _Request:
             raise _Refused(f"{line}: the game is over, nothing more can be agreed or taken back")
         token = token_of(current)
         if expect is not None and expect.strip() != token:
-            raise _Refused(
-                f"the game is at token {token}, not {expect.strip()}: the board has changed since this was written"
-            )
+            raise _Refused(changes.stale(self.path, expect.strip(), token, wrote="this"))
         info = registry.GAMES[record.game]
         if self.as_side is None:  # the game master's undo: at once
             new, undone = self._taken_back(record, by_master=True)

@@ -28,7 +28,7 @@ from referee.judge.suggest import suggestions as suggest
 from referee.judge.token import canonical_text, token_of, turn_token
 from referee.judge.verdicts import Verdict, annotated, relocated, with_claim
 from referee.judge.words import describe, verdict_fields, verdict_line
-from referee.live.play import keys, submission, timed
+from referee.live.play import changes, keys, submission, timed
 from referee.live.play.plan import Plan, Refusal, replace_moves, rolled, with_roll
 from referee.live.play.result import PlayResult
 from referee.notation.commands import Command
@@ -76,6 +76,7 @@ def playing(
     now: int | None = None,
     grants: Sequence[str] = (),
     as_of: int | None = None,
+    reason: str | None = None,
 ) -> Decide:
     """The decision of a submission of `moves` (RGN move text, None for none) on the game
     in `path`: written when every action is legal, refused otherwise (`submit` in
@@ -84,16 +85,34 @@ def playing(
     sides' salts. In a timed game (TIME.md §5) the submission is stamped at `now`
     (seconds since the epoch; default the system clock, read once the lock is held),
     `grants` are `SIDE=DURATION` extensions, and the verdict's clock is given as of
-    `as_of` (default the last stamp)."""
+    `as_of` (default the last stamp). A writing of grants or salts alone changes the token
+    and not the board: the result's `retoken` says so, in the words of `reason` when given
+    (a league's leave), else `the game master granted Blue 2d`."""
 
     def decide(current: Replay) -> tuple[PlayResult, str | None]:
         game = _Game(path, current)
         game.now = clock.current_instant() if now is None else now
         game.as_of, game.grants = as_of, list(grants)
         timed.as_of(game.current.verdict, as_of, strict=True)
-        return game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+        result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+        if text is not None and not (moves and moves.strip()) and (grants or salts):
+            what = reason or _no_move_text(grants, salts)
+            result = dataclasses.replace(result, retoken=changes.change(path, game.token, result.token, what, game.now))
+        return result, text
 
     return decide
+
+
+def _no_move_text(grants: Sequence[str], salts: Sequence[tuple[str, str]]) -> str:
+    """`the game master granted Blue 2d, Red 1d`; `Red's salt was written`."""
+    parts = []
+    if grants:
+        given = ", ".join(
+            f"{side.strip()} {duration.strip()}" for side, _, duration in (g.partition("=") for g in grants)
+        )
+        parts.append(f"the game master granted {given}")
+    parts += [f"{side}'s salt was written" for side, _ in salts]
+    return " and ".join(parts)
 
 
 def decided(
@@ -122,6 +141,8 @@ def decided(
             result = dataclasses.replace(result, notice="dry run: nothing written")
         if text is not None and not dry_run:
             store.write(path, text)  # at once, or with the rest of the operation it is part of
+            if result.retoken is not None:
+                changes.note(path, result.retoken)  # with the game: why its token changed
             result = dataclasses.replace(result, written=True)
     return result
 
@@ -251,10 +272,7 @@ class _Game:
         self.as_side = side
         new_salts = keys.checked_salts(info, salts)
         if expect is not None and expect.strip() != self.token:
-            raise Refusal(
-                f"the game is at token {self.token}, not {expect.strip()}: "
-                "the board has changed since this move was written"
-            )
+            raise Refusal(changes.stale(self.path, expect.strip(), self.token))
         tags = {tag.name: tag.value for tag in record.tags}
         secret = "SeedHash" in tags and "Seed" not in tags
         if seed is not None:

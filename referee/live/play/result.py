@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from referee.judge.adjudicate import Replay
+    from referee.live.play.changes import TokenChange
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,9 @@ class PlayResult:
     notice: str | None = None
     headline: str = ""
     agreement: str | None = None
+    retoken: TokenChange | None = None
+    """A writing that changed the token but not the board (a grant, a salt, a new side
+    tag: `changes.py`), kept in tokens.log once written; None for moves and refusals."""
     replayed: Replay | None = field(default=None, repr=False, compare=False)
     """The replay of the record as written (or as it would be, with a dry run), so that an
     answer can draw its board without reading the game again; None when refused."""
