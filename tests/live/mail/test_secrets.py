@@ -88,3 +88,18 @@ def test_the_imap_path_writes_private_answers(tmp_path: Path, dovecot: Dovecot) 
     done = run_mail(b"", "--games", str(tmp_path), "--imap", dovecot.url(), "--from", GM, env=dovecot.env)
     assert done.returncode == 0, done.stderr
     assert len(_private(tmp_path / "outbox")) == 2
+
+
+def test_the_new_token_mail_after_a_leave_waits_in_a_private_outbox(tmp_path: Path) -> None:
+    """The mail that tells the player to move a new token after a grant (issue 45.1) is an
+    answer like the others: 0600 in the 0700 outbox (it was written 0644 by a plain write)."""
+    folder = tmp_path / "lg"
+    make_league(folder, "--game", "pikemen", "--players", "2", "--time-control", "3d+0m", names="Ann Bo",
+                extra="leave_days = 5\n", clear_outbox=True)  # fmt: skip
+    assert invoke("league", "pair", str(folder), "--now", START, "--from", GM)[0] == 0
+    for path in (folder / "outbox").glob("*.eml"):
+        path.unlink()
+    done = invoke("league", "leave", str(folder), "ann@example.org", "2d", "--now", "2026-12-01T13:00:00Z")
+    assert done.exit_code == 0, done.stderr
+    answers = _private(folder / "outbox")
+    assert any("the token is now" in path.read_text() for path in answers)
