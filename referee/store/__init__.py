@@ -7,19 +7,34 @@ through, which the fault-injection tests replace)."""
 from __future__ import annotations
 
 from referee.store.atomic import (
+    append_line,
     create_atomically,
     replace_atomically,
     temporary_name,
     write_atomically,
     write_pieces_atomically,
 )
-from referee.store.journal import append, create, read_bytes, recover, remove, session, settle, transaction, write
+from referee.store.journal import (
+    append,
+    create,
+    read_bytes,
+    recover,
+    remove,
+    session,
+    settle,
+    transaction,
+    trust,
+    write,
+)
 from referee.store.lock import lock_path, locked, target_of
 from referee.store.ops import WriteFailed
+from referee.store.replay import Rejected
 
 __all__ = [
+    "Rejected",
     "WriteFailed",
     "append",
+    "append_line",
     "create",
     "create_atomically",
     "lock_path",
@@ -33,6 +48,7 @@ __all__ = [
     "target_of",
     "temporary_name",
     "transaction",
+    "trust",
     "write",
     "write_atomically",
     "write_pieces_atomically",

@@ -64,9 +64,9 @@ class Counting(seam.FileOps):
     def _count(self, what: str) -> None:
         self.calls.append(what)
 
-    def create(self, path: Path, flags: int, mode: int) -> int:
+    def create(self, path: Path | str, flags: int, mode: int, *, dir_fd: int | None = None) -> int:
         self._count(f"create {path}")
-        fd = super().create(path, flags, mode)
+        fd = super().create(path, flags, mode, dir_fd=dir_fd)
         self.names[fd] = str(path)
         return fd
 
@@ -78,25 +78,33 @@ class Counting(seam.FileOps):
         self._count(f"fsync {self.names.get(fd, 'a folder')}")
         super().fsync(fd)
 
-    def replace(self, source: Path, target: Path) -> None:
+    def truncate(self, fd: int, length: int) -> None:
+        self._count(f"truncate {self.names.get(fd, fd)} {length}")
+        super().truncate(fd, length)
+
+    def replace(
+        self, source: Path | str, target: Path | str, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None
+    ) -> None:
         self._count(f"rename {source} {target}")
-        super().replace(source, target)
+        super().replace(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
-    def link(self, source: Path, target: Path) -> None:
+    def link(
+        self, source: Path | str, target: Path | str, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None
+    ) -> None:
         self._count(f"link {source} {target}")
-        super().link(source, target)
+        super().link(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
-    def unlink(self, path: Path) -> None:
+    def unlink(self, path: Path | str, *, dir_fd: int | None = None) -> None:
         self._count(f"unlink {path}")
-        super().unlink(path)
+        super().unlink(path, dir_fd=dir_fd)
 
-    def mkdir(self, path: Path, mode: int) -> None:
+    def mkdir(self, path: Path | str, mode: int, *, dir_fd: int | None = None) -> None:
         self._count(f"mkdir {path}")
-        super().mkdir(path, mode)
+        super().mkdir(path, mode, dir_fd=dir_fd)
 
-    def rmdir(self, path: Path) -> None:
+    def rmdir(self, path: Path | str, *, dir_fd: int | None = None) -> None:
         self._count(f"rmdir {path}")
-        super().rmdir(path)
+        super().rmdir(path, dir_fd=dir_fd)
 
 
 class Faulty(Counting):
@@ -114,6 +122,28 @@ class Faulty(Counting):
             os._exit(KILLED)
         code = errno.ENOSPC if self.kind == "enospc" else errno.EIO
         raise OSError(code, os.strerror(code))
+
+
+class Short(Counting):
+    """The k-th call, when it is a write, writes only the first half of its bytes, as a disk
+    that fills up in the middle of a write leaves them (the bytes that fit are in the file),
+    then either returns that count (`enospc`: every later write fails with ENOSPC) or
+    kills the process there (`kill`: nothing cleans up after it)."""
+
+    def __init__(self, k: int, kind: str = "enospc") -> None:
+        super().__init__()
+        self.k, self.kind = k, kind
+
+    def write(self, fd: int, data: bytes | memoryview) -> int:
+        self._count(f"write {self.names.get(fd, fd)}")
+        if len(self.calls) < self.k:
+            return os.write(fd, data)
+        if len(self.calls) > self.k:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written = os.write(fd, bytes(data)[: len(data) // 2])
+        if self.kind == "kill":
+            os._exit(KILLED)
+        return written
 
 
 class Ran(NamedTuple):

@@ -62,6 +62,7 @@ def settings(
     except TimingError as error:
         raise UsageError(f"--now: {error}") from None
     box = outbox if outbox is not None else games / "outbox"
+    store.trust(box)  # an outbox elsewhere: what a dead run owed there is completed here too
     if log_file is not None and (log_file.is_dir() or not log_file.parent.is_dir()):
         raise UsageError(f"--log-file {log_file}: not a file in an existing folder")
     trusted = verified.checked_authserv(trust_authserv) if trust_authserv is not None else None

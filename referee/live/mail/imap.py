@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
+from referee import store
 from referee.judge.errors import ExitStatus, UsageError
 from referee.judge.words import plural
 from referee.live.mail import game
@@ -325,12 +326,10 @@ class Handledlist:
     def add(self, validity: int, uid: int, folder: str) -> None:
         """Append one line with one write, and fsync it before the message is moved."""
         line = f"{validity}\t{uid}\t{folder}\t{self.key}\n".encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
         try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            store.append_line(self.path, line)  # whole lines, whatever fails (docs/files.md)
+        except store.WriteFailed as error:
+            raise OSError(error.errno, error.reason) from None
 
     def keep_only(self, validity: int, present: set[int], wait: float) -> None:
         """Forget the lines of this mailbox whose message is no longer in it (moved)."""

@@ -19,7 +19,6 @@ which its readers split on spaces.)
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import deque
 from collections.abc import Iterator
@@ -100,12 +99,10 @@ def append_json(path: Path, line: LogLine) -> None:
 
 
 def _append(path: Path, text: str) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
     try:
-        os.write(fd, text.encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        store.append_line(path, text.encode("ascii"))  # whole lines, whatever fails (docs/files.md)
+    except store.WriteFailed as error:
+        raise OSError(error.errno, error.reason) from None  # the caller names the file
 
 
 class Row(NamedTuple):
