@@ -57,9 +57,10 @@ def holds_at(fd: int, data: bytes, at: int) -> bool:
     return bytes(got) == data
 
 
-def append_to(fd: int, data: bytes, at: int | None = None) -> bool:
+def append_to(fd: int, data: bytes, at: int | None = None, *, sync: bool = True) -> bool:
     """Append `data` (whole lines) with one `write` to `fd` (opened read-write and for
-    appending), then fsync it; False, and nothing written, when a journal's line is found
+    appending), then fsync it (unless `sync` is False: a journal's replay fsyncs each log
+    once, before the journal is removed); False, and nothing written, when a journal's line is found
     already at `at`. The file is first cut back to `at` when given and not past its end (a
     journal's append done again), else to its whole lines; on any failure it is cut back to
     that length again. Raises OSError (ENOSPC for a short write)."""
@@ -73,7 +74,8 @@ def append_to(fd: int, data: bytes, at: int | None = None) -> bool:
         written = ops().write(fd, data)
         if written != len(data):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # a short append: the disk is full
-        ops().fsync(fd)
+        if sync:
+            ops().fsync(fd)
     except BaseException:
         with contextlib.suppress(OSError):
             ops().truncate(fd, start)  # not a fragment left behind: the line is not there

@@ -77,7 +77,7 @@ def encode(entries: Sequence[Entry]) -> bytes:
         elif entry.kind is not Kind.REMOVE:
             step["staged"] = entry.staged
         steps.append(step)
-    return json.dumps({"steps": steps}, ensure_ascii=True).encode("ascii")
+    return json.dumps({"steps": steps}, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def read(journal_fd: int) -> bytes | None:
@@ -132,6 +132,7 @@ def parse(data: bytes) -> tuple[Entry, ...]:
     return tuple(_entry(number, step, len(steps)) for number, step in enumerate(steps, start=1))
 
 
+_KINDS = {kind.value: kind for kind in Kind}
 _KEYS = {
     Kind.WRITE: {"kind", "target", "mode", "staged"},
     Kind.CREATE: {"kind", "target", "mode", "staged"},
@@ -145,10 +146,9 @@ def _entry(number: int, step: object, count: int) -> Entry:
     if not isinstance(step, dict):
         raise Malformed(f"{where} is not an object")
     kind_name = step.get("kind")
-    kinds = {kind.value: kind for kind in Kind}
-    if not isinstance(kind_name, str) or kind_name not in kinds:
-        raise Malformed(f"{where} has no kind of {', '.join(kinds)}")
-    kind = kinds[kind_name]
+    if not isinstance(kind_name, str) or kind_name not in _KINDS:
+        raise Malformed(f"{where} has no kind of {', '.join(_KINDS)}")
+    kind = _KINDS[kind_name]
     keys = set(step)
     root = step.get("root")
     if root is not None:

@@ -53,6 +53,7 @@ class Folders:
         self.roots = roots
         self._open: dict[tuple[str | None, tuple[str, ...]], int] = {}
         self._touched: set[int] = set()
+        self._logs: dict[tuple[str | None, tuple[str, ...]], int] = {}
 
     def parent(self, entry: Entry, make: bool) -> int | None:
         """The descriptor of the folder holding the target (made when missing and `make`;
@@ -94,11 +95,47 @@ class Folders:
         self._open[key] = fd
         return fd
 
+    def log(self, entry: Entry) -> int:
+        """The log `entry` appends to, opened for appending (once for all its steps, fsynced
+        at the end); Refused when it is a link, a folder or not a regular file."""
+        key = (entry.root, entry.parts)
+        if key in self._logs:
+            return self._logs[key]
+        parent = self.parent(entry, make=True)
+        assert parent is not None
+        name = entry.parts[-1]
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        try:
+            fd = ops().create(name, flags, 0o640, dir_fd=parent)
+        except OSError as error:
+            _refuse_link(name, parent, error)
+            if error.errno == errno.EISDIR:
+                raise Refused(f"{shown(name)} is a folder") from None
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise Refused(f"{shown(name)} is not a regular file")
+        if len(self._logs) >= _MAX_FOLDERS:
+            self.close_logs()
+        self._logs[key] = fd
+        return fd
+
+    def close_logs(self, sync: bool = True) -> None:
+        """fsync (unless not `sync`) and close every log opened."""
+        while self._logs:
+            _, fd = self._logs.popitem()
+            try:
+                if sync:
+                    ops().fsync(fd)
+            finally:
+                os.close(fd)
+
     def touch(self, fd: int) -> None:
         self._touched.add(fd)
 
     def sync(self) -> None:
-        """fsync every folder changed."""
+        """fsync every log appended to, every folder changed."""
+        self.close_logs()
         for fd in sorted(self._touched):
             _fsync_folder(fd)
         self._touched.clear()
@@ -150,6 +187,7 @@ def replay(folder: Path, folder_fd: int, journal_fd: int, entries: Sequence[Entr
         except OSError as error:
             raise WriteFailed(folder, error, committed(folder)) from None
     finally:
+        folders.close_logs(sync=False)
         folders.close(sync=False)
 
 
@@ -217,22 +255,7 @@ def _step(folders: Folders, journal_fd: int, entry: Entry) -> None:
         return
     if entry.kind is Kind.APPEND:
         assert entry.line is not None
-        parent = folders.parent(entry, make=True)
-        assert parent is not None
-        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-        try:
-            fd = ops().create(name, flags, 0o640, dir_fd=parent)
-        except OSError as error:
-            _refuse_link(name, parent, error)
-            if error.errno == errno.EISDIR:
-                raise Refused(f"{shown(name)} is a folder") from None
-            raise
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise Refused(f"{shown(name)} is not a regular file")
-            append_to(fd, entry.line, entry.at)
-        finally:
-            os.close(fd)
+        append_to(folders.log(entry), entry.line, entry.at, sync=False)
         return
     assert entry.staged is not None
     if not _staged(journal_fd, entry):

@@ -65,9 +65,9 @@ class Counting(seam.FileOps):
         self.calls.append(what)
 
     def create(self, path: Path | str, flags: int, mode: int, *, dir_fd: int | None = None) -> int:
-        self._count(f"create {path}")
-        fd = super().create(path, flags, mode, dir_fd=dir_fd)
-        self.names[fd] = str(path)
+        self._count(f"create {_at(path, dir_fd)}")
+        fd = super().create(path, flags, mode, **_given(dir_fd=dir_fd))
+        self.names[fd] = _at(path, dir_fd)
         return fd
 
     def write(self, fd: int, data: bytes | memoryview) -> int:
@@ -85,26 +85,45 @@ class Counting(seam.FileOps):
     def replace(
         self, source: Path | str, target: Path | str, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None
     ) -> None:
-        self._count(f"rename {source} {target}")
-        super().replace(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+        self._count(f"rename {_at(source, src_dir_fd)} {_at(target, dst_dir_fd)}")
+        super().replace(source, target, **_given(src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd))
 
     def link(
         self, source: Path | str, target: Path | str, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None
     ) -> None:
-        self._count(f"link {source} {target}")
-        super().link(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+        self._count(f"link {_at(source, src_dir_fd)} {_at(target, dst_dir_fd)}")
+        super().link(source, target, **_given(src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd))
 
     def unlink(self, path: Path | str, *, dir_fd: int | None = None) -> None:
-        self._count(f"unlink {path}")
-        super().unlink(path, dir_fd=dir_fd)
+        self._count(f"unlink {_at(path, dir_fd)}")
+        super().unlink(path, **_given(dir_fd=dir_fd))
 
     def mkdir(self, path: Path | str, mode: int, *, dir_fd: int | None = None) -> None:
-        self._count(f"mkdir {path}")
-        super().mkdir(path, mode, dir_fd=dir_fd)
+        self._count(f"mkdir {_at(path, dir_fd)}")
+        super().mkdir(path, mode, **_given(dir_fd=dir_fd))
 
     def rmdir(self, path: Path | str, *, dir_fd: int | None = None) -> None:
-        self._count(f"rmdir {path}")
-        super().rmdir(path, dir_fd=dir_fd)
+        self._count(f"rmdir {_at(path, dir_fd)}")
+        super().rmdir(path, **_given(dir_fd=dir_fd))
+
+
+def _given(**descriptors: int | None) -> dict[str, int]:
+    """The folder descriptors a call was given (none: the plain call, by path)."""
+    return {name: fd for name, fd in descriptors.items() if fd is not None}
+
+
+def _named(fd: int) -> str | None:
+    """The path an open descriptor names (Linux), for the report."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+
+
+def _at(path: Path | str, dir_fd: int | None) -> str:
+    """A name relative to an open folder, as the path it stands for."""
+    folder = _named(dir_fd) if dir_fd is not None else None
+    return str(path) if folder is None else os.path.join(folder, path)
 
 
 class Faulty(Counting):
