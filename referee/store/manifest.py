@@ -12,8 +12,8 @@ A target is a path relative to the folder made of plain names (no empty one, no 
 (an `--outbox` elsewhere, a game file that is a link to another folder) also has `root`,
 the absolute folder its target is relative to, which recovery uses only where the command
 running it trusts that folder (`journal.trust`). `at` is the length the log had before the
-append. Every string is valid UTF-8 with no surrogate; the file is ASCII JSON, at most
-16 MiB."""
+append; a line is whole lines (it ends with a newline). Every string is valid UTF-8 with
+no surrogate; the file is ASCII JSON, at most 16 MiB."""
 
 from __future__ import annotations
 
@@ -122,10 +122,10 @@ def parse(data: bytes) -> tuple[Entry, ...]:
     try:
         text = data.decode("ascii")
         manifest = json.loads(text, parse_constant=_constant)
-    except (UnicodeDecodeError, ValueError) as error:
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
         if isinstance(error, Malformed):
             raise
-        raise Malformed(f"{COMMIT} is not ASCII JSON") from None
+        raise Malformed(f"{COMMIT} is not ASCII JSON") from None  # (nested too deep: RecursionError)
     if not isinstance(manifest, dict) or set(manifest) != {"steps"} or not isinstance(manifest["steps"], list):
         raise Malformed(f'{COMMIT} is not an object of "steps" only')
     steps: list[object] = manifest["steps"]
@@ -161,8 +161,8 @@ def _entry(number: int, step: object, count: int) -> Entry:
     mode = _integer(where, "mode", step["mode"], 0o7777)
     if kind is Kind.APPEND:
         line = step["line"]
-        if not isinstance(line, str) or not _text(line):
-            raise Malformed(f"{where}: its line is not UTF-8 text")
+        if not isinstance(line, str) or not _text(line) or not line.endswith("\n"):
+            raise Malformed(f"{where}: its line is not UTF-8 text ending with a newline")
         at = _integer(where, "at", step["at"], MAX_OFFSET)
         return Entry(kind, parts, mode, line=line.encode("utf-8"), at=at, root=root)
     if kind is Kind.REMOVE:

@@ -197,6 +197,7 @@ MALFORMED = {
     "a staged copy not the journal's": [{"kind": "write", "target": "r1-t1.rgn", "mode": 420, "staged": "../x"}],
     "steps not a list": {"kind": "remove"},
     "an empty name": [{"kind": "remove", "target": "outbox//x", "mode": 0}],
+    "a line without its end": [{"kind": "append", "target": "league.log", "mode": 416, "line": "x", "at": 0}],
 }
 
 
@@ -208,6 +209,15 @@ def test_a_malformed_commit_is_set_aside_and_the_folder_is_not_wedged(league: Pa
     ran = referee("league", "status", str(league))
     rejected(league, ran, outside, before)
     assert {path.name: path.read_bytes() for path in league.glob("*.rgn")} == games, "a step was applied"
+    runs_normally(league)
+
+
+def test_a_commit_nested_too_deep_is_set_aside(league: Path, outside: Path) -> None:
+    journal = league / NAME
+    journal.mkdir()
+    (journal / "commit.json").write_text('{"steps": ' + "[" * 200_000 + "]" * 200_000 + "}")
+    before = files(outside)
+    rejected(league, referee("league", "status", str(league)), outside, before)
     runs_normally(league)
 
 
