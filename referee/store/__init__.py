@@ -1,8 +1,9 @@
 """Files written safely, the lowest floor every writer shares (docs/files.md): `lock`
 (one writer at a time: a file's lock, a folder's lock), `atomic` (one file replaced
 whole), `journal` (an operation that writes several files, all or nothing, and the
-recovery of what a dead run left) and `ops` (the one seam every change of a file goes
-through, which the fault-injection tests replace)."""
+recovery of what a dead run left; `manifest` and `replay`: the journal's shape, applied
+inside its folder only), `lines` (an append that leaves whole lines) and `ops` (the one
+seam every change of a file goes through, which the fault-injection tests replace)."""
 
 from __future__ import annotations
 
