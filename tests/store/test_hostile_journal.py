@@ -287,9 +287,9 @@ def _appends(count: int) -> tuple[list[dict[str, object]], bytes]:
 
 
 def test_recovery_is_linear_in_its_steps(league: Path) -> None:
-    """200,000 appends to one log (16 MB of commit.json, just under the bound): on main each
-    one read the whole log again to see whether it was there (quadratic: 20,000 took 14 s,
-    40,000 took 55 s; 200,000 would take over 20 minutes)."""
+    """200,000 appends to one log (16 MB of commit.json, just under the bound). On main
+    (d800d0a, tmpfs) each one searched the whole log for its line and fsynced it: 20,000
+    took 11 s, 200,000 took 819 s; now 2.0 s and 17 s."""
     timings = {}
     for count in (20_000, 200_000):
         steps, log = _appends(count)
