@@ -23,9 +23,12 @@ A transaction with one step needs no journal: the one file is written atomically
 Every command that writes in a folder first holds the folder's lock (`session`: a flock
 on the folder itself) and completes what a dead run left (`recover`): a committed journal
 is applied again (a staged copy already renamed is skipped, a file already linked with the
-same content is kept, a line already in its log is not appended twice), an uncommitted
-one is thrown away. Answers owed to players are `.eml` files of the outbox, so a journal
-rolled forward queues every answer to every player it was owed to.
+same content is kept, a line found at its recorded offset is not appended twice), an
+uncommitted one is thrown away, and one that is not exactly what `commit` writes, or asks
+for anything outside the folder or through a link, is set aside (`.journal-*.rejected`,
+Rejected: exit 2): `referee.store.manifest`, `referee.store.replay`. Answers owed to
+players are `.eml` files of the outbox, so a journal rolled forward queues every answer
+to every player it was owed to.
 
 A transaction opened inside another joins it (a `play` inside `league tick`'s step): the
 inner block's steps are the outer's, dropped again when the inner block raises.
