@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,16 +84,8 @@ def read_log(folder: Path) -> list[dict[str, Any]]:
 def append_log(folder: Path, entries: Sequence[dict[str, Any]]) -> None:
     """Append entries to league.log, one write on the file opened for appending (within
     the caller's transaction: with what the entries record). The caller holds the lock."""
-    path = folder / LOG_FILE
     lines = "".join(json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n" for entry in entries)
-    try:
-        with path.open("rb") as log:
-            log.seek(0, os.SEEK_END)
-            if log.tell() and (log.seek(-1, os.SEEK_END), log.read(1))[1] != b"\n":
-                lines = "\n" + lines  # a last line cut short by a hand edit stays its own line
-    except FileNotFoundError:
-        pass
-    store.append(path, lines)
+    store.append(folder / LOG_FILE, lines)  # a last line left without its end is cut first (docs/files.md)
 
 
 def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:

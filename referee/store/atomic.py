@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from referee.store.lines import append_to
 from referee.store.lock import target_of
 from referee.store.ops import WriteFailed, fsync_folder, ops, write_all
 
@@ -165,15 +166,14 @@ def _create_in_place(path: Path, data: bytes, mode: int) -> None:
 
 
 def append_line(path: Path, data: bytes) -> None:
-    """Append `data` with one `write` on a file opened for appending (so that lines of
-    processes writing at once never mix), then fsync it. Raises WriteFailed."""
+    """Append `data` (whole lines) with one `write` on a file opened for appending (so that
+    lines of processes writing at once never mix), then fsync it; a last line left without
+    its end by a dead run is removed first, and a failed append leaves the file as it was
+    (`referee.store.lines`). Raises WriteFailed."""
     try:
-        fd = ops().create(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o640)
+        fd = ops().create(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o640)
         try:
-            written = ops().write(fd, data)
-            if written != len(data):
-                raise OSError(28, os.strerror(28))  # a short append: the disk is full
-            ops().fsync(fd)
+            append_to(fd, data)
         finally:
             os.close(fd)
     except OSError as error:

@@ -23,9 +23,12 @@ A transaction with one step needs no journal: the one file is written atomically
 Every command that writes in a folder first holds the folder's lock (`session`: a flock
 on the folder itself) and completes what a dead run left (`recover`): a committed journal
 is applied again (a staged copy already renamed is skipped, a file already linked with the
-same content is kept, a line already in its log is not appended twice), an uncommitted
-one is thrown away. Answers owed to players are `.eml` files of the outbox, so a journal
-rolled forward queues every answer to every player it was owed to.
+same content is kept, a line found at its recorded offset is not appended twice), an
+uncommitted one is thrown away, and one that is not exactly what `commit` writes, or asks
+for anything outside the folder or through a link, is set aside (`.journal-*.rejected`,
+Rejected: exit 2): `referee.store.manifest`, `referee.store.replay`. Answers owed to
+players are `.eml` files of the outbox, so a journal rolled forward queues every answer
+to every player it was owed to.
 
 A transaction opened inside another joins it (a `play` inside `league tick`'s step): the
 inner block's steps are the outer's, dropped again when the inner block raises.
@@ -34,21 +37,23 @@ inner block's steps are the outer's, dropped again when the inner block raises.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import secrets
-from collections.abc import Callable, Iterator
+import stat
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.judge.errors import UsageError
+from referee.store import manifest
 from referee.store.atomic import append_line, create_atomically, mode_of, write_atomically, write_file
+from referee.store.lines import whole_length
 from referee.store.lock import folder_locked, keeping_locks, target_of
+from referee.store.manifest import COMMIT, Entry, Kind, Malformed
 from referee.store.ops import WriteFailed, fsync_folder, make_folders, ops
+from referee.store.replay import REJECTED, Refused, Rejected, discard, replay, set_aside, shown
 
 JOURNAL_PREFIX = ".journal-"
-COMMIT = "commit.json"
-_NO_LINKS = (1, 18, 38, 95)  # EPERM, EXDEV, ENOSYS, EOPNOTSUPP: renamed or linked only within one file system
 
 
 @dataclass
@@ -82,7 +87,10 @@ def _key(path: Path) -> Path:
 
 
 def _target(path: Path) -> Path:
-    return Path(os.path.abspath(target_of(Path(path))))
+    """The file a step writes: a link resolved, its folder's real path (so that a folder
+    named through a link still holds it, as the journal records it)."""
+    named = Path(os.path.abspath(target_of(Path(path))))
+    return Path(os.path.realpath(named.parent)) / named.name
 
 
 @contextlib.contextmanager
@@ -201,6 +209,15 @@ def read_bytes(path: Path, read: Callable[[Path], bytes] = Path.read_bytes) -> b
 # -- commit, apply, recover -----------------------------------------------------------------
 
 
+def trust(folder: Path) -> None:
+    """Let this process's recovery write in `folder`, outside the folder a journal belongs
+    to (`--outbox` elsewhere: the command that names it completes what a dead run owed there)."""
+    _trusted.add(str(_key(folder)))
+
+
+_trusted: set[str] = set()
+
+
 def _collapsed(steps: list[_Step]) -> list[_Step]:
     """The steps to apply: of several writes of one file, the last (in its place)."""
     last = {step.target: index for index, step in enumerate(steps) if step.kind == "write"}
@@ -223,118 +240,122 @@ def commit(tx: Transaction) -> None:
             append_line(step.target, step.data)
         return
     folder = tx.folder
-    journal = folder / f"{JOURNAL_PREFIX}{secrets.token_hex(4)}"
-    entries: list[dict[str, object]] = []
+    name = f"{JOURNAL_PREFIX}{secrets.token_hex(4)}"
+    journal = folder / name
+    entries: list[Entry] = []
+    ends: dict[Path, int] = {}
     try:
         ops().mkdir(journal, 0o700)
         for index, step in enumerate(steps):
-            entry: dict[str, object] = {
-                "kind": step.kind,
-                "target": os.path.relpath(step.target, folder),
-                "mode": step.mode,
-            }
-            if step.kind == "append":
-                entry["line"] = step.data.decode("utf-8", "surrogateescape")
-            elif step.kind == "remove":
-                pass
+            root, parts = _place(folder, step.target)
+            kind = Kind(step.kind)
+            if kind is Kind.APPEND:
+                at = ends[step.target] if step.target in ends else _whole_length(step.target)
+                ends[step.target] = at + len(step.data)
+                entries.append(Entry(kind, parts, step.mode, line=step.data, at=at, root=root))
+            elif kind is Kind.REMOVE:
+                entries.append(Entry(kind, parts, step.mode, root=root))
             else:
                 try:
                     write_file(journal / str(index), step.data, step.mode)
                 except OSError as error:
                     raise WriteFailed(step.target, error) from None
-                entry["staged"] = str(index)
-            entries.append(entry)
-        manifest = json.dumps({"steps": entries}, ensure_ascii=True).encode("ascii")
-        write_file(journal / "commit.tmp", manifest, 0o600)
+                entries.append(Entry(kind, parts, step.mode, staged=str(index), root=root))
+        write_file(journal / "commit.tmp", manifest.encode(entries), 0o600)
         ops().replace(journal / "commit.tmp", journal / COMMIT)  # the commit
         fsync_folder(journal)
         fsync_folder(folder)
     except BaseException as error:
-        _discard(journal)
+        _discard_path(journal)
         if isinstance(error, OSError) and not isinstance(error, WriteFailed):
             raise WriteFailed(journal / COMMIT, error) from None
         raise
-    _apply(folder, journal, entries, recovering=False)
+    roots = {entry.root for entry in entries if entry.root is not None}
+    with _opened(folder) as folder_fd, _opened(journal) as journal_fd, _roots(roots) as opened:
+        _replay_or_reject(folder, folder_fd, name, journal_fd, entries, opened)
 
 
-def _apply(folder: Path, journal: Path, entries: list[dict[str, object]], *, recovering: bool) -> None:
-    """Apply the journal's steps in order (again, after a crash: each step is done once),
-    then remove the journal. WriteFailed when a target cannot be written: the journal
-    stays, committed, and the next command completes it."""
-    touched: dict[Path, None] = {}
-    for entry in entries:
-        target = folder / str(entry["target"])
-        kind, mode = entry["kind"], int(str(entry["mode"]))
-        try:
-            if kind == "append":
-                data = str(entry["line"]).encode("utf-8", "surrogateescape")
-                if not (recovering and _holds(target, data)):
-                    make_folders(target.parent)
-                    append_line(target, data)
-                continue
-            if kind == "remove":
-                if os.path.lexists(target):  # not yet removed before a crash
-                    ops().unlink(target)
-                touched[target.parent] = None
-                continue
-            staged = journal / str(entry["staged"])
-            if kind == "write":
-                if not staged.exists():
-                    continue  # renamed into place before the crash
-                make_folders(target.parent)
-                try:
-                    ops().replace(staged, target)
-                except OSError as error:
-                    if error.errno not in _NO_LINKS:
-                        raise
-                    write_atomically(target, staged.read_bytes(), mode)
-                    ops().unlink(staged)
-            else:
-                make_folders(target.parent)
-                try:
-                    ops().link(staged, target)
-                except FileExistsError:
-                    if target.read_bytes() != staged.read_bytes():
-                        raise UsageError(
-                            f"{target} was made by another command meanwhile: not replaced ({journal} kept)"
-                        ) from None
-                except OSError as error:
-                    if error.errno not in _NO_LINKS:
-                        raise
-                    create_atomically(target, staged.read_bytes(), mode)
-        except OSError as error:
-            reason = OSError(error.errno, error.reason) if isinstance(error, WriteFailed) else error
-            raise WriteFailed(target, reason, _committed(folder)) from None
-        touched[target.parent] = None
-    for parent in touched:
-        try:
-            fsync_folder(parent)
-        except OSError as error:
-            raise WriteFailed(parent, error, _committed(folder)) from None
-    _discard(journal, committed=True)
-
-
-def _committed(folder: Path) -> str:
-    return f" (the operation is recorded: the next command on {folder} completes it)"
-
-
-def _holds(log: Path, data: bytes) -> bool:
-    """Whether a log already holds these lines (appended before a crash)."""
+def _place(folder: Path, target: Path) -> tuple[str | None, tuple[str, ...]]:
+    """Where a journal records `target`: its names below the folder, or, outside it, the
+    absolute folder holding it and its name."""
     try:
-        text = log.read_bytes()
-    except FileNotFoundError:
-        return False
-    return text.startswith(data) or b"\n" + data in text
+        parts = target.relative_to(folder).parts
+        root = None
+    except ValueError:
+        root, parts = str(target.parent), (target.name,)
+    for part in (*parts, root or ""):
+        try:
+            part.encode("utf-8")
+        except UnicodeEncodeError:
+            raise UsageError(f"cannot write {shown(str(target))}: its name is not UTF-8") from None
+    return root, tuple(parts)
 
 
-def _discard(journal: Path, committed: bool = False) -> None:
-    """Remove a journal folder: the commit first (a journal half removed is then one to
-    throw away, its steps all applied), then the staged copies. A removal that fails
-    leaves the journal for the next command, which finds every step done."""
+def _whole_length(path: Path) -> int:
+    """The length of a log's whole lines now (where its next line will start)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return 0
+    try:
+        return whole_length(fd) if stat.S_ISREG(os.fstat(fd).st_mode) else 0
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _opened(folder: Path, follow: bool = True) -> Iterator[int]:
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    fd = os.open(folder, flags)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _roots(roots: set[str]) -> Iterator[dict[str, int]]:
+    """The trusted folders outside the folder, opened (a missing one: its steps fail)."""
+    opened: dict[str, int] = {}
+    try:
+        for root in sorted(roots):
+            with contextlib.suppress(OSError):
+                make_folders(Path(root))
+            try:
+                opened[root] = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            except OSError as error:
+                raise WriteFailed(Path(root), error) from None
+        yield opened
+    finally:
+        for fd in opened.values():
+            os.close(fd)
+
+
+def _replay_or_reject(
+    folder: Path, folder_fd: int, name: str, journal_fd: int, entries: Sequence[Entry], roots: dict[str, int]
+) -> None:
+    """Apply a committed journal and remove it; set it aside (Rejected) when a step is refused."""
+    try:
+        replay(folder, folder_fd, journal_fd, entries, roots)
+    except Refused as refused:
+        raise Rejected(_aside(folder, folder_fd, name, str(refused))) from None
+    discard(folder_fd, name, journal_fd, committed=True)
+
+
+def _aside(folder: Path, folder_fd: int, name: str, reason: str) -> str:
+    """Set the journal aside; the line that says so."""
+    journal = shown(str(folder / name))
+    try:
+        aside = set_aside(folder_fd, name)
+    except OSError as error:
+        why = error.strerror or error
+        return f"{journal} is not a journal of the referee ({reason}): not applied, and it cannot be set aside: {why}"
+    return f"{journal} is not a journal of the referee ({reason}): not applied; set aside as {shown(aside)}"
+
+
+def _discard_path(journal: Path) -> None:
+    """Remove a journal this process was writing (a commit that failed)."""
     with contextlib.suppress(OSError):
-        if committed:
-            ops().unlink(journal / COMMIT)
-            fsync_folder(journal)
         names = sorted(os.listdir(journal)) if journal.is_dir() else []
         for name in names:
             ops().unlink(journal / name)
@@ -342,10 +363,17 @@ def _discard(journal: Path, committed: bool = False) -> None:
             ops().rmdir(journal)
 
 
+def _names(folder_fd: int) -> list[str]:
+    return sorted(
+        name for name in os.listdir(folder_fd) if name.startswith(JOURNAL_PREFIX) and not name.endswith(REJECTED)
+    )
+
+
 def pending(folder: Path) -> list[Path]:
-    """The journals a dead run left in the folder."""
+    """The journals a dead run left in the folder (whatever they are: recovery checks them)."""
     try:
-        return sorted(path for path in Path(folder).glob(f"{JOURNAL_PREFIX}*") if path.is_dir())
+        with _opened(Path(folder)) as fd:
+            return [Path(folder) / name for name in _names(fd)]
     except OSError:
         return []
 
@@ -359,20 +387,48 @@ def settle(folder: Path, wait: float = 10.0) -> None:
 
 
 def recover(folder: Path) -> int:
-    """Complete every committed journal of the folder, throw away every other one (the
-    caller holds the folder's lock); the number completed."""
-    done = 0
-    for journal in pending(folder):
-        try:
-            manifest = json.loads((journal / COMMIT).read_bytes())
-        except FileNotFoundError:
-            _discard(journal)
-            continue
-        except ValueError:
-            raise UsageError(f"{journal / COMMIT} cannot be read: remove {journal} by hand") from None
-        entries = manifest.get("steps") if isinstance(manifest, dict) else None
-        if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
-            raise UsageError(f"{journal / COMMIT} is not a journal: remove {journal} by hand")
-        _apply(Path(folder), journal, entries, recovering=True)
-        done += 1
+    """Complete every committed journal of the folder, throw away every uncommitted one,
+    set aside every one that is not the referee's (the caller holds the folder's lock);
+    the number completed. Rejected, after the others are done, when one was set aside."""
+    done, said = 0, []
+    with _opened(Path(folder)) as folder_fd:
+        for name in _names(folder_fd):
+            try:
+                if _recover_one(Path(folder), folder_fd, name):
+                    done += 1
+            except Rejected as rejected:
+                said.append(str(rejected))
+    if said:
+        raise Rejected("; ".join(said))
     return done
+
+
+def _recover_one(folder: Path, folder_fd: int, name: str) -> bool:
+    try:
+        journal_fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=folder_fd)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        found = os.stat(name, dir_fd=folder_fd, follow_symlinks=False).st_mode
+        reason = "a symbolic link" if stat.S_ISLNK(found) else "not a folder" if not stat.S_ISDIR(found) else None
+        raise Rejected(_aside(folder, folder_fd, name, reason or (error.strerror or str(error)))) from None
+    try:
+        try:
+            data = manifest.read(journal_fd)
+            if data is None:  # never committed
+                if not discard(folder_fd, name, journal_fd, committed=False):
+                    raise Malformed("an uncommitted journal that cannot be removed")
+                return False
+            entries = manifest.parse(data)
+        except Malformed as malformed:
+            raise Rejected(_aside(folder, folder_fd, name, str(malformed))) from None
+        roots = {entry.root for entry in entries if entry.root is not None}
+        untrusted = sorted(roots - _trusted)
+        if untrusted:
+            reason = f"a step outside the folder, in {shown(untrusted[0])}"
+            raise Rejected(_aside(folder, folder_fd, name, reason))
+        with _roots(roots) as opened:
+            _replay_or_reject(folder, folder_fd, name, journal_fd, entries, opened)
+        return True
+    finally:
+        os.close(journal_fd)

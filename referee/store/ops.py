@@ -1,5 +1,5 @@
 """The one seam through which the referee changes files: every `open` that creates, every
-`write`, `fsync`, `rename`, `link`, `unlink`, `mkdir` and `rmdir` of `referee.store` is a
+`write`, `fsync`, `truncate`, `rename`, `link`, `unlink`, `mkdir` and `rmdir` of `referee.store` is a
 call on the object `ops()` returns. A test replaces it (`install`) by one that fails the
 k-th call with ENOSPC or EIO, or kills the process there, to prove that every operation is
 all or nothing whatever call fails (tests/store/, docs/files.md).
@@ -27,10 +27,12 @@ class WriteFailed(OSError):
 
 
 class FileOps:
-    """The calls that change files, one method each; the plain one calls `os`."""
+    """The calls that change files, one method each; the plain one calls `os`. The folder
+    descriptors (`dir_fd`, `src_dir_fd`, `dst_dir_fd`) make a name relative to an open
+    folder, as recovery works (`referee.store.replay`): never through a link."""
 
-    def create(self, path: Path, flags: int, mode: int) -> int:
-        return os.open(path, flags, mode)
+    def create(self, path: Path | str, flags: int, mode: int, *, dir_fd: int | None = None) -> int:
+        return os.open(path, flags, mode, dir_fd=dir_fd)
 
     def write(self, fd: int, data: bytes | memoryview) -> int:
         return os.write(fd, data)
@@ -38,20 +40,27 @@ class FileOps:
     def fsync(self, fd: int) -> None:
         os.fsync(fd)
 
-    def replace(self, source: Path, target: Path) -> None:
-        os.replace(source, target)
+    def truncate(self, fd: int, length: int) -> None:
+        os.ftruncate(fd, length)
 
-    def link(self, source: Path, target: Path) -> None:
-        os.link(source, target, follow_symlinks=False)
+    def replace(
+        self, source: Path | str, target: Path | str, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None
+    ) -> None:
+        os.replace(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
-    def unlink(self, path: Path) -> None:
-        os.unlink(path)
+    def link(
+        self, source: Path | str, target: Path | str, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None
+    ) -> None:
+        os.link(source, target, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd, follow_symlinks=False)
 
-    def mkdir(self, path: Path, mode: int) -> None:
-        os.mkdir(path, mode)
+    def unlink(self, path: Path | str, *, dir_fd: int | None = None) -> None:
+        os.unlink(path, dir_fd=dir_fd)
 
-    def rmdir(self, path: Path) -> None:
-        os.rmdir(path)
+    def mkdir(self, path: Path | str, mode: int, *, dir_fd: int | None = None) -> None:
+        os.mkdir(path, mode, dir_fd=dir_fd)
+
+    def rmdir(self, path: Path | str, *, dir_fd: int | None = None) -> None:
+        os.rmdir(path, dir_fd=dir_fd)
 
 
 _current: FileOps = FileOps()

@@ -142,10 +142,11 @@ def refused_appending(path: Path) -> str | None:
 
 
 def open_appending(path: Path, mode: int = 0o640) -> int:
-    """A descriptor of `path` opened for appending (created when missing): never through
+    """A descriptor of `path` opened for appending (created when missing; read-write, so
+    that `lines.append_to` can read back the last line's end): never through
     a symbolic link (`O_NOFOLLOW`), never waiting on a FIFO (`O_NONBLOCK`), and kept only
     when it is a regular file. Raises WriteFailed naming the file and why."""
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
     try:
         fd = ops().create(path, flags, mode)
     except OSError as error:

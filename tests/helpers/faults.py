@@ -64,10 +64,10 @@ class Counting(seam.FileOps):
     def _count(self, what: str) -> None:
         self.calls.append(what)
 
-    def create(self, path: Path, flags: int, mode: int) -> int:
-        self._count(f"create {path}")
-        fd = super().create(path, flags, mode)
-        self.names[fd] = str(path)
+    def create(self, path: Path | str, flags: int, mode: int, *, dir_fd: int | None = None) -> int:
+        self._count(f"create {_at(path, dir_fd)}")
+        fd = super().create(path, flags, mode, **_given(dir_fd=dir_fd))
+        self.names[fd] = _at(path, dir_fd)
         return fd
 
     def write(self, fd: int, data: bytes | memoryview) -> int:
@@ -78,25 +78,52 @@ class Counting(seam.FileOps):
         self._count(f"fsync {self.names.get(fd, 'a folder')}")
         super().fsync(fd)
 
-    def replace(self, source: Path, target: Path) -> None:
-        self._count(f"rename {source} {target}")
-        super().replace(source, target)
+    def truncate(self, fd: int, length: int) -> None:
+        self._count(f"truncate {self.names.get(fd, fd)} {length}")
+        super().truncate(fd, length)
 
-    def link(self, source: Path, target: Path) -> None:
-        self._count(f"link {source} {target}")
-        super().link(source, target)
+    def replace(
+        self, source: Path | str, target: Path | str, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None
+    ) -> None:
+        self._count(f"rename {_at(source, src_dir_fd)} {_at(target, dst_dir_fd)}")
+        super().replace(source, target, **_given(src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd))
 
-    def unlink(self, path: Path) -> None:
-        self._count(f"unlink {path}")
-        super().unlink(path)
+    def link(
+        self, source: Path | str, target: Path | str, *, src_dir_fd: int | None = None, dst_dir_fd: int | None = None
+    ) -> None:
+        self._count(f"link {_at(source, src_dir_fd)} {_at(target, dst_dir_fd)}")
+        super().link(source, target, **_given(src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd))
 
-    def mkdir(self, path: Path, mode: int) -> None:
-        self._count(f"mkdir {path}")
-        super().mkdir(path, mode)
+    def unlink(self, path: Path | str, *, dir_fd: int | None = None) -> None:
+        self._count(f"unlink {_at(path, dir_fd)}")
+        super().unlink(path, **_given(dir_fd=dir_fd))
 
-    def rmdir(self, path: Path) -> None:
-        self._count(f"rmdir {path}")
-        super().rmdir(path)
+    def mkdir(self, path: Path | str, mode: int, *, dir_fd: int | None = None) -> None:
+        self._count(f"mkdir {_at(path, dir_fd)}")
+        super().mkdir(path, mode, **_given(dir_fd=dir_fd))
+
+    def rmdir(self, path: Path | str, *, dir_fd: int | None = None) -> None:
+        self._count(f"rmdir {_at(path, dir_fd)}")
+        super().rmdir(path, **_given(dir_fd=dir_fd))
+
+
+def _given(**descriptors: int | None) -> dict[str, int]:
+    """The folder descriptors a call was given (none: the plain call, by path)."""
+    return {name: fd for name, fd in descriptors.items() if fd is not None}
+
+
+def _named(fd: int) -> str | None:
+    """The path an open descriptor names (Linux), for the report."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+
+
+def _at(path: Path | str, dir_fd: int | None) -> str:
+    """A name relative to an open folder, as the path it stands for."""
+    folder = _named(dir_fd) if dir_fd is not None else None
+    return str(path) if folder is None else os.path.join(folder, path)
 
 
 class Faulty(Counting):
@@ -114,6 +141,28 @@ class Faulty(Counting):
             os._exit(KILLED)
         code = errno.ENOSPC if self.kind == "enospc" else errno.EIO
         raise OSError(code, os.strerror(code))
+
+
+class Short(Counting):
+    """The k-th call, when it is a write, writes only the first half of its bytes, as a disk
+    that fills up in the middle of a write leaves them (the bytes that fit are in the file),
+    then either returns that count (`enospc`: every later write fails with ENOSPC) or
+    kills the process there (`kill`: nothing cleans up after it)."""
+
+    def __init__(self, k: int, kind: str = "enospc") -> None:
+        super().__init__()
+        self.k, self.kind = k, kind
+
+    def write(self, fd: int, data: bytes | memoryview) -> int:
+        self._count(f"write {self.names.get(fd, fd)}")
+        if len(self.calls) < self.k:
+            return os.write(fd, data)
+        if len(self.calls) > self.k:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        written = os.write(fd, bytes(data)[: len(data) // 2])
+        if self.kind == "kill":
+            os._exit(KILLED)
+        return written
 
 
 class Ran(NamedTuple):

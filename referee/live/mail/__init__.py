@@ -62,6 +62,7 @@ def settings(
     except TimingError as error:
         raise UsageError(f"--now: {error}") from None
     box = outbox if outbox is not None else games / "outbox"
+    store.trust(box)  # an outbox elsewhere: what a dead run owed there is completed here too
     if log_file is not None:
         from referee.store.outputs import refused_appending
 

@@ -88,12 +88,10 @@ class Handledlist:
         if not handled:
             return
         data = "".join(f"{validity}\t{uid}\t{folder}\t{self.key}\n" for uid, folder in handled).encode()
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
         try:
-            os.write(fd, data)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+            store.append_line(self.path, data)  # whole lines, whatever fails (docs/files.md)
+        except store.WriteFailed as error:
+            raise OSError(error.errno, error.reason) from None
 
     def keep_only(self, validity: int, present: set[int], wait: float) -> None:
         """Forget the lines of this mailbox whose message is no longer in it (moved)."""

@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from referee import store
 from referee.notation.timing import format_instant
+from referee.store.lines import append_to
 
 LOG_NAME = "mail.log"
 MAX_LINE = 4096
@@ -115,11 +116,14 @@ def append_json(path: Path, line: LogLine) -> None:
 def _append(path: Path, text: str) -> None:
     """One `write` and an `fsync` on `path` opened as every append-only output is
     (`store.open_appending`: never through a link, never waiting on a FIFO, a regular
-    file only). Raises WriteFailed (an OSError) naming the file and why."""
+    file only), leaving whole lines whatever fails (`referee.store.lines`: a tail left
+    without its end by a dead run is cut first, a failed append is cut back). Raises
+    WriteFailed (an OSError) naming the file and why."""
     fd = store.open_appending(path)
     try:
-        os.write(fd, text.encode("ascii"))
-        os.fsync(fd)
+        append_to(fd, text.encode("ascii"))
+    except OSError as error:
+        raise store.WriteFailed(path, error) from None
     finally:
         os.close(fd)
 
