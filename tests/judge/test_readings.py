@@ -1,0 +1,120 @@
+"""Readings of the notation (issue 45, items 16-18; NOTATION.md §3 and §5 amended), the
+same on every path that gives a verdict: the fused check (`quick_verdict`), the streamed
+detailed path (`lean_verdict`), `check`'s own choice of the two (`check_raw`, in text and
+with `--json`'s token) and the record model (`session.judge`).
+
+- 16: a tag the game does not use is ignored, whatever its value (`docs/protocol.md`).
+- 17: a round number is compared by its value, whatever its length.
+- 18: of several errors that make a record malformed, the first in the text is named.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+
+from referee.games import registry
+from referee.judge import session
+from referee.judge.adjudicate import dialect_for
+from referee.judge.annotate import annotate_verdict
+from referee.judge.fused import quick_verdict
+from referee.judge.lean import lean_verdict
+from referee.judge.playout import play
+from referee.judge.sources import Read
+from referee.judge.verdicts import Status, Verdict
+from referee.judge.words import verdict_fields
+from referee.notation.reader import read_raw
+from referee.notation.stream import split
+
+GAMES = tuple(registry.GAMES)
+
+
+def verdicts(data: bytes) -> list[Verdict]:
+    """Each record's verdict, checked to be the same by every path."""
+    found = []
+    for number, raw in enumerate(split(data), start=1):
+        text = raw.raw.decode("utf-8", "replace")
+        judged = session.judge(Read(number, read_raw(raw, dialect_for)), "t.rgn")
+        full = judged.verdict
+        assert session.check_raw(raw, "t.rgn", number) == full, text
+        fused = quick_verdict(raw, "t.rgn", number)
+        assert fused is None or fused == full, text
+        lean = lean_verdict(raw, "t.rgn", number)
+        assert lean is None or lean == full, text
+        annotated = verdict_fields(annotate_verdict(judged))
+        assert verdict_fields(session.check_raw(raw, "t.rgn", number, annotate=True)) == annotated, text
+        found.append(full)
+    return found
+
+
+def verdict(text: str) -> Verdict:
+    (one,) = verdicts(text.encode("utf-8"))
+    return one
+
+
+@functools.cache
+def record(game: str) -> str:
+    """A legal record of `game`, its tags `Game` and `Seed`, then its move text."""
+    return play(game, None, f"readings-{game}").text
+
+
+def with_tags(game: str, *tags: str) -> str:
+    """`record(game)` with these tag lines added after its `Game` and `Seed`."""
+    head, body = record(game).split("\n\n", 1)
+    return "\n".join([head, *tags]) + "\n\n" + body
+
+
+def legal(found: Verdict) -> bool:
+    return found.status in (Status.FINISHED, Status.ONGOING)
+
+
+# -- 16: a tag the game does not use is ignored -----------------------------------------------
+
+UNREADABLE = {
+    "First": '[First "Purple"]',
+    "Seed": '[Seed ""]',
+    "SeedHash": '[SeedHash "md5:abc"]',
+    "salts": '[RedSalt ""] [BlueSalt ""] [AthensSalt ""]',
+    "Tiles": '[Tiles "not 64 tiles"]',
+    "CRT": '[CRT "no table"]',
+    "Target": '[Target "many"]',
+}
+"""For each tag (or kind of tag) the spec names, a value its game cannot read."""
+
+USED = {
+    "First": {"pikemen", "nieuchess"},
+    "Seed": {"numica", "nieuchess"},
+    "SeedHash": {"numica", "nieuchess"},
+    "salts": {"numica", "nieuchess"},
+    "Tiles": {"numica"},
+    "CRT": {"nieuchess"},
+    "Target": {"pikemen"},
+}
+"""Which games use each tag (NOTATION.md §2, RANDOM.md, the game files)."""
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("tag", list(UNREADABLE))
+def test_a_tag_the_game_does_not_use_is_ignored(game: str, tag: str) -> None:
+    """`[SeedHash "md5:abc"]` in Pikemen or Nika is no error (issue 45, item 16); in the
+    games that use the tag, the same value makes the record malformed at the tag."""
+    plain = verdict(record(game))
+    assert legal(plain)
+    text = with_tags(game, UNREADABLE[tag])
+    if tag == "Seed":  # the record's own Seed is its first tag after Game: empty it instead
+        text = re.sub(r'\[Seed "[^"]*"\]', '[Seed ""]', record(game), count=1)
+    found = verdict(text)
+    if game in USED[tag]:
+        assert found.status == Status.MALFORMED, found
+        assert found.error is not None and found.error.line in (2, 3)
+    else:
+        assert found == plain._replace(claimed=found.claimed), found
+
+
+@pytest.mark.parametrize("game", ["nika", "pikemen"])
+def test_a_seed_that_breaks_its_commitment_is_ignored_where_nothing_is_drawn(game: str) -> None:
+    """A `Seed` and a `SeedHash` that disagree are two tags the game does not use."""
+    text = with_tags(game, '[SeedHash "sha256:' + "0" * 64 + '"]')
+    assert verdict(text) == verdict(record(game))
