@@ -27,6 +27,7 @@ from referee.notation.lexicon import (
     TAG_VALUE,
     TERMINATIONS,
     last_move_index,
+    round_value,
     shorten,
     unescape,
 )
@@ -329,7 +330,7 @@ class _ItemReader:
         number = token[tokens.number]
         label = token[tokens.label]
         at = self.lines.span(token.start(tokens.label))
-        self.header = (None if number is None else int(number.rstrip(".")), self._kept(label[:-1]), at)
+        self.header = (None if number is None else round_value(number), self._kept(label[:-1]), at)
         self.turn = []
         if kind != tokens.head:
             self._move(token[tokens.first], token[tokens.first_glyph], token.start(tokens.first))

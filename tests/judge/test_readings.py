@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+import time
 
 import pytest
 
@@ -27,6 +28,7 @@ from referee.judge.verdicts import Status, Verdict
 from referee.judge.words import verdict_fields
 from referee.notation.reader import read_raw
 from referee.notation.stream import split
+from tests.helpers.cli import invoke
 
 GAMES = tuple(registry.GAMES)
 
@@ -118,3 +120,46 @@ def test_a_seed_that_breaks_its_commitment_is_ignored_where_nothing_is_drawn(gam
     """A `Seed` and a `SeedHash` that disagree are two tags the game does not use."""
     text = with_tags(game, '[SeedHash "sha256:' + "0" * 64 + '"]')
     assert verdict(text) == verdict(record(game))
+
+
+# -- 17: a round number is compared by its value, whatever its length --------------------------
+
+
+def renumbered(game: str, round_: int, written: str) -> str:
+    """`record(game)` with the number of round `round_` written `written` instead."""
+    text = record(game)
+    assert f"\n{round_}. " in text
+    return text.replace(f"\n{round_}. ", f"\n{written}. ", 1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("written", ["0001", "0000000001", "000000000001", "0" * 5000 + "1"])
+def test_a_round_number_is_its_value_whatever_its_length(game: str, written: str) -> None:
+    """`0001.`, `0000000001.` and a 12-digit `1.` are round 1 (issue 45, item 17): the same
+    verdict, the same turn token, and `format` writes the plain number."""
+    plain, padded = record(game), renumbered(game, 1, written)
+    assert verdict(padded) == verdict(plain)
+    tokens = [
+        session.check_raw(raw, "t.rgn", n, annotate=True).token for n, raw in enumerate(split(padded.encode()), 1)
+    ]
+    assert tokens == [session.check_raw(raw, "t.rgn", 1, annotate=True).token for raw in split(plain.encode())]
+    code, out, _ = invoke("format", "-", stdin=padded)
+    assert code == 0 and out == invoke("format", "-", stdin=plain).stdout
+    assert f"\n{written}." not in out and "\n1. " in out
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("written", ["9" * 5000, "0" * 10 + "3", "1" * 12, "3"])
+def test_a_wrong_round_number_of_any_length_is_illegal_at_its_label(game: str, written: str) -> None:
+    """A wrong number, however long, is illegal at its turn's label (round 2), never
+    malformed, and quoted cut short; 5,000 digits are judged at once (no conversion)."""
+    text = renumbered(game, 2, written)
+    began = time.perf_counter()
+    found = verdict(text)
+    took = time.perf_counter() - began
+    assert found.status == Status.ILLEGAL and found.error is not None, found
+    error = found.error
+    line = text[: text.index(f"\n{written}. ")].count("\n") + 2
+    assert (error.line, error.column, error.round, error.action) == (line, len(written) + 3, 2, None)
+    assert error.message.startswith("this turn is in round 2, not round ")
+    assert len(error.message) < 100 and took < 2
