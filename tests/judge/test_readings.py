@@ -163,3 +163,75 @@ def test_a_wrong_round_number_of_any_length_is_illegal_at_its_label(game: str, w
     assert (error.line, error.column, error.round, error.action) == (line, len(written) + 3, 2, None)
     assert error.message.startswith("this turn is in round 2, not round ")
     assert len(error.message) < 100 and took < 2
+
+
+# -- 18: of several errors that make a record malformed, the first in the text -----------------
+
+ERRORS = {
+    "value": ('[Result "Nobody"]', "Result names no side of"),
+    "other value": ('[Variant "nope"]', "unknown variant"),
+    "repeated": ('[Event "again"]', "the tag Event appears twice"),
+    "tag syntax": ("[Site Home]", "expected a quoted tag value"),
+    "token": ("@@", "expected an action such as"),
+}
+"""Each kind of error that makes a record malformed: what is written, and how its message
+begins. A repeated tag repeats `[Event "first"]`, written before either error."""
+
+PAIRS = [
+    pytest.param(one, other, id=f"{one}-before-{other}")
+    for one in ERRORS
+    for other in ERRORS
+    if one != other and one != "token"  # (a token of the move text comes after every tag)
+]
+
+
+def broken(game: str, *kinds: str) -> tuple[str, list[int]]:
+    """`record(game)` with errors of these kinds, in this order, and the line of each."""
+    head, body = record(game).split("\n\n", 1)
+    lines = [*head.split("\n"), '[Event "first"]']
+    turns = body.split("\n")
+    at: list[int] = []
+    for kind in kinds:
+        written = ERRORS[kind][0]
+        if kind == "token":  # the first action of the second turn line
+            index = 1
+            words = turns[index].split(" ")
+            turns[index] = " ".join([*words[:-1], written]) if len(words) > 2 else turns[index] + " " + written
+            at.append(len(lines) + 1 + index + 1)
+        else:
+            lines.append(written)
+            at.append(len(lines))
+    return "\n".join(lines) + "\n\n" + "\n".join(turns), at
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("one", "other"), PAIRS)
+def test_the_first_error_in_the_text_is_named(game: str, one: str, other: str) -> None:
+    """Whatever the two kinds and their order (issue 45, item 18): a bad `Result` on line 2
+    is named, not a bad action on line 4."""
+    text, (line, _) = broken(game, one, other)
+    found = verdict(text)
+    assert found.status == Status.MALFORMED and found.error is not None, text
+    assert found.error.line == line, (found.error, text)
+    assert found.error.message.startswith(ERRORS[one][1]), found.error
+    alone = verdict(broken(game, one)[0])
+    assert alone.error == found.error
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_first_error_of_each_record_in_a_file(game: str) -> None:
+    """Several records in one file, each with two errors in its own order, and a legal one
+    between them: each verdict names its own record's first error, as `check` prints it."""
+    texts = [broken(game, *pair.values)[0] for pair in PAIRS] + [record(game)]
+    data = "\n".join(texts[-1:] + texts).encode("utf-8")
+    found = verdicts(data)
+    assert legal(found[0]) and legal(found[-1])
+    for pair, got in zip(PAIRS, found[1:-1], strict=True):
+        one = pair.values[0]
+        assert got.status == Status.MALFORMED and got.error is not None
+        assert got.error.message.startswith(ERRORS[one][1]), (pair.id, got.error)
+    code, out, _ = invoke("check", "-", stdin=data)
+    lines = out.splitlines()
+    assert code == 1 and len(lines) == len(found)
+    for pair, line in zip(PAIRS, lines[1:-1], strict=True):
+        assert ERRORS[pair.values[0]][1] in line, (pair.id, line)
