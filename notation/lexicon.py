@@ -42,6 +42,15 @@ class LongRound(int):
         made.digits = digits
         return made
 
+    def __eq__(self, other: object) -> bool:  # (to no int, to a LongRound of the same digits)
+        return isinstance(other, LongRound) and other.digits == self.digits
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self.digits)
+
     def __str__(self) -> str:
         return self.digits
 

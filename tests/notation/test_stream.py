@@ -428,3 +428,16 @@ class _Joined(io.RawIOBase):
                 return len(data)
             self.parts.pop(0)
         return 0
+
+
+def test_a_round_number_is_read_by_its_value_and_a_long_one_never_converted() -> None:
+    """`lexicon.round_value`, the one reading of a round number for every reader."""
+    from referee.notation.lexicon import LongRound, round_value
+
+    assert [round_value(text) for text in ("1.", "0001.", "000000000001...", "0.", "12.")] == [1, 1, 1, 0, 12]
+    long = round_value("0" * 3 + "9" * 5000 + ".")
+    assert isinstance(long, LongRound) and str(long) == f"{long}" == "9" * 5000
+    assert (
+        long != -1 and long != 1 and long == round_value("9" * 5000 + "...") and long != round_value("8" * 5000 + ".")
+    )
+    assert len({long, round_value("9" * 5000 + ".")}) == 1
