@@ -139,14 +139,19 @@ class Engine(abc.ABC, Generic[StateT]):
         players = self.players(tags)
         sides = self.info.sides_for(players)
         first = self._first(tags, sides)
-        seed, commitment = self._seed(tags)
+        seed: str | None = None
+        commitment: str | None = None
         salts: list[tuple[Side, str]] = []
-        for side in self.info.sides:
-            salt = tags.get(salt_tag(side))
-            if side in sides and salt is not None:
-                if not salt:
-                    raise SetupError(f"the {salt_tag(side)} tag is empty: a salt is any non-empty text", salt_tag(side))
-                salts.append((side, salt))
+        if self.info.randomness is not None:  # else `Seed`, `SeedHash` and salts are tags it does not use: ignored
+            seed, commitment = self._seed(tags)
+            for side in self.info.sides:
+                salt = tags.get(salt_tag(side))
+                if side in sides and salt is not None:
+                    if not salt:
+                        raise SetupError(
+                            f"the {salt_tag(side)} tag is empty: a salt is any non-empty text", salt_tag(side)
+                        )
+                    salts.append((side, salt))
         return Start(
             variant=variant,
             players=players,
@@ -196,7 +201,7 @@ class Engine(abc.ABC, Generic[StateT]):
                 raise SetupError('a SeedHash reads "sha256:" and 64 hex digits', "SeedHash")
             commitment = commitment.lower()
         seed = tags.get("Seed")
-        if seed == "" and self.info.randomness is not None:
+        if seed == "":
             raise SetupError("the Seed tag is empty", "Seed")
         if seed is not None and commitment is not None and seed_hash(seed) != commitment:
             raise SetupError("the Seed does not match the SeedHash published before the game", "Seed")

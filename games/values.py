@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee.games.randomness import effective_seed
+from referee.notation.lexicon import shorten
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -294,8 +295,9 @@ def check_round(expected: int | None, written: int | None) -> None:
         return
     if expected is None:
         raise IllegalTurnError("a setup turn carries no round number")
-    if written != expected:
-        raise IllegalTurnError(f"this turn is in round {expected}, not round {written}")
+    if written != expected:  # (by value: `0001.` is round 1; a round of thousands of digits is quoted cut)
+        shown = str(written)
+        raise IllegalTurnError(f"this turn is in round {expected}, not round {shorten(shown)}")
 
 
 MAX_DIGITS = 6

@@ -19,13 +19,13 @@ import pyparsing as pp
 from referee.notation.dialect import GLYPH_PATTERN, Dialect
 from referee.notation.lexicon import (
     KIND,
-    MAX_NUMBER_DIGITS,
     TAG_NAME,
     TAG_VALUE,
     TERMINATIONS,
     WORD,
     last_move_index,
     quote,
+    round_value,
     shorten,
     unescape,
 )
@@ -93,13 +93,7 @@ class RgnGrammar:
         comment = (braced | line_comment | unclosed).set_name("a comment")
 
         number = pp.Regex(KIND["number"].token(dialect)).set_name('a round number such as "12."')
-        number.set_parse_action(lambda t: int(t[0].rstrip(".")))
-        long_pattern = rf"[0-9]{{{MAX_NUMBER_DIGITS + 1},}}\.(?:\.\.)?"
-        long_number = pp.Regex(long_pattern).set_name("a round number")  # no action: `~` may run actions
-        too_long = pp.Regex(long_pattern).set_name("a round number")
-        too_long.set_parse_action(
-            lambda s, loc, t: self._fail(loc, f"a round number has at most {MAX_NUMBER_DIGITS} digits")
-        )
+        number.set_parse_action(lambda t: round_value(t[0]))
         label = pp.Regex(KIND["label"].token(dialect), flags=re.IGNORECASE | re.ASCII).set_name(hint)
         label.set_parse_action(lambda s, loc, t: (t[0], self._span(loc)))
         termination = pp.MatchFirst([self._termination(word, item) for word, item in TERMINATIONS.items()])
@@ -108,13 +102,13 @@ class RgnGrammar:
         action = pp.Regex(KIND["action"].token(dialect), flags=re.IGNORECASE | re.ASCII).set_name(example)
         action.set_parse_action(self._make_move)
 
-        boundary = number | long_number | label | termination
+        boundary = number | label | termination
         bad_word = pp.Regex(WORD).set_name(example)
         bad_word.set_parse_action(lambda s, loc, t: self._explain_token(loc, t[0], s))
         bad_in_turn = ~boundary + bad_word
         turn_items = pp.ZeroOrMore(comment | action | glyph | bad_in_turn)
         unnumbered = pp.Empty().set_parse_action(lambda: [None])
-        header = (number - label) | (unnumbered + label) | too_long
+        header = (number - label) | (unnumbered + label)
         turn = (header - pp.Group(turn_items)).set_name("a turn")
         turn.set_parse_action(self._make_turn)
 

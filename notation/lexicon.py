@@ -17,11 +17,56 @@ TAG_NAME = r"[A-Za-z0-9_]+"
 # regex engine keeps a backtracking frame per repetition of a group, about 170 bytes a
 # character for `(?:a|b)*`, but none for a repeated single character class.
 TAG_VALUE = r'"[^"\\\n]*(?:\\["\\][^"\\\n]*)*"'
-MAX_NUMBER_DIGITS = 9
-"""A round number has at most this many digits (a billion rounds): more is not RGN."""
-NUMBER = rf"[0-9]{{1,{MAX_NUMBER_DIGITS}}}\.(?:\.\.)?"
+NUMBER = r"[0-9]+\.(?:\.\.)?"
+"""A round number: ASCII digits (any number of them: NOTATION.md §3 compares it by its value,
+whatever its length), then `.` or `...`. Other digits (`²`, `١`) are no round number."""
 QUOTE_LIMIT = 40
 WORD = r"[^\s{};]+|[};]"
+
+
+ROUND_DIGITS = 18
+"""A round number of more significant digits than this is read as a `LongRound`, never
+converted: no record holds that many rounds, so it is wrong whatever it says."""
+
+
+class LongRound(int):
+    """A round number too long to be any round (`ROUND_DIGITS`): an int that equals no round
+    (its value is -1), written as its digits (leading zeros left out). Its digits are never
+    converted, which for thousands of them would be slow, and refused by `int()` past
+    Python's limit (4,300 digits)."""
+
+    digits: str
+
+    def __new__(cls, digits: str) -> LongRound:
+        made = super().__new__(cls, -1)
+        made.digits = digits
+        return made
+
+    def __eq__(self, other: object) -> bool:  # (to no int, to a LongRound of the same digits)
+        return isinstance(other, LongRound) and other.digits == self.digits
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self.digits)
+
+    def __str__(self) -> str:
+        return self.digits
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return format(self.digits, spec)
+
+
+def round_value(written: str) -> int:
+    """The value of a round number as written (`12.`, `0001...`, 5,000 digits): compared by
+    its value, whatever its length (NOTATION.md §3, amended)."""
+    digits = written.rstrip(".").lstrip("0")
+    if len(digits) <= ROUND_DIGITS:
+        return int(digits) if digits else 0
+    return LongRound(digits)
 
 
 def shorten(token: str, limit: int = QUOTE_LIMIT) -> str:

@@ -130,13 +130,18 @@ class NotationError(ValueError):
 
 class Malformed(NamedTuple):
     """A record the reader could not read: its game (if known), where it starts, the error,
-    its byte offset and its bytes exactly as read (what `format` passes through)."""
+    its byte offset and its bytes exactly as read (what `format` passes through).
+
+    `tags` are the record's tags read before the error (all of them when the error is in
+    the move text), for the referee to check their values: of several errors that make a
+    record malformed, the verdict names the first in the text (NOTATION.md §5)."""
 
     game: str | None
     span: Span
     error: NotationError
     offset: int = 0
     raw: bytes = b""
+    tags: tuple[Tag, ...] = ()
 
 
 ReadResult = Record | Malformed

@@ -23,6 +23,7 @@ from itertools import repeat
 from operator import itemgetter
 
 from referee.notation.dialect import Dialect
+from referee.notation.lexicon import round_value
 from referee.notation.reader import DialectLookup, game_dialect, tag_section
 from referee.notation.scanned import DRAW, Body, Item, Label, Scanned, body_of, comment_text, joined_parts, joined_texts
 from referee.notation.scanner import scanner
@@ -478,7 +479,7 @@ class _Reader:
             return None
         canonical = self.short[label.side] + ("+" if label.step else "") + ":"
         if number is not None:
-            label = Label(label.side, label.step, int(number.rstrip(".")))
+            label = Label(label.side, label.step, round_value(number))
             canonical = f"{label.number}. {canonical}"
         if len(self.numbered) >= LABEL_CACHE:  # (a long record's round numbers: as many as its rounds)
             self.numbered.clear()
@@ -494,7 +495,7 @@ class _Reader:
             return None
         if len(self.labels) >= LABEL_CACHE:
             self.labels.clear()
-        read = Label(side, label[:-1] != bare, None if number is None else int(number.rstrip(".")))
+        read = Label(side, label[:-1] != bare, None if number is None else round_value(number))
         self.labels[written] = read
         return read
 

@@ -27,6 +27,7 @@ from referee.notation.lexicon import (
     TAG_VALUE,
     TERMINATIONS,
     last_move_index,
+    round_value,
     shorten,
     unescape,
 )
@@ -167,18 +168,40 @@ def read_record(chunk: bytes, first_line: int, dialects: DialectLookup, first_co
             from referee.notation.grammar import grammar
 
             record = grammar(dialect).parse(text, first_line, first_column, unreadable.resume)
-        _check_tags(record)
     except NotationError as error:
-        return Malformed(game_name, start, error)
+        return _malformed(game_name, start, error, _tags_before(text, error.span, start))
+    repeated = _repeated(record.tags)
+    if repeated is not None:
+        return Malformed(game_name, start, repeated, tags=record.tags)
     return record
 
 
-def _check_tags(record: Record) -> None:
+def _repeated(tags: tuple[Tag, ...]) -> NotationError | None:
+    """The error of the first tag that repeats one before it, if any."""
     seen: set[str] = set()
-    for tag in record.tags:
+    for tag in tags:
         if tag.name in seen:
-            raise NotationError(f"the tag {shorten(tag.name)} appears twice", tag.span)
+            return NotationError(f"the tag {shorten(tag.name)} appears twice", tag.span)
         seen.add(tag.name)
+    return None
+
+
+def _malformed(game: str, start: Span, error: NotationError, tags: tuple[Tag, ...]) -> Malformed:
+    """A record not RGN at `error`, with its `tags` read before it: a repeated tag among
+    them is the error instead, being first in the text (NOTATION.md §5)."""
+    repeated = _repeated(tags)
+    return Malformed(game, start, error if repeated is None else repeated, tags=tags)
+
+
+def _tags_before(text: str, at: Span, start: Span) -> tuple[Tag, ...]:
+    """The tags of a record that stand before `at` (the tag section's tags that read, up to
+    its first that does not), with their spans."""
+    read = tag_section(text)
+    if read is None:
+        return ()
+    lines = _Lines(text, start.line, start.column)
+    tags = tuple(Tag(name, value, lines.span(offset)) for name, value, offset in read[0])
+    return tuple(tag for tag in tags if tag.span < at)
 
 
 def _offset_span(text: str, offset: int, start: Span) -> Span:
@@ -329,7 +352,7 @@ class _ItemReader:
         number = token[tokens.number]
         label = token[tokens.label]
         at = self.lines.span(token.start(tokens.label))
-        self.header = (None if number is None else int(number.rstrip(".")), self._kept(label[:-1]), at)
+        self.header = (None if number is None else round_value(number), self._kept(label[:-1]), at)
         self.turn = []
         if kind != tokens.head:
             self._move(token[tokens.first], token[tokens.first_glyph], token.start(tokens.first))
@@ -413,19 +436,14 @@ class Streamed(NamedTuple):
 
         try:
             record = grammar(self.dialect).parse(self.text, self.span.line, self.span.column, resume)
-            _check_tags(record)
         except NotationError as error:
-            return Malformed(self.game, self.span, error)
-        return record
+            return _malformed(self.game, self.span, error, self.tags)
+        repeated = _repeated(record.tags)
+        return record if repeated is None else Malformed(self.game, self.span, repeated, tags=record.tags)
 
     def repeated_tag(self) -> NotationError | None:
-        """The error of a tag that appears twice, if one does (checked once the move text
-        is read, as the reader does)."""
-        try:
-            _check_tags(Record(self.game, self.tags, (), self.span))
-        except NotationError as error:
-            return error
-        return None
+        """The error of a tag that appears twice, if one does."""
+        return _repeated(self.tags)
 
 
 class TurnNotKept(Exception):

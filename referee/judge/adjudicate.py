@@ -10,9 +10,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.games import registry
-from referee.games.api import Event, GameState, Outcome, Randomness, RuleError, SetupError, Side, quoted
+from referee.games.api import Event, GameState, Outcome, Randomness, RuleError, Side
 from referee.judge.drive import AgreeDraw, Apply, BeginTurn, Broken, Phase, drive, record_kinds
 from referee.judge.drive import open_ended as find_open_ended
+from referee.judge.tag_values import Problem, first_problem, tag_problem
+from referee.judge.tag_values import unreadable_result as unreadable_result
 from referee.judge.verdicts import ErrorReport as ErrorReport
 from referee.judge.verdicts import Ongoing, Status, crashed, malformed
 from referee.judge.verdicts import Verdict as Verdict
@@ -111,9 +113,7 @@ def adjudicate(
     also the replay as it stood after that round (`Replay.cut`). An exception the referee
     did not foresee gives the verdict `error` instead of escaping."""
     if isinstance(result, Malformed):
-        span = result.error.span
-        verdict = malformed(source, index, result.game, span.line, span.column, result.error.message)
-        return Replay(None, None, verdict._replace(offset=result.offset))
+        return Replay(None, None, malformed_verdict(result, source, index))
     try:
         replay = _adjudicate(result, source, index, keep_steps, cut_at)
     except Exception as error:  # a bug of the referee: the record gets its own verdict
@@ -122,19 +122,23 @@ def adjudicate(
     return replay
 
 
+def malformed_verdict(result: Malformed, source: str, index: int) -> Verdict:
+    """The verdict of a record the reader could not read: the first in the text of its
+    error and those of the values of the tags read before it (NOTATION.md §5)."""
+    problem: Problem | None = (result.error.span, result.error.message)
+    if result.game is not None and result.tags and registry.info(result.game) is not None:
+        problem = first_problem(result.game, result.tags, result.span, problem)[1]
+    assert problem is not None
+    span, message = problem
+    return malformed(source, index, result.game, span.line, span.column, message)._replace(offset=result.offset)
+
+
 def _adjudicate(record: Record, source: str, index: int, keep_steps: bool, cut_at: int | None) -> Replay:
-    engine = registry.engine(record.game)
-    try:
-        state = engine.new_state(record.tag_map)
-    except SetupError as error:
-        span = (record.tag_span(error.tag) if error.tag else None) or record.span
-        return Replay(record, None, malformed(source, index, record.game, span.line, span.column, error.message))
+    state, problem = tag_problem(record.game, record.tags, record.span)
+    if problem is not None or state is None:
+        span, message = problem or (record.span, "the tags cannot be read")
+        return Replay(record, None, malformed(source, index, record.game, span.line, span.column, message))
     clock, entries, problem = _clock(record, state)
-    unread = unreadable_result(record.game, record.tag("Result"), state.sides)
-    if unread is not None:  # the first of the two in the text is where it stops being readable
-        at = record.tag_span("Result") or record.span
-        if problem is None or tuple(at) < tuple(problem[0]):
-            problem = (at, unread)
     if problem is not None:
         span, message = problem
         return Replay(record, None, malformed(source, index, record.game, span.line, span.column, message))
@@ -173,7 +177,7 @@ def _clock(
 
     try:
         setup = read_setup(tags)
-    except ClockTagError as error:
+    except ClockTagError as error:  # (found by `tag_problem` first)
         return None, {}, (record.tag_span(error.tag) or record.span, error.message)
     entries, problem = clock_entries(record.items)
     if problem is not None:
@@ -531,26 +535,6 @@ def legal_verdict(
         token=token,
         offset=offset,
     )
-
-
-_SHOWN = 24  # the longest side label a message quotes whole
-
-
-def unreadable_result(game: str, claimed: str | None, sides: tuple[Side, ...]) -> str | None:
-    """Why a `Result` tag cannot be read (NOTATION.md §9), or None: its values are `*`,
-    `draw` and labels of the record's own sides joined by `+`."""
-    if claimed is None:
-        return None
-    text = claimed.strip()
-    if text == "*" or text.lower() == "draw":
-        return None
-    info = registry.GAMES[game]
-    for part in text.split("+"):
-        name = part.strip()
-        if info.side(name) not in sides:
-            shown = name if 0 < len(name) <= _SHOWN else quoted(name or claimed, _SHOWN)
-            return f"Result names no side of {game}: {shown}"
-    return None
 
 
 def _matches(game: str, claimed: str | None, outcome: Outcome | None) -> bool | None:

@@ -113,11 +113,15 @@ def read_setup(tags: Mapping[str, str]) -> ClockSetup | None:
         raise ClockTagError(
             "a timed record needs a Start tag: the instant its clocks start (2026-12-01T12:00:00Z)", "TimeControl"
         )
+    return ClockSetup(control, read_start_tag(start_text))
+
+
+def read_start_tag(text: str) -> int:
+    """The instant (seconds since the Unix epoch) of a `Start` tag's value. Raises ClockTagError."""
     try:
-        start = parse_instant(start_text.strip())
+        return parse_instant(text.strip())
     except TimingError as error:
         raise ClockTagError(f"Start: not {error.what}: {quote(error.text)}", "Start") from None
-    return ClockSetup(control, start)
 
 
 def read_entries(comment: Comment) -> tuple[Entry, ...]:

@@ -19,9 +19,10 @@ from typing import Any
 
 from referee.games import registry
 from referee.games.api import GameState
-from referee.judge.adjudicate import dialect_for, legal_verdict, unreadable_result
+from referee.judge.adjudicate import dialect_for, legal_verdict
 from referee.judge.drive import action_places, quick_kinds
 from referee.judge.drive import open_ended as find_open_ended
+from referee.judge.tag_values import unreadable_result
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Verdict
 from referee.notation.dialect import Dialect

@@ -29,12 +29,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
-from typing import Any
 
-from referee.games import registry
-from referee.games.api import GameState, SetupError
-from referee.judge.adjudicate import Played, Replay, cut_of, dialect_for, legal_verdict, run, unreadable_result
+from referee.judge.adjudicate import Played, Replay, cut_of, dialect_for, legal_verdict, run
 from referee.judge.drive import TURN, action_places, record_kinds
+from referee.judge.tag_values import first_problem, notation_problem
 from referee.judge.token import token_of_digest
 from referee.judge.verdicts import Status, Verdict, annotated, malformed
 from referee.notation import writer
@@ -109,6 +107,14 @@ def _replayed(
         return None
     tags = {tag.name: tag.value for tag in streamed.tags}
     timed = "TimeControl" in tags or "Start" in tags  # its clock walks beside the replay (`referee.judge.timed`)
+    record = Record(streamed.game, streamed.tags, (), streamed.span, raw.offset)
+    # The tags stand before the move text: a problem of theirs is the first (NOTATION.md §5).
+    state, problem = first_problem(
+        streamed.game, streamed.tags, streamed.span, notation_problem(streamed.repeated_tag())
+    )
+    if problem is not None or state is None:
+        at, message = problem or (streamed.span, "the tags cannot be read")
+        return stopped(malformed(source, index, streamed.game, at.line, at.column, message), record)
     entries_problem = None
     try:
         if timed:
@@ -123,24 +129,7 @@ def _replayed(
             return None  # the grammar reads what the fast reader did not: the full path decides
         span = explained.error.span
         return stopped(malformed(source, index, streamed.game, span.line, span.column, explained.error.message))
-    repeated = streamed.repeated_tag()
-    if repeated is not None:
-        return stopped(
-            malformed(source, index, streamed.game, repeated.span.line, repeated.span.column, repeated.message)
-        )
-    record = Record(streamed.game, streamed.tags, (), streamed.span, raw.offset)
-    try:
-        state: GameState[Any] = registry.engine(streamed.game).new_state(tags)
-    except SetupError as error:
-        at = next((tag.span for tag in streamed.tags if tag.name == error.tag), None) if error.tag else None
-        at = at or streamed.span
-        return stopped(malformed(source, index, streamed.game, at.line, at.column, error.message), record)
     clock, problem = clocked.clock_of(streamed, tags, state, entries_problem) if timed else (None, None)
-    unread = unreadable_result(streamed.game, tags.get("Result"), state.sides)
-    if unread is not None:  # NOTATION.md §9: a Result naming no side is malformed at the tag
-        at = next((tag.span for tag in streamed.tags if tag.name == "Result"), streamed.span)
-        if problem is None or tuple(at) < tuple(problem[0]):  # the first in the text, as the full path
-            problem = (at, unread)
     if problem is not None:
         at, message = problem
         return stopped(malformed(source, index, streamed.game, at.line, at.column, message), record)

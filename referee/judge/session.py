@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from referee.games.api import GameState
 from referee.judge import sources
-from referee.judge.adjudicate import Played, Replay, adjudicate, dialect_for
+from referee.judge.adjudicate import Played, Replay, adjudicate, dialect_for, malformed_verdict
 from referee.judge.annotate import annotate_verdict
 from referee.judge.errors import UnreadableError, UsageError
 from referee.judge.fused import quick_check
@@ -349,9 +349,7 @@ def _formatted(read: Read, name: str) -> Formatted:
     raw = read.raw.rstrip(b"\n") + b"\n" if read.raw else b""  # a record refused for its size: nothing
     result = read.result
     if isinstance(result, Malformed):
-        span = result.error.span
-        verdict = malformed(name, read.number, result.game, span.line, span.column, result.error.message)
-        return Formatted(raw, verdict._replace(offset=result.offset))
+        return Formatted(raw, malformed_verdict(result, name, read.number))
     played = judge(read, name)
     if played.verdict.status in (Status.ERROR, Status.MALFORMED) or not isinstance(result, Record):
         # Malformed only through a clock value (TimeControl, Start, a stamp or a grant):

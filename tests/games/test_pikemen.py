@@ -612,9 +612,11 @@ def test_numbers_int_would_refuse_or_misread_are_malformed_with_a_short_message(
         assert v.status == "malformed" and len(v.error.message) < 160, v
 
 
-def test_the_seed_must_match_its_seed_hash_in_every_game() -> None:
+def test_seeds_and_their_hashes_are_tags_pikemen_does_not_use() -> None:
+    """Pikemen draws nothing: `Seed` and `SeedHash` are ignored, even when they disagree or
+    cannot be read (NOTATION.md §3, issue 45 item 16)."""
     from referee.games.randomness import seed_hash
 
     assert verdict("", 2, Seed="s", SeedHash=seed_hash("s")).status == "ongoing"
-    wrong = verdict("", 2, Seed="s", SeedHash=seed_hash("t"))
-    assert wrong.status == "malformed" and "does not match the SeedHash" in wrong.error.message
+    assert verdict("", 2, Seed="s", SeedHash=seed_hash("t")).status == "ongoing"
+    assert verdict("", 2, SeedHash="md5:abc", RedSalt="").status == "ongoing"

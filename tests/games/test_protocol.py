@@ -204,8 +204,15 @@ def test_players_is_read_alike_by_every_game(game: str, players: int, written: s
     assert caught.value.message.startswith(f"{game} is played by {registry.GAMES[game].players_text()} players, not")
 
 
-@pytest.mark.parametrize(("game", "players"), ALL)
-def test_every_game_checks_the_seed_against_its_seed_hash(game: str, players: int) -> None:
+DRAWING = [case for case in ALL if registry.GAMES[case.values[0]].randomness is not None]
+"""The games that draw randomness (Numica, Nieuchess): those that use `Seed`, `SeedHash`
+and the salts."""
+
+NOT_DRAWING = [case for case in ALL if registry.GAMES[case.values[0]].randomness is None]
+
+
+@pytest.mark.parametrize(("game", "players"), DRAWING)
+def test_a_game_that_draws_checks_the_seed_against_its_seed_hash(game: str, players: int) -> None:
     engine = registry.engine(game)
     tags = {"Game": game, **engine.new_tags(players, "the seed", None)}
     engine.new_state({**tags, "SeedHash": seed_hash("the seed").upper().replace("SHA256", "sha256")})
@@ -214,6 +221,20 @@ def test_every_game_checks_the_seed_against_its_seed_hash(game: str, players: in
     assert caught.value.tag == "Seed"
     with pytest.raises(SetupError, match='a SeedHash reads "sha256:" and 64 hex digits'):
         engine.new_state({**tags, "SeedHash": "sha256:abc"})
+
+
+@pytest.mark.parametrize(("game", "players"), NOT_DRAWING)
+@pytest.mark.parametrize(
+    "written",
+    [{"SeedHash": "md5:abc"}, {"Seed": ""}, {"SeedHash": seed_hash("another seed")}, {"RedSalt": "", "AthensSalt": ""}],
+)
+def test_a_game_that_draws_nothing_ignores_seeds_and_salts(game: str, players: int, written: dict[str, str]) -> None:
+    """NOTATION.md §3: a tag the game does not use is ignored (issue 45, item 16)."""
+    engine = registry.engine(game)
+    tags = {"Game": game, **engine.new_tags(players, "the seed", None)}
+    start = engine.read_start({**tags, **written})
+    assert (start.seed, start.seed_hash, start.salts) == (None, None, ())
+    assert engine.new_state({**tags, **written}).position() == engine.new_state(tags).position()
 
 
 @pytest.mark.parametrize(("game", "players"), ALL)
@@ -231,12 +252,19 @@ def test_the_common_tags_are_read_into_one_value(game: str, players: int) -> Non
         "First": sides[-1],
     }
     start = engine.read_start(tags)
-    assert (start.players, start.sides, start.seed, start.seed_hash) == (players, sides, "s", None)
-    assert start.salts == ((sides[0], "early"), (sides[-1], "late"))
-    assert start.stream_seed == f"s\x1f{sides[0]}=early\x1f{sides[-1]}=late"
+    assert (start.players, start.sides, start.seed_hash) == (players, sides, None)
     assert start.first == (sides[-1] if info.first_choice else sides[0])
-    with pytest.raises(SetupError, match="salt is any non-empty text"):
-        engine.read_start({**tags, f"{sides[0]}Salt": ""})
+    if info.randomness is None:  # tags it does not use: ignored
+        assert (start.seed, start.salts, start.stream_seed) == (None, (), None)
+        assert engine.read_start({**tags, f"{sides[0]}Salt": ""}) == start._replace(
+            tags=start.tags | {f"{sides[0]}Salt": ""}
+        )
+    else:
+        assert start.seed == "s"
+        assert start.salts == ((sides[0], "early"), (sides[-1], "late"))
+        assert start.stream_seed == f"s\x1f{sides[0]}=early\x1f{sides[-1]}=late"
+        with pytest.raises(SetupError, match="salt is any non-empty text"):
+            engine.read_start({**tags, f"{sides[0]}Salt": ""})
     if info.first_choice:
         with pytest.raises(SetupError, match="the First tag must name one of") as caught:
             engine.read_start({**tags, "First": "Purple"})

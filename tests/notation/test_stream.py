@@ -205,8 +205,8 @@ def _both(text: str) -> tuple[object, object]:
     return fast, slow
 
 
-@pytest.mark.parametrize("number", ["1" * 4301, "²", "1²", "١", "1234567890", "0" * 10])
-def test_round_numbers_beyond_ascii_or_nine_digits_are_malformed(number: str) -> None:
+@pytest.mark.parametrize("number", ["²", "1²", "١", "１"])
+def test_round_numbers_of_digits_beyond_ascii_are_malformed(number: str) -> None:
     text = HEAD + f"R: SSOOSOSO B: OSOSOSOS {number}. R: a1-a2\n"
     fast, slow = _both(text)
     assert fast is None and isinstance(slow, str), slow
@@ -215,14 +215,23 @@ def test_round_numbers_beyond_ascii_or_nine_digits_are_malformed(number: str) ->
     assert adjudicate(result).verdict.status == "malformed"
     assert len(result.error.message) < 120
     assert result.error.span == (3, 25)
-    if number.isascii():
-        assert "a round number has at most 9 digits" in result.error.message
 
 
-def test_a_nine_digit_round_number_is_read_and_judged_by_the_rules() -> None:
-    (result,) = records((HEAD + "R: SSOOSOSO B: OSOSOSOS 123456789. R: a1-a2\n").encode())
-    assert isinstance(result, Record) and result.turns[2].number == 123456789
-    assert adjudicate(result).verdict.status == "illegal"
+@pytest.mark.parametrize(
+    "number",
+    ["1" * 4301, "9" * 5000, "1234567890", "0" * 10, "123456789"],
+    ids=["4301-digits", "5000-digits", "10-digits", "ten-zeros", "9-digits"],
+)
+def test_a_wrong_round_number_of_any_length_is_read_and_illegal_at_its_label(number: str) -> None:
+    """NOTATION.md §3 (amended, issue 45 item 17): compared by its value, never malformed."""
+    text = HEAD + f"R: SSOOSOSO B: OSOSOSOS {number}. R: a1-a2\n"
+    fast, slow = _both(text)
+    assert isinstance(fast, Record) and isinstance(slow, Record)
+    assert str(fast.turns[2].number) == str(slow.turns[2].number) == (number.lstrip("0") or "0")
+    verdict = adjudicate(fast).verdict
+    assert verdict.status == "illegal" and verdict.error is not None
+    assert (verdict.error.line, verdict.error.column, verdict.error.action) == (3, 27 + len(number), None)
+    assert len(verdict.error.message) < 100
 
 
 def test_a_glyph_right_after_a_label_is_located_at_the_glyph() -> None:
@@ -419,3 +428,16 @@ class _Joined(io.RawIOBase):
                 return len(data)
             self.parts.pop(0)
         return 0
+
+
+def test_a_round_number_is_read_by_its_value_and_a_long_one_never_converted() -> None:
+    """`lexicon.round_value`, the one reading of a round number for every reader."""
+    from referee.notation.lexicon import LongRound, round_value
+
+    assert [round_value(text) for text in ("1.", "0001.", "000000000001...", "0.", "12.")] == [1, 1, 1, 0, 12]
+    long = round_value("0" * 3 + "9" * 5000 + ".")
+    assert isinstance(long, LongRound) and str(long) == f"{long}" == "9" * 5000
+    assert (
+        long != -1 and long != 1 and long == round_value("9" * 5000 + "...") and long != round_value("8" * 5000 + ".")
+    )
+    assert len({long, round_value("9" * 5000 + ".")}) == 1
