@@ -14,6 +14,7 @@ from referee.games.engine import Engine
 from referee.judge.adjudicate import Replay
 from referee.judge.verdicts import Verdict
 from referee.live.play import submission
+from referee.notation.lexicon import shorten
 from referee.notation.model import Comment, Draw, Move, Record, RecordItem, Span, Timeout, Turn
 
 NOWHERE = Span(1, 1)
@@ -74,7 +75,7 @@ class Plan:
                     where = submission.local(first.span)
                     raise Refusal(
                         f"submission: {record.game}: illegal: line {where.line}, col {where.column}: "
-                        f"this turn is in round {verdict.round}, not round {first.number}"
+                        f"this turn is in round {verdict.round}, not round {shorten(str(first.number))}"
                     )
                 assert self.turn_index is not None
                 comments = tuple(item for item in rest[:lead] if isinstance(item, Comment))

@@ -271,3 +271,12 @@ def test_a_continued_turn_keeps_a_comment_written_before_its_label(nika: Path) -
     assert nika.read_text().endswith("1. W: d1-W { then west } d2-W\n")
     result = play(nika, "2. R: a4-S a3-S")
     assert result.exit_code == 1 and "round 1, not round 2" in (result.error or "")
+
+
+def test_a_continued_turn_with_a_round_number_of_thousands_of_digits_is_refused_quoted_cut(nika: Path) -> None:
+    """A round number is compared by value whatever its length (NOTATION §3, amended): a
+    wrong one of 5,000 digits is refused in a line of bounded length, not quoted whole."""
+    play(nika, "d1-W")
+    result = play(nika, "7" * 5000 + ". W: d2-W")
+    assert result.exit_code == 1 and "this turn is in round 1, not round 777" in (result.error or "")
+    assert len(result.error or "") < 400
