@@ -72,7 +72,9 @@ def _one(record: Record, replay: Replay, where: str, instant: int) -> Iterator[b
     yield (json.dumps(ap_record(record, replay, instant), ensure_ascii=False) + "\n").encode("utf-8")
     verdict = replay.verdict
     if verdict.result_matches is False and verdict.outcome is not None:
-        yield Note(f'{where}: exported with the replay\'s result, {verdict.outcome}, not the claimed "{verdict.claimed}"')
+        yield Note(
+            f'{where}: exported with the replay\'s result, {verdict.outcome}, not the claimed "{verdict.claimed}"'
+        )
 
 
 def _refusal(record: Record, replay: Replay) -> str | None:

@@ -216,7 +216,8 @@ def _move_lines(moves: tuple[APMove, ...]) -> tuple[list[str], list[Disagreement
         else:
             rest = " ".join(_clean(later.text) for later in moves[index:])
             body.append(f"{{ AbstractPlay moves from {move.path}, not read: {rest} }}")
-            why = f'{move.path} "{_clean(move.text)[:40]}" is no Pikemen action; it and the moves after it are kept in a comment'
+            why = f'{move.path} "{_clean(move.text)[:40]}" is no Pikemen action; it and the moves after it are kept'
+            why += " in a comment"
             return body, [Disagreement(Kind.NOTATION, why)]
     return body, []
 
@@ -284,7 +285,9 @@ def _compared(game: APGame, replay: Replay | None) -> list[Disagreement]:
         for side, player, score in zip(SIDES, game.players, scores, strict=False):
             if player.score is not None and player.score != score:
                 found.append(
-                    Disagreement(Kind.SCORE, f"AbstractPlay recorded {side} {player.score:g} points, the replay {score}")
+                    Disagreement(
+                        Kind.SCORE, f"AbstractPlay recorded {side} {player.score:g} points, the replay {score}"
+                    )
                 )
     return found
 

@@ -9,13 +9,12 @@ cannot be written; 3 an error of the referee itself."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.cli.app import (
     MAX_RECORD_DEFAULT,
-    JsonOption,
     MaxRecordOption,
     NowOption,
     app,
@@ -26,6 +25,9 @@ from referee.cli.app import (
 from referee.cli.exits import Tally
 from referee.judge.errors import UsageError
 from referee.judge.verdicts import Problem, ProblemKind, Status
+
+if TYPE_CHECKING:
+    from referee.archive.apimport import Imported
 
 import_app = typer.Typer(
     no_args_is_help=True,
@@ -44,8 +46,10 @@ app.add_typer(export_app, name="export", short_help="Finished records as Abstrac
 
 JsonFiles = Annotated[
     list[str],
-    typer.Argument(help="AbstractPlay records: one JSON record, a JSON array or JSON Lines; - reads standard input.",
-                   metavar="FILE..."),
+    typer.Argument(
+        help="AbstractPlay records: one JSON record, a JSON array or JSON Lines; - reads standard input.",
+        metavar="FILE...",
+    ),
 ]
 RgnFiles = Annotated[list[str], typer.Argument(help="RGN files to read; - reads standard input.", metavar="FILE...")]
 OutputOption = Annotated[
@@ -78,7 +82,7 @@ def import_abstractplay(
 
     def pieces() -> Iterator[bytes]:
         first = True
-        for item in _imported(files, tally):
+        for item in _imported(files):
             if isinstance(item, Problem):
                 tally.add(item)
                 err(f"referee: {item.message}")
@@ -97,7 +101,7 @@ def import_abstractplay(
     finish(tally)
 
 
-def _imported(files: list[str], tally: Tally) -> Iterator[object]:
+def _imported(files: list[str]) -> Iterator[Imported | Problem]:
     from referee.archive.apimport import Imported, Report, ReportStatus, import_value
     from referee.archive.jsonstream import Broken, json_values
     from referee.judge import sources

@@ -26,7 +26,9 @@ def verdicts(rgn: str) -> list[dict[str, object]]:
 def test_every_move_form_is_imported_in_canonical_form_and_agrees() -> None:
     code, out, report = imported(json.dumps(record(EVERY_FORM, event="Spring cup")))
     assert code == 0, report
-    assert report == ["standard input:1: APGameId 5f1c2b9e-0d3a-4c57-9a1e-2b7d8e6f4a10: agrees: Red wins (score) after 51 turns"]
+    assert report == [
+        "standard input:1: APGameId 5f1c2b9e-0d3a-4c57-9a1e-2b7d8e6f4a10: agrees: Red wins (score) after 51 turns"
+    ]
     assert out.startswith(
         '[Game "pikemen"]\n[Players "2"]\n[Red "Ann"]\n[Blue "Bo"]\n[Event "Spring cup"]\n[Round "1"]\n'
         '[Site "Abstract Play"]\n[APGameId "5f1c2b9e-0d3a-4c57-9a1e-2b7d8e6f4a10"]\n[Date "2024.03.02"]\n'
@@ -87,7 +89,10 @@ def test_an_unreadable_record_among_good_ones_is_one_error_line_and_the_others_a
     assert len(verdicts(out)) == 3
     assert report[1] == "standard input:2: error: record 2: line 2, col 21: not JSON: Expecting value"
     assert report[3] == "standard input:4: error: record 4: header has no 'players'"
-    assert report[4] == 'standard input:5: error: record 5: header.game.name is "Chess": only Pikemen records can be imported'
+    assert (
+        report[4]
+        == 'standard input:5: error: record 5: header.game.name is "Chess": only Pikemen records can be imported'
+    )
     assert [": agrees: " in line for line in report] == [True, False, True, False, False, True]
 
 
@@ -101,7 +106,9 @@ def test_an_illegal_move_that_abstractplay_accepted_is_reported() -> None:
     assert fields["status"] == "disagrees" and fields["verdict"]["status"] == "illegal"
     [found] = fields["disagreements"]
     assert found["kind"] == "illegal-move"
-    assert found["message"].startswith('turn 4 Red "f3-f5(SW)": ') and found["message"].endswith("(AbstractPlay accepted it)")
+    assert found["message"].startswith('turn 4 Red "f3-f5(SW)": ') and found["message"].endswith(
+        "(AbstractPlay accepted it)"
+    )
     assert "R: f3-f5(SW)" in out  # kept in the record, which checks as illegal there
 
 
@@ -121,7 +128,9 @@ def test_a_game_that_goes_on_past_its_end_by_these_rules_is_reported() -> None:
 
 
 def test_arrays_and_every_compression(tmp_path: Path) -> None:
-    array = json.dumps([record(EVERY_FORM), record(EVERY_FORM[:10] + ["resign"], results=(0, 1), scores=(0, 0))]).encode()
+    array = json.dumps(
+        [record(EVERY_FORM), record(EVERY_FORM[:10] + ["resign"], results=(0, 1), scores=(0, 0))]
+    ).encode()
     for suffix, pack in ((".json", bytes), (".json.gz", gzip.compress), (".bz2", bz2.compress), (".xz", lzma.compress)):
         path = tmp_path / f"games{suffix}"
         path.write_bytes(pack(array))
@@ -142,7 +151,7 @@ def test_output_file_and_unreadable_input(tmp_path: Path) -> None:
 
 
 def test_no_text_from_the_record_can_start_a_record_or_end_a_comment() -> None:
-    value = record(EVERY_FORM, names=('Ann"]\n[Game "nika"]', "Bo\n\n[Game \"nika\"]"))
+    value = record(EVERY_FORM, names=('Ann"]\n[Game "nika"]', 'Bo\n\n[Game "nika"]'))
     value["moves"][3][1] = 'x }\n[Game "nika"]\n{'
     code, out, report = imported(json.dumps(value))
     assert code == 1 and "is no Pikemen action" in report[0]
