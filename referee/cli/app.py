@@ -83,6 +83,25 @@ MaxRecordOption = Annotated[
     ),
 ]
 MAX_RECORD_DEFAULT = 64_000_000
+
+
+def _movetext_column(value: str) -> str:
+    from referee.judge import rows
+
+    rows.set_movetext_column(value)
+    return value
+
+
+MovetextColumnOption = Annotated[
+    str,
+    typer.Option(
+        "--movetext-column",
+        metavar="NAME",
+        callback=_movetext_column,
+        help="In a Parquet input, the string column that holds each row's move text (the other string "
+        "columns are its tags). Default: movetext.",
+    ),
+]
 PictureOutputOption = Annotated[
     str | None,
     typer.Option("--output", "-o", metavar="OUT", help="With --svg: the file to write (default: standard output)."),
