@@ -8,6 +8,7 @@ the record in canonical form (None when the value is no readable record) and its
 
 from __future__ import annotations
 
+import io
 import re
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -179,7 +180,8 @@ def recorded_result(game: APGame) -> str:
     """AbstractPlay's result as a `Result` value: the players with the highest result
     number win; all equal is a draw; a null result (the game not over) is `*`."""
     results = [player.result for player in game.players]
-    if any(result is None for result in results) or any(move.text.strip() == "abandoned" for move in game.moves):
+    abandoned = bool(game.moves) and game.moves[-1].text.strip().lower() == "abandoned"
+    if abandoned or any(result is None for result in results):
         return "*"
     numbers = [result for result in results if result is not None]
     if len(set(numbers)) == 1:
@@ -196,13 +198,22 @@ def _movetext(game: APGame) -> tuple[list[str], list[Disagreement]]:
 def _move_lines(moves: tuple[APMove, ...]) -> tuple[list[str], list[Disagreement]]:
     """One line per move entry (the last may be a comment holding what cannot be read)."""
     body: list[str] = []
+    rounds = 0
     for index, move in enumerate(moves):
-        text = re.sub(r"\s+", "", move.text)  # (as AbstractPlay reads a move)
-        side, label = SIDES[move.seat], LABELS[move.seat]
-        word = text.lower()
-        if word == "resign":
-            body.append(f"{label}: resign")
-        elif word == "draw":
+        text = move.text
+        action = _ACTION.fullmatch(text)
+        if action is None:
+            text = "".join(text.split())  # (as AbstractPlay reads a move: white space left out)
+            action = _ACTION.fullmatch(text)
+        label = LABELS[move.seat]
+        if move.seat == 0:  # the round's number on its first side's turn, as the canonical form has it
+            rounds += 1
+            label = f"{rounds}. {label}"
+        if action is not None:  # (a piece's action, or resign)
+            body.append(f"{label}: {text}")
+            continue
+        side, word = SIDES[move.seat], text.lower()
+        if word == "draw":
             body.append("draw")
         elif word == "timeout":
             body.append(f"{{ AbstractPlay: {side} lost on time }}")
@@ -211,8 +222,6 @@ def _move_lines(moves: tuple[APMove, ...]) -> tuple[list[str], list[Disagreement
         elif word == "abandoned":
             body.append("{ AbstractPlay: the game was abandoned }")
             return body, [Disagreement(Kind.UNPROVEN, "AbstractPlay recorded the game as abandoned")]
-        elif _ACTION.fullmatch(text):
-            body.append(f"{label}: {text}")
         else:
             rest = " ".join(_clean(later.text) for later in moves[index:])
             body.append(f"{{ AbstractPlay moves from {move.path}, not read: {rest} }}")
@@ -245,8 +254,65 @@ def _noted(lines: list[str], notes: tuple[Note, ...]) -> list[str]:
     return body + before.get(len(lines), [])
 
 
-def _replayed(text: str, source: str, number: int) -> tuple[str, Replay | None]:
-    """The record in canonical form and its replay (the text as written when it cannot be read)."""
+class _Quick(NamedTuple):
+    """A legal record's replay the fused way: its verdict and the state it left."""
+
+    verdict: Verdict
+    state: Any
+
+
+def _fused(text: str, source: str, number: int) -> tuple[str, _Quick] | None:
+    """A legal record replayed and written as `check` and `format` do it the fused way
+    (`referee.judge.fused`): read quickly, played on the engine, written from the same
+    reading; None when the record is not legal or not read quickly (the detailed path
+    then says why)."""
+    from array import array
+
+    from referee.games import registry
+    from referee.judge.adjudicate import legal_verdict, unreadable_result
+    from referee.judge.drive import open_ended, quick_kinds
+    from referee.notation.quick import scan
+
+    try:
+        scanned = scan(text, dialect_for, keep=True)
+        if scanned is None:
+            return None
+        engine = registry.engine(scanned.game)
+        state = engine.new_state(scanned.tags)
+        claimed = scanned.tags.get("Result")
+        if unreadable_result(scanned.game, claimed, state.sides) is not None:
+            return None
+        renumbered = array("i")
+        kinds = quick_kinds(scanned.items)
+        turns = state.play_steps(scanned.items, open_ended(kinds), renumbered)
+        verdict = legal_verdict(scanned.game, claimed, state, source, number, turns)
+        return writer.write_scanned(scanned, engine.dialect(), renumbered, "", kinds), _Quick(verdict, state)
+    except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
+        return None
+
+
+def _replayed(text: str, source: str, number: int) -> tuple[str, Replay | _Quick | None]:
+    """The record in canonical form and its replay (the text as written when it cannot be
+    read): the fused way, else streamed as `format` does (`referee.judge.lean`), else the
+    full path."""
+    from referee.judge.lean import lean_replay
+    from referee.notation.stream import split
+
+    quick = _fused(text, source, number)
+    if quick is not None:
+        return quick
+    found = split(text.encode("utf-8"))
+    if len(found) == 1:
+        written = io.BytesIO()
+        played = lean_replay(found[0], source, number, canonical=written.write)
+        if played is not None:
+            if played.verdict.status in (Status.MALFORMED, Status.ERROR):
+                return text, played
+            return written.getvalue().decode("utf-8"), played
+    return _replayed_fully(text, source, number)
+
+
+def _replayed_fully(text: str, source: str, number: int) -> tuple[str, Replay | None]:
     from referee.judge.session import judge
     from referee.judge.sources import Read
     from referee.judge.token import canonical_text
@@ -262,7 +328,7 @@ def _replayed(text: str, source: str, number: int) -> tuple[str, Replay | None]:
     return canonical_text(record, replay), replay
 
 
-def _compared(game: APGame, replay: Replay | None) -> list[Disagreement]:
+def _compared(game: APGame, replay: Replay | _Quick | None) -> list[Disagreement]:
     """Where the replay and what AbstractPlay recorded differ."""
     if replay is None:
         return []

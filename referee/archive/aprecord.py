@@ -44,11 +44,18 @@ class APPlayer(NamedTuple):
 
 
 class APMove(NamedTuple):
-    """One entry of a round: the seat (0 = first player) and the move as written."""
+    """One entry of a round: the seat (0 = first player), the move as written, the round
+    (0 = first) and whether it was written as an object (`{"move": ...}`)."""
 
     seat: int
     text: str
-    path: str
+    round: int = 0
+    boxed: bool = False
+
+    @property
+    def path(self) -> str:
+        """Where it stands in the record: `moves[3][1]`, `moves[3][1].move`."""
+        return f"moves[{self.round}][{self.seat}]" + (".move" if self.boxed else "")
 
 
 class Note(NamedTuple):
@@ -149,17 +156,18 @@ def _players(value: object) -> tuple[APPlayer, ...]:
 def _moves(value: object, seats: int) -> tuple[APMove, ...]:
     moves = []
     for number, round_value in enumerate(_list(value, "moves")):
-        entries = _list(round_value, f"moves[{number}]")
+        entries = round_value if type(round_value) is list else _list(round_value, f"moves[{number}]")
         if len(entries) > seats:
             raise RecordError(f"moves[{number}] holds {len(entries)} entries for {seats} players")
         for seat, entry in enumerate(entries):
-            path = f"moves[{number}][{seat}]"
-            if entry is None:
-                continue
-            if isinstance(entry, dict):
-                entry = _required(entry, "move", path)
-                path += ".move"
-            moves.append(APMove(seat, _string(entry, path), path))
+            if type(entry) is str:  # (nearly every entry)
+                moves.append(APMove(seat, entry, number))
+            elif entry is not None:
+                path = f"moves[{number}][{seat}]"
+                if isinstance(entry, dict):
+                    moves.append(APMove(seat, _string(_required(entry, "move", path), f"{path}.move"), number, True))
+                else:
+                    moves.append(APMove(seat, _string(entry, path), number))
     return tuple(moves)
 
 

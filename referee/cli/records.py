@@ -454,6 +454,16 @@ def bench(
     workers: Annotated[
         str, typer.Option("--workers", metavar="N,...", help="With --cluster: the worker counts to time.")
     ] = "1,2",
+    archives: Annotated[
+        int,
+        typer.Option(
+            "--archives",
+            min=0,
+            metavar="RECORDS",
+            help="Instead, time `import abstractplay` of RECORDS Pikemen records and `check` of their Parquet "
+            "table beside `check` of their RGN text (CPU seconds, docs/bench.md).",
+        ),
+    ] = 0,
     memory: Annotated[
         float,
         typer.Option(
@@ -473,7 +483,7 @@ def bench(
     The ratio is ours over python-chess's, shown beside the goal. python-chess comes with
     the bench extra: pip install 'referee[bench]'. Example: referee bench nika   |
     referee bench --actions 2000   |   referee bench nieuchess --shape long   |   referee bench --startup 21   |
-    referee bench --memory 0.2   |   referee bench --cluster 3000 --workers 1,2
+    referee bench --memory 0.2   |   referee bench --cluster 3000 --workers 1,2   |   referee bench --archives 2000
     """
     from referee.bench import records as benchmark
 
@@ -481,7 +491,11 @@ def bench(
         chosen = [game_name(name) for name in names or []]
         shape = benchmark.read_shape(shape)
         rows: Iterable[str]
-        if cluster:
+        if archives:
+            from referee.bench import archives as archived
+
+            rows = archived.compare(archives, runs, seed)
+        elif cluster:
             from referee.bench import cluster as scaling
 
             rows = scaling.compare(cluster, scaling.read_workers(workers), runs, seed)
