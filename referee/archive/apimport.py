@@ -102,7 +102,9 @@ def import_value(value: object, source: str, number: int) -> Imported:
     verdict = replay.verdict if replay is not None else None
     said = describe(verdict) if verdict is not None else "not replayed"
     status = ReportStatus.DISAGREES if found else ReportStatus.AGREES
-    message = "; ".join([said] + [message for _, message in found]) if found else said
+    if any(kind is Kind.ILLEGAL for kind, _ in found):  # (the verdict says it already)
+        said += " (AbstractPlay accepted it)"
+    message = "; ".join([said] + [message for kind, message in found if kind is not Kind.ILLEGAL])
     return Imported(rgn, Report(source, number, game.gameid, status, message, verdict, tuple(found)))
 
 
