@@ -26,6 +26,9 @@ LABELS = ("R", "B")
 _ACTION = re.compile(ACTION_PATTERN, re.IGNORECASE)
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f{}]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""Line breaks and control characters: a tag value from elsewhere holds none (it is quoted
+and escaped, so braces are harmless there)."""
 CORE_TAGS = frozenset({"Game", "Red", "Blue", "Target"})
 """The tags that an `APGameRecord` field holds alone; the others travel in `rgn-tags`
 (Event, Round and Result too, for their place and their words)."""
@@ -111,7 +114,7 @@ def import_value(value: object, source: str, number: int) -> Imported:
 def rgn_text(game: APGame) -> tuple[str, list[Disagreement]]:
     """The record as RGN text (not yet canonical), and what could not be written as moves."""
     tags = _tags(game)
-    lines = [f'[{name} "{writer.escape(_clean(value))}"]' for name, value in tags]
+    lines = [f'[{name} "{writer.escape(_CONTROL.sub(" ", value))}"]' for name, value in tags]
     body, notes = _movetext(game)
     return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n", notes
 

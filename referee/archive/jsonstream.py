@@ -116,6 +116,8 @@ def _one_value(buffer: _Buffer, limit: int) -> Any | Broken:
             text, bad = chunk[: error.start].decode("utf-8"), error.start
         try:
             value, end = decoder.raw_decode(text)
+        except RecursionError:
+            return Broken(f"line {buffer.line_at(buffer.at)}: nested too deeply to be read")
         except json.JSONDecodeError as error:
             cut = error.pos >= len(text) - 1 or error.msg.startswith("Unterminated string")
             if not (cut and more):

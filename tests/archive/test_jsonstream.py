@@ -40,3 +40,10 @@ def test_a_value_larger_than_the_limit_is_refused_and_the_next_read() -> None:
 def test_values_that_span_many_blocks() -> None:
     big = b'{"a": "' + "é".encode() * BLOCK + b'"}'
     assert values(big + b"\n" + big, limit=10 * BLOCK) == [{"a": "é" * BLOCK}] * 2
+
+
+def test_a_value_nested_too_deeply_is_broken_not_a_crash() -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    found = values(b'{"a": 1}\n{"b": ' + deep + b"}\n" + b'{"c": 3}\n', limit=1_000_000)
+    assert found[0] == {"a": 1} and found[2] == {"c": 3}
+    assert found[1] == Broken("line 2: nested too deeply to be read")
