@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -48,11 +49,11 @@ def is_parquet(name: str) -> bool:
     if name == "-":
         return False
     try:
+        if not stat.S_ISREG(os.stat(name).st_mode):  # (a FIFO is never opened here: it would wait)
+            return False
         with open(name, "rb") as stream:
-            if not os.path.isfile(name):
-                return False
             return stream.read(len(MAGIC)) == MAGIC
-    except OSError:
+    except (OSError, ValueError):
         return False
 
 
