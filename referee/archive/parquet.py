@@ -30,7 +30,7 @@ from referee.judge.errors import UnreadableError, UsageError
 from referee.judge.verdicts import Problem, ProblemKind
 
 ROWS = 8192
-GROUP_BYTES = 32 << 20
+GROUP_BYTES = 8 << 20
 RESERVED = frozenset({"movetext", *rows.NOT_TAGS})
 _TAG = re.compile(rb'\s*\[([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]', re.DOTALL)
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
