@@ -57,6 +57,14 @@ def test_check_of_the_table_says_what_check_of_the_text_says(archive: Path) -> N
     assert checked("--jobs", "2", str(archive)) == table
 
 
+def test_dask_checks_a_table_as_one_process_does(archive: Path) -> None:
+    pytest.importorskip("distributed")
+    assert (
+        invoke("check", "--json", "--dask", "local:1", str(archive)).stdout
+        == invoke("check", "--json", str(archive)).stdout
+    )
+
+
 def test_shards_split_a_table_by_row_groups(archive: Path) -> None:
     shards = [checked("--shard", f"{part}/4", str(archive)) for part in (1, 2, 3, 4)]
     groups = [[verdict["record"] for verdict in shard] for shard in shards]
