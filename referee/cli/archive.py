@@ -40,10 +40,11 @@ export_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
-    help="Records as other sites keep them: referee export abstractplay games.rgn > games.json",
+    help="Records as others keep them: referee export abstractplay games.rgn > games.jsonl; "
+    "referee export parquet games.rgn -o games.parquet",
 )
 app.add_typer(import_app, name="import", short_help="AbstractPlay's Pikemen records as RGN, replayed and compared.")
-app.add_typer(export_app, name="export", short_help="Finished records as AbstractPlay game records (JSON).")
+app.add_typer(export_app, name="export", short_help="Records as AbstractPlay game records (JSON) or a Parquet table.")
 
 JsonFiles = Annotated[
     list[str],
