@@ -9,8 +9,8 @@ head of the row's move text, where a reader of the table still reads them as tag
 
 The sources are read twice, the first time for the tags' names only (standard input is
 kept in a temporary file between the two); rows are written in row groups of at most
-`ROWS` rows (`--row-group-rows`) or about `GROUP_BYTES` bytes of text, each handed to the atomic writer as soon
-as it is full: memory is bounded by a row group, whatever the number of records. Reading a
+`ROWS` rows (`--row-group-rows`) or about `GROUP_BYTES` bytes of text, each handed to the
+output writer as soon as it is full: memory is bounded by a row group, whatever the number of records. Reading a
 table back is `referee.judge.rows` (check, stats and format take `.parquet` inputs).
 """
 
@@ -59,38 +59,37 @@ def split_record(raw: bytes) -> Split:
     return Split(tags, raw[at:].decode("utf-8", "replace").strip("\n"))
 
 
-def exported(names: list[str], output: str, group_rows: int = ROWS) -> Iterator[Note | Problem]:
-    """Write the records of `names` to the Parquet file `output` (atomically: whole or not
-    at all), yielding what is worth saying as it goes."""
-    if output == "-":
-        raise UsageError("export parquet needs a file to write (-o ARCHIVE.parquet), not standard output")
+def require_pyarrow() -> None:
+    """Raises UsageError when pyarrow (the `parquet` extra) is not installed."""
     try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
     except ImportError:
         raise UsageError(
             "export parquet needs pyarrow, which is not installed: pip install 'referee[parquet]'"
         ) from None
-    from referee.store import WriteFailed, write_pieces_atomically
+
+
+def table(names: list[str], said: list[Note | Problem], group_rows: int = ROWS) -> Iterator[bytes]:
+    """The Parquet file of the records of `names`, a row group at a time, for the output
+    writer (`referee.store`: written whole beside the file and renamed over it); what is
+    worth saying goes to `said` as it is met (the sources' problems before the first
+    piece)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     with ExitStack() as stack:
         spooled = {name: _spool(stack) for name in names if name == "-"}
         problems: list[Problem] = []
         columns = _columns(names, spooled, problems)
-        yield from problems
+        said.extend(problems)
         schema = pa.schema(
             [(name, pa.string()) for name in columns]
             + [("movetext", pa.string()), ("source", pa.string()), ("record", pa.int64())]
         )
         notes: list[Note] = []
-        pieces = _pieces(names, spooled, columns, schema, pq, notes, group_rows)
-        try:
-            write_pieces_atomically(Path(output), pieces)
-        except WriteFailed as error:
-            raise UsageError(f"cannot write {output}: {error.reason}") from None
-        except OSError as error:
-            raise UsageError(f"cannot write {output}: {error.strerror or error}") from None
-        yield from notes
+        yield from _pieces(names, spooled, columns, schema, pq, notes, group_rows)
+        said.extend(notes)
 
 
 def _spool(stack: ExitStack) -> str:

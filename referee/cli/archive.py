@@ -222,17 +222,22 @@ def export_parquet(
 
     Example: referee export parquet season/*.rgn -o season.parquet
     """
-    from referee.archive.parquet import Note, exported
+    from referee.archive.parquet import Note, require_pyarrow, table
 
     tally = Tally()
+    said: list[Note | Problem] = []
     try:
-        for item in exported(files, output, row_group_rows):
-            if isinstance(item, Note):
-                tally.refused = tally.refused or item.refused
-                err(item.line)
-            else:
-                tally.add(item)
-                err(f"referee: {item.message}")
+        if output == "-":
+            raise UsageError("export parquet needs a file to write (-o ARCHIVE.parquet), not standard output")
+        require_pyarrow()
     except UsageError as error:
         fail_usage(error)
+    _emit(table(files, said, row_group_rows), output)
+    for item in said:
+        if isinstance(item, Note):
+            tally.refused = tally.refused or item.refused
+            err(item.line)
+        else:
+            tally.add(item)
+            err(f"referee: {item.message}")
     finish(tally)
