@@ -44,6 +44,11 @@ Files = Annotated[list[str], typer.Argument(help="RGN files to read; - reads sta
 OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard input.", metavar="FILE")]
 RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
+
+WAIT_DEFAULT = 10.0
+"""Seconds `mail`, `play` and `reveal` wait for a busy game without --wait (their options'
+default, and what `referee config` shows for `wait` left unset). Here, not in
+`referee.cli.config`, so that `check` never loads the configuration's module."""
 HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
 AsOfOption = Annotated[
     str | None,
@@ -83,6 +88,25 @@ MaxRecordOption = Annotated[
     ),
 ]
 MAX_RECORD_DEFAULT = 64_000_000
+
+
+def _movetext_column(value: str) -> str:
+    from referee.judge import rows
+
+    rows.set_movetext_column(value)
+    return value
+
+
+MovetextColumnOption = Annotated[
+    str,
+    typer.Option(
+        "--movetext-column",
+        metavar="NAME",
+        callback=_movetext_column,
+        help="In a Parquet input, the string column that holds each row's move text (the other string "
+        "columns are its tags). Default: movetext.",
+    ),
+]
 PictureOutputOption = Annotated[
     str | None,
     typer.Option("--output", "-o", metavar="OUT", help="With --svg: the file to write (default: standard output)."),

@@ -28,6 +28,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.cli.app import WAIT_DEFAULT
 from referee.judge.errors import UsageError
 
 CONFIG_VARIABLE = "REFEREE_CONFIG"
@@ -58,8 +59,6 @@ class Setting:
         return "DIR" if self.key == "league" else f"--{self.key}"
 
 
-WAIT_DEFAULT = 10.0
-"""Seconds `mail`, `play` and `reveal` wait for a busy game without --wait (their options' default)."""
 SENDER_DEFAULT = "referee@HOSTNAME"
 """What mails come from without --from: `referee@` and this machine's name."""
 OUTBOX_DEFAULT = "GAMES/outbox"

@@ -64,13 +64,30 @@ def show_config(json_output: JsonOption = False) -> None:
     finish(Tally())
 
 
+class _SettingsHelp(typer.core.TyperCommand):
+    """`referee config`'s command, whose help lists the settings from the table of
+    `referee.cli.config` (`{settings}`), filled when the help is read: the module is loaded
+    only then, never by `check` and the other commands that read no configuration."""
+
+    @property
+    def help(self) -> str | None:
+        if self._help is None or "{settings}" not in self._help:
+            return self._help
+        from referee.cli.config import help_text
+
+        return self._help.replace("{settings}", help_text())
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        self._help = value
+
+
 def register() -> None:
     """Add `completion` and `config` to the app, after the commands that --help lists first."""
     app.command(short_help="A completion script for bash, zsh or fish (static: a Tab never runs referee).")(completion)
-    from referee.cli.config import help_text
-
     app.command(
         "config",
-        help=inspect.cleandoc(show_config.__doc__ or "").replace("{settings}", help_text()),
+        cls=_SettingsHelp,
+        help=inspect.cleandoc(show_config.__doc__ or ""),
         short_help="The settings in force (config.toml, REFEREE_* variables) and their sources.",
     )(show_config)

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from referee.cli.app import AsOfOption, JsonOption, NowOption, app, err, fail_usage, finish, out
-from referee.cli.config import WAIT_DEFAULT
+from referee.cli.app import WAIT_DEFAULT, AsOfOption, JsonOption, NowOption, app, err, fail_usage, finish, out
 from referee.cli.exits import Tally
 from referee.judge.errors import ExitStatus, UsageError
 from referee.judge.words import json_line

@@ -19,6 +19,7 @@ from referee.cli.app import (
     HtmlOption,
     JsonOption,
     MaxRecordOption,
+    MovetextColumnOption,
     NowOption,
     OneFile,
     PageOutputOption,
@@ -103,6 +104,7 @@ def check(
         ),
     ] = None,
     max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT,
+    movetext_column: MovetextColumnOption = "movetext",
 ) -> None:
     """Replay every record and print one verdict line per record.
 
@@ -111,7 +113,8 @@ def check(
     error or an unreadable file, 3 when the referee itself failed on a record.
 
     Without --email, FILE holds RGN text, or RGN text compressed with gzip, bzip2, xz or
-    zstd (told by its first bytes): anything before the first [Game is skipped.
+    zstd (told by its first bytes): anything before the first [Game is skipped. A Parquet
+    file is a table of records, one per row (--movetext-column, docs/archives.md).
     A timed record's verdict carries its clock as of its last stamp (--as-of: another instant).
     Example: referee check games.rgn   |   referee check --email - < message.eml
     Example: referee check --as-of now game.rgn   |   referee check --dask local:4 --json archive.rgn.zst
@@ -298,7 +301,11 @@ def moves(
 
 
 @app.command("format", short_help="Every record in canonical form.")
-def format_records(files: Files, max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT) -> None:
+def format_records(
+    files: Files,
+    max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT,
+    movetext_column: MovetextColumnOption = "movetext",
+) -> None:
     """Write every record in canonical form (NOTATION.md §7). Malformed records are passed through as read.
 
     Tags in order, one turn per line with short labels and round numbers, canonical
@@ -468,6 +475,16 @@ def bench(
     flood: Annotated[
         int, typer.Option("--flood", min=1, metavar="N", help="With --imap: the strangers' messages.")
     ] = 5000,
+    archives: Annotated[
+        int,
+        typer.Option(
+            "--archives",
+            min=0,
+            metavar="RECORDS",
+            help="Instead, time `import abstractplay` of RECORDS Pikemen records and `check` of their Parquet "
+            "table beside `check` of their RGN text (CPU seconds, docs/bench.md).",
+        ),
+    ] = 0,
     memory: Annotated[
         float,
         typer.Option(
@@ -488,7 +505,8 @@ def bench(
     the bench extra: pip install '.[bench]' in the checkout. Example: referee bench nika   |
     referee bench --actions 2000   |   referee bench nieuchess --shape long   |   referee bench --startup 21   |
     referee bench --memory 0.2   |   referee bench --cluster 3000 --workers 1,2   |
-    referee bench --imap imap://gm@127.0.0.1:1143/INBOX --flood 5000
+    referee bench --imap imap://gm@127.0.0.1:1143/INBOX --flood 5000   |
+    referee bench --archives 2000
     """
     from referee.bench import records as benchmark
 
@@ -500,6 +518,10 @@ def bench(
             from referee.bench.imap import flood as flooded
 
             rows = flooded(imap, flood).rows()
+        elif archives:
+            from referee.bench import archives as archived
+
+            rows = archived.compare(archives, runs, seed)
         elif cluster:
             from referee.bench import cluster as scaling
 
@@ -577,7 +599,10 @@ def _page(file: str, record: int, output: str | None) -> NoReturn:
 
 @app.command(short_help="Records by game and status, results, lengths, and a dice audit.")
 def stats(
-    files: Files, json_output: JsonOption = False, max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT
+    files: Files,
+    json_output: JsonOption = False,
+    max_record_bytes: MaxRecordOption = MAX_RECORD_DEFAULT,
+    movetext_column: MovetextColumnOption = "movetext",
 ) -> None:
     """Summarise an archive: records by game and status, wins by side, reasons, lengths in
     turns (min, median, max), and a dice audit of Nieuchess battles for each side (how often

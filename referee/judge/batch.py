@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from referee.games import registry
-from referee.judge import session, sources, verdicts
+from referee.judge import rows, session, sources, verdicts
 from referee.judge.errors import UnreadableError, UsageError
 from referee.judge.verdicts import Problem, ProblemKind, Status, Verdict
 from referee.judge.words import verdict_json, verdict_line
@@ -113,12 +113,22 @@ def cut(names: list[str], shard: Shard | None = None) -> Iterator[Cut | Problem]
     """Every record of every source in order, as cut from it (not yet read), and the
     problems of the sources (unreadable, no record) where they occur, as `session.check`
     meets them. With `shard`, only its records: the records of all the sources are counted
-    in input order, and the i-th (0 = first) is shard (i mod N) + 1's. Every shard reports
-    every problem (each shard reads every source)."""
+    in input order, and the i-th (0 = first) is shard (i mod N) + 1's; a Parquet input
+    counts by row groups instead (each row group is one place), so that a shard reads only
+    its own row groups. Every shard reports every problem (each shard reads every source)."""
     place = 0
     for name in names:
         found = False
         try:
+            if shard is not None and rows.is_parquet(name):  # split by row groups, not rows
+                groups = rows.row_groups(name)
+                held = {group for group in range(len(groups)) if shard.holds(place + group)}
+                found, place = sum(groups) > 0, place + len(groups)
+                for number, raw in rows.raw_records(name, sources.max_record(), held.__contains__):
+                    yield name, number, raw
+                if not found:
+                    yield session.no_record(name)
+                continue
             for number, raw in sources.raw_records(name):
                 found = True
                 if shard is None or shard.holds(place):

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import BinaryIO, NamedTuple
 
-from referee.judge import compressed
+from referee.judge import compressed, rows
 from referee.judge.errors import UnreadableError, UsageError
 from referee.notation.model import ReadCrash as ReadCrash
 from referee.notation.model import ReadItem
@@ -58,7 +58,11 @@ class Read(NamedTuple):
 def raw_records(name: str) -> Iterator[tuple[int, RawRecord]]:
     """The records of a file or of standard input as cut from it, not yet read, with
     their places (1 = first), each as soon as its text has arrived. Raises
-    UnreadableError when the source cannot be opened or read."""
+    UnreadableError when the source cannot be opened or read. A Parquet file is read as a
+    table, a record per row (`referee.judge.rows`)."""
+    if rows.is_parquet(name):
+        yield from rows.raw_records(name, max_record())
+        return
     with _source(name) as (stream, may_not_end, where):
         try:
             found = stream_records(stream, max_record=max_record(), endless=may_not_end, where=where)

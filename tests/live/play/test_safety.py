@@ -102,7 +102,7 @@ def test_a_failed_write_removes_its_temporary_file(tmp_path: Path, monkeypatch: 
     path = tmp_path / "game.rgn"
     path.write_text("old")
 
-    def broken(source: object, target: object) -> None:
+    def broken(source: object, target: object, **folders: object) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken)

@@ -1,0 +1,374 @@
+"""`referee import abstractplay`: AbstractPlay's Pikemen records as RGN, each replayed
+through these rules, with a report of where the two engines disagree.
+
+`import_value(value, source, number)` turns one decoded JSON value into an `Imported`:
+the record in canonical form (None when the value is no readable record) and its
+`Report`. The mapping of fields to tags and of moves to actions is in docs/archives.md.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from referee.archive.aprecord import APGame, APMove, Note, RecordError, read_record
+from referee.games.pikemen.actions import ACTION_PATTERN
+from referee.judge.adjudicate import Replay, dialect_for
+from referee.judge.verdicts import Status, Verdict
+from referee.judge.words import describe, verdict_fields
+from referee.notation import writer
+from referee.notation.model import Record
+
+SIDES = ("Red", "Blue")
+LABELS = ("R", "B")
+_ACTION = re.compile(ACTION_PATTERN, re.IGNORECASE)
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f{}]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+"""Line breaks and control characters: a tag value from elsewhere holds none (it is quoted
+and escaped, so braces are harmless there)."""
+CORE_TAGS = frozenset({"Game", "Red", "Blue", "Target"})
+"""The tags that an `APGameRecord` field holds alone; the others travel in `rgn-tags`
+(Event, Round and Result too, for their place and their words)."""
+OWN_TAGS_SKIPPED = CORE_TAGS
+
+
+class ReportStatus(StrEnum):
+    AGREES = "agrees"
+    DISAGREES = "disagrees"
+    ERROR = "error"
+
+
+class Kind(StrEnum):
+    """What a disagreement is about."""
+
+    ILLEGAL = "illegal-move"
+    """A move AbstractPlay accepted that these rules call illegal."""
+    NOTATION = "not-an-action"
+    """A move that is not written in Pikemen's notation at all."""
+    RESULT = "result"
+    """The result AbstractPlay recorded is not the replay's."""
+    SCORE = "score"
+    """A final score AbstractPlay recorded is not the replay's."""
+    UNPROVEN = "unproven-end"
+    """An end (a time-out, an abandoned game) that an untimed record cannot show."""
+
+
+class Disagreement(NamedTuple):
+    kind: Kind
+    message: str
+
+
+class Report(NamedTuple):
+    source: str
+    record: int
+    gameid: str | None
+    status: ReportStatus
+    message: str
+    verdict: Verdict | None = None
+    disagreements: tuple[Disagreement, ...] = ()
+
+    def line(self) -> str:
+        """The report's one line, as `check` words a verdict's."""
+        game = f"APGameId {self.gameid}: " if self.gameid is not None else ""
+        return f"{self.source}:{self.record}: {game}{self.status}: {self.message}"
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "record": self.record,
+            "gameid": self.gameid,
+            "status": str(self.status),
+            "disagreements": [{"kind": str(kind), "message": message} for kind, message in self.disagreements],
+            "verdict": None if self.verdict is None else _verdict_fields(self.verdict),
+            "message": self.message,
+        }
+
+
+class Imported(NamedTuple):
+    rgn: str | None
+    report: Report
+
+
+def import_value(value: object, source: str, number: int) -> Imported:
+    """One JSON value as an RGN record and the report of its replay."""
+    try:
+        game = read_record(value)
+    except RecordError as error:
+        return Imported(None, Report(source, number, None, ReportStatus.ERROR, f"record {number}: {error}"))
+    text, notes = rgn_text(game)
+    rgn, replay = _replayed(text, source, number)
+    unproven = any(kind is Kind.UNPROVEN for kind, _ in notes)  # (the result cannot be compared then)
+    found = list(notes) + ([] if unproven else _compared(game, replay))
+    verdict = replay.verdict if replay is not None else None
+    said = describe(verdict) if verdict is not None else "not replayed"
+    status = ReportStatus.DISAGREES if found else ReportStatus.AGREES
+    if any(kind is Kind.ILLEGAL for kind, _ in found):  # (the verdict says it already)
+        said += " (AbstractPlay accepted it)"
+    message = "; ".join([said] + [message for kind, message in found if kind is not Kind.ILLEGAL])
+    return Imported(rgn, Report(source, number, game.gameid, status, message, verdict, tuple(found)))
+
+
+def rgn_text(game: APGame) -> tuple[str, list[Disagreement]]:
+    """The record as RGN text (not yet canonical), and what could not be written as moves."""
+    tags = _tags(game)
+    lines = [f'[{name} "{writer.escape(_CONTROL.sub(" ", value))}"]' for name, value in tags]
+    body, notes = _movetext(game)
+    return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n", notes
+
+
+def _tags(game: APGame) -> list[tuple[str, str]]:
+    tags: list[tuple[str, str]] = [("Game", "pikemen")]
+    tags += [(side, player.name) for side, player in zip(SIDES, game.players, strict=True) if player.name]
+    if game.target != 12:
+        tags.append(("Target", str(game.target)))
+    result = recorded_result(game)
+    if game.rgn_tags is not None:  # a record the referee exported: its own tags come back
+        return tags + _own_tags(game, game.rgn_tags, result)
+    tags.append(("Players", "2"))
+    tags += [(name, value) for name, value in (("Event", game.event), ("Round", game.round)) if value is not None]
+    tags.append(("Site", game.site))
+    if game.gameid is not None:
+        tags.append(("APGameId", game.gameid))
+    day = _DATE.match(game.date_start)
+    if day:
+        tags.append(("Date", ".".join(day.groups())))
+    tags += [("APStart", game.date_start), ("APEnd", game.date_end)]
+    for side, player in zip(SIDES, game.players, strict=True):
+        if player.userid is not None:
+            tags.append((f"AP{side}Id", player.userid))
+        if player.is_ai:
+            tags.append((f"AP{side}AI", "true"))
+    if game.unrated:
+        tags.append(("APUnrated", "true"))
+    return tags + [("Result", result)]
+
+
+def _own_tags(game: APGame, own: tuple[tuple[str, str], ...], result: str) -> list[tuple[str, str]]:
+    """An exported record's tags in their order, Event and Round as AbstractPlay's header
+    has them now, and its Result as written when it says what AbstractPlay recorded (the
+    recorded result in its words when it does not; none when the record claimed none)."""
+    header = {"Event": game.event, "Round": game.round}
+    tags: list[tuple[str, str]] = []
+    claimed = any(name == "Result" for name, _ in own)
+    for name, value in own:
+        if name in header:
+            given = header.pop(name)
+            if given is not None:
+                tags.append((name, given))
+        elif name == "Result":
+            if _winners(value) == _winners(result):
+                result = value
+        elif name not in OWN_TAGS_SKIPPED:
+            tags.append((name, value))
+    tags += [(name, value) for name, value in header.items() if value is not None]
+    return tags + ([("Result", result)] if claimed else [])
+
+
+def _winners(result: str) -> frozenset[str] | None:
+    """The sides a Result value names (long names), `draw` and `*` as themselves."""
+    words = result.strip().lower()
+    if words in ("draw", "*"):
+        return frozenset({words})
+    named = set()
+    for word in words.split("+"):
+        side = next((side for side in SIDES if word.strip() in (side.lower(), side[0].lower())), None)
+        if side is None:
+            return None
+        named.add(side)
+    return frozenset(named)
+
+
+def recorded_result(game: APGame) -> str:
+    """AbstractPlay's result as a `Result` value: the players with the highest result
+    number win; all equal is a draw; a null result (the game not over) is `*`."""
+    results = [player.result for player in game.players]
+    abandoned = bool(game.moves) and game.moves[-1].text.strip().lower() == "abandoned"
+    if abandoned or any(result is None for result in results):
+        return "*"
+    numbers = [result for result in results if result is not None]
+    if len(set(numbers)) == 1:
+        return "draw"
+    best = max(numbers)
+    return "+".join(side for side, result in zip(SIDES, numbers, strict=True) if result == best)
+
+
+def _movetext(game: APGame) -> tuple[list[str], list[Disagreement]]:
+    lines, notes = _move_lines(game.moves)
+    return _noted(lines, game.notes), notes
+
+
+def _move_lines(moves: tuple[APMove, ...]) -> tuple[list[str], list[Disagreement]]:
+    """One line per move entry (the last may be a comment holding what cannot be read)."""
+    body: list[str] = []
+    rounds = 0
+    for index, move in enumerate(moves):
+        text = move.text
+        action = _ACTION.fullmatch(text)
+        if action is None:
+            text = "".join(text.split())  # (as AbstractPlay reads a move: white space left out)
+            action = _ACTION.fullmatch(text)
+        label = LABELS[move.seat]
+        if move.seat == 0:  # the round's number on its first side's turn, as the canonical form has it
+            rounds += 1
+            label = f"{rounds}. {label}"
+        if action is not None:  # (a piece's action, or resign)
+            body.append(f"{label}: {text}")
+            continue
+        side, word = SIDES[move.seat], text.lower()
+        if word == "draw":
+            body.append("draw")
+        elif word == "timeout":
+            body.append(f"{{ AbstractPlay: {side} lost on time }}")
+            why = f"AbstractPlay ended the game by {side}'s time-out, which a record without a clock cannot show"
+            return body, [Disagreement(Kind.UNPROVEN, why)]
+        elif word == "abandoned":
+            body.append("{ AbstractPlay: the game was abandoned }")
+            return body, [Disagreement(Kind.UNPROVEN, "AbstractPlay recorded the game as abandoned")]
+        else:
+            rest = " ".join(_clean(later.text) for later in moves[index:])
+            body.append(f"{{ AbstractPlay moves from {move.path}, not read: {rest} }}")
+            why = f'{move.path} "{_clean(move.text)[:40]}" is no Pikemen action; it and the moves after it are kept'
+            why += " in a comment"
+            return body, [Disagreement(Kind.NOTATION, why)]
+    return body, []
+
+
+def _noted(lines: list[str], notes: tuple[Note, ...]) -> list[str]:
+    """The lines with an exported record's glyphs and comments put back where they stood."""
+    if not notes:
+        return lines
+    before: dict[int, list[str]] = {}
+    for note in notes:
+        at = min(note.after, len(lines))
+        if note.glyph is not None and at > 0 and not lines[at - 1].endswith("}"):
+            lines[at - 1] += note.glyph
+            continue
+        text = _clean(note.comment or "")
+        comment = f"{{{text}}}" if note.braced else f";{text}"
+        if note.in_turn and at > 0:
+            lines[at - 1] += " " + comment + ("\n" if not note.braced else "")
+        else:
+            before.setdefault(at, []).append(comment + ("" if note.braced else "\n"))
+    body: list[str] = []
+    for index, line in enumerate(lines):
+        body += before.get(index, [])
+        body.append(line)
+    return body + before.get(len(lines), [])
+
+
+class _Quick(NamedTuple):
+    """A legal record's replay the fused way: its verdict and the state it left."""
+
+    verdict: Verdict
+    state: Any
+
+
+def _fused(text: str, source: str, number: int) -> tuple[str, _Quick] | None:
+    """A legal record replayed and written as `check` and `format` do it the fused way
+    (`referee.judge.fused`): read quickly, played on the engine, written from the same
+    reading; None when the record is not legal or not read quickly (the detailed path
+    then says why)."""
+    from array import array
+
+    from referee.games import registry
+    from referee.judge.adjudicate import legal_verdict, unreadable_result
+    from referee.judge.drive import open_ended, quick_kinds
+    from referee.notation.quick import scan
+
+    try:
+        scanned = scan(text, dialect_for, keep=True)
+        if scanned is None:
+            return None
+        engine = registry.engine(scanned.game)
+        state = engine.new_state(scanned.tags)
+        claimed = scanned.tags.get("Result")
+        if unreadable_result(scanned.game, claimed, state.sides) is not None:
+            return None
+        renumbered = array("i")
+        kinds = quick_kinds(scanned.items)
+        turns = state.play_steps(scanned.items, open_ended(kinds), renumbered)
+        verdict = legal_verdict(scanned.game, claimed, state, source, number, turns)
+        return writer.write_scanned(scanned, engine.dialect(), renumbered, "", kinds), _Quick(verdict, state)
+    except Exception:  # noqa: BLE001 - a broken rule or anything else: the detailed path words it
+        return None
+
+
+def _replayed(text: str, source: str, number: int) -> tuple[str, Replay | _Quick | None]:
+    """The record in canonical form and its replay (the text as written when it cannot be
+    read): the fused way, else streamed as `format` does (`referee.judge.lean`), else the
+    full path."""
+    from referee.judge.lean import lean_replay
+    from referee.notation.stream import split
+
+    quick = _fused(text, source, number)
+    if quick is not None:
+        return quick
+    found = split(text.encode("utf-8"))
+    if len(found) == 1:
+        written = io.BytesIO()
+        played = lean_replay(found[0], source, number, canonical=written.write)
+        if played is not None:
+            if played.verdict.status in (Status.MALFORMED, Status.ERROR):
+                return text, played
+            return written.getvalue().decode("utf-8"), played
+    return _replayed_fully(text, source, number)
+
+
+def _replayed_fully(text: str, source: str, number: int) -> tuple[str, Replay | None]:
+    from referee.judge.session import judge
+    from referee.judge.sources import Read
+    from referee.judge.token import canonical_text
+    from referee.notation import reader
+
+    results = reader.read(text, dialect_for)
+    if len(results) != 1:
+        return text, None
+    replay = judge(Read(number, results[0]), source)
+    record = results[0]
+    if not isinstance(record, Record) or replay.verdict.status in (Status.MALFORMED, Status.ERROR):
+        return text, replay
+    return canonical_text(record, replay), replay
+
+
+def _compared(game: APGame, replay: Replay | _Quick | None) -> list[Disagreement]:
+    """Where the replay and what AbstractPlay recorded differ."""
+    if replay is None:
+        return []
+    verdict = replay.verdict
+    if verdict.status is Status.ILLEGAL and verdict.error is not None:
+        error = verdict.error
+        where = f"turn {error.round} {error.side}" if error.round is not None else f"line {error.line}"
+        action = f' "{error.action}"' if error.action else ""
+        return [Disagreement(Kind.ILLEGAL, f"{where}{action}: {error.message} (AbstractPlay accepted it)")]
+    if verdict.status is not Status.FINISHED and verdict.status is not Status.ONGOING:
+        return []
+    found = []
+    claimed = recorded_result(game)
+    if verdict.result_matches is False:
+        outcome = verdict.outcome
+        given = str(outcome) if outcome is not None else "no result (the game goes on)"
+        found.append(Disagreement(Kind.RESULT, f'AbstractPlay recorded "{claimed}"; the replay gives {given}'))
+    scores = getattr(replay.state, "scores", None)
+    if isinstance(scores, list):
+        for side, player, score in zip(SIDES, game.players, scores, strict=False):
+            if player.score is not None and player.score != score:
+                found.append(
+                    Disagreement(
+                        Kind.SCORE, f"AbstractPlay recorded {side} {player.score:g} points, the replay {score}"
+                    )
+                )
+    return found
+
+
+def _clean(text: str) -> str:
+    """A text from elsewhere as a tag value or comment may hold it: no line breaks,
+    control characters or braces (so no text can end a comment or start a record)."""
+    return _UNSAFE.sub(" ", text)
+
+
+def _verdict_fields(verdict: Verdict) -> dict[str, Any]:
+    fields = verdict_fields(verdict)
+    return {key: fields[key] for key in ("status", "winners", "draw", "reason", "turns", "to_move", "error")}
