@@ -17,7 +17,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.fuzz.guard import scratch
 from tests.fuzz.harnesses import HARNESSES, Harness, seed_files
 
 
@@ -61,7 +60,7 @@ def main(argv: list[str]) -> int:
     if not any(option.startswith("-max_len=") for option in options):
         options.append(f"-max_len={harness.max_len}")
     if not paths:
-        work = tempfile.mkdtemp(prefix=f"referee-fuzz-corpus-{name}-", dir=scratch())
+        work = tempfile.mkdtemp(prefix=f"referee-fuzz-corpus-{name}-", dir=os.environ.get("REFEREE_FUZZ_TMP"))
         paths = [work, *(str(folder) for folder in harness.seeds)]
     atheris.Setup([sys.argv[0], *options, *paths], test_one_input)
     atheris.Fuzz()

@@ -14,6 +14,7 @@ files during a fuzzing run, and the attempt itself is reported as the defect it 
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import sys
@@ -109,12 +110,14 @@ class Sandbox:
 
     def __init__(self, name: str) -> None:
         self.root = Path(tempfile.mkdtemp(prefix=f"referee-fuzz-{name}-", dir=scratch())).resolve()
+        atexit.register(self.remove)
         if not _hooked[0]:
             sys.addaudithook(_hook)
             _hooked[0] = True
 
-    def guarded(self) -> _Guarded:
-        return _Guarded(self.root)
+    def guarded(self, root: Path | None = None) -> _Guarded:
+        """Writes allowed only under `root` (a folder of the sandbox; default: all of it)."""
+        return _Guarded((root or self.root).resolve())
 
     def clear(self, folder: Path) -> None:
         """Empty `folder` (inside the sandbox), keeping the folder itself."""

@@ -140,7 +140,7 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libF
     sandbox.clear(folder)
     _write(folder, files)
     try:
-        with sandbox.guarded():
+        with sandbox.guarded(folder):
             _run(folder, now)
     except (UsageError, LeagueConfigError, LeagueRefused, BusyError, OSError):
         return  # `referee league`'s boundary words each as one line (exit 2, 1 or 75)

@@ -1,7 +1,7 @@
 """Harness `mail`: one e-mail message through `referee.live.mail.gateway.handle`, the call that
 `referee mail` makes for the message on its standard input (through `handle_bytes`, which
 would word an exception as "internal error", exit 75), with a games folder of one game of
-each kind (and a timed one) in a temporary folder, answers written into an outbox there, no
+each kind (and a timed one) in a temporary folder, answers written into its outbox (`DIR/outbox`), no
 network, `--trust-authserv mx.example.net` and a fixed `--now`. The folder is put back as it
 was before every input (a move played by one input is not there for the next).
 
@@ -61,12 +61,10 @@ def setup() -> None:
         (games / f"{game_id}.rgn").write_text("\n".join(tags) + "\n\n", encoding="utf-8")
     _state["sandbox"] = sandbox
     _state["pristine"] = {path.name: path.read_bytes() for path in games.iterdir()}
-    _state["settings"] = mail.settings(
-        games, outbox=sandbox.root / "outbox", sender=GM, now=NOW, trust_authserv="mx.example.net", wait=0.5
-    )
+    _state["settings"] = mail.settings(games, sender=GM, now=NOW, trust_authserv="mx.example.net", wait=0.5)
 
 
-def _reset(sandbox: Sandbox, games: Path, pristine: dict[str, bytes]) -> None:
+def _reset(games: Path, pristine: dict[str, bytes]) -> None:
     for entry in list(games.iterdir()):
         if entry.name not in pristine:
             shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
@@ -74,9 +72,6 @@ def _reset(sandbox: Sandbox, games: Path, pristine: dict[str, bytes]) -> None:
         path = games / name
         if path.read_bytes() != data:
             path.write_bytes(data)
-    outbox = sandbox.root / "outbox"
-    if outbox.exists():
-        shutil.rmtree(outbox)
 
 
 def _answer_checked(path: Path) -> None:
@@ -98,8 +93,8 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libF
     settings = _state["settings"]
     pristine = _state["pristine"]
     assert isinstance(sandbox, Sandbox) and isinstance(settings, gateway.Settings) and isinstance(pristine, dict)
-    _reset(sandbox, settings.games, pristine)
-    with sandbox.guarded():
+    _reset(settings.games, pristine)
+    with sandbox.guarded(settings.games):
         handled = gateway.handle(data[: settings.max_size], settings, too_large=len(data) > settings.max_size)
     if handled.exit_code not in (0, 1):
         raise Defect(f"exit {handled.exit_code}: {handled.notes}")

@@ -16,8 +16,18 @@ import pytest
 from tests.fuzz.harnesses import HARNESSES, files_in
 
 KNOWN: dict[str, str] = {
-    # "HARNESS/FILE": "the defect, where it is, the issue that will fix it",
+    # "HARNESS/FILE": "the defect, where it is, what will fix it",
+    "league/journal-step-without-target.txt": "issue 44 item 1: recovery of a commit.json step without its "
+    "'target' raises KeyError in referee/store/journal.py _apply (exit 3, and the folder is wedged)",
+    "league/journal-target-outside.txt": "issue 44 item 1: recovery obeys a commit.json target '../outside.log' "
+    "and appends outside the league folder (referee/store/journal.py _apply; the fuzz guard stops it)",
 }
+
+
+@pytest.fixture(autouse=True)
+def _journals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The league harness writes an input's journal (left out of fuzzing runs on main: issue 44)."""
+    monkeypatch.setenv("REFEREE_FUZZ_JOURNALS", "1")
 
 
 def _harness(name: str) -> Callable[[bytes], None]:
