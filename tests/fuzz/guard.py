@@ -10,7 +10,8 @@ both treat any exception out of `TestOneInput` as a crash.
 `Sandbox` holds a Python audit hook (PEP 578) while a harness runs: a file written, created,
 removed, renamed, linked or made a folder outside the sandbox raises `Escape` *before* it
 happens. A hostile folder (a journal naming `../x`) can then never touch this machine's
-files during a fuzzing run, and the attempt itself is reported as the defect it is."""
+files during a fuzzing run, and the attempt itself is reported as the defect it is. The
+network is cut off the same way: a connection or a name look-up fails as if refused."""
 
 from __future__ import annotations
 
@@ -73,10 +74,17 @@ def _inside(text: str, root: Path) -> bool:
     return text == str(root) or text.startswith(str(root) + os.sep)
 
 
+_NETWORK = {"socket.connect", "socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr", "socket.sendto"}
+
+
 def _hook(event: str, args: tuple[object, ...]) -> None:
     if not _armed:
         return
     root = _armed[-1]
+    if event in _NETWORK:
+        # No network in a run (a league.toml's `notify` URL, a host in a message): as if
+        # there were none, which the code under test must take in its stride.
+        raise ConnectionRefusedError(f"{event}: no network while fuzzing")
     if event == "open":
         path, mode, flags = (args + (None, None, None))[:3]
         writes = (isinstance(flags, int) and flags & _WRITE_FLAGS) or (
