@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Run one harness under Atheris (libFuzzer): `python -m tests.fuzz HARNESS [libFuzzer options] [PATHS]`.
 
     python -m tests.fuzz check -max_total_time=60          # fuzz for a minute from the seeds
@@ -17,7 +18,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.fuzz.harnesses import HARNESSES, Harness, seed_files
+if not __package__:  # run as a script: libFuzzer starts itself again so (-minimize_crash, -fork)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.fuzz.harnesses import HARNESSES, Harness, seed_files  # noqa: E402
+
+CHOSEN = "REFEREE_FUZZ_HARNESS"
+"""The harness, for the processes libFuzzer starts with the same options but not its name."""
 
 
 def _instrumented(harness: Harness) -> object:
@@ -44,12 +51,15 @@ def main(argv: list[str]) -> int:
             print(f"  {name:8} {harness.summary}")
         return 0
     name, rest = argv[0], argv[1:]
+    if name not in HARNESSES and os.environ.get(CHOSEN) in HARNESSES:
+        name, rest = os.environ[CHOSEN], argv
     harness = HARNESSES.get(name)
     if harness is None:
         print(f"no harness {name!r}: one of {', '.join(HARNESSES)}", file=sys.stderr)
         return 2
     import atheris
 
+    os.environ[CHOSEN] = name
     test_one_input = _instrumented(harness)
     options = [arg for arg in rest if arg.startswith("-")]
     paths = [arg for arg in rest if not arg.startswith("-")]
@@ -62,7 +72,7 @@ def main(argv: list[str]) -> int:
     if not paths:
         work = tempfile.mkdtemp(prefix=f"referee-fuzz-corpus-{name}-", dir=os.environ.get("REFEREE_FUZZ_TMP"))
         paths = [work, *(str(folder) for folder in harness.seeds)]
-    atheris.Setup([sys.argv[0], *options, *paths], test_one_input)
+    atheris.Setup([str(Path(__file__).resolve()), *options, *paths], test_one_input)
     atheris.Fuzz()
     return 0
 
