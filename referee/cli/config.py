@@ -136,10 +136,20 @@ class Config:
         return found
 
 
+def _expanded(text: str, where: str) -> Path:
+    """`~` and `~USER` expanded; UsageError for a user this machine does not know (pathlib's
+    RuntimeError, which would be a traceback)."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:
+        user = text[1:].split("/", 1)[0]
+        raise UsageError(f"{where}: {text}: no user {user}" if user else f"{where}: {text}: no home folder") from None
+
+
 def config_path() -> tuple[Path | None, str]:
     named = os.environ.get(CONFIG_VARIABLE)
     if named is not None:
-        return (Path(named).expanduser() if named.strip() else None), CONFIG_VARIABLE
+        return (_expanded(named, CONFIG_VARIABLE) if named.strip() else None), CONFIG_VARIABLE
     from platformdirs import user_config_path
 
     return user_config_path("referee") / "config.toml", "default location"
@@ -246,7 +256,7 @@ def _checked(setting: Setting, raw: object, where: str, base: Path | None) -> st
     if setting.kind == "seconds":
         try:
             seconds = float(raw) if isinstance(raw, (int, float, str)) and not isinstance(raw, bool) else -1.0
-        except ValueError:
+        except (ValueError, OverflowError):  # OverflowError: a TOML integer past a float's range
             seconds = -1.0
         if not 0 <= seconds < float("inf"):
             raise UsageError(f"{where}: {setting.key} is a number of seconds, not {raw!r}")
@@ -254,7 +264,7 @@ def _checked(setting: Setting, raw: object, where: str, base: Path | None) -> st
     if not isinstance(raw, str) or not raw.strip() or "\0" in raw:
         raise UsageError(f"{where}: {setting.key} is a non-empty string, not {raw!r}")
     if setting.kind == "path":
-        path = Path(raw).expanduser()
+        path = _expanded(raw, f"{where}: {setting.key}")
         return str(base / path if base is not None and not path.is_absolute() else path)
     return raw
 

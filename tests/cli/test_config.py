@@ -170,6 +170,9 @@ def test_the_password_test_leaves_the_environment_as_it_found_it() -> None:
         ("wait = -1\n", "wait is a number of seconds"),
         ("games = 3\n", "games is a non-empty string"),
         ("x" * (config.MAX_BYTES + 1), f"longer than {config.MAX_BYTES} bytes"),
+        # Found by the fuzzer (tests/fuzz/crashes/config): a traceback each, before.
+        ('outbox = "~nobody-such/out"\n', "outbox: ~nobody-such/out: no user nobody-such"),
+        ("wait = 1" + "0" * 400 + "\n", "wait is a number of seconds"),
     ],
 )
 def test_a_bad_file_is_one_line_and_exit_2(tmp_path: Path, text: str, said: str) -> None:
@@ -185,6 +188,10 @@ def test_bad_environment_values_and_a_missing_named_file_are_usage_errors(tmp_pa
     assert done.returncode == 2 and "REFEREE_STARTTLS: starttls is true or false" in done.stderr
     missing = _referee("mail", env={"REFEREE_CONFIG": str(tmp_path / "absent.toml")})
     assert missing.returncode == 2 and f"cannot read {tmp_path / 'absent.toml'}" in missing.stderr
+    nobody = _referee("config", env={"REFEREE_CONFIG": "~nobody-such/config.toml"})
+    assert nobody.returncode == 2 and nobody.stderr.splitlines() == [
+        "referee: REFEREE_CONFIG: ~nobody-such/config.toml: no user nobody-such"
+    ], nobody.stderr
 
 
 def test_record_commands_never_read_the_file(tmp_path: Path) -> None:
