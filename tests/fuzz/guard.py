@@ -70,6 +70,10 @@ def _where(path: object, dir_fd: object) -> str | None:
     return os.path.normpath(text)
 
 
+def _relative_name(path: object) -> bool:
+    return isinstance(path, (str, bytes)) and not os.path.isabs(os.fsdecode(path))
+
+
 def _inside(text: str, root: Path) -> bool:
     return text == str(root) or text.startswith(str(root) + os.sep)
 
@@ -90,6 +94,14 @@ def _hook(event: str, args: tuple[object, ...]) -> None:
         writes = (isinstance(flags, int) and flags & _WRITE_FLAGS) or (
             isinstance(mode, str) and any(letter in mode for letter in "wax+")
         )
+        if writes and _relative_name(path):
+            # Python's `open` audit event names no dir_fd: a relative path may be relative to a
+            # folder's descriptor (the store works so since issue 44), so it cannot be placed;
+            # a relative path that climbs (`..`) is an escape wherever it starts.
+            if ".." in os.fsdecode(path).split(os.sep):  # type: ignore[arg-type]
+                _armed.clear()
+                raise Escape(f"{event} of a path that climbs, outside the sandbox {root}: {path!r}")
+            return
         named = [(path, None)] if writes else []
     elif event in _PATH_EVENTS:
         named = [(args[at], args[fd] if fd is not None and fd < len(args) else None) for at, fd in _PATH_EVENTS[event]]

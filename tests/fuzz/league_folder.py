@@ -47,7 +47,7 @@ _state: dict[str, object] = {}
 
 
 def journals_on() -> bool:
-    return os.environ.get("REFEREE_FUZZ_JOURNALS", "") == "1"
+    return os.environ.get("REFEREE_FUZZ_JOURNALS", "1") != "0"
 
 
 def parse(data: bytes) -> tuple[bytes | None, dict[str, bytes]]:

@@ -17,10 +17,6 @@ from tests.fuzz.harnesses import HARNESSES, files_in
 
 KNOWN: dict[str, str] = {
     # "HARNESS/FILE": "the defect, where it is, what will fix it",
-    "league/journal-step-without-target.txt": "issue 44 item 1: recovery of a commit.json step without its "
-    "'target' raises KeyError in referee/store/journal.py _apply (exit 3, and the folder is wedged)",
-    "league/journal-target-outside.txt": "issue 44 item 1: recovery obeys a commit.json target '../outside.log' "
-    "and appends outside the league folder (referee/store/journal.py _apply; the fuzz guard stops it)",
 }
 
 
