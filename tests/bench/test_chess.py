@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.bench.chess import (
+    CHESS_READ,
     HEADER,
     JSON_OF_TEXT,
     NO_PGN_EXTRACT,
@@ -199,3 +200,27 @@ def test_the_commands_compared_run_in_turn_each_timed_and_measured(tmp_path: Pat
     assert order.read_text() == "ababab"
     assert timed["a"].status == 0 and timed["b"].status == 3
     assert all(0 < figure.seconds < 30 and figure.peak_mb > 1 for figure in timed.values())
+
+
+def _yardstick(tmp_path: Path, pgn: str) -> subprocess.CompletedProcess[str]:
+    pytest.importorskip("chess", reason="python-chess is not installed: pip install 'referee[bench]'")
+    path = tmp_path / "games.pgn"
+    path.write_text(pgn, encoding="utf-8")
+    return subprocess.run([sys.executable, "-c", CHESS_READ, str(path)], capture_output=True, text=True, check=False)
+
+
+def test_the_yardstick_counts_every_ply_of_every_game(tmp_path: Path) -> None:
+    text, plies = chess_pgn(500, "yardstick")
+    done = _yardstick(tmp_path, "\n".join([text] * 3))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{3 * plies}\n"
+
+
+def test_the_yardstick_rejects_an_illegal_move_without_playing_the_moves_again(tmp_path: Path) -> None:
+    """read_game records an illegal move in game.errors: the yardstick fails on it, so it
+    need not play every move a second time on a fresh board (issue 52)."""
+    for wrong in ("1. e4 e5 2. Ke3 *", "1. e4 e5 2. Nf3 Nc6 3. Qxf7 *", "1. e4 e4 *"):
+        done = _yardstick(tmp_path, f'[Event "good"]\n\n1. d4 d5 *\n\n[Event "bad"]\n\n{wrong}\n')
+        assert done.returncode == 1, wrong
+        assert done.stderr.splitlines()[-1].startswith("invalid game: "), done.stderr
+    assert ".push(" not in CHESS_READ and "mainline_moves" not in CHESS_READ
