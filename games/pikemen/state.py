@@ -408,8 +408,21 @@ class PikemenState(GameState[PikemenAction]):
         return note if self.counts[side] else note + " (no pieces)"
 
 
+CAPTURE_PREFERENCE = 40
+"""How much more often a purposeful player takes a capture than plays any one other action."""
+CHARGE_PREFERENCE = 4
+"""How much more often a purposeful player charges than turns in place."""
+
+
 class PikemenEngine(Engine[PikemenState]):
     info = PIKEMEN
+
+    def preference(self, state: object, action: object) -> int:
+        """Purposeful play (issue 52): a capture when one is open, far more often than
+        anything else (`CAPTURE_PREFERENCE`); a charge more often than turning in place."""
+        if action.__class__ is Charge:
+            return CAPTURE_PREFERENCE if action.capture else CHARGE_PREFERENCE  # type: ignore[attr-defined]
+        return 1
 
     def dialect(self) -> Dialect:
         return DIALECT
