@@ -310,6 +310,20 @@ class NikaState(GameState[NikaAction]):
 
     def _phalanx(self, names: tuple[str, ...]) -> list[int]:
         """The squares of a written group that is a phalanx of the city to move."""
+        board = self.board
+        if len(names) <= PIECES_PER_CITY and None not in (found := [INDEX.get(name) for name in names]):
+            # The usual case at once: a piece's byte is its city and its facing, so a group
+            # of the city's pieces all facing one way holds one byte on every square.
+            squares = [square for square in found if square is not None]
+            piece = board[squares[0]]
+            if (
+                piece
+                and CITY[piece] == self.city
+                and all(board[square] == piece for square in squares)
+                and len(set(squares)) == len(squares)
+                and _joined(tuple(squares))
+            ):
+                return squares
         if len(names) > PIECES_PER_CITY:
             raise IllegalActionError(f"a phalanx has at most {PIECES_PER_CITY} pieces")
         squares = []
@@ -318,7 +332,6 @@ class NikaState(GameState[NikaAction]):
             if square in squares:
                 raise IllegalActionError(f"{name} is named twice in the group")
             squares.append(square)
-        board = self.board
         facing = FACING[board[squares[0]]]
         for square in squares[1:]:
             if FACING[board[square]] != facing:
