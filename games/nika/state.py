@@ -311,19 +311,21 @@ class NikaState(GameState[NikaAction]):
     def _phalanx(self, names: tuple[str, ...]) -> list[int]:
         """The squares of a written group that is a phalanx of the city to move."""
         board = self.board
-        if len(names) <= PIECES_PER_CITY and None not in (found := [INDEX.get(name) for name in names]):
+        if len(names) <= PIECES_PER_CITY:
             # The usual case at once: a piece's byte is its city and its facing, so a group
             # of the city's pieces all facing one way holds one byte on every square.
-            squares = [square for square in found if square is not None]
-            piece = board[squares[0]]
-            if (
-                piece
-                and CITY[piece] == self.city
-                and all(board[square] == piece for square in squares)
-                and len(set(squares)) == len(squares)
-                and _joined(tuple(squares))
-            ):
-                return squares
+            squares = []
+            piece = -1
+            for name in names:
+                square = INDEX.get(name)
+                if square is None or (piece >= 0 and board[square] != piece):
+                    break
+                piece = board[square]
+                squares.append(square)
+            else:
+                if piece > 0 and CITY[piece] == self.city and len(set(squares)) == len(squares):
+                    if _joined(tuple(squares)):
+                        return squares
         if len(names) > PIECES_PER_CITY:
             raise IllegalActionError(f"a phalanx has at most {PIECES_PER_CITY} pieces")
         squares = []
