@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from referee.games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
 from referee.games.engine import ChanceSyntax, Engine
 from referee.games.nieuchess.actions import DIALECT, Battle, Invasion, Move
-from referee.games.nieuchess.board import BOARD, GRAY, NAMES, WIDTH, STANDARD_CRT, DataError, hex_index, read_crt_tag
+from referee.games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, WIDTH, DataError, hex_index, read_crt_tag
 from referee.games.nieuchess.hexsets import path_facts
 from referee.games.nieuchess.movement import ARMY, SIDES
 from referee.games.nieuchess.state import INVASIONS, NieuchessState

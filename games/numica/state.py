@@ -467,7 +467,7 @@ class NumicaEngine(Engine[NumicaState]):
     def preference(self, state: object, action: object) -> int:
         """Purposeful play (issue 52): a capture when one is open, far more often than
         a move (`CAPTURE_PREFERENCE`)."""
-        return CAPTURE_PREFERENCE if action.__class__ is Step and action.capture else 1  # type: ignore[attr-defined]
+        return CAPTURE_PREFERENCE if action.__class__ is Step and action.capture else 1
 
     def dialect(self) -> Dialect:
         return DIALECT

@@ -434,7 +434,7 @@ class PikemenEngine(Engine[PikemenState]):
         """Purposeful play (issue 52): a capture when one is open, far more often than
         anything else (`CAPTURE_PREFERENCE`); a charge more often than turning in place."""
         if action.__class__ is Charge:
-            return CAPTURE_PREFERENCE if action.capture else CHARGE_PREFERENCE  # type: ignore[attr-defined]
+            return CAPTURE_PREFERENCE if action.capture else CHARGE_PREFERENCE
         return 1
 
     def dialect(self) -> Dialect:
