@@ -106,6 +106,14 @@ class Engine(abc.ABC, Generic[StateT]):
         the same action, unchanged, unless the game has a longer way to write it."""
         return action
 
+    def preference(self, state: Any, action: object) -> int:
+        """How strongly a player with a purpose picks `action` (legal in `state`, before it
+        is applied) over the others, as a whole-number weight (0: only when every action
+        weighs 0), for the bench's purposeful records (`referee bench`, issue 52): what a
+        game's players go for (advances, pushes, captures, battles) weighs more. 1 for
+        every action, the default, is uniform random play."""
+        return 1
+
     def chance_syntax(self) -> ChanceSyntax | None:
         """How chance is written on this game's actions; None for a game whose actions
         carry none."""

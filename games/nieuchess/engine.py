@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 
 from referee.games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
 from referee.games.engine import ChanceSyntax, Engine
-from referee.games.nieuchess.actions import DIALECT, Battle, Move
-from referee.games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, DataError, hex_index, read_crt_tag
+from referee.games.nieuchess.actions import DIALECT, Battle, Invasion, Move
+from referee.games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, WIDTH, DataError, hex_index, read_crt_tag
 from referee.games.nieuchess.hexsets import path_facts
 from referee.games.nieuchess.movement import ARMY, SIDES
 from referee.games.nieuchess.state import INVASIONS, NieuchessState
@@ -30,6 +30,15 @@ CHANCE_SYNTAX = ChanceSyntax(
 
 POSITION_KEYS = {"r": "r", "b": "b", "red": "r", "blue": "b", "inv": "inv", "to": "to"}
 HEX_FORM = re.compile(r"[a-z][0-9]{1,2}", re.IGNORECASE)
+
+
+BATTLE_PREFERENCE = 20
+MULTI_BATTLE_PREFERENCE = 300
+CONTACT_PREFERENCE = 100
+ADVANCE_PREFERENCE = 6
+"""The weights of purposeful play (`NieuchessEngine.preference`) against 1 for any other
+action: a battle of one pawn a side, one of several, a move into contact, a move towards
+the enemy's half."""
 
 
 class NieuchessEngine(Engine[NieuchessState]):
@@ -61,6 +70,25 @@ class NieuchessEngine(Engine[NieuchessState]):
             return action
         hexes = tuple(path)
         return Move(tuple(NAMES[hex_] for hex_ in hexes), hexes, path_facts(hexes))
+
+    def preference(self, state: object, action: object) -> int:
+        """Purposeful play (issue 52): battles, above all of several pawns a side; moves
+        into contact with the enemy (which bring battles), then moves towards the enemy's
+        half; invasions more often than a move that goes nowhere."""
+        cls = action.__class__
+        if cls is Battle and isinstance(action, Battle):
+            return MULTI_BATTLE_PREFERENCE if len(action.attackers) + len(action.defenders) > 2 else BATTLE_PREFERENCE
+        if cls is Move and isinstance(action, Move) and isinstance(state, NieuchessState) and state.turn is not None:
+            side = state.turn.side
+            origin, target = hex_index(action.path[0]), hex_index(action.path[-1])
+            if origin is None or target is None:
+                return 1
+            occupant, enemy = state.field.occupant, 2 - side
+            if any(occupant[near] == enemy for near in BOARD.neighbours[target]):
+                return CONTACT_PREFERENCE
+            ahead = target // WIDTH - origin // WIDTH
+            return ADVANCE_PREFERENCE if (ahead > 0) == (side == 0) and ahead else 1
+        return 2 if cls is Invasion else 1
 
     def chance_syntax(self) -> ChanceSyntax:
         return CHANCE_SYNTAX

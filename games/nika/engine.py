@@ -5,17 +5,19 @@ from __future__ import annotations
 
 from referee.games.api import SetupError, Start
 from referee.games.engine import Engine
-from referee.games.nika.actions import DIALECT
+from referee.games.nika.actions import DIALECT, Pass, PhalanxMove, Rally, Rotate, Step
 from referee.games.nika.board import CITIES, LETTERS
 from referee.games.nika.state import (
     CITY,
     CLOSED,
+    FACING,
     FACING_OF,
     INDEX,
     NAMES,
     PIECE_TEXT,
     PIECES_PER_CITY,
     START,
+    STEP,
     VICTORY_SQUARES,
     NikaState,
     code,
@@ -32,6 +34,50 @@ class NikaEngine(Engine[NikaState]):
 
     def _start(self, start: Start) -> NikaState:
         return read_position(START if start.position is None else start.position)
+
+    def preference(self, state: object, action: object) -> int:
+        """Purposeful play (issue 52): phalanxes advance, above all when they push or
+        rout; a piece keeps its place in a phalanx, and a piece alone turns to join one;
+        pieces step and rally more than they turn; nobody passes while anything else is
+        open."""
+        if not isinstance(state, NikaState):
+            return 1
+        cls = action.__class__
+        if cls is PhalanxMove and isinstance(action, PhalanxMove):
+            squares = [INDEX[name] for name in action.squares]
+            plan = state._plan(squares, FACING_OF[action.direction])
+            return PREFERENCE_CONTACT if isinstance(plan, tuple) and (plan[1] or plan[2]) else PREFERENCE_PHALANX
+        if cls is Rotate and isinstance(action, Rotate):
+            if len(action.squares) > 1:
+                return 2
+            square = INDEX[action.squares[0]]
+            if _in_formation(state, square, FACING[state.board[square]]):
+                return 0
+            return PREFERENCE_JOIN if _in_formation(state, square, FACING_OF[action.facing]) else 1
+        if cls is Step and isinstance(action, Step):
+            square = INDEX[action.origin]
+            return 0 if _in_formation(state, square, FACING[state.board[square]]) else 2
+        return PREFERENCE.get(cls, 1)
+
+
+def _in_formation(state: NikaState, square: int, facing: int) -> bool:
+    """Whether a piece on `square` facing `facing` would stand beside a piece of its city
+    facing the same way (a phalanx)."""
+    board, city = state.board, CITY[state.board[square]]
+    for direction in range(4):
+        other = STEP[direction][square]
+        if other >= 0 and (piece := board[other]) and CITY[piece] == city and FACING[piece] == facing:
+            return True
+    return False
+
+
+PREFERENCE: dict[type, int] = {Rally: 4, Pass: 0}
+PREFERENCE_JOIN = 10
+"""A piece alone turning to stand in a phalanx."""
+PREFERENCE_PHALANX = 12
+"""A phalanx move that meets nobody: an advance."""
+PREFERENCE_CONTACT = 60
+"""A phalanx move that pushes or routs."""
 
 
 def read_position(text: str) -> NikaState:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from referee.games.api import Event, EventKind, GameState, IllegalActionError, Reason
 from referee.games.nika.actions import PASS, NikaAction, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
@@ -25,6 +26,8 @@ NAMES = BOARD.names
 INDEX = BOARD.index()
 CENTRAL = BOARD.central()
 STEP = BOARD.step
+NEXT_TO = tuple(frozenset(table[square] for table in STEP) - {-1} for square in range(len(STEP[0])))
+"""Each square's orthogonal neighbours on the board."""
 VICTORY = BOARD.victory_owner
 RALLY_SQUARES = tuple(BOARD.area(BOARD.rally_owner, city) for city in range(4))
 VICTORY_SQUARES = tuple(BOARD.area(VICTORY, city) for city in range(4))
@@ -307,6 +310,22 @@ class NikaState(GameState[NikaAction]):
 
     def _phalanx(self, names: tuple[str, ...]) -> list[int]:
         """The squares of a written group that is a phalanx of the city to move."""
+        board = self.board
+        if len(names) <= PIECES_PER_CITY:
+            # The usual case at once: a piece's byte is its city and its facing, so a group
+            # of the city's pieces all facing one way holds one byte on every square.
+            squares = []
+            piece = -1
+            for name in names:
+                square = INDEX.get(name)
+                if square is None or (piece >= 0 and board[square] != piece):
+                    break
+                piece = board[square]
+                squares.append(square)
+            else:
+                if piece > 0 and CITY[piece] == self.city and len(set(squares)) == len(squares):
+                    if _joined(tuple(squares)):
+                        return squares
         if len(names) > PIECES_PER_CITY:
             raise IllegalActionError(f"a phalanx has at most {PIECES_PER_CITY} pieces")
         squares = []
@@ -315,7 +334,6 @@ class NikaState(GameState[NikaAction]):
             if square in squares:
                 raise IllegalActionError(f"{name} is named twice in the group")
             squares.append(square)
-        board = self.board
         facing = FACING[board[squares[0]]]
         for square in squares[1:]:
             if FACING[board[square]] != facing:
@@ -323,7 +341,7 @@ class NikaState(GameState[NikaAction]):
                     f"{names[0]} faces {FACINGS[facing]} but {NAMES[square]} faces "
                     f"{FACINGS[FACING[board[square]]]}: a phalanx's pieces all face the same way"
                 )
-        if not _connected(squares):
+        if not _joined(tuple(squares)):
             raise IllegalActionError(
                 f"{'+'.join(names)} is not one connected group: a phalanx's pieces are joined "
                 "side to side (diagonals are not adjacent)"
@@ -515,6 +533,17 @@ class NikaState(GameState[NikaAction]):
             left = ACTIONS_PER_TURN - self.acted if self.turn_open and self.acted < ACTIONS_PER_TURN else 2
             lines.append(f"{CITIES[self.city]} to move ({left} action{'s' if left > 1 else ''} left)")
         return "\n".join(lines)
+
+
+@lru_cache(maxsize=8192)
+def _joined(squares: tuple[int, ...]) -> bool:
+    """`_connected`, remembered: whether a group is joined depends on its squares alone, and
+    a game's phalanxes move and turn as the same few groups again and again (a quarter of
+    the actions of purposeful play, issue 52)."""
+    if len(squares) == 2:
+        first, second = squares
+        return second in NEXT_TO[first]
+    return _connected(list(squares))
 
 
 def _connected(squares: list[int]) -> bool:

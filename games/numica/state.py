@@ -457,8 +457,17 @@ class NumicaState(GameState[NumicaAction]):
         return "\n".join(lines)
 
 
+CAPTURE_PREFERENCE = 12
+"""How much more often a purposeful player takes a capture than plays any one other action."""
+
+
 class NumicaEngine(Engine[NumicaState]):
     info = NUMICA
+
+    def preference(self, state: object, action: object) -> int:
+        """Purposeful play (issue 52): a capture when one is open, far more often than
+        a move (`CAPTURE_PREFERENCE`)."""
+        return CAPTURE_PREFERENCE if action.__class__ is Step and action.capture else 1
 
     def dialect(self) -> Dialect:
         return DIALECT

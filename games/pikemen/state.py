@@ -75,6 +75,11 @@ def _describe(piece: Piece, sides: tuple[str, ...]) -> str:
     return f"{sides[owner]}'s {pose}{SIZE_WORDS[size - 1]} piece{tail}"
 
 
+_CHARGE_EVENTS: dict[Charge, tuple[Event, ...]] = {}
+"""The event of each legal charge without a capture played so far, by its action: a legal
+charge names two squares of the board and a facing, so there are at most a few thousand."""
+
+
 class PikemenState(GameState[PikemenAction]):
     info = PIKEMEN
     actions_per_turn = 1
@@ -224,7 +229,10 @@ class PikemenState(GameState[PikemenAction]):
         return _TURN_EVENTS[square][facing]
 
     def _charge(self, action: Charge) -> tuple[Event, ...]:
-        origin, piece = self._own_piece(action.origin)
+        origin = SQUARE_INDEX.get(action.origin)
+        piece = None if origin is None else self.board[origin]
+        if origin is None or piece is None or piece[0] != self.mover:  # `_own_piece` says why
+            origin, piece = self._own_piece(action.origin)
         target = SQUARE_INDEX.get(action.target)
         if target is None:
             raise IllegalActionError(f"{action.target} is not on the board (files a-h, ranks 1-8)")
@@ -278,10 +286,15 @@ class PikemenState(GameState[PikemenAction]):
             raise self._unchanged(action.origin, facing)
         board[origin] = None
         board[target] = (owner, size, new_facing)
-        turned = f", turning {action.facing}" if action.facing else ""
         if victim is None:
-            return (Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}{turned}"),)
-        return self._capture(action, victim, turned)
+            events = _CHARGE_EVENTS.get(action)
+            if events is None:  # (each charge's event made once: its text is the action's alone)
+                turned = f", turning {action.facing}" if action.facing else ""
+                events = _CHARGE_EVENTS[action] = (
+                    Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}{turned}"),
+                )
+            return events
+        return self._capture(action, victim, f", turning {action.facing}" if action.facing else "")
 
     def _capture(self, action: Charge, victim: Piece, turned: str) -> tuple[Event, ...]:
         me = self.sides[self.mover]
@@ -408,8 +421,21 @@ class PikemenState(GameState[PikemenAction]):
         return note if self.counts[side] else note + " (no pieces)"
 
 
+CAPTURE_PREFERENCE = 40
+"""How much more often a purposeful player takes a capture than plays any one other action."""
+CHARGE_PREFERENCE = 4
+"""How much more often a purposeful player charges than turns in place."""
+
+
 class PikemenEngine(Engine[PikemenState]):
     info = PIKEMEN
+
+    def preference(self, state: object, action: object) -> int:
+        """Purposeful play (issue 52): a capture when one is open, far more often than
+        anything else (`CAPTURE_PREFERENCE`); a charge more often than turning in place."""
+        if action.__class__ is Charge:
+            return CAPTURE_PREFERENCE if action.capture else CHARGE_PREFERENCE
+        return 1
 
     def dialect(self) -> Dialect:
         return DIALECT

@@ -6,7 +6,8 @@ written to a file (size 1x), and the same records ten times over (10x). The whol
 start-up included, a fresh process each run, the best of `runs`, with its peak memory;
 the commands compared at one size run in turn, so that a drift of the machine's speed
 slows them alike.
-Beside it, python-chess reads and validates a PGN of as many plies, made by python-chess
+Beside it, python-chess reads and validates (`CHESS_READ`: `read_game`, no second playing
+of the moves) a PGN of as many plies, made by python-chess
 itself in the same run from seeded random games (repeated for 10x, as the referee's
 records are), also as a whole process. The ratio is the referee's actions per second
 over python-chess's plies per second, shown beside the goal (`GOALS`), and a
@@ -30,9 +31,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.bench.records import SHAPES, shaped_play
+from referee.bench.records import DEFAULT_SHAPES, SHAPES, shaped_play, shares
 from referee.games import registry
 from referee.judge.errors import UsageError
+from referee.judge.playout import Playout
 
 SCALES = (1, 10)
 DEFAULT_GOAL = 7.0
@@ -41,9 +43,7 @@ GOALS = {"nieuchess": 3.0}
 where a game has none of its own): issue 34 sets 7x for Nika, Numica and Pikemen (5x in
 issue 23), 3x for Nieuchess. A goal belongs to the tool, not to the game's facts."""
 
-# The python-chess child: read every game of a PGN (read_game parses each SAN move against
-# the board, so an illegal move is an error) and play it to its end.
-_CHESS_READ = """
+CHESS_READ = """
 import sys
 import chess.pgn
 plies = 0
@@ -51,12 +51,15 @@ with open(sys.argv[1], encoding="utf-8") as stream:
     while (game := chess.pgn.read_game(stream)) is not None:
         if game.errors:
             raise SystemExit(f"invalid game: {game.errors[0]}")
-        board = game.board()
-        for move in game.mainline_moves():
-            board.push(move)
-            plies += 1
+        plies += sum(1 for _ in game.mainline())
 print(plies)
 """
+"""The python-chess child, the yardstick: the least work python-chess needs to validate a
+PGN. `read_game` parses each SAN move against the board as it reads, so an illegal or
+ambiguous move is recorded in `game.errors`; the child fails on the first, and counts the
+mainline's plies. Playing every move again on a fresh board (as the bench's child did
+until issue 52) replays each game twice: 1.29 times the work, every ratio that much
+too high."""
 
 
 class Timed(NamedTuple):
@@ -138,16 +141,28 @@ def read_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
-def playouts(name: str, actions: int, seed: str, shape: str = "short") -> tuple[bytes, int, int]:
-    """Random records of a game of at least `actions` actions in all, written in a bench
-    shape (`records.SHAPES`): the file's bytes, its records and its actions."""
-    texts: list[str] = []
+class Corpus(NamedTuple):
+    """A bench corpus at size 1x: the file's bytes, its records and actions, the share of
+    each action kind (most common first) and the share of turns that are replacement steps."""
+
+    data: bytes
+    records: int
+    actions: int
+    kinds: dict[str, float]
+    steps: float
+
+
+def playouts(name: str, actions: int, seed: str, shape: str = "short") -> Corpus:
+    """Random records of a game of at least `actions` actions in all, played and written in
+    a bench shape (`records.SHAPES`)."""
+    played: list[Playout] = []
     made = 0
     while made < actions:
-        played = shaped_play(name, None, f"{seed}-{name}-{len(texts)}", shape)
-        texts.append(played.text)
-        made += played.actions
-    return ("\n".join(texts) + "\n").encode("utf-8"), len(texts), made
+        played.append(shaped_play(name, None, f"{seed}-{name}-{len(played)}", shape))
+        made += played[-1].actions
+    kinds, steps = shares(played)
+    data = ("\n".join(item.text for item in played) + "\n").encode("utf-8")
+    return Corpus(data, len(played), made, kinds, steps)
 
 
 def has_chess() -> bool:
@@ -239,72 +254,125 @@ def format_row(row: Row) -> str:
     return line
 
 
+SHAPE_OF_SHAPE = 0.8
+"""The least speed per action a shape may have beside the fastest shape of the same game,
+size and mode (issue 52: no shape below 0.8 of another's)."""
+
+
+def format_shares(name: str, shape: str, corpus: Corpus) -> str:
+    """The line that gives a corpus's share of each action kind (and of replacement steps,
+    for a game that has them)."""
+    kinds = ", ".join(f"{kind} {share:.1%}" for kind, share in corpus.kinds.items())
+    line = f"{name} {shape}: {kinds}"
+    if registry.GAMES[name].step_labels:
+        line += f"; replacement steps {corpus.steps:.1%} of turns"
+    return line
+
+
+def format_shapes(name: str, scale: int, mode: str, rates: dict[str, float]) -> str:
+    """The line that compares the shapes' speeds per action at one size and mode: each as a
+    share of the fastest's, marked when one is below `SHAPE_OF_SHAPE`."""
+    fastest = max(rates.values())
+    shares_of = ", ".join(f"{shape} {_down(rate / fastest):.2f}" for shape, rate in rates.items())
+    low = min(rates.values()) / fastest < SHAPE_OF_SHAPE
+    return f"{name:<11}{scale:>4}x{mode:>5}  {shares_of} of the fastest" + (f" (below {SHAPE_OF_SHAPE})" if low else "")
+
+
 def compare(
     names: list[str] | None,
     actions: int = ACTIONS,
     seed: str = "bench",
     runs: int = 3,
     sizes: tuple[int, ...] = SCALES,
-    shape: str = "short",
+    shapes: tuple[str, ...] = DEFAULT_SHAPES,
 ) -> Iterator[str]:
-    """One line per game, size and mode (text and `--json`): the referee's whole-process
-    speed and peak memory, beside python-chess's and pgn-extract's (when installed) and the
-    ratio to python-chess against the game's goal; a `--json` line also gives its speed as a
-    share of text's. A first line names the records' shape (`records.SHAPES`); without
-    pgn-extract, a last line says so."""
+    """For each shape (`records.SHAPES`), a line that names it and one line per game, size
+    and mode (text and `--json`): the referee's whole-process speed and peak memory, beside
+    python-chess's and pgn-extract's (when installed) and the ratio to python-chess against
+    the game's goal; a `--json` line also gives its speed as a share of text's. Then the
+    share of each action kind in each shape's corpus and, with several shapes, their speeds
+    per action side by side. Without pgn-extract, a last line says so."""
     chess_here = has_chess()
     extractor = pgn_extract()
     chosen = names or list(registry.GAMES)
-    yield f"records of the {shape} shape: {SHAPES[shape].description}"
-    yield HEADER
+    corpora: dict[tuple[str, str], Corpus] = {}
+    speeds: dict[tuple[str, int, str], dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
-        for name in chosen:
-            goal = GOALS.get(name, DEFAULT_GOAL)
-            block, records, made = playouts(name, actions, seed, shape)
-            pgn: tuple[str, int] | None = None
-            for scale in sizes:
-                ours = Path(folder, f"{name}-{scale}x.rgn")
-                ours.write_bytes(block * scale)
-                their_rate: float | None = None
-                extract_rate: float | None = None
-                chess_mb = 0.0
-                commands = {mode: [*_referee_command(), "check", *flags, str(ours)] for mode, flags in MODES.items()}
-                if chess_here:
-                    if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
-                        pgn = chess_pgn(made, f"{seed}-chess-{name}")
-                    theirs = Path(folder, f"{name}-{scale}x.pgn")
-                    theirs.write_text("\n".join([pgn[0]] * scale), encoding="utf-8")
-                    commands["chess"] = [sys.executable, "-c", _CHESS_READ, str(theirs)]
-                    if extractor is not None and pgn_extract_reads(extractor, theirs) is not None:
-                        commands["pgn-extract"] = [extractor, "-r", "-s", str(theirs)]
-                timed = timed_in_turn(commands, runs)
-                if "chess" in timed and timed["chess"].status == 0 and pgn is not None:
-                    their_rate, chess_mb = pgn[1] * scale / timed["chess"].seconds, timed["chess"].peak_mb
-                if "pgn-extract" in timed and timed["pgn-extract"].status == 0 and pgn is not None:
-                    extract_rate = pgn[1] * scale / timed["pgn-extract"].seconds
-                text_rate: float | None = None
-                for mode in MODES:
-                    referee = timed[mode]
-                    failed = referee.status != 0
-                    rate = None if failed else made * scale / referee.seconds
-                    yield format_row(
-                        Row(
-                            name,
-                            scale,
-                            mode,
-                            records * scale,
-                            made * scale,
-                            rate,
-                            referee.peak_mb,
-                            their_rate,
-                            chess_mb,
-                            extract_rate,
-                            goal,
-                            text_rate if mode == "json" else None,
-                            f"referee check exited with {referee.status}" if failed else "",
-                        )
-                    )
-                    if mode == "text":
-                        text_rate = rate
+        for shape in shapes:
+            yield f"records of the {shape} shape: {SHAPES[shape].description}"
+            yield HEADER
+            for name in chosen:
+                corpus = corpora[name, shape] = playouts(name, actions, seed, shape)
+                for row in _measured(name, corpus, seed, runs, sizes, folder, chess_here, extractor):
+                    if row.rate is not None:
+                        speeds.setdefault((name, row.scale, row.mode), {})[shape] = row.rate
+                    yield format_row(row)
+    yield "share of each kind of action in each shape's records:"
+    for name in chosen:
+        for shape in shapes:
+            yield format_shares(name, shape, corpora[name, shape])
+    if len(shapes) > 1:
+        yield "speed per action of each shape, as a share of the fastest shape's:"
+        for (name, scale, mode), rates in speeds.items():
+            if len(rates) > 1:
+                yield format_shapes(name, scale, mode, rates)
     if extractor is None:
         yield NO_PGN_EXTRACT
+
+
+def _measured(
+    name: str,
+    corpus: Corpus,
+    seed: str,
+    runs: int,
+    sizes: tuple[int, ...],
+    folder: str,
+    chess_here: bool,
+    extractor: str | None,
+) -> Iterator[Row]:
+    """The rows of one game's corpus at every size, text and `--json`."""
+    goal = GOALS.get(name, DEFAULT_GOAL)
+    block, records, made = corpus.data, corpus.records, corpus.actions
+    pgn: tuple[str, int] | None = None
+    for scale in sizes:
+        ours = Path(folder, f"{name}-{scale}x.rgn")
+        ours.write_bytes(block * scale)
+        their_rate: float | None = None
+        extract_rate: float | None = None
+        chess_mb = 0.0
+        commands = {mode: [*_referee_command(), "check", *flags, str(ours)] for mode, flags in MODES.items()}
+        if chess_here:
+            if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
+                pgn = chess_pgn(made, f"{seed}-chess-{name}")
+            theirs = Path(folder, f"{name}-{scale}x.pgn")
+            theirs.write_text("\n".join([pgn[0]] * scale), encoding="utf-8")
+            commands["chess"] = [sys.executable, "-c", CHESS_READ, str(theirs)]
+            if extractor is not None and pgn_extract_reads(extractor, theirs) is not None:
+                commands["pgn-extract"] = [extractor, "-r", "-s", str(theirs)]
+        timed = timed_in_turn(commands, runs)
+        if "chess" in timed and timed["chess"].status == 0 and pgn is not None:
+            their_rate, chess_mb = pgn[1] * scale / timed["chess"].seconds, timed["chess"].peak_mb
+        if "pgn-extract" in timed and timed["pgn-extract"].status == 0 and pgn is not None:
+            extract_rate = pgn[1] * scale / timed["pgn-extract"].seconds
+        text_rate: float | None = None
+        for mode in MODES:
+            referee = timed[mode]
+            failed = referee.status != 0
+            rate = None if failed else made * scale / referee.seconds
+            yield Row(
+                name,
+                scale,
+                mode,
+                records * scale,
+                made * scale,
+                rate,
+                referee.peak_mb,
+                their_rate,
+                chess_mb,
+                extract_rate,
+                goal,
+                text_rate if mode == "json" else None,
+                f"referee check exited with {referee.status}" if failed else "",
+            )
+            if mode == "text":
+                text_rate = rate

@@ -22,41 +22,98 @@ ROUNDS = 5
 
 
 class Shape(NamedTuple):
-    """How a bench corpus's records are written (nieuchess.md allows both): its playouts'
-    chance of ending a turn early, and whether each action is spelled out in full."""
+    """How a bench corpus's records are played and written (nieuchess.md allows both
+    written forms): its playouts' chance of ending a turn early, whether each action is
+    spelled out in full, and whether the actions are drawn as people play (weighted by
+    `Engine.preference`) or uniformly."""
 
     end_chance: int
     spelled_out: bool
     description: str
+    purposeful: bool = False
 
 
 SHAPES = {
+    "purposeful": Shape(
+        4,
+        False,
+        "purposeful play (advances, pushes, captures, battles preferred, as people play), "
+        "moves in destination form, every battle's roll and result written",
+        purposeful=True,
+    ),
     "short": Shape(
-        4, False, "moves in destination form (e4-g7), about 4 actions a turn, every battle's roll and result written"
+        4,
+        False,
+        "uniform random play, moves in destination form (e4-g7), about 4 actions a turn, "
+        "every battle's roll and result written",
     ),
     "long": Shape(
         40,
         True,
-        "every move written hex by hex (rides up to 20 steps), about 16 actions a complete turn, "
-        "every battle's roll, result and choices written, replacement steps",
+        "uniform random play, every move written hex by hex (rides up to 20 steps), about 16 actions a "
+        "complete turn, every battle's roll, result and choices written, replacement steps",
     ),
 }
-"""The shapes of the bench corpora: `short` is the canonical form of the playouts; `long`
-writes every Nieuchess move hex by hex and lets turns run long (other games' records are
-the same in both shapes: their actions have one written form)."""
+"""The shapes of the bench corpora: `purposeful` draws each legal action with the weight
+the game gives it (`Engine.preference`: records as people play them, issue 52); `short` is
+the canonical form of uniform playouts; `long` writes every Nieuchess move hex by hex and
+lets turns run long (other games' records are the same as `short`: their actions have one
+written form)."""
+
+DEFAULT_SHAPES = ("purposeful", "short")
+"""What `referee bench` measures unless told: records as people play them, and uniform ones."""
 
 
 def shaped_play(game: str, players: int | None, seed: str, shape: str = "short") -> Playout:
-    """A random playout whose record is written in a bench shape (`SHAPES`)."""
+    """A random playout whose record is played and written in a bench shape (`SHAPES`)."""
     chosen = SHAPES[shape]
-    return play(game, players, seed, end_chance=chosen.end_chance, spelled_out=chosen.spelled_out)
+    return play(
+        game,
+        players,
+        seed,
+        end_chance=chosen.end_chance,
+        spelled_out=chosen.spelled_out,
+        purposeful=chosen.purposeful,
+    )
 
 
 def read_shape(text: str) -> str:
-    """`--shape short|long`. Raises UsageError."""
+    """`--shape short|long|purposeful`. Raises UsageError."""
     if text not in SHAPES:
-        raise UsageError(f"--shape is one of {', '.join(SHAPES)}, not {text!r}")
+        raise UsageError(f"--shape is one of {', '.join(SHAPES)} (or several, separated by commas), not {text!r}")
     return text
+
+
+def read_shapes(text: str) -> tuple[str, ...]:
+    """`--shape purposeful,short`: one shape or several, each once. Raises UsageError."""
+    shapes = tuple(read_shape(part) for part in text.split(","))
+    if len(set(shapes)) != len(shapes):
+        raise UsageError(f"--shape names each shape once, not {text!r}")
+    return shapes
+
+
+def action_kind(action: object) -> str:
+    """The kind of an action, for the shares of a corpus: the name of its class in the game
+    API, `capture` added where the action says it captures."""
+    name = type(action).__name__
+    return f"{name} capture" if getattr(action, "capture", False) is True else name
+
+
+def shares(playouts: list[Playout]) -> tuple[dict[str, float], float]:
+    """The share of each action kind among the playouts' actions, most common first, and
+    the share of their turns that are replacement steps."""
+    kinds: dict[str, int] = {}
+    turns = steps = 0
+    for played in playouts:
+        for turn in played.record.turns:
+            turns += 1
+            steps += turn.step
+            for move in turn.moves:
+                kind = action_kind(move.action)
+                kinds[kind] = kinds.get(kind, 0) + 1
+    total = sum(kinds.values()) or 1
+    ordered = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
+    return {kind: count / total for kind, count in ordered}, steps / (turns or 1)
 
 
 SHORT_RECORD = """[Game "numica"]

@@ -436,10 +436,12 @@ def bench(
         str,
         typer.Option(
             "--shape",
-            help="How the records are written: short (moves in destination form, about 4 actions a turn) or "
-            "long (Nieuchess moves hex by hex, long turns, every roll written).",
+            help="How the records are played and written, one shape or several separated by commas: "
+            "purposeful (as people play: advances, pushes, captures, battles), short (uniform random play, "
+            "moves in destination form) or long (uniform, Nieuchess moves hex by hex, long turns, every roll "
+            "written). Default: purposeful,short (--in-process: the first).",
         ),
-    ] = "short",
+    ] = "purposeful,short",
     in_process: Annotated[
         bool,
         typer.Option("--in-process", help="Instead, time reading and checking inside one process, per player count."),
@@ -512,7 +514,7 @@ def bench(
 
     try:
         chosen = [game_name(name) for name in names or []]
-        shape = benchmark.read_shape(shape)
+        shapes = benchmark.read_shapes(shape)
         rows: Iterable[str]
         if imap is not None:
             from referee.bench.imap import flood as flooded
@@ -531,7 +533,7 @@ def bench(
         elif startup:
             rows = benchmark.startup(startup)
         elif in_process:
-            rows = benchmark.run(chosen or None, records, seed, shape)
+            rows = benchmark.run(chosen or None, records, seed, shapes[0])
         else:
             from referee.bench import chess as bench_chess
 
@@ -541,7 +543,7 @@ def bench(
                     "pip install '.[bench]' in the checkout"
                 )
             scales = bench_chess.read_sizes(sizes)
-            rows = bench_chess.compare(chosen or None, actions, seed, runs, scales, shape)
+            rows = bench_chess.compare(chosen or None, actions, seed, runs, scales, shapes)
         for row in rows:
             out(row)
     except UsageError as error:

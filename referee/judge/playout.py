@@ -38,6 +38,7 @@ def play(
     max_turns: int = 200,
     end_chance: int = 4,
     spelled_out: bool = False,
+    purposeful: bool = False,
 ) -> Playout:
     """Play random legal actions from the start until the game ends or `max_turns` turns.
 
@@ -46,6 +47,9 @@ def play(
     each action is written in the longest form the game allows (`Engine.spelled_out`:
     Nieuchess's moves hex by hex), and half of them are the longest written of
     `SPELLED_CANDIDATES` legal actions of a kind drawn (long rides along the hot line).
+    With `purposeful`, each legal action is drawn with the weight the game gives it
+    (`Engine.preference`: advances, pushes, captures, battles weigh more), as people play;
+    without, every legal action is as likely (uniform play).
     """
     engine = registry.engine(game)
     tags = {"Game": game, **engine.new_tags(players, f"{seed}-game", None)}
@@ -65,7 +69,7 @@ def play(
             legal = [action for action in state.legal_actions() if not isinstance(action, Resign)]
             if not legal or (state.can_end_turn() and choose.below(end_chance) == 0):
                 break
-            action = legal[choose.below(len(legal))]
+            action = _weighted(engine, state, legal, choose) if purposeful else legal[choose.below(len(legal))]
             if spelled_out:
                 action = _spelled(engine, state, legal, action, choose)
             state.apply(action)
@@ -77,6 +81,21 @@ def play(
             state.end_turn()
     record = Record(game, tuple(Tag(name, value, NOWHERE) for name, value in tags.items()), tuple(turns), NOWHERE)
     return Playout(record, writer.write(record, engine.dialect()), state, actions)
+
+
+def _weighted(engine: Engine[Any], state: GameState[Any], legal: list[Any], choose: SeedStream) -> Any:
+    """A legal action drawn with the weights of `Engine.preference` (uniformly when they are
+    all 0): the game's own choices, only weighted."""
+    weights = [engine.preference(state, action) for action in legal]
+    total = sum(weights)
+    if total <= 0:
+        return legal[choose.below(len(legal))]
+    drawn = choose.below(total)
+    for action, weight in zip(legal, weights, strict=True):
+        if drawn < weight:
+            return action
+        drawn -= weight
+    raise AssertionError("a draw below the total weight picks an action")  # pragma: no cover
 
 
 def _spelled(engine: Engine[Any], state: GameState[Any], legal: list[Any], action: Any, choose: SeedStream) -> Any:

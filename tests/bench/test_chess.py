@@ -10,12 +10,17 @@ from pathlib import Path
 import pytest
 
 from referee.bench.chess import (
+    CHESS_READ,
     HEADER,
     JSON_OF_TEXT,
     NO_PGN_EXTRACT,
+    SHAPE_OF_SHAPE,
+    Corpus,
     Row,
     chess_pgn,
     format_row,
+    format_shapes,
+    format_shares,
     pgn_extract,
     pgn_extract_reads,
     read_sizes,
@@ -68,12 +73,20 @@ COLUMNS = [
 
 def test_bench_prints_both_modes_both_rates_their_ratio_and_the_goal_at_1x_and_10x() -> None:
     pytest.importorskip("chess", reason="python-chess is not installed: pip install 'referee[bench]'")
-    done = _bench("bench", "--actions", "300", "--runs", "1", "Numica", "nieuchess")
+    done = _bench("bench", "--actions", "300", "--runs", "1", "--shape", "short", "Numica", "nieuchess")
     assert done.returncode == 0, done.stderr
     shape, header, *rows = done.stdout.splitlines()
-    assert shape.startswith("records of the short shape: moves in destination form")
+    assert shape.startswith("records of the short shape: uniform random play, moves in destination form")
     if pgn_extract() is None:
         assert rows.pop() == NO_PGN_EXTRACT
+    assert rows[-3:] == [
+        "share of each kind of action in each shape's records:",
+        rows[-2],
+        rows[-1],
+    ]
+    assert rows[-2].startswith("numica short: Step ") and rows[-1].startswith("nieuchess short: Move ")
+    assert "replacement steps" in rows[-1] and "replacement steps" not in rows[-2]
+    rows = rows[:-3]
     assert header.split() == COLUMNS
     assert [row.split()[:3] for row in rows] == [
         [game, size, mode] for game in ("numica", "nieuchess") for size in ("1x", "10x") for mode in ("text", "json")
@@ -105,17 +118,31 @@ def test_bench_without_python_chess_shows_the_referee_alone_and_says_why() -> No
         "referee bench: python-chess is not installed, so its figures are left out: "
         "pip install '.[bench]' in the checkout"
     ]
-    shape, header, *rows, note = done.stdout.splitlines()
-    assert shape.startswith("records of the short shape")
-    assert header.split() == COLUMNS
-    assert note == NO_PGN_EXTRACT  # said once, after the table
-    assert [row.split()[:3] for row in rows] == [
-        ["pikemen", "1x", "text"],
-        ["pikemen", "1x", "json"],
-        ["pikemen", "10x", "text"],
-        ["pikemen", "10x", "json"],
-    ]
-    assert all(row.split()[7:12] == ["-", "-", "-", "-", "7.0"] for row in rows)
+    lines = done.stdout.splitlines()
+    assert lines[-1] == NO_PGN_EXTRACT  # said once, after the tables
+    purposeful, shorter = lines[0:6], lines[6:12]
+    assert purposeful[0].startswith("records of the purposeful shape: purposeful play")
+    assert shorter[0].startswith("records of the short shape: uniform random play")
+    for block in (purposeful, shorter):
+        assert block[1].split() == COLUMNS
+        rows = block[2:]
+        assert [row.split()[:3] for row in rows] == [
+            ["pikemen", "1x", "text"],
+            ["pikemen", "1x", "json"],
+            ["pikemen", "10x", "text"],
+            ["pikemen", "10x", "json"],
+        ]
+        assert all(row.split()[7:12] == ["-", "-", "-", "-", "7.0"] for row in rows)
+    assert lines[12] == "share of each kind of action in each shape's records:"
+    assert lines[13].startswith("pikemen purposeful: ") and lines[14].startswith("pikemen short: ")
+    assert lines[15] == "speed per action of each shape, as a share of the fastest shape's:"
+    compared = lines[16:20]
+    assert [row.split()[:3] for row in compared] == [row.split()[:3] for row in purposeful[2:]]
+    for row in compared:
+        shares = re.findall(r"(purposeful|short) (\d\.\d\d)", row)
+        assert [shape for shape, _ in shares] == ["purposeful", "short"]
+        assert max(float(share) for _, share in shares) == 1.0
+        assert row.endswith(" (below 0.8)") == (min(float(share) for _, share in shares) < 0.8)
 
 
 def test_bench_sizes_are_whole_multiples_or_a_usage_error() -> None:
@@ -173,6 +200,23 @@ def test_the_report_without_python_chess_or_pgn_extract_shows_dashes_and_no_mark
     assert format_row(_row(pgn_extract=None)).split()[9] == "-"
 
 
+def test_the_shapes_line_gives_each_as_a_share_of_the_fastest_and_marks_below_0_8() -> None:
+    assert SHAPE_OF_SHAPE == 0.8
+    line = format_shapes("nika", 10, "json", {"purposeful": 400.0, "short": 500.0})
+    assert line == "nika         10x json  purposeful 0.80, short 1.00 of the fastest"
+    low = format_shapes("nika", 10, "text", {"purposeful": 399.0, "short": 500.0})
+    assert low.endswith("purposeful 0.79, short 1.00 of the fastest (below 0.8)")
+
+
+def test_the_shares_line_names_every_kind_and_the_replacement_steps_where_a_game_has_them() -> None:
+    corpus = Corpus(b"", 1, 10, {"Move": 0.7, "Battle": 0.2, "Place": 0.1}, 0.125)
+    assert format_shares("nieuchess", "purposeful", corpus) == (
+        "nieuchess purposeful: Move 70.0%, Battle 20.0%, Place 10.0%; replacement steps 12.5% of turns"
+    )
+    nika = Corpus(b"", 1, 10, {"Rotate": 0.5, "PhalanxMove": 0.5}, 0.0)
+    assert format_shares("nika", "short", nika) == "nika short: Rotate 50.0%, PhalanxMove 50.0%"
+
+
 def test_a_failed_check_is_said_on_its_line() -> None:
     failed = format_row(_row(rate=None, failed="referee check exited with 3"))
     assert failed.split()[:5] == ["pikemen", "10x", "text", "2610", "500800"]
@@ -200,3 +244,27 @@ def test_the_commands_compared_run_in_turn_each_timed_and_measured(tmp_path: Pat
     assert order.read_text() == "ababab"
     assert timed["a"].status == 0 and timed["b"].status == 3
     assert all(0 < figure.seconds < 30 and figure.peak_mb > 1 for figure in timed.values())
+
+
+def _yardstick(tmp_path: Path, pgn: str) -> subprocess.CompletedProcess[str]:
+    pytest.importorskip("chess", reason="python-chess is not installed: pip install 'referee[bench]'")
+    path = tmp_path / "games.pgn"
+    path.write_text(pgn, encoding="utf-8")
+    return subprocess.run([sys.executable, "-c", CHESS_READ, str(path)], capture_output=True, text=True, check=False)
+
+
+def test_the_yardstick_counts_every_ply_of_every_game(tmp_path: Path) -> None:
+    text, plies = chess_pgn(500, "yardstick")
+    done = _yardstick(tmp_path, "\n".join([text] * 3))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"{3 * plies}\n"
+
+
+def test_the_yardstick_rejects_an_illegal_move_without_playing_the_moves_again(tmp_path: Path) -> None:
+    """read_game records an illegal move in game.errors: the yardstick fails on it, so it
+    need not play every move a second time on a fresh board (issue 52)."""
+    for wrong in ("1. e4 e5 2. Ke3 *", "1. e4 e5 2. Nf3 Nc6 3. Qxf7 *", "1. e4 e4 *"):
+        done = _yardstick(tmp_path, f'[Event "good"]\n\n1. d4 d5 *\n\n[Event "bad"]\n\n{wrong}\n')
+        assert done.returncode == 1, wrong
+        assert done.stderr.splitlines()[-1].startswith("invalid game: "), done.stderr
+    assert ".push(" not in CHESS_READ and "mainline_moves" not in CHESS_READ
