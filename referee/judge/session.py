@@ -118,6 +118,14 @@ def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
     if isinstance(found, Problem):
         return found
     judged = judge(found, name, keep_steps=True, cut_at=at)
+    result = found.result
+    if judged.record is None and isinstance(result, Malformed) and result.game is not None:
+        error = judged.verdict.error
+        if error is not None and (error.line, error.column) != (result.error.span.line, result.error.span.column):
+            # Malformed for a tag's value, before the move text's own error (NOTATION.md §5):
+            # the page lists the tags, as it does for a record whose tags alone are at fault
+            # and as the streamed page does (`referee.judge.lean` reads the tags first).
+            judged.record = Record(result.game, result.tags, (), result.span, result.offset)
     if at is not None:
         _check_at(judged, name, index, at)
     return judged

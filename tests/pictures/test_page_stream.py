@@ -206,3 +206,14 @@ def test_the_leagues_page_from_a_whole_replay_is_the_page(tmp_path: Path) -> Non
             made = replay_page(whole, source, private=True, back=back)
             assert made == reference_page.page(whole, source, private=True, back=back)
             assert "ann@example.org" not in made
+
+
+def test_a_record_malformed_by_a_tag_and_by_its_move_text_has_one_page_either_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Of a bad tag value and a later syntax error the verdict names the first in the text
+    (NOTATION.md §5, amended): the whole replay's page then lists the tags read, as the
+    streamed page does (it showed none: found by the mutated records' test, mutation 7:8778)."""
+    data = b'[Game "nika"]\n[Players "\xef\xbc\x92"]\n[Athens "Ann"]\n\n1. W: d1-W d2-W\n d7(N)\n'
+    assert_same(data, tmp_path, monkeypatch, streamed=False)
+    assert_same(mutate(7, 8778), tmp_path, monkeypatch, streamed=False)
