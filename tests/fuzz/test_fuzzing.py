@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import in_ci
 from tests.fuzz.harnesses import HARNESSES, ROOT
 
-SECONDS = {"check": 45, "mail": 30, "league": 30, "config": 15}
+SECONDS = {"check": 25, "mail": 20, "league": 20, "config": 10}
 
 
 @pytest.mark.fuzz
