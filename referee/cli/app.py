@@ -13,8 +13,10 @@ error of the referee itself (it gets the verdict `error`, the next record is rea
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
-from typing import Annotated, NoReturn, Protocol, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn, Protocol, TypeVar
 
 import typer
 
@@ -22,6 +24,9 @@ from referee.cli import render
 from referee.cli.exits import Tally, exit_status
 from referee.judge.errors import UsageError
 from referee.judge.verdicts import Problem, Verdict
+
+if TYPE_CHECKING:
+    from referee.judge.table import Table
 
 app = typer.Typer(
     add_completion=False,
@@ -143,6 +148,26 @@ def _echo(piece: bytes) -> None:
         typer.echo(text, nl=False)
     else:
         sys.stdout.write(text)
+
+
+@contextmanager
+def parquet_table(path: str) -> Iterator[Table]:
+    """`check --parquet OUT`'s table, written as every output is (`referee.store.outputs`,
+    docs/files.md): into a temporary file beside OUT, renamed over it once its last row
+    group and footer are written, so a link at OUT is replaced, never written through, and
+    a check that fails half way leaves the old file as it was. Raises UsageError when
+    pyarrow is missing or OUT cannot be written (a FIFO, a device or a folder there is
+    refused unopened)."""
+    if path == "-":
+        raise UsageError("--parquet needs a file to write, not standard output")
+    from referee.judge import table as tables
+    from referee.store import WriteFailed, output_file
+
+    try:
+        with output_file(Path(path)) as handle, tables.writer(handle) as table:
+            yield table
+    except WriteFailed as error:
+        raise UsageError(f"cannot write {path}: {error.reason}") from None
 
 
 def out_line(text: str) -> None:

@@ -34,6 +34,7 @@ from referee.cli.app import (
     out,
     out_line,
     out_pieces,
+    parquet_table,
     print_one,
     stderr_is_terminal,
     verdict_as_of,
@@ -141,9 +142,7 @@ def check(
         with ExitStack() as stack:
             table = None
             if parquet is not None:
-                from referee.judge import table as tables
-
-                table = stack.enter_context(tables.writer(parquet))
+                table = stack.enter_context(parquet_table(parquet))
             for item in checked:
                 if isinstance(item, Problem):
                     tally.add(item)

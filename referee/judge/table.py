@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from referee.judge.errors import UsageError
 
@@ -100,32 +99,22 @@ class Table:
 
 
 @contextmanager
-def writer(path: str) -> Iterator[Table]:
-    """A table written to the file `path` as every output is (`referee.store.outputs`,
-    docs/files.md): into a temporary file beside it, renamed over it once its last row
-    group and footer are written, so a link at `path` is replaced, never written through,
-    and a check that fails half way leaves the old file as it was. Raises UsageError when
-    pyarrow is missing or the file cannot be written (a FIFO, a device or a folder there
-    is refused unopened)."""
-    if path == "-":
-        raise UsageError("--parquet needs a file to write, not standard output")
+def writer(handle: BinaryIO) -> Iterator[Table]:
+    """A table written into the binary file `handle`: its row groups as they fill, its
+    footer when the block ends. The caller opens the file as every output is opened
+    (`referee.store.output_file`: beside OUT, renamed over it once the footer is written).
+    Raises UsageError when pyarrow is missing."""
     try:
         import pyarrow.parquet as pq
     except ImportError:
         raise UsageError(
             "--parquet needs pyarrow, which is not installed: pip install '.[parquet]' in the checkout"
         ) from None
-    from referee.store import WriteFailed, output_file
-
     columns = schema()
+    out = pq.ParquetWriter(handle, columns)
+    table = Table(out, columns)
     try:
-        with output_file(Path(path)) as handle:
-            out = pq.ParquetWriter(handle, columns)
-            table = Table(out, columns)
-            try:
-                yield table
-                table.flush()
-            finally:
-                out.close()
-    except WriteFailed as error:
-        raise UsageError(f"cannot write {path}: {error.reason}") from None
+        yield table
+        table.flush()
+    finally:
+        out.close()

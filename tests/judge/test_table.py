@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from referee.cli.app import parquet_table
 from referee.judge import table
 from tests.conftest import CONFORMANCE, EXAMPLES
 from tests.helpers.cli import invoke
@@ -102,13 +103,13 @@ def test_a_table_cut_short_leaves_the_old_file_and_no_temporary_file(tmp_path: P
     pytest.importorskip("pyarrow", reason="pyarrow is not installed: pip install 'referee[parquet]'")
     out = tmp_path / "t.parquet"
     out.write_bytes(b"the old table")
-    with pytest.raises(KeyboardInterrupt), table.writer(str(out)) as rows:
+    with pytest.raises(KeyboardInterrupt), parquet_table(str(out)) as rows:
         rows.add(json.dumps({"source": "a.rgn", "record": 1, "status": "legal"}) + "\n")
         rows.flush()
         raise KeyboardInterrupt
     assert out.read_bytes() == b"the old table"
     assert [path.name for path in tmp_path.iterdir()] == ["t.parquet"]
-    with table.writer(str(out)) as rows:
+    with parquet_table(str(out)) as rows:
         rows.add(json.dumps({"source": "a.rgn", "record": 1, "status": "legal"}) + "\n")
     assert out.read_bytes()[:4] == b"PAR1" and [path.name for path in tmp_path.iterdir()] == ["t.parquet"]
 
