@@ -18,8 +18,10 @@ writing returns."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,7 +120,13 @@ def _read(path: Path) -> list[TokenChange]:
 
 
 def _tail(path: Path) -> bytes:
-    with path.open("rb") as file:
+    """The file's last MiB, from its first whole line: read only from a regular file, never
+    through a link, never waiting on a FIFO (a folder from someone else: docs/files.md)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, f"{path.name} is not a regular file")
+    with os.fdopen(fd, "rb") as file:
         size = os.fstat(file.fileno()).st_size
         if size > READ_LIMIT:
             file.seek(size - READ_LIMIT)

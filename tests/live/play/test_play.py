@@ -280,3 +280,23 @@ def test_a_continued_turn_with_a_round_number_of_thousands_of_digits_is_refused_
     result = play(nika, "7" * 5000 + ". W: d2-W")
     assert result.exit_code == 1 and "this turn is in round 1, not round 777" in (result.error or "")
     assert len(result.error or "") < 400
+
+
+def test_a_fifo_or_a_link_as_tokens_log_never_holds_up_a_stale_tokens_refusal(nika: Path) -> None:
+    """`tokens.log` is read to say what changed a stale token: in a folder from someone
+    else it may be a FIFO nobody writes or a link; it is read only as a regular file, so the
+    refusal comes at once (a FIFO held `play` forever)."""
+    import os
+    import subprocess
+    import sys
+
+    current = submit_token(nika)
+    assert play(nika, "d1-W d2-W", expect=current).exit_code == 0
+    os.mkfifo(nika.parent / "tokens.log")
+    command = [sys.executable, "-m", "referee", "play", str(nika), "R: a4-S a3-S", "--expect", current]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == 1 and "the board has changed" in done.stdout + done.stderr, done.stdout
+    (nika.parent / "tokens.log").unlink()
+    (nika.parent / "tokens.log").symlink_to("/dev/zero")
+    done = subprocess.run(command, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == 1 and "the board has changed" in done.stdout + done.stderr, done.stdout
