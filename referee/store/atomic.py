@@ -171,8 +171,12 @@ def append_line(path: Path, data: bytes) -> None:
     its end by a dead run is removed first, and a failed append leaves the file as it was
     (`referee.store.lines`). Raises WriteFailed."""
     try:
-        fd = ops().create(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o640)
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+        fd = ops().create(path, flags, 0o640)  # never through a link, never waiting on a FIFO
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(errno.EINVAL, "not a regular file: refused")
+            os.set_blocking(fd, True)
             append_to(fd, data)
         finally:
             os.close(fd)

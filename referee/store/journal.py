@@ -181,7 +181,15 @@ def append(path: Path, line: str | bytes) -> None:
     if tx is None:
         append_line(path, data)
         return
-    tx.steps.append(_Step("append", _target(path), data, 0o640))
+    tx.steps.append(_Step("append", _log_target(path), data, 0o640))
+
+
+def _log_target(path: Path) -> Path:
+    """The log a step appends to: `path` itself in its folder's real path. Unlike a game
+    file's (`_target`), a link there is not followed: an append-only file is never written
+    through a link (a folder from someone else: docs/files.md), and the append refuses it."""
+    named = Path(os.path.abspath(path))
+    return Path(os.path.realpath(named.parent)) / named.name
 
 
 def remove(path: Path) -> None:

@@ -67,3 +67,19 @@ def test_a_damaged_or_huge_json_log_is_read_within_bounds(tmp_path: Path) -> Non
     _send(tmp_path, ANN, "d1+d2+d3-W i3-E\n", "--log-file", str(journal))
     shown = run_mail(b"", "--games", str(tmp_path), "--log", "--log-file", str(journal))
     assert shown.returncode == 0 and len(shown.stdout.splitlines()) == 2 and "played" in shown.stdout
+
+
+def test_a_mail_log_that_is_a_link_is_never_appended_through(tmp_path: Path) -> None:
+    """A games folder from someone else may hold `mail.log` as a link to a file of the
+    user's (a shell's rc file): the gateway's append refuses it, in one line, and the file
+    it names is untouched (it got the log line before)."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine\n")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    nika_game(folder)
+    (folder / "mail.log").symlink_to(victim)
+    sent = message("Ann <ann@example.org>", "[g1] move", "d1-W d2-W\n")
+    done = run_mail(sent.as_bytes(), "--games", str(folder), "--from", "gm@example.org")
+    assert victim.read_text() == "mine\n"
+    assert done.returncode == 2 and "mail.log is a symbolic link" in done.stderr, done.stderr
