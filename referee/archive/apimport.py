@@ -32,7 +32,6 @@ and escaped, so braces are harmless there)."""
 CORE_TAGS = frozenset({"Game", "Red", "Blue", "Target"})
 """The tags that an `APGameRecord` field holds alone; the others travel in `rgn-tags`
 (Event, Round and Result too, for their place and their words)."""
-OWN_TAGS_SKIPPED = CORE_TAGS
 
 
 class ReportStatus(StrEnum):
@@ -161,7 +160,7 @@ def _own_tags(game: APGame, own: tuple[tuple[str, str], ...], result: str) -> li
         elif name == "Result":
             if _winners(value) == _winners(result):
                 result = value
-        elif name not in OWN_TAGS_SKIPPED:
+        elif name not in CORE_TAGS:
             tags.append((name, value))
     tags += [(name, value) for name, value in header.items() if value is not None]
     return tags + ([("Result", result)] if claimed else [])
