@@ -94,7 +94,7 @@ def test_referee_holds_no_roll_syntax() -> None:
     core, `play`, the submission reader or the gateway: a part written alone at the start
     of a submission (`#4`, `(h7-h8-h9)`) is read with the game's pattern (`Engine.lone_part`)."""
     root = Path(__file__).resolve().parents[2] / "referee"
-    for path in sorted((root / "judge").glob("*.py")) + sorted((root / "live").rglob("*.py")):
+    for path in sorted((root / "judge").rglob("*.py")) + sorted((root / "live").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert 'r"#' not in text and '"#" in' not in text and "#\\s*\\d" not in text, path
         assert "#\\d" not in text and "\\([^)" not in text, path
