@@ -1,5 +1,5 @@
 """A recipe: check a folder of RGN files with Ray Data (`read_binary_files` and the library
-call `referee.judge.batch.check_text`), writing `check --json`'s lines.
+call `referee.judge.runners.batch_check.check_text`), writing `check --json`'s lines.
 
     pip install 'ray[data]'
     python examples/ray_check.py archive/ verdicts.jsonl
@@ -16,9 +16,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from referee.judge.batch import check_text
-from referee.judge.words import verdict_json
-from referee.notation.stream import split
+from referee.judge.core.verdict_words import verdict_json
+from referee.judge.runners.batch_check import check_text
+from referee.notation.record_splitter import split
 
 
 def verdicts(row: dict[str, Any]) -> list[dict[str, str]]:

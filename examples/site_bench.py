@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from referee.judge.fresh import new_record  # noqa: E402
+from referee.judge.services.new_record import new_record  # noqa: E402
 from referee.league.pairing import round_robin  # noqa: E402
 from referee.live.play import submit  # noqa: E402
 from tests.helpers.site_season import one_move, play_game  # noqa: E402

@@ -1,5 +1,5 @@
 """A recipe: check a folder of RGN files with PySpark (Spark's `binaryFile` source and the
-library call `referee.judge.batch.check_text`), writing `check --json`'s lines.
+library call `referee.judge.runners.batch_check.check_text`), writing `check --json`'s lines.
 
     pip install pyspark            # and a Java runtime; referee importable by Spark's workers
     python examples/spark_check.py archive/ verdicts/
@@ -16,9 +16,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 
-from referee.judge.batch import check_text
-from referee.judge.words import verdict_json
-from referee.notation.stream import split
+from referee.judge.core.verdict_words import verdict_json
+from referee.judge.runners.batch_check import check_text
+from referee.notation.record_splitter import split
 
 
 def verdicts(path: str, content: bytes) -> Iterator[str]:

@@ -280,7 +280,7 @@ class GameState(abc.ABC, Generic[ActionT]):
         `DRAW` agrees a draw, anything else is an action, applied as `apply` applies it
         (`last` when its place is in `open_ended`). Returns the turns begun; raises the
         RuleError of the first rule broken, without saying where (the detailed replay
-        says it: `referee.judge.drive`). `renumbered`, when given, gets the turns (from 0)
+        says it: `referee.judge.core.replay_loop`). `renumbered`, when given, gets the turns (from 0)
         on which the canonical form writes another round number than the one written (a
         number missing where a round opens, or written where none does), each followed by
         that number (0: none).

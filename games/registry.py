@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from referee.games.api import GameInfo, GameState, Randomness
-from referee.games.engine import Engine
+from referee.games.engine_base import Engine
 
 
 def _labels(*sides: tuple[str, ...]) -> dict[str, str]:

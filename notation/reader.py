@@ -46,8 +46,8 @@ from referee.notation.model import (
     Turn,
     TurnItem,
 )
+from referee.notation.record_splitter import RawRecord, raw_records, split
 from referee.notation.scanner import Scanner, scanner
-from referee.notation.stream import RawRecord, raw_records, split
 
 DialectLookup = Callable[[str], Dialect | None]
 

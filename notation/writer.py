@@ -113,9 +113,9 @@ def write_scanned(
     model: `renumbered` are the turns (counted from 0) whose canonical round number is not
     the one written on them, in order, each followed by that number (0: none), as the
     replay finds them
-    (`referee.judge.drive.drive`), and the tag `without` is left out (the turn token's text
+    (`referee.judge.core.replay_loop.drive`), and the tag `without` is left out (the turn token's text
     has no `Result`). `kinds`, when known, are the items' kinds, a byte each: `T` for a
-    label, `e` for `draw`, any other for an action (`referee.judge.drive.quick_kinds`)."""
+    label, `e` for `draw`, any other for an action (`referee.judge.core.replay_loop.quick_kinds`)."""
     body = scanned.body
     if not renumbered and body is not None and (not body.written or _canonical(body.parts, scanned.items, kinds)):
         parts = body.parts  # (nearly every record: the text as kept)

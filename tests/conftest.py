@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli.config import SETTINGS
+from referee.cli.config_file import SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from referee.games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
-from referee.games.engine import ChanceSyntax, Engine
+from referee.games.engine_base import ChanceSyntax, Engine
 from referee.games.nieuchess.actions import DIALECT, Battle, Invasion, Move
 from referee.games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, WIDTH, DataError, hex_index, read_crt_tag
 from referee.games.nieuchess.hexsets import path_facts

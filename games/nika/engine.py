@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from referee.games.api import SetupError, Start
-from referee.games.engine import Engine
+from referee.games.engine_base import Engine
 from referee.games.nika.actions import DIALECT, Pass, PhalanxMove, Rally, Rotate, Step
 from referee.games.nika.board import CITIES, LETTERS
 from referee.games.nika.state import (

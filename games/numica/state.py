@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import NoReturn
 
 from referee.games.api import Event, EventKind, GameState, IllegalActionError, Reason, SetupError, Start
-from referee.games.engine import Engine
+from referee.games.engine_base import Engine
 from referee.games.numica.actions import DIALECT, NumicaAction, Setup, Step
 from referee.games.randomness import shuffled
 from referee.games.registry import NUMICA

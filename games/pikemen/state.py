@@ -24,7 +24,7 @@ from referee.games.api import (
     quoted,
     whole_number,
 )
-from referee.games.engine import Engine
+from referee.games.engine_base import Engine
 from referee.games.pikemen.actions import DIALECT, Charge, PikemenAction, Reorient
 from referee.games.pikemen.board import (
     FACING_INDEX,

@@ -18,9 +18,9 @@ from typing import Any, NamedTuple
 
 from referee.archive.apimport import CORE_TAGS, SIDES
 from referee.archive.aprecord import GAME_NAME, RGN_NOTES, RGN_TAGS, SIDE, VARIANT_15
-from referee.judge.adjudicate import Replay, dialect_for
-from referee.judge.verdicts import Problem, ProblemKind, Status
-from referee.judge.words import describe
+from referee.judge.core.adjudicate import Replay, dialect_for
+from referee.judge.core.verdict_words import describe
+from referee.judge.core.verdicts import Problem, ProblemKind, Status
 from referee.notation.model import Comment, Draw, Move, Record, Timeout, Turn
 from referee.notation.timing import format_instant
 
@@ -40,16 +40,16 @@ class Note(NamedTuple):
 
 
 def exported(names: list[str], instant: int) -> Iterator[bytes | Refused | Note | Problem]:
-    from referee.judge import sources
-    from referee.judge.errors import UnreadableError
+    from referee.errors import UnreadableError
     from referee.judge.session import judge, no_record
-    from referee.judge.sources import Read
+    from referee.judge.sources import record_sources
+    from referee.judge.sources.record_sources import Read
     from referee.notation.reader import read_raw
 
     for name in names:
         found = False
         try:
-            for number, raw in sources.raw_records(name):
+            for number, raw in record_sources.raw_records(name):
                 found = True
                 read = Read(number, read_raw(raw, dialect_for))
                 result = read.result

@@ -15,9 +15,9 @@ from typing import Any, NamedTuple
 
 from referee.archive.aprecord import APGame, APMove, Note, RecordError, read_record
 from referee.games.pikemen.actions import ACTION_PATTERN
-from referee.judge.adjudicate import Replay, dialect_for
-from referee.judge.verdicts import Status, Verdict
-from referee.judge.words import describe, verdict_fields
+from referee.judge.core.adjudicate import Replay, dialect_for
+from referee.judge.core.verdict_words import describe, verdict_fields
+from referee.judge.core.verdicts import Status, Verdict
 from referee.notation import writer
 from referee.notation.model import Record
 
@@ -267,14 +267,14 @@ class _Quick(NamedTuple):
 
 def _fused(text: str, source: str, number: int) -> tuple[str, _Quick] | None:
     """A legal record replayed and written as `check` and `format` do it the fused way
-    (`referee.judge.fused`): read quickly, played on the engine, written from the same
+    (`referee.judge.fast.fused_check`): read quickly, played on the engine, written from the same
     reading; None when the record is not legal or not read quickly (the detailed path
     then says why)."""
     from array import array
 
     from referee.games import registry
-    from referee.judge.adjudicate import legal_verdict, unreadable_result
-    from referee.judge.drive import open_ended, quick_kinds
+    from referee.judge.core.adjudicate import legal_verdict, unreadable_result
+    from referee.judge.core.replay_loop import open_ended, quick_kinds
     from referee.notation.quick import scan
 
     try:
@@ -297,10 +297,10 @@ def _fused(text: str, source: str, number: int) -> tuple[str, _Quick] | None:
 
 def _replayed(text: str, source: str, number: int) -> tuple[str, Replay | _Quick | None]:
     """The record in canonical form and its replay (the text as written when it cannot be
-    read): the fused way, else streamed as `format` does (`referee.judge.lean`), else the
+    read): the fused way, else streamed as `format` does (`referee.judge.fast.streamed_verdict`), else the
     full path."""
-    from referee.judge.lean import lean_replay
-    from referee.notation.stream import split
+    from referee.judge.fast.streamed_verdict import lean_replay
+    from referee.notation.record_splitter import split
 
     quick = _fused(text, source, number)
     if quick is not None:
@@ -317,9 +317,9 @@ def _replayed(text: str, source: str, number: int) -> tuple[str, Replay | _Quick
 
 
 def _replayed_fully(text: str, source: str, number: int) -> tuple[str, Replay | None]:
+    from referee.judge.core.turn_token import canonical_text
     from referee.judge.session import judge
-    from referee.judge.sources import Read
-    from referee.judge.token import canonical_text
+    from referee.judge.sources.record_sources import Read
     from referee.notation import reader
 
     results = reader.read(text, dialect_for)

@@ -11,7 +11,7 @@ The sources are read twice, the first time for the tags' names only (standard in
 kept in a temporary file between the two); rows are written in row groups of at most
 `ROWS` rows (`--row-group-rows`) or about `GROUP_BYTES` bytes of text, each handed to the
 output writer as soon as it is full: memory is bounded by a row group, whatever the number of records. Reading a
-table back is `referee.judge.rows` (check, stats and format take `.parquet` inputs).
+table back is `referee.judge.sources.parquet_rows` (check, stats and format take `.parquet` inputs).
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from referee.judge import rows, sources
-from referee.judge.errors import UnreadableError, UsageError
-from referee.judge.verdicts import Problem, ProblemKind
+from referee.errors import UnreadableError, UsageError
+from referee.judge.core.verdicts import Problem, ProblemKind
+from referee.judge.sources import parquet_rows, record_sources
 
 ROWS = 8192
 GROUP_BYTES = 8 << 20
-RESERVED = frozenset({"movetext", *rows.NOT_TAGS})
+RESERVED = frozenset({"movetext", *parquet_rows.NOT_TAGS})
 _TAG = re.compile(rb'\s*\[([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]', re.DOTALL)
 _UNESCAPE = re.compile(r"\\(.)", re.DOTALL)
 
@@ -96,13 +96,13 @@ def _spool(stack: ExitStack) -> str:
     """Standard input copied to a temporary file (read twice), its name."""
     folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="referee-"))
     path = Path(folder) / "stdin"
-    with sources.open_source("-") as stream, path.open("wb") as copy:
+    with record_sources.open_source("-") as stream, path.open("wb") as copy:
         shutil.copyfileobj(stream, copy, 1 << 20)
     return str(path)
 
 
 def _records(name: str, spooled: dict[str, str]) -> Iterator[tuple[int, Any]]:
-    yield from sources.raw_records(spooled.get(name, name))
+    yield from record_sources.raw_records(spooled.get(name, name))
 
 
 def _columns(names: list[str], spooled: dict[str, str], problems: list[Problem]) -> list[str]:

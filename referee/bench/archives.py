@@ -19,8 +19,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from referee.bench.cluster import _timed, cores
-from referee.judge.playout import Playout, play
+from referee.bench.cluster_bench import _timed, cores
+from referee.judge.services.random_playout import Playout, play
 
 DISTINCT = 40
 """Distinct playouts, repeated to make up the records asked for."""

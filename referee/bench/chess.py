@@ -31,10 +31,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.bench.records import DEFAULT_SHAPES, SHAPES, shaped_play, shares
+from referee.bench.corpora import DEFAULT_SHAPES, SHAPES, shaped_play, shares
+from referee.errors import UsageError
 from referee.games import registry
-from referee.judge.errors import UsageError
-from referee.judge.playout import Playout
+from referee.judge.services.random_playout import Playout
 
 SCALES = (1, 10)
 DEFAULT_GOAL = 7.0

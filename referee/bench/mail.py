@@ -1,7 +1,7 @@
 """The mail gateway's limits, measured (PLAY.md §5.1, "Bounded before trusted"):
 
     python -m referee.bench.mail            # a table; exit 1 if a goal is missed
-    python -m referee.bench.mail --imap URL --count 5000   # one IMAP pass over a flood (bench/imap.py)
+    python -m referee.bench.mail --imap URL --count 5000   # one IMAP pass over a flood (bench/imap_bench.py)
 
 Each case runs `referee mail` as the mail system does, a fresh process with the message on
 its standard input, and measures its wall time and its peak memory (the resident set the
@@ -152,7 +152,7 @@ def measure(case: Case, folder: Path, runs: int = 3) -> Measured:
 
 def main(argv: list[str] | None = None) -> int:
     """The table of cases; with `--imap URL [--count N]`, instead, one IMAP pass over a
-    flood of N strangers' messages (referee/bench/imap.py)."""
+    flood of N strangers' messages (referee/bench/imap_bench.py)."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m referee.bench.mail", description=__doc__.splitlines()[0])
@@ -160,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=5000, help="with --imap: the strangers' messages (5000)")
     options = parser.parse_args(argv)
     if options.imap is not None:
-        from referee.bench.imap import flood
-        from referee.judge.errors import UsageError
+        from referee.bench.imap_bench import flood
+        from referee.errors import UsageError
 
         try:
             flooded = flood(options.imap, options.count)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from referee.errors import UsageError
 from referee.games import registry
 from referee.games.seats import seat_sides
-from referee.judge.errors import UsageError
 from referee.live.addresses import address_of
 
 

@@ -1,7 +1,7 @@
 """The `referee` command line's common ground: the Typer app, the options its commands
 share, and the one way they print and exit. The commands themselves are in
-`referee.cli.records` (check, replay, show, moves, format, new, games, stats, bench) and
-`referee.cli.live` (play, reveal, mail); `referee.cli.main` puts them together.
+`referee.cli.record_commands` (check, replay, show, moves, format, new, games, stats, bench) and
+`referee.cli.play_commands` (play, reveal, mail); `referee.cli.main` puts them together.
 
 Exit status (NOTATION.md §8): 0 every record legal and every claimed result matching;
 1 a record illegal or malformed, a claim that does not match, or no record found; 2 a
@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Protocol, TypeVar
 
 import typer
 
-from referee.cli import render
+from referee.cli import text_output
 from referee.cli.exits import Tally, exit_status
-from referee.judge.errors import UsageError
-from referee.judge.verdicts import Problem, Verdict
+from referee.errors import UsageError
+from referee.judge.core.verdicts import Problem, Verdict
 
 if TYPE_CHECKING:
-    from referee.judge.table import Table
+    from referee.judge.runners.verdict_table import Table
 
 app = typer.Typer(
     add_completion=False,
@@ -53,7 +53,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of 
 WAIT_DEFAULT = 10.0
 """Seconds `mail`, `play` and `reveal` wait for a busy game without --wait (their options'
 default, and what `referee config` shows for `wait` left unset). Here, not in
-`referee.cli.config`, so that `check` never loads the configuration's module."""
+`referee.cli.config_file`, so that `check` never loads the configuration's module."""
 HtmlOption = Annotated[bool, typer.Option("--html", help="Write a self-contained HTML replay page instead.")]
 AsOfOption = Annotated[
     str | None,
@@ -76,9 +76,9 @@ PageOutputOption = Annotated[
 
 
 def _max_record(value: int) -> int:
-    from referee.judge import sources
+    from referee.judge.sources import record_sources
 
-    sources.set_max_record(value)
+    record_sources.set_max_record(value)
     return value
 
 
@@ -96,9 +96,9 @@ MAX_RECORD_DEFAULT = 64_000_000
 
 
 def _movetext_column(value: str) -> str:
-    from referee.judge import rows
+    from referee.judge.sources import parquet_rows
 
-    rows.set_movetext_column(value)
+    parquet_rows.set_movetext_column(value)
     return value
 
 
@@ -160,7 +160,7 @@ def parquet_table(path: str) -> Iterator[Table]:
     refused unopened)."""
     if path == "-":
         raise UsageError("--parquet needs a file to write, not standard output")
-    from referee.judge import table as tables
+    from referee.judge.runners import verdict_table as tables
     from referee.store import WriteFailed, output_file
 
     try:
@@ -202,10 +202,10 @@ def as_of_instant(as_of: str | None, now: str | None) -> int | None:
     is a usage error (exit 2)."""
     if as_of is None:
         return None
-    from referee.judge import clock
+    from referee.judge.core import clock_walk
 
     try:
-        return clock.as_of_instant(as_of, clock.current_instant(now))
+        return clock_walk.as_of_instant(as_of, clock_walk.current_instant(now))
     except UsageError as error:
         fail_usage(error)
 
@@ -215,7 +215,7 @@ def verdict_as_of(verdict: Verdict, instant: int | None) -> Verdict:
     stamp is a usage error (exit 2)."""
     if instant is None:
         return verdict
-    from referee.judge import verdicts
+    from referee.judge.core import verdicts
 
     try:
         return verdicts.verdict_as_of(verdict, instant)
@@ -258,7 +258,7 @@ def print_one(item: Judged | Problem, text: Callable[[Judged], str]) -> NoReturn
     tally = Tally()
     tally.add(item if isinstance(item, Problem) else item.verdict)
     if isinstance(item, Problem):
-        err(render.problem_line(item))
+        err(text_output.problem_line(item))
     else:
         out(text(item))
     finish(tally)

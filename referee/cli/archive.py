@@ -24,8 +24,8 @@ from referee.cli.app import (
     finish,
 )
 from referee.cli.exits import Tally
-from referee.judge.errors import UsageError
-from referee.judge.verdicts import Problem, ProblemKind, Status
+from referee.errors import UsageError
+from referee.judge.core.verdicts import Problem, ProblemKind, Status
 
 if TYPE_CHECKING:
     from referee.archive.apimport import Imported
@@ -78,7 +78,7 @@ def import_abstractplay(
 
     Example: referee import abstractplay pikemen.json.gz -o pikemen.rgn
     """
-    from referee.judge.words import json_line
+    from referee.judge.core.verdict_words import json_line
 
     tally = Tally()
 
@@ -106,15 +106,15 @@ def import_abstractplay(
 def _imported(files: list[str]) -> Iterator[Imported | Problem]:
     from referee.archive.apimport import Imported, Report, ReportStatus, import_value
     from referee.archive.jsonstream import Broken, json_values
-    from referee.judge import sources
-    from referee.judge.errors import UnreadableError
+    from referee.errors import UnreadableError
+    from referee.judge.sources import record_sources
 
     for name in files:
         label = "standard input" if name == "-" else name
         found = False
         try:
-            with sources.open_source(name) as stream:
-                for number, value in json_values(stream, sources.max_record()):
+            with record_sources.open_source(name) as stream:
+                for number, value in json_values(stream, record_sources.max_record()):
                     found = True
                     if isinstance(value, Broken):
                         message = f"record {number}: {value.reason}"
@@ -150,10 +150,10 @@ def export_abstractplay(
     Example: referee export abstractplay season.rgn -o season.json
     """
     from referee.archive.apexport import Note, Refused, exported
-    from referee.judge import clock
+    from referee.judge.core import clock_walk
 
     try:
-        instant = clock.current_instant(now)
+        instant = clock_walk.current_instant(now)
     except UsageError as error:
         fail_usage(error)
     tally = Tally()
@@ -183,7 +183,7 @@ def _emit(pieces: Iterator[bytes], output: str | None) -> None:
             sys.stdout.buffer.write(piece)
         sys.stdout.buffer.flush()
         return
-    from referee.cli.records import _write
+    from referee.cli.record_commands import _write
 
     try:
         _write(pieces, output)

@@ -21,7 +21,7 @@ import sys
 import click
 import typer
 
-from referee.judge.errors import ExitStatus
+from referee.errors import ExitStatus
 
 
 def _say(text: str, prefix: str = "referee: ") -> None:
@@ -122,7 +122,7 @@ def _internal(error: Exception) -> int:
 
 
 CONFIGURED = frozenset({"mail", "play", "reveal", "league"})
-"""The commands that take a setting of the configuration file (`referee.cli.config`): only
+"""The commands that take a setting of the configuration file (`referee.cli.config_file`): only
 these look for it, so that `check` and the other record commands never pay for it."""
 
 
@@ -138,14 +138,14 @@ def wants_config(args: list[str]) -> bool:
 
 def _settings(args: list[str]) -> dict[str, object] | None:
     """The defaults of the configuration file and the REFEREE_* variables for this command
-    line (`referee.cli.config`), or None after saying in one line why they cannot be used."""
+    line (`referee.cli.config_file`), or None after saying in one line why they cannot be used."""
     if not wants_config(args):
         return {}
-    from referee.cli import config
-    from referee.judge.errors import UsageError
+    from referee.cli import config_file
+    from referee.errors import UsageError
 
     try:
-        return config.apply()
+        return config_file.apply()
     except UsageError as error:
         _say(str(error))
         return None

@@ -1,5 +1,5 @@
 """`referee completion` and `referee config`: the command line's place in the user's shell
-and the settings it runs with (`referee.cli.completion`, `referee.cli.config`)."""
+and the settings it runs with (`referee.cli.completion`, `referee.cli.config_file`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import typer
 
 from referee.cli.app import JsonOption, app, fail_usage, finish, out
 from referee.cli.exits import Tally
-from referee.judge.errors import UsageError
+from referee.errors import UsageError
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -39,41 +39,41 @@ def completion(
 
 def show_config(json_output: JsonOption = False) -> None:
     """Show each setting in force and where it comes from: the file, an environment variable
-    (REFEREE_GAMES ...) or the command's default. The file is ~/.config/referee/config.toml,
+    (REFEREE_GAMES ...) or the command's default. The file is ~/.config/referee/config_file.toml,
     or the one REFEREE_CONFIG names; the command line overrides both. A setting left unset
     shows the value the command takes without it (wait 10, from referee@HOSTNAME).
 
-    The settings (each also REFEREE_ and its key in capitals, - as _; see docs/config.md):
+    The settings (each also REFEREE_ and its key in capitals, - as _; see docs/config_file.md):
 
     {settings}
 
     Example (cron, once the file says the rest): */5 * * * * $HOME/.local/bin/referee mail
     """
-    from referee.cli import config
-    from referee.judge.words import json_line
+    from referee.cli import config_file
+    from referee.judge.core.verdict_words import json_line
 
     try:
-        loaded = config.load()
+        loaded = config_file.load()
     except UsageError as error:
         fail_usage(error)
     if json_output:
-        out(json_line(config.as_json(loaded)))
+        out(json_line(config_file.as_json(loaded)))
     else:
-        for line in config.lines(loaded):
+        for line in config_file.lines(loaded):
             out(line)
     finish(Tally())
 
 
 class _SettingsHelp(typer.core.TyperCommand):
     """`referee config`'s command, whose help lists the settings from the table of
-    `referee.cli.config` (`{settings}`), filled when the help is read: the module is loaded
+    `referee.cli.config_file` (`{settings}`), filled when the help is read: the module is loaded
     only then, never by `check` and the other commands that read no configuration."""
 
     @property
     def help(self) -> str | None:
         if self._help is None or "{settings}" not in self._help:
             return self._help
-        from referee.cli.config import help_text
+        from referee.cli.config_file import help_text
 
         return self._help.replace("{settings}", help_text())
 
@@ -89,5 +89,5 @@ def register() -> None:
         "config",
         cls=_SettingsHelp,
         help=inspect.cleandoc(show_config.__doc__ or ""),
-        short_help="The settings in force (config.toml, REFEREE_* variables) and their sources.",
+        short_help="The settings in force (config_file.toml, REFEREE_* variables) and their sources.",
     )(show_config)

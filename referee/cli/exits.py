@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.judge.errors import ExitStatus
-from referee.judge.verdicts import Problem, ProblemKind, Status, Verdict
+from referee.errors import ExitStatus
+from referee.judge.core.verdicts import Problem, ProblemKind, Status, Verdict
 
 
 class Tally:

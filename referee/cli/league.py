@@ -18,8 +18,8 @@ import typer
 
 from referee.cli.app import JsonOption, app, err, fail_usage, finish, out
 from referee.cli.exits import Tally
-from referee.judge.errors import BusyError, UsageError
-from referee.judge.words import json_line
+from referee.errors import BusyError, UsageError
+from referee.judge.core.verdict_words import json_line
 
 league_app = typer.Typer(
     no_args_is_help=True,
@@ -53,8 +53,8 @@ def _refused(message: str) -> NoReturn:
 @contextmanager
 def _boundary() -> Iterator[None]:
     """The league's errors as exit statuses: usage 2, refused 1, busy 75."""
-    from referee.league.config import LeagueConfigError
     from referee.league.folder import LeagueRefused
+    from referee.league.league_toml import LeagueConfigError
 
     try:
         yield
@@ -78,7 +78,7 @@ def _now(text: str | None) -> int:
     from referee.notation.timing import TimingError, parse_instant
 
     if text is None:
-        from referee.judge.clock import current_instant  # the one clock
+        from referee.judge.core.clock_walk import current_instant  # the one clock
 
         return current_instant()
     try:
@@ -131,7 +131,7 @@ def add(
     """
     from referee import store
     from referee.league import folder as league
-    from referee.league.config import load
+    from referee.league.league_toml import load
     from referee.live import mail as gateway
 
     with _boundary():
@@ -171,9 +171,11 @@ def _passphrase() -> str:
     from referee.live.mail.players import checked_passphrase
 
     try:
-        from referee.judge import sources
+        from referee.judge.sources import record_sources
 
-        text = sources.read_stdin_bounded(sources.PASSPHRASE_BYTES, "the passphrase on standard input").decode("utf-8")
+        text = record_sources.read_stdin_bounded(
+            record_sources.PASSPHRASE_BYTES, "the passphrase on standard input"
+        ).decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError("the passphrase on standard input is not UTF-8 text") from None
     checked_passphrase(text)
@@ -200,7 +202,7 @@ def pair(
     Example: referee league pair autumn --now 2026-12-01T12:00:00Z
     """
     from referee.league import folder as league
-    from referee.league.config import load
+    from referee.league.league_toml import load
     from referee.league.notify import OUTBOX
     from referee.live import mail as gateway
     from referee.live.mail.players import checked_address

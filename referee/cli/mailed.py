@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from referee.judge import session, sources
-from referee.judge.errors import UnreadableError
-from referee.judge.verdicts import Problem, ProblemKind, Verdict
-from referee.notation.stream import split
+from referee.errors import UnreadableError
+from referee.judge import session
+from referee.judge.core.verdicts import Problem, ProblemKind, Verdict
+from referee.judge.sources import record_sources
+from referee.notation.record_splitter import split
 
 
 def check_messages(names: list[str], annotate: bool = False) -> Iterator[Verdict | Problem]:
@@ -22,19 +23,19 @@ def check_messages(names: list[str], annotate: bool = False) -> Iterator[Verdict
 
     for name in names:
         try:
-            data = sources.read_bounded(name, sources.max_record())
+            data = record_sources.read_bounded(name, record_sources.max_record())
         except UnreadableError as error:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
         except OSError as error:
-            yield Problem(ProblemKind.UNREADABLE, str(sources.unreadable(name, error)))
+            yield Problem(ProblemKind.UNREADABLE, str(record_sources.unreadable(name, error)))
             continue
         read = message_text(data)
         if read.text is None:
             what = "only HTML, no text/plain part" if read.html else "no text/plain part"
             yield Problem(ProblemKind.NO_RECORD, f"{name}: the message holds {what}, so no record")
             continue
-        found = split(read.text.encode("utf-8"), sources.max_record())
+        found = split(read.text.encode("utf-8"), record_sources.max_record())
         if not found:
             yield session.no_record(name)
         for number, raw in enumerate(found, start=1):

@@ -41,7 +41,7 @@ ARGUMENT_KINDS = {"FILE": "rgn", "DIR": "league", "GAME": "game"}
 league folder (one holding league.toml), a game's name."""
 
 PAIRINGS = ("round-robin", "double-round-robin", "swiss")
-"""The words of `league init --pairing` (LEAGUE.md; `referee.league.config.Pairing`)."""
+"""The words of `league init --pairing` (LEAGUE.md; `referee.league.league_toml.Pairing`)."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """What each command does, as functions returning values: read the sources, adjudicate,
-format, make a new record. Nothing here prints: `referee.cli.render` words the values and
+format, make a new record. Nothing here prints: `referee.cli.text_output` words the values and
 `referee.cli.exits` chooses the exit status; the CLI only connects them."""
 
 from __future__ import annotations
@@ -8,15 +8,13 @@ import io
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
+from referee.errors import UnreadableError, UsageError
 from referee.games.api import GameState
-from referee.judge import sources
-from referee.judge.adjudicate import Played, Replay, adjudicate, dialect_for, malformed_verdict
-from referee.judge.annotate import annotate_verdict
-from referee.judge.errors import UnreadableError, UsageError
-from referee.judge.fused import quick_check
-from referee.judge.sources import Read, ReadCrash
-from referee.judge.token import canonical_text
-from referee.judge.verdicts import (
+from referee.judge.core.adjudicate import Played, Replay, adjudicate, dialect_for, malformed_verdict
+from referee.judge.core.turn_token import canonical_text
+from referee.judge.core.verdict_additions import annotate_verdict
+from referee.judge.core.verdict_words import plural
+from referee.judge.core.verdicts import (
     Problem,
     ProblemKind,
     Status,
@@ -25,11 +23,13 @@ from referee.judge.verdicts import (
     crashed,
     malformed,
 )
-from referee.judge.words import plural
+from referee.judge.fast.fused_check import quick_check
+from referee.judge.sources import record_sources
+from referee.judge.sources.record_sources import Read, ReadCrash
 from referee.notation import reader
 from referee.notation.model import Malformed, Record, RecordItem, Turn
 from referee.notation.reader import read_raw
-from referee.notation.stream import RawRecord
+from referee.notation.record_splitter import RawRecord
 
 
 def judge(read: Read, source: str, *, keep_steps: bool = False, cut_at: int | None = None) -> Replay:
@@ -53,12 +53,12 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
     the problems of the sources (unreadable, no record) where they occur. `annotate` adds
     tokens and suggestions (for JSON).
 
-    Without `annotate`, a record is first checked the fused way (`referee.judge.fused`) and read
+    Without `annotate`, a record is first checked the fused way (`referee.judge.fast.fused_check`) and read
     and replayed the detailed way only when that gives no verdict; the verdicts are the same."""
     for name in names:
         found = False
         try:
-            for number, raw in sources.raw_records(name):
+            for number, raw in record_sources.raw_records(name):
                 found = True
                 yield check_raw(raw, name, number, annotate)
         except UnreadableError as error:
@@ -70,9 +70,9 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
 
 def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) -> Verdict:
     """The verdict of one record as cut from `source`, the `number`-th there. A legal
-    record is judged the fused way (`referee.judge.fused`), with its token when `annotate`
+    record is judged the fused way (`referee.judge.fast.fused_check`), with its token when `annotate`
     asks for tokens and suggestions; any other is judged the detailed way, as a stream
-    (`referee.judge.lean`, memory bounded by a turn) or, where that cannot, from its
+    (`referee.judge.fast.streamed_verdict`, memory bounded by a turn) or, where that cannot, from its
     record model."""
     if raw.refused is not None:  # larger than the limit: only its first line was kept
         game = reader.GAME_VALUE.match(raw.raw.decode("utf-8", "replace"))
@@ -81,7 +81,7 @@ def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) 
     verdict, places = quick_check(raw, source, number, token=annotate)
     if verdict is not None:
         return verdict
-    from referee.judge.lean import lean_verdict  # only for records the fused path does not judge
+    from referee.judge.fast.streamed_verdict import lean_verdict  # only for records the fused path does not judge
 
     verdict = lean_verdict(raw, source, number, annotate, places)
     if verdict is not None:
@@ -101,7 +101,7 @@ def _find_raw(name: str, index: int) -> RawRecord | Problem:
     """The index-th record of a source as cut from it, not yet read. Raises UsageError
     when the source holds fewer records."""
     count = 0
-    for number, raw in sources.raw_records(name):
+    for number, raw in record_sources.raw_records(name):
         count = number
         if number == index:
             return raw
@@ -124,7 +124,7 @@ def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
         if error is not None and (error.line, error.column) != (result.error.span.line, result.error.span.column):
             # Malformed for a tag's value, before the move text's own error (NOTATION.md §5):
             # the page lists the tags, as it does for a record whose tags alone are at fault
-            # and as the streamed page does (`referee.judge.lean` reads the tags first).
+            # and as the streamed page does (`referee.judge.fast.streamed_verdict` reads the tags first).
             judged.record = Record(result.game, result.tags, (), result.span, result.offset)
     if at is not None:
         _check_at(judged, name, index, at)
@@ -135,11 +135,11 @@ def replay_steps(name: str, index: int, each: Callable[[Verdict, Played], None])
     """One record replayed, every action given to `each` as it is replayed (with a verdict
     that names the record: source, number, game and offset), none kept: the steps of
     `replay` in the same order, at a memory cost bounded by a turn on the streamed path
-    (`referee.judge.lean`). The replay returned has no `steps`."""
+    (`referee.judge.fast.streamed_verdict`). The replay returned has no `steps`."""
     found = _find_raw(name, index)
     if isinstance(found, Problem):
         return found
-    from referee.judge.lean import lean_replay
+    from referee.judge.fast.streamed_verdict import lean_replay
 
     given = 0
 
@@ -164,7 +164,7 @@ def replay_followed(
     each: Callable[[Verdict, Played], None],
     follow: Callable[[Iterator[RecordItem], Replay], Iterator[RecordItem]],
 ) -> Replay | Problem | None:
-    """One record replayed on the streamed path only (`referee.judge.lean`, memory bounded
+    """One record replayed on the streamed path only (`referee.judge.fast.streamed_verdict`, memory bounded
     by a turn), every action given to `each` as it is replayed and the record's items to
     `follow` (`lean_replay`); with its `source` and `first_line`, and no `steps`. None when
     that path cannot replay it: the caller then takes `replay` (and has what it was given
@@ -172,7 +172,7 @@ def replay_followed(
     found = _find_raw(name, index)
     if isinstance(found, Problem):
         return found
-    from referee.judge.lean import lean_replay
+    from referee.judge.fast.streamed_verdict import lean_replay
 
     streamed = lean_replay(found, name, index, each=each, follow=follow)
     if streamed is not None:
@@ -184,12 +184,12 @@ def replay_followed(
 def drawn(name: str, index: int, at: int | None = None) -> Replay | Problem:
     """One record replayed as `replay` replays it, keeping of its steps only those of the
     last turn played (in its `cut` too, with `at`): all a picture of the board marks
-    (`referee.pictures.commands.board_picture`), at a memory cost bounded by a turn where
-    the streamed path (`referee.judge.lean`) can. Raises UsageError as `replay` does."""
+    (`referee.pictures.picture_commands.board_picture`), at a memory cost bounded by a turn where
+    the streamed path (`referee.judge.fast.streamed_verdict`) can. Raises UsageError as `replay` does."""
     found = _find_raw(name, index)
     if isinstance(found, Problem):
         return found
-    from referee.judge.lean import lean_replay
+    from referee.judge.fast.streamed_verdict import lean_replay
 
     last: list[Played] = []  # the whole record's last turn
     before: list[Played] = []  # the last turn before the cut: the steps of rounds up to `at`
@@ -246,7 +246,7 @@ def show(name: str, index: int, at: int | None) -> Shown | Problem:
     found = _find_raw(name, index)
     if isinstance(found, Problem):
         return found
-    from referee.judge.lean import lean_replay
+    from referee.judge.fast.streamed_verdict import lean_replay
 
     full = lean_replay(found, name, index, annotate=at is None, cut_at=at)  # (annotated: token and hints)
     if full is None:
@@ -306,11 +306,11 @@ def moves(name: str, index: int) -> Listed | Problem:
 
 def ended(raw: RawRecord, name: str, index: int) -> Replay:
     """One record replayed to its end, as `judge` replays it without steps, at a memory
-    cost bounded by a turn where the streamed path (`referee.judge.lean`) can: its `record`
+    cost bounded by a turn where the streamed path (`referee.judge.fast.streamed_verdict`) can: its `record`
     then holds its tags and only its last turn (all `listed_of` reads of it). A record
     left ongoing that turns out to hold a turn with no action (the turns counted are not the turns
     played) is replayed whole, so that its last turn is the one written."""
-    from referee.judge.lean import lean_replay
+    from referee.judge.fast.streamed_verdict import lean_replay
 
     last: list[Turn] = []
     played = 0
@@ -335,7 +335,7 @@ def listed_of(played: Replay, name: str, index: int) -> Listed:
     `moves` lists them: from a replay already made (the mail gateway's), none replayed again."""
     actions: list[str] = []
     if played.state is not None and played.record is not None and played.verdict.status == Status.ONGOING:
-        from referee.judge.forms import listed  # each in the form `play` accepts there
+        from referee.judge.core.action_forms import listed  # each in the form `play` accepts there
 
         try:
             actions = listed(played.state, played.record)
@@ -373,11 +373,11 @@ def _formatted(read: Read, name: str) -> Formatted:
 
 def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
     """Every record of every source in canonical form, as it is reached: written as it is
-    replayed (`referee.judge.lean`), or from its record model where that path cannot."""
+    replayed (`referee.judge.fast.streamed_verdict`), or from its record model where that path cannot."""
     for name in names:
         found = False
         try:
-            for number, raw in sources.raw_records(name):
+            for number, raw in record_sources.raw_records(name):
                 found = True
                 yield _streamed_format(raw, number, name) or _formatted(Read(number, read_raw(raw, dialect_for)), name)
         except UnreadableError as error:
@@ -389,7 +389,7 @@ def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
 
 def _streamed_format(raw: RawRecord, number: int, name: str) -> Formatted | None:
     """`_formatted` of a record read and written as a stream; None when the full path must do it."""
-    from referee.judge.lean import lean_replay
+    from referee.judge.fast.streamed_verdict import lean_replay
 
     text = io.BytesIO()
     played = lean_replay(raw, name, number, canonical=text.write)

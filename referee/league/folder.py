@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
+from referee.errors import BusyError, UsageError
 from referee.games import registry, seats
 from referee.games.api import GameInfo
-from referee.judge.errors import BusyError, UsageError
 from referee.league import notify as notify_module
 from referee.league import pairing
-from referee.league.config import (
+from referee.league.league_toml import (
     CONFIG_FILE,
     Dice,
     LeagueConfig,
@@ -373,7 +373,7 @@ def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
 
 def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, sender: str) -> Paired:
     from referee.league import notify
-    from referee.live.mail.errors import DeliveryError
+    from referee.live.mail.mail_errors import DeliveryError
 
     held = seats.seat_sides(config.info, config.players_per_game, paired.round)
     games = [(game, list(zip(addresses, held, strict=True))) for game, addresses in paired.games]
@@ -391,7 +391,7 @@ def _mail_pairing(folder: Path, config: LeagueConfig, paired: Paired, now: int, 
 
 def _opening(path: Path) -> notify_module.Opening:
     """A new game's start as its pairing mail shows it: token, first side, board."""
-    from referee.judge.token import token_of
+    from referee.judge.core.turn_token import token_of
     from referee.league.results import judge_game
 
     _, replay = judge_game(path, store.read_bytes(path), 0, 0)  # as the pairing staged it
@@ -404,7 +404,7 @@ def _make_games(
     folder: Path, config: LeagueConfig, planned: pairing.Round, now: int
 ) -> list[tuple[str, pairing.Table]]:
     """Write the round's game files (and secret keys), all texts made and checked first."""
-    from referee.judge.fresh import new_record
+    from referee.judge.services.new_record import new_record
     from referee.live.play.keys import fresh_seed
     from referee.live.play.secret import new_secret
 

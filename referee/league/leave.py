@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
-from referee.judge.errors import UsageError
-from referee.league.config import load
+from referee.errors import UsageError
 from referee.league.folder import LeagueRefused, append_log, league_lock, read_log
+from referee.league.league_toml import load
 from referee.league.results import GameResult, read_games
 from referee.notation.timing import TimingError, format_duration, format_instant, parse_duration
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from referee.judge.adjudicate import Replay
-from referee.judge.errors import UsageError
-from referee.judge.token import token_of
-from referee.league.config import CONFIG_FILE, Dice, Digest, LeagueConfig, LeagueConfigError, load
+from referee.errors import UsageError
+from referee.judge.core.adjudicate import Replay
+from referee.judge.core.turn_token import token_of
 from referee.league.folder import KEYS_DIR, LeagueRefused, game_line
+from referee.league.league_toml import CONFIG_FILE, Dice, Digest, LeagueConfig, LeagueConfigError, load
 from referee.league.leave import leave
 from referee.league.results import game_files, judge_game
 from referee.live.mail import Settings

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.league.config import LeagueConfig
+from referee.league.league_toml import LeagueConfig
 from referee.league.results import GameResult, named
 
 MAX_NOTICES = 200

@@ -13,7 +13,7 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.league.config import LeagueConfig
+from referee.league.league_toml import LeagueConfig
 from referee.live.addresses import clean_header_text
 from referee.live.mail.delivery import write_answer, write_outbox
 from referee.live.mail.folding import POLICY

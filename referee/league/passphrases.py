@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee import store
-from referee.judge.words import plural
-from referee.league.config import load
+from referee.judge.core.verdict_words import plural
 from referee.league.folder import append_log, league_lock
+from referee.league.league_toml import load
 from referee.league.notify import message, write
 from referee.live import mail as gateway
 from referee.live.mail.gateway import PLAYERS_FILE

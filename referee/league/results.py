@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.errors import UsageError
 from referee.games import registry, seats
 from referee.games.api import Event, GameInfo
-from referee.judge import sources
-from referee.judge.adjudicate import Replay, adjudicate, read_source
-from referee.judge.errors import UsageError
-from referee.judge.verdicts import Status
+from referee.judge.core.adjudicate import Replay, adjudicate, read_source
+from referee.judge.core.verdicts import Status
+from referee.judge.sources import record_sources
 from referee.live.addresses import addresses_in
-from referee.notation.commands import CommandSyntaxError, read_commands
+from referee.notation.comment_commands import CommandSyntaxError, read_commands
 from referee.notation.model import Comment, Record, Turn
 from referee.notation.timing import TimingError, parse_instant
 
@@ -187,7 +187,7 @@ def read_game(path: Path, round_number: int, table: int) -> GameResult:
     """Check one game file and read what the league needs from it."""
     name = path.name.removesuffix(".rgn")
     try:
-        data = sources.read_bounded(path, sources.max_record(), "it")
+        data = record_sources.read_bounded(path, record_sources.max_record(), "it")
     except UsageError as error:
         return GameResult(name, round_number, table, Status.ERROR, (), str(error))
     return judge_game(path, data, round_number, table)[0]

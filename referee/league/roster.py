@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
-from referee.judge.errors import UsageError
-from referee.league.config import (
+from referee.errors import UsageError
+from referee.league.folder import KEYS_DIR, LeagueRefused, append_log, league_lock, read_log
+from referee.league.league_toml import (
     CONFIG_FILE,
     LeagueConfig,
     LeagueConfigError,
@@ -34,11 +35,10 @@ from referee.league.config import (
     load,
     parse,
 )
-from referee.league.folder import KEYS_DIR, LeagueRefused, append_log, league_lock, read_log
 from referee.league.leave import DAY, used_leave
 from referee.league.notify import message, write
 from referee.league.results import GameResult, game_files, judge_game, withdrawn_in
-from referee.live.mail.errors import DeliveryError
+from referee.live.mail.mail_errors import DeliveryError
 from referee.live.mail.retoken import retagged
 from referee.notation.timing import format_duration, format_instant
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from referee.league.config import LeagueConfig, Pairing
+from referee.league.league_toml import LeagueConfig, Pairing
 from referee.league.results import GameResult
 
 SONNEBORN_BERGER = "sonneborn-berger"

@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
-from referee.judge.adjudicate import Replay
-from referee.judge.clock import ClockView
-from referee.judge.errors import UsageError
-from referee.judge.token import token_of
-from referee.judge.words import plural
-from referee.league.config import Dice, Digest, LeagueConfig, load
+from referee.errors import UsageError
+from referee.judge.core.adjudicate import Replay
+from referee.judge.core.clock_walk import ClockView
+from referee.judge.core.turn_token import token_of
+from referee.judge.core.verdict_words import plural
 from referee.league.folder import KEYS_DIR, append_log, league_lock, log_order, read_log, total_rounds
+from referee.league.league_toml import Dice, Digest, LeagueConfig, load
 from referee.league.notify import OUTBOX, message, write
 from referee.league.results import (
     GameResult,
@@ -37,8 +37,8 @@ from referee.league.results import (
 )
 from referee.live.mail.compose import games_hint, reply_hint
 from referee.live.mail.delivery import Smtp, flush
-from referee.live.mail.errors import DeliveryError
 from referee.live.mail.gateway import PLAYERS_FILE
+from referee.live.mail.mail_errors import DeliveryError
 from referee.notation.timing import format_duration, format_instant, spoken_instant
 
 DAY = 86_400

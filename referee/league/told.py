@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.judge.errors import UsageError
-from referee.judge.words import plural
-from referee.league.config import CONFIG_FILE, LeagueConfigError, load
+from referee.errors import UsageError
+from referee.judge.core.verdict_words import plural
+from referee.league.league_toml import CONFIG_FILE, LeagueConfigError, load
 from referee.league.notify import message, write
 from referee.league.results import GAME_FILE, judge_game, named
-from referee.live.mail.errors import DeliveryError
+from referee.live.mail.mail_errors import DeliveryError
 from referee.live.play.result import PlayResult
 
 

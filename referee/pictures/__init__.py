@@ -13,11 +13,11 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from referee.pictures.board import Drawing
+from referee.pictures.drawing import Drawing
 
 if TYPE_CHECKING:
     from referee.games.api import GameState
-    from referee.judge.adjudicate import Replay
+    from referee.judge.core.adjudicate import Replay
 
 
 def drawing_for(game: str, position: str) -> Drawing:
@@ -43,7 +43,7 @@ def board_svg(state: GameState[Any], action: str | None = None, message: str | N
     a Nieuchess battle marks its attackers and defenders); with `message` it is instead an
     illegal action, outlined in red, and the message (the rule it breaks) is captioned.
     """
-    from referee.pictures.render import state_svg
+    from referee.pictures.state_picture import state_svg
 
     return state_svg(state, action, message)
 

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 from referee.games.nieuchess import board
 from referee.pictures import svg
-from referee.pictures.board import MARGIN, Drawing
+from referee.pictures.drawing import MARGIN, Drawing
 from referee.pictures.numica import fields
 from referee.pictures.svg import Mark, Piece, Swatch
 

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 from referee.games.nika.board import BOARD, CENTRAL, LETTERS, PLAYABLE
 from referee.pictures import svg
-from referee.pictures.board import MARGIN, Drawing
+from referee.pictures.drawing import MARGIN, Drawing
 from referee.pictures.svg import Mark, Piece, Swatch
 
 CELL = 40

@@ -6,7 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from referee.pictures import svg
-from referee.pictures.board import MARGIN, EightByEight
+from referee.pictures.drawing import MARGIN, EightByEight
 from referee.pictures.svg import Piece, Swatch
 
 CELL = EightByEight.cell

@@ -23,12 +23,12 @@ from importlib import resources
 from typing import Any
 
 from referee.games import registry
-from referee.judge.adjudicate import Replay
-from referee.judge.verdicts import Verdict
-from referee.judge.words import verdict_line as line
+from referee.judge.core.adjudicate import Replay
+from referee.judge.core.verdict_words import verdict_line as line
+from referee.judge.core.verdicts import Verdict
 from referee.notation.model import Record
 from referee.pictures import drawing_for, svg
-from referee.pictures.board import Drawing, compose
+from referee.pictures.drawing import Drawing, compose
 from referee.pictures.steps import Frame, frames
 
 BLOCK = 256

@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from referee.pictures import svg
-from referee.pictures.board import MARGIN, EightByEight
+from referee.pictures.drawing import MARGIN, EightByEight
 from referee.pictures.numica import fields
 from referee.pictures.svg import Piece, Swatch
 

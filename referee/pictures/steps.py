@@ -13,10 +13,10 @@ from typing import Any, NamedTuple
 
 from referee.games import registry
 from referee.games.api import Event, GameState
-from referee.judge.adjudicate import Replay, open_ended
-from referee.judge.words import turn_text
+from referee.judge.core.adjudicate import Replay, open_ended
+from referee.judge.core.verdict_words import turn_text
 from referee.notation.model import Comment, Move, Record, Turn
-from referee.pictures.board import heading
+from referee.pictures.drawing import heading
 
 
 class Frame(NamedTuple):

@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.judge.errors import UsageError
+from referee.errors import UsageError
 from referee.store import manifest
 from referee.store.atomic import append_line, create_atomically, mode_of, write_atomically, write_file
 from referee.store.lines import whole_length

@@ -21,7 +21,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from referee.judge.errors import BusyError, UsageError
+from referee.errors import BusyError, UsageError
 
 POLL = 0.02
 

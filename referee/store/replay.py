@@ -19,7 +19,7 @@ import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from referee.judge.errors import UsageError
+from referee.errors import UsageError
 from referee.store.lines import append_to
 from referee.store.manifest import COMMIT, Entry, Kind
 from referee.store.ops import WriteFailed, ops, write_all

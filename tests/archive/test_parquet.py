@@ -1,5 +1,5 @@
 """`referee export parquet`: records as a Parquet table, and the table read back by
-check, stats and format (referee/judge/rows.py), split by row groups."""
+check, stats and format (referee/judge/sources/parquet_rows.py), split by row groups."""
 
 from __future__ import annotations
 

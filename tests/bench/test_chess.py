@@ -26,7 +26,7 @@ from referee.bench.chess import (
     read_sizes,
     timed_in_turn,
 )
-from referee.judge.errors import UsageError
+from referee.errors import UsageError
 
 
 def test_python_chess_games_are_made_to_the_ply_count_and_read_back() -> None:

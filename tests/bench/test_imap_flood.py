@@ -1,4 +1,4 @@
-"""`python -m referee.bench.mail --imap URL` (referee/bench/imap.py): the flood it measures is
+"""`python -m referee.bench.mail --imap URL` (referee/bench/imap_bench.py): the flood it measures is
 really filed, on a real Dovecot; a bench, so no time is asserted here."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from referee.bench import mail as bench
-from referee.bench.imap import flood
+from referee.bench.imap_bench import flood
 from tests.helpers.imap import PASSWORD, Dovecot, dovecot
 
 __all__ = ["dovecot"]

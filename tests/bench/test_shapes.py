@@ -1,4 +1,4 @@
-"""The bench corpora's shapes (`referee.bench.records.SHAPES`): the long shape writes every
+"""The bench corpora's shapes (`referee.bench.corpora.SHAPES`): the long shape writes every
 Nieuchess move hex by hex, with long turns, every roll and replacement steps, all legal."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from referee.bench.records import DEFAULT_SHAPES, SHAPES, read_shape, read_shapes, shaped_play, shares
+from referee.bench.corpora import DEFAULT_SHAPES, SHAPES, read_shape, read_shapes, shaped_play, shares
+from referee.errors import UsageError
 from referee.games.nieuchess.actions import Battle
-from referee.judge.adjudicate import adjudicate, read_source
-from referee.judge.errors import UsageError
-from referee.judge.playout import Playout
+from referee.judge.core.adjudicate import adjudicate, read_source
+from referee.judge.services.random_playout import Playout
 
 TURN = re.compile(r"^(?:\d+\. )?[RB](\+?):(.*)$", re.MULTILINE)
 
@@ -38,7 +38,7 @@ def test_long_nieuchess_records_write_rides_hex_by_hex_and_are_legal() -> None:
 
 
 def test_the_short_shape_is_the_canonical_playout() -> None:
-    from referee.judge.playout import play
+    from referee.judge.services.random_playout import play
 
     assert shaped_play("nieuchess", None, "shape-short", "short").text == play("nieuchess", None, "shape-short").text
     assert "short" in SHAPES and "long" in SHAPES
@@ -112,7 +112,7 @@ def test_several_shapes_are_read_each_once() -> None:
 
 def test_every_action_weighs_one_unless_a_game_says_otherwise() -> None:
     from referee.games import registry
-    from referee.games.engine import Engine
+    from referee.games.engine_base import Engine
 
     assert all(
         type(registry.engine(game)).preference is not Engine.preference for game in registry.GAMES

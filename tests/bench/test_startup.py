@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.bench.records import referee_command, startup
+from referee.bench.corpora import referee_command, startup
 
 
 def test_the_bench_times_the_referee_beside_its_interpreter_not_the_first_on_path(

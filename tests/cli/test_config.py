@@ -1,4 +1,4 @@
-"""The configuration file (config.toml) and the REFEREE_* variables: the command line beats
+"""The configuration file (config_file.toml) and the REFEREE_* variables: the command line beats
 the environment, the environment beats the file, the file beats the default; `referee
 config` says which is in force; a secret is read only from a file of mode 0600."""
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import config
+from referee.cli import config_file
 from referee.cli.entry import wants_config
-from referee.judge.errors import UsageError
+from referee.errors import UsageError
 from referee.live.mail import default_sender
 from tests.conftest import EXAMPLES
 
@@ -53,7 +53,7 @@ def league(tmp_path: Path) -> Path:
 def test_the_league_folder_comes_from_the_command_line_then_the_environment_then_the_file(
     tmp_path: Path, league: Path
 ) -> None:
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text('league = "autumn"\n')  # relative to the file's folder
     env = {"REFEREE_CONFIG": str(file)}
     from_file = _referee("league", "status", "--json", env=env, cwd=EXAMPLES)
@@ -69,7 +69,7 @@ def test_the_league_folder_comes_from_the_command_line_then_the_environment_then
 
 
 def test_mail_takes_its_options_from_the_file(tmp_path: Path) -> None:
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text(f'games = "{tmp_path / "no-such-folder"}"\nfrom = "gm@example.org"\n')
     done = _referee("mail", env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 2
@@ -79,7 +79,7 @@ def test_mail_takes_its_options_from_the_file(tmp_path: Path) -> None:
 
 
 def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text('games = "~/games"\nsmtp = "localhost:25"\nstarttls = true\nwait = 3\n')
     env = {"REFEREE_CONFIG": str(file), "REFEREE_SMTP": "mail.example.org:587", "HOME": str(tmp_path)}
     shown = _referee("config", "--json", env=env)
@@ -108,7 +108,7 @@ def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
 def test_the_default_file_is_in_the_users_configuration_folder(tmp_path: Path) -> None:
     folder = tmp_path / "xdg" / "referee"
     folder.mkdir(parents=True)
-    (folder / "config.toml").write_text('gm = "gm@example.org"\n')
+    (folder / "config_file.toml").write_text('gm = "gm@example.org"\n')
     env = {name: value for name, value in os.environ.items() if name != "REFEREE_CONFIG"}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
     done = subprocess.run(
@@ -116,12 +116,12 @@ def test_the_default_file_is_in_the_users_configuration_folder(tmp_path: Path) -
     )
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
-    assert shown["file"] == str(folder / "config.toml")
+    assert shown["file"] == str(folder / "config_file.toml")
     assert shown["settings"]["gm"]["value"] == "gm@example.org"
 
 
 def test_a_secret_in_a_file_others_can_read_is_refused(tmp_path: Path) -> None:
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text('smtp = "localhost:25"\nsmtp-user = "gm"\nsmtp-password = "s3cret"\n')
     file.chmod(0o644)
     for args in (["config"], ["league", "tick", str(tmp_path)], ["mail", "--flush"]):
@@ -142,18 +142,18 @@ def test_a_secret_in_a_file_others_can_read_is_refused(tmp_path: Path) -> None:
 def test_the_files_password_reaches_the_mailer_unless_the_environment_has_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text('smtp = "localhost:25"\nsmtp-password = "from-file"\n')
     file.chmod(0o600)
     monkeypatch.setenv("REFEREE_CONFIG", str(file))
     # set, then removed: so that monkeypatch removes what apply() sets, whatever it was before
     monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "")
     monkeypatch.delenv("REFEREE_SMTP_PASSWORD")
-    defaults = config.apply()
+    defaults = config_file.apply()
     assert defaults == {"mail": {"smtp": "localhost:25"}, "league": {"tick": {"smtp": "localhost:25"}}}
     assert os.environ["REFEREE_SMTP_PASSWORD"] == "from-file"
     monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "from-env")
-    config.apply()
+    config_file.apply()
     assert os.environ["REFEREE_SMTP_PASSWORD"] == "from-env"
 
 
@@ -169,14 +169,14 @@ def test_the_password_test_leaves_the_environment_as_it_found_it() -> None:
         ('starttls = "maybe"\n', "starttls is true or false"),
         ("wait = -1\n", "wait is a number of seconds"),
         ("games = 3\n", "games is a non-empty string"),
-        ("x" * (config.MAX_BYTES + 1), f"longer than {config.MAX_BYTES} bytes"),
+        ("x" * (config_file.MAX_BYTES + 1), f"longer than {config_file.MAX_BYTES} bytes"),
         # Found by the fuzzer (tests/fuzz/crashes/config): a traceback each, before.
         ('outbox = "~nobody-such/out"\n', "outbox: ~nobody-such/out: no user nobody-such"),
         ("wait = 1" + "0" * 400 + "\n", "wait is a number of seconds"),
     ],
 )
 def test_a_bad_file_is_one_line_and_exit_2(tmp_path: Path, text: str, said: str) -> None:
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text(text)
     done = _referee("league", "status", str(tmp_path), env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 2
@@ -188,14 +188,14 @@ def test_bad_environment_values_and_a_missing_named_file_are_usage_errors(tmp_pa
     assert done.returncode == 2 and "REFEREE_STARTTLS: starttls is true or false" in done.stderr
     missing = _referee("mail", env={"REFEREE_CONFIG": str(tmp_path / "absent.toml")})
     assert missing.returncode == 2 and f"cannot read {tmp_path / 'absent.toml'}" in missing.stderr
-    nobody = _referee("config", env={"REFEREE_CONFIG": "~nobody-such/config.toml"})
+    nobody = _referee("config", env={"REFEREE_CONFIG": "~nobody-such/config_file.toml"})
     assert nobody.returncode == 2 and nobody.stderr.splitlines() == [
-        "referee: REFEREE_CONFIG: ~nobody-such/config.toml: no user nobody-such"
+        "referee: REFEREE_CONFIG: ~nobody-such/config_file.toml: no user nobody-such"
     ], nobody.stderr
 
 
 def test_record_commands_never_read_the_file(tmp_path: Path) -> None:
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text("not toml at all [\n")
     done = _referee("check", str(EXAMPLES / "nika-won.rgn"), env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 0, done.stderr
@@ -205,19 +205,19 @@ def test_record_commands_never_read_the_file(tmp_path: Path) -> None:
 
 
 def test_flags_and_numbers_from_the_environment() -> None:
-    loaded = config.load({"REFEREE_STARTTLS": "yes", "REFEREE_WAIT": "2.5"})
+    loaded = config_file.load({"REFEREE_STARTTLS": "yes", "REFEREE_WAIT": "2.5"})
     assert loaded.values["starttls"].value is True and loaded.values["wait"].value == 2.5
     with pytest.raises(UsageError):
-        config.load({"REFEREE_WAIT": "soon"})
+        config_file.load({"REFEREE_WAIT": "soon"})
 
 
 def test_each_secret_is_the_variable_its_reader_reads() -> None:
     from referee.live.mail.delivery import PASSWORD_VARIABLE
     from referee.live.mail.imap import PASSWORD_ENV
 
-    assert config.BY_KEY["smtp-password"].variable == PASSWORD_VARIABLE
-    assert config.BY_KEY["imap-password"].variable == PASSWORD_ENV
-    assert [setting.key for setting in config.SETTINGS if setting.secret] == ["smtp-password", "imap-password"]
+    assert config_file.BY_KEY["smtp-password"].variable == PASSWORD_VARIABLE
+    assert config_file.BY_KEY["imap-password"].variable == PASSWORD_ENV
+    assert [setting.key for setting in config_file.SETTINGS if setting.secret] == ["smtp-password", "imap-password"]
 
 
 def test_a_setting_left_unset_shows_the_default_the_command_takes_and_whence() -> None:
@@ -257,10 +257,10 @@ def test_every_setting_is_in_the_help_of_referee_config_and_in_docs_config_md() 
     shown = _referee("config", "--help", env={"REFEREE_CONFIG": ""})
     assert shown.returncode == 0, shown.stderr
     listed = {line.split()[0] for line in shown.stdout.splitlines() if line.startswith("  ") and "  " in line[2:]}
-    page = (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
-    for setting in config.SETTINGS:
+    page = (ROOT / "docs" / "config_file.md").read_text(encoding="utf-8")
+    for setting in config_file.SETTINGS:
         assert setting.key in listed, f"{setting.key} is not in referee config --help"
-        assert f"| `{setting.key}` |" in page, f"{setting.key} is not in the table of docs/config.md"
+        assert f"| `{setting.key}` |" in page, f"{setting.key} is not in the table of docs/config_file.md"
 
 
 def _bounded(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -279,7 +279,7 @@ def _bounded(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str
 def test_a_fifo_as_the_config_file_is_refused_without_waiting(tmp_path: Path) -> None:
     """Issue 44 item 5: a FIFO at REFEREE_CONFIG, or at the default path, hung every command
     that reads the file, `play --help` too (opened before the regular-file check)."""
-    fifo = tmp_path / "config.toml"
+    fifo = tmp_path / "config_file.toml"
     os.mkfifo(fifo)
     said = f"referee: {fifo}: it is a FIFO, not a regular file: not a configuration file\n"
     for args in (["play", "--help"], ["config"], ["mail", "--flush"]):
@@ -287,13 +287,13 @@ def test_a_fifo_as_the_config_file_is_refused_without_waiting(tmp_path: Path) ->
         assert (done.returncode, done.stderr) == (2, said), args
     folder = tmp_path / "xdg" / "referee"
     folder.mkdir(parents=True)
-    os.mkfifo(folder / "config.toml")
+    os.mkfifo(folder / "config_file.toml")
     env = {name: value for name, value in os.environ.items() if name != "REFEREE_CONFIG"}
     done = _bounded("play", "--help", env={**env, "XDG_CONFIG_HOME": str(tmp_path / "xdg")})
     assert done.returncode == 2
     assert (
         done.stderr
-        == f"referee: {folder / 'config.toml'}: it is a FIFO, not a regular file: not a configuration file\n"
+        == f"referee: {folder / 'config_file.toml'}: it is a FIFO, not a regular file: not a configuration file\n"
     )
 
 
@@ -302,7 +302,7 @@ def test_a_config_that_is_a_link_to_a_regular_file_is_read(tmp_path: Path) -> No
     (tmp_path / "dotfiles").mkdir()
     real = tmp_path / "dotfiles" / "referee.toml"
     real.write_text('gm = "gm@example.org"\n')
-    link = tmp_path / "config.toml"
+    link = tmp_path / "config_file.toml"
     link.symlink_to(real)
     done = _bounded("config", "--json", env={**os.environ, "REFEREE_CONFIG": str(link)})
     assert done.returncode == 0, done.stderr
@@ -325,7 +325,7 @@ def test_a_config_file_others_can_change_is_refused(tmp_path: Path, mode: int, w
     """Issue 44 item 5: a group- or other-writable file was read when it held no secret,
     yet it can point `smtp` or `imap` at another host, which then gets the password from
     the environment. Refused as ssh refuses such a file, secret or not."""
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text('smtp = "evil.example.net:25"\n' + ('smtp-password = "s3cret"\n' if secret else ""))
     file.chmod(mode)
     for args in (["config"], ["league", "tick", str(tmp_path)], ["play", "--help"]):
@@ -342,7 +342,7 @@ def test_a_config_file_others_can_change_is_refused(tmp_path: Path, mode: int, w
 def test_a_config_in_a_folder_others_can_change_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "shared"
     folder.mkdir()
-    file = folder / "config.toml"
+    file = folder / "config_file.toml"
     file.write_text('gm = "gm@example.org"\n')
     folder.chmod(0o775)
     done = _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(file)})
@@ -359,7 +359,7 @@ def test_a_config_in_a_folder_others_can_change_is_refused(tmp_path: Path) -> No
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
 def test_a_config_file_of_another_user_is_refused(tmp_path: Path) -> None:
-    file = tmp_path / "config.toml"
+    file = tmp_path / "config_file.toml"
     file.write_text('gm = "gm@example.org"\n')
     os.chown(file, 4321, 4321)
     done = _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(file)})

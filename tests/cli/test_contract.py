@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.judge.verdicts import Verdict
+from referee.judge.core.verdicts import Verdict
 from tests.conftest import CONFORMANCE, EXAMPLES
 from tests.helpers.cli import invoke
 
@@ -188,8 +188,9 @@ def test_show_at_a_round_shows_the_board_after_it(tmp_path: Path) -> None:
 
 def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> None:
     from referee.games.api import Outcome
-    from referee.judge import session, words
-    from referee.judge.verdicts import Status
+    from referee.judge import session
+    from referee.judge.core import verdict_words
+    from referee.judge.core.verdicts import Status
 
     finished, ongoing = (item for item in session.check([files["finished"], files["ongoing"]]))
     assert isinstance(finished, Verdict) and isinstance(ongoing, Verdict)
@@ -197,7 +198,7 @@ def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> N
     assert finished.ongoing is None and finished.error is None
     assert ongoing.ongoing is not None and (ongoing.ongoing.to_move, ongoing.ongoing.round) == ("Red", 1)
     assert "Outcome(winners=('Red',), reason=<Reason.RESIGNATION: 'resignation'>)" in repr(finished)
-    fields = json.loads(words.verdict_json(finished))
+    fields = json.loads(verdict_words.verdict_json(finished))
     assert (fields["status"], fields["winners"], fields["reason"], fields["to_move"]) == (
         "finished",
         ["Red"],
@@ -223,7 +224,7 @@ def test_verdict_holds_values_and_json_flattens_them(files: dict[str, str]) -> N
 )
 def test_exit_status_precedence(statuses: list[str], mismatched: int, problems: list[str], expected: int) -> None:
     from referee.cli.exits import ProblemKind, Tally, exit_status
-    from referee.judge.verdicts import Status
+    from referee.judge.core.verdicts import Status
 
     tally = Tally()
     for status in statuses:
@@ -236,7 +237,8 @@ def test_exit_status_precedence(statuses: list[str], mismatched: int, problems: 
 
 def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rendering() -> None:
     """The JSON writer flattens the verdict values into exactly the contract's fields, in order."""
-    from referee.judge import session, words
+    from referee.judge import session
+    from referee.judge.core import verdict_words
 
     names = sorted(str(path) for path in CONFORMANCE.glob("*/*.rgn")) + sorted(
         str(path) for path in EXAMPLES.rglob("*.rgn")
@@ -266,9 +268,9 @@ def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rend
     ]
     for item in session.check(names):
         assert isinstance(item, Verdict)
-        fields = json.loads(words.verdict_json(item))
+        fields = json.loads(verdict_words.verdict_json(item))
         assert list(fields) == keys
-        assert fields["message"] == words.describe(item)
+        assert fields["message"] == verdict_words.describe(item)
         if item.status in ("illegal", "malformed"):
             assert fields["turns"] is None and fields["to_move"] is None and fields["error"] is not None
 
@@ -355,7 +357,8 @@ def test_plurals_in_verdicts_and_summaries(tmp_path: Path) -> None:
 def test_a_crash_while_reading_stays_with_its_record(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A fault planted in the reader's dialect lookup for one game: that record gets the
     verdict `error`, the records around it are read and judged."""
-    from referee.judge import fused, lean, session
+    from referee.judge import session
+    from referee.judge.fast import fused_check, streamed_verdict
 
     real = session.dialect_for
 
@@ -364,7 +367,7 @@ def test_a_crash_while_reading_stays_with_its_record(monkeypatch: pytest.MonkeyP
             raise RuntimeError("planted fault")
         return real(game)
 
-    for reading in (session, fused, lean):  # the detailed, fused and lean paths all look it up
+    for reading in (session, fused_check, streamed_verdict):  # the detailed, fused and lean paths all look it up
         monkeypatch.setattr(reading, "dialect_for", failing)
     path = tmp_path / "mixed.rgn"
     path.write_text(ONGOING + '[Game "nika"]\n\n1. W: pass pass\n' + FINISHED)

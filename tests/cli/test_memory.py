@@ -1,5 +1,5 @@
 """Every record command within 10 times a record's size (issue 34, "Memory"): the peak of
-Python's allocations (tracemalloc, as tests/judge/test_lean.py measures `check`) while
+Python's allocations (tracemalloc, as tests/judge/fast/test_streamed_verdict.py measures `check`) while
 `check`, `check --json`, `replay`, `replay --json`, `show`, `show --at`, `show --svg` (and
 with `--at`), `moves`, `format` and `stats` run on one large record, their output thrown
 away (`tests.helpers.big.peak`), on records with and without a clock (TIME.md).

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.errors import UsageError
 from referee.games import registry
-from referee.judge import fresh
-from referee.judge.adjudicate import adjudicate, read_source
-from referee.judge.errors import UsageError
+from referee.judge.core.adjudicate import adjudicate, read_source
+from referee.judge.services import new_record
 from tests.helpers.cli import invoke
 
 
@@ -110,7 +110,7 @@ def test_whatever_new_writes_check_accepts(
     game: str, players: int | None, seed: str | None, first: str | None, tags: list[str]
 ) -> None:
     try:
-        text = fresh.new_record(game, players, seed, first, tags)
+        text = new_record.new_record(game, players, seed, first, tags)
     except UsageError as error:
         assert str(error) and "\n" not in str(error)
         return
@@ -122,7 +122,7 @@ def test_every_game_and_player_count_with_every_first_side_checks() -> None:
         for players in info.player_counts:
             firsts = info.sides_for(players) if info.first_choice else (None,)
             for first in firsts:
-                checks_as_legal(fresh.new_record(info.name, players, None, first, ["Event=Club night"]))
+                checks_as_legal(new_record.new_record(info.name, players, None, first, ["Event=Club night"]))
 
 
 # -- GameId (PLAY.md §2: a token names its game) ------------------------------------------------

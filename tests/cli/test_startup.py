@@ -50,14 +50,14 @@ SHORT = {
 HEAVY = (
     # the detailed grammar, other commands' layers, optional extras and their libraries
     "pyparsing",
-    "referee.judge.stats",
-    "referee.judge.cluster",
-    "referee.judge.table",
+    "referee.judge.services.archive_stats",
+    "referee.judge.runners.dask_check",
+    "referee.judge.runners.verdict_table",
     "referee.league",
     "referee.live",
     "referee.pictures",
     "referee.bench",
-    "referee.cli.config",
+    "referee.cli.config_file",
     "referee.cli.completion",
     "referee.cli.mailed",
     "dask",

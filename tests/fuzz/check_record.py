@@ -1,5 +1,5 @@
 """Harness `check`: one input file (RGN text, or RGN compressed with gzip, bzip2, xz or zstd)
-through `referee.judge.batch.check_lines`, the library call `referee check` makes in its own
+through `referee.judge.runners.batch_check.check_lines`, the library call `referee check` makes in its own
 process (`--jobs 1`), twice: as text lines and as the JSON lines of `check --json`.
 
 A defect: an exception out of the library (other than the documented `UsageError` of an
@@ -27,13 +27,13 @@ def setup() -> None:
 
 
 def _lines(path: str, as_json: bool) -> tuple[Counter[str], list[str], list[str]]:
-    from referee.judge import batch
-    from referee.judge.verdicts import Problem
+    from referee.judge.core.verdicts import Problem
+    from referee.judge.runners import batch_check
 
     statuses: Counter[str] = Counter()
     lines: list[str] = []
     problems: list[str] = []
-    for item in batch.check_lines([path], batch.Form(as_json), 1):
+    for item in batch_check.check_lines([path], batch_check.Form(as_json), 1):
         if isinstance(item, Problem):
             problems.append(str(item.kind))
             continue
@@ -49,7 +49,7 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libF
     path = _state["input"]
     assert isinstance(sandbox, Sandbox)
     path.write_bytes(data)  # type: ignore[attr-defined]
-    from referee.judge.errors import UsageError
+    from referee.errors import UsageError
 
     try:
         with sandbox.guarded():

@@ -1,4 +1,4 @@
-"""Harness `config`: a configuration file through the loader of referee/cli/config.py, as
+"""Harness `config`: a configuration file through the loader of referee/cli/config_file.py, as
 every command that takes a setting reads it (`REFEREE_CONFIG` naming the file), twice: the
 file private (mode 0600) and readable by others (0644); then what `referee config` and
 `--json` print of it, and Click's default map.
@@ -21,20 +21,20 @@ def setup() -> None:
         sandbox = Sandbox("config")
         folder = sandbox.root / "home" / ".config" / "referee"
         folder.mkdir(parents=True)
-        _state["sandbox"], _state["path"] = sandbox, folder / "config.toml"
+        _state["sandbox"], _state["path"] = sandbox, folder / "config_file.toml"
 
 
 def _load_once(path: str, mode: int) -> None:
-    from referee.cli import config
-    from referee.judge.errors import UsageError
+    from referee.cli import config_file
+    from referee.errors import UsageError
 
     os.chmod(path, mode)
     try:
-        loaded = config.load({})
+        loaded = config_file.load({})
     except UsageError:
         return
-    rows = config.lines(loaded)[1:]
-    fields = json.loads(json.dumps(config.as_json(loaded)))["settings"]
+    rows = config_file.lines(loaded)[1:]
+    fields = json.loads(json.dumps(config_file.as_json(loaded)))["settings"]
     loaded.default_map()
     for row, (key, entry) in zip(rows, loaded.values.items(), strict=True):
         if not entry.setting.secret or entry.value is None:
@@ -47,19 +47,19 @@ def _load_once(path: str, mode: int) -> None:
 
 def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libFuzzer call
     setup()
-    from referee.cli import config
+    from referee.cli import config_file
 
     sandbox, path = _state["sandbox"], _state["path"]
     assert isinstance(sandbox, Sandbox)
     path.write_bytes(data)  # type: ignore[attr-defined]
-    saved = os.environ.get(config.CONFIG_VARIABLE)
-    os.environ[config.CONFIG_VARIABLE] = str(path)
+    saved = os.environ.get(config_file.CONFIG_VARIABLE)
+    os.environ[config_file.CONFIG_VARIABLE] = str(path)
     try:
         with sandbox.guarded():
             for mode in (0o600, 0o644):
                 _load_once(str(path), mode)
     finally:
         if saved is None:
-            os.environ.pop(config.CONFIG_VARIABLE, None)
+            os.environ.pop(config_file.CONFIG_VARIABLE, None)
         else:
-            os.environ[config.CONFIG_VARIABLE] = saved
+            os.environ[config_file.CONFIG_VARIABLE] = saved

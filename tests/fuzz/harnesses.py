@@ -55,7 +55,7 @@ HARNESSES: dict[str, Harness] = {
     ),
     "config": Harness(
         "tests.fuzz.config_file",
-        "a configuration file through the loader of referee/cli/config.py",
+        "a configuration file through the loader of referee/cli/config_file.py",
         ("referee", "tomllib"),
         max_len=4096,
     ),

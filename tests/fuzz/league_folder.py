@@ -97,7 +97,7 @@ def _games_checked(games: object) -> None:
 
 
 def _run(folder: Path, now: int) -> None:
-    from referee.judge.words import json_line
+    from referee.judge.core.verdict_words import json_line
     from referee.league import folder as league
     from referee.league.tick import tick
 
@@ -125,9 +125,9 @@ def _run(folder: Path, now: int) -> None:
 
 def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libFuzzer call
     setup()
-    from referee.judge.errors import BusyError, UsageError
-    from referee.league.config import LeagueConfigError
+    from referee.errors import BusyError, UsageError
     from referee.league.folder import LeagueRefused
+    from referee.league.league_toml import LeagueConfigError
     from referee.notation.timing import TimingError, parse_instant
 
     sandbox, folder = _state["sandbox"], _state["folder"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from referee.games import registry
 from referee.games.api import Chance, Event, EventKind, PendingKind, Randomness
-from referee.judge.playout import play
+from referee.judge.services.random_playout import play
 from referee.live.mail import game
 from referee.live.play import agreement, submission
 from referee.notation.model import Span

@@ -16,7 +16,7 @@ from referee.games.nieuchess.actions import Battle, Invasion, Move, Place, Setup
 from referee.games.nieuchess.board import BOARD, INDEX, NAMES, RED, SIZE, STANDARD_CRT, odds_column, read_crt_tag
 from referee.games.nieuchess.state import NieuchessState
 from referee.games.randomness import Dice, effective_seed, seed_hash
-from referee.judge.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
 
 
 def crt(code: str) -> str:
@@ -741,7 +741,7 @@ def test_a_draw_after_the_end_carries_the_round_and_side_of_its_turn() -> None:
 def test_a_hex_with_a_three_digit_rank_is_off_the_map_not_malformed(turn: str) -> None:
     """nieuchess.md: a hex off the map in an action is illegal, whatever its rank's digits."""
     from referee.judge import session
-    from referee.notation.stream import split
+    from referee.notation.record_splitter import split
 
     turns = [turn] if turn.startswith("R: setup") else [f"R: {RED_SETUP}", f"B: {BLUE_SETUP}", turn]
     data = record(*turns, Seed="s").encode()

@@ -9,7 +9,7 @@ from referee.games.nika import ENGINE
 from referee.games.nika.actions import ACTION_PATTERN, PhalanxMove, Rotate, Step, StepTo, parse_action
 from referee.games.nika.board import BoardDataError, parse_board
 from referee.games.nika.state import BOARD, INDEX, START, NikaState
-from referee.judge.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
 
 EXAMPLE = "W:b2e,c2e,b3e,c3e R: B: K:d2w,e2w,d3w to:W"
 """nika.md's worked push: White on b2,c2,b3,c3 facing east, Black on d2,e2,d3 facing west."""

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from referee.games.numica.state import ENGINE, INDEX, TILE_SETS
-from referee.judge.adjudicate import Verdict, adjudicate, read_source
-from referee.judge.words import turn_text
+from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.core.verdict_words import turn_text
 
 
 def tiles_with(placed: dict[str, str], variant: str = "standard") -> str:

@@ -11,7 +11,7 @@ from referee.games.api import RESIGN, IllegalActionError, IllegalTurnError, Setu
 from referee.games.pikemen import ENGINE
 from referee.games.pikemen.actions import DIALECT, Charge, Reorient, parse_action
 from referee.games.registry import PIKEMEN
-from referee.judge.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
 from referee.notation.model import Malformed
 
 SIDES = {2: ("Red", "Blue"), 3: ("Red", "Yellow", "Blue"), 4: ("Red", "Yellow", "Blue", "Green")}

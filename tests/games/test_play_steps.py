@@ -15,9 +15,9 @@ import pytest
 
 from referee.games import registry
 from referee.games.api import RESIGN, GameOverError, GameState, RuleError
-from referee.judge.adjudicate import dialect_for
-from referee.judge.drive import open_ended, quick_kinds
-from referee.judge.playout import play
+from referee.judge.core.adjudicate import dialect_for
+from referee.judge.core.replay_loop import open_ended, quick_kinds
+from referee.judge.services.random_playout import play
 from referee.notation.quick import scan
 from referee.notation.scanned import DRAW, Label
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from referee.games import registry
-from referee.judge.adjudicate import adjudicate, read_source
-from referee.judge.playout import play
+from referee.judge.core.adjudicate import adjudicate, read_source
+from referee.judge.services.random_playout import play
 
 CASES = [
     (name, players) for name, info in registry.GAMES.items() for players in (tuple(info.sides_by_players) or (None,))

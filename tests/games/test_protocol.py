@@ -337,8 +337,8 @@ def test_a_step_label_where_the_game_has_no_steps_is_illegal_not_malformed(text:
     """NOTATION.md §3: `label := side ["+"]` in every game; a game without replacement
     steps finds the label illegal, at the label, with no action."""
     from referee.judge import session
-    from referee.judge.adjudicate import adjudicate, read_source
-    from referee.notation.stream import split
+    from referee.judge.core.adjudicate import adjudicate, read_source
+    from referee.notation.record_splitter import split
 
     (result,) = read_source(text.encode())
     for found in (adjudicate(result).verdict, session.check_raw(split(text.encode())[0], "t.rgn", 1, True)):

@@ -1,7 +1,7 @@
 """Large records, generated (never committed), and the peak memory of each record command
 run on one of them in this process (issue 34, "Memory").
 
-`peak(command, path, *options)` runs the command's own function of `referee.cli.records`
+`peak(command, path, *options)` runs the command's own function of `referee.cli.record_commands`
 (the code `referee COMMAND` runs, option parsing aside) with its output thrown away, and
 gives the peak of Python's allocations (tracemalloc) while it ran, once a first run on a
 tiny record of the same game has loaded the modules and caches every run needs.
@@ -145,25 +145,25 @@ def page_of(path: Path) -> Path:
 
 
 def _call(words: tuple[str, ...], path: Path, at: int) -> Callable[[], None]:
-    from referee.cli import records
+    from referee.cli import record_commands
 
     name, options = words[0], words[1:]
     file = str(path)
     if name == "check":
-        return lambda: records.check([file], json_output="--json" in options)
+        return lambda: record_commands.check([file], json_output="--json" in options)
     if name == "replay" and "--html" in options:
         output = str(page_of(path)) if "-o" in options else None
-        return lambda: records.replay(file, html=True, output=output)
+        return lambda: record_commands.replay(file, html=True, output=output)
     if name == "replay":
-        return lambda: records.replay(file, json_output="--json" in options)
+        return lambda: record_commands.replay(file, json_output="--json" in options)
     if name == "show":
-        return lambda: records.show(file, at=at if "--at" in options else None, svg="--svg" in options)
+        return lambda: record_commands.show(file, at=at if "--at" in options else None, svg="--svg" in options)
     if name == "moves":
-        return lambda: records.moves(file)
+        return lambda: record_commands.moves(file)
     if name == "format":
-        return lambda: records.format_records([file])
+        return lambda: record_commands.format_records([file])
     assert name == "stats"
-    return lambda: records.stats([file])
+    return lambda: record_commands.stats([file])
 
 
 @contextlib.contextmanager

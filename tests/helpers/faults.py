@@ -32,7 +32,7 @@ def _warm() -> None:
 
     for name in (
         "referee.cli.main",
-        "referee.cli.live",
+        "referee.cli.play_commands",
         "referee.cli.league",
         "referee.league.tick",
         "referee.league.leave",
@@ -40,7 +40,7 @@ def _warm() -> None:
         "referee.league.standings",
         "referee.live.mail.gateway",
         "referee.live.play.secret",
-        "referee.judge.fresh",
+        "referee.judge.services.new_record",
         "referee.pictures",
     ):
         importlib.import_module(name)

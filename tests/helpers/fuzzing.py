@@ -126,7 +126,7 @@ TAG_JUNK = [
 @cache
 def corpus() -> dict[str, list[bytes]]:
     """The conformance records of each game, one bytes object per record."""
-    from referee.notation.stream import split
+    from referee.notation.record_splitter import split
 
     found: dict[str, list[bytes]] = {}
     for game in GAMES:
@@ -276,8 +276,8 @@ def _guard(stage: str, call: Callable[[], object]) -> tuple[object, Crash | None
 
 def check(data: bytes) -> list[Crash]:
     """Read and judge every record of `data` as the referee does; the crashes met."""
-    from referee.judge import words
-    from referee.judge.adjudicate import adjudicate, dialect_for
+    from referee.judge.core import verdict_words
+    from referee.judge.core.adjudicate import adjudicate, dialect_for
     from referee.judge.session import next_actions
 
     crashes: list[Crash] = []
@@ -294,6 +294,7 @@ def check(data: bytes) -> list[Crash]:
             crashes.append(crash)
             continue
         verdict = replay.verdict  # type: ignore[attr-defined]
+        words = verdict_words
         _, crash = _guard("render", lambda: (words.verdict_line(verdict), words.verdict_fields(verdict)))  # noqa: B023
         if crash is not None:
             crashes.append(crash)

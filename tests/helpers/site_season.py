@@ -1,5 +1,5 @@
 """A generated league season for the site's tests and benchmark: a two-player Pikemen round
-robin whose games are played with random legal turns (`referee.judge.playout`, seeded)
+robin whose games are played with random legal turns (`referee.judge.services.random_playout`, seeded)
 submitted one by one through `play`, most of them ended by a resignation or a draw, the
 last game left ongoing."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.judge.playout import play
+from referee.judge.services.random_playout import play
 from referee.league import folder as league
 from referee.live.play import submit
 
@@ -43,7 +43,7 @@ def play_game(path: Path, seed: str, turns: int, end: str | None) -> None:
 def one_move(path: Path) -> str:
     """A legal move (not a resignation) for the side to move in an ongoing game: submitted, and returned."""
     from referee.games.api import Resign
-    from referee.judge.adjudicate import adjudicate, read_source
+    from referee.judge.core.adjudicate import adjudicate, read_source
 
     state = adjudicate(read_source(path.read_bytes())[0], path.name, keep_steps=True).state
     assert state is not None

@@ -10,14 +10,14 @@ import pytest
 
 from referee.games import registry
 from referee.judge import session
-from referee.judge.adjudicate import dialect_for
-from referee.judge.fused import quick_verdict
-from referee.judge.playout import play
-from referee.judge.sources import Read
-from referee.judge.verdicts import Status, Verdict
+from referee.judge.core.adjudicate import dialect_for
+from referee.judge.core.verdicts import Status, Verdict
+from referee.judge.fast.fused_check import quick_verdict
+from referee.judge.services.random_playout import play
+from referee.judge.sources.record_sources import Read
 from referee.notation.model import Record
 from referee.notation.reader import read_raw
-from referee.notation.stream import split
+from referee.notation.record_splitter import split
 from tests.conftest import CONFORMANCE_GAMES, EXAMPLES, conformance_folder
 
 BATTLE = '[Game "nieuchess"]\n[Seed "x"]\n[Position "R:m10 B:m13 to:R"]\n\n1. R: m10-m12 m12xm13\n'

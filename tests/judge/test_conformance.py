@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee.games import registry
-from referee.judge.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
 from tests.conftest import CONFORMANCE, CONFORMANCE_GAMES, SHARED, SHARED_CONFORMANCE, conformance_folder
 
 RECORDS = {"nika": 73, "numica": 63, "pikemen": 93, "nieuchess": 43}

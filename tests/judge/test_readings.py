@@ -18,16 +18,16 @@ import pytest
 
 from referee.games import registry
 from referee.judge import session
-from referee.judge.adjudicate import dialect_for
-from referee.judge.annotate import annotate_verdict
-from referee.judge.fused import quick_verdict
-from referee.judge.lean import lean_verdict
-from referee.judge.playout import play
-from referee.judge.sources import Read
-from referee.judge.verdicts import Status, Verdict
-from referee.judge.words import verdict_fields
+from referee.judge.core.adjudicate import dialect_for
+from referee.judge.core.verdict_additions import annotate_verdict
+from referee.judge.core.verdict_words import verdict_fields
+from referee.judge.core.verdicts import Status, Verdict
+from referee.judge.fast.fused_check import quick_verdict
+from referee.judge.fast.streamed_verdict import lean_verdict
+from referee.judge.services.random_playout import play
+from referee.judge.sources.record_sources import Read
 from referee.notation.reader import read_raw
-from referee.notation.stream import split
+from referee.notation.record_splitter import split
 from tests.helpers.cli import invoke
 
 GAMES = tuple(registry.GAMES)

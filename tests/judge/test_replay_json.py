@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from referee.judge import session
-from referee.judge.adjudicate import Replay
+from referee.judge.core.adjudicate import Replay
 from tests.conftest import CONFORMANCE, EXAMPLES
 from tests.helpers.cli import invoke
 

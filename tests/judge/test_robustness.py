@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import registry
-from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.judge.session import next_actions
 from tests.conftest import conformance_folder
 

@@ -1,5 +1,5 @@
 """`check --json` writes a verdict with no error and no clock straight from its values
-(`referee.judge.words.verdict_json`); every line must be what `json.dumps` writes of
+(`referee.judge.core.verdict_words.verdict_json`); every line must be what `json.dumps` writes of
 `verdict_fields`, the one definition of the JSON verdict (NOTATION.md §8)."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 from referee.games import registry
 from referee.games.values import Outcome, Reason
 from referee.judge import session
-from referee.judge.playout import play
-from referee.judge.verdicts import Ongoing, Status, Verdict
-from referee.judge.words import verdict_fields, verdict_json
+from referee.judge.core.verdict_words import verdict_fields, verdict_json
+from referee.judge.core.verdicts import Ongoing, Status, Verdict
+from referee.judge.services.random_playout import play
 from tests.conftest import CONFORMANCE
 
 

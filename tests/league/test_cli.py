@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.judge.adjudicate import adjudicate, read_source
-from referee.judge.token import token_of
+from referee.judge.core.adjudicate import adjudicate, read_source
+from referee.judge.core.turn_token import token_of
 from referee.live.mail.players import load_keys, verify
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
@@ -53,7 +53,7 @@ def test_init_writes_every_setting_commented_and_each_one_reads_when_set(
 ) -> None:
     import tomllib
 
-    from referee.league.config import KNOWN_KEYS, load, parse
+    from referee.league.league_toml import KNOWN_KEYS, load, parse
 
     folder = tmp_path / "league"
     assert _run("init", str(folder), "--game", game, "--players", players, "--rounds", "3")[0] == 0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.league.config import Dice, Digest, LeagueConfigError, Pairing, parse
+from referee.league.league_toml import Dice, Digest, LeagueConfigError, Pairing, parse
 from referee.notation.timing import DAY, HOUR
 from tests.helpers.cli import invoke
 
@@ -180,7 +180,7 @@ def test_a_name_whose_side_tag_names_no_address_is_refused(tmp_path: Path, name:
 def test_every_accepted_name_reads_back_from_its_side_tag(name: str) -> None:
     """What `league add` accepts, the gateway's address parser reads back from the side
     tag as that player, with the name unchanged."""
-    from referee.league.config import checked_name, side_tag
+    from referee.league.league_toml import checked_name, side_tag
     from referee.live.addresses import addresses_in
 
     assert checked_name(name) == name

@@ -304,7 +304,7 @@ def test_the_site_writes_through_the_stores_seam_and_a_full_disk_there_is_one_li
 
 
 def test_the_replay_page_shows_every_comment_and_stamp_at_its_step(league: Path) -> None:
-    from referee.judge.adjudicate import adjudicate, read_source
+    from referee.judge.core.adjudicate import adjudicate, read_source
     from referee.pictures import replay_page
 
     text = (league / "r4-t1.rgn").read_text(encoding="utf-8")

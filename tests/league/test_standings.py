@@ -16,7 +16,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from referee.games import registry, seats
-from referee.league.config import parse
+from referee.league.league_toml import parse
 from referee.league.results import GameResult, Seat
 from referee.league.standings import game_points, rating_order, standings
 from referee.live.play import submit
@@ -291,7 +291,7 @@ def test_csv_opens_in_a_spreadsheet_and_names_cannot_become_formulas(tmp_path: P
 
 @pytest.mark.parametrize("seed", ["s0", "s1", "s7"])
 def test_a_pikemen_game_played_out_is_placed_by_score(tmp_path: Path, seed: str) -> None:
-    from referee.judge.playout import play
+    from referee.judge.services.random_playout import play
 
     names = [("Ann", "ann@x.org"), ("Bo", "bo@x.org"), ("Cy", "cy@x.org")]
     folder = _league(tmp_path / "p", 'name = "P"\ngame = "pikemen"\nplayers = 3\nrounds = 1\n', names)

@@ -34,12 +34,12 @@ def test_address_of_is_the_first_address_or_none() -> None:
 
 
 def test_the_gateway_and_the_league_share_one_reading() -> None:
-    from referee.league import config, results
+    from referee.league import league_toml, results
     from referee.live import addresses
     from referee.live.mail import headers, incoming, players
     from referee.live.play import retag
 
     assert headers.ADDRESS is addresses.ADDRESS
     assert results.addresses_in is retag.addresses_in is players.addresses_in is addresses.addresses_in
-    assert config.side_tag("Ann: the great", "ann@x.org") == '"Ann: the great" <ann@x.org>'
+    assert league_toml.side_tag("Ann: the great", "ann@x.org") == '"Ann: the great" <ann@x.org>'
     assert not hasattr(incoming, "addresses_in")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.notation.commands import Command, CommandSyntaxError, holds_commands, read_commands, write_commands
+from referee.notation.comment_commands import Command, CommandSyntaxError, holds_commands, read_commands, write_commands
 from referee.notation.timing import (
     TimeControl,
     TimingError,

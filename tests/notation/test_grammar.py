@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.judge.adjudicate import dialect_for
-from referee.judge.playout import play
+from referee.judge.core.adjudicate import dialect_for
+from referee.judge.services.random_playout import play
 from referee.notation.grammar import grammar
 from referee.notation.model import Comment, Malformed, Record
 from referee.notation.reader import _read_fast, read
@@ -215,7 +215,7 @@ def test_a_record_ending_after_a_round_number_is_located_inside_it(number: str) 
     not at the next record's `[Game` line (where `format`, passing the record through,
     would shift it)."""
     from referee.judge import session
-    from referee.notation.stream import split
+    from referee.notation.record_splitter import split
 
     first = '[Game "pikemen"]\n\nR: h4(SE)\nB: c6(E)\n' + number
     data = (first + '\n\n[Game "pikemen"]\n\nR: h4(SE)\n').encode()
@@ -240,7 +240,7 @@ def test_a_record_ending_after_a_round_number_is_located_inside_it(number: str) 
 )
 def test_a_stray_brace_after_a_valid_action_is_named_not_the_action(game: str, movetext: str, column: int) -> None:
     from referee.judge import session
-    from referee.notation.stream import split
+    from referee.notation.record_splitter import split
 
     text = f'[Game "{game}"]\n[Seed "s"]\n\n{movetext}\n'
     found = read(text, dialect_for)[0]

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.judge.adjudicate import dialect_for
+from referee.judge.core.adjudicate import dialect_for
 from referee.notation.model import Comment, Draw, Move, Record, Timeout, Turn
 from referee.notation.quick import DRAW, Label, scan
 from referee.notation.reader import read_raw
-from referee.notation.stream import split
+from referee.notation.record_splitter import split
 
 FIRST = {"numica": "a1-c3", "pikemen": "e1(NE)", "nieuchess": "w3-t5", "nika": "a1-b2"}
 """An action of each game's notation (legal or not: only the reading is compared)."""

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.games import registry
-from referee.judge.adjudicate import dialect_for
-from referee.judge.playout import play
+from referee.judge.core.adjudicate import dialect_for
+from referee.judge.services.random_playout import play
 from referee.notation.lexicon import TOKEN_KINDS
 from referee.notation.scanner import scanner
 

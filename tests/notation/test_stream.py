@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.judge.adjudicate import adjudicate, dialect_for
+from referee.judge.core.adjudicate import adjudicate, dialect_for
 from referee.notation.dialect import Dialect
 from referee.notation.grammar import grammar
 from referee.notation.model import Malformed, NotationError, ReadCrash, Record
 from referee.notation.reader import _read_fast, _Unreadable, iter_records, read
-from referee.notation.stream import Splitter, split
+from referee.notation.record_splitter import Splitter, split
 
 HEAD = '[Game "numica"]\n[Seed "s"]\n'
 RECORD = HEAD + "R: SSOOSOSO\nB: OSOSOSOS\n"
@@ -167,25 +167,25 @@ def test_a_long_tag_value_costs_a_small_multiple_of_its_size() -> None:
     """5 MB of tag value: about 850 MB with an alternation in the value's regex."""
     code = (
         "import io\nfrom referee.notation.reader import iter_records\n"
-        "from referee.judge.adjudicate import dialect_for\n"
+        "from referee.judge.core.adjudicate import dialect_for\n"
         "data = b'[Game \"numica\"]\\n[Event \"' + b'x' * 5_000_000 + b'\"]\\n[Seed \"s\"]\\nR: SSOOSOSO zz\\n'\n"
         "(result,) = iter_records(io.BytesIO(data), dialect_for)\n"
         "assert len(str(result.error)) < 200, result.error\n"
     )
-    baseline = _peak_megabytes("import referee.notation.reader, referee.judge.adjudicate")
+    baseline = _peak_megabytes("import referee.notation.reader, referee.judge.core.adjudicate")
     assert _peak_megabytes(code) - baseline < 80
 
 
 @pytest.mark.slow
 def test_memory_is_bounded_by_the_largest_record_not_the_file() -> None:
     code = (
-        "from referee.bench.records import memory_inputs\nfrom pathlib import Path\nimport tempfile, json\n"
+        "from referee.bench.corpora import memory_inputs\nfrom pathlib import Path\nimport tempfile, json\n"
         "folder = tempfile.mkdtemp()\nprint(json.dumps([str(p) for _, p in memory_inputs(Path(folder), 0.4)]))"
     )
     paths = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout)
     read_all = (
         "import sys\nfrom referee.notation.reader import iter_records\n"
-        "from referee.judge.adjudicate import adjudicate, dialect_for\n"
+        "from referee.judge.core.adjudicate import adjudicate, dialect_for\n"
         f"for result in iter_records(open({paths[0]!r}, 'rb'), dialect_for):\n    adjudicate(result)\n"
     )
     assert _peak_megabytes(read_all) < 80  # a 20 MB file
@@ -299,7 +299,7 @@ def test_well_formed_records_are_read_without_pyparsing() -> None:
     """Start-up stays fast: the detailed grammar is imported only to explain an error."""
     code = (
         "import io, sys\nfrom referee.notation.reader import iter_records\n"
-        "from referee.judge.adjudicate import dialect_for\n"
+        "from referee.judge.core.adjudicate import dialect_for\n"
         f"assert all(r.raw for r in iter_records(io.BytesIO({(RECORD * 3).encode()!r}), dialect_for))\n"
         "print('pyparsing' in sys.modules)"
     )
@@ -365,7 +365,7 @@ def test_the_splitter_follows_the_rules_whatever_the_blocks(pieces: list[str], b
 
 
 def test_the_memory_benchmark_reports_every_input() -> None:
-    from referee.bench.records import memory
+    from referee.bench.corpora import memory
 
     lines = list(memory(0.002))
     assert lines[0].split()[:2] == ["input", "MB"]
@@ -388,7 +388,7 @@ def test_a_record_over_the_limit_is_refused_and_the_next_is_still_cut() -> None:
 def test_a_long_stream_is_cut_in_memory_bounded_by_the_limit() -> None:
     import tracemalloc
 
-    from referee.notation.stream import raw_records
+    from referee.notation.record_splitter import raw_records
 
     class Endless(io.RawIOBase):
         def __init__(self, total: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from referee.games import registry
-from referee.judge.adjudicate import dialect_for
+from referee.judge.core.adjudicate import dialect_for
 from referee.notation.grammar import grammar
 from referee.notation.lexicon import TOKEN_KINDS, TokenKind
 from referee.notation.model import Record, Turn

@@ -13,12 +13,12 @@ import re
 import pytest
 
 from referee.games import registry
-from referee.judge.adjudicate import dialect_for
-from referee.judge.playout import play
+from referee.judge.core.adjudicate import dialect_for
+from referee.judge.services.random_playout import play
 from referee.notation import quick
 from referee.notation.quick import _Reader, scan
 from referee.notation.reader import TAG_SECTION, read_raw
-from referee.notation.stream import split
+from referee.notation.record_splitter import split
 from referee.notation.writer import canonical_pieces, write_scanned, write_tag_values
 from tests.notation.test_quick_scan import expected_items
 

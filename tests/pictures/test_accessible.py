@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from referee.games import registry
-from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.pictures import drawing_for, svg
-from referee.pictures.render import state_svg
+from referee.pictures.state_picture import state_svg
 from tests.pictures.test_pictures import EXAMPLES, expected_pieces
 
 NS = {"svg": svg.SVG_NS}

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from referee.cli.render import verdict_line as line
-from referee.judge.adjudicate import Replay, adjudicate, read_source
+from referee.cli.text_output import verdict_line as line
+from referee.judge.core.adjudicate import Replay, adjudicate, read_source
 from referee.pictures import replay_page
 from tests.system.test_replay_browser import COLLECT, browser
 

@@ -1,4 +1,4 @@
-"""`replay --html` made as the record is replayed as a stream (`referee.pictures.stream`) and
+"""`replay --html` made as the record is replayed as a stream (`referee.pictures.streamed_page`) and
 written piece by piece: byte for byte the page the whole replay gave before
 (`tests.helpers.reference_page`, the code of 47dc78c kept in the tests), on playouts of every game,
 records with comments before, inside and between turns, mutated records, timed records
@@ -18,14 +18,14 @@ from typer.testing import CliRunner
 
 from referee.cli.main import app
 from referee.judge import session
-from referee.judge.verdicts import Problem
-from referee.pictures import page, replay_page, stream
+from referee.judge.core.verdicts import Problem
+from referee.pictures import page, replay_page, streamed_page
 from tests.helpers import reference_page
 from tests.helpers.big import pikemen, pikemen_clocked
 from tests.helpers.fuzzing import corpus, mutate
 from tests.helpers.timed import timed
-from tests.judge.test_fused import PLAYOUT_KEYS, _mutated, playout
-from tests.judge.test_lean_replay import CLOCK_VALUES, TIMED_ENDINGS
+from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, playout
+from tests.judge.fast.test_streamed_replay import CLOCK_VALUES, TIMED_ENDINGS
 
 NOTES = ("a note", "<b>&amp;</b> </script>", "line\u2028break\u2029", "  spaced  ", "é ✓ 𝄞", "")
 
@@ -74,7 +74,7 @@ def assert_same(data: bytes, folder: Path, monkeypatch: pytest.MonkeyPatch, stre
 
     with monkeypatch.context() as patched:
         patched.setattr(session, "replay", counted)
-        made = stream.streamed_page(str(path), 1)
+        made = streamed_page.streamed_page(str(path), 1)
         new = None if isinstance(made, Problem) else b"".join(made.pieces)
     assert new == old, data.decode("utf-8", "replace")
     if streamed:
@@ -156,7 +156,7 @@ def test_a_long_page_is_the_page_across_many_blocks(tmp_path: Path, monkeypatch:
     """A page of about 0.6 MB: its steps and turns in blocks of `BLOCK` values, none over 128 KB."""
     data = commented(pikemen(4000), random.Random(3))
     assert_same(data, tmp_path, monkeypatch)
-    made = stream.streamed_page(str(tmp_path / "t.rgn"), 1)
+    made = streamed_page.streamed_page(str(tmp_path / "t.rgn"), 1)
     assert not isinstance(made, Problem)
     sizes = [len(piece) for piece in made.pieces]
     assert sum(sizes) > 500_000 and max(sizes) < 1 << 17

@@ -20,7 +20,7 @@ import pytest
 
 from referee.games import registry
 from referee.games.api import GameState
-from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.pictures import board_svg, replay_page
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from referee.games import registry
-from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.notation.model import Record
 from referee.pictures import replay_page
 from tests.pictures.test_accessible import described_pieces

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.judge import cluster
-from referee.judge.errors import UsageError
+from referee.errors import UsageError
+from referee.judge.runners import dask_check
 from tests.conftest import CONFORMANCE, EXAMPLES
 
 REFEREE = [sys.executable, "-m", "referee"]
@@ -48,7 +48,7 @@ def test_a_local_cluster_of_two_worker_processes_writes_the_bytes_of_check(files
     pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
     expected = _run("check", "--json", *files)
     assert expected.returncode == 2  # the missing file
-    assert expected.stdout.count(b"\n") > 2 * cluster.PART_RECORDS  # several parts
+    assert expected.stdout.count(b"\n") > 2 * dask_check.PART_RECORDS  # several parts
     done = _run("check", "--json", "--dask", "local:2", *files)
     assert (done.returncode, done.stdout, done.stderr) == (expected.returncode, expected.stdout, expected.stderr)
 
@@ -73,10 +73,10 @@ def test_a_running_scheduler_over_tcp_gives_the_same_bytes(files: list[str]) -> 
 
 def test_an_unreachable_scheduler_is_one_line_within_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
-    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(dask_check, "CONNECT_TIMEOUT", 1)
     with (
         pytest.raises(UsageError, match=r"^--dask tcp://127.0.0.1:9: cannot reach the cluster: .*"),
-        cluster.client(cluster.Address("tcp://127.0.0.1:9")),
+        dask_check.client(dask_check.Address("tcp://127.0.0.1:9")),
     ):
         pass
 
@@ -180,11 +180,11 @@ def test_a_peer_that_is_no_scheduler_is_one_line_naming_the_address() -> None:
 def test_an_unroutable_address_is_one_line_within_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 44 item 9: tcp://10.255.255.1:8786 (no route, or a middlebox answering junk)."""
     pytest.importorskip("dask.distributed", reason="Dask is not installed: pip install 'referee[dask]'")
-    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(dask_check, "CONNECT_TIMEOUT", 1)
     started = time.monotonic()
     with (
         pytest.raises(UsageError, match=r"^--dask tcp://10.255.255.1:8786: cannot reach the cluster: .*"),
-        cluster.client(cluster.Address("tcp://10.255.255.1:8786")),
+        dask_check.client(dask_check.Address("tcp://10.255.255.1:8786")),
     ):
         pass
     assert time.monotonic() - started < 20

@@ -81,3 +81,16 @@ print(json.dumps(answers))
     from referee.games import api
 
     assert sys.modules["referee.games.api"] is api and "games.api" not in sys.modules
+
+
+def test_no_module_name_twice_but_each_games_own() -> None:
+    """A file name says what the file does, once in the package: the only names that repeat
+    are the parts every game has in its own folder (games/nika/actions.py, games/pikemen/actions.py)."""
+    seen: dict[str, list[str]] = {}
+    for top in FOLDERS:
+        for path in sorted((ROOT / top).rglob("*.py")):
+            inside = path.relative_to(ROOT).parts
+            if path.name == "__init__.py" or (top == "games" and len(inside) == 3):
+                continue
+            seen.setdefault(path.name, []).append(path.relative_to(ROOT).as_posix())
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}

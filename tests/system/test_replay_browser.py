@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from referee.games import registry
-from referee.judge.adjudicate import Replay, adjudicate, open_ended, read_source
-from referee.judge.words import verdict_line as line
+from referee.judge.core.adjudicate import Replay, adjudicate, open_ended, read_source
+from referee.judge.core.verdict_words import verdict_line as line
 from referee.notation.model import Record
 from referee.pictures import replay_page
 from tests.pictures.test_pictures import EXAMPLES, ROOT, expected_pieces

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from referee.judge.adjudicate import adjudicate, read_source
+from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.league.site import build
 from referee.pictures import replay_page
 from tests.helpers.cli import invoke

@@ -41,7 +41,7 @@ def corpus(folder: Path, count: int) -> None:
     from referee.games import registry
 
     try:
-        from referee.judge.playout import play
+        from referee.judge.services.random_playout import play
     except ImportError:  # the layout before the redraw
         from referee.playout import play  # type: ignore[no-redef]  # noqa: I001
 

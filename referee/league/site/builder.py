@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
-from referee.judge import sources
-from referee.judge.errors import UsageError
-from referee.judge.words import verdict_fields
-from referee.league.config import CONFIG_FILE, load
+from referee.errors import UsageError
+from referee.judge.core.verdict_words import verdict_fields
+from referee.judge.sources import record_sources
 from referee.league.folder import current_round, log_order, read_log, total_rounds
+from referee.league.league_toml import CONFIG_FILE, load
 from referee.league.results import GameResult, Seat, aliases, game_files, judge_game, renamed_game, withdrawal_rounds
 from referee.league.site import feed, pages
 from referee.league.site.chart import Point
@@ -118,7 +118,7 @@ def _read_manifest(out: Path) -> dict[str, Any]:
     if not _plain_file(out / MANIFEST):
         return {}
     try:
-        data = json.loads(sources.read_bounded(out / MANIFEST, sources.max_record()).decode("utf-8"))
+        data = json.loads(record_sources.read_bounded(out / MANIFEST, record_sources.max_record()).decode("utf-8"))
     except (OSError, ValueError):  # (UsageError, UnicodeDecodeError: ValueErrors)
         return {}
     if not isinstance(data, dict) or data.get("version") != VERSION:

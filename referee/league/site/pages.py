@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from referee.judge.words import plural
-from referee.league.config import LeagueConfig
+from referee.judge.core.verdict_words import plural
+from referee.league.league_toml import LeagueConfig
 from referee.league.results import GameResult, placing
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from referee import store
-from referee.judge.errors import BusyError, ExitStatus, UsageError
-from referee.judge.words import plural
-from referee.live.mail.errors import DeliveryError, KeysFileError
+from referee.errors import BusyError, ExitStatus, UsageError
+from referee.judge.core.verdict_words import plural
 from referee.live.mail.gateway import MAX_SIZE, PLAYERS_FILE, Handled, Settings, flush_waiting, handle
+from referee.live.mail.mail_errors import DeliveryError, KeysFileError
 
 _CHUNK = 2**16
 
@@ -114,13 +114,13 @@ def read_bounded(stream: BinaryIO, limit: int) -> tuple[bytes, bool]:
     that a message of any size costs no more memory than its first `limit` bytes; but no
     more than `--max-record-bytes` of it is thrown away (PLAY.md §8: an endless input, such
     as a device, ends the reading there)."""
-    from referee.judge import sources
+    from referee.judge.sources import record_sources
 
     data = stream.read(limit)
     extra = stream.read(_CHUNK)
     if not extra:
         return data, False
-    drained, most = len(extra), sources.max_record()
+    drained, most = len(extra), record_sources.max_record()
     while drained <= most and (piece := stream.read(_CHUNK)):
         drained += len(piece)
     return data, True

@@ -12,7 +12,7 @@ from email.utils import format_datetime, make_msgid
 from enum import Enum
 from typing import NamedTuple
 
-from referee.judge.clock import current_instant
+from referee.judge.core.clock_walk import current_instant
 from referee.live.addresses import clean_header_text
 from referee.live.mail.folding import POLICY
 from referee.live.mail.incoming import Incoming

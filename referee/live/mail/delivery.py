@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from referee import store
-from referee.judge.clock import current_instant
-from referee.judge.errors import UsageError
-from referee.live.mail.errors import DeliveryError
+from referee.errors import UsageError
+from referee.judge.core.clock_walk import current_instant
+from referee.live.mail.mail_errors import DeliveryError
 
 PASSWORD_VARIABLE = "REFEREE_SMTP_PASSWORD"
 TRIED = ".tried"

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import store
+from referee.errors import UsageError
 from referee.games import registry
 from referee.games.api import GameState
 from referee.judge import session
-from referee.judge.adjudicate import Replay
-from referee.judge.errors import UsageError
-from referee.judge.words import describe, plural
+from referee.judge.core.adjudicate import Replay
+from referee.judge.core.verdict_words import describe, plural
 from referee.live import play
 from referee.live.mail.compose import Turn
 from referee.live.mail.players import Roster, roster

@@ -18,17 +18,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 from referee import store
-from referee.judge.clock import current_instant
-from referee.judge.errors import BusyError, ExitStatus, UsageError
-from referee.judge.words import plural
+from referee.errors import BusyError, ExitStatus, UsageError
+from referee.judge.core.clock_walk import current_instant
+from referee.judge.core.verdict_words import plural
 from referee.live.mail import asked, compose, delivery, game, incoming, log, players, policy
 from referee.live.mail.body import Request, Submission, not_a_move, read_body
 from referee.live.mail.compose import Answer, Kind
-from referee.live.mail.errors import DeliveryError
 from referee.live.mail.headers import Head, read_head
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.ledger import Entry, Ledger
 from referee.live.mail.log import LogLine, Outcome
+from referee.live.mail.mail_errors import DeliveryError
 from referee.live.mail.replies import Doubt
 from referee.live.mail.verified import verified
 from referee.live.play.submission import command_in, command_refusal

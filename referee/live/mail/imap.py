@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import unquote, urlsplit
 
-from referee.judge.errors import ExitStatus, UsageError
+from referee.errors import ExitStatus, UsageError
 from referee.live.mail.gateway import Handled, Settings
 from referee.live.mail.headers import HEAD_FIELDS
 from referee.live.mail.imap_pass import STATE_NAME, Handledlist, Handler, Pass, one_pass

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee import store
-from referee.judge.errors import BusyError, UsageError
-from referee.judge.words import plural
+from referee.errors import BusyError, UsageError
+from referee.judge.core.verdict_words import plural
 from referee.live.mail import game, log
 from referee.live.mail.gateway import Handled, Screened, Settings, flush_notes, flush_waiting, screen
 from referee.live.mail.headers import read_head
@@ -312,7 +312,7 @@ def _send(settings: Settings) -> list[str]:
     """Send what waits in the outbox (with --smtp); a server that cannot take it now leaves it there."""
     if settings.smtp is None:
         return []
-    from referee.live.mail.errors import DeliveryError
+    from referee.live.mail.mail_errors import DeliveryError
 
     try:
         flushed = flush_waiting(settings)

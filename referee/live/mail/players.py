@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.judge.errors import UsageError
+from referee.errors import UsageError
 from referee.live.addresses import addresses_in
-from referee.live.mail.errors import KeysFileError
+from referee.live.mail.mail_errors import KeysFileError
 
 SCRYPT_N = 2**14
 SCRYPT_R = 8

@@ -41,7 +41,7 @@ _AUTHSERV = re.compile(r"[A-Za-z0-9.-]{1,253}")
 
 def checked_authserv(text: str) -> str:
     """An authserv-id given on the command line (a host name such as mx.google.com), lower case."""
-    from referee.judge.errors import UsageError
+    from referee.errors import UsageError
 
     value = text.strip().lower().removesuffix(".")
     if not _AUTHSERV.fullmatch(value) or ".." in value:

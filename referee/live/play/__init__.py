@@ -6,8 +6,8 @@ did-you-mean suggestions; draw and undo offers that need every player.
     print(result.text()); sys.exit(result.exit_code)
 """
 
-from referee.judge.errors import BusyError, UsageError
-from referee.judge.token import token_of, turn_token
+from referee.errors import BusyError, UsageError
+from referee.judge.core.turn_token import token_of, turn_token
 from referee.live.play.agreement import submit
 from referee.live.play.core import read_game, replay_file
 from referee.live.play.keys import read_key

@@ -17,14 +17,14 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from referee.errors import UsageError
 from referee.games import registry
-from referee.judge import clock
-from referee.judge.adjudicate import Replay, adjudicate, read_source
-from referee.judge.errors import UsageError
-from referee.judge.token import canonical_text, token_of
-from referee.judge.verdicts import annotated
-from referee.judge.words import verdict_fields, verdict_line
-from referee.live.play import changes, core, keys, submission, timed
+from referee.judge.core import clock_walk
+from referee.judge.core.adjudicate import Replay, adjudicate, read_source
+from referee.judge.core.turn_token import canonical_text, token_of
+from referee.judge.core.verdict_words import verdict_fields, verdict_line
+from referee.judge.core.verdicts import annotated
+from referee.live.play import changes, core, keys, move_clock, submission
 from referee.live.play.offers import (
     AgreementError,
     Offer,
@@ -112,7 +112,7 @@ def submit(
         request = _Request(Path(path), as_side, kind)
 
         def decide(current: Replay) -> tuple[PlayResult, str | None]:
-            request.now = clock.current_instant() if now is None else now  # once the lock is held
+            request.now = clock_walk.current_instant() if now is None else now  # once the lock is held
             return request.decide(current, rest, expect, seed, salts)
 
     return core.decided(Path(path), decide, dry_run=dry_run, wait=wait, known=known)
@@ -269,7 +269,9 @@ class _Request:
         In a timed game the submission is closed by its stamp (TIME.md §2), naming the side
         the game awaited: an offer by Blue while Red is to move is closed by Red's."""
         if self.timed:
-            record = record._replace(items=tuple(timed.closed(record.items, [timed.stamp(self.now, self.awaited)])))
+            record = record._replace(
+                items=tuple(move_clock.closed(record.items, [move_clock.stamp(self.now, self.awaited)]))
+            )
         bare = record._replace(tags=tuple(tag for tag in before.tags if tag.name != "Result"))
         first = adjudicate(bare, self.source)
         if first.verdict.status not in ("finished", "ongoing"):  # pragma: no cover - defensive

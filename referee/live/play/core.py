@@ -3,7 +3,7 @@
 it (its first actions continuing a turn the record left open, a battle part written onto
 the battle that awaits it) and judged as the combined record: what the engine says of it
 is what `check` will say of the file once written. Where it can, the submission
-continues the record's replayed state (`referee.judge.resume.continued`: new turns, the
+continues the record's replayed state (`referee.judge.core.continued_replay.continued`: new turns, the
 open turn continued, an awaited roll or choice completed) instead of replaying the whole
 combined record again."""
 
@@ -16,22 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
+from referee.errors import UsageError
 from referee.games import registry
 from referee.games.api import GameInfo, GameState, Randomness
 from referee.games.randomness import salt_tag
-from referee.judge import clock, forms, sources
-from referee.judge.adjudicate import Played, Replay, adjudicate, read_source
-from referee.judge.errors import UsageError
-from referee.judge.resume import continued
-from referee.judge.suggest import closest
-from referee.judge.suggest import suggestions as suggest
-from referee.judge.token import canonical_text, token_of, turn_token
-from referee.judge.verdicts import Verdict, annotated, relocated, with_claim
-from referee.judge.words import describe, verdict_fields, verdict_line
-from referee.live.play import changes, keys, submission, timed
+from referee.judge.core import action_forms, clock_walk
+from referee.judge.core.adjudicate import Played, Replay, adjudicate, read_source
+from referee.judge.core.continued_replay import continued
+from referee.judge.core.did_you_mean import closest
+from referee.judge.core.did_you_mean import suggestions as suggest
+from referee.judge.core.turn_token import canonical_text, token_of, turn_token
+from referee.judge.core.verdict_words import describe, verdict_fields, verdict_line
+from referee.judge.core.verdicts import Verdict, annotated, relocated, with_claim
+from referee.judge.sources import record_sources
+from referee.live.play import changes, keys, move_clock, submission
 from referee.live.play.plan import Plan, Refusal, replace_moves, rolled, with_roll
 from referee.live.play.result import PlayResult
-from referee.notation.commands import Command
+from referee.notation.comment_commands import Command
 from referee.notation.model import Move, Record, Span, Tag
 
 NOWHERE = Span(1, 1)
@@ -48,7 +49,7 @@ def read_game(path: Path) -> bytes:
 
 
 def _read_bounded(path: Path) -> bytes:
-    return sources.read_bounded(path, sources.max_record(), str(path))
+    return record_sources.read_bounded(path, record_sources.max_record(), str(path))
 
 
 def replay_file(path: Path, data: bytes) -> Replay:
@@ -91,9 +92,9 @@ def playing(
 
     def decide(current: Replay) -> tuple[PlayResult, str | None]:
         game = _Game(path, current)
-        game.now = clock.current_instant() if now is None else now
+        game.now = clock_walk.current_instant() if now is None else now
         game.as_of, game.grants = as_of, list(grants)
-        timed.as_of(game.current.verdict, as_of, strict=True)
+        move_clock.as_of(game.current.verdict, as_of, strict=True)
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
         if text is not None and not (moves and moves.strip()) and (grants or salts):
             what = reason or _no_move_text(grants, salts)
@@ -196,7 +197,7 @@ def next_text(verdict: Verdict, token: str | None) -> str:
         text += f", awaiting {verdict.pending_message}"
     deadline = verdict.clock.deadline if verdict.clock is not None else None
     if deadline is not None:
-        text += f"; deadline {clock.spoken_instant(deadline)}"  # TIME.md §5: every player is told
+        text += f"; deadline {clock_walk.spoken_instant(deadline)}"  # TIME.md §5: every player is told
     return text
 
 
@@ -208,7 +209,7 @@ class _Game:
         self.source = str(path)
         self.current = current
         self.as_side: str | None = None
-        self.now = clock.current_instant()  # `submit` sets `--now`
+        self.now = clock_walk.current_instant()  # `submit` sets `--now`
         self.as_of: int | None = None
         self.grants: list[str] = []
 
@@ -219,7 +220,7 @@ class _Game:
 
     @functools.cached_property
     def verdict(self) -> Verdict:
-        return timed.as_of(annotated(self.current.verdict, self.token), self.as_of)
+        return move_clock.as_of(annotated(self.current.verdict, self.token), self.as_of)
 
     # -- outcomes -------------------------------------------------------------------
 
@@ -283,7 +284,7 @@ class _Game:
         keyed = seed is not None and secret
         if new_salts:
             self._check_salts(info, record, tags, new_salts)
-        claim = timed.is_timeout(moves)
+        claim = move_clock.is_timeout(moves)
         if side is not None and verdict.to_move != side and not claim:
             raise Refusal(f"{verdict.to_move} is to move, not {side}")
         text = moves if moves is not None and moves.strip() else None
@@ -318,15 +319,15 @@ class _Game:
         noted = [f'{name}\'s salt is written: [{salt_tag(name)} "{value}"]' for name, value in new_salts]
         return dataclasses.replace(result, events=noted + result.events), written
 
-    # -- the clock (TIME.md §5; referee.live.play.timed) --------------------------------------
+    # -- the clock (TIME.md §5; referee.live.play.move_clock) --------------------------------------
 
     def _grants(self, info: GameInfo, side: str | None, sub: submission.Submission | None) -> list[Command]:
         """`--grant SIDE=DURATION`: the game master's, alone, in a timed game."""
         state = self.current.state
         sides = state.sides if state is not None else info.sides
         try:
-            return timed.grants(self.grants, self.current.verdict.clock, info, sides, side, sub is not None)
-        except timed.ClockRefusal as refusal:
+            return move_clock.grants(self.grants, self.current.verdict.clock, info, sides, side, sub is not None)
+        except move_clock.ClockRefusal as refusal:
             raise Refusal(str(refusal)) from None
 
     def _clocked(self, plan: Plan, side: str | None, claim: bool, grants: list[Command]) -> None:
@@ -336,10 +337,10 @@ class _Game:
         if view is None or state is None or not (plan.actions or grants):
             return
         holds_input = plan.actions and not claim
-        why = timed.refusal(view, self.now, side, self.current.verdict.to_move if holds_input else None)
+        why = move_clock.refusal(view, self.now, side, self.current.verdict.to_move if holds_input else None)
         if why is not None:
             raise Refusal(why)
-        plan.items = timed.closed(plan.items, [*grants, timed.stamp(self.now, state.awaited())])
+        plan.items = move_clock.closed(plan.items, [*grants, move_clock.stamp(self.now, state.awaited())])
 
     def _check_salts(self, info: GameInfo, record: Record, tags: dict[str, str], salts: list[tuple[str, str]]) -> None:
         if info.randomness == Randomness.TILES:
@@ -407,7 +408,7 @@ class _Game:
         token = turn_token(turns, canonical_text(final, second))
         claimed = final._replace(tags=(*written_tags, Tag("Result", value, NOWHERE)))
         text = canonical_text(claimed, second)
-        verdict = timed.as_of(annotated(with_claim(second.verdict, value), token), self.as_of)
+        verdict = move_clock.as_of(annotated(with_claim(second.verdict, value), token), self.as_of)
         state = second.state
         result = PlayResult(
             exit_code=0,
@@ -472,7 +473,9 @@ class _Game:
         moved = relocated(verdict, "submission", where.line, where.column)
         hints: list[str] = []
         if error.action is not None and replayed.state is not None:
-            hints = self._hints(plan, replayed.state, failing, error.action, keyed or forms.secret(combined.tag_map))
+            hints = self._hints(
+                plan, replayed.state, failing, error.action, keyed or action_forms.secret(combined.tag_map)
+            )
         moved = annotated(moved, None, hints)
         raise Refusal(verdict_line(moved), moved, hints)
 
@@ -485,7 +488,7 @@ class _Game:
         if part is not None and failing is not None and failing is plan.awaiting and plan.awaited_text and pending:
             completions = [str(action) for action in state.legal_actions()]
             syntax = registry.engine(plan.record.game).chance_syntax()
-            awaited = forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden, syntax)
+            awaited = action_forms.awaited_parts(plan.awaited_text, completions, str(pending), hidden, syntax)
             return closest(awaited, part.text)
         return suggest(state, written, hide_rolls=hidden)
 

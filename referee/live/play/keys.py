@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee import store
+from referee.errors import UsageError
 from referee.games import registry
 from referee.games.api import GameInfo
 from referee.games.randomness import effective_seed, record_salts, salt_tag, seed_hash
-from referee.judge import sources
-from referee.judge.errors import UsageError
+from referee.judge.sources import record_sources
 
 SEED_BITS = 128
 
@@ -27,7 +27,9 @@ class KeyMismatch(ValueError):
 
 def read_key(path: Path) -> str:
     """The seed a key file holds: its one line, without the line end."""
-    data = sources.read_bounded(path, sources.KEY_BYTES, f"the key file {path}")  # (a FIFO or device: refused)
+    data = record_sources.read_bounded(
+        path, record_sources.KEY_BYTES, f"the key file {path}"
+    )  # (a FIFO or device: refused)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

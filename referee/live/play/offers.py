@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from referee.games import registry
 from referee.games.api import Event, EventKind, GameInfo, GameState
-from referee.notation.commands import Command, CommandSyntaxError, read_commands, write_commands
+from referee.notation.comment_commands import Command, CommandSyntaxError, read_commands, write_commands
 from referee.notation.dialect import Dialect
 from referee.notation.model import Comment, Record, RecordItem, Span, Turn, TurnItem
 

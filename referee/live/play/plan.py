@@ -10,9 +10,9 @@ from typing import Any
 
 from referee.games import registry
 from referee.games.api import Event, EventKind
-from referee.games.engine import Engine
-from referee.judge.adjudicate import Replay
-from referee.judge.verdicts import Verdict
+from referee.games.engine_base import Engine
+from referee.judge.core.adjudicate import Replay
+from referee.judge.core.verdicts import Verdict
 from referee.live.play import submission
 from referee.notation.lexicon import shorten
 from referee.notation.model import Comment, Draw, Move, Record, RecordItem, Span, Timeout, Turn

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from referee.judge.adjudicate import Replay
+    from referee.judge.core.adjudicate import Replay
     from referee.live.play.changes import TokenChange
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.judge.adjudicate import Replay, adjudicate
-from referee.judge.token import canonical_text, token_of
-from referee.judge.words import verdict_fields, verdict_line
+from referee.judge.core.adjudicate import Replay, adjudicate
+from referee.judge.core.turn_token import canonical_text, token_of
+from referee.judge.core.verdict_words import verdict_fields, verdict_line
 from referee.live.addresses import addresses_in
 from referee.live.play import changes, core
 from referee.live.play.result import PlayResult

@@ -7,14 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee import store
+from referee.errors import UsageError
 from referee.games import registry
 from referee.games.api import Randomness
 from referee.games.randomness import effective_seed, salt_tag, seed_hash
-from referee.judge.adjudicate import Replay, adjudicate, read_source
-from referee.judge.errors import UsageError
-from referee.judge.token import canonical_text, token_of
-from referee.judge.verdicts import Verdict, annotated
-from referee.judge.words import verdict_fields, verdict_line
+from referee.judge.core.adjudicate import Replay, adjudicate, read_source
+from referee.judge.core.turn_token import canonical_text, token_of
+from referee.judge.core.verdict_words import verdict_fields, verdict_line
+from referee.judge.core.verdicts import Verdict, annotated
 from referee.live.play import keys
 from referee.live.play.core import next_text, read_game
 from referee.live.play.result import PlayResult

@@ -18,8 +18,8 @@ from referee.live import mail
 from referee.live.mail import compose, incoming, players
 from referee.live.mail.body import Request, read_body
 from referee.live.mail.compose import Answer, Kind, Turn
-from referee.live.mail.errors import KeysFileError, UsageError
 from referee.live.mail.ledger import Entry, Ledger
+from referee.live.mail.mail_errors import KeysFileError, UsageError
 from tests.helpers.mail import message, nika_game
 
 

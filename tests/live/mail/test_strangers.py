@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from referee.games.randomness import seed_hash
-from referee.judge.fresh import new_record
+from referee.judge.services.new_record import new_record
 from referee.live import mail
 from referee.live.mail import game
 from referee.live.mail.headers import HEADER_LIMIT, read_head

@@ -30,11 +30,13 @@ from typing import Any
 
 import pytest
 
-import referee.judge.adjudicate as adjudicate
+import referee.judge.core.adjudicate as adjudicate
 import referee.notation.reader as reader
 import referee.notation.writer as writer
 from referee.games.randomness import seed_hash
-from referee.judge import playout, session, sources
+from referee.judge import session
+from referee.judge.services import random_playout
+from referee.judge.sources import record_sources
 from referee.live import mail, play
 from referee.live.mail import game
 from referee.live.play import core
@@ -69,13 +71,13 @@ def _counted(monkeypatch: pytest.MonkeyPatch, name: str = "g1.rgn") -> Counter[s
         return read_bytes(self)
 
     monkeypatch.setattr(Path, "read_bytes", counted_bytes)
-    read_bounded = sources.read_bounded  # how game files are read, within their bound (PLAY.md §8)
+    read_bounded = record_sources.read_bounded  # how game files are read, within their bound (PLAY.md §8)
 
     def counted_bounded(path: Any, *args: Any, **kwargs: Any) -> bytes:
         calls["file reads"] += Path(path).name == name
         return read_bounded(path, *args, **kwargs)
 
-    monkeypatch.setattr(sources, "read_bounded", counted_bounded)
+    monkeypatch.setattr(record_sources, "read_bounded", counted_bounded)
     return calls
 
 
@@ -192,7 +194,7 @@ def _before_a_battle(seed: str, later: int = 0) -> tuple[str, str, str]:
     """A Nieuchess playout's tags, its moves up to its first turn with a battle (or the
     `later`-th turn with a battle after it; one that leaves nobody a choice), and that
     turn with the die and result left out (the referee draws them)."""
-    head, _, moves = playout.play("nieuchess", None, seed, max_turns=60).text.partition("\n\n")
+    head, _, moves = random_playout.play("nieuchess", None, seed, max_turns=60).text.partition("\n\n")
     lines = moves.splitlines()
     at = [index for index, line in enumerate(lines) if "#" in line][later]
     assert "(" not in lines[at], "a battle that leaves a choice"
@@ -304,7 +306,7 @@ def test_a_submission_continuing_the_open_turn_by_mail_replays_the_game_once(
     """Nika: the game file holds Red's turn begun (its first action); Red's second action
     continues that turn. The turn's replay goes on from where the game's stopped (it was
     replayed twice: the game, then the game and the submission together)."""
-    head, _, moves = playout.play("nika", 2, "open-turn", max_turns=5).text.partition("\n\n")
+    head, _, moves = random_playout.play("nika", 2, "open-turn", max_turns=5).text.partition("\n\n")
     lines = moves.splitlines()
     label, _, actions = lines[1].partition(":")
     first, second = actions.split()
@@ -322,7 +324,7 @@ def _awaiting(seed: str, kind: str) -> tuple[str, str, str, str]:
     """A Nieuchess playout stopped at a battle awaiting its roll (`roll`: physical dice,
     no Seed) or its winner's choice (`choice`): the game file's text, the side to act,
     the part that completes the battle, and the battle completed."""
-    head, _, moves = playout.play("nieuchess", None, seed, max_turns=80).text.partition("\n\n")
+    head, _, moves = random_playout.play("nieuchess", None, seed, max_turns=80).text.partition("\n\n")
     if kind == "roll":
         head = re.sub(r'\n?\[Seed "[^"]*"\]', "", head)
     lines = moves.splitlines()

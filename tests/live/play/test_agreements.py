@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from referee.errors import UsageError
 from referee.games import registry
-from referee.judge.adjudicate import read_source
-from referee.judge.errors import UsageError
+from referee.judge.core.adjudicate import read_source
 from referee.live.play.agreement import split_request
 from referee.live.play.offers import Offer, OfferKind, addresses, offers_in, players, standing
 from referee.notation.model import Comment, Record, Span

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from referee.errors import UsageError
 from referee.judge import session
-from referee.judge import words as render
-from referee.judge.batch import check_text
-from referee.judge.errors import UsageError
+from referee.judge.core import verdict_words as render
+from referee.judge.runners.batch_check import check_text
 from referee.notation.timing import format_instant, parse_instant, spoken_duration, spoken_instant
 from tests.helpers.cli import invoke
 from tests.helpers.play import play

@@ -12,8 +12,8 @@ import pytest
 from referee.games import registry
 from referee.games.randomness import seed_hash
 from referee.judge import session
-from referee.judge.playout import play
-from referee.judge.verdicts import Status
+from referee.judge.core.verdicts import Status
+from referee.judge.services.random_playout import play
 from referee.live.play import submit
 
 BATTLE = re.compile(r"\dx[a-y]")  # an attacker's hex, `x`, a defender's hex

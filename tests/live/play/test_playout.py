@@ -11,7 +11,7 @@ import pytest
 from referee.cli.exits import Problem
 from referee.games import registry
 from referee.judge import session
-from referee.judge.playout import play as playout
+from referee.judge.services.random_playout import play as playout
 from referee.live.play import submit
 
 CASES = [(game, players) for game, info in registry.GAMES.items() for players in info.player_counts]

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from referee.judge import session
-from referee.judge.playout import play as playout
-from referee.judge.verdicts import Verdict
+from referee.judge.core.verdicts import Verdict
+from referee.judge.services.random_playout import play as playout
 from referee.live.play import BusyError, submit
 from referee.store import lock_path, locked, write_atomically
 from referee.store.atomic import SLOW_WRITE_ENV

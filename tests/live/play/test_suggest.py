@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from referee.games import registry
-from referee.judge.suggest import edit_distance, origin, suggestions
+from referee.judge.core.did_you_mean import edit_distance, origin, suggestions
 from referee.live.play import submit
 from tests.helpers.cli import invoke
 

@@ -1,0 +1,161 @@
+"""Parquet tables as sources of records: one record per row (docs/archives.md).
+
+A named file whose first bytes are Parquet's magic (`PAR1`) is read as a table: each row
+is a record whose move text is the `movetext` column (`--movetext-column NAME` names
+another) and whose tags are the other string columns, in column order (`source` and
+`record`, which `referee export parquet` writes to say where a row came from, are not
+tags). A null is no tag. The row's text, as the referee reads it, is one `[Name "value"]`
+line per tag, a blank line, then the move text: the lines and columns of a verdict's
+error count in that text, its `source` is the file and its `record` the row (1 = first).
+
+The table is read row group by row group, a batch of `BATCH` rows at a time, only the
+columns that make records: memory is bounded by a batch, whatever the file. A row's text
+larger than `--max-record-bytes` is refused (its verdict says so), and one that holds a
+second `[Game` tag (a move text that would start another record) is malformed: a row
+holds one record. pyarrow is the `parquet` extra, imported only for a Parquet input.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from referee.errors import UnreadableError
+from referee.notation.record_splitter import RawRecord, size_text, split
+
+MAGIC = b"PAR1"
+BATCH = 1024
+"""Rows read at a time."""
+NOT_TAGS = frozenset({"source", "record"})
+TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
+_LINE_BREAKS = re.compile(r"[\r\n\x00]")
+_column = ["movetext"]
+
+
+def movetext_column() -> str:
+    """The column that holds the move text (`--movetext-column`)."""
+    return _column[0]
+
+
+def set_movetext_column(name: str) -> None:
+    _column[0] = name
+
+
+def is_parquet(name: str) -> bool:
+    """Whether `name` is a regular file that starts with Parquet's magic bytes."""
+    if name == "-":
+        return False
+    try:
+        if not stat.S_ISREG(os.stat(name).st_mode):  # (a FIFO is never opened here: it would wait)
+            return False
+        with open(name, "rb") as stream:
+            return stream.read(len(MAGIC)) == MAGIC
+    except (OSError, ValueError):
+        return False
+
+
+def raw_records(
+    name: str, max_record: int, groups: Callable[[int], bool] | None = None
+) -> Iterator[tuple[int, RawRecord]]:
+    """The rows of a Parquet file as records, with their places (1 = first row); with
+    `groups`, only the row groups it holds (by index, 0 = first) are read (the rows keep
+    their places in the file). Raises UnreadableError when the file cannot be read as a
+    table of records."""
+    table = _opened(name)
+    columns = _columns(name, table.schema_arrow)
+    number = 0
+    try:
+        for group in range(table.num_row_groups):
+            if groups is not None and not groups(group):
+                number += table.metadata.row_group(group).num_rows
+                continue
+            for batch in table.iter_batches(batch_size=BATCH, row_groups=[group], columns=columns):
+                values = [batch.column(index).to_pylist() for index in range(len(columns))]
+                for row in range(batch.num_rows):
+                    number += 1
+                    yield number, _record(columns, [column[row] for column in values], number, max_record)
+    except OSError as error:
+        raise UnreadableError(f"cannot read {name}: {error}") from None
+    except Exception as error:  # pyarrow's own errors (ArrowInvalid...): a damaged file
+        if isinstance(error, UnreadableError):
+            raise
+        raise UnreadableError(f"cannot read {name}: not a readable Parquet table ({_said(error)})") from None
+
+
+def row_groups(name: str) -> list[int]:
+    """The number of rows of each row group of a Parquet file."""
+    metadata = _opened(name).metadata
+    return [int(metadata.row_group(group).num_rows) for group in range(metadata.num_row_groups)]
+
+
+def _opened(name: str) -> Any:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise UnreadableError(
+            f"cannot read {name}: reading Parquet needs pyarrow, which is not installed: pip install 'referee[parquet]'"
+        ) from None
+    try:
+        return pq.ParquetFile(name)
+    except OSError as error:
+        raise UnreadableError(f"cannot read {name}: {error}") from None
+    except Exception as error:
+        raise UnreadableError(f"cannot read {name}: not a readable Parquet table ({_said(error)})") from None
+
+
+def _columns(name: str, schema: Any) -> list[str]:
+    """The columns read: the move text's first, then the tags' in the table's order."""
+    import pyarrow as pa
+
+    def is_text(field: Any) -> bool:
+        return bool(pa.types.is_string(field.type) or pa.types.is_large_string(field.type))
+
+    text = movetext_column()
+    names = [field.name for field in schema]
+    if text not in names or not is_text(schema.field(text)):
+        shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+        raise UnreadableError(
+            f'cannot read {name}: it has no string column "{text}" for the move text '
+            f"(--movetext-column NAME names another); its columns: {shown}"
+        )
+    tags = [
+        field.name
+        for field in schema
+        if is_text(field) and field.name != text and field.name not in NOT_TAGS and TAG_NAME.fullmatch(field.name)
+    ]
+    if "Game" not in tags:
+        raise UnreadableError(f'cannot read {name}: it has no string column "Game": each row\'s game must be named')
+    tags.remove("Game")
+    return [text, "Game", *tags]
+
+
+def _record(columns: list[str], values: list[Any], number: int, max_record: int) -> RawRecord:
+    movetext = values[0] or ""
+    lines = [
+        f'[{column} "{_value(value)}"]\n'
+        for column, value in zip(columns[1:], values[1:], strict=True)
+        if value is not None
+    ]
+    data = ("".join(lines) + "\n" + movetext.rstrip("\n") + "\n").encode("utf-8", "replace")
+    first = data[: data.find(b"\n") + 1]
+    if len(data) > max_record:
+        return RawRecord(0, 1, 1, first, f"row {number} is larger than {size_text(max_record)}: refused, not read")
+    found = len(split(data, None))
+    if found == 0:  # (its Game is null)
+        return RawRecord(0, 1, 1, first, f"row {number} names no game: its Game is null")
+    if found > 1:
+        return RawRecord(0, 1, 1, first, f"row {number} holds more than one record: its move text has a [Game tag")
+    return RawRecord(0, 1, 1, data)
+
+
+def _value(value: str) -> str:
+    """A tag value as RGN writes it: quotes and backslashes escaped, no line break."""
+    text = _LINE_BREAKS.sub(" ", value)
+    return text.replace("\\", "\\\\").replace('"', '\\"') if "\\" in text or '"' in text else text
+
+
+def _said(error: BaseException) -> str:
+    return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
