@@ -23,6 +23,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.install  # run apart: python -m pytest -m install (.ci/run does)
+
 IGNORED = shutil.ignore_patterns(
     ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", ".venv", ".mypy_cache"
 )
