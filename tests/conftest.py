@@ -14,6 +14,11 @@ import pytest
 
 from referee.cli.config_file import SETTINGS
 
+pytest_plugins = ("tests.helpers.mail", "tests.helpers.imap", "tests.helpers.notices", "tests.helpers.browser")
+"""The fixtures every folder may ask for by name: `smtp` (a real SMTP server on the loopback),
+`dovecot` (a throwaway IMAP server), `receiver` (a web hook for the league's notices) and
+`browser` (headless Chromium), each defined once in its helper module."""
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 SHARED_CONFORMANCE = SHARED / "conformance"

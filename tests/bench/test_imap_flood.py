@@ -7,9 +7,7 @@ import pytest
 
 from referee.bench import mail as bench
 from referee.bench.imap_bench import flood
-from tests.helpers.imap import PASSWORD, Dovecot, dovecot
-
-__all__ = ["dovecot"]
+from tests.helpers.imap import PASSWORD, Dovecot
 
 
 @pytest.mark.needs_system

@@ -23,22 +23,19 @@ REFEREE = [sys.executable, "-m", "referee"]
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
 
-_run = invoke
-
-
 def _league(folder: Path, game: str, per_game: int, count: int, control: str | None) -> None:
     make_league(folder, *season(game, per_game, control), name="Gaps", names=first(count), pair_at=START)
 
 
 def _status(folder: Path) -> dict[str, object]:
-    code, out, err = _run("league", "status", str(folder), "--json")
+    code, out, err = invoke("league", "status", str(folder), "--json")
     assert code == 0, err
     game: dict[str, object] = json.loads(out)["games"][0]
     return game
 
 
 def _first_move(path: Path) -> str:
-    code, out, err = _run("moves", str(path))
+    code, out, err = invoke("moves", str(path))
     assert code == 0, err
     return out.splitlines()[1].strip()
 
@@ -58,30 +55,30 @@ def test_status_shows_the_deadline_of_the_side_to_move(tmp_path: Path) -> None:
     _league(folder, "pikemen", 2, 2, "3d+1d")
     game = folder / "r1-t1.rgn"
     assert _status(folder)["deadline"] == "2026-12-04T12:00:00Z"  # Start + 3d: Red's bank
-    code, out, _ = _run("league", "status", str(folder))
+    code, out, _ = invoke("league", "status", str(folder))
     assert code == 0 and "Red (" in out and "to move, deadline 2026-12-04T12:00:00Z" in out, out
-    code, out, err = _run("play", str(game), _first_move(game), "--now", "2026-12-02T12:00:00Z")
+    code, out, err = invoke("play", str(game), _first_move(game), "--now", "2026-12-02T12:00:00Z")
     assert code == 0, out + err
     # Blue's clock runs from Red's stamp with its whole bank of 3d
     status = _status(folder)
     assert status["to_move"] == "Blue" and status["deadline"] == "2026-12-05T12:00:00Z"
     assert status["last_submission"] == "2026-12-02T12:00:00Z" and status["to_move_player"] == "bo@example.org"
     assert [seat["sides"] for seat in status["seats"]] == [["Red"], ["Blue"]]  # type: ignore[index]
-    code, out, err = _run("play", str(game), "--grant", "Blue=1d", "--now", "2026-12-02T13:00:00Z")
+    code, out, err = invoke("play", str(game), "--grant", "Blue=1d", "--now", "2026-12-02T13:00:00Z")
     assert code == 0, out + err
     assert _status(folder)["deadline"] == "2026-12-06T12:00:00Z"  # a grant moves it
-    code, out, err = _run("play", str(game), "resign", "--now", "2026-12-02T14:00:00Z")
+    code, out, err = invoke("play", str(game), "resign", "--now", "2026-12-02T14:00:00Z")
     assert code == 0, out + err
     finished = _status(folder)
     assert finished["status"] == "finished" and finished["deadline"] is None
-    assert "deadline" not in _run("league", "status", str(folder))[1]
+    assert "deadline" not in invoke("league", "status", str(folder))[1]
 
 
 def test_an_untimed_leagues_games_have_no_deadline(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 2, 2, None)
     assert _status(folder)["deadline"] is None
-    code, out, _ = _run("league", "status", str(folder))
+    code, out, _ = invoke("league", "status", str(folder))
     assert code == 0 and "to move" in out and "deadline" not in out
 
 
@@ -95,16 +92,16 @@ def test_a_pikemen_player_timed_out_has_left_the_game_for_placings_and_time_outs
     _league(folder, "pikemen", 4, 4, "3d+0m")
     game = folder / "r1-t1.rgn"
     address = _sides(folder)
-    code, out, err = _run("play", str(game), "resign", "--now", "2026-12-01T13:00:00Z")
+    code, out, err = invoke("play", str(game), "resign", "--now", "2026-12-01T13:00:00Z")
     assert code == 0, out + err
-    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-04T14:00:00Z", "--json")
+    code, out, err = invoke("league", "tick", str(folder), "--now", "2026-12-04T14:00:00Z", "--json")
     assert code == 0, err
     assert [(e["event"], e["side"]) for e in json.loads(out)["entries"]] == [("timeout", "Yellow")]
-    ongoing = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    ongoing = json.loads(invoke("league", "standings", str(folder), "--json")[1])
     timeouts = {row["address"]: row["timeouts"] for row in ongoing["rows"]}
     assert timeouts == {a: int(side == "Yellow") for side, a in address.items()}  # the game goes on
     assert _status(folder)["to_move"] == "Blue"
-    code, out, err = _run("play", str(game), "resign", "--now", "2026-12-04T15:00:00Z")
+    code, out, err = invoke("play", str(game), "resign", "--now", "2026-12-04T15:00:00Z")
     assert code == 0, out + err
 
     result = read_game(game, 1, 1)
@@ -116,7 +113,7 @@ def test_a_pikemen_player_timed_out_has_left_the_game_for_placings_and_time_outs
     model = PlackettLuce()
     ratings = [[model.rating()] for _ in order]
     expected = {address[s]: team[0] for s, team in zip(order, model.rate(ratings, ranks=[1, 2, 3, 4]), strict=True)}
-    table = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    table = json.loads(invoke("league", "standings", str(folder), "--json")[1])
     rows = {row["address"]: row for row in table["rows"]}
     for who, rating in expected.items():
         assert rows[who]["mu"] == pytest.approx(rating.mu, abs=1e-4)
@@ -130,9 +127,9 @@ def test_a_three_player_timeout_that_leaves_one_side_ends_the_game_on_last_playe
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 3, 3, "1d+0m")
     address = _sides(folder)
-    code, _, err = _run("league", "tick", str(folder), "--now", "2026-12-02T13:00:00Z")  # Red times out
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-02T13:00:00Z")  # Red times out
     assert code == 0, err
-    code, _, err = _run("league", "tick", str(folder), "--now", "2026-12-03T14:00:00Z")  # then Yellow
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-03T14:00:00Z")  # then Yellow
     assert code == 0, err
     result = read_game(folder / "r1-t1.rgn", 1, 1)
     assert result.finished and result.winners == ("Blue",) and result.reason == "last-player"
@@ -146,7 +143,7 @@ def test_a_three_player_timeout_that_leaves_one_side_ends_the_game_on_last_playe
 
 def _big_league(folder: Path) -> None:
     """A league of 400 players: its table is far more than a pipe holds."""
-    code, _, err = _run("league", "init", str(folder), "--game", "numica", "--players", "2", "--name", "Big")
+    code, _, err = invoke("league", "init", str(folder), "--game", "numica", "--players", "2", "--name", "Big")
     assert code == 0, err
     path = folder / "league.toml"
     players = "".join(f'\n[[player]]\nname = "P{n}"\naddress = "p{n}@example.org"\n' for n in range(400))
@@ -197,10 +194,10 @@ def test_every_league_command_is_quiet_when_nobody_reads_its_output(tmp_path: Pa
     text = (folder / "league.toml").read_text(encoding="utf-8")
     (folder / "league.toml").write_text(text.replace("[[player]]", "leave_days = 3\n\n[[player]]", 1), encoding="utf-8")
     fresh = tmp_path / "fresh"
-    code, _, err = _run("league", "init", str(fresh), "--game", "numica", "--players", "2")
+    code, _, err = invoke("league", "init", str(fresh), "--game", "numica", "--players", "2")
     assert code == 0, err
     for name in ("Ann", "Bo"):
-        assert _run("league", "add", str(fresh), f"{name.lower()}@example.org", "--name", name)[0] == 0
+        assert invoke("league", "add", str(fresh), f"{name.lower()}@example.org", "--name", name)[0] == 0
     args = [part.replace("{d}", str(folder)).replace("{t}", str(tmp_path)) for part in command]
     read, write = os.pipe()
     os.close(read)
@@ -222,14 +219,14 @@ def test_leave_grants_nothing_to_a_side_that_has_left_the_game(tmp_path: Path) -
     text = (folder / "league.toml").read_text(encoding="utf-8")
     (folder / "league.toml").write_text(text.replace("[[player]]", "leave_days = 5\n\n[[player]]", 1), encoding="utf-8")
     address = _sides(folder)
-    code, _, err = _run("league", "tick", str(folder), "--now", "2026-12-04T13:00:00Z")
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-04T13:00:00Z")
     assert code == 0, err
     game = folder / "r1-t1.rgn"
     before = game.read_bytes()
-    code, out, err = _run("league", "leave", str(folder), address["Red"], "1d", "--now", "2026-12-04T14:00:00Z")
+    code, out, err = invoke("league", "leave", str(folder), address["Red"], "1d", "--now", "2026-12-04T14:00:00Z")
     assert code == 1 and "no ongoing game" in err and out == "", out + err
     assert game.read_bytes() == before and '"leave"' not in (folder / "league.log").read_text(encoding="utf-8")
-    code, out, err = _run("league", "leave", str(folder), address["Yellow"], "1d", "--now", "2026-12-04T14:00:00Z")
+    code, out, err = invoke("league", "leave", str(folder), address["Yellow"], "1d", "--now", "2026-12-04T14:00:00Z")
     assert code == 0 and "r1-t1: Yellow +1d" in out, out + err
     assert _status(folder)["deadline"] == "2026-12-08T13:00:00Z"  # Yellow's 3d from Red's time-out, and 1d
 

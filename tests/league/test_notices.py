@@ -14,18 +14,14 @@ from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke
 from tests.helpers.mail import free_port
-from tests.helpers.notices import Receiver, receiver
+from tests.helpers.notices import Receiver
 
 pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
-__all__ = ["receiver"]
 START = "2026-12-01T12:00:00Z"
 
 
-_run = invoke
-
-
 def _tick(folder: Path, now: str) -> dict[str, object]:
-    code, out, err = _run("league", "tick", str(folder), "--now", now, "--json")
+    code, out, err = invoke("league", "tick", str(folder), "--now", now, "--json")
     assert code == 0, err
     result: dict[str, object] = json.loads(out)
     return result
@@ -35,7 +31,7 @@ def test_notices_go_once_per_event_and_target_and_a_failed_target_is_tried_again
     tmp_path: Path, receiver: Receiver
 ) -> None:
     folder = tmp_path / "lg"
-    assert _run("league", "init", str(folder), "--game", "nika", "--players", "2", "--name", "T")[0] == 0
+    assert invoke("league", "init", str(folder), "--game", "nika", "--players", "2", "--name", "T")[0] == 0
     down = free_port()  # nothing listens there yet
     league = f"json://127.0.0.1:{receiver.port}/league"
     ann = f"json://127.0.0.1:{receiver.port}/ann"
@@ -45,7 +41,7 @@ def test_notices_go_once_per_event_and_target_and_a_failed_target_is_tried_again
     text += f'\n[[player]]\nname = "Ann"\naddress = "ann@example.org"\nnotify = ["{ann}"]\n'
     text += '\n[[player]]\nname = "Bo"\naddress = "bo@example.org"\n'
     (folder / "league.toml").write_text(text, encoding="utf-8")
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
     ticked = _tick(folder, "2026-12-01T12:05:00Z")
     posts = receiver.take()
     # the league's target: the pairing and Ann's turn; Ann's own: the same two; the game's target is down
@@ -58,7 +54,7 @@ def test_notices_go_once_per_event_and_target_and_a_failed_target_is_tried_again
     pairing = next(payload for path, payload in posts if path == "/league" and "paired" in str(payload["title"]))
     assert pairing["message"] == "Round 1: [r1-t1] Ann, Bo." and pairing["type"] == "info"
     turn = next(payload for path, payload in posts if path == "/ann" and "move" in str(payload["title"]))
-    token = json.loads(_run("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
+    token = json.loads(invoke("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
     assert turn["message"] == f"[r1-t1] Ann (Athens) to move; token {token}."
     assert ticked["notices"] == 4 and len([n for n in ticked["notes"] if "failed" in str(n)]) == 2  # type: ignore[union-attr]
     log = [json.loads(line) for line in (folder / "league.log").read_text(encoding="utf-8").splitlines()]

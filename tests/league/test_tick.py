@@ -13,13 +13,9 @@ from pathlib import Path
 
 from tests.helpers.cli import invoke
 from tests.helpers.league import first, make_league, season
-from tests.helpers.mail import SmtpServer, free_port, smtp
+from tests.helpers.mail import SmtpServer, free_port
 
-__all__ = ["smtp"]
 START = "2026-12-01T12:00:00Z"
-
-
-_run = invoke
 
 
 def _league(
@@ -51,20 +47,20 @@ def _log(folder: Path, event: str) -> list[dict[str, object]]:
 
 
 def _tick(folder: Path, now: str) -> dict[str, object]:
-    code, out, err = _run("league", "tick", str(folder), "--now", now, "--json")
+    code, out, err = invoke("league", "tick", str(folder), "--now", now, "--json")
     assert code == 0, err
     result: dict[str, object] = json.loads(out)
     return result
 
 
 def _first_move(path: Path) -> str:
-    code, out, err = _run("moves", str(path))
+    code, out, err = invoke("moves", str(path))
     assert code == 0, err
     return out.splitlines()[1].strip()
 
 
 def _play(path: Path, now: str) -> None:
-    code, out, err = _run("play", str(path), _first_move(path), "--now", now)
+    code, out, err = invoke("play", str(path), _first_move(path), "--now", now)
     assert code == 0, out + err
 
 
@@ -77,7 +73,7 @@ def test_a_three_player_pikemen_timeout_goes_on_and_a_second_tick_does_nothing(t
     assert [entry["event"] for entry in result["entries"]] == ["timeout"]  # type: ignore[union-attr]
     text = game.read_text(encoding="utf-8")
     assert "timeout\n{[%at 2026-12-04T13:00:00Z Red]}" in text
-    code, out, _ = _run("check", str(game))
+    code, out, _ = invoke("check", str(game))
     assert code == 0 and ": ongoing: Yellow to move" in out, out  # Red left; play goes on
     mails = _mails(folder)
     assert sorted(to for to, _, _ in mails) == ["ann@example.org", "bo@example.org", "cy@example.org"]
@@ -97,7 +93,7 @@ def test_a_two_player_timeout_ends_the_game_and_its_seed_is_revealed_once(tmp_pa
     assert "Seed " not in game.read_text(encoding="utf-8").replace("SeedHash", "")
     result = _tick(folder, "2026-12-03T00:00:00Z")
     assert [entry["event"] for entry in result["entries"]] == ["timeout", "reveal"]  # type: ignore[union-attr]
-    code, out, _ = _run("check", str(game))
+    code, out, _ = invoke("check", str(game))
     assert code == 0 and "finished" in out and "time" in out, out
     assert f'[Seed "{key}"]' in game.read_text(encoding="utf-8")
     reveals = [(to, body) for to, subject, body in _mails(folder) if subject == "[r1-t1] seed revealed"]
@@ -116,7 +112,7 @@ def test_reminders_once_per_deadline_and_threshold_and_again_when_the_deadline_m
     first = _tick(folder, "2026-12-02T13:00:00Z")["entries"]
     assert [(e["threshold"], e["deadline"]) for e in first] == [("2d", "2026-12-04T12:00:00Z")]  # type: ignore[index,union-attr]
     assert _tick(folder, "2026-12-02T18:00:00Z")["entries"] == []  # the 48h one is not sent twice
-    code, out, err = _run("play", str(game), "--grant", "Red=1d", "--now", "2026-12-02T19:00:00Z")
+    code, out, err = invoke("play", str(game), "--grant", "Red=1d", "--now", "2026-12-02T19:00:00Z")
     assert code == 0, out + err
     assert _tick(folder, "2026-12-02T20:00:00Z")["entries"] == []  # 2d 16h left again
     moved = _tick(folder, "2026-12-03T13:00:00Z")["entries"]
@@ -146,7 +142,7 @@ def test_a_late_tick_sends_only_the_most_urgent_reminder(tmp_path: Path) -> None
 def test_the_digest_goes_once_a_day_only_to_players_with_news(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 2, 4, "7d+0m", 'digest = "daily"\n')
-    status = json.loads(_run("league", "status", str(folder), "--json")[1])
+    status = json.loads(invoke("league", "status", str(folder), "--json")[1])
     seats = {game["game"]: [seat["address"] for seat in game["seats"]] for game in status["games"]}
     _play(folder / "r1-t1.rgn", "2026-12-01T13:00:00Z")
     first = _tick(folder, "2026-12-01T20:00:00Z")["entries"]
@@ -170,10 +166,10 @@ def test_tick_with_real_processes_and_its_exit_statuses(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "timeout: r1-t1 Red"
-    code, out, _ = _run("check", str(folder / "r1-t1.rgn"), "--json")
+    code, out, _ = invoke("check", str(folder / "r1-t1.rgn"), "--json")
     verdict = json.loads(out)
     assert verdict["status"] == "finished" and verdict["reason"] == "time" and "Red" not in verdict["winners"]
-    table = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    table = json.loads(invoke("league", "standings", str(folder), "--json")[1])
     assert sorted(row["timeouts"] for row in table["rows"]) == [0, 1]
     again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
     assert again.returncode == 0 and again.stdout == "tick: 0 done; mails: 0 sent, 0 into the outbox\n"
@@ -189,13 +185,13 @@ def test_tick_flushes_the_outbox_first_then_sends_by_smtp(tmp_path: Path, smtp: 
     _league(folder, "pikemen", 2, 2, "1d+0m", keep=True)  # the pairing mails wait in the outbox
     assert len(_mails(folder)) == 2
     down = f"127.0.0.1:{free_port()}"
-    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", down)
+    code, out, err = invoke("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", down)
     assert code == 0, err
     # the server is down: the time-out's answers wait too, and so does the season-over notice
     # (the one round's one game is over)
     assert len(_mails(folder)) == 6
     assert out.splitlines()[-2:] == ["season over: bo@example.org", "tick: 1 done; mails: 0 sent, 4 into the outbox"]
-    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", smtp.address)
+    code, out, err = invoke("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", "--smtp", smtp.address)
     assert code == 0, err
     assert out == "tick: 0 done; mails: 0 sent, 0 into the outbox, 6 flushed from the outbox\n" and _mails(folder) == []
     subjects = [str(received.message["Subject"]) for received in smtp.received]
@@ -208,7 +204,7 @@ def test_a_reminder_that_cannot_be_written_is_not_logged_and_comes_next_time(tmp
     _league(folder, "pikemen", 2, 2, "3d+0m", 'reminders = ["48h"]\n')
     (folder / "outbox").rmdir()
     (folder / "outbox").write_text("not a folder", encoding="utf-8")
-    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z")
+    code, out, err = invoke("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z")
     # An error, never a silent 0 (docs/files.md): the reminder, its mail and its log line
     # are written together or not at all.
     assert code == 2 and f"cannot write {folder / 'outbox'}" in err and "Traceback" not in err, (code, err)

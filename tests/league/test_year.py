@@ -17,9 +17,8 @@ import pytest
 from referee.live.play import submit
 from referee.notation.timing import format_instant, parse_instant
 from tests.helpers.cli import invoke
-from tests.helpers.notices import Receiver, receiver
+from tests.helpers.notices import Receiver
 
-__all__ = ["receiver"]
 pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 

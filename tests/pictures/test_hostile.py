@@ -14,9 +14,7 @@ import pytest
 from referee.cli.text_output import verdict_line as line
 from referee.judge.core.adjudicate import Replay, adjudicate, read_source
 from referee.pictures import replay_page
-from tests.system.test_replay_browser import COLLECT, browser
-
-__all__ = ["browser"]
+from tests.system.test_replay_browser import COLLECT
 
 PWN = "window.__pwned=(window.__pwned||0)+1"
 HOSTILE = (

@@ -21,7 +21,6 @@ from referee.notation.model import Record
 from referee.pictures import replay_page
 from tests.pictures.test_accessible import described_pieces
 from tests.pictures.test_pictures import EXAMPLES, expected_pieces
-from tests.system.test_replay_browser import browser as browser  # noqa: F401 (the fixture)
 from tests.system.test_replay_browser import positions
 from tests.system.test_site_browser import site as site  # noqa: F401 (the fixture)
 

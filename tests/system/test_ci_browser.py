@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import ROOT
-from tests.system.test_replay_browser import missing_browser
+from tests.helpers.browser import missing_browser
 
 SKIPPING = """
 import pytest

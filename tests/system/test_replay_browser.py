@@ -9,12 +9,9 @@ library computes for that step.
 from __future__ import annotations
 
 import functools
-import shutil
 import struct
-import tempfile
 import time
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,19 +26,6 @@ from tests.pictures.test_pictures import EXAMPLES, ROOT, expected_pieces
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--window-size=1280,1000",
-)
-
 
 def _conformance_files() -> list[Path]:
     """The conformance records: the repository's copy when there is one, else the shared ones."""
@@ -51,38 +35,6 @@ def _conformance_files() -> list[Path]:
             return files
     files = sorted(Path("/work/shared/conformance").glob("*/*.rgn"))
     return files
-
-
-def missing_browser(chromium: Path = CHROMIUM, driver: Path = CHROMEDRIVER) -> str | None:
-    """What the browser tests lack, naming each missing package; None when nothing is."""
-    lacking = [
-        f"{path} (apt-get install {package})"
-        for path, package in ((chromium, "chromium"), (driver, "chromium-driver"))
-        if not path.exists()
-    ]
-    return f"no {' and no '.join(lacking)}" if lacking else None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver")
-    missing = missing_browser()
-    if missing:
-        pytest.skip(missing)
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="referee-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 # Reads every step's board in one call: from the start, click "next" to the end and note,

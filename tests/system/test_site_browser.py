@@ -25,7 +25,6 @@ from tests.helpers.site_season import season, write_league
 from tests.league.test_site import BIDI, HOSTILE, PLAYERS, hostile_league
 from tests.pictures.test_pictures import EXAMPLES
 from tests.system.test_replay_browser import COLLECT, _signature
-from tests.system.test_replay_browser import browser as browser  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.browser
 

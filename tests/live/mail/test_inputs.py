@@ -12,9 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.mail import GM, SmtpServer, mail_gm_ok, message, nika_game, run_mail, smtp
-
-__all__ = ["smtp"]
+from tests.helpers.mail import GM, SmtpServer, mail_gm_ok, message, nika_game, run_mail
 
 ANN = "Ann <ann@example.org>"
 MOVE = "d1+d2+d3-W i3-E"
@@ -92,7 +90,7 @@ def test_multipart_alternative_plays_the_plain_part_and_skips_a_20_mb_attachment
     [too_large] = smtp.take()
     assert too_large.recipients == ("ann@example.org",) and "larger than 1 MB" in too_large.text
     # ... and a game master who allows more (--max-size) gets the plain part played.
-    done = run_mail(_raw(headers, body), "--games", str(tmp_path), "--smtp", smtp.address, "--max-size", "30000000")
+    done = run_mail(_raw(headers, body), "receive", str(tmp_path), "--smtp", smtp.address, "--max-size", "30000000")
     assert done.returncode == 0, done.stderr
     assert _played(path)
     assert sum(len(answer.recipients) for answer in smtp.take()) == 4
@@ -195,7 +193,7 @@ def test_nasty_messages_never_raise(tmp_path: Path, smtp: SmtpServer) -> None:
     for folder, data in zip(folders, cases, strict=True):
         folder.mkdir()
         nika_game(folder)
-        command = [sys.executable, "-m", "referee", "mail", "--games", str(folder), "--smtp", smtp.address]
+        command = [sys.executable, "-m", "referee", "mail", "receive", str(folder), "--smtp", smtp.address]
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         running.append((process, data))
     for (process, data), folder in zip(running, folders, strict=True):

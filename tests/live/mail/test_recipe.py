@@ -16,9 +16,7 @@ from pathlib import Path
 import pytest
 
 from referee import store
-from tests.helpers.mail import SmtpServer, message, nika_game, smtp
-
-__all__ = ["smtp"]
+from tests.helpers.mail import SmtpServer, message, nika_game
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "mail.md"
 REFEREE = Path(sys.executable).parent / "referee"  # `referee` as installed with this Python
