@@ -43,7 +43,7 @@ class Setting:
     kind: str
     """"path", "text", "flag" (true or false) or "seconds" (a number)."""
     targets: tuple[tuple[str, ...], ...]
-    """Where it goes: the command's path then the parameter's name (("mail", "games_dir"))."""
+    """Where it goes: the command's path then the parameter's name (("mail", "receive", "games_dir"))."""
     help: str
     secret: bool = False
     default: str = ""
@@ -55,8 +55,10 @@ class Setting:
 
     @property
     def option(self) -> str:
-        """How the command line says it: --games, or the league folder argument DIR."""
-        return "DIR" if self.key == "league" else f"--{self.key}"
+        """How the command line says it: --smtp, or the folder argument DIR (league, games), or the mailbox URL."""
+        if self.key in ("league", "games"):
+            return "DIR" if self.key == "league" else "GAMES"
+        return "URL" if self.key == "imap" else f"--{self.key}"
 
 
 SENDER_DEFAULT = "referee@HOSTNAME"
@@ -64,39 +66,66 @@ SENDER_DEFAULT = "referee@HOSTNAME"
 OUTBOX_DEFAULT = "GAMES/outbox"
 """Where `mail` writes answers without --outbox: the outbox folder of the game folder."""
 
+
+def _mail(*commands: str, name: str) -> tuple[tuple[str, ...], ...]:
+    """The parameter `name` of each `referee mail` subcommand named."""
+    return tuple(("mail", command, name) for command in commands)
+
+
+_GATEWAY = ("receive", "imap")
+"""The subcommands that play messages (and take every setting of the gateway)."""
+_SENDING = (*_GATEWAY, "flush")
+"""Those that send answers."""
 _LEAGUE_FOLDER = tuple(("league", command, "folder") for command in ("pair", "status", "standings", "site", "tick"))
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("games", "path", (("mail", "games_dir"),), "mail: the game folder"),
-    Setting("outbox", "path", (("mail", "outbox"),), "mail: where answers wait as .eml files", default=OUTBOX_DEFAULT),
-    Setting("keys", "path", (("mail", "keys"),), "mail: the GM's seed files KEYS/ID.key"),
-    Setting("smtp", "text", (("mail", "smtp"), ("league", "tick", "smtp")), "mail, league tick: HOST:PORT"),
+    Setting("games", "path", _mail(*_SENDING, "check", "log", "add-player", name="games_dir"), "mail: the game folder"),
+    Setting(
+        "outbox",
+        "path",
+        _mail(*_SENDING, name="outbox"),
+        "mail: where answers wait as .eml files",
+        default=OUTBOX_DEFAULT,
+    ),
+    Setting("keys", "path", _mail(*_GATEWAY, name="keys"), "mail: the GM's seed files KEYS/ID.key"),
+    Setting(
+        "smtp", "text", (*_mail(*_SENDING, name="smtp"), ("league", "tick", "smtp")), "mail, league tick: HOST:PORT"
+    ),
     Setting(
         "starttls",
         "flag",
-        (("mail", "starttls"), ("league", "tick", "starttls")),
+        (*_mail(*_SENDING, name="starttls"), ("league", "tick", "starttls")),
         "with smtp: use STARTTLS",
         default="false",
     ),
-    Setting("smtp-user", "text", (("mail", "smtp_user"), ("league", "tick", "smtp_user")), "with smtp: log in"),
+    Setting(
+        "smtp-user", "text", (*_mail(*_SENDING, name="smtp_user"), ("league", "tick", "smtp_user")), "with smtp: log in"
+    ),
     Setting("smtp-password", "text", (), "the password of smtp-user (file mode 0600 only)", secret=True),
     Setting(
         "from",
         "text",
-        (("mail", "sender"), ("league", "tick", "sender"), ("league", "pair", "sender")),
+        (*_mail(*_SENDING, name="sender"), ("league", "tick", "sender"), ("league", "pair", "sender")),
         "the address mails come from",
         default=SENDER_DEFAULT,
     ),
-    Setting("gm", "text", (("mail", "gm"),), "mail: the GM's address, copied on every answer"),
-    Setting("imap", "text", (("mail", "imap"),), "mail: the mailbox to read, imaps://USER@HOST[:PORT]/MAILBOX"),
-    Setting("imap-password-file", "path", (("mail", "imap_password_file"),), "with imap: the password's file"),
+    Setting("gm", "text", _mail(*_GATEWAY, name="gm"), "mail: the GM's address, copied on every answer"),
+    Setting("imap", "text", _mail("imap", name="url"), "mail: the mailbox to read, imaps://USER@HOST[:PORT]/MAILBOX"),
+    Setting("imap-password-file", "path", _mail("imap", name="imap_password_file"), "with imap: the password's file"),
     Setting("imap-password", "text", (), "the IMAP password (file mode 0600 only)", secret=True),
-    Setting("log-file", "path", (("mail", "log_file"),), "mail: a JSON line per message handled, also there"),
-    Setting("trust-authserv", "text", (("mail", "trust_authserv"),), "mail: the provider's authserv-id to trust"),
+    Setting(
+        "log-file",
+        "path",
+        _mail(*_SENDING, "log", name="log_file"),
+        "mail: a JSON line per message handled, also there",
+    ),
+    Setting(
+        "trust-authserv", "text", _mail(*_GATEWAY, name="trust_authserv"), "mail: the provider's authserv-id to trust"
+    ),
     Setting(
         "wait",
         "seconds",
-        (("mail", "wait"), ("play", "wait"), ("reveal", "wait")),
+        (*_mail(*_GATEWAY, "add-player", name="wait"), ("play", "wait"), ("reveal", "wait")),
         "seconds to wait for a busy game",
         default=f"{WAIT_DEFAULT:g}",
     ),

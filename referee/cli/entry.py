@@ -67,20 +67,6 @@ def not_utf8(args: list[str]) -> str | None:
     return None
 
 
-def optional_counts(args: list[str]) -> list[str]:
-    """`referee mail --log [N]`: Click has no option whose value may be left out, so a
-    `--log` of `mail` that no count follows is read as `--log 20`."""
-    if not args or args[0] != "mail":
-        return args
-    given = list(args)
-    for index, arg in enumerate(given):
-        if arg == "--":
-            break
-        if arg == "--log" and (index + 1 == len(given) or not given[index + 1].lstrip("-").isdigit()):
-            given[index] = "--log=20"
-    return given
-
-
 def run(app: typer.Typer, args: list[str]) -> int:
     """Run the command line on `args` and return its exit status."""
     if sys.stdout is None:
@@ -94,7 +80,12 @@ def run(app: typer.Typer, args: list[str]) -> int:
         default_map = _settings(args)
         if default_map is None:
             return ExitStatus.USAGE
-        code = _dispatch(app, optional_counts(args), default_map)
+        from referee.cli.mail_spelling import new_spelling
+
+        args, notice = new_spelling(args, default_map)  # `mail --games DIR ...`, kept for one release
+        if notice is not None:
+            _say(notice, prefix="")
+        code = _dispatch(app, args, default_map)
         sys.stdout.flush()
         return code
     except BrokenPipeError:

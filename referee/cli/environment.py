@@ -39,11 +39,11 @@ def completion(
 
 def show_config(json_output: JsonOption = False) -> None:
     """Show each setting in force and where it comes from: the file, an environment variable
-    (REFEREE_GAMES ...) or the command's default. The file is ~/.config/referee/config_file.toml,
+    (REFEREE_GAMES ...) or the command's default. The file is ~/.config/referee/config.toml,
     or the one REFEREE_CONFIG names; the command line overrides both. A setting left unset
     shows the value the command takes without it (wait 10, from referee@HOSTNAME).
 
-    The settings (each also REFEREE_ and its key in capitals, - as _; see docs/config_file.md):
+    The settings (each also REFEREE_ and its key in capitals, - as _; see docs/config.md):
 
     {settings}
 
@@ -89,5 +89,5 @@ def register() -> None:
         "config",
         cls=_SettingsHelp,
         help=inspect.cleandoc(show_config.__doc__ or ""),
-        short_help="The settings in force (config_file.toml, REFEREE_* variables) and their sources.",
+        short_help="The settings in force (config.toml, REFEREE_* variables) and their sources.",
     )(show_config)

@@ -36,9 +36,9 @@ OPTION_KINDS = {
 """What the value of an option is, by its name: a folder, a file, a game's name, a side of
 the record (or game) named on the line, a side as the start of SIDE=TEXT, or one of fixed words."""
 
-ARGUMENT_KINDS = {"FILE": "rgn", "DIR": "league", "GAME": "game"}
+ARGUMENT_KINDS = {"FILE": "rgn", "DIR": "league", "GAMES": "dir", "GAME": "game"}
 """What a positional argument is, by its metavar (without a trailing "..."): an RGN file, a
-league folder (one holding league.toml), a game's name."""
+league folder (one holding league.toml), a games folder (any folder: `mail`), a game's name."""
 
 PAIRINGS = ("round-robin", "double-round-robin", "swiss")
 """The words of `league init --pairing` (LEAGUE.md; `referee.league.league_toml.Pairing`)."""

@@ -77,7 +77,7 @@ def issue(folder: Path, now: int, sender: str) -> list[str]:
                     f"  Key: {passphrase}\n"
                     "  Token: (the game's current token, which every answer quotes)\n\n"
                     "Keep it to yourself: anyone who has it can play for you. The game master can issue\n"
-                    "a new one (referee mail --games DIR --add-player ADDRESS).\n"
+                    "a new one (referee mail add-player GAMES ADDRESS).\n"
                 )
                 mail = message(sender, player.address, player.name, f"{config.name}: your passphrase", body, now)
                 write(folder, [mail], now)

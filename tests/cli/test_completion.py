@@ -68,9 +68,9 @@ def test_bash_completes_commands_options_and_values_without_running_referee(
     assert _bash(script, ["referee", "ch"], tmp_path, env) == ["check"]
     assert _bash(script, ["referee", "league", "t"], tmp_path, env) == ["tick"]
     assert sorted(_bash(script, ["referee", "check", "--js"], tmp_path, env)) == ["--json"]
-    assert "--smtp-user" in _bash(script, ["referee", "mail", "--smtp"], tmp_path, env)
+    assert "--smtp-user" in _bash(script, ["referee", "mail", "receive", "--smtp"], tmp_path, env)
     # the value of an option: here a folder
-    assert _bash(script, ["referee", "mail", "--games", "a"], tmp_path, env) == ["attic", "autumn"]
+    assert _bash(script, ["referee", "mail", "receive", "a"], tmp_path, env) == ["attic", "autumn"]
     # positional FILE: folders and *.rgn files, not other files
     assert sorted(_bash(script, ["referee", "check", ""], tmp_path, env)) == ["attic", "autumn", "bin", "game.rgn"]
     # a league command's DIR: the folders that hold league.toml

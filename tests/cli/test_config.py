@@ -1,4 +1,4 @@
-"""The configuration file (config_file.toml) and the REFEREE_* variables: the command line beats
+"""The configuration file (config.toml) and the REFEREE_* variables: the command line beats
 the environment, the environment beats the file, the file beats the default; `referee
 config` says which is in force; a secret is read only from a file of mode 0600."""
 
@@ -53,7 +53,7 @@ def league(tmp_path: Path) -> Path:
 def test_the_league_folder_comes_from_the_command_line_then_the_environment_then_the_file(
     tmp_path: Path, league: Path
 ) -> None:
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text('league = "autumn"\n')  # relative to the file's folder
     env = {"REFEREE_CONFIG": str(file)}
     from_file = _referee("league", "status", "--json", env=env, cwd=EXAMPLES)
@@ -69,17 +69,19 @@ def test_the_league_folder_comes_from_the_command_line_then_the_environment_then
 
 
 def test_mail_takes_its_options_from_the_file(tmp_path: Path) -> None:
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text(f'games = "{tmp_path / "no-such-folder"}"\nfrom = "gm@example.org"\n')
-    done = _referee("mail", env={"REFEREE_CONFIG": str(file)})
+    done = _referee("mail", "receive", env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [f"referee: mail: --games {tmp_path / 'no-such-folder'}: no such folder"]
-    overridden = _referee("mail", "--games", str(tmp_path / "other"), env={"REFEREE_CONFIG": str(file)})
+    assert done.stderr.splitlines() == [
+        f"referee: mail: the games folder {tmp_path / 'no-such-folder'}: no such folder"
+    ]
+    overridden = _referee("mail", "receive", str(tmp_path / "other"), env={"REFEREE_CONFIG": str(file)})
     assert str(tmp_path / "other") in overridden.stderr
 
 
 def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text('games = "~/games"\nsmtp = "localhost:25"\nstarttls = true\nwait = 3\n')
     env = {"REFEREE_CONFIG": str(file), "REFEREE_SMTP": "mail.example.org:587", "HOME": str(tmp_path)}
     shown = _referee("config", "--json", env=env)
@@ -90,7 +92,7 @@ def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
         "set": True,
         "source": "file",
         "variable": "REFEREE_GAMES",
-        "option": "--games",
+        "option": "GAMES",
         "default": None,
     }
     assert (settings["smtp"]["value"], settings["smtp"]["source"]) == ("mail.example.org:587", "env REFEREE_SMTP")
@@ -108,7 +110,7 @@ def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
 def test_the_default_file_is_in_the_users_configuration_folder(tmp_path: Path) -> None:
     folder = tmp_path / "xdg" / "referee"
     folder.mkdir(parents=True)
-    (folder / "config_file.toml").write_text('gm = "gm@example.org"\n')
+    (folder / "config.toml").write_text('gm = "gm@example.org"\n')
     env = {name: value for name, value in os.environ.items() if name != "REFEREE_CONFIG"}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
     done = subprocess.run(
@@ -116,15 +118,15 @@ def test_the_default_file_is_in_the_users_configuration_folder(tmp_path: Path) -
     )
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
-    assert shown["file"] == str(folder / "config_file.toml")
+    assert shown["file"] == str(folder / "config.toml")
     assert shown["settings"]["gm"]["value"] == "gm@example.org"
 
 
 def test_a_secret_in_a_file_others_can_read_is_refused(tmp_path: Path) -> None:
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text('smtp = "localhost:25"\nsmtp-user = "gm"\nsmtp-password = "s3cret"\n')
     file.chmod(0o644)
-    for args in (["config"], ["league", "tick", str(tmp_path)], ["mail", "--flush"]):
+    for args in (["config"], ["league", "tick", str(tmp_path)], ["mail", "flush"]):
         done = _referee(*args, env={"REFEREE_CONFIG": str(file)})
         assert done.returncode == 2, args
         assert done.stderr.splitlines() == [
@@ -142,7 +144,7 @@ def test_a_secret_in_a_file_others_can_read_is_refused(tmp_path: Path) -> None:
 def test_the_files_password_reaches_the_mailer_unless_the_environment_has_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text('smtp = "localhost:25"\nsmtp-password = "from-file"\n')
     file.chmod(0o600)
     monkeypatch.setenv("REFEREE_CONFIG", str(file))
@@ -150,7 +152,8 @@ def test_the_files_password_reaches_the_mailer_unless_the_environment_has_one(
     monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "")
     monkeypatch.delenv("REFEREE_SMTP_PASSWORD")
     defaults = config_file.apply()
-    assert defaults == {"mail": {"smtp": "localhost:25"}, "league": {"tick": {"smtp": "localhost:25"}}}
+    sent = {"smtp": "localhost:25"}
+    assert defaults == {"mail": {"receive": sent, "imap": sent, "flush": sent}, "league": {"tick": sent}}
     assert os.environ["REFEREE_SMTP_PASSWORD"] == "from-file"
     monkeypatch.setenv("REFEREE_SMTP_PASSWORD", "from-env")
     config_file.apply()
@@ -176,7 +179,7 @@ def test_the_password_test_leaves_the_environment_as_it_found_it() -> None:
     ],
 )
 def test_a_bad_file_is_one_line_and_exit_2(tmp_path: Path, text: str, said: str) -> None:
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text(text)
     done = _referee("league", "status", str(tmp_path), env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 2
@@ -188,14 +191,14 @@ def test_bad_environment_values_and_a_missing_named_file_are_usage_errors(tmp_pa
     assert done.returncode == 2 and "REFEREE_STARTTLS: starttls is true or false" in done.stderr
     missing = _referee("mail", env={"REFEREE_CONFIG": str(tmp_path / "absent.toml")})
     assert missing.returncode == 2 and f"cannot read {tmp_path / 'absent.toml'}" in missing.stderr
-    nobody = _referee("config", env={"REFEREE_CONFIG": "~nobody-such/config_file.toml"})
+    nobody = _referee("config", env={"REFEREE_CONFIG": "~nobody-such/config.toml"})
     assert nobody.returncode == 2 and nobody.stderr.splitlines() == [
-        "referee: REFEREE_CONFIG: ~nobody-such/config_file.toml: no user nobody-such"
+        "referee: REFEREE_CONFIG: ~nobody-such/config.toml: no user nobody-such"
     ], nobody.stderr
 
 
 def test_record_commands_never_read_the_file(tmp_path: Path) -> None:
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text("not toml at all [\n")
     done = _referee("check", str(EXAMPLES / "nika-won.rgn"), env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 0, done.stderr
@@ -245,10 +248,12 @@ def test_a_setting_left_unset_shows_the_default_the_command_takes_and_whence() -
     assert settings["games"]["default"] == "-" and settings["outbox"]["default"] == "GAMES/outbox"
     root = typer.main.get_command(app)
     assert isinstance(root, click.Group)
-    for command in ("mail", "play", "reveal"):
-        found = root.commands[command]
+    mail = root.commands["mail"]
+    assert isinstance(mail, click.Group)
+    commands = [root.commands["play"], root.commands["reveal"], *(mail.commands[name] for name in ("receive", "imap"))]
+    for found in commands:
         wait = next(param for param in found.params if param.name == "wait")
-        assert f"{wait.default:g}" == settings["wait"]["default"], command
+        assert f"{wait.default:g}" == settings["wait"]["default"], found.name
 
 
 def test_every_setting_is_in_the_help_of_referee_config_and_in_docs_config_md() -> None:
@@ -257,10 +262,10 @@ def test_every_setting_is_in_the_help_of_referee_config_and_in_docs_config_md() 
     shown = _referee("config", "--help", env={"REFEREE_CONFIG": ""})
     assert shown.returncode == 0, shown.stderr
     listed = {line.split()[0] for line in shown.stdout.splitlines() if line.startswith("  ") and "  " in line[2:]}
-    page = (ROOT / "docs" / "config_file.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
     for setting in config_file.SETTINGS:
         assert setting.key in listed, f"{setting.key} is not in referee config --help"
-        assert f"| `{setting.key}` |" in page, f"{setting.key} is not in the table of docs/config_file.md"
+        assert f"| `{setting.key}` |" in page, f"{setting.key} is not in the table of docs/config.md"
 
 
 def _bounded(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -279,21 +284,21 @@ def _bounded(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str
 def test_a_fifo_as_the_config_file_is_refused_without_waiting(tmp_path: Path) -> None:
     """Issue 44 item 5: a FIFO at REFEREE_CONFIG, or at the default path, hung every command
     that reads the file, `play --help` too (opened before the regular-file check)."""
-    fifo = tmp_path / "config_file.toml"
+    fifo = tmp_path / "config.toml"
     os.mkfifo(fifo)
     said = f"referee: {fifo}: it is a FIFO, not a regular file: not a configuration file\n"
-    for args in (["play", "--help"], ["config"], ["mail", "--flush"]):
+    for args in (["play", "--help"], ["config"], ["mail", "flush"]):
         done = _bounded(*args, env={**os.environ, "REFEREE_CONFIG": str(fifo)})
         assert (done.returncode, done.stderr) == (2, said), args
     folder = tmp_path / "xdg" / "referee"
     folder.mkdir(parents=True)
-    os.mkfifo(folder / "config_file.toml")
+    os.mkfifo(folder / "config.toml")
     env = {name: value for name, value in os.environ.items() if name != "REFEREE_CONFIG"}
     done = _bounded("play", "--help", env={**env, "XDG_CONFIG_HOME": str(tmp_path / "xdg")})
     assert done.returncode == 2
     assert (
         done.stderr
-        == f"referee: {folder / 'config_file.toml'}: it is a FIFO, not a regular file: not a configuration file\n"
+        == f"referee: {folder / 'config.toml'}: it is a FIFO, not a regular file: not a configuration file\n"
     )
 
 
@@ -302,7 +307,7 @@ def test_a_config_that_is_a_link_to_a_regular_file_is_read(tmp_path: Path) -> No
     (tmp_path / "dotfiles").mkdir()
     real = tmp_path / "dotfiles" / "referee.toml"
     real.write_text('gm = "gm@example.org"\n')
-    link = tmp_path / "config_file.toml"
+    link = tmp_path / "config.toml"
     link.symlink_to(real)
     done = _bounded("config", "--json", env={**os.environ, "REFEREE_CONFIG": str(link)})
     assert done.returncode == 0, done.stderr
@@ -325,7 +330,7 @@ def test_a_config_file_others_can_change_is_refused(tmp_path: Path, mode: int, w
     """Issue 44 item 5: a group- or other-writable file was read when it held no secret,
     yet it can point `smtp` or `imap` at another host, which then gets the password from
     the environment. Refused as ssh refuses such a file, secret or not."""
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text('smtp = "evil.example.net:25"\n' + ('smtp-password = "s3cret"\n' if secret else ""))
     file.chmod(mode)
     for args in (["config"], ["league", "tick", str(tmp_path)], ["play", "--help"]):
@@ -342,7 +347,7 @@ def test_a_config_file_others_can_change_is_refused(tmp_path: Path, mode: int, w
 def test_a_config_in_a_folder_others_can_change_is_refused(tmp_path: Path) -> None:
     folder = tmp_path / "shared"
     folder.mkdir()
-    file = folder / "config_file.toml"
+    file = folder / "config.toml"
     file.write_text('gm = "gm@example.org"\n')
     folder.chmod(0o775)
     done = _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(file)})
@@ -359,7 +364,7 @@ def test_a_config_in_a_folder_others_can_change_is_refused(tmp_path: Path) -> No
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
 def test_a_config_file_of_another_user_is_refused(tmp_path: Path) -> None:
-    file = tmp_path / "config_file.toml"
+    file = tmp_path / "config.toml"
     file.write_text('gm = "gm@example.org"\n')
     os.chown(file, 4321, 4321)
     done = _bounded("config", env={**os.environ, "REFEREE_CONFIG": str(file)})

@@ -72,7 +72,7 @@ HEAVY = (
 )
 
 
-GENERAL = {f"referee.games.{name}" for name in ("api", "engine", "registry", "values", "randomness", "seats")}
+GENERAL = {f"referee.games.{name}" for name in ("api", "engine_base", "registry", "values", "randomness", "seats")}
 """The modules of referee.games that are no game's."""
 
 

@@ -50,7 +50,7 @@ def test_the_board_after_round_1_from_standard_input_is_the_one_from_the_file() 
 
 
 def test_mail_with_standard_input_closed_is_a_usage_error(tmp_path: Path) -> None:
-    script = 'exec "$0" -m referee mail --games "$1" <&-'
+    script = 'exec "$0" -m referee mail receive "$1" <&-'
     done = subprocess.run(
         ["sh", "-c", script, sys.executable, str(tmp_path)], capture_output=True, text=True, check=False, timeout=60
     )
@@ -117,7 +117,7 @@ def test_one_winner_wins_in_the_mail_answer(tmp_path: Path) -> None:
     )
     (tmp_path / "n1.rgn").write_text(text.replace('[Result "Blue"]\n', "") + "\n", encoding="utf-8")
     sent = message("Ben <ben@ex.org>", "[n1] my move", "d2xa2\n")
-    done = run_mail(sent.as_bytes(), "--games", str(tmp_path), "--outbox", str(tmp_path / "out"))
+    done = run_mail(sent.as_bytes(), "receive", str(tmp_path), "--outbox", str(tmp_path / "out"))
     assert done.returncode == 0, done.stderr
     answers = outbox_messages(tmp_path / "out")
     assert answers

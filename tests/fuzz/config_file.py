@@ -21,7 +21,7 @@ def setup() -> None:
         sandbox = Sandbox("config")
         folder = sandbox.root / "home" / ".config" / "referee"
         folder.mkdir(parents=True)
-        _state["sandbox"], _state["path"] = sandbox, folder / "config_file.toml"
+        _state["sandbox"], _state["path"] = sandbox, folder / "config.toml"
 
 
 def _load_once(path: str, mode: int) -> None:

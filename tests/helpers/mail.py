@@ -161,9 +161,9 @@ def run_mail(data: bytes, *args: str, env: dict[str, str] | None = None) -> subp
 
 
 def mail_gm(games: Path, server: SmtpServer, data: bytes, *more: str) -> tuple[int, str]:
-    """`referee mail` run as the game master runs it on one message (`--games GAMES --smtp
+    """`referee mail` run as the game master runs it on one message (`receive GAMES --smtp
     SERVER --from GM MORE...`): its exit code and standard error, which never holds a traceback."""
-    done = run_mail(data, "--games", str(games), "--smtp", server.address, "--from", GM, *more)
+    done = run_mail(data, "receive", str(games), "--smtp", server.address, "--from", GM, *more)
     assert "Traceback" not in done.stderr, done.stderr
     return done.returncode, done.stderr
 

@@ -298,7 +298,7 @@ def test_pair_writes_each_player_a_mail_in_the_outbox(tmp_path: Path) -> None:
 
 
 def test_the_league_folder_is_a_mail_gateways_games_folder(tmp_path: Path) -> None:
-    # LEAGUE.md §1: `referee mail --games DIR` plays the league's games, with its keys.
+    # LEAGUE.md §1: `referee mail receive DIR` plays the league's games, with its keys.
     folder = tmp_path / "hex"
     _new_league(folder, "--game", "nieuchess", "--players", "2", players=2)
     assert _run("pair", str(folder), "--now", NOW)[0] == 0
@@ -308,7 +308,7 @@ def test_the_league_folder_is_a_mail_gateways_games_folder(tmp_path: Path) -> No
     )
     result = invoke(
         "mail",
-        "--games",
+        "receive",
         str(folder),
         "--keys",
         str(folder / "keys"),

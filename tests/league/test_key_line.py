@@ -33,7 +33,7 @@ def _outbox(folder: Path) -> list[tuple[set[str], str, str]]:
 
 def _mail(folder: Path, sender: str, body: str, now: str) -> list[tuple[set[str], str, str]]:
     data = message(sender, "[r1-t1] my move", f"Key: secret of {sender}\n{body}\n").as_bytes()
-    code, out, err = invoke("mail", "--games", str(folder), "--from", GM, "--now", now, stdin=data)
+    code, out, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", now, stdin=data)
     assert code == 0 and "Traceback" not in err, out + err
     return _outbox(folder)
 
@@ -47,7 +47,7 @@ def test_every_your_move_text_of_a_keyed_league_names_the_key_line(tmp_path: Pat
     extra = 'digest = "daily"\nreminders = ["48h"]\n'
     make_league(folder, "--game", "pikemen", "--players", "2", "--time-control", "3d+0m", names="Ann Bo", extra=extra)
     for address in ("ann@example.org", "bo@example.org"):
-        code, _, err = invoke("mail", "--games", str(folder), "--add-player", address, stdin=f"secret of {address}\n")
+        code, _, err = invoke("mail", "add-player", str(folder), address, stdin=f"secret of {address}\n")
         assert code == 0, err
     assert invoke("league", "pair", str(folder), "--now", START, "--from", GM)[0] == 0
     game = folder / "r1-t1.rgn"

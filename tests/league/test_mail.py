@@ -1,5 +1,5 @@
 """The mail gateway on a league's folder (LEAGUE.md §1, §3; PLAY.md §5.1): `referee mail
---games DIR` where DIR holds `league.toml` plays with the league's keys, answers moves as
+receive DIR` where DIR holds `league.toml` plays with the league's keys, answers moves as
 the league's `digest` says, and reads the requests `leave DURATION` and `status`."""
 
 from __future__ import annotations
@@ -18,9 +18,6 @@ START = "2026-12-01T12:00:00Z"
 ADDRESSES = {"Ann": "ann@example.org", "Bo": "bo@example.org", "Cy": "cy@example.org"}
 
 
-_run = invoke
-
-
 def _league(folder: Path, game: str, per_game: int, count: int, extra: str = "") -> None:
     options = season(game, per_game, "3d+0m")
     make_league(folder, *options, name="Autumn", names=first(count), extra=extra, pair_at=START, clear_outbox=True)
@@ -35,7 +32,7 @@ def _clear(folder: Path) -> None:
 # with no SMTP server (answers go to the league's outbox), on a message this helper writes.
 def _mail(folder: Path, sender: str, subject: str, body: str, now: str, *extra: str, **headers: str) -> str:
     data = message(sender, subject, body, **headers).as_bytes()
-    code, out, err = _run("mail", "--games", str(folder), "--from", GM, "--now", now, *extra, stdin=data)
+    code, out, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", now, *extra, stdin=data)
     assert code == 0, out + err
     assert "Traceback" not in err
     return err
@@ -70,7 +67,7 @@ def _seats(path: Path) -> dict[str, str]:
 
 
 def _first_move(path: Path) -> str:
-    code, out, err = _run("moves", str(path))
+    code, out, err = invoke("moves", str(path))
     assert code == 0, err
     return out.splitlines()[1].strip()
 
@@ -94,7 +91,7 @@ def test_daily_digest_answers_a_move_only_to_its_sender_and_the_player_now_to_mo
     # what the gateway plays is stamped at --now, as play stamps it
     assert "{[%at 2026-12-01T13:00:00Z Red]}" in game.read_text(encoding="utf-8")
     # and the next daily digest tells Blue (the move) as well
-    code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-02T00:05:00Z", "--json")
+    code, out, err = invoke("league", "tick", str(folder), "--now", "2026-12-02T00:05:00Z", "--json")
     assert code == 0, err
     digests = {entry["to"] for entry in json.loads(out)["entries"] if entry["event"] == "digest"}
     assert seats["Blue"] in digests
@@ -179,7 +176,7 @@ def test_a_broken_league_toml_is_a_usage_error_naming_the_key(tmp_path: Path) ->
     toml = folder / "league.toml"
     toml.write_text(toml.read_text(encoding="utf-8") + 'digest = "weekly"\n', encoding="utf-8")
     data = message(ADDRESSES["Ann"], "[r1-t1] move", "status").as_bytes()
-    code, _, err = _run("mail", "--games", str(folder), "--from", GM, "--now", START, stdin=data)
+    code, _, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", START, stdin=data)
     assert code == 2 and "digest" in err and "Traceback" not in err
 
 
@@ -197,7 +194,7 @@ def test_leave_by_mail_grants_as_league_leave_does_and_is_refused_beyond_the_all
     tokens = [answer for answer in answers if "has a new token" in answer[1]]  # to the player to move
     answers = [answer for answer in answers if answer not in tokens]
     assert _told(answers) == [bo] and "2d of leave granted" in answers[0][1] and "1d left" in answers[0][1]
-    mover = _seats(game)[json.loads(_run("check", "--json", str(game))[1])["to_move"]]
+    mover = _seats(game)[json.loads(invoke("check", "--json", str(game))[1])["to_move"]]
     assert _told(tokens) == [mover]
     assert f"[%grant {side} 2d]" in game.read_text(encoding="utf-8")
     leaves = [json.loads(line) for line in (folder / "league.log").read_text(encoding="utf-8").splitlines()]
@@ -231,12 +228,12 @@ def test_leave_by_mail_without_a_duration_is_answered_with_its_form(tmp_path: Pa
 def _with_keys(folder: Path) -> None:
     for address in ADDRESSES.values():
         passphrase = f"secret of {address}\n".encode()
-        code, _, err = _run("mail", "--games", str(folder), "--add-player", address, stdin=passphrase)
+        code, _, err = invoke("mail", "add-player", str(folder), address, stdin=passphrase)
         assert code == 0, err
 
 
 def _token(path: Path) -> str:
-    code, out, err = _run("check", str(path), "--json")
+    code, out, err = invoke("check", str(path), "--json")
     assert code == 0, err
     token: str = json.loads(out)["token"]
     return token
@@ -301,7 +298,7 @@ def test_status_and_leave_are_moves_outside_a_league_folder(tmp_path: Path) -> N
 def test_a_player_who_forgets_the_id_is_told_their_open_games_and_a_stranger_nothing(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "nika", 2, 2)
-    token = json.loads(_run("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
+    token = json.loads(invoke("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
     err = _mail(folder, "Ann <ann@example.org>", "my move", "d1-W d2-W", "2026-12-01T13:00:00Z")
     assert "answered with the player's open games" in err
     [(to, text)] = _answers(folder)

@@ -63,7 +63,7 @@ def _seats(path: Path) -> dict[str, str]:
 
 
 def _add_key(folder: Path, address: str) -> None:
-    code, _, err = invoke("mail", "--games", str(folder), "--add-player", address, stdin=f"secret of {address}\n")
+    code, _, err = invoke("mail", "add-player", str(folder), address, stdin=f"secret of {address}\n")
     assert code == 0, err
 
 
@@ -71,7 +71,7 @@ def _reply(folder: Path, sender: str, key: str, token: str, moves: str) -> str:
     """The sender's reply to the game's last mail, with the passphrase of `key`; the one answer's text."""
     body = f"Key: secret of {key}\nToken: {token}\n{moves}\n"
     data = message(sender, "Re: [r1-t1] your move", body).as_bytes()
-    code, out, err = invoke("mail", "--games", str(folder), "--from", GM, "--now", REPLY_AT, stdin=data)
+    code, out, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", REPLY_AT, stdin=data)
     assert code == 0 and "Traceback" not in err, out + err
     answers = [mail for mail in _outbox(folder) if sender in _to(mail)]
     assert len(answers) == 1
@@ -106,7 +106,7 @@ def test_the_player_to_move_is_sent_the_new_token_and_the_old_one_is_refused_wit
     elif way == "mail-leave":
         body = f"Key: secret of {other}\nToken: {old}\nleave 1d\n"
         data = message(other, "[r1-t1] away", body).as_bytes()
-        code, _, err = invoke("mail", "--games", str(folder), "--from", GM, "--now", CHANGED_AT, stdin=data)
+        code, _, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", CHANGED_AT, stdin=data)
         what = f"the game master granted {other_side} 1d (leave of {other_name})"
     elif way == "play-grant":
         code, _, err = invoke("play", str(game), "--grant", f"{other_side}=1d", "--now", CHANGED_AT)

@@ -22,9 +22,6 @@ from tests.helpers.league import make_league
 START = "2026-12-01T12:00:00Z"
 
 
-_run = invoke
-
-
 def _league(folder: Path, *options: str, names: str = "Ann Bo") -> None:
     make_league(folder, *options, names=names)
 
@@ -53,9 +50,9 @@ def _to(message: EmailMessage) -> str:
 def test_a_pairing_mail_says_who_moves_first_and_shows_the_board_and_the_token(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "--game", "pikemen", "--players", "2", "--time-control", "3d+0m")
-    code, out, err = _run("league", "pair", str(folder), "--now", START, "--from", "gm@example.org", "--json")
+    code, out, err = invoke("league", "pair", str(folder), "--now", START, "--from", "gm@example.org", "--json")
     assert code == 0, err
-    token = json.loads(_run("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
+    token = json.loads(invoke("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
     mails = {_to(mail): mail for mail in _outbox(folder)}
     ann, bo = _body(mails["ann@example.org"]), _body(mails["bo@example.org"])
     assert mails["ann@example.org"].get_content_type() == "text/plain", "one text part: any reader reads it"
@@ -64,21 +61,21 @@ def test_a_pairing_mail_says_who_moves_first_and_shows_the_board_and_the_token(t
     for body in (ann, bo):
         assert f"  Token: {token}\n" in body and "keeping [r1-t1] in the Subject" in body
         assert "Key:" not in body  # no players.toml: no passphrase
-    board = _run("show", str(folder / "r1-t1.rgn"))[1]
+    board = invoke("show", str(folder / "r1-t1.rgn"))[1]
     assert any(line.strip() and line in ann for line in board.splitlines()[1:4]), "the board, as show draws it"
 
 
 def test_a_keyed_league_tells_every_player_the_key_and_token_lines(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
-    code, _, err = _run("league", "init", str(folder), "--name", "T", "--game", "nika", "--players", "2")
+    code, _, err = invoke("league", "init", str(folder), "--name", "T", "--game", "nika", "--players", "2")
     assert code == 0, err
     for name in ("Ann", "Bo"):
-        code, _, err = _run(
+        code, _, err = invoke(
             "league", "add", str(folder), f"{name.lower()}@example.org", "--name", name, "--key", stdin=f"{name} pass\n"
         )
         assert code == 0, err
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
-    token = json.loads(_run("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    token = json.loads(invoke("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
     for mail in _outbox(folder):
         body = _body(mail)
         assert f"Write these lines above your moves:\n  Key: your passphrase\n  Token: {token}\n" in body
@@ -105,12 +102,12 @@ def test_the_reveal_attaches_the_record_and_the_season_end_names_the_champion_on
     _league(folder, "--game", "numica", "--players", "2", "--time-control", "1d+0m", names="Ann Bo Cy")
     # three players, two-player games: a round robin of 3 rounds, one bye each
     for number in (1, 2, 3):
-        code, out, err = _run("league", "pair", str(folder), "--now", START, "--json")
+        code, out, err = invoke("league", "pair", str(folder), "--now", START, "--json")
         assert code == 0, err
         (game,) = json.loads(out)["games"]
         _outbox(folder)
         assert submit(folder / f"{game['game']}.rgn", "resign", now=parse_instant(START) + 600 * number).exit_code == 0
-        code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-01T13:00:00Z", "--json")
+        code, out, err = invoke("league", "tick", str(folder), "--now", "2026-12-01T13:00:00Z", "--json")
         assert code == 0, err
         ticked = json.loads(out)
         mails = _outbox(folder)
@@ -127,32 +124,32 @@ def test_the_reveal_attaches_the_record_and_the_season_end_names_the_champion_on
         if number < 3:
             assert over == [] and ticked["season_over"] is None
     assert sorted(_to(mail) for mail in over) == ["ann@example.org", "bo@example.org", "cy@example.org"]
-    table = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    table = json.loads(invoke("league", "standings", str(folder), "--json")[1])
     champion = table["rows"][0]
     assert ticked["season_over"]["champions"] == [champion["address"]]
     for mail in over:
         assert f"champion {champion['player']}" in str(mail["Subject"])
         assert f"The champion: {champion['player']}, with" in _body(mail) and "Final standings:" in _body(mail)
-    code, out, _ = _run("league", "tick", str(folder), "--now", "2026-12-09T13:00:00Z", "--json")
+    code, out, _ = invoke("league", "tick", str(folder), "--now", "2026-12-09T13:00:00Z", "--json")
     assert json.loads(out)["season_over"] is None and _outbox(folder) == [], "once"
 
 
 def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m")
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
     _outbox(folder)
     game = str(folder / "r1-t1.rgn")
-    code, _, err = _run("play", game, "--grant", "Sparta=1m", "--now", "2026-12-01T12:30:00Z")
+    code, _, err = invoke("play", game, "--grant", "Sparta=1m", "--now", "2026-12-01T12:30:00Z")
     # off unless league.toml says tell_players: only the new token, to the player to move (issue 45.1)
     assert code == 0 and "told" not in err, "off unless league.toml says tell_players"
     assert ["your move: the token is now" in str(mail["Subject"]) for mail in _outbox(folder)] == [True]
     toml = folder / "league.toml"
     head, _, players = toml.read_text(encoding="utf-8").partition("\n[[player]]")
     toml.write_text(f"{head}\ntell_players = true\n\n[[player]]{players}", encoding="utf-8")
-    code, _, err = _run("play", game, "d1-W d2-W", "--as", "Athens", "--now", "2026-12-01T13:00:00Z")
+    code, _, err = invoke("play", game, "d1-W d2-W", "--as", "Athens", "--now", "2026-12-01T13:00:00Z")
     assert code == 0 and _outbox(folder) == [] and "told" not in err, "a player's own move: not mailed here"
-    code, _, err = _run("play", game, "undo", "--now", "2026-12-01T14:00:00Z")
+    code, _, err = invoke("play", game, "undo", "--now", "2026-12-01T14:00:00Z")
     assert code == 0 and "told 2 players of r1-t1" in err
     mails = _outbox(folder)
     assert sorted(_to(mail) for mail in mails) == ["ann@example.org", "bo@example.org"]
@@ -160,7 +157,7 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
         assert str(mail["Subject"]) == "[r1-t1] T: the game master wrote undo"
         body = _body(mail)
         assert "the last turn is taken back: 1. W: d1-W d2-W" in body and "next: Ann (Athens) to move" in body
-    code, _, err = _run("play", game, "--grant", "Sparta=1d", "--now", "2026-12-01T15:00:00Z")
+    code, _, err = invoke("play", game, "--grant", "Sparta=1d", "--now", "2026-12-01T15:00:00Z")
     subjects = sorted(str(m["Subject"]) for m in _outbox(folder))
     new_token = [subject for subject in subjects if "your move: the token is now" in subject]
     assert code == 0 and len(new_token) == 1  # and the new token to the player to move (issue 45.1)
@@ -169,11 +166,11 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
     ] * 2
     kept = toml.read_text(encoding="utf-8")
     toml.write_text("name = 1\n", encoding="utf-8")  # a broken league.toml: the grant stands, nobody is told
-    code, _, err = _run("play", game, "--grant", "Sparta=1h", "--now", "2026-12-01T15:30:00Z")
+    code, _, err = invoke("play", game, "--grant", "Sparta=1h", "--now", "2026-12-01T15:30:00Z")
     assert code == 0 and "the players were not told:" in err and "Traceback" not in err
     assert all("your move: the token is now" in str(m["Subject"]) for m in _outbox(folder))
     toml.write_text(kept, encoding="utf-8")
-    code, _, err = _run("play", game, "draw", "--now", "2026-12-01T16:00:00Z")
+    code, _, err = invoke("play", game, "draw", "--now", "2026-12-01T16:00:00Z")
     assert code == 0
     assert all("Game over: " in _body(mail) and "draw" in _body(mail) for mail in _outbox(folder))
 
@@ -183,20 +180,20 @@ def test_passphrases_are_listed_issued_mailed_each_to_its_player_and_a_partial_s
 
     folder = tmp_path / "lg"
     _league(folder, "--game", "nika", "--players", "2", names="Ann Bo")
-    code, _, err = _run("league", "add", str(folder), "cy@example.org", "--name", "Cy", "--key", stdin="cy words\n")
+    code, _, err = invoke("league", "add", str(folder), "cy@example.org", "--name", "Cy", "--key", stdin="cy words\n")
     assert code == 0 and "added the key of cy@example.org" in err
     assert "holds no passphrase for 2 players," in err and "Ann <ann@example.org>, Bo <bo@example.org>" in err
-    code, out, _ = _run("league", "passphrases", str(folder), "--list")
+    code, out, _ = invoke("league", "passphrases", str(folder), "--list")
     assert code == 0 and out.splitlines() == [
         "has a passphrase: cy@example.org",
         "has none: ann@example.org",
         "has none: bo@example.org",
         f"warning: 2 players without a passphrase cannot play by mail: referee league passphrases {folder} --issue",
     ]
-    code, _, err = _run("league", "pair", str(folder), "--now", START)
+    code, _, err = invoke("league", "pair", str(folder), "--now", START)
     assert code == 0 and "holds no passphrase for 2 players," in err
     _outbox(folder)
-    code, out, _ = _run("league", "passphrases", str(folder), "--issue", "--now", START, "--from", "gm@example.org")
+    code, out, _ = invoke("league", "passphrases", str(folder), "--issue", "--now", START, "--from", "gm@example.org")
     assert code == 0 and out.splitlines() == [
         f"issued a passphrase to Ann <ann@example.org> (mailed into {folder / 'outbox'})",
         f"issued a passphrase to Bo <bo@example.org> (mailed into {folder / 'outbox'})",
@@ -213,20 +210,20 @@ def test_passphrases_are_listed_issued_mailed_each_to_its_player_and_a_partial_s
         set(issued) == {"ann@example.org", "bo@example.org"} and issued["ann@example.org"] != issued["bo@example.org"]
     )
     assert all(verify(keys[address], phrase) for address, phrase in issued.items())
-    assert _run("league", "passphrases", str(folder), "--issue", "--now", START)[1] == (
+    assert invoke("league", "passphrases", str(folder), "--issue", "--now", START)[1] == (
         "every player has a passphrase: nothing issued\n"
     )
-    assert "warning" not in _run("league", "passphrases", str(folder), "--list")[1]
-    assert _run("league", "passphrases", str(folder))[0] == 2
+    assert "warning" not in invoke("league", "passphrases", str(folder), "--list")[1]
+    assert invoke("league", "passphrases", str(folder))[0] == 2
 
 
 def test_add_player_refuses_an_address_no_game_names(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "--game", "nika", "--players", "2", names="Ann Bo")
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
-    code, _, err = _run("mail", "--games", str(folder), "--add-player", "eve@example.org", stdin="x\n")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    code, _, err = invoke("mail", "add-player", str(folder), "eve@example.org", stdin="x\n")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "no game in" in err
     assert not (folder / "players.toml").exists()
-    code, _, err = _run("mail", "--games", str(folder), "--add-player", "ann@example.org", stdin="ann words\n")
+    code, _, err = invoke("mail", "add-player", str(folder), "ann@example.org", stdin="ann words\n")
     assert code == 0 and "added the key of ann@example.org" in err
     assert "holds no passphrase for 1 player, whose mails will all be refused until they have one: Bo" in err

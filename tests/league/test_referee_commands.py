@@ -37,7 +37,7 @@ def _league(folder: Path, keyed: bool) -> Path:
     for name, address in ADDRESSES.items():
         assert _run("league", "add", str(folder), address, "--name", name)[0] == 0
         if keyed:
-            code, out = _run("mail", "--games", str(folder), "--add-player", address, data=f"{name} words".encode())
+            code, out = _run("mail", "add-player", str(folder), address, data=f"{name} words".encode())
             assert code == 0, out
     assert _run("league", "pair", str(folder), "--now", START)[0] == 0
     for path in (folder / "outbox").glob("*.eml"):
@@ -58,7 +58,7 @@ def _send(folder: Path, path: Path, sender: str, name: str, body: str, keyed: bo
     if keyed:
         body = f"Key: {name} words\nToken: {game.open_game(path).token}\n{body}"
     data = message(f"{name} <{sender}>", "[r1-t1] my turn", body).as_bytes()
-    code, out = _run("mail", "--games", str(folder), "--from", GM, "--now", NOW, data=data)
+    code, out = _run("mail", "receive", str(folder), "--from", GM, "--now", NOW, data=data)
     assert code == 0, out
     found = []
     for eml in sorted((folder / "outbox").glob("*.eml")):

@@ -18,9 +18,6 @@ from tests.helpers.league import make_league
 START = "2026-12-01T12:00:00Z"
 
 
-_run = invoke
-
-
 _league = make_league
 
 
@@ -44,9 +41,9 @@ def _log(folder: Path, event: str) -> list[dict[str, object]]:
 def test_unpair_takes_back_the_last_round_only_while_no_move_is_played(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "--game", "nika", "--players", "2")
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
     _outbox(folder)
-    code, out, err = _run("league", "unpair", str(folder), "--now", START)
+    code, out, err = invoke("league", "unpair", str(folder), "--now", START)
     assert code == 0, err
     assert out.splitlines() == ["round 1 unpaired: r1-t1, r1-t2 deleted", "mails: 4 into the outbox"]
     assert not list(folder.glob("*.rgn"))
@@ -56,9 +53,9 @@ def test_unpair_takes_back_the_last_round_only_while_no_move_is_played(tmp_path:
         subject == "T: round 1 unpaired" and "[r1-t1], [r1-t2] are deleted" in body for _, subject, body in mails
     )
     assert _log(folder, "unpair") == [{"event": "unpair", "at": START, "round": 1, "games": ["r1-t1", "r1-t2"]}]
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0  # paired again, the same round
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0  # paired again, the same round
     assert submit(folder / "r1-t2.rgn", "d1-W d2-W", now=parse_instant(START) + 60).exit_code == 0
-    code, _, err = _run("league", "unpair", str(folder), "--now", START)
+    code, _, err = invoke("league", "unpair", str(folder), "--now", START)
     assert code == 1 and "a move is played in r1-t2" in err and (folder / "r1-t1.rgn").exists()
 
 
@@ -67,31 +64,31 @@ def test_a_withdrawn_player_forfeits_is_paired_no_more_and_gets_no_more_byes(tmp
     _league(
         folder, "--game", "nika", "--players", "2", "--pairing", "swiss", "--rounds", "3", "--time-control", "3d+0m"
     )
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0  # Ann-Bo, Cy-Di
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0  # Ann-Bo, Cy-Di
     _outbox(folder)
-    code, out, err = _run("league", "withdraw", str(folder), "di@example.org", "--now", START)
+    code, out, err = invoke("league", "withdraw", str(folder), "di@example.org", "--now", START)
     assert code == 0, err
     assert "r1-t2: forfeited when di@example.org is to move" in out
     mails = _outbox(folder)
     assert sorted(to for to, _, _ in mails) == ["cy@example.org", "di@example.org"]
     assert all("Di <di@example.org> has withdrawn" in body for _, _, body in mails)
-    assert _run("league", "withdraw", str(folder), "di@example.org")[0] == 1  # once
-    assert _run("league", "withdraw", str(folder), "eve@example.org")[0] == 2  # no player
+    assert invoke("league", "withdraw", str(folder), "di@example.org")[0] == 1  # once
+    assert invoke("league", "withdraw", str(folder), "eve@example.org")[0] == 2  # no player
     # Cy moves; Di's side is then to move: the tick writes the forfeit
     assert submit(folder / "r1-t2.rgn", "d1-W d2-W", as_side="Athens", now=parse_instant(START) + 60).exit_code == 0
-    ticked = json.loads(_run("league", "tick", str(folder), "--now", "2026-12-01T13:00:00Z", "--json")[1])
+    ticked = json.loads(invoke("league", "tick", str(folder), "--now", "2026-12-01T13:00:00Z", "--json")[1])
     assert [entry["event"] for entry in ticked["entries"]] == ["forfeit"]
     assert "Sparta resigned (forfeit)" in _outbox(folder)[0][2]
-    check = json.loads(_run("check", "--json", str(folder / "r1-t2.rgn"))[1])
+    check = json.loads(invoke("check", "--json", str(folder / "r1-t2.rgn"))[1])
     assert (
         check["status"] == "finished" and check["reason"] == "resignation" and check["winners"] == ["Athens", "Messene"]
     )
     assert submit(folder / "r1-t1.rgn", "resign", now=parse_instant(START) + 120).exit_code == 0  # Ann resigns
-    code, out, _ = _run("league", "pair", str(folder), "--now", "2026-12-02T12:00:00Z", "--json")
+    code, out, _ = invoke("league", "pair", str(folder), "--now", "2026-12-02T12:00:00Z", "--json")
     paired = json.loads(out)
     seated = {address for game in paired["games"] for address in game["seats"]} | set(paired["byes"])
     assert "di@example.org" not in seated and len(seated) == 3
-    table = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    table = json.loads(invoke("league", "standings", str(folder), "--json")[1])
     di = next(row for row in table["rows"] if row["address"] == "di@example.org")
     assert (di["games"], di["losses"], di["byes"], di["points"]) == (1, 1, 0, 0), "no bye after withdrawing"
 
@@ -99,19 +96,19 @@ def test_a_withdrawn_player_forfeits_is_paired_no_more_and_gets_no_more_byes(tmp
 def test_a_substitute_takes_the_seat_and_an_address_change_follows_the_player(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "--game", "nika", "--players", "2")
-    code, _, err = _run("league", "add", str(folder), "ed@example.org", "--name", "Ed")
+    code, _, err = invoke("league", "add", str(folder), "ed@example.org", "--name", "Ed")
     assert code == 0, err
-    assert _run("mail", "--games", str(folder), "--add-player", "bo@example.org", stdin="bo words\n")[0] == 0
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    assert invoke("mail", "add-player", str(folder), "bo@example.org", stdin="bo words\n")[0] == 0
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
     _outbox(folder)
     # round 1 of 5 players: a game with Bo is played to its end under Bo's address
     bo_game = next(
         path for path in sorted(folder.glob("r1-*.rgn")) if "bo@example.org" in path.read_text(encoding="utf-8")
     )
     assert submit(bo_game, "resign", now=parse_instant(START) + 60).exit_code == 0
-    before = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    before = json.loads(invoke("league", "standings", str(folder), "--json")[1])
     bo_row = next(row for row in before["rows"] if row["address"] == "bo@example.org")
-    code, out, err = _run("league", "substitute", str(folder), "bo@example.org", "eve@example.org", "--name", "Eve")
+    code, out, err = invoke("league", "substitute", str(folder), "bo@example.org", "eve@example.org", "--name", "Eve")
     assert code == 0, err
     toml = (folder / "league.toml").read_text(encoding="utf-8")
     assert 'name = "Eve"\naddress = "eve@example.org"' in toml and "bo@example.org" not in toml
@@ -121,12 +118,12 @@ def test_a_substitute_takes_the_seat_and_an_address_change_follows_the_player(tm
     mails = _outbox(folder)
     assert {"bo@example.org", "eve@example.org"} <= {to for to, _, _ in mails}
     assert all("Eve <eve@example.org> substitutes for Bo" in subject for _, subject, _ in mails)
-    after = json.loads(_run("league", "standings", str(folder), "--json")[1])
+    after = json.loads(invoke("league", "standings", str(folder), "--json")[1])
     eve_row = next(row for row in after["rows"] if row["address"] == "eve@example.org")
     assert (eve_row["player"], eve_row["games"], eve_row["points"]) == ("Eve", bo_row["games"], bo_row["points"])
     assert "bo@example.org" in bo_game.read_text(encoding="utf-8"), "a finished game keeps its record"
-    assert _run("mail", "--games", str(folder), "--add-player", "ann@example.org", stdin="ann words\n")[0] == 0
-    code, _, err = _run("league", "address", str(folder), "ann@example.org", "ann@example.net")
+    assert invoke("mail", "add-player", str(folder), "ann@example.org", stdin="ann words\n")[0] == 0
+    code, _, err = invoke("league", "address", str(folder), "ann@example.org", "ann@example.net")
     assert code == 0, err
     keys = (folder / "players.toml").read_text(encoding="utf-8")
     assert "ann@example.net" in keys and "ann@example.org" not in keys, "the same player keeps the passphrase"
@@ -136,14 +133,14 @@ def test_a_substitute_takes_the_seat_and_an_address_change_follows_the_player(tm
         "event": "address", "at": _log(folder, "address")[-1]["at"], "old": "ann@example.org",
         "new": "ann@example.net", "name": "Ann",
     }  # fmt: skip
-    assert _run("league", "address", str(folder), "cy@example.org", "eve@example.org")[0] == 2  # taken
+    assert invoke("league", "address", str(folder), "cy@example.org", "eve@example.org")[0] == 2  # taken
 
 
 def test_an_address_change_is_told_old_then_new(tmp_path: Path) -> None:
     """Issue 45.2: "Di <old> is now Di <new>", in the Subject and the first line (it read new then old)."""
     folder = tmp_path / "lg"
     _league(folder, "--game", "nika", "--players", "2", pair_at=START, clear_outbox=True)
-    code, _, err = _run("league", "address", str(folder), "di@example.org", "di2@example.org")
+    code, _, err = invoke("league", "address", str(folder), "di@example.org", "di2@example.org")
     assert code == 0, err
     mails = [mail for mail in _outbox(folder) if "your move: the token is now" not in mail[1]]
     assert mails
@@ -157,10 +154,10 @@ def test_a_substitutes_mail_carries_no_game_master_to_do(tmp_path: Path) -> None
     printed by the command, never mailed to the players."""
     folder = tmp_path / "lg"
     _league(folder, "--game", "nika", "--players", "2")
-    assert _run("mail", "--games", str(folder), "--add-player", "bo@example.org", stdin="bo words\n")[0] == 0
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
+    assert invoke("mail", "add-player", str(folder), "bo@example.org", stdin="bo words\n")[0] == 0
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
     _outbox(folder)
-    code, out, err = _run("league", "substitute", str(folder), "bo@example.org", "gus@example.org", "--name", "Gus")
+    code, out, err = invoke("league", "substitute", str(folder), "bo@example.org", "gus@example.org", "--name", "Gus")
     assert code == 0, err
     assert "bo@example.org's passphrase removed: issue gus@example.org one (league passphrases --issue)" in out
     mails = [mail for mail in _outbox(folder) if "your move: the token is now" not in mail[1]]
@@ -175,11 +172,11 @@ def test_unpair_gives_back_the_leave_granted_only_in_the_games_it_deletes(tmp_pa
     before, the days stayed spent on games that no longer exist."""
     folder = tmp_path / "lg"
     _league(folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m", extra="leave_days = 5\n")
-    assert _run("league", "pair", str(folder), "--now", START)[0] == 0
-    code, _, err = _run("league", "leave", str(folder), "ann@example.org", "3d", "--now", "2026-12-01T13:00:00Z")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    code, _, err = invoke("league", "leave", str(folder), "ann@example.org", "3d", "--now", "2026-12-01T13:00:00Z")
     assert code == 0, err
     _outbox(folder)
-    code, out, err = _run("league", "unpair", str(folder), "--now", "2026-12-01T14:00:00Z")
+    code, out, err = invoke("league", "unpair", str(folder), "--now", "2026-12-01T14:00:00Z")
     assert code == 0, err
     assert "ann@example.org: 3d of leave given back (granted in r1-t1 only, now deleted); 0m of 5d used" in out
     assert _log(folder, "leave-back") == [
@@ -188,11 +185,11 @@ def test_unpair_gives_back_the_leave_granted_only_in_the_games_it_deletes(tmp_pa
     ]  # fmt: skip
     ann = [body for to, _, body in _outbox(folder) if to == "ann@example.org"]
     assert len(ann) == 1 and "The 3d of leave you took in [r1-t1] are given back" in ann[0]
-    assert _run("league", "pair", str(folder), "--now", "2026-12-01T15:00:00Z")[0] == 0
-    code, out, err = _run("league", "leave", str(folder), "ann@example.org", "5d", "--now", "2026-12-01T16:00:00Z")
+    assert invoke("league", "pair", str(folder), "--now", "2026-12-01T15:00:00Z")[0] == 0
+    code, out, err = invoke("league", "leave", str(folder), "ann@example.org", "5d", "--now", "2026-12-01T16:00:00Z")
     assert code == 0, err
     assert "leave used 5d of 5d; 0m left" in out
     # a second unpair gives back only the leave taken since the pairing it takes back
-    code, out, err = _run("league", "unpair", str(folder), "--now", "2026-12-01T17:00:00Z")
+    code, out, err = invoke("league", "unpair", str(folder), "--now", "2026-12-01T17:00:00Z")
     assert code == 0, err
     assert [entry["duration"] for entry in _log(folder, "leave-back")] == ["3d", "5d"]

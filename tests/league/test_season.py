@@ -97,7 +97,7 @@ class Season:
             _referee("play", str(path), text, "--now", now)
         else:
             mail = message(player.address, f"Re: [{name}] my move", text + "\n")
-            gateway = ("mail", "--games", str(self.folder), "--from", GM, "--smtp", self.smtp.address)
+            gateway = ("mail", "receive", str(self.folder), "--from", GM, "--smtp", self.smtp.address)
             _referee(*gateway, "--now", now, data=mail.as_bytes())
         assert path.read_bytes() != before, f"{name}: {text} by {how} was not played"
         game = self.games[name]
@@ -208,7 +208,7 @@ def _play_the_season(folder: Path, smtp: SmtpServer) -> None:
     _pairing_round(season, 2, "2026-12-05T12:00:00Z")
     away = season.games["r2-t1"].players[1]
     leave = message(away, "[r2-t1] away for a while", "leave 2d\n")
-    gateway = ("mail", "--games", str(folder), "--from", GM, "--smtp", smtp.address)
+    gateway = ("mail", "receive", str(folder), "--from", GM, "--smtp", smtp.address)
     _referee(*gateway, "--now", "2026-12-05T12:30:00Z", data=leave.as_bytes())
     answers = smtp.take()
     tokens = [mail for mail in answers if "your move: the token is now" in str(mail.message["Subject"])]

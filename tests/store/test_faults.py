@@ -109,7 +109,7 @@ OPERATIONS = [
     Operation(
         "mail",
         lambda folder: nika_game(folder) and None,
-        lambda folder: ["mail", "--games", str(folder), "--from", GM, "--now", NOW],
+        lambda folder: ["mail", "receive", str(folder), "--from", GM, "--now", NOW],
         stdin=_mail_message(),
         mail=True,
     ),

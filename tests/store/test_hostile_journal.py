@@ -318,7 +318,7 @@ def test_an_outbox_elsewhere_is_completed_only_by_the_gateway_that_names_it(tmp_
     games.mkdir()
     nika_game(games)
     mail = message(NIKA_PLAYERS["Athens"], "[g1] move", "d1+d2+d3-W i3-E\n", message_id="<m1@example.org>")
-    args = ["mail", "--games", str(games), "--outbox", str(elsewhere), "--from", GM, "--now", START]
+    args = ["mail", "receive", str(games), "--outbox", str(elsewhere), "--from", GM, "--now", START]
     trace = faults.run(args, mail.as_bytes(), faults.Counting())
     assert trace.code == 0, trace.err
     answers = sorted(path.name for path in elsewhere.glob("*.eml"))

@@ -54,7 +54,7 @@ def _log(out: Path) -> subprocess.CompletedProcess[str]:
         folder.mkdir()
         nika_game(folder)
     mail = message("Ann <ann@example.org>", "[g1] x", "d1+d2+d3-W i3-E\n").as_bytes()
-    return run_mail(mail, "--games", str(folder), "--from", GM, "--now", "2026-12-01T12:00:00Z", "--log-file", str(out))
+    return run_mail(mail, "receive", str(folder), "--from", GM, "--now", "2026-12-01T12:00:00Z", "--log-file", str(out))
 
 
 WRITERS: dict[str, Callable[[Path], subprocess.CompletedProcess[str]]] = {

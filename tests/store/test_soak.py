@@ -51,7 +51,7 @@ def _soak(scratch: Path, kind: str, rounds: int, seed: int) -> None:
         stdin = message(NIKA_PLAYERS["Athens"], "[g1] move", "d1+d2+d3-W i3-E\n", message_id="<soak@x.org>").as_bytes()
 
         def args(folder: Path) -> list[str]:
-            return ["mail", "--games", str(folder), "--from", GM, "--now", NOW]
+            return ["mail", "receive", str(folder), "--from", GM, "--now", NOW]
     else:
         stdin = b""
         faults.run(["league", "init", str(base), "--game", "pikemen", "--players", "2", "--name", "Soak"])

@@ -22,10 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.imap import Dovecot, dovecot
-from tests.helpers.mail import GM, SmtpServer, message, nika_game, run_mail, smtp, write_game
-
-__all__ = ["dovecot", "smtp"]
+from tests.helpers.imap import Dovecot
+from tests.helpers.mail import GM, SmtpServer, message, nika_game, run_mail, write_game
 
 ANN = "Ann <ann@example.org>"
 BO = "Bo <bo@example.org>"
@@ -34,9 +32,7 @@ MOVE = "d1+d2+d3-W i3-E"
 
 
 def _pass(games: Path, server: Dovecot, smtp: SmtpServer) -> subprocess.CompletedProcess[str]:
-    done = run_mail(
-        b"", "--games", str(games), "--imap", server.url(), "--smtp", smtp.address, "--from", GM, env=server.env
-    )
+    done = run_mail(b"", "imap", str(games), server.url(), "--smtp", smtp.address, "--from", GM, env=server.env)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     return done
 
@@ -69,7 +65,7 @@ def test_a_two_player_game_played_whole_through_the_game_masters_mailbox(
     sides = {"Athens": ANN, "Sparta": BO, "Messene": ANN, "Thebes": BO}  # Nika for two: two cities each
     path = write_game(games, "duel", "nika", sides, '[Players "4"]')
     for address, passphrase in KEYS.items():
-        added = run_mail(f"{passphrase}\n".encode(), "--games", str(games), "--add-player", address)
+        added = run_mail(f"{passphrase}\n".encode(), "add-player", str(games), address)
         assert added.returncode == 0, added.stderr
     # Ann asks for the board (no token needed), then answers it with her move.
     dovecot.append(message(ANN, "[duel] a game?", f"Key: {KEYS['ann@example.org']}\nshow\n").as_bytes())
@@ -111,7 +107,7 @@ def test_a_poller_killed_mid_pass_and_run_again_loses_and_doubles_nothing(
     count = 8
     paths = [nika_game(tmp_path, f"g{number}") for number in range(count)]
     dovecot.append(*(message(ANN, f"[g{number}] opening", f"{MOVE}\n").as_bytes() for number in range(count)))
-    command = [sys.executable, "-m", "referee", "mail", "--games", str(tmp_path), "--imap", dovecot.url()]
+    command = [sys.executable, "-m", "referee", "mail", "imap", str(tmp_path), dovecot.url()]
     command += ["--smtp", smtp.address, "--from", GM]
     poller = subprocess.Popen(
         command, env={**os.environ, **dovecot.env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -152,15 +148,15 @@ def test_a_poller_killed_mid_pass_and_run_again_loses_and_doubles_nothing(
     assert not list((tmp_path / "outbox").glob("*.eml"))
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "guide" / "mail.md"  # the README's walk links it
 
 
 def _readme_lines() -> tuple[str, str]:
-    """The README's line that writes ~/.referee-env, and its cron line."""
+    """The mail walk's line that writes ~/.referee-env, and its cron line."""
     text = README.read_text(encoding="utf-8")
     env = re.search(r"\n(\(umask 077; printf [^\n]*)\n", text)
     cron = re.search(r"```\n\*/5 \* \* \* \* ([^\n]*)\n```", text)
-    assert env and cron, "the README lost its IMAP set-up or its cron line"
+    assert env and cron, "docs/guide/mail.md lost its IMAP set-up or its cron line"
     return env.group(1), cron.group(1)
 
 

@@ -117,7 +117,7 @@ def test_a_message_on_standard_input_is_read_within_the_limit() -> None:
 
 def test_a_passphrase_is_read_within_a_kilobyte(tmp_path: Path) -> None:
     with zero() as stdin:  # type: ignore[attr-defined]
-        line = assert_refused_in_one_line(run("mail", "--games", str(tmp_path), "--add-player", "a@b.org", stdin=stdin))
+        line = assert_refused_in_one_line(run("mail", "add-player", str(tmp_path), "a@b.org", stdin=stdin))
     assert "passphrase on standard input is larger than 1024 bytes" in line
     assert not (tmp_path / "players.toml").exists()
 
@@ -138,7 +138,7 @@ def test_the_gateway_stops_draining_an_endless_message(tmp_path: Path) -> None:
     """A message is read to 1 MB and the rest thrown away, but not forever (PLAY.md §5.1:
     exit 0, a stranger's message costs no more than reading it, within a bound)."""
     with zero() as stdin:  # type: ignore[attr-defined]
-        done = run("mail", "--games", str(tmp_path), stdin=stdin)
+        done = run("mail", "receive", str(tmp_path), stdin=stdin)
     assert_refused_in_one_line(done, codes=(0,))
 
 
@@ -207,7 +207,7 @@ def test_jobs_never_start_more_workers_than_cores_or_work(game: Path) -> None:
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "-inf"])
-@pytest.mark.parametrize("command", [["play", "{game}", "x"], ["mail", "--games", "{dir}"]], ids=" ".join)
+@pytest.mark.parametrize("command", [["play", "{game}", "x"], ["mail", "receive", "{dir}"]], ids=" ".join)
 def test_a_wait_that_is_no_number_of_seconds_is_a_usage_error(value: str, command: list[str], game: Path) -> None:
     args = [part.replace("{game}", str(game)).replace("{dir}", str(game.parent)) for part in command]
     done = run(*args, "--wait", value)

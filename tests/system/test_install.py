@@ -239,7 +239,7 @@ def test_the_mail_guides_install_with_imap_works_from_a_checkout(built: dict[str
     python = home / "venvs" / "referee" / "bin" / "python"
     _run([str(python), "-c", "import imapclient"], cwd=built["where"], env=env)
     done = subprocess.run(
-        [str(referee), "mail", "--games", str(built["where"]), "--imap", "imap://gm@127.0.0.1:9/INBOX"],
+        [str(referee), "mail", "imap", str(built["where"]), "imap://gm@127.0.0.1:9/INBOX"],
         cwd=built["where"],
         env=env,
         capture_output=True,

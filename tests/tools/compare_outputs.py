@@ -206,7 +206,7 @@ def _mail(path: Path, text: str, sender: str, body: str, number: int, invoke: An
             f"From: {sender}\nTo: referee@example.org\nSubject: [g1] move\n"
             f"Message-ID: <m{number}@example.org>\n\n{body}\n"
         )
-        entry: dict[str, Any] = invoke(["mail", "--games", str(folder), "--from", "referee@example.org"], stdin=message)
+        entry: dict[str, Any] = invoke(["mail", "receive", str(folder), "--from", "referee@example.org"], stdin=message)
         answers = []
         for eml in sorted((folder / "outbox").glob("*.eml")):
             answer = re.sub(r"(?m)^(Date|Message-ID):.*$", r"\1: X", eml.read_text(encoding="utf-8"))

@@ -47,7 +47,7 @@ def settings(
     from referee.notation.timing import TimingError, parse_instant
 
     if not games.is_dir():
-        raise UsageError(f"--games {games}: no such folder")
+        raise UsageError(f"the games folder {games}: no such folder")
     if keys is not None and not keys.is_dir():
         raise UsageError(f"--keys {keys}: no such folder")
     if (starttls or smtp_user is not None) and smtp is None:
@@ -151,7 +151,7 @@ def show_log(games: Path, count: int, json_log: Path | None = None) -> Handled:
     from referee.live.mail import log
 
     if not games.is_dir():
-        raise UsageError(f"--games {games}: no such folder")
+        raise UsageError(f"the games folder {games}: no such folder")
     if count < 1:
         raise UsageError(f"--log {count}: at least 1")
     rows = log.last(games, count, json_log)
@@ -165,7 +165,7 @@ def check_games(games: Path) -> Handled:
     from referee.live.mail import game
 
     if not games.is_dir():
-        raise UsageError(f"--check-games {games}: no such folder")
+        raise UsageError(f"the games folder {games}: no such folder")
     store.settle(games)  # what a dead command left, completed first
     lines = game.unaddressed(games)
     if not lines:
@@ -209,7 +209,7 @@ def add_player(games: Path, address: str, passphrase_text: str, wait: float = 10
     from referee.live.mail import game, players
 
     if not games.is_dir():
-        raise UsageError(f"--games {games}: no such folder")
+        raise UsageError(f"the games folder {games}: no such folder")
     checked = players.checked_address(address)
     entry = players.hash_passphrase(players.checked_passphrase(passphrase_text))
     path = games / PLAYERS_FILE

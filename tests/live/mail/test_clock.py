@@ -26,7 +26,7 @@ def test_the_gateway_stamps_what_it_plays_and_tells_every_player_the_deadline(tm
         f'[Start "{format_instant(start)}"]',
     )
     before = int(time.time())
-    done = run_mail(message(ANN, "[t1] setup", "SSSSOOOO\n").as_bytes(), "--games", str(tmp_path), "--from", GM)
+    done = run_mail(message(ANN, "[t1] setup", "SSSSOOOO\n").as_bytes(), "receive", str(tmp_path), "--from", GM)
     after = int(time.time())
     assert done.returncode == 0 and "Traceback" not in done.stderr
     stamp = re.search(r"R: SSSSOOOO \{\[%at (\S+) Red\]\}", path.read_text())
@@ -52,10 +52,10 @@ def test_a_player_claims_a_time_out_by_mail(tmp_path: Path) -> None:
         '[TimeControl "30d+1d"]',
         f'[Start "{format_instant(start)}"]',
     )
-    late = run_mail(message(ANN, "[t2] setup", "SSSSOOOO\n").as_bytes(), "--games", str(tmp_path), "--from", GM)
+    late = run_mail(message(ANN, "[t2] setup", "SSSSOOOO\n").as_bytes(), "receive", str(tmp_path), "--from", GM)
     assert late.returncode == 0 and "%at" not in path.read_text()
     claimed = run_mail(
-        message(BO, "[t2] your time is up", "timeout\n").as_bytes(), "--games", str(tmp_path), "--from", GM
+        message(BO, "[t2] your time is up", "timeout\n").as_bytes(), "receive", str(tmp_path), "--from", GM
     )
     assert claimed.returncode == 0 and "Traceback" not in claimed.stderr
     assert re.search(r"\ntimeout\n\{\[%at \S+ Red\]\}\n$", path.read_text()) is not None

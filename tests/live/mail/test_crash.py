@@ -25,7 +25,7 @@ def scratch(tmp_path: Path) -> Iterator[Path]:
 
 
 def _gateway(folder: Path) -> list[str]:
-    return ["mail", "--games", str(folder), "--from", GM, "--now", NOW]
+    return ["mail", "receive", str(folder), "--from", GM, "--now", NOW]
 
 
 def _move() -> bytes:
@@ -107,7 +107,7 @@ def test_an_answer_sent_again_after_a_crash_says_it_may_have_come_before(tmp_pat
     (outbox / (first.name + ".tried")).touch()
     server = start_smtp()
     try:
-        flushed = faults.run(["mail", "--flush", "--games", str(tmp_path), "--smtp", server.address, "--from", GM])
+        flushed = faults.run(["mail", "flush", str(tmp_path), "--smtp", server.address, "--from", GM])
         assert flushed.code == 0, flushed.err
         marks = [received.message["X-Referee-Resent"] for received in server.received]
     finally:

@@ -117,7 +117,7 @@ def test_a_line_that_is_no_move_is_named_in_a_player_s_words() -> None:
 def _send(tmp_path: Path, body: str) -> tuple[str, str]:
     game_file = nika_game(tmp_path)
     done = run_mail(
-        message(ANN, "[g1] move", body).as_bytes(), "--games", str(tmp_path), "--outbox", str(tmp_path / "out")
+        message(ANN, "[g1] move", body).as_bytes(), "receive", str(tmp_path), "--outbox", str(tmp_path / "out")
     )
     assert done.returncode == 0, done.stderr
     texts = []

@@ -26,11 +26,8 @@ from tests.helpers.mail import (
     message,
     nika_game,
     run_mail,
-    smtp,
     write_game,
 )
-
-__all__ = ["smtp"]
 
 
 def _send(settings: mail.Settings, server: SmtpServer, sender: str, game_id: str, body: str) -> str:
@@ -122,7 +119,7 @@ def test_a_nieuchess_game_with_secret_dice_by_mail_then_revealed(tmp_path: Path,
             assert "of the seed" not in refusal.text and "#1" not in path.read_text()
         if kind == "battle" and "battle" not in kinds:
             # The first battle goes through `referee mail --keys KEYS` as the MTA runs it.
-            args = ["--games", str(games), "--keys", str(keys), "--smtp", smtp.address, "--from", GM]
+            args = ["receive", str(games), "--keys", str(keys), "--smtp", smtp.address, "--from", GM]
             done = run_mail(message(sides[side], "[n1]", action).as_bytes(), *args)
             assert done.returncode == 0 and done.stderr == "", done.stderr
             text = smtp.take()[-1].text

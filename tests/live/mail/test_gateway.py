@@ -10,9 +10,7 @@ from pathlib import Path
 
 from referee import store
 from tests.conftest import EXAMPLES
-from tests.helpers.mail import GM, SmtpServer, mail_gm, message, nika_game, outbox_messages, run_mail, smtp
-
-__all__ = ["smtp"]
+from tests.helpers.mail import GM, SmtpServer, mail_gm, message, nika_game, outbox_messages, run_mail
 
 ANN = "Ann <ann@example.org>"
 BO = "Bo <bo@example.org>"
@@ -115,7 +113,7 @@ def test_the_same_message_delivered_twice_plays_once(tmp_path: Path, smtp: SmtpS
 def test_the_same_message_delivered_five_times_at_once_plays_once(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<racing@x.org>").as_bytes()
-    command = [sys.executable, "-m", "referee", "mail", "--games", str(tmp_path), "--smtp", smtp.address]
+    command = [sys.executable, "-m", "referee", "mail", "receive", str(tmp_path), "--smtp", smtp.address]
     running = [subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(5)]
     for process in running:
         _, err = process.communicate(sent, timeout=120)
@@ -185,13 +183,13 @@ def test_a_stale_token_is_refused(tmp_path: Path, smtp: SmtpServer) -> None:
 
 def test_answers_go_to_the_outbox_without_smtp(tmp_path: Path) -> None:
     nika_game(tmp_path)
-    done = run_mail(message(ANN, "[g1]", "d1+d2+d3-W i3-E\n").as_bytes(), "--games", str(tmp_path), "--from", GM)
+    done = run_mail(message(ANN, "[g1]", "d1+d2+d3-W i3-E\n").as_bytes(), "receive", str(tmp_path), "--from", GM)
     assert done.returncode == 0, done.stderr
     answers = outbox_messages(tmp_path / "outbox")
     assert {answer["Subject"] for answer in answers} == {"Re: [g1]"}
     assert sum(len(answer["To"].addresses) for answer in answers) == 4
     elsewhere = tmp_path / "sent"
-    done = run_mail(message(BO, "[g1]", "show\n").as_bytes(), "--games", str(tmp_path), "--outbox", str(elsewhere))
+    done = run_mail(message(BO, "[g1]", "show\n").as_bytes(), "receive", str(tmp_path), "--outbox", str(elsewhere))
     assert done.returncode == 0, done.stderr
     [shown] = outbox_messages(elsewhere)
     assert shown["From"].addresses[0].username == "referee"
@@ -201,13 +199,13 @@ def test_an_unreachable_smtp_server_keeps_the_answer_and_exits_75(tmp_path: Path
     path = nika_game(tmp_path)
     sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<down@x.org>").as_bytes()
     smtp.stop()
-    done = run_mail(sent, "--games", str(tmp_path), "--smtp", smtp.address, "--from", GM)
+    done = run_mail(sent, "receive", str(tmp_path), "--smtp", smtp.address, "--from", GM)
     assert done.returncode == 75
     assert "cannot reach the SMTP server" in done.stderr and "the answer was kept in" in done.stderr
     assert "1. W: d1+d2+d3-W i3-E" in path.read_text()
     kept = outbox_messages(tmp_path / "outbox")
     assert sum(len(answer["To"].addresses) for answer in kept) == 4
-    again = run_mail(sent, "--games", str(tmp_path), "--from", GM)  # the retry plays nothing twice
+    again = run_mail(sent, "receive", str(tmp_path), "--from", GM)  # the retry plays nothing twice
     assert again.returncode == 0
     assert path.read_text().count("W:") == 1
 
@@ -226,19 +224,19 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     nika_game(tmp_path)
     data = message(ANN, "[g1]", "show\n").as_bytes()
     cases = [
-        (["--games", str(tmp_path / "missing")], "no such folder"),
-        (["--games", str(tmp_path), "--smtp", "localhost"], "--smtp takes HOST:PORT"),
-        (["--games", str(tmp_path), "--smtp", "localhost:25", "--smtp-user", "gm"], "REFEREE_SMTP_PASSWORD"),
-        (["--games", str(tmp_path), "--starttls"], "need --smtp"),
-        (["--games", str(tmp_path), "--from", "not an address"], "is not one e-mail address"),
-        (["--games", str(tmp_path), "--keys", str(tmp_path / "nokeys")], "no such folder"),
+        (["receive", str(tmp_path / "missing")], "no such folder"),
+        (["receive", str(tmp_path), "--smtp", "localhost"], "--smtp takes HOST:PORT"),
+        (["receive", str(tmp_path), "--smtp", "localhost:25", "--smtp-user", "gm"], "REFEREE_SMTP_PASSWORD"),
+        (["receive", str(tmp_path), "--starttls"], "need --smtp"),
+        (["receive", str(tmp_path), "--from", "not an address"], "is not one e-mail address"),
+        (["receive", str(tmp_path), "--keys", str(tmp_path / "nokeys")], "no such folder"),
     ]
     for args, words in cases:
         done = run_mail(data, *args)
         assert done.returncode == 2, (args, done.stderr)
         assert words in done.stderr and "Traceback" not in done.stderr
     (tmp_path / "g2.rgn").write_text('[Game "nika"]\n[Athens "ann@example.org"]\n\n[Game "nika"]\n')
-    done = run_mail(message(ANN, "[g2]", "show\n").as_bytes(), "--games", str(tmp_path))
+    done = run_mail(message(ANN, "[g2]", "show\n").as_bytes(), "receive", str(tmp_path))
     assert done.returncode == 2 and "must hold one game, it holds 2" in done.stderr
 
 

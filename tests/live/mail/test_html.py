@@ -1,5 +1,5 @@
 """HTML-only replies (PLAY.md §5, amended; docs/mail.md, "HTML-only mail"), through the
-gateway's real entry, `python -m referee mail --games DIR` with the message on standard
+gateway's real entry, `python -m referee mail receive DIR` with the message on standard
 input. Each `samples/*_html.eml` is a reply as that client writes it when it sends HTML
 only: the new move `d1+d2+d3-W i3-E` and a quote that holds another legal move of
 Athens, `i1-E d1-E`. The new move is played, the quote never; where the boundary is
@@ -33,7 +33,7 @@ CLIENTS = {
 
 def _mail(folder: Path, data: bytes) -> str:
     """`referee mail` as the MTA runs it; the answers go to the outbox. Its standard error."""
-    done = run_mail(data, "--games", str(folder), "--from", GM, "--now", "2026-12-01T12:05:00Z")
+    done = run_mail(data, "receive", str(folder), "--from", GM, "--now", "2026-12-01T12:05:00Z")
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     return done.stderr
@@ -124,7 +124,7 @@ def test_an_unclear_boundary_is_refused_showing_the_text_as_read(
 
 def test_a_keyed_game_takes_key_and_token_from_the_new_text_only(tmp_path: Path) -> None:
     path = nika_game(tmp_path)
-    added = run_mail(b"Ann's secret phrase\n", "--games", str(tmp_path), "--add-player", "ann@example.org")
+    added = run_mail(b"Ann's secret phrase\n", "add-player", str(tmp_path), "ann@example.org")
     assert added.returncode == 0, added.stderr
     token = game.open_game(path).token
     quote = "<blockquote type='cite'>Key: Ann's secret phrase<br>Token: 9-0000000000<br>i1-E d1-E</blockquote>"

@@ -18,10 +18,8 @@ from referee import store
 from referee.live import mail as gateway
 from referee.live.mail import imap
 from referee.live.mail.gateway import Handled, Settings
-from tests.helpers.imap import PASSWORD, USER, Dovecot, dovecot
-from tests.helpers.mail import GM, SmtpServer, free_port, message, nika_game, outbox_messages, run_mail, smtp
-
-__all__ = ["dovecot", "smtp"]
+from tests.helpers.imap import PASSWORD, USER, Dovecot
+from tests.helpers.mail import GM, SmtpServer, free_port, message, nika_game, outbox_messages, run_mail
 
 ANN = "Ann <ann@example.org>"
 BO = "Bo <bo@example.org>"
@@ -33,7 +31,7 @@ MOVE = "d1+d2+d3-W i3-E"
 def _imap(
     games: Path, server: Dovecot, *more: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    done = run_mail(b"", "--games", str(games), "--imap", server.url(), "--from", GM, *more, env=env or server.env)
+    done = run_mail(b"", "imap", str(games), server.url(), "--from", GM, *more, env=env or server.env)
     assert "Traceback" not in done.stderr
     return done
 
@@ -156,9 +154,7 @@ def test_a_wrong_password_is_a_usage_error_and_a_server_away_is_exit_75(tmp_path
     secret.write_text(PASSWORD + "\n")
     right = _imap(tmp_path, dovecot, "--imap-password-file", str(secret), env={"REFEREE_IMAP_PASSWORD": ""})
     assert right.returncode == 0, right.stderr
-    away = run_mail(
-        b"", "--games", str(tmp_path), "--imap", f"imap://{USER}@127.0.0.1:{free_port()}/INBOX", env=dovecot.env
-    )
+    away = run_mail(b"", "imap", str(tmp_path), f"imap://{USER}@127.0.0.1:{free_port()}/INBOX", env=dovecot.env)
     assert away.returncode == 75 and "cannot reach" in away.stderr and "Traceback" not in away.stderr
 
 
@@ -189,12 +185,12 @@ def test_the_mailbox_url_is_read_strictly() -> None:
 def test_usage_errors_of_imap_exit_2_in_one_line(
     tmp_path: Path, args: tuple[str, ...], env: dict[str, str], said: str | None
 ) -> None:
-    if said is None:  # --poll without --imap
-        done = run_mail(b"", "--games", str(tmp_path), *args, env=env)
-        said = "go with --imap URL"
+    if said is None:  # --poll is an option of `mail imap` alone
+        done = run_mail(b"", "receive", str(tmp_path), *args, env=env)
+        said = "No such option '--poll'"
     else:
         clean = {"REFEREE_IMAP_PASSWORD": "", "REFEREE_IMAP_OAUTH2_TOKEN": "", **env}
-        done = run_mail(b"", "--games", str(tmp_path), "--imap", "imap://gm@127.0.0.1:1/INBOX", *args, env=clean)
+        done = run_mail(b"", "imap", str(tmp_path), "imap://gm@127.0.0.1:1/INBOX", *args, env=clean)
     assert done.returncode == 2
     assert said in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -236,7 +232,7 @@ def test_poll_and_idle_keep_running_and_handle_mail_as_it_arrives(
     import time
 
     path = nika_game(tmp_path)
-    command = [sys.executable, "-m", "referee", "mail", "--games", str(tmp_path), "--imap", dovecot.url(), *mode]
+    command = [sys.executable, "-m", "referee", "mail", "imap", str(tmp_path), dovecot.url(), *mode]
     poller = subprocess.Popen(
         command, env={**os.environ, **dovecot.env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
@@ -272,14 +268,14 @@ def test_a_mailbox_that_cannot_work_is_a_usage_error_in_plain_words(tmp_path: Pa
     # Issue 45.8: a missing folder and imaps:// to a server without TLS exited 75 ("the next
     # pass tries again"), which it never would; a refused login showed a Python bytes repr.
     nika_game(tmp_path)
-    missing = run_mail(b"", "--games", str(tmp_path), "--imap", dovecot.url("Games"), env=dovecot.env)
+    missing = run_mail(b"", "imap", str(tmp_path), dovecot.url("Games"), env=dovecot.env)
     assert missing.returncode == 2, missing.stderr
     assert missing.stderr.strip().splitlines() == [
         f'referee: mail: imap://gm@127.0.0.1:{dovecot.port}/Games: the server has no folder "Games" '
         "(the URL names it after the last /)"
     ]
     plain = f"imaps://{USER}@127.0.0.1:{dovecot.port}/INBOX"
-    no_tls = run_mail(b"", "--games", str(tmp_path), "--imap", plain, env=dovecot.env)
+    no_tls = run_mail(b"", "imap", str(tmp_path), plain, env=dovecot.env)
     assert no_tls.returncode == 2, no_tls.stderr
     assert len(no_tls.stderr.strip().splitlines()) == 1 and "does not answer with TLS" in no_tls.stderr
     wrong = _imap(tmp_path, dovecot, env={"REFEREE_IMAP_PASSWORD": "not-it"})
@@ -298,9 +294,8 @@ def test_poll_prints_only_the_passes_that_did_something(tmp_path: Path, dovecot:
         "-m",
         "referee",
         "mail",
-        "--games",
+        "imap",
         str(tmp_path),
-        "--imap",
         dovecot.url(),
         "--poll",
         "1",
@@ -397,7 +392,7 @@ def test_two_passes_at_once_handle_each_message_once(tmp_path: Path, dovecot: Do
     path = nika_game(tmp_path)
     shows = [message(CY if n % 2 else DI, "[g1] board?", "show\n").as_bytes() for n in range(4)]
     dovecot.append(message(ANN, "[g1] my move", f"{MOVE}\n").as_bytes(), *shows)
-    command = [sys.executable, "-m", "referee", "mail", "--games", str(tmp_path), "--imap", dovecot.url()]
+    command = [sys.executable, "-m", "referee", "mail", "imap", str(tmp_path), dovecot.url()]
     command += ["--from", GM, "--wait", "60"]
     env = {**os.environ, **dovecot.env}
     game_lock = contextlib.ExitStack()

@@ -15,16 +15,14 @@ import pytest
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
 from referee.live.mail import game, players
-from tests.helpers.mail import GM, SmtpServer, mail_gm_ok, message, nika_game, run_mail, smtp, start_smtp
-
-__all__ = ["smtp"]
+from tests.helpers.mail import GM, SmtpServer, mail_gm_ok, message, nika_game, run_mail, start_smtp
 
 ANN = "Ann <ann@example.org>"
 MOVE = "d1+d2+d3-W i3-E"
 
 
 def _add(games: Path, address: str, passphrase: str) -> subprocess.CompletedProcess[str]:
-    return run_mail(passphrase.encode("utf-8"), "--games", str(games), "--add-player", address)
+    return run_mail(passphrase.encode("utf-8"), "add-player", str(games), address)
 
 
 def test_add_player_writes_an_scrypt_entry_readable_by_its_owner_only(tmp_path: Path) -> None:
@@ -119,10 +117,10 @@ def test_a_player_without_an_entry_is_not_accepted(tmp_path: Path, smtp: SmtpSer
 def test_a_broken_players_file_is_a_usage_error(tmp_path: Path) -> None:
     nika_game(tmp_path)
     (tmp_path / "players.toml").write_text('[players."ann@example.org"]\nkey = "plain text"\n')
-    done = run_mail(message(ANN, "[g1]", "Key: x\nshow\n").as_bytes(), "--games", str(tmp_path))
+    done = run_mail(message(ANN, "[g1]", "Key: x\nshow\n").as_bytes(), "receive", str(tmp_path))
     assert done.returncode == 2 and 'needs key = "scrypt:' in done.stderr
     (tmp_path / "players.toml").write_text("[players\n")
-    done = run_mail(message(ANN, "[g1]", "Key: x\nshow\n").as_bytes(), "--games", str(tmp_path))
+    done = run_mail(message(ANN, "[g1]", "Key: x\nshow\n").as_bytes(), "receive", str(tmp_path))
     assert done.returncode == 2 and "is not TOML" in done.stderr and "Traceback" not in done.stderr
 
 
@@ -161,7 +159,7 @@ def test_starttls_and_login_with_the_password_from_the_environment(
 ) -> None:
     server, cert = tls_smtp
     path = nika_game(tmp_path)
-    args = ["--games", str(tmp_path), "--smtp", server.address, "--starttls", "--smtp-user", "gm", "--from", GM]
+    args = ["receive", str(tmp_path), "--smtp", server.address, "--starttls", "--smtp-user", "gm", "--from", GM]
     env = {"SSL_CERT_FILE": str(cert), "REFEREE_SMTP_PASSWORD": "s3cret pass"}
     done = run_mail(message(ANN, "[g1]", f"{MOVE}\n").as_bytes(), *args, env=env)
     assert done.returncode == 0, done.stderr
@@ -171,6 +169,6 @@ def test_starttls_and_login_with_the_password_from_the_environment(
     wrong = run_mail(message(ANN, "[g1]", "show\n").as_bytes(), *args, env={**env, "REFEREE_SMTP_PASSWORD": "no"})
     assert wrong.returncode == 75 and "refused: 535" in wrong.stderr and "the answer was kept in" in wrong.stderr
     assert "s3cret" not in wrong.stderr
-    plain = run_mail(message(ANN, "[g1]", "show\n").as_bytes(), "--games", str(tmp_path), "--smtp", server.address)
+    plain = run_mail(message(ANN, "[g1]", "show\n").as_bytes(), "receive", str(tmp_path), "--smtp", server.address)
     assert plain.returncode == 75 and "refused" in plain.stderr
     assert server.take() == []

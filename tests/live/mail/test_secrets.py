@@ -13,11 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import invoke
-from tests.helpers.imap import Dovecot, dovecot
+from tests.helpers.imap import Dovecot
 from tests.helpers.league import make_league
 from tests.helpers.mail import GM, free_port, message, nika_game, run_mail
-
-__all__ = ["dovecot"]
 
 ANN = "Ann <ann@example.org>"
 START = "2026-12-01T12:00:00Z"
@@ -61,13 +59,13 @@ def test_the_gateways_answers_are_private_and_a_looser_outbox_is_tightened(tmp_p
     old = outbox / "20261130T000000-old.eml"  # left by an older version, readable to all
     old.write_text(message(ANN, "[g1] old", "x\n").as_string())
     old.chmod(0o644)
-    done = run_mail(message(ANN, "[g1]", "show\n").as_bytes(), "--games", str(tmp_path), "--from", GM)
+    done = run_mail(message(ANN, "[g1]", "show\n").as_bytes(), "receive", str(tmp_path), "--from", GM)
     assert done.returncode == 0, done.stderr
     assert _mode(outbox) == 0o700
     new = [path for path in outbox.glob("*.eml") if path != old]
     assert len(new) == 1 and _mode(new[0]) == 0o600
     # mail --flush tightens what waits before it sends (here, to a server that is away: exit 75).
-    flushed = run_mail(b"", "--games", str(tmp_path), "--flush", "--smtp", f"127.0.0.1:{free_port()}")
+    flushed = run_mail(b"", "flush", str(tmp_path), "--smtp", f"127.0.0.1:{free_port()}")
     assert flushed.returncode == 75, flushed.stderr
     _private(outbox)
 
@@ -75,7 +73,7 @@ def test_the_gateways_answers_are_private_and_a_looser_outbox_is_tightened(tmp_p
 def test_a_new_outbox_is_private_in_a_new_folder(tmp_path: Path) -> None:
     nika_game(tmp_path)
     outbox = tmp_path / "answers" / "waiting"
-    args = ("--games", str(tmp_path), "--from", GM, "--outbox", str(outbox))
+    args = ("receive", str(tmp_path), "--from", GM, "--outbox", str(outbox))
     done = run_mail(message(ANN, "[g1]", "d1+d2+d3-W i3-E\n").as_bytes(), *args)
     assert done.returncode == 0, done.stderr
     assert len(_private(outbox)) == 2
@@ -85,7 +83,7 @@ def test_a_new_outbox_is_private_in_a_new_folder(tmp_path: Path) -> None:
 def test_the_imap_path_writes_private_answers(tmp_path: Path, dovecot: Dovecot) -> None:
     nika_game(tmp_path)
     dovecot.append(message(ANN, "[g1]", "d1+d2+d3-W i3-E\n").as_bytes())
-    done = run_mail(b"", "--games", str(tmp_path), "--imap", dovecot.url(), "--from", GM, env=dovecot.env)
+    done = run_mail(b"", "imap", str(tmp_path), dovecot.url(), "--from", GM, env=dovecot.env)
     assert done.returncode == 0, done.stderr
     assert len(_private(tmp_path / "outbox")) == 2
 

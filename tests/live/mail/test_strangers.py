@@ -27,12 +27,9 @@ from tests.helpers.mail import (
     nika_game,
     outbox_messages,
     run_mail,
-    smtp,
     start_smtp,
     write_game,
 )
-
-__all__ = ["smtp"]
 
 ANN = NIKA_PLAYERS["Athens"]
 BO = NIKA_PLAYERS["Sparta"]
@@ -124,13 +121,13 @@ def test_a_message_over_the_size_limit_is_dropped_from_a_stranger_and_answered_t
     assert "larger than 1 MB" in answer.text and "nothing was played" in answer.text
     assert player.exit_code == 0 and "W:" not in path.read_text()
     assert [line[-1] for line in _log(tmp_path)] == ["stranger", "too-large"]
-    small = run_mail(message(ANN, "[g1]", f"{MOVE}\n-- \n" + "x" * 5000).as_bytes(), "--games", str(tmp_path))
+    small = run_mail(message(ANN, "[g1]", f"{MOVE}\n-- \n" + "x" * 5000).as_bytes(), "receive", str(tmp_path))
     assert small.returncode == 0 and "W:" in path.read_text()  # within the default 1 MB
-    limited = run_mail(message(BO, "[g1]", "a4-S b4-S\n-- \n" + "x" * 5000).as_bytes(), "--games", str(tmp_path))
+    limited = run_mail(message(BO, "[g1]", "a4-S b4-S\n-- \n" + "x" * 5000).as_bytes(), "receive", str(tmp_path))
     assert limited.returncode == 0
     tight = run_mail(
         message(BO, "[g1]", "a4-S b4-S\n-- \n" + "x" * 5000, message_id="<t@x.org>").as_bytes(),
-        "--games",
+        "receive",
         str(tmp_path),
         "--max-size",
         "4000",
@@ -295,13 +292,13 @@ def test_answers_kept_while_the_server_is_down_are_flushed_later(tmp_path: Path)
     server = start_smtp()
     address = server.address
     server.stop()
-    args = ["--games", str(tmp_path), "--smtp", address, "--from", GM]
-    done = run_mail(message(ANN, "[g1]", f"{MOVE}\n").as_bytes(), *args)
+    args = [str(tmp_path), "--smtp", address, "--from", GM]
+    done = run_mail(message(ANN, "[g1]", f"{MOVE}\n").as_bytes(), "receive", *args)
     assert done.returncode == 75 and "kept in" in done.stderr
     assert f"1. W: {MOVE}" in path.read_text()
     kept = sorted((tmp_path / "outbox").glob("*.eml"))
     assert len(kept) == 2
-    flushed = run_mail(b"", "--flush", *args)
+    flushed = run_mail(b"", "flush", *args)
     assert flushed.returncode == 75 and "cannot reach the SMTP server" in flushed.stderr
     assert "2 answers left" in flushed.stderr
     host, port = address.split(":")
@@ -315,12 +312,12 @@ def test_answers_kept_while_the_server_is_down_are_flushed_later(tmp_path: Path)
     controller.start()
     revived = Server(controller, keeper, int(port))
     try:
-        flushed = run_mail(b"", "--flush", *args)
+        flushed = run_mail(b"", "flush", *args)
         assert flushed.returncode == 0, flushed.stderr
         assert "sent 2 answers from" in flushed.stdout
         assert sum(len(answer.recipients) for answer in revived.take()) == 4
         assert list((tmp_path / "outbox").glob("*.eml")) == []
-        again = run_mail(b"", "--flush", *args)
+        again = run_mail(b"", "flush", *args)
         assert again.returncode == 0 and "sent 0 answers" in again.stdout
     finally:
         revived.stop()
@@ -339,7 +336,7 @@ def test_every_delivery_sends_the_waiting_answers_first(tmp_path: Path, smtp: Sm
 
 
 def test_flush_without_smtp_is_a_usage_error(tmp_path: Path) -> None:
-    done = run_mail(b"", "--flush", "--games", str(tmp_path))
+    done = run_mail(b"", "flush", str(tmp_path))
     assert done.returncode == 2 and "--smtp" in done.stderr
 
 
@@ -407,7 +404,7 @@ def test_the_game_master_gets_a_copy_of_every_answer_as_cc(tmp_path: Path, smtp:
     for answer in answers:
         assert answer.message["Cc"] == "game master <master@example.org>"
         assert "master@example.org" in answer.recipients
-    done = run_mail(b"", "--games", str(tmp_path), "--gm", "not an address")
+    done = run_mail(b"", "receive", str(tmp_path), "--gm", "not an address")
     assert done.returncode == 2
 
 
@@ -432,7 +429,7 @@ def test_check_games_lists_games_with_a_side_that_has_no_address(tmp_path: Path)
     write_game(tmp_path, "half", "nika", {**NIKA_PLAYERS, "Thebes": "Di (by post)"}, '[Players "4"]')
     write_game(tmp_path, "two", "nika", {"Athens": ANN}, '[Players "2"]')
     (tmp_path / "broken.rgn").write_text('[Game "nika"]\n\n[Game "nika"]\n')
-    done = run_mail(b"", "--check-games", str(tmp_path))
+    done = run_mail(b"", "check", str(tmp_path))
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert "half: no address for Thebes" in lines
@@ -441,9 +438,9 @@ def test_check_games_lists_games_with_a_side_that_has_no_address(tmp_path: Path)
     assert not any(line.startswith("full") for line in lines)
     for name in ("half", "two", "broken"):
         (tmp_path / f"{name}.rgn").unlink()
-    done = run_mail(b"", "--check-games", str(tmp_path))
+    done = run_mail(b"", "check", str(tmp_path))
     assert done.returncode == 0 and "every game" in done.stdout
-    assert run_mail(b"", "--check-games", str(tmp_path / "missing")).returncode == 2
+    assert run_mail(b"", "check", str(tmp_path / "missing")).returncode == 2
 
 
 # -- salts by mail ----------------------------------------------------------------------------------
@@ -510,7 +507,7 @@ def test_now_sets_the_time_of_the_log_and_of_the_answers(tmp_path: Path) -> None
     [answer] = outbox_messages(tmp_path / "outbox")
     assert answer["Date"] == "Tue, 01 Dec 2026 12:00:00 +0000"
     assert _log(tmp_path)[0][0] == NOW
-    done = run_mail(b"", "--games", str(tmp_path), "--now", "yesterday")
+    done = run_mail(b"", "receive", str(tmp_path), "--now", "yesterday")
     assert done.returncode == 2 and "--now" in done.stderr
 
 
@@ -521,7 +518,7 @@ def test_an_answer_the_server_refuses_for_good_is_set_aside_not_blocking_the_out
     _run(message(ANN, "[g1]", "show\n").as_bytes(), _settings(tmp_path))  # into the outbox
     broken = tmp_path / "outbox" / "00000000T000000-000000000-0000.eml"  # oldest: sent first
     broken.write_text("Subject: no recipients at all\n\nhello\n")
-    done = run_mail(b"", "--flush", "--games", str(tmp_path), "--smtp", smtp.address)
+    done = run_mail(b"", "flush", str(tmp_path), "--smtp", smtp.address)
     assert done.returncode == 0, done.stderr
     assert "sent 1 answer from" in done.stdout and f"kept as {broken}.failed" in done.stdout
     [shown] = smtp.take()

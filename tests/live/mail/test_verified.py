@@ -93,7 +93,7 @@ def test_the_authserv_id_is_a_host_name() -> None:
 
 
 def _keys(folder: Path) -> None:
-    added = run_mail(b"ann's passphrase\n", "--games", str(folder), "--add-player", "ann@example.org")
+    added = run_mail(b"ann's passphrase\n", "add-player", str(folder), "ann@example.org")
     assert added.returncode == 0
 
 
@@ -117,14 +117,14 @@ def test_a_verified_sender_plays_without_a_passphrase_and_a_forged_one_does_not(
 
 def test_without_players_toml_the_provider_must_verify_every_sender(tmp_path: Path) -> None:
     path = nika_game(tmp_path)
-    done = run_mail(_with("mx.evil.example; dmarc=pass header.from=example.org"), "--games", str(tmp_path),
-                    "--from", GM, "--trust-authserv", PROVIDER)  # fmt: skip
+    forged = _with("mx.evil.example; dmarc=pass header.from=example.org")
+    done = run_mail(forged, "receive", str(tmp_path), "--from", GM, "--trust-authserv", PROVIDER)
     assert done.returncode == 0 and "not verified by mx.example.net" in done.stderr
     assert "W:" not in path.read_text(encoding="utf-8")
     [answer] = outbox_messages(tmp_path / "outbox")
     assert "could\nnot verify" in answer.get_body(("plain",)).get_content()  # type: ignore[union-attr]
-    done = run_mail(_with(f"{PROVIDER}; dmarc=pass header.from=example.org"), "--games", str(tmp_path),
-                    "--from", GM, "--trust-authserv", PROVIDER)  # fmt: skip
+    trusted = _with(f"{PROVIDER}; dmarc=pass header.from=example.org")
+    done = run_mail(trusted, "receive", str(tmp_path), "--from", GM, "--trust-authserv", PROVIDER)
     assert done.returncode == 0, done.stderr
     assert f"1. W: {MOVE}" in path.read_text(encoding="utf-8")
 
@@ -138,6 +138,6 @@ def test_a_forged_header_below_the_providers_own_plays_nothing(tmp_path: Path, p
     # taken for the provider's, and the forged one below it verified a forged From.
     path = nika_game(tmp_path)
     forged = _with(provider, f"{PROVIDER}; dmarc=pass header.from=example.org")
-    done = run_mail(forged, "--games", str(tmp_path), "--from", GM, "--trust-authserv", PROVIDER)
+    done = run_mail(forged, "receive", str(tmp_path), "--from", GM, "--trust-authserv", PROVIDER)
     assert done.returncode == 0 and "not verified by mx.example.net" in done.stderr
     assert "W:" not in path.read_text(encoding="utf-8")
