@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from referee.games.api import GameState, Side
-from referee.notation.comment_commands import Command, CommandSyntaxError, read_commands
+from referee.notation.comment_commands import Command, CommandSyntaxError, read_commands, write_commands
 
 COMMAND = "adjudicated"
 """The comment command's name: `{[%adjudicated RULE RESULT]}`."""
@@ -126,3 +126,8 @@ def judged(state: GameState[Any], command: Command) -> tuple[Side, ...]:
         basis = f" ({scores_text(state)})" if rule is Rule.SCORE else ""
         raise Refusal(f"adjudication by {rule.value} gives {gives}{basis}, not {result}")
     return given
+
+
+def write_command(decision: Decision) -> str:
+    """The comment's text for a decision: `[%adjudicated RULE RESULT]`."""
+    return write_commands([decision.command])
