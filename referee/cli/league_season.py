@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.app import JsonOption, out
+from referee.cli.app import JsonOption, err, out
 from referee.cli.league import Folder, NowOption, _boundary, _judged, _now, _refused, _sender, league_app
 from referee.judge.core.verdict_words import json_line
 
@@ -44,6 +44,8 @@ def close(
         else:
             for line in closed.lines():
                 out(line)
+        for note in closed.notes:
+            err(f"referee league: {note}")
 
 
 @league_app.command(short_help="The game master's decision of an unfinished game (adjudication = gm).")

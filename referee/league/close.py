@@ -61,7 +61,8 @@ class Closed:
     decided: tuple[Decided, ...]
     entry: dict[str, Any]
     mails: int = 0
-    faulty: tuple[GameResult, ...] = field(default=())
+    notices: int = 0
+    notes: tuple[str, ...] = field(default=())
 
     def __repr__(self) -> str:
         return f"Closed({len(self.decided)} decided, {self.entry.get('standings')})"
@@ -70,7 +71,8 @@ class Closed:
         out = [decided.line() for decided in self.decided]
         champions = " and ".join(self.entry.get("champions", []))
         out.append(f"closed: champion {champions}; standings {self.entry['standings']}")
-        out.append(f"mails: {self.mails} into the outbox")
+        sent = f"; notices: {self.notices} sent" if self.notices else ""
+        out.append(f"mails: {self.mails} into the outbox{sent}")
         return out
 
     def as_json(self) -> dict[str, Any]:
@@ -78,6 +80,8 @@ class Closed:
             "decided": [{"game": d.game, "rule": d.rule, "result": d.result} for d in self.decided],
             "close": self.entry,
             "mails": self.mails,
+            "notices": self.notices,
+            "notes": list(self.notes),
         }
 
 
@@ -86,7 +90,7 @@ def close_entry(log: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
     return next((entry for entry in log if entry.get("event") == CLOSE_EVENT), None)
 
 
-def canonical(config: LeagueConfig, table: Table) -> dict[str, Any]:
+def canonical(config: LeagueConfig, table: Table, *, final: bool = True) -> dict[str, Any]:
     """The canonical standings: `standings --json`'s object as the close leaves it, without
     the players' addresses (the public archive holds none: its digest must be the same)."""
     rows = []
@@ -100,14 +104,14 @@ def canonical(config: LeagueConfig, table: Table) -> dict[str, Any]:
         "tiebreak": table.tiebreak,
         "finished": table.finished,
         "ongoing": table.ongoing,
-        "final": True,
+        "final": final,
         "rows": rows,
     }
 
 
-def digest(config: LeagueConfig, table: Table) -> str:
+def digest(config: LeagueConfig, table: Table, *, final: bool = True) -> str:
     """`sha256:H` of the canonical standings JSON (keys sorted, no spaces)."""
-    text = json.dumps(canonical(config, table), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(canonical(config, table, final=final), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -277,7 +281,10 @@ def close(folder: Path, now: int, sender: str, force: bool = False) -> Closed:
             write(folder, mails, now)
             append_log(folder, [entry])
         writer.mails += len(mails)
-        return Closed(decided, entry, writer.mails)
+        from referee.league.tick import send_notices
+
+        notices, notes = send_notices(folder, now, sender)
+        return Closed(decided, entry, writer.mails, notices=notices, notes=tuple(notes))
 
 
 __all__ = ["OUTBOX", "Closed", "Decided", "adjudicate", "close", "close_entry", "digest"]

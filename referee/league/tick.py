@@ -496,6 +496,19 @@ class _Run:
             self.log.append(entry)
 
 
+def send_notices(folder: Path, now: int, sender: str) -> tuple[int, list[str]]:
+    """The notices due to Apprise targets now, sent as `tick`'s last step sends them (the
+    caller holds the league's lock): `league close` tells the season's end this way, since
+    no tick runs after it. The count sent and the notes of what failed."""
+    config = load(folder)
+    log = read_log(folder)
+    games = [_Game(path, r, t) for r, t, path in game_files(folder)]
+    names = {player.address: player.name for player in config.players}
+    run = _Run(folder, config, now, sender, _Mailer(folder, None, now), log, names)
+    run.notices(games)
+    return run.sent_notices, run.notes
+
+
 def _news(seen: object, game: _Game) -> bool:
     """Whether a game changed since the player's last digest (a game never seen: once it
     holds a move or has ended; a game just paired was told in its pairing mail)."""
