@@ -73,6 +73,8 @@ class Site:
     rounds: int
     current: int
     history: Mapping[str, Sequence[Point]] = field(default_factory=dict)
+    final: bool = False
+    """Whether the season is closed: its standings final (LEAGUE.md §6), else provisional."""
 
     def __repr__(self) -> str:
         return f"Site({self.config.name!r}: {len(self.games)} games, round {self.current} of {self.rounds})"
@@ -215,6 +217,9 @@ def index_page(site: Site) -> str:
         f"{esc(config.pairing.value)}; round {site.current} of {site.rounds}; "
         f"{plural(site.table.finished, 'game')} finished, {site.table.ongoing} ongoing</p>",
         "<h2>Standings</h2>",
+        f'<p class="standing">{"Final standings: the season is closed." if site.final else "Provisional standings: the season is not closed."} '
+        'Anyone can check them: <a href="league-archive.zip">league-archive.zip</a> '
+        "(<code>referee league verify league-archive.zip</code>).</p>",
         standings_table(site),
     ]
     if site.current:
