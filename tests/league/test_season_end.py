@@ -15,6 +15,7 @@ import pytest
 
 from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.live.play import submit
+from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke
 from tests.helpers.league import START, address, make_league
 
@@ -149,20 +150,23 @@ def test_score_is_refused_for_a_game_without_a_score(tmp_path: Path) -> None:
 def test_score_decides_pikemen_by_the_scores(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "score", names="Ann Bo")
-    # Red takes a small piece for a point: the score rule gives the game to Red.
-    moves = ["e2(N)", "e7(S)", "e3(N)", "e6(S)", "e4(N)", "e5(S)"]
-    for move in moves:
-        result = submit(folder / "r1-t1.rgn", move, now=1_764_600_000 + 3600)
-        if result.exit_code != 0:
-            break
+    # Blue's pikeman takes one on g4: Blue leads 1-0 when the season ends.
+    moves = ["g1(W)", "d7(SE)", "h2(SW)", "b6(NE)", "e2(NW)", "c8(NW)", "f1(N)", "a4(SE)", "g4(W)", "d7xg4(S)"]
+    for hour, move in enumerate(moves, start=1):
+        result = submit(folder / "r1-t1.rgn", move, now=parse_instant(START) + 3600 * hour)
+        assert result.exit_code == 0, result.error
     code, out, err = _run("league", "close", str(folder), "--now", AFTER)
     assert code == 0, err
+    assert "adjudicated: r1-t1 score Blue" in out
     verdict = _verdict(folder / "r1-t1.rgn")
     assert verdict.status == "finished" and verdict.outcome is not None
-    assert verdict.outcome.reason == "adjudication"
-    line = next(line for line in out.splitlines() if line.startswith("adjudicated: r1-t1 score"))
-    decided = line.split()[-1]
-    assert decided == ("draw" if verdict.outcome.draw else verdict.outcome.winners[0])
+    assert verdict.outcome.reason == "adjudication" and verdict.outcome.winners == ("Blue",)
+    record = (folder / "r1-t1.rgn").read_text(encoding="utf-8")
+    tampered = tmp_path / "draw.rgn"
+    tampered.write_text(record.replace("%adjudicated score Blue", "%adjudicated score draw"), encoding="utf-8")
+    found = _verdict(tampered)
+    assert found.status == "illegal" and found.error is not None
+    assert "adjudication by score gives Blue (Red 0, Blue 1), not draw" in found.error.message
 
 
 # -- verify ------------------------------------------------------------------------------------
