@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from referee.cli.app import JsonOption, err, out
-from referee.cli.league import Folder, NowOption, _boundary, _judged, _now, _refused, _sender, league_app
+from referee.cli.league import Folder, NowOption, _boundary, _now, _refused, _sender, league_app
 from referee.judge.core.verdict_words import json_line
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Before the season's `ends`: do it all the same.")]

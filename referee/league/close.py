@@ -18,6 +18,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -190,7 +191,9 @@ class _Writer:
                 f"{self.config.name}, [{game.game}]: the season's end decided this game "
                 f"(adjudication by {decision.rule.value}): {named(after)}.\n"
             )
-            mails = [self.mail(address, f"[{game.game}] adjudicated: {decision.result}", body) for address in game.addresses]
+            mails = [
+                self.mail(address, f"[{game.game}] adjudicated: {decision.result}", body) for address in game.addresses
+            ]
             write(self.folder, mails, self.now)
             self.mails += len(mails)
             entry = {
@@ -261,7 +264,7 @@ def close(folder: Path, now: int, sender: str, force: bool = False) -> Closed:
         entry = close_line(config, table, now)
         champions = " and ".join(entry["champions"])
         title = "champions" if len(entry["champions"]) > 1 else "champion"
-        points = table.rows[0].points if table.rows else 0
+        points = table.rows[0].points if table.rows else Fraction(0)
         body = "\n".join(
             [
                 f"{config.name} is closed: the standings are final.",

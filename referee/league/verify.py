@@ -186,9 +186,7 @@ class _Season:
             if written is None:  # pragma: no cover - check gives `adjudication` only with the command
                 continue
             if rule is Adjudication.NONE or written[0] != rule.value:
-                self.out.append(
-                    f"{name}: adjudicated by {written[0]}; league.toml says adjudication = {rule.value!r}"
-                )
+                self.out.append(f"{name}: adjudicated by {written[0]}; league.toml says adjudication = {rule.value!r}")
             if logged.get(name) != written:
                 self.out.append(f"{name}: its adjudication ({' '.join(written)}) is not the one league.log records")
 
@@ -247,4 +245,3 @@ def _verify(folder: Path) -> Verified:
     table = standings(season.config, results, log_order(log), withdrawal_rounds(log))
     found = season.closed(table)
     return Verified(len(season.games), len(season.lines), found, tuple(season.out))
-

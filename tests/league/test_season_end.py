@@ -36,7 +36,15 @@ def _log(folder: Path) -> list[dict[str, object]]:
 def _league(folder: Path, rule: str, names: str = "Ann Bo Cy Di", control: str = "100d+1d") -> None:
     extra = f'adjudication = "{rule}"\nends = "{ENDS}"\n'
     make_league(
-        folder, "--game", "pikemen", "--players", "2", "--time-control", control, names=names, extra=extra,
+        folder,
+        "--game",
+        "pikemen",
+        "--players",
+        "2",
+        "--time-control",
+        control,
+        names=names,
+        extra=extra,
         pair_at=START,
     )
 
@@ -253,8 +261,17 @@ def test_verify_finds_each_tamper(tmp_path: Path, tamper: str, line: str) -> Non
 def test_verify_finds_a_swiss_round_re_paired_by_hand(tmp_path: Path) -> None:
     folder = tmp_path / "sw"
     make_league(
-        folder, "--game", "pikemen", "--players", "2", "--pairing", "swiss", "--rounds", "2",
-        names="Ann Bo Cy Di", pair_at=START,
+        folder,
+        "--game",
+        "pikemen",
+        "--players",
+        "2",
+        "--pairing",
+        "swiss",
+        "--rounds",
+        "2",
+        names="Ann Bo Cy Di",
+        pair_at=START,
     )
     assert _run("league", "verify", str(folder))[0] == 0
     log = folder / "league.log"
@@ -282,8 +299,17 @@ def test_verify_finds_a_swiss_round_re_paired_by_hand(tmp_path: Path) -> None:
 def test_auto_leave_grants_whole_days_instead_of_the_timeout_while_the_allowance_lasts(tmp_path: Path) -> None:
     folder = tmp_path / "al"
     make_league(
-        folder, "--game", "pikemen", "--players", "2", "--time-control", "1d+0m", names="Ann Bo",
-        extra="auto_leave = true\nleave_days = 3\n", pair_at="2026-12-01T00:00:00Z", clear_outbox=True,
+        folder,
+        "--game",
+        "pikemen",
+        "--players",
+        "2",
+        "--time-control",
+        "1d+0m",
+        names="Ann Bo",
+        extra="auto_leave = true\nleave_days = 3\n",
+        pair_at="2026-12-01T00:00:00Z",
+        clear_outbox=True,
     )
     code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-02T12:00:00Z")
     assert code == 0, err

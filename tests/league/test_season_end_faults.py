@@ -64,8 +64,17 @@ def _sweep(base: Path, scratch: Path, command: list[str], done: str) -> None:
 
 def _league(folder: Path, rule: str, control: str = "100d+1d", extra: str = "") -> None:
     make_league(
-        folder, "--game", "pikemen", "--players", "2", "--time-control", control, names="Ann Bo Cy Di",
-        extra=f'adjudication = "{rule}"\n{extra}', pair_at=START, clear_outbox=True,
+        folder,
+        "--game",
+        "pikemen",
+        "--players",
+        "2",
+        "--time-control",
+        control,
+        names="Ann Bo Cy Di",
+        extra=f'adjudication = "{rule}"\n{extra}',
+        pair_at=START,
+        clear_outbox=True,
     )
 
 

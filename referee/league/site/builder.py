@@ -199,9 +199,7 @@ def build(folder: Path, out: Path) -> Built:
         for address, (mu, sigma) in after.items():
             history.setdefault(address, []).append(Point(game.game, mu - 3 * sigma))
     final = any(entry.get("event") == "close" for entry in log)
-    site = pages.Site(
-        config, tuple(games), ranked, total_rounds(config), current_round(results), history, final=final
-    )
+    site = pages.Site(config, tuple(games), ranked, total_rounds(config), current_round(results), history, final=final)
 
     rendered: dict[str, str] = {pages.INDEX: pages.index_page(site)}
     for number in range(1, site.current + 1):

@@ -21,7 +21,7 @@ PIKEMEN_3 = '[Game "pikemen"]\n[Players "3"]\n\n1. R: f3(N)\n'
     ("decision", "winners", "draw"),
     [("draw draw", [], True), ("score draw", [], True), ("gm Blue", ["Blue"], False), ("GM red", ["Red"], False)],
 )
-def test_a_decision_its_rule_gives_finishes_the_game_by_adjudication(decision: str, winners: list[str], draw: bool) -> None:
+def test_a_decision_its_rule_gives_the_game_to_its_winners(decision: str, winners: list[str], draw: bool) -> None:
     found = verdict(PIKEMEN_3 + f"adjudicated {{[%adjudicated {decision}]}}\n")
     assert found.status == Status.FINISHED
     assert found.outcome is not None and found.outcome.reason == "adjudication"
