@@ -7,7 +7,7 @@ pairing line and every pairing line's game present, with the `Round`, `Table` an
 of its line; each round's pairing as the league's rule gives it from `league.toml` and
 the standings before that round (Berger tables, groups, Swiss); every adjudication by the
 league's rule and logged; and, once closed, the standings and ratings of the `close` line
-and its digest. PATH is the league folder or its public archive (`archive.py`), which
+and its digest. PATH is the league folder or its public archive (`public_archive.py`), which
 reads the same way: players by name."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class Verified:
 def verify(path: Path) -> Verified:
     """Verify the league folder `path`, or its archive (a `.zip`)."""
     if path.is_file():
-        from referee.league.archive import unpacked
+        from referee.league.public_archive import unpacked
 
         with tempfile.TemporaryDirectory(prefix="referee-verify-") as scratch, unpacked(path, Path(scratch)) as folder:
             return _verify(folder)

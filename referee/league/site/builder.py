@@ -258,7 +258,7 @@ def build(folder: Path, out: Path) -> Built:
             ops().unlink(out / page)  # (an own name: a plain name in OUT; a link there goes, not what it names)
         removed.append(page)
     new_manifest = {"version": VERSION, "games": new_games, "pages": dict(sorted(new_pages.items()))}
-    from referee.league.archive import ARCHIVE, packed
+    from referee.league.public_archive import ARCHIVE, packed
 
     archive = packed(folder)  # LEAGUE.md §6: the public archive, beside the pages
     archive_digest = _digest(archive)
