@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
+from referee.errors import UsageError
 from referee.judge.core import adjudicated_end
 from referee.league.folder import LeagueRefused, append_log, league_lock, log_order, read_log
 from referee.league.league_toml import Adjudication, LeagueConfig, load
@@ -179,6 +180,8 @@ class _Writer:
         try:
             decision = adjudicated_end.decision(state, adjudicated_end.Rule(rule.value), given)
         except adjudicated_end.Refusal as refusal:
+            if given is not None:  # the game master's RESULT cannot be read for this game: usage
+                raise UsageError(f"RESULT: {game.game}: {refusal}") from None
             raise LeagueRefused(f"{game.game}: {refusal}") from None
         text = f"adjudicated {{{adjudicated_end.write_command(decision)}}}"
         path = self.folder / f"{game.game}.rgn"

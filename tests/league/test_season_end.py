@@ -325,3 +325,26 @@ def test_auto_leave_grants_whole_days_instead_of_the_timeout_while_the_allowance
     # Flagged again 2.5 days late: 4 days would be needed, 1 is left: the timeout.
     code, out, _ = _run("league", "tick", str(folder), "--now", "2026-12-06T12:00:00Z")
     assert "timeout: r1-t1 Red" in out
+
+
+def test_the_close_sends_its_notice_to_the_league_targets(tmp_path: Path) -> None:
+    pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
+    from tests.helpers.notices import Receiver
+
+    server = Receiver()
+    try:
+        folder = tmp_path / "lg"
+        target = f"json://127.0.0.1:{server.port}/league"
+        extra = f'adjudication = "draw"\nnotify = ["{target}"]\n'
+        make_league(folder, "--game", "pikemen", "--players", "2", names="Ann Bo", extra=extra, pair_at=START)
+        code, out, err = _run("league", "close", str(folder), "--now", AFTER, "--force")
+        assert code == 0, err
+        posts = server.take()
+        closing = [body for _, body in posts if "the season is closed" in str(body.get("title"))]
+        assert len(closing) == 1
+        assert "Champion: Ann, Bo." in str(closing[0].get("message"))
+        assert "notices:" in out.splitlines()[-1]
+        assert [entry["key"] for entry in _log(folder) if entry["event"] == "notice"].count("close") == 1
+    finally:
+        server.server.shutdown()
+        server.server.server_close()

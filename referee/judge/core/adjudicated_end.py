@@ -62,6 +62,9 @@ def read_result(state: GameState[Any], text: str) -> tuple[Side, ...]:
             raise Refusal(f"{side} has left the game and cannot win it")
         if side not in sides:
             sides.append(side)
+    playing = [side for side in state.sides if state.in_game(side)]
+    if len(playing) > 1 and set(sides) == set(playing):
+        raise Refusal(f"{words!r} names every side still in the game: that is a draw (write draw)")
     return tuple(side for side in state.sides if side in sides)
 
 

@@ -34,6 +34,7 @@ def test_a_decision_its_rule_gives_the_game_to_its_winners(decision: str, winner
         ("draw Red", "adjudication by draw gives a draw, not Red"),
         ("score Red", "adjudication by score gives a draw (Red 0, Yellow 0, Blue 0), not Red"),
         ("gm Green", "names no side of pikemen"),
+        ("gm Red+Yellow+Blue", "names every side still in the game: that is a draw"),
         ("gm", "takes a rule"),
         ("fate Red", "unknown rule"),
     ],
