@@ -27,6 +27,7 @@ from referee.errors import UsageError
 from referee.league.folder import LOG_FILE, read_log
 from referee.league.league_toml import CONFIG_FILE, LeagueConfig, load, side_tag
 from referee.league.results import game_files
+from referee.store.ops import make_folders
 
 ARCHIVE = "league-archive.zip"
 MAX_ARCHIVE = 256 * 1024 * 1024
@@ -84,10 +85,11 @@ def _swap(value: Any, table: dict[str, str]) -> Any:
     return value
 
 
-def _log_text(entries: list[dict[str, Any]], table: dict[str, str]) -> str:
+def _log_text(entries: list[dict[str, Any]], table: dict[str, str], fields: tuple[str, ...] = ADDRESSED) -> str:
+    """The log's lines with the values of `fields` (and each pairing game's seats) swapped by `table`."""
     out = []
     for entry in entries:
-        swapped = {key: (_swap(value, table) if key in ADDRESSED else value) for key, value in entry.items()}
+        swapped = {key: (_swap(value, table) if key in fields else value) for key, value in entry.items()}
         if isinstance(entry.get("games"), list):  # pairing lines: each game's seats
             swapped["games"] = [
                 {**item, "seats": _swap(item.get("seats", []), table)} if isinstance(item, dict) else item
@@ -142,7 +144,7 @@ def unpacked(path: Path, scratch: Path) -> Iterator[Path]:
     except (OSError, zipfile.BadZipFile) as error:
         raise UsageError(f"{path}: not a league archive (a zip file): {error}") from None
     folder = scratch / "league"
-    folder.mkdir()
+    make_folders(folder)
     with archive:
         wanted = {CONFIG_FILE, LOG_FILE}
         members = [info for info in archive.infolist() if info.filename in wanted or _GAME.fullmatch(info.filename)]
@@ -174,7 +176,7 @@ def unpacked(path: Path, scratch: Path) -> Iterator[Path]:
         if line.startswith("name = ") and out[-2:-1] == ["[[player]]"]:
             count += 1
             out.append(f'address = "player-{count}@archive.invalid"')
-    (folder / CONFIG_FILE).write_text("\n".join(out), encoding="utf-8")
+    store.replace_atomically(folder / CONFIG_FILE, "\n".join(out))
     entries = []
     for raw in data.get(LOG_FILE, b"").decode("utf-8", "replace").splitlines():
         try:
@@ -182,21 +184,12 @@ def unpacked(path: Path, scratch: Path) -> Iterator[Path]:
         except ValueError:
             continue
     back = [entry for entry in entries if isinstance(entry, dict)]
-    log = []
-    for entry in back:
-        keep = {key: value for key, value in entry.items() if key != "champions"}
-        log.append({**keep, **({"champions": entry["champions"]} if "champions" in entry else {})})
-    text = _log_text([{k: v for k, v in e.items() if k != "champions"} for e in log], table)
-    merged = []
-    for line, entry in zip(text.splitlines(), log, strict=True):
-        item = json.loads(line)
-        if "champions" in entry:
-            item["champions"] = entry["champions"]  # names in the close line: kept as they are
-        merged.append(json.dumps(item, ensure_ascii=False, sort_keys=True))
-    (folder / LOG_FILE).write_text("".join(line + "\n" for line in merged), encoding="utf-8")
+    # The close's champions are names already (they were never addresses): kept as they are.
+    kept = tuple(name for name in ADDRESSED if name != "champions")
+    store.replace_atomically(folder / LOG_FILE, _log_text(back, table, kept))
     for name, content in data.items():
         if _GAME.fullmatch(name):
-            (folder / name).write_bytes(_record_text(content, tags))
+            store.replace_atomically(folder / name, _record_text(content, tags))
     yield folder
 
 
