@@ -556,6 +556,3 @@ def unpair(folder: Folder, now: NowOption = None, sender: SenderOption = None) -
 
     with _boundary():
         _roster_out(roster.unpair(Path(folder), _now(now), _sender(sender)))
-
-
-from referee.cli import league_season as _league_season  # noqa: E402,F401  # close, adjudicate, verify

@@ -1,5 +1,5 @@
 """`referee league close`, `adjudicate` and `verify`: a season's end and its proof
-(LEAGUE.md §6). Registered on `referee.cli.league`'s group (imported at its end)."""
+(LEAGUE.md §6), on `referee.cli.league`'s group: `referee.cli.main` imports this module after it (COMMANDS)."""
 
 from __future__ import annotations
 

@@ -31,6 +31,10 @@ def _events(folder: Path) -> list[str]:
     return [f"{entry['event']} {entry.get('game', '')}".strip() for entry in map(json.loads, lines)]
 
 
+def _mails(folder: Path) -> int:
+    return len(list((folder / "outbox").glob("*.eml")))
+
+
 def _sweep(base: Path, scratch: Path, command: list[str], done: str) -> None:
     """Fail each write of `command` in turn (ENOSPC, then a kill), then run it again; the
     folder must end as a clean run leaves it (`done`: what the rerun may say instead of
@@ -54,6 +58,7 @@ def _sweep(base: Path, scratch: Path, command: list[str], done: str) -> None:
             assert again.code == 0 or done in again.err, (k, kind, again.err)
             got = faults.snapshot(folder)
             assert got["answers"] == want["answers"], (k, kind)
+            assert _mails(folder) == _mails(clean), (k, kind)  # nobody mailed twice
             assert _events(folder) == _events(clean), (k, kind)
             for name in ("r1-t1.rgn", "r1-t2.rgn"):
                 assert got.get(name) == want.get(name), (k, kind, name)
