@@ -425,6 +425,21 @@ class GameState(abc.ABC, Generic[ActionT]):
             self._finish((), Reason.AGREEMENT)
 
     @final
+    def adjudicate(self, winners: tuple[Side, ...]) -> None:
+        """The `adjudicated` termination (LEAGUE.md §6): the game ends as decided, `winners`
+        (none: a draw), with the reason `adjudication`. The caller has checked the decision
+        against its rule."""
+        if self._outcome is not None:
+            raise GameOverError(self._ended_message())
+        self._finish(tuple(winners), Reason.ADJUDICATION)
+
+    def adjudication_scores(self) -> dict[Side, int] | None:
+        """The score of each side still in the game, in turn order, for a game that keeps
+        a score (Pikemen); None for the others. Adjudication by `score` ranks these
+        (LEAGUE.md §6)."""
+        return None
+
+    @final
     def copy(self) -> Self:
         """An independent copy: shared immutable values, duplicated `copy_fields`."""
         twin = object.__new__(type(self))

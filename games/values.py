@@ -38,6 +38,7 @@ class Reason(StrEnum):
     ALL_PASSED = "all-passed"
     REPETITION = "repetition"
     TIME = "time"
+    ADJUDICATION = "adjudication"
 
 
 class PendingKind(StrEnum):

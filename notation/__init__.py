@@ -11,6 +11,7 @@ if __name__ != "referee.notation":  # pragma: no cover - the message is the poin
 
 from referee.notation.dialect import Dialect
 from referee.notation.model import (
+    Adjudicated,
     Comment,
     Draw,
     Malformed,
@@ -27,6 +28,7 @@ from referee.notation.model import (
 )
 
 __all__ = [
+    "Adjudicated",
     "Comment",
     "Dialect",
     "Draw",

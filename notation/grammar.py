@@ -30,6 +30,7 @@ from referee.notation.lexicon import (
     unescape,
 )
 from referee.notation.model import (
+    Adjudicated,
     Comment,
     Draw,
     Move,
@@ -120,7 +121,7 @@ class RgnGrammar:
         self.tail = (pp.Group(movetext) - pp.StringEnd().set_name(hint)).parse_with_tabs()
         return record.parse_with_tabs()  # a tab is one column, as the contract counts
 
-    def _termination(self, word: str, item: type[Draw] | type[Timeout]) -> pp.ParserElement:
+    def _termination(self, word: str, item: type[Draw] | type[Timeout] | type[Adjudicated]) -> pp.ParserElement:
         """The termination word `word` (its row of `TOKEN_KINDS`), read as its item."""
         element = pp.Regex(KIND[word].token(self.dialect), flags=re.IGNORECASE | re.ASCII).set_name(f'"{word}"')
         element.set_parse_action(lambda s, loc, t: item(self._span(loc)))

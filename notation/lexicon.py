@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from referee.notation.dialect import GLYPH_PATTERN, Dialect
-from referee.notation.model import Comment, Draw, Move, Timeout, Turn
+from referee.notation.model import Adjudicated, Comment, Draw, Move, Timeout, Turn
 
 TOKEN_END = r"(?=\s|[{;]|$)"
 TAG_NAME = r"[A-Za-z0-9_]+"
@@ -91,7 +91,11 @@ COMMENT = r"\{(?P<comment>[^}]*)\}"
 """A braced comment; its text is the group `comment`."""
 LINE_COMMENT = r";(?P<line>[^\n]*)"
 """A `;` comment to the end of its line; its text is the group `line`."""
-TERMINATIONS: dict[str, type[Draw] | type[Timeout]] = {"draw": Draw, "timeout": Timeout}
+TERMINATIONS: dict[str, type[Draw] | type[Timeout] | type[Adjudicated]] = {
+    "draw": Draw,
+    "timeout": Timeout,
+    "adjudicated": Adjudicated,
+}
 """The table of termination words (NOTATION.md §3, §9) and the record item each reads as:
 every reader builds its termination tokens from it (each read as a group of its own name),
 and the writer writes each item back as its word. `draw` comes first: the quick reader

@@ -60,6 +60,13 @@ class Timeout(NamedTuple):
     span: Span
 
 
+class Adjudicated(NamedTuple):
+    """The `adjudicated` termination (LEAGUE.md §6): the game master decided the game at
+    the season's end; the `{[%adjudicated RULE RESULT]}` after it says how."""
+
+    span: Span
+
+
 TurnItem = Move | Comment | Draw
 
 
@@ -82,7 +89,7 @@ class Turn(NamedTuple):
         return tuple(item for item in self.items if isinstance(item, Move))
 
 
-RecordItem = Turn | Comment | Draw | Timeout
+RecordItem = Turn | Comment | Draw | Timeout | Adjudicated
 
 
 class Record(NamedTuple):

@@ -348,6 +348,10 @@ class PikemenState(GameState[PikemenAction]):
         self._advance()
         return tuple(events)
 
+    def adjudication_scores(self) -> dict[str, int] | None:
+        """The scores of the sides still in the game (those with pieces left)."""
+        return {side: self.scores[at] for at, side in enumerate(self.sides) if self.counts[at] > 0}
+
     def in_game(self, side: str) -> bool:
         """A side with no pieces left (captured or resigned) has left the game."""
         return side in self.sides and self.counts[self.sides.index(side)] > 0

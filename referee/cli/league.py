@@ -292,14 +292,15 @@ def standings(
     with _boundary():
         config, games, log = league.status(Path(folder))
         result = table.standings(config, games, league.log_order(log), withdrawal_rounds(log))
+        final = any(entry.get("event") == "close" for entry in log)
         if json_output:
-            out(json_line(table.as_json(config, result)))
+            out(json_line(table.as_json(config, result, final=final)))
         elif csv_output:
             sys.stdout.flush()
-            sys.stdout.buffer.write(table.as_csv(result).encode("utf-8"))
+            sys.stdout.buffer.write(table.as_csv(result, final=final).encode("utf-8"))
             sys.stdout.buffer.flush()
         else:
-            for line in table.as_text(config, result):
+            for line in table.as_text(config, result, final=final):
                 out(line)
         _judged(games)
 

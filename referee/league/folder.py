@@ -104,7 +104,9 @@ def log_order(entries: Sequence[dict[str, Any]]) -> dict[str, int]:
 @contextlib.contextmanager
 def league_lock(folder: Path) -> Iterator[None]:
     """Hold the folder's lock (completing what a dead command left: `referee.store`), then
-    DIR/league.lock: one league command at a time writes in the folder. Only the league's
+    DIR/league.lock: one league command at a time writes in the folder. Every league
+    command that writes takes it, so a closed season (a `close` line in league.log,
+    LEAGUE.md §6) refuses them all here (LeagueRefused, exit 1). Only the league's
     own lock is said to be busy so: a game file found busy inside keeps its words."""
     with contextlib.ExitStack() as held:
         try:
@@ -114,6 +116,12 @@ def league_lock(folder: Path) -> Iterator[None]:
             raise LeagueBusy(
                 f"{folder} is busy: another league command holds {folder / (LOCK_NAME + '.lock')}; try again later"
             ) from None
+        closed = next((entry for entry in read_log(folder) if entry.get("event") == "close"), None)
+        if closed is not None:
+            raise LeagueRefused(
+                f"{folder}: the season is closed (league.log, {closed.get('at', '?')}): nothing more is written; "
+                "status, standings, site and verify still run"
+            )
         yield
 
 
@@ -179,6 +187,9 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         '# reminders = []  # before a deadline, to the player to move, e.g. ["48h", "12h"] (league tick)',
         '# digest = "every-move"  # every move mailed to every player at once; "daily": one mail a day',
         "# leave_days = 0  # days of extension each player may take in the season (league leave)",
+        "# auto_leave = false  # true: tick spends a flagged player's leave_days instead of timing them out",
+        '# ends = "2027-03-01T00:00:00Z"  # the season\'s closing instant (league close); none: close with --force',
+        '# adjudication = "none"  # how league close decides unfinished games: "none", "draw", "score", "gm"',
         "# tell_players = false  # true: what the game master writes with play (no --as) is mailed to the players",
         '# notify = []  # Apprise URLs told every notice, e.g. ["json://host/path"]; a player\'s own: in its table',
         "# [notify_games]  # per game ID, e.g. (with its line below):",

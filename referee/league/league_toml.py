@@ -49,6 +49,15 @@ class Pairing(StrEnum):
     SWISS = "swiss"
 
 
+class Adjudication(StrEnum):
+    """How the close decides a game still unfinished (LEAGUE.md §6)."""
+
+    NONE = "none"
+    DRAW = "draw"
+    SCORE = "score"
+    GM = "gm"
+
+
 class Dice(StrEnum):
     """Whose are the dice: a secret seed kept in `keys/` (`new --secret`) or an open `Seed`."""
 
@@ -107,6 +116,12 @@ class LeagueConfig:
     mailed to its players (docs/league.md, "What players get")."""
     notify_games: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Per game ID (`[notify_games] "r1-t1" = [...]`), Apprise URLs for that game's notices."""
+    ends: int | None = None
+    """The season's closing instant (LEAGUE.md §6): `league close` before it needs `--force`."""
+    adjudication: Adjudication = field(default_factory=lambda: Adjudication.NONE)
+    """How `league close` decides an unfinished game (LEAGUE.md §6)."""
+    auto_leave: bool = False
+    """Whether `tick` spends a flagged player's leave instead of timing them out (LEAGUE.md §6)."""
 
     def __repr__(self) -> str:
         control = f", time_control={self.time_control}" if self.time_control is not None else ""
@@ -147,6 +162,9 @@ KNOWN_KEYS = (
     "notify",
     "notify_games",
     "tell_players",
+    "ends",
+    "adjudication",
+    "auto_leave",
     "player",
 )
 PLAYER_KEYS = ("name", "address")
@@ -264,6 +282,9 @@ class _Reader:
             notify=self.urls("notify", data.get("notify", [])),
             tell_players=self.flag("tell_players", data.get("tell_players", False)),
             notify_games=self.notify_games(data.get("notify_games", {})),
+            ends=self.instant("ends", data["ends"]) if "ends" in data else None,
+            adjudication=self.adjudication(data.get("adjudication", "none"), info, per_game),
+            auto_leave=self.flag("auto_leave", data.get("auto_leave", False)),
         )
         if need_players and per_game == 2 and pairing is not Pairing.SWISS and rounds is not None:
             from referee.league.pairing import cycle_rounds
@@ -274,6 +295,33 @@ class _Reader:
                     "rounds", f"a {pairing.value} of {len(players)} players has {most} rounds, not {rounds}"
                 )
         return config
+
+    def instant(self, key: str, value: object) -> int:
+        """An instant: a TOML date-time with its offset, or a string as TIME.md writes one."""
+        import datetime
+
+        from referee.notation.timing import parse_instant
+
+        if isinstance(value, datetime.datetime):
+            if value.tzinfo is None:
+                raise self.fail(key, f"must say its time zone (2027-03-01T00:00:00Z), not {value.isoformat()}")
+            return int(value.timestamp())
+        try:
+            return parse_instant(self.text(key, value).strip())
+        except TimingError as error:
+            raise self.fail(key, str(error)) from None
+
+    def adjudication(self, value: object, info: GameInfo, per_game: int) -> Adjudication:
+        rule: Adjudication = self.choice("adjudication", value, Adjudication)
+        if rule is Adjudication.SCORE:
+            try:
+                state = registry.engine(info.name).new_state({"Game": info.name, "Players": str(per_game)})
+                scored = state.adjudication_scores() is not None
+            except ValueError:
+                scored = False
+            if not scored:
+                raise self.fail("adjudication", f'"score" is for games with a score, and {info.name} keeps none')
+        return rule
 
     def flag(self, key: str, value: object) -> bool:
         if not isinstance(value, bool):

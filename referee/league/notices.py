@@ -91,6 +91,10 @@ def events(
             notices.append(
                 Notice("season-over", f"{league}: the season is over", f"Champion: {champions}.", config.notify)
             )
+        elif event == "close":
+            champions = ", ".join(str(name) for name in entry.get("champions", []))
+            body = f"The standings are final. Champion: {champions}. Standings {entry.get('standings')}."
+            notices.append(Notice("close", f"{league}: the season is closed", body, config.notify))
     for game, token in games:
         if game.finished:
             notices.append(

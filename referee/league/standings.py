@@ -297,8 +297,10 @@ def row_values(row: Row) -> dict[str, Any]:
     }
 
 
-def as_json(config: LeagueConfig, table: Table) -> dict[str, Any]:
+def as_json(config: LeagueConfig, table: Table, *, final: bool = False) -> dict[str, Any]:
+    """`standings --json`: `final` false (provisional) until the season's close (LEAGUE.md §6)."""
     return {
+        "final": final,
         "league": config.name,
         "game": config.game,
         "tiebreak": table.tiebreak,
@@ -326,7 +328,7 @@ def row_figures(row: Row) -> tuple[str, ...]:
     )
 
 
-def as_text(config: LeagueConfig, table: Table) -> list[str]:
+def as_text(config: LeagueConfig, table: Table, *, final: bool = False) -> list[str]:
     header = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O", table.tiebreak)
     body = [(str(row.rank), row.name, *row_figures(row)) for row in table.rows]
     widths = [max(len(line[index]) for line in [header, *body]) for index in range(len(header))]
@@ -338,11 +340,11 @@ def as_text(config: LeagueConfig, table: Table) -> list[str]:
         ).rstrip()
 
     finished = f"{table.finished} game{'' if table.finished == 1 else 's'} finished"
-    title = f"{config.name}: {config.game}, {finished}, {table.ongoing} ongoing"
+    title = f"{config.name}: {config.game}, {finished}, {table.ongoing} ongoing; {'final' if final else 'provisional'}"
     return [title, line(header), *(line(cells) for cells in body)]
 
 
-def as_csv(table: Table) -> str:
+def as_csv(table: Table, *, final: bool = False) -> str:
     """The table as CSV (RFC 4180, CRLF line ends, UTF-8 with a byte-order mark so that
     spreadsheets read accents); a cell that a spreadsheet would take for a formula is
     quoted with a leading apostrophe."""
@@ -351,10 +353,11 @@ def as_csv(table: Table) -> str:
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
+    writer.writerow((*COLUMNS, "standing"))
+    standing = "final" if final else "provisional"  # LEAGUE.md §6: provisional until the close
     for row in table.rows:
         values = row_values(row)
-        writer.writerow([_cell(values[column]) for column in COLUMNS])
+        writer.writerow([*(_cell(values[column]) for column in COLUMNS), standing])
     return "\ufeff" + out.getvalue()
 
 

@@ -96,6 +96,8 @@ def _entry_line(entry: dict[str, Any]) -> str:
         return f"season over: {', '.join(entry.get('champions', []))}"
     if event in ("timeout", "forfeit"):
         return f"{event}: {entry['game']} {entry['side']}"
+    if event == "leave" and entry.get("auto"):
+        return f"automatic leave: {', '.join(entry.get('games', []))} {entry.get('side')} +{entry.get('duration')}"
     return f"{event}: {entry.get('game', '')}"
 
 
@@ -227,9 +229,56 @@ class _Run:
                         break
                 game.reload()
 
+    def _auto_leave(self, game: _Game, side: str, clock: ClockView) -> bool:
+        """With `auto_leave` (LEAGUE.md §6): instead of the time-out, a grant of the fewest
+        whole days that leave the side at least a day as of now, charged to the player's
+        leave; False when the allowance cannot cover it (the time-out is then due)."""
+        from referee.league.leave import used_leave
+        from referee.live.mail.retoken import submitted
+
+        seat = game.result.player_of(side)
+        if not self.config.auto_leave or seat is None:
+            return False
+        short = DAY - clock.remaining(side)  # the time the side lacks to hold a day
+        days = max(1, -(-short // DAY))
+        used = used_leave(self.log, seat.address)
+        if used + days * DAY > self.config.leave_days * DAY:
+            return False
+        text = format_duration(days * DAY)
+        result, _ = submitted(
+            game.path,
+            None,
+            sender=self.sender,
+            now=self.now,
+            grants=[f"{side}={text}"],
+            reason=f"the game master granted {side} {text} (automatic leave of {seat.name})",
+        )
+        if result.exit_code != 0 or not result.written:
+            self.notes.append(f"{game.name}: the automatic leave of {side} was refused: {result.error}")
+            return False
+        game.reload()
+        left = format_duration(self.config.leave_days * DAY - used - days * DAY) or "none"
+        body = (
+            f"{self.config.name}, [{game.name}]: {seat.name} ({side}) ran out of time; instead of a timeout, "
+            f"{text} of their leave was granted automatically (leave left: {left}).\n\n{named(game.result)}\n"
+        )
+        entry = {
+            "event": "leave",
+            "at": format_instant(self.now),
+            "player": seat.address,
+            "duration": text,
+            "games": [game.name],
+            "side": side,
+            "auto": True,
+        }
+        self._done(self._to_all(game, f"[{game.name}] automatic leave: {side} +{text}", body), entry)
+        return True
+
     def _timeout(self, game: _Game, side: str, clock: ClockView) -> bool:
         from referee.live.play import submit
 
+        if self._auto_leave(game, side, clock):
+            return True
         result = submit(game.path, "timeout", now=self.now)
         if result.exit_code != 0 or not result.written:
             self.notes.append(f"{game.name}: the timeout of {side} was refused: {result.error}")
@@ -494,6 +543,19 @@ class _Run:
                 self.sent_notices += 1
             append_log(self.folder, [entry])
             self.log.append(entry)
+
+
+def send_notices(folder: Path, now: int, sender: str) -> tuple[int, list[str]]:
+    """The notices due to Apprise targets now, sent as `tick`'s last step sends them (the
+    caller holds the league's lock): `league close` tells the season's end this way, since
+    no tick runs after it. The count sent and the notes of what failed."""
+    config = load(folder)
+    log = read_log(folder)
+    games = [_Game(path, r, t) for r, t, path in game_files(folder)]
+    names = {player.address: player.name for player in config.players}
+    run = _Run(folder, config, now, sender, _Mailer(folder, None, now), log, names)
+    run.notices(games)
+    return run.sent_notices, run.notes
 
 
 def _news(seen: object, game: _Game) -> bool:

@@ -62,7 +62,7 @@ def test_every_page_parses_strictly_and_the_feed_is_atom(league: Path, tmp_path:
     out = tmp_path / "site"
     code, text, err = run("site", str(league), "-o", str(out))
     assert code == 0, err
-    assert text.startswith(f"{out}: 32 written, 0 removed, 0 unchanged")
+    assert text.startswith(f"{out}: 33 written, 0 removed, 0 unchanged")  # 32 pages and league-archive.zip
     names = {path.name for path in pages(out)}
     assert names == (
         {"index.html"}
@@ -129,10 +129,10 @@ def test_an_unchanged_league_writes_nothing(league: Path, tmp_path: Path) -> Non
     build(league, out)
     before = snapshot(out)
     built = build(league, out)
-    assert built.written == () and built.removed == () and built.unchanged == 32
+    assert built.written == () and built.removed == () and built.unchanged == 33
     assert snapshot(out) == before, "no file touched, the manifest included"
     code, text, _ = run("site", str(league), "-o", str(out))
-    assert code == 0 and "0 written, 0 removed, 32 unchanged" in text
+    assert code == 0 and "0 written, 0 removed, 33 unchanged" in text
     assert snapshot(out) == before
 
 
@@ -142,8 +142,8 @@ def test_one_changed_game_rewrites_only_the_pages_that_show_it(copy: Path, tmp_p
     before = snapshot(out)
     one_move(copy / "r5-t2.rgn")
     built = build(copy, out)
-    shows_it = {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html"}
-    assert set(built.written) == shows_it, "a move: the game, its round, and the index's current round"
+    shows_it = {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html", "league-archive.zip"}
+    assert set(built.written) == shows_it, "a move: the game, its round, the index's current round, the archive"
     after = snapshot(out)
     assert {name for name in before if before[name] != after[name]} == shows_it | {".referee-site.json"}
     done = submit(copy / "r5-t2.rgn", "resign")
@@ -268,7 +268,7 @@ def test_a_build_that_fails_halfway_leaves_whole_pages_and_the_next_one_repairs_
         parse(now[name].decode("utf-8"))
     monkeypatch.setattr(module, "write_page", real)
     built = build(copy, out)
-    assert set(built.written) == {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html"}
+    assert set(built.written) == {"r5-t2.html", "r5-t2-replay.html", "round-5.html", "index.html", "league-archive.zip"}
     assert build(copy, out).written == ()
 
 

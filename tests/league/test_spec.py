@@ -422,7 +422,8 @@ def test_the_csv_quotes_a_name_with_a_comma_or_a_quote(tmp_path: Path) -> None:
     rows = list(csv.DictReader(io.StringIO(data, newline="")))
     assert seated["name"] == odd
     assert {row["player"] for row in rows} == {odd, "Ann", "Bo"}  # Ann is in no game now, still a player
-    assert all(len(row) == 14 for row in rows)
+    assert all(len(row) == 15 for row in rows)  # with `standing` (LEAGUE.md §6)
+    assert {row["standing"] for row in rows} == {"provisional"}
     assert '"Doe, Jo ""JJ"""' in data, "quoted, with its quotes doubled"
 
 

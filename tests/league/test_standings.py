@@ -283,7 +283,7 @@ def test_csv_opens_in_a_spreadsheet_and_names_cannot_become_formulas(tmp_path: P
     assert [row["player"] for row in rows] == ["'=HYPERLINK(1)", "Bö"]  # all even: by name
     assert set(rows[0]) == {
         "rank", "player", "address", "games", "wins", "draws", "losses", "points", "byes", "mu", "sigma", "rating",
-        "timeouts", "tiebreak",
+        "timeouts", "tiebreak", "standing",
     }  # fmt: skip
     both = invoke("league", "standings", str(folder), "--csv", "--json")
     assert both.exit_code == 2

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee.games import registry
 from referee.games.api import Event, GameState, Outcome, Randomness, RuleError, Side
+from referee.judge.core import adjudicated_end
 from referee.judge.core.replay_loop import AgreeDraw, Apply, BeginTurn, Broken, Phase, drive, record_kinds
 from referee.judge.core.replay_loop import open_ended as find_open_ended
 from referee.judge.core.tag_values import Problem, first_problem, tag_problem
@@ -20,7 +21,19 @@ from referee.judge.core.verdicts import Ongoing, Status, crashed, malformed
 from referee.judge.core.verdicts import Verdict as Verdict
 from referee.notation import reader
 from referee.notation.dialect import Dialect
-from referee.notation.model import Comment, Draw, Malformed, Move, ReadResult, Record, RecordItem, Span, Timeout, Turn
+from referee.notation.model import (
+    Adjudicated,
+    Comment,
+    Draw,
+    Malformed,
+    Move,
+    ReadResult,
+    Record,
+    RecordItem,
+    Span,
+    Timeout,
+    Turn,
+)
 from referee.notation.quick import DRAW, Label
 
 if TYPE_CHECKING:
@@ -293,6 +306,7 @@ class _Detailed:
         self.draw: Draw | None = None
         self.round_before: int | None = None
         self.resume_at: int | None = None  # the first item is the open turn, continued from there
+        self.adjudicated: Adjudicated | None = None  # the word, awaiting its `%adjudicated`
 
     def steps(self) -> Iterator[object]:
         """The record's items as the driver's steps, the comments and timeouts between them
@@ -300,6 +314,7 @@ class _Detailed:
         items = self.items
         for at, item in enumerate(items):
             if isinstance(item, Turn):
+                self._undecided()
                 subs = item.items
                 if at == 0 and self.resume_at is not None:  # the open turn, from where it stood
                     subs = subs[self.resume_at :]
@@ -316,7 +331,10 @@ class _Detailed:
                         self.number += 1
                         yield sub.action
             elif isinstance(item, Comment):
+                self._decided(item)
                 self._commented(item)
+            elif isinstance(item, Adjudicated):
+                self._adjudicated(item)
             elif isinstance(item, Timeout):
                 stamp = None
                 if self.clock is not None:
@@ -337,6 +355,43 @@ class _Detailed:
             elif isinstance(item, Draw):
                 self.draw = item
                 yield DRAW
+        self._undecided()
+
+    def _adjudicated(self, word: Adjudicated) -> None:
+        """The word `adjudicated`: the game must not have ended; its decision is the
+        `%adjudicated` comment that follows (`_decided`)."""
+        ended = self.state.outcome()
+        if ended is not None:
+            round_number, side = self._where()
+            message = f"the game had already ended ({ended}): nothing may follow, not even an adjudication"
+            raise _Stop(_report(word.span, round_number, side, "adjudicated", message))
+        if self.adjudicated is not None:
+            self._undecided()
+        self.adjudicated = word
+
+    def _decided(self, comment: Comment) -> None:
+        """A braced comment after `adjudicated`: its `%adjudicated RULE RESULT` decides
+        the game when the rule gives that result (LEAGUE.md §6), else it is illegal at its `{`."""
+        if self.adjudicated is None or not comment.braced:
+            return
+        command = adjudicated_end.command_of(comment.text)
+        if command is None:
+            return
+        self.adjudicated = None
+        try:
+            winners = adjudicated_end.judged(self.state, command)
+        except adjudicated_end.Refusal as refusal:
+            round_number, side = self._where()
+            raise _Stop(_report(comment.span, round_number, side, "adjudicated", str(refusal))) from None
+        self.state.adjudicate(winners)
+
+    def _undecided(self) -> None:
+        """An `adjudicated` with no `%adjudicated` after it (before the next turn or the end)."""
+        word = self.adjudicated
+        if word is not None:
+            round_number, side = self._where()
+            message = "adjudicated: no {[%adjudicated RULE RESULT]} says how the game was decided"
+            raise _Stop(_report(word.span, round_number, side, "adjudicated", message))
 
     def __contains__(self, at: object) -> bool:
         assert self.move is not None

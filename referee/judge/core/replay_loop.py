@@ -29,7 +29,7 @@ from enum import Enum
 from typing import Any, Protocol
 
 from referee.games.api import Event, GameState, Resign, RuleError, Side
-from referee.notation.model import Draw, Move, RecordItem, Timeout, Turn
+from referee.notation.model import Adjudicated, Draw, Move, RecordItem, Timeout, Turn
 from referee.notation.quick import DRAW, Item, Label
 
 TURN, ACTION, RESIGN, END = b"T", b"a", b"r", b"e"
@@ -59,7 +59,7 @@ def record_kinds(items: Iterable[RecordItem]) -> Iterator[tuple[bytes, Move | No
             for sub in item.items:
                 if isinstance(sub, Move):
                     yield (RESIGN if isinstance(sub.action, Resign) else ACTION), sub
-        elif isinstance(item, (Draw, Timeout)):
+        elif isinstance(item, (Draw, Timeout, Adjudicated)):
             yield END, None
 
 

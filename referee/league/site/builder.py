@@ -60,7 +60,7 @@ class Built:
 
 
 _OWN = re.compile(
-    r"(?:index|round-[1-9][0-9]*|player-[1-9][0-9]*|r[1-9][0-9]*-t[1-9][0-9]*(?:-replay)?)\.html|feed\.xml"
+    r"(?:index|round-[1-9][0-9]*|player-[1-9][0-9]*|r[1-9][0-9]*-t[1-9][0-9]*(?:-replay)?)\.html|feed\.xml|league-archive\.zip"
 )
 _TEMPORARY = re.compile(r"\.(.+)\.tmp-[0-9a-f]{8}")
 
@@ -198,7 +198,8 @@ def build(folder: Path, out: Path) -> Built:
     for game, after in rating_history(rating_order(config, counted, order), [p.address for p in config.players]):
         for address, (mu, sigma) in after.items():
             history.setdefault(address, []).append(Point(game.game, mu - 3 * sigma))
-    site = pages.Site(config, tuple(games), ranked, total_rounds(config), current_round(results), history)
+    final = any(entry.get("event") == "close" for entry in log)
+    site = pages.Site(config, tuple(games), ranked, total_rounds(config), current_round(results), history, final=final)
 
     rendered: dict[str, str] = {pages.INDEX: pages.index_page(site)}
     for number in range(1, site.current + 1):
@@ -257,6 +258,21 @@ def build(folder: Path, out: Path) -> Built:
             ops().unlink(out / page)  # (an own name: a plain name in OUT; a link there goes, not what it names)
         removed.append(page)
     new_manifest = {"version": VERSION, "games": new_games, "pages": dict(sorted(new_pages.items()))}
+    from referee.league.public_archive import ARCHIVE, packed
+
+    archive = packed(folder)  # LEAGUE.md §6: the public archive, beside the pages
+    archive_digest = _digest(archive)
+    if manifest.get("archive") != archive_digest or not _plain_file(out / ARCHIVE):
+        try:
+            store.replace_atomically(out / ARCHIVE, archive)
+        except store.WriteFailed as error:
+            raise UsageError(str(error)) from None
+        except OSError as error:
+            raise UsageError(f"cannot write {out / ARCHIVE}: {error.strerror or error}") from None
+        written.append(ARCHIVE)
+    else:
+        unchanged += 1
+    new_manifest["archive"] = archive_digest
     if new_manifest != manifest:
         _write(out / MANIFEST, json.dumps(new_manifest, ensure_ascii=False, sort_keys=True) + "\n")
     return Built(tuple(written), tuple(removed), unchanged, tuple(game for game in results if not game.legal))

@@ -73,6 +73,8 @@ class Site:
     rounds: int
     current: int
     history: Mapping[str, Sequence[Point]] = field(default_factory=dict)
+    final: bool = False
+    """Whether the season is closed: its standings final (LEAGUE.md §6), else provisional."""
 
     def __repr__(self) -> str:
         return f"Site({self.config.name!r}: {len(self.games)} games, round {self.current} of {self.rounds})"
@@ -206,6 +208,13 @@ def standings_table(site: Site) -> str:
     return _scroll('<table class="standings">' + "".join(rows) + "</table>")
 
 
+def _standing(site: Site) -> str:
+    """What the standings are (LEAGUE.md §6): final once the season is closed, provisional until then."""
+    return (
+        "Final standings: the season is closed." if site.final else "Provisional standings: the season is not closed."
+    )
+
+
 def index_page(site: Site) -> str:
     config = site.config
     current = [item for item in site.games if item.result.round == site.current]
@@ -215,6 +224,9 @@ def index_page(site: Site) -> str:
         f"{esc(config.pairing.value)}; round {site.current} of {site.rounds}; "
         f"{plural(site.table.finished, 'game')} finished, {site.table.ongoing} ongoing</p>",
         "<h2>Standings</h2>",
+        f'<p class="standing">{_standing(site)} '
+        'Anyone can check them: <a href="league-archive.zip">league-archive.zip</a> '
+        "(<code>referee league verify league-archive.zip</code>).</p>",
         standings_table(site),
     ]
     if site.current:

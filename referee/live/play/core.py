@@ -284,7 +284,7 @@ class _Game:
         keyed = seed is not None and secret
         if new_salts:
             self._check_salts(info, record, tags, new_salts)
-        claim = move_clock.is_timeout(moves)
+        claim = move_clock.is_timeout(moves) or (side is None and move_clock.is_adjudication(moves))
         if side is not None and verdict.to_move != side and not claim:
             raise Refusal(f"{verdict.to_move} is to move, not {side}")
         text = moves if moves is not None and moves.strip() else None

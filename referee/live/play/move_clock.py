@@ -41,6 +41,13 @@ def is_timeout(text: str | None) -> bool:
     return text is not None and text.strip().lower() == "timeout"
 
 
+def is_adjudication(text: str | None) -> bool:
+    """Whether a submission is the game master's adjudication (LEAGUE.md §6): the word
+    `adjudicated` and its comment, which hold no input of a side (a flagged side's game
+    is decided too)."""
+    return text is not None and text.strip().lower().startswith("adjudicated")
+
+
 def refusal(clock: ClockView, now: int, submitter: Side | None, flagged_input: Side | None) -> str | None:
     """Why a submission at `now` is refused before it is judged, or None: a time earlier
     than the record's last stamp, or input from a side whose time has run out.

@@ -15,7 +15,7 @@ from referee.judge.core.adjudicate import Replay
 from referee.judge.core.verdicts import Verdict
 from referee.live.play import submission
 from referee.notation.lexicon import shorten
-from referee.notation.model import Comment, Draw, Move, Record, RecordItem, Span, Timeout, Turn
+from referee.notation.model import Adjudicated, Comment, Draw, Move, Record, RecordItem, Span, Timeout, Turn
 
 NOWHERE = Span(1, 1)
 
@@ -62,7 +62,7 @@ class Plan:
         first = rest[lead]
         open_turn = self._turn(self.turn_index) if self.turn_index is not None else None
         if open_turn is not None and not any(
-            isinstance(item, Draw | Timeout) for item in self.items[self.turn_index or 0 :]
+            isinstance(item, Draw | Timeout | Adjudicated) for item in self.items[self.turn_index or 0 :]
         ):
             self.relocate[open_turn.span] = submission.local(first.span)
             if (
@@ -85,7 +85,7 @@ class Plan:
         for item in rest:
             if isinstance(item, Turn):
                 self._note(item)
-            self.actions = self.actions or isinstance(item, Turn | Draw | Timeout)
+            self.actions = self.actions or isinstance(item, Turn | Draw | Timeout | Adjudicated)
         self.items.extend(rest)
 
     def _turn(self, index: int) -> Turn:

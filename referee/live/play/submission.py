@@ -138,7 +138,9 @@ def read(moves: str, game: str, to_move: str | None) -> Submission:
         start = position.end() if position else found.end()
     if start >= len(text):
         return Submission(part, None, False)
-    explicit = re.compile(rf"{NUMBER}|{label_regex(dialect)}|timeout{TOKEN_END}", re.IGNORECASE | re.ASCII)
+    explicit = re.compile(
+        rf"{NUMBER}|{label_regex(dialect)}|timeout{TOKEN_END}|adjudicated{TOKEN_END}", re.IGNORECASE | re.ASCII
+    )
     implied = not explicit.match(text, start)
     head = f'[Game "{game}"]'
     if implied:
