@@ -11,13 +11,13 @@ import copy
 import sys
 from typing import TYPE_CHECKING, NoReturn
 
-from referee.cli import archive, environment, league, play_commands, record_commands
+from referee.cli import archive, environment, league, play_commands, queue_commands, record_commands
 from referee.cli.app import app as app
 
 if TYPE_CHECKING:
     import typer
 
-COMMANDS = (record_commands, play_commands, league, archive, environment)
+COMMANDS = (record_commands, play_commands, queue_commands, league, archive, environment)
 """The modules whose commands `app` holds (importing them registers the commands; the
 environment's, completion and config, come last in --help)."""
 environment.register()

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from referee.errors import UnreadableError, UsageError
 from referee.games.api import GameState
+from referee.judge.core import queue_check
 from referee.judge.core.adjudicate import Played, Replay, adjudicate, dialect_for, malformed_verdict
 from referee.judge.core.turn_token import canonical_text
 from referee.judge.core.verdict_additions import annotate_verdict
@@ -78,6 +79,10 @@ def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) 
         game = reader.GAME_VALUE.match(raw.raw.decode("utf-8", "replace"))
         name = game.group(1).strip().lower() if game else None
         return malformed(source, number, name, raw.line, raw.column, raw.refused)._replace(offset=raw.offset)
+    if queue_check.mentions(raw.raw):  # conditional moves (PLAY.md §9): verified on the record model
+        queued = judge(Read(number, read_raw(raw, dialect_for)), source)
+        given = annotate_verdict(queued) if annotate else queued.verdict
+        return queue_check.verified(queued.record, given, queued.rounds)
     verdict, places = quick_check(raw, source, number, token=annotate)
     if verdict is not None:
         return verdict
