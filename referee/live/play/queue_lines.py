@@ -17,8 +17,8 @@ from referee.judge.core import action_forms, queue_check
 from referee.judge.core.adjudicate import Replay, adjudicate
 from referee.judge.core.continued_replay import continued
 from referee.judge.core.did_you_mean import suggestions as suggest
-from referee.judge.core.verdict_words import verdict_line
-from referee.judge.core.verdicts import Status, relocated
+from referee.judge.core.verdict_words import turn_text, verdict_line
+from referee.judge.core.verdicts import Status
 from referee.live.play import submission
 from referee.notation.lexicon import NUMBER, TOKEN_END, label_regex
 from referee.notation.model import Record, Span, Turn
@@ -158,9 +158,8 @@ def _checked_line(current: Replay, record: Record, side: str, number: int, line:
     moves = "".join(chars)
     try:
         read = submission.read(moves, record.game, None)
-    except submission.SubmissionError as error:
-        where = submission.local(error.span)
-        raise QueueRefusal(f"{_where(number, where.column)}: {error.message}") from None
+    except submission.SubmissionError as error:  # (its span is the line's own)
+        raise QueueRefusal(f"{_where(number, error.span.column)}: {error.message}") from None
     if read.part is not None or read.record is None:
         raise QueueRefusal(f"{_where(number, 1)}: a queue line is `if CONDITION then REPLY`, repeated")
     turns: list[tuple[str, str]] = []
@@ -215,8 +214,7 @@ def _replayed(current: Replay, record: Record, line: Record, number: int) -> Non
     if error is None or not submission.in_submission(Span(error.line, error.column)):
         raise QueueRefusal(f"queue line {number}: {verdict_line(verdict)}")
     where = submission.local(Span(error.line, error.column))
-    moved = relocated(verdict, "queue", number, where.column)
     hints: list[str] = []
     if error.action is not None and replayed.state is not None:
         hints = suggest(replayed.state, error.action, hide_rolls=action_forms.secret(combined.tag_map))
-    raise QueueRefusal(verdict_line(moved), hints)
+    raise QueueRefusal(f"{_where(number, where.column)}: {turn_text(error)}: {error.message}", hints)
