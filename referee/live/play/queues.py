@@ -175,8 +175,11 @@ def replay_of(path: Path, text: str) -> Replay:
     return adjudicate(results[0], str(path), keep_steps=True)
 
 
-def turns_of(record: Record | None) -> int:
-    return 0 if record is None else sum(1 for item in record.items if isinstance(item, Turn))
+def _turn_texts(record: Record | None) -> list[str]:
+    """Every turn of a record as a queue compares it (no comments, glyphs or numbers)."""
+    if record is None:
+        return []
+    return [queue_check.turn_text(turn, record.game) for turn in queue_check.record_turns(record)]
 
 
 class Work:
@@ -223,12 +226,13 @@ def settled(path: Path, before: Replay | None, text: str, now: int | None, play:
     record = work.replay.record
     if record is None or work.replay.verdict.status not in (Status.FINISHED, Status.ONGOING):
         return Settled(text, [], [])
-    old, new = turns_of(before.record if before is not None else None), turns_of(record)
-    if new < old:
+    old_turns = _turn_texts(before.record if before is not None else None)
+    new_turns = _turn_texts(record)
+    if len(new_turns) < len(old_turns):
         for side in work.queues:
             work.spend(side, "your queued replies are spent: a turn after your commitment was taken back")
-    if new > old:
-        _commit_waiting(work, old)
+    elif new_turns != old_turns:  # actions played (offers, stamps and grants change no turn)
+        _commit_waiting(work, len(old_turns))
         _play_replies(work, play)
     state = work.replay.state
     if state is not None:
