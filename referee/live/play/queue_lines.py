@@ -8,6 +8,7 @@ stands and, for an illegal action, the rule and what the player may have meant.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,11 +165,12 @@ def _checked_line(current: Replay, record: Record, side: str, number: int, line:
         raise QueueRefusal(f"{_where(number, 1)}: a queue line is `if CONDITION then REPLY`, repeated")
     turns: list[tuple[str, str]] = []
     by_segment: list[list[Turn]] = [[] for _ in segments]
+    starts = [segment.start - 4 for segment in segments]  # a turn belongs to the last word before it
     for item in read.record.items:
         column = submission.local(item.span).column
         if not isinstance(item, Turn):
             raise QueueRefusal(f"{_where(number, column)}: a queue holds turns only (no draw or timeout)")
-        at = max((i for i, segment in enumerate(segments) if segment.start - 4 < column), default=0)
+        at = max(bisect.bisect_left(starts, column) - 1, 0)
         by_segment[at].append(item)
     for segment, held in zip(segments, by_segment, strict=True):
         if not held:
