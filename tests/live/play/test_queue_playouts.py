@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from referee.judge.core import queue_check
+from referee.judge.session import next_actions
 from referee.live.play import queue_submit
 from referee.live.play.core import read_game, replay_file
 from tests.helpers.cli import invoke
@@ -43,17 +44,17 @@ def _turn(path: Path, rng: random.Random) -> str | None:
         current = _replay(path)
         if current.verdict.status != "ongoing" or current.verdict.to_move != side or current.state is None:
             break
-        actions = [str(action) for action in current.state.legal_actions()]
-        actions = [action for action in actions if action != "resign"] or actions
         record = current.record
         assert record is not None
-        last = queue_check.record_turns(record)[-1:] if record.items else []
-        if last and last[0].side == side and last[0].moves and not actions:
-            break
+        last = queue_check.record_turns(record)[-1:]
+        open_side = last[0].side if last else None
+        continuing = open_side == side and bool(current.state.legal_actions())
+        actions = [str(action) for action in next_actions(current.state, open_side)]
+        actions = [action for action in actions if action != "resign"] or actions
         if not actions:
             break
         before = len(queue_check.record_turns(record))
-        label = f"{record_label(path, side)}: " if not (last and last[0].side == side and _open(current)) else ""
+        label = "" if continuing else f"{record_label(path, side)}: "
         assert play(path, label + rng.choice(actions)).exit_code == 0
         after = _replay(path)
         if after.verdict.to_move != side or after.verdict.status != "ongoing":
