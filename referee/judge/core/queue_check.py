@@ -329,3 +329,49 @@ def _verify(record: Record, found: list[Mark], finished: bool) -> tuple[QueueSta
         )
         for side in sides
     )
+
+
+# -- what the replay page shows (referee.pictures) ---------------------------------------------
+
+
+def holds_marks(item: object) -> bool:
+    """Whether a record item (a comment, or a turn's comments) holds a queue command."""
+    if isinstance(item, Comment):
+        return bool(_marks_of(item, 0))
+    return isinstance(item, Turn) and any(isinstance(sub, Comment) and _marks_of(sub, 0) for sub in item.items)
+
+
+def page_view(record: Record, offset: int = 0) -> dict[str, object] | None:
+    """For the replay page: the turns (their index among the record's turns) played from a
+    queue, and each revealed queue's lines with those never triggered marked; None when
+    the record holds no queue command. `offset`: the turns of the whole record before
+    `record`'s items (a page made as a stream keeps the items from the first command on)."""
+    found = marks(record)
+    if not found:
+        return None
+    turns = record_turns(record)
+    replies = sorted({offset + mark.turns for mark in found if mark.name == BY_QUEUE and mark.turns < len(turns)})
+    info = registry.GAMES[record.game]
+    committed: dict[str, list[Mark]] = {}
+    for mark in found:
+        side = info.side(mark.side or "")
+        if mark.name == QUEUED and side is not None and len(mark.args) == 2 and mark.args[1] != CLEARED:
+            committed.setdefault(side, []).append(mark)
+    shown: list[dict[str, object]] = []
+    seen: dict[str, int] = {}
+    for mark in found:
+        side = info.side(mark.side or "")
+        if mark.name != REVEALED or side is None or len(mark.args) < 2:
+            continue
+        number = seen.get(side, 0)
+        seen[side] = number + 1
+        queue = committed.get(side, [])[number] if number < len(committed.get(side, [])) else None
+        start = queue.turns if queue is not None else len(turns)
+        played = [turn_text(turn, record.game, bare=turn.side == side) for turn in turns[start:]]
+        lines = []
+        for text in queue_lines(revealed_queue(mark.args[2:])):
+            steps = read_line(text).steps
+            first = steps[0].conditions if steps else ()
+            lines.append({"line": text, "triggered": tuple(played[: len(first)]) == first})
+        shown.append({"side": side, "lines": lines})
+    return {"replies": replies, "revealed": shown}
