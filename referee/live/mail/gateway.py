@@ -334,7 +334,8 @@ def _answers(
         )
     wanted = queued.wants(submission) if submission.salt is None else None
     if wanted is not None:  # conditional moves (PLAY.md §9): `if ...`, `queue`, `queue clear`
-        return queued.answer(wanted, submission, **_queue_context(game_id, current, player, keys, settings))
+        context = _queue_context(game_id, current, player, keys, settings)
+        return queued.answer(wanted, submission, **context, message_id=message.message_id)
     names = _names(current)
     writes = submission.salt is not None or submission.request is Request.PLAY
     if (
@@ -497,7 +498,15 @@ def _play(
 def _queue_context(
     game_id: str, current: game.Game, player: players.Player, keys: object, settings: Settings
 ) -> dict[str, Any]:
-    return {"game_id": game_id, "current": current, "player": player, "keyed": keys is not None, "wait": settings.wait}
+    keyed = keys is not None
+    return {
+        "game_id": game_id,
+        "current": current,
+        "player": player,
+        "keyed": keyed,
+        "wait": settings.wait,
+        "folder": settings.games,
+    }
 
 
 def _to_everyone(after: game.Game, kind: Kind, body: Callable[[bool], str], svg: str | None) -> list[Answer]:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from referee.games import registry
-from referee.live.mail import game
+from referee.live.mail import compose, game
 from referee.live.mail.body import Submission
 from referee.live.mail.compose import Answer, Kind
+from referee.live.mail.ledger import Entry, Ledger
 from referee.live.mail.log import Outcome
 from referee.live.mail.players import Player
 from referee.live.play import changes, queue_submit
@@ -50,6 +52,8 @@ def answer(
     player: Player,
     keyed: bool,
     wait: float,
+    folder: Path,
+    message_id: str | None,
 ) -> Asked:
     """Set, show or clear the sender's queue; answered to the sender, and a commitment or
     a clearing told to every player."""
@@ -70,7 +74,18 @@ def answer(
         )
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     text = None if what == "clear" else submission.moves
-    result = queue_submit.set_queue(current.path, side, text, expect=submission.token, wait=wait)
+    with game.locked(folder / "mail-ledger.tsv", wait):  # a message delivered twice queues once
+        ledger = Ledger(folder)
+        before = ledger.find(message_id, player.address) if message_id is not None else None
+        if before is not None:
+            note = f"{message_id} was handled before ({before.outcome}): not queued again"
+            body = compose.repeated(game_id, before.outcome, before.verdict)
+            return [Answer(Kind.REPEAT, to_sender, body)], [note], Outcome.DUPLICATE
+        result = queue_submit.set_queue(current.path, side, text, expect=submission.token, wait=wait)
+        if message_id is not None:
+            outcome = "refused" if result.exit_code else "played"
+            entry = Entry(message_id, game_id, outcome, result.message.splitlines()[0], player.address)
+            ledger.record(entry, game.write_atomically)
     if result.exit_code:
         body = f"Your queue for game {game_id} was not stored: nothing was written.\n\n{result.text()}\n"
         note = f"{player.address}: queue refused for game {game_id}: {result.message}"

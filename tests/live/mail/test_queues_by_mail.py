@@ -6,6 +6,7 @@ announced to every player as "(queued)", and a spent queue is told to its side a
 from __future__ import annotations
 
 import io
+import json
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -22,8 +23,9 @@ class Table:
         self.settings = mail.settings(folder, sender=GM)
         self.outbox = folder / "outbox"
 
-    def send(self, sender: str, body: str) -> list[tuple[list[str], str]]:
-        handled = mail.run(io.BytesIO(message(sender, "[g1] my turn", body).as_bytes()), self.settings)
+    def send(self, sender: str, body: str, message_id: str | None = None) -> list[tuple[list[str], str]]:
+        sent = message(sender, "[g1] my turn", body, message_id=message_id)
+        handled = mail.run(io.BytesIO(sent.as_bytes()), self.settings)
         assert handled.exit_code == 0, handled.notes
         answers = outbox_messages(self.outbox) if self.outbox.exists() else []
         for path in self.outbox.glob("*.eml"):
@@ -101,3 +103,13 @@ def test_with_passphrases_a_queue_needs_the_current_token(tmp_path: Path) -> Non
     token = token_of(replay_file(table.path, read_game(table.path)))
     told = table.send(BO, f"Key: secret of {BO}\nToken: {token}\nif R: f3(N) then B: a4(NE)\n")
     assert "Blue has queued replies; commitment sha256:" in told[0][1]
+
+
+def test_a_queue_delivered_twice_is_queued_once(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    first = table.send(BO, "if R: f3(N) then B: a4(NE)\n", message_id="<q-1@example.org>")
+    assert "Blue has queued replies" in first[0][1]
+    again = table.send(BO, "if R: f3(N) then B: a4(NE)\n", message_id="<q-1@example.org>")
+    assert [to for to, _ in again] == [[BO]] and again[0][1].startswith("This message")
+    stored = json.loads((tmp_path / "g1.rgn.queue" / "Blue").read_text())
+    assert len(stored["queues"]) == 1
