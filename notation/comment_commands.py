@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-_COMMAND = re.compile(r"\[%([A-Za-z_][A-Za-z0-9_]*)((?:[ \t\r\n]+[^\s\[\]]+)*)[ \t\r\n]*\]")
+_COMMAND = re.compile(r"\[%([A-Za-z_][A-Za-z0-9_-]*)((?:[ \t\r\n]+[^\s\[\]]+)*)[ \t\r\n]*\]")
 _SPACE = re.compile(r"[ \t\r\n]*")
 
 

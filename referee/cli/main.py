@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, NoReturn
 
 # isort: off
 # Registration order is --help's order: the commands over records, then live games, then the rest.
-from referee.cli import record_commands, bench_command, play_commands, mail_commands, league, league_season, archive
-from referee.cli import environment
+from referee.cli import record_commands, bench_command, play_commands, queue_commands, mail_commands, league
+from referee.cli import league_season, archive, environment
 
 # isort: on
 from referee.cli.app import app as app
@@ -22,7 +22,17 @@ from referee.cli.app import app as app
 if TYPE_CHECKING:
     import typer
 
-COMMANDS = (record_commands, bench_command, play_commands, mail_commands, league, league_season, archive, environment)
+COMMANDS = (
+    record_commands,
+    bench_command,
+    play_commands,
+    queue_commands,
+    mail_commands,
+    league,
+    league_season,
+    archive,
+    environment,
+)
 """The modules whose commands `app` holds (importing them registers the commands; the
 environment's, completion and config, come last in --help)."""
 environment.register()

@@ -209,11 +209,14 @@ def _plain(submit: Callable[..., PlayResult], *args: Any, **options: Any) -> tup
 @app.command(short_help="Publish a secret game's seed: every roll is then checked.")
 def reveal(
     file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
-    seed_file: Annotated[str, typer.Option("--seed-file", help="The game master's key file.")],
+    seed_file: Annotated[str | None, typer.Option("--seed-file", help="The game master's key file.")] = None,
     json_output: JsonOption = False,
     wait: WaitOption = WAIT_DEFAULT,
     force: Annotated[
         bool, typer.Option("--force", help="Reveal an ongoing game's seed too (every future die becomes predictable).")
+    ] = False,
+    reveal_queues: Annotated[
+        bool, typer.Option("--queues", help="Reveal every committed queue of conditional moves (PLAY.md §9).")
     ] = False,
 ) -> None:
     """Publish a secret game's seed (the Seed tag, SeedHash kept): check then verifies every roll.
@@ -224,6 +227,8 @@ def reveal(
     ongoing (nothing written); 2 usage; 75 busy.
 
     Example: referee reveal game.rgn --seed-file game.key
+
+    Example: referee reveal game.rgn --queues
     """
     from pathlib import Path
 
@@ -232,6 +237,12 @@ def reveal(
     from referee.live.play.secret import reveal as reveal_seed
     from referee.store import WriteFailed
 
+    if reveal_queues:
+        from referee.cli.queue_commands import revealed_queues
+
+        revealed_queues(Path(file), wait, json_output, seed_file is None)
+    if seed_file is None:
+        fail_usage(UsageError("reveal needs --seed-file KEY (the seed) or --queues (the queues)"))
     try:
         result = reveal_seed(Path(file), read_key(Path(seed_file)), wait, force)
     except UsageError as error:

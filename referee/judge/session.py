@@ -5,6 +5,7 @@ format, make a new record. Nothing here prints: `referee.cli.text_output` words 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
@@ -68,6 +69,11 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
             yield no_record(name)
 
 
+_QUEUE_COMMAND = re.compile(rb"\[%(?:queued|by-queue|revealed)[\s\]]")
+"""A record that may hold commands of conditional moves (`queue_check.mentions`): judged
+on its record model, its queues verified; the cheap test every other record pays."""
+
+
 def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) -> Verdict:
     """The verdict of one record as cut from `source`, the `number`-th there. A legal
     record is judged the fused way (`referee.judge.fast.fused_check`), with its token when `annotate`
@@ -78,6 +84,12 @@ def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) 
         game = reader.GAME_VALUE.match(raw.raw.decode("utf-8", "replace"))
         name = game.group(1).strip().lower() if game else None
         return malformed(source, number, name, raw.line, raw.column, raw.refused)._replace(offset=raw.offset)
+    if _QUEUE_COMMAND.search(raw.raw) is not None:  # conditional moves (PLAY.md §9): verified on the record model
+        from referee.judge.core import queue_check
+
+        queued = judge(Read(number, read_raw(raw, dialect_for)), source)
+        given = annotate_verdict(queued) if annotate else queued.verdict
+        return queue_check.verified(queued.record, given, queued.rounds)
     verdict, places = quick_check(raw, source, number, token=annotate)
     if verdict is not None:
         return verdict

@@ -188,6 +188,25 @@
     });
   }
 
+  function queues() {  // after the reveal: each queue's lines, the untriggered ones marked
+    if (!data.queues || !data.queues.revealed.length) { return; }
+    var notes = document.createElement("ul");
+    notes.id = "queues";
+    notes.setAttribute("aria-label", "revealed queues");
+    $("moves").parentNode.appendChild(notes);
+    data.queues.revealed.forEach(function (queue) {
+      var title = document.createElement("li");
+      title.textContent = queue.side + "'s queue, revealed:";
+      notes.appendChild(title);
+      queue.lines.forEach(function (line) {
+        var item = document.createElement("li");
+        item.textContent = (line.triggered ? "" : "(untriggered) ") + line.line;
+        item.className = line.triggered ? "triggered" : "untriggered";
+        notes.appendChild(item);
+      });
+    });
+  }
+
   function moveList() {
     var list = $("moves");
     var items = {};
@@ -198,6 +217,10 @@
         var label = document.createElement("span");
         label.className = "label";
         label.textContent = data.turns[step.t + 1] || "";
+        if (data.queues && data.queues.replies.indexOf(step.t) >= 0) {
+          label.textContent += " (queued)";  // a reply played from its side's queue (PLAY.md §9)
+          label.className = "label queued";
+        }
         item.appendChild(label);
         items[step.t] = item;
         list.appendChild(item);
@@ -239,6 +262,7 @@
   header();
   moveList();
   source();
+  queues();
   if (!steps.length) { text("counter", "no steps"); }
   $("first").addEventListener("click", function () { goTo(0); });
   $("prev").addEventListener("click", function () { goTo(current - 1); });

@@ -23,6 +23,7 @@ from importlib import resources
 from typing import Any
 
 from referee.games import registry
+from referee.judge.core import queue_check
 from referee.judge.core.adjudicate import Replay
 from referee.judge.core.verdict_words import verdict_line as line
 from referee.judge.core.verdicts import Verdict
@@ -210,7 +211,12 @@ def _source(verdict: Verdict, text: str | None, first_line: int, private: bool) 
 
 
 def _payload(
-    verdict: Verdict, record: Record | None, source: dict[str, Any] | None, private: bool, steps: Steps | None
+    verdict: Verdict,
+    record: Record | None,
+    source: dict[str, Any] | None,
+    private: bool,
+    steps: Steps | None,
+    queues: dict[str, object] | None = None,
 ) -> Iterator[bytes]:
     """The page's JSON, everything the script needs (`private`: e-mail addresses left
     out), piece by piece: the keys in the order of one `json.dumps` of it all."""
@@ -231,6 +237,10 @@ def _payload(
         "colours": svg.MARK_COLOURS,
         "clock": verdict.clock.text() if verdict.clock is not None else None,
     }
+    if queues is None and record is not None:
+        queues = queue_check.page_view(record)
+    if queues is not None:  # conditional moves (PLAY.md §9): only on a record that holds them
+        tail["queues"] = queues
     yield _escaped("]," + _json(tail)[1:]).encode("utf-8")
 
 
@@ -283,12 +293,15 @@ def pieces(
     first_line: int = 1,
     private: bool = False,
     back: tuple[str, str] | None = None,
+    queues: dict[str, object] | None = None,
 ) -> Iterator[bytes]:
     """The page of a record, piece by piece (UTF-8): its verdict, its tags (`record`), its
     frames as `steps` holds them (None: no board), and for a malformed record the source
     `text` (whose first line is line `first_line` of its file). `private` leaves the
     players' e-mail addresses out of the tags and the source shown (a page for the
-    public); `back` is a link (address, words) shown above the verdict."""
+    public); `back` is a link (address, words) shown above the verdict; `queues`: the
+    queue view of a record read as a stream (`queue_check.page_view`), else made from
+    `record`."""
     drawing = steps.drawing if steps is not None else None
     source = _source(verdict, text, first_line, private)
     nav = "" if back is None else f'<nav><a href="{html.escape(back[0])}">{html.escape(back[1])}</a></nav>\n'
@@ -297,7 +310,7 @@ def pieces(
         "TITLE": html.escape(line(verdict)),
         "STYLE": _asset("page.css"),
         "BOARD": "" if drawing is None else _board(drawing),
-        "DATA": _payload(verdict, record, source, private, steps),
+        "DATA": _payload(verdict, record, source, private, steps, queues),
         "SCRIPT": _asset("page.js"),
     }
     template = _asset("page.html")

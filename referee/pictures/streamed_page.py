@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from referee.games import registry
 from referee.games.api import GameState
+from referee.judge.core import queue_check
 from referee.judge.core.adjudicate import Played, Replay
 from referee.judge.core.verdict_words import turn_text
 from referee.judge.core.verdicts import Problem, Status, Verdict
@@ -62,6 +63,8 @@ class Follower:
         self.turn: Turn | None = None  # the turn of the action given last, its place and label
         self.number = 0
         self.label = ""
+        self.queued: list[RecordItem] | None = None  # the items from the first queue command on (PLAY.md §9)
+        self.queued_after = 0  # the turns before them
 
     def follow(self, items: Iterator[RecordItem], replay: Replay) -> Iterator[RecordItem]:
         """`lean_replay`'s `follow`: the start frame, then the items watched."""
@@ -82,6 +85,10 @@ class Follower:
         """One item as `referee.pictures.steps._notes` reads the record's: a comment before
         a turn's first action goes with that action, one between turns with the last action
         before it, one before the first turn nowhere."""
+        if self.queued is None and queue_check.holds_marks(item):
+            self.queued, self.queued_after = [], self.turns
+        if self.queued is not None:
+            self.queued.append(item)
         if isinstance(item, Comment):
             if self.last is not None:
                 self._note(self.last, item.text.strip())
@@ -207,4 +214,11 @@ def streamed_page(name: str, index: int) -> Page | Problem:
             return whole
         streamed, steps = whole, page.of_replay(whole)
     text = streamed.source.decode("utf-8", "replace") if streamed.verdict.status == Status.MALFORMED else None
-    return Page(streamed.verdict, page.pieces(streamed.verdict, streamed.record, steps, text, streamed.first_line))
+    queues = None
+    if follower.queued is not None and streamed.record is not None:
+        kept = streamed.record._replace(items=tuple(follower.queued))
+        queues = queue_check.page_view(kept, follower.queued_after)
+    return Page(
+        streamed.verdict,
+        page.pieces(streamed.verdict, streamed.record, steps, text, streamed.first_line, queues=queues),
+    )

@@ -88,7 +88,7 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
             "message": report.message,
         }
     outcome, ongoing = verdict.outcome, verdict.ongoing
-    return {
+    fields: dict[str, Any] = {
         "source": verdict.source,
         "record": verdict.record,
         "game": verdict.game,
@@ -110,6 +110,9 @@ def verdict_fields(verdict: Verdict) -> dict[str, Any]:
         "suggestions": list(verdict.suggestions),
         "offset": verdict.offset,
     }
+    if verdict.queues:  # PLAY.md §9: only for a record that holds queue commands
+        fields["queues"] = {state.side: state.fields() for state in verdict.queues}
+    return fields
 
 
 def json_line(value: dict[str, Any]) -> str:
@@ -138,8 +141,9 @@ def verdict_json(verdict: Verdict) -> str:
         hints,
         clock,
         offset,
+        queues,
     ) = verdict
-    if error is not None or clock is not None:
+    if error is not None or clock is not None or queues:
         return _json(verdict_fields(verdict))
     quoted = _quote or _load_quote()
     winners: tuple[str, ...] = ()

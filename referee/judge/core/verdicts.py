@@ -16,6 +16,7 @@ from referee.notation.timing import format_instant
 
 if TYPE_CHECKING:
     from referee.judge.core.clock_walk import ClockView
+    from referee.judge.core.queue_check import QueueState
 
 
 class ProblemKind(StrEnum):
@@ -90,6 +91,9 @@ class Verdict(NamedTuple):
     offset: int = 0
     """The byte offset of the record's `[Game` in its source (a byte-order mark counts),
     so a tool can seek straight to the record; 0 for a record not read from a source."""
+    queues: tuple[QueueState, ...] = ()
+    """Each side's conditional moves (PLAY.md §9) as `check` verified them; () when the
+    record holds no queue command."""
 
     @property
     def legal(self) -> bool:

@@ -318,13 +318,21 @@ def reply_hint(token: str, keyed: bool = False) -> str:
             "  Key: your passphrase\n"
             f"  Token: {token}\n"
             "(a message without your passphrase is not accepted; the token keeps your\n"
-            "moves to the board shown here, and changes with every move)."
+            "moves to the board shown here, and changes with every move).\n" + QUEUE_HINT
         )
     return (
         "To play, answer with your moves as plain text. A line\n"
         f"  Token: {token}\n"
-        "makes sure they are played only on the board shown here."
+        "makes sure they are played only on the board shown here.\n" + QUEUE_HINT
     )
+
+
+QUEUE_HINT = (
+    "Once you have moved, you may queue replies ahead: a message of lines\n"
+    "  if THEIR TURNS then YOUR REPLY\n"
+    "is played for you when they play those turns (`queue` shows it, `queue clear` removes it)."
+)
+"""How to queue replies (PLAY.md §9), in every "your move" text and every digest."""
 
 
 def games_hint() -> str:
@@ -334,7 +342,7 @@ def games_hint() -> str:
         "To play in one of them, answer with its [ID] in the Subject and these two\n"
         "lines above your moves:\n"
         "  Key: your passphrase\n"
-        "  Token: (that game's token, as above)"
+        "  Token: (that game's token, as above)\n" + QUEUE_HINT
     )
 
 

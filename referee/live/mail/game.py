@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from referee import store
 from referee.errors import UsageError
@@ -25,6 +25,9 @@ from referee.judge.core.verdict_words import describe, plural
 from referee.live import play
 from referee.live.mail.compose import Turn
 from referee.live.mail.players import Roster, roster
+
+if TYPE_CHECKING:
+    from referee.live.play.queues import Notice
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,8 @@ class Played(NamedTuple):
     """What an offer came to (`draw-offered`, `undo-offered`, `drawn`, `undone`), or None."""
     replayed: Replay | None = None
     """The game as written, replayed once by `play` (None when refused, or not given)."""
+    notices: tuple[Notice, ...] = ()
+    """Words for one side's player alone (a spent queue, PLAY.md §9)."""
 
 
 def open_game(path: Path) -> Game:
@@ -169,7 +174,14 @@ def submit(
     # play names the game by its path; players see the file's name, not the GM's folders.
     refusal = result.error.replace(str(game.path), game.path.name) if result.error is not None else None
     return Played(
-        result.written, refusal, tuple(result.suggestions), turn, result.token, result.agreement, result.replayed
+        result.written,
+        refusal,
+        tuple(result.suggestions),
+        turn,
+        result.token,
+        result.agreement,
+        result.replayed,
+        tuple(result.notices),
     )
 
 
@@ -205,7 +217,7 @@ def roll_refused(game: Game, moves: str) -> str | None:
 
 
 def unaddressed(folder: Path) -> list[str]:
-    """`mail --check-games`: one line for every game file of the folder with a side in play
+    """`mail check`: one line for every game file of the folder with a side in play
     whose tag names no address (nobody would be told to move), or that cannot be read."""
     lines: list[str] = []
     for path in sorted(folder.glob("*.rgn")):

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from referee import store
 from referee.errors import BusyError, ExitStatus, UsageError
 from referee.judge.core.clock_walk import current_instant
 from referee.judge.core.verdict_words import plural
-from referee.live.mail import asked, compose, delivery, game, incoming, log, players, policy
+from referee.live.mail import asked, compose, delivery, game, incoming, log, players, policy, queued
 from referee.live.mail.body import Request, Submission, not_a_move, read_body
 from referee.live.mail.compose import Answer, Kind
 from referee.live.mail.headers import Head, read_head
@@ -332,6 +332,10 @@ def _answers(
             keys_asked=keys is not None,
             wait=settings.wait,
         )
+    wanted = queued.wants(submission) if submission.salt is None else None
+    if wanted is not None:  # conditional moves (PLAY.md §9): `if ...`, `queue`, `queue clear`
+        context = _queue_context(game_id, current, player, keys, settings)
+        return queued.answer(wanted, submission, **context, message_id=message.message_id)
     names = _names(current)
     writes = submission.salt is not None or submission.request is Request.PLAY
     if (
@@ -488,7 +492,21 @@ def _play(
     answers = policy.narrowed(answers, settings.digest, player.address, movers, everyone)
     if seed is not None and after.finished:
         answers += _revealed(game_id, after, seed, settings)
-    return answers, [], Outcome.PLAYED
+    return answers + queued.notices(game_id, after, played.notices), [], Outcome.PLAYED
+
+
+def _queue_context(
+    game_id: str, current: game.Game, player: players.Player, keys: object, settings: Settings
+) -> dict[str, Any]:
+    keyed = keys is not None
+    return {
+        "game_id": game_id,
+        "current": current,
+        "player": player,
+        "keyed": keyed,
+        "wait": settings.wait,
+        "folder": settings.games,
+    }
 
 
 def _to_everyone(after: game.Game, kind: Kind, body: Callable[[bool], str], svg: str | None) -> list[Answer]:

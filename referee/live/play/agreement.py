@@ -292,6 +292,7 @@ class _Request:
             next=core.next_text(verdict, token),
             headline=verdict_line(verdict),
             agreement=agreement,
+            instant=self.now,
             replayed=again,
         )
         return result, text

@@ -29,7 +29,7 @@ from referee.judge.core.turn_token import canonical_text, token_of, turn_token
 from referee.judge.core.verdict_words import describe, verdict_fields, verdict_line
 from referee.judge.core.verdicts import Verdict, annotated, relocated, with_claim
 from referee.judge.sources import record_sources
-from referee.live.play import changes, keys, move_clock, submission
+from referee.live.play import changes, keys, move_clock, queues, submission
 from referee.live.play.plan import Plan, Refusal, replace_moves, rolled, with_roll
 from referee.live.play.result import PlayResult
 from referee.notation.comment_commands import Command
@@ -96,6 +96,7 @@ def playing(
         game.as_of, game.grants = as_of, list(grants)
         move_clock.as_of(game.current.verdict, as_of, strict=True)
         result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+        result = dataclasses.replace(result, instant=game.now)
         if text is not None and not (moves and moves.strip()) and (grants or salts):
             what = reason or _no_move_text(grants, salts)
             result = dataclasses.replace(result, retoken=changes.change(path, game.token, result.token, what, game.now))
@@ -141,11 +142,45 @@ def decided(
         if dry_run and result.exit_code == 0:
             result = dataclasses.replace(result, notice="dry run: nothing written")
         if text is not None and not dry_run:
+            text, result = _settled(path, current, text, result)
             store.write(path, text)  # at once, or with the rest of the operation it is part of
             if result.retoken is not None:
                 changes.note(path, result.retoken)  # with the game: why its token changed
             result = dataclasses.replace(result, written=True)
     return result
+
+
+def _settled(path: Path, current: Replay, text: str, result: PlayResult) -> tuple[str, PlayResult]:
+    """The text to write once the game's queues are settled (PLAY.md §9: commitments
+    entered, queued replies played in the same write, spent queues told, queues revealed
+    at the end), and the result that says so. A game on which no queue was ever set is
+    written as decided, at the cost of one look for its queue folder."""
+    if not queues.has_queues(path):
+        return text, result
+    instant = result.instant if result.instant is not None else clock_walk.current_instant()
+
+    def play(game: Path, replay: Replay, moves: str, side: str) -> tuple[PlayResult, str | None]:
+        return judged(game, replay, moves, as_side=side, now=instant)
+
+    done = queues.settled(path, current, text, instant, play)
+    if not done.changed:
+        return text, result
+    replay = replay_file(path, done.text.encode("utf-8"))
+    token = token_of(replay)
+    verdict = annotated(replay.verdict, token)
+    state = replay.state
+    result = dataclasses.replace(
+        result,
+        token=token,
+        verdict=verdict_fields(verdict),
+        events=[*result.events, *done.events],
+        notices=(*result.notices, *done.notices),
+        board=state.render() if state is not None else result.board,
+        next=next_text(verdict, token),
+        headline=verdict_line(verdict),
+        replayed=replay,
+    )
+    return done.text, result
 
 
 def refuse(path: Path, message: str, *, dry_run: bool, wait: float, known: Known | None = None) -> PlayResult:

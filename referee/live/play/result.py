@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from referee.judge.core.adjudicate import Replay
     from referee.live.play.changes import TokenChange
+    from referee.live.play.queues import Notice
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,11 @@ class PlayResult:
     retoken: TokenChange | None = None
     """A writing that changed the token but not the board (a grant, a salt, a new side
     tag: `changes.py`), kept in tokens.log once written; None for moves and refusals."""
+    instant: int | None = None
+    """The instant the submission was stamped at (seconds since the epoch), for the
+    queued replies it triggers (PLAY.md §9: stamped at the same instant); None: unknown."""
+    notices: tuple[Notice, ...] = ()
+    """Words for one side alone (a spent queue, PLAY.md §9) or for every player."""
     replayed: Replay | None = field(default=None, repr=False, compare=False)
     """The replay of the record as written (or as it would be, with a dry run), so that an
     answer can draw its board without reading the game again; None when refused."""
@@ -66,6 +72,7 @@ class PlayResult:
         if self.notice:
             lines.append(self.notice)
         lines.extend(self.events)
+        lines.extend(str(notice) for notice in self.notices)
         if self.board:
             lines += ["", self.board, ""]
         if self.next:

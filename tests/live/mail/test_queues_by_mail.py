@@ -1,0 +1,115 @@
+"""Conditional moves by mail (PLAY.md §9): a body whose first word is `if` is a queue (a
+write: `Token:` needed where passphrases are kept), `queue` shows it to its sender alone,
+`queue clear` removes it; the commitment is told to every player, queued replies are
+announced to every player as "(queued)", and a spent queue is told to its side alone."""
+
+from __future__ import annotations
+
+import io
+import json
+from email.message import EmailMessage
+from pathlib import Path
+
+from referee.live import mail
+from tests.helpers.mail import GM, message, outbox_messages, write_game
+
+ANN, BO = "ann@example.org", "bo@example.org"
+
+
+class Table:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.path = write_game(folder, "g1", "pikemen", {"Red": ANN, "Blue": BO}, '[GameId "g1"]')
+        self.settings = mail.settings(folder, sender=GM)
+        self.outbox = folder / "outbox"
+
+    def send(self, sender: str, body: str, message_id: str | None = None) -> list[tuple[list[str], str]]:
+        sent = message(sender, "[g1] my turn", body, message_id=message_id)
+        handled = mail.run(io.BytesIO(sent.as_bytes()), self.settings)
+        assert handled.exit_code == 0, handled.notes
+        answers = outbox_messages(self.outbox) if self.outbox.exists() else []
+        for path in self.outbox.glob("*.eml"):
+            path.unlink()
+        return [(sorted(a.addr_spec for a in answer["To"].addresses), _text(answer)) for answer in answers]
+
+
+def _text(answer: EmailMessage) -> str:
+    body = answer.get_body(("plain",))
+    assert body is not None
+    content = body.get_content()
+    assert isinstance(content, str)
+    return content
+
+
+def test_a_queue_by_mail_is_committed_to_everyone_played_as_queued_and_shown_to_its_sender_only(
+    tmp_path: Path,
+) -> None:
+    table = Table(tmp_path)
+    told = table.send(BO, "if R: f3(N) then B: a4(NE)\nif R: f3(E) then B: a4(E)\n")
+    assert len(told) == 1
+    to, text = told[0]
+    assert to == [ANN, BO]
+    assert "Blue has queued replies; commitment sha256:" in text
+    assert "a4(NE)" not in text  # the queue itself stays secret
+    shown = table.send(BO, "queue")
+    assert [to for to, _ in shown] == [[BO]]
+    assert "if R: f3(E) then B: a4(E)" in shown[0][1]
+    ann_view = table.send(ANN, "queue")
+    assert "Red has no queued replies" in ann_view[0][1]
+    played = table.send(ANN, "f3(N)")
+    everyone = sorted({address for to, _ in played for address in to})
+    assert everyone == [ANN, BO]
+    moves = [(to, text) for to, text in played if "played in game g1" in text]
+    assert sorted(address for to, _ in moves for address in to) == [ANN, BO]
+    assert all("Blue plays B: a4(NE) (queued)" in text for _, text in moves)
+    notices = [text for to, text in played if "queue is spent" in text]
+    assert notices and all(to == [BO] for to, text in played if "queue is spent" in text)
+    assert "{[%by-queue Blue]}" in table.path.read_text()
+
+
+def test_queue_clear_by_mail_and_a_refusal_to_the_sender_alone(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    refused = table.send(BO, "if R: f3(N) then R: f3(E)\n")
+    assert [to for to, _ in refused] == [[BO]]
+    assert "was not stored" in refused[0][1] and "a reply is a turn of Blue's" in refused[0][1]
+    table.send(BO, "if R: f3(N) then B: a4(NE)\n")
+    cleared = table.send(BO, "queue clear")
+    assert cleared[0][0] == [ANN, BO] and "Blue has cleared its queued replies" in cleared[0][1]
+    played = table.send(ANN, "f3(N)")
+    assert not any("(queued)" in text for _, text in played)
+    assert "{[%queued Blue none]}" in table.path.read_text()
+
+
+def test_a_comment_command_in_a_mailed_queue_is_refused(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    told = table.send(BO, "if R: f3(N) then B: a4(NE) {[%by-queue Blue]}\n")
+    assert [to for to, _ in told] == [[BO]]
+    assert "comment commands are written by the referee" in told[0][1]
+    assert not (tmp_path / "g1.rgn.queue").exists()
+
+
+def test_with_passphrases_a_queue_needs_the_current_token(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    from referee.live import mail as gateway
+
+    for address in (ANN, BO):
+        gateway.add_player(tmp_path, address, f"secret of {address}", 5)
+    told = table.send(BO, f"Key: secret of {BO}\nif R: f3(N) then B: a4(NE)\n")
+    assert "carries no Token: line" in told[0][1]
+    assert not (tmp_path / "g1.rgn.queue" / "Blue").exists()
+    from referee.live.play import token_of
+    from referee.live.play.core import read_game, replay_file
+
+    token = token_of(replay_file(table.path, read_game(table.path)))
+    told = table.send(BO, f"Key: secret of {BO}\nToken: {token}\nif R: f3(N) then B: a4(NE)\n")
+    assert "Blue has queued replies; commitment sha256:" in told[0][1]
+
+
+def test_a_queue_delivered_twice_is_queued_once(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    first = table.send(BO, "if R: f3(N) then B: a4(NE)\n", message_id="<q-1@example.org>")
+    assert "Blue has queued replies" in first[0][1]
+    again = table.send(BO, "if R: f3(N) then B: a4(NE)\n", message_id="<q-1@example.org>")
+    assert [to for to, _ in again] == [[BO]] and again[0][1].startswith("This message")
+    stored = json.loads((tmp_path / "g1.rgn.queue" / "Blue").read_text())
+    assert len(stored["queues"]) == 1
