@@ -244,11 +244,20 @@ class Start(NamedTuple):
 
 
 class RuleError(ValueError):
-    """An action or turn that breaks a rule of the game. `message` is in a player's words."""
+    """An action or turn that breaks a rule of the game. `message` is in a player's words.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    Written `IllegalActionError("{square} is empty", square=name)`, the message is an English
+    template with named parameters: `template` and `params` keep them apart, so that the
+    referee can show the message in a player's language (referee/speech.py `rule_text`,
+    docs/languages.md) while this package knows nothing of languages. A message written
+    whole (no parameters) is its own template."""
+
+    def __init__(self, message: str, /, **params: object) -> None:
+        text = message.format(**params) if params else message
+        super().__init__(text)
+        self.message = text
+        self.template = message
+        self.params: dict[str, object] = params
 
 
 class IllegalActionError(RuleError):

@@ -1,0 +1,210 @@
+"""Speech: what the referee says to a person, in that person's language (issue 49,
+docs/languages.md).
+
+Every text a player or a user reads is an English message id with `{name}` placeholders,
+marked where it is written with `N_` (or written in a call of a `Speaker`) so that Babel
+extracts it into `referee/locale/referee.pot`. A message is translated only when it is
+shown: `speaker(lang)(message, name=value)` looks it up in the language's catalogue
+(`referee/locale/LANG/LC_MESSAGES/referee.mo`, read with the standard library's
+`gettext`) and fills in the parameters. English needs no catalogue: its speaker formats
+the message id itself, so the English default costs one dictionary look-up at most, and
+`check` never calls this module at all (its verdict lines are English by their
+specification, and `--json` never changes with the language).
+
+The engines in `games/` know nothing of this module: a rule error carries its English
+template and its parameters (`RuleError.template`, `RuleError.params`, games/values.py),
+and `rule_text` translates it at the point where a refusal shows it. Parameters that are
+words of a game (a side's name, a colour) are translated in the context `game word`; the
+notation (squares, moves, RGN) is never translated.
+
+The pseudo-language `qps` (no catalogue: built from the template itself) writes every
+message of the template between `⟦` and `⟧`: a text shown under it that holds English
+outside those brackets did not go through the catalogue (tests/test_speech.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import os
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DOMAIN = "referee"
+LOCALE_DIR = Path(__file__).parent / "locale"
+TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+DEFAULT = "en"
+PSEUDO = "qps"
+"""The pseudo-language of the tests (a private-use code of ISO 639, as Windows' `qps-ploc`)."""
+WORD = "game word"
+"""The message context of a game's own words in a rule message: sides, colours, pieces."""
+
+_LANG = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction where it is written; it is translated where it is shown."""
+    return message
+
+
+def N_word(word: str) -> str:
+    """Marks one game word (a side, a colour) for extraction in the context `game word`."""
+    return word
+
+
+def normal(lang: str | None) -> str:
+    """A language code as the catalogues name it (`es`, `pt_BR`), or the default (English)
+    for anything that is not one: `es-ES` and `es_ES.UTF-8` read as `es_ES`."""
+    if not lang:
+        return DEFAULT
+    code = lang.strip().split(".")[0].split("@")[0].replace("-", "_")
+    head, _, region = code.partition("_")
+    code = head.lower() + (f"_{region.upper()}" if region else "")
+    return code if _LANG.fullmatch(code) else DEFAULT
+
+
+def languages() -> tuple[str, ...]:
+    """The languages this installation speaks: English and every folder with a catalogue."""
+    found = sorted(path.parent.parent.name for path in LOCALE_DIR.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+    return (DEFAULT, *found)
+
+
+def known(lang: str) -> bool:
+    """Whether `lang` (normalised) has a catalogue, or is English or the pseudo-language."""
+    code = normal(lang)
+    return code in (DEFAULT, PSEUDO) or _catalogue_path(code) is not None
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the command line, as gettext reads it: the first of `LANGUAGE`
+    (a colon-separated list, its first known entry), `LC_ALL`, `LC_MESSAGES`, `LANG` that
+    is set; `C` and `POSIX` are English."""
+    env = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if not value:
+            continue
+        for entry in value.split(":") if name == "LANGUAGE" else [value]:
+            if entry in ("C", "POSIX") or entry.startswith("C."):
+                return DEFAULT
+            spoken = speaker(entry).lang
+            if spoken != DEFAULT or normal(entry).partition("_")[0] == DEFAULT or name != "LANGUAGE":
+                return spoken
+    return DEFAULT
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """Says messages in one language: `say(message, **params)`, `say.word(word)`."""
+
+    lang: str
+
+    def __call__(self, message: str, /, **params: object) -> str:
+        text = _translations(self.lang).gettext(message) if self.lang != DEFAULT else message
+        return text.format(**params) if params else text
+
+    def plural(self, singular: str, plural: str, count: int, /, **params: object) -> str:
+        if self.lang == DEFAULT:
+            text = singular if count == 1 else plural
+        else:
+            text = _translations(self.lang).ngettext(singular, plural, count)
+        return text.format(count=count, **params)
+
+    def word(self, word: str) -> str:
+        """A game's word (a side, a colour) in this language, or as written where the
+        catalogue has none (a name, a move)."""
+        if self.lang == DEFAULT:
+            return word
+        return _translations(self.lang).pgettext(WORD, word)
+
+    def __repr__(self) -> str:
+        return f"<Speaker {self.lang}>"
+
+
+ENGLISH = Speaker(DEFAULT)
+
+
+def speaker(lang: str | None) -> Speaker:
+    """The speaker of a language (normalised; a language without a catalogue speaks its
+    base language's, else English)."""
+    code = normal(lang)
+    if code in (DEFAULT, PSEUDO):
+        return Speaker(code) if code == PSEUDO else ENGLISH
+    if _catalogue_path(code) is None:
+        base = code.partition("_")[0]
+        return Speaker(base) if _catalogue_path(base) is not None else ENGLISH
+    return Speaker(code)
+
+
+def rule_text(error: BaseException, say: Speaker) -> str:
+    """A rule error of an engine (games/values.py RuleError) in the speaker's language: its
+    template translated, its parameters that are game words translated, the notation kept."""
+    template = getattr(error, "template", None)
+    params = getattr(error, "params", None)
+    if say.lang == DEFAULT or not isinstance(template, str):
+        return str(error)
+    values = {key: say.word(value) if isinstance(value, str) else value for key, value in (params or {}).items()}
+    translated = say(template)
+    try:
+        return translated.format(**values)
+    except (KeyError, IndexError, ValueError):  # a catalogue whose placeholders differ: the English
+        return str(error)
+
+
+def placeholders(message: str) -> frozenset[str]:
+    """The names of a message's `{name}` placeholders (the catalogue test compares them)."""
+    try:
+        return frozenset(name for _, name, _, _ in string.Formatter().parse(message) if name is not None)
+    except ValueError:
+        return frozenset({"<malformed>"})
+
+
+def _catalogue_path(code: str) -> Path | None:
+    path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    return path if path.is_file() else None
+
+
+@functools.cache
+def _translations(code: str) -> gettext.NullTranslations:
+    if code == PSEUDO:
+        return _Pseudo()
+    path = _catalogue_path(code)
+    if path is None:
+        return gettext.NullTranslations()
+    with path.open("rb") as handle:
+        return gettext.GNUTranslations(handle)
+
+
+class _Pseudo(gettext.NullTranslations):
+    """Every message of the template between ⟦ and ⟧ (placeholders kept as they are);
+    a message the template lacks stays bare, so the tests see it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._known = _template_ids()
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧" if ("", message) in self._known else message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return self.gettext(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"⟦{message}⟧" if (context, message) in self._known else message
+
+
+def _template_ids() -> frozenset[tuple[str, str]]:
+    from babel.messages.pofile import read_po  # the tests' tool: only the pseudo-language reads the template
+
+    with TEMPLATE.open("rb") as handle:
+        catalog = read_po(handle)
+    ids: set[tuple[str, str]] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        for one in message.id if isinstance(message.id, tuple) else (message.id,):
+            ids.add((message.context or "", one))
+    return frozenset(ids)
