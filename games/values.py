@@ -306,7 +306,9 @@ def check_round(expected: int | None, written: int | None) -> None:
         raise IllegalTurnError("a setup turn carries no round number")
     if written != expected:  # (by value: `0001.` is round 1; a round of thousands of digits is quoted cut)
         shown = str(written)
-        raise IllegalTurnError(f"this turn is in round {expected}, not round {shorten(shown)}")
+        raise IllegalTurnError(
+            "this turn is in round {expected}, not round {written}", expected=expected, written=shorten(shown)
+        )
 
 
 MAX_DIGITS = 6
