@@ -139,19 +139,65 @@ def speaker(lang: str | None) -> Speaker:
     return Speaker(code)
 
 
-def rule_text(error: BaseException, say: Speaker) -> str:
-    """A rule error of an engine (games/values.py RuleError) in the speaker's language: its
-    template translated, its parameters that are game words translated, the notation kept."""
-    template = getattr(error, "template", None)
-    params = getattr(error, "params", None)
-    if say.lang == DEFAULT or not isinstance(template, str):
-        return str(error)
-    values = {key: say.word(value) if isinstance(value, str) else value for key, value in (params or {}).items()}
-    translated = say(template)
-    try:
-        return translated.format(**values)
-    except (KeyError, IndexError, ValueError):  # a catalogue whose placeholders differ: the English
-        return str(error)
+def rule_text(text: str, say: Speaker) -> str:
+    """An engine's rule message (games/values.py RuleError), shown as English text, in the
+    speaker's language: the catalogue's template that reads it is found (the most specific
+    first), its parameters taken out of the text, the game words among them translated,
+    the rest (squares, moves: the notation) kept as written. Text no template reads is
+    returned as it is."""
+    if say.lang == DEFAULT:
+        return text
+    for pattern, template in _readers(say.lang):
+        found = pattern.fullmatch(text)
+        if found is None:
+            continue
+        values = {name: say.word(value) for name, value in found.groupdict().items()}
+        try:
+            return _bare(say(template)).format(**values)
+        except (KeyError, IndexError, ValueError):  # a translation whose placeholders differ
+            return text
+    return text
+
+
+_FIELD = re.compile(r"\{(\w+)(![rsa])?(:[^{}]*)?\}")
+
+
+def _bare(template: str) -> str:
+    """A template whose placeholders are filled with text already converted: `{x!r}` is `{x}`."""
+    return _FIELD.sub(lambda found: "{" + found.group(1) + "}", template)
+
+
+@functools.cache
+def _readers(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """A reader for every message with placeholders that the language translates."""
+    translations = _translations(code)
+    ids = (
+        [message for context, message in _template_ids() if not context]
+        if code == PSEUDO
+        else [key for key in getattr(translations, "_catalog", {}) if isinstance(key, str)]
+    )
+    readers = []
+    for message in ids:
+        if "{" not in message or not placeholders(message) or "<malformed>" in placeholders(message):
+            continue
+        pattern, literal = _reader(message)
+        readers.append((literal, pattern, message))
+    readers.sort(key=lambda item: -item[0])
+    return tuple((pattern, message) for _, pattern, message in readers)
+
+
+def _reader(template: str) -> tuple[re.Pattern[str], int]:
+    parts: list[str] = []
+    seen: set[str] = set()
+    literal = 0
+    for text, name, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(text))
+        literal += len(text)
+        if name is None:
+            continue
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+        seen.add(name)
+    return re.compile("".join(parts), re.DOTALL), literal
 
 
 def placeholders(message: str) -> frozenset[str]:
@@ -206,5 +252,5 @@ def _template_ids() -> frozenset[tuple[str, str]]:
         if not message.id:
             continue
         for one in message.id if isinstance(message.id, tuple) else (message.id,):
-            ids.add((message.context or "", one))
+            ids.add((message.context or "", str(one)))
     return frozenset(ids)

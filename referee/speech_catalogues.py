@@ -96,7 +96,9 @@ def _update(po: Path, pot: Catalog) -> None:
     catalog.update(pot, no_fuzzy_matching=True)
     out = io.BytesIO()
     write_po(out, catalog, sort_output=True, width=100, ignore_obsolete=True)
-    store.write_atomically(po, b"\n".join(line for line in out.getvalue().split(b"\n") if not line.startswith(b'"POT-Creation')))
+    store.write_atomically(
+        po, b"\n".join(line for line in out.getvalue().split(b"\n") if not line.startswith(b'"POT-Creation'))
+    )
 
 
 def main(argv: Sequence[str]) -> int:

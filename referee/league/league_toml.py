@@ -72,6 +72,8 @@ class LeaguePlayer:
     address: str
     notify: tuple[str, ...] = ()
     """Apprise URLs where this player also gets the league's notices (docs/league.md)."""
+    lang: str | None = None
+    """The language this player reads (`[[player]] lang = "es"`; None: the league's), docs/languages.md."""
 
     @property
     def tag(self) -> str:
@@ -107,6 +109,14 @@ class LeagueConfig:
     mailed to its players (docs/league.md, "What players get")."""
     notify_games: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Per game ID (`[notify_games] "r1-t1" = [...]`), Apprise URLs for that game's notices."""
+    lang: str = "en"
+    """The league's language (`lang = "es"`): its site, and every player's mail unless the
+    player's own `lang` says otherwise (docs/languages.md)."""
+
+    def lang_of(self, address: str) -> str:
+        """The language a player (by address) reads: their own, else the league's."""
+        found = self.player(address)
+        return found.lang if found is not None and found.lang is not None else self.lang
 
     def __repr__(self) -> str:
         control = f", time_control={self.time_control}" if self.time_control is not None else ""
@@ -147,10 +157,11 @@ KNOWN_KEYS = (
     "notify",
     "notify_games",
     "tell_players",
+    "lang",
     "player",
 )
 PLAYER_KEYS = ("name", "address")
-PLAYER_OPTIONAL_KEYS = ("notify",)
+PLAYER_OPTIONAL_KEYS = ("notify", "lang")
 MAX_NOTIFY_URL = 2000
 
 
@@ -264,6 +275,7 @@ class _Reader:
             notify=self.urls("notify", data.get("notify", [])),
             tell_players=self.flag("tell_players", data.get("tell_players", False)),
             notify_games=self.notify_games(data.get("notify_games", {})),
+            lang=self.lang("lang", data.get("lang", "en")),
         )
         if need_players and per_game == 2 and pairing is not Pairing.SWISS and rounds is not None:
             from referee.league.pairing import cycle_rounds
@@ -274,6 +286,17 @@ class _Reader:
                     "rounds", f"a {pairing.value} of {len(players)} players has {most} rounds, not {rounds}"
                 )
         return config
+
+    def lang(self, key: str, value: object) -> str:
+        """A language this referee speaks (docs/languages.md), as its catalogue names it."""
+        from referee import speech
+
+        text = self.text(key, value).strip()
+        code = speech.normal(text)
+        if not speech.known(code) or code == speech.PSEUDO or (code == speech.DEFAULT and text.lower()[:2] != "en"):
+            spoken = ", ".join(f'"{lang}"' for lang in speech.languages())
+            raise self.fail(key, f"must be a language this referee speaks ({spoken}), not {text!r}")
+        return speech.speaker(code).lang
 
     def flag(self, key: str, value: object) -> bool:
         if not isinstance(value, bool):
@@ -335,7 +358,7 @@ class _Reader:
                 raise self.fail(where, 'must be a table with name = "..." and address = "..."')
             for key in entry:
                 if key not in PLAYER_KEYS + PLAYER_OPTIONAL_KEYS:
-                    raise self.fail(f"{where}.{key}", "unknown key (a player has name, address and notify)")
+                    raise self.fail(f"{where}.{key}", "unknown key (a player has name, address, notify and lang)")
             for key in PLAYER_KEYS:
                 if key not in entry:
                     raise self.fail(f"{where}.{key}", "is required")
@@ -347,7 +370,8 @@ class _Reader:
                 if other.name.casefold() == name.casefold():
                     raise self.fail(f"{where}.name", f"{name!r} is already player {other.number}'s name")
             notify = self.urls(f"{where}.notify", entry.get("notify", []))
-            players.append(LeaguePlayer(number, name, address, notify))
+            lang = self.lang(f"{where}.lang", entry["lang"]) if "lang" in entry else None
+            players.append(LeaguePlayer(number, name, address, notify, lang))
         return tuple(players)
 
 
