@@ -25,13 +25,16 @@ outside those brackets did not go through the catalogue (tests/test_speech.py).
 from __future__ import annotations
 
 import functools
-import gettext
 import os
 import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import gettext
 
 DOMAIN = "referee"
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -215,8 +218,10 @@ def _catalogue_path(code: str) -> Path | None:
 
 @functools.cache
 def _translations(code: str) -> gettext.NullTranslations:
+    import gettext  # only to speak a language other than English
+
     if code == PSEUDO:
-        return _Pseudo()
+        return _pseudo()
     path = _catalogue_path(code)
     if path is None:
         return gettext.NullTranslations()
@@ -224,22 +229,24 @@ def _translations(code: str) -> gettext.NullTranslations:
         return gettext.GNUTranslations(handle)
 
 
-class _Pseudo(gettext.NullTranslations):
+def _pseudo() -> gettext.NullTranslations:
     """Every message of the template between ⟦ and ⟧ (placeholders kept as they are);
     a message the template lacks stays bare, so the tests see it."""
+    import gettext
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._known = _template_ids()
+    known = _template_ids()
 
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧" if ("", message) in self._known else message
+    class Pseudo(gettext.NullTranslations):
+        def gettext(self, message: str) -> str:
+            return f"⟦{message}⟧" if ("", message) in known else message
 
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return self.gettext(msgid1 if n == 1 else msgid2)
+        def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+            return self.gettext(msgid1 if n == 1 else msgid2)
 
-    def pgettext(self, context: str, message: str) -> str:
-        return f"⟦{message}⟧" if (context, message) in self._known else message
+        def pgettext(self, context: str, message: str) -> str:
+            return f"⟦{message}⟧" if (context, message) in known else message
+
+    return Pseudo()
 
 
 def _template_ids() -> frozenset[tuple[str, str]]:

@@ -12,9 +12,9 @@ from email.utils import format_datetime, make_msgid
 from enum import Enum
 from typing import NamedTuple
 
+from referee import spoken_lines as spoken
 from referee.judge.core.clock_walk import current_instant
 from referee.live.addresses import clean_header_text
-from referee.live.mail import spoken
 from referee.live.mail.folding import POLICY
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.replies import Doubt

@@ -1,4 +1,5 @@
-"""The game's own lines of an answer in the player's language (issue 49, docs/languages.md):
+"""The game's own lines in a reader's language (issue 49, docs/languages.md), for the mail
+gateway's answers and the command line's verdicts:
 the verdict line (`g1: ongoing: Sparta to move, round 1`), the line of who is next, the
 refusal's error (its place, its turn, the engine's rule message) and the header of the
 legal moves. They are written in English by the judge and by `play` (and `check` prints
