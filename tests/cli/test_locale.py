@@ -67,7 +67,7 @@ def test_an_illegal_record_is_refused_in_spanish_naming_the_rule() -> None:
     )
     assert done.returncode == 1
     said = done.stdout.decode()
-    assert (
-        said
-        == '-:1: nika: ilegal: línea 3, col 7: turno 1 Atenas, acción 1 "d1-N": d2 está ocupado por una pieza propia de Atenas\n'
+    assert said == (
+        '-:1: nika: ilegal: línea 3, col 7: turno 1 Atenas, acción 1 "d1-N": '
+        "d2 está ocupado por una pieza propia de Atenas\n"
     )
