@@ -11,12 +11,15 @@ from referee.games.registry import GAMES
 from referee.judge.core.verdict_words import describe, json_line, plural, verdict_fields, verdict_line
 from referee.judge.core.verdicts import Problem, Status, Verdict
 from referee.notation.model import Turn
-from referee.speech import Speaker
 
 if TYPE_CHECKING:  # start-up (issue 34): `check` neither shows, lists nor counts
     from referee.judge.core.adjudicate import Played, Replay
     from referee.judge.services.archive_stats import Stats
     from referee.judge.session import Listed, Shown
+
+
+if TYPE_CHECKING:
+    from referee.speech import Speaker
 
 
 def problem_line(problem: Problem) -> str:
@@ -238,6 +241,16 @@ def locale_speaker() -> Speaker | None:
     """The speaker of the command line's locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG,
     docs/languages.md), or None for English: then nothing is translated and no catalogue
     is read. `--json` never asks (its output is the same in every locale)."""
+    import os
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value:
+            if value in ("C", "POSIX") or value.startswith(("C.", "en")) and ":" not in value:
+                return None  # English, the default: no catalogue, no module more (`check` starts as fast)
+            break
+    else:
+        return None
     from referee import speech
 
     lang = speech.from_environment()
