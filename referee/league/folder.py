@@ -180,6 +180,7 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         '# digest = "every-move"  # every move mailed to every player at once; "daily": one mail a day',
         "# leave_days = 0  # days of extension each player may take in the season (league leave)",
         "# tell_players = false  # true: what the game master writes with play (no --as) is mailed to the players",
+        '# lang = "en"  # the language of the players\' mails (a player\'s own: lang in its table): "en", "es"',
         '# notify = []  # Apprise URLs told every notice, e.g. ["json://host/path"]; a player\'s own: in its table',
         "# [notify_games]  # per game ID, e.g. (with its line below):",
         '# "r1-t1" = ["ntfy://ntfy.sh/my-topic"]',
@@ -187,7 +188,7 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         '# Target = "15"',
         "",
         "# The players: referee league add DIR ADDRESS --name NAME appends a player table",
-        '# (its keys: name = "Ann", address = "ann@example.org", optionally notify = [...]) for each.',
+        '# (its keys: name = "Ann", address = "ann@example.org", optionally notify = [...] and lang = "es") for each.',
     ]
     return lines
 
