@@ -123,6 +123,18 @@ class Speaker:
             return word
         return _translations(self.lang).pgettext(WORD, word)
 
+    def instant(self, seconds: int, english: str) -> str:
+        """An instant (UTC) as this language writes a date and time (Babel's CLDR formats,
+        `6 dic 2026, 18:00 UTC`); `english` (the referee's own `2026-12-06 18:00 UTC`) in English."""
+        if self.lang in (DEFAULT, PSEUDO):
+            return english
+        from datetime import UTC, datetime
+
+        from babel.dates import format_datetime  # only to speak another language than English
+
+        when = datetime.fromtimestamp(seconds, UTC)
+        return f"{format_datetime(when, 'medium', tzinfo=UTC, locale=self.lang)} UTC"
+
     def __repr__(self) -> str:
         return f"<Speaker {self.lang}>"
 

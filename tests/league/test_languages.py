@@ -1,0 +1,77 @@
+"""A league in Spanish (issue 49, docs/languages.md): `lang = "es"` in league.toml, a
+player's own `lang` in their `[[player]]` table. The pairing mails, the passphrase mails
+and the gateway's answers on the league's folder each in the reader's language; the game
+IDs, tokens, moves and board as written."""
+
+from __future__ import annotations
+
+import re
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+from tests.helpers.cli import invoke
+from tests.helpers.league import make_league
+from tests.helpers.mail import GM, message
+
+START = "2026-12-01T12:00:00Z"
+
+
+def _mails(folder: Path) -> dict[str, list[tuple[str, str]]]:
+    """Each recipient's (subject, text) in the outbox, which is then emptied."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        assert isinstance(parsed, EmailMessage)
+        body = parsed.get_body(("plain",))
+        assert body is not None
+        for address in parsed["To"].addresses:
+            found.setdefault(address.addr_spec, []).append((str(parsed["Subject"]), str(body.get_content())))
+        path.unlink()
+    return found
+
+
+def _league(folder: Path) -> None:
+    # Bo's own lang (the last [[player]] table when it is appended) overrides the league's.
+    make_league(
+        folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m", names="Ann Bo", extra='lang = "es"\n'
+    )
+    path = folder / "league.toml"
+    path.write_text(path.read_text(encoding="utf-8") + 'lang = "en"\n', encoding="utf-8")
+
+
+def test_a_spanish_leagues_pairing_and_passphrase_mails_are_in_each_players_language(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    _league(folder)
+    code, _, err = invoke("league", "pair", str(folder), "--now", START)
+    assert code == 0, err
+    mails = _mails(folder)
+    [(subject, ann)] = mails["ann@example.org"]
+    assert ann.startswith("T, ronda 1: su partida es [r1-t1] (nika).\n\nAsientos, en orden de turno:\n")
+    assert "Usted juega con" in ann and "Reloj: 3d+0m, desde 1 dic 2026, 12:00:00 UTC." in ann
+    assert re.search(r"  Token: 0-[0-9a-f]{10}\n", ann)
+    assert "Envíe `mostrar` para ver el tablero" in ann
+    [(_, bo)] = mails["bo@example.org"]
+    assert (
+        bo.startswith("T, round 1: your game is [r1-t1] (nika).") and "Clock: 3d+0m, from 2026-12-01 12:00 UTC." in bo
+    )
+    code, _, err = invoke("league", "passphrases", str(folder), "--issue", "--now", START)
+    assert code == 0, err
+    mails = _mails(folder)
+    [(subject, ann)] = mails["ann@example.org"]
+    assert subject == "T: su contraseña" and "T: su contraseña para jugar por correo es" in ann
+    assert mails["bo@example.org"][0][0] == "T: your passphrase"
+
+
+def test_the_gateway_on_a_spanish_league_answers_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    _league(folder)
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
+    data = message("Ann <ann@example.org>", "[r1-t1] tablero", "mostrar\n").as_bytes()
+    code, out, err = invoke("mail", "--games", str(folder), "--from", GM, "--now", START, stdin=data)
+    assert code == 0, out + err
+    [(subject, text)] = _mails(folder)["ann@example.org"]
+    assert subject == "Re: [r1-t1] tablero"
+    assert text.startswith("Partida r1-t1:\n\nr1-t1: en curso: mueve ")
