@@ -173,3 +173,24 @@ def test_a_new_language_folder_is_all_it_takes(tmp_path: Path, monkeypatch: pyte
         assert speech.speaker("fr_CA")("Game {game_id}:", game_id="g1") == "Partie g1 :"
     finally:
         speech._translations.cache_clear()
+
+
+def test_no_message_is_written_where_extraction_cannot_see_it() -> None:
+    """Babel does not read inside f-strings: a `say("...")` or `N_("...")` there would be
+    shown untranslated in every language. None is written so, and every speaker call's
+    message is a literal string (or a name of a marked constant)."""
+    hidden = []
+    for folder in ("referee", "games"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for inner in ast.walk(node):
+                    name = getattr(getattr(inner, "func", None), "id", None) or getattr(
+                        getattr(inner, "func", None), "attr", None
+                    )
+                    if isinstance(inner, ast.Call) and name in ("say", "N_", "plural") and inner.args:
+                        if isinstance(inner.args[0], ast.Constant):
+                            hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert hidden == []

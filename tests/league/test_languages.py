@@ -75,3 +75,16 @@ def test_the_gateway_on_a_spanish_league_answers_in_spanish(tmp_path: Path) -> N
     [(subject, text)] = _mails(folder)["ann@example.org"]
     assert subject == "Re: [r1-t1] tablero"
     assert text.startswith("Partida r1-t1:\n\nr1-t1: en curso: mueve ")
+
+
+def test_a_spanish_leagues_site_is_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    _league(folder)
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    out = tmp_path / "site"
+    assert invoke("league", "site", str(folder), "-o", str(out))[0] == 0
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="es">' in index
+    assert "<h2>Clasificación</h2>" in index and "<th class=n>puntos</th>" in index
+    assert '<h2>Ronda 1 <a href="round-1.html">(página)</a></h2>' in index
+    assert "Canal Atom de resultados" in index
