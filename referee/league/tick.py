@@ -10,7 +10,7 @@ already holds is never done again, so a second run at the same `--now` does noth
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -27,6 +27,7 @@ from referee.league.league_toml import Dice, Digest, LeagueConfig, load
 from referee.league.notify import OUTBOX, message, write
 from referee.league.results import (
     GameResult,
+    Seat,
     aliases,
     game_files,
     judge_game,
@@ -40,6 +41,7 @@ from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.gateway import PLAYERS_FILE
 from referee.live.mail.mail_errors import DeliveryError
 from referee.notation.timing import format_duration, format_instant, spoken_instant
+from referee.speech import Speaker, speaker
 
 DAY = 86_400
 
@@ -210,8 +212,13 @@ class _Run:
         name = self.names.get(address, address)
         return message(self.sender, address, name, subject, body, self.now)
 
-    def _to_all(self, game: _Game, subject: str, body: str) -> list[EmailMessage]:
-        return [self._mail(address, subject, body) for address in game.result.addresses]
+    def _to_all(self, game: _Game, told: Callable[[Speaker], tuple[str, str]]) -> list[EmailMessage]:
+        """To every player of the game, each in their language: `told(say)` gives (subject, body)."""
+        mails = []
+        for address in game.result.addresses:
+            subject, body = told(speaker(self.config.lang_of(address)))
+            mails.append(self._mail(address, subject, body))
+        return mails
 
     # (1) time-outs -------------------------------------------------------------------------
 
@@ -236,14 +243,23 @@ class _Run:
             return False
         game.reload()
         seat = game.result.player_of(side)
-        who = f"{seat.name} ({side})" if seat is not None else side
         deadline = clock.deadline if clock.deadline is not None else self.now
-        body = (
-            f"{self.config.name}, [{game.name}]: {who} ran out of time at {spoken_instant(deadline)}; "
-            f"the timeout was written at {spoken_instant(self.now)}.\n\n{named(game.result)}\n"
-        )
+
+        def told(say: Speaker) -> tuple[str, str]:
+            who = f"{seat.name} ({say.word(side)})" if seat is not None else say.word(side)
+            body = say(
+                "{league}, [{game}]: {who} ran out of time at {deadline}; the timeout was written at {now}.\n\n",
+                league=self.config.name,
+                game=game.name,
+                who=who,
+                deadline=say.instant(deadline, spoken_instant(deadline)),
+                now=say.instant(self.now, spoken_instant(self.now)),
+            )
+            subject = say("[{game}] timeout: {side}", game=game.name, side=say.word(side))
+            return subject, f"{body}{named(game.result)}\n"
+
         entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
-        self._done(self._to_all(game, f"[{game.name}] timeout: {side}", body), entry)
+        self._done(self._to_all(game, told), entry)
         return True
 
     # (1b) forfeits of withdrawn players ----------------------------------------------------
@@ -266,12 +282,22 @@ class _Run:
                     self.notes.append(done or f"{game.name}: no forfeit written")
                     break
                 game.reload()
-                body = (
-                    f"{self.config.name}, [{game.name}]: {seat.name} has withdrawn from the league, so "
-                    f"{side} resigned (forfeit).\n\n{named(game.result)}\n"
-                )
+
+                def told(
+                    say: Speaker, seat: Seat = seat, side: str | None = side, game: _Game = game
+                ) -> tuple[str, str]:
+                    body = say(
+                        "{league}, [{game}]: {name} has withdrawn from the league, so {side} resigned (forfeit).\n\n",
+                        league=self.config.name,
+                        game=game.name,
+                        name=seat.name,
+                        side=say.word(str(side)),
+                    )
+                    subject = say("[{game}] forfeit: {side}", game=game.name, side=say.word(str(side)))
+                    return subject, f"{body}{named(game.result)}\n"
+
                 entry = {"event": "forfeit", "at": format_instant(self.now), "game": game.name, "side": side}
-                self._done(self._to_all(game, f"[{game.name}] forfeit: {side}", body), entry)
+                self._done(self._to_all(game, told), entry)
 
     # (2) reminders -------------------------------------------------------------------------
 
@@ -299,11 +325,18 @@ class _Run:
             seat = game.result.player_of(clock.running)
             if seat is None:
                 continue
-            body = (
-                f"{self.config.name}, [{game.name}]: {seat.name}, {clock.running} is to move; "
-                f"your time runs out at {spoken_instant(clock.deadline)} (less than {threshold} from now).\n"
-                f"\n{reply_hint(game.token or '', self.keyed)}\n"
+            say = speaker(self.config.lang_of(seat.address))
+            body = say(
+                "{league}, [{game}]: {name}, {side} is to move; "
+                "your time runs out at {deadline} (less than {threshold} from now).\n",
+                league=self.config.name,
+                game=game.name,
+                name=seat.name,
+                side=say.word(clock.running),
+                deadline=say.instant(clock.deadline, spoken_instant(clock.deadline)),
+                threshold=threshold,
             )
+            body += f"\n{reply_hint(game.token or '', self.keyed, say)}\n"
             entry = {
                 "event": "reminder",
                 "at": format_instant(self.now),
@@ -313,7 +346,8 @@ class _Run:
                 "deadline": deadline,
                 "threshold": threshold,
             }
-            self._done([self._mail(seat.address, f"[{game.name}] reminder: your move", body)], entry)
+            subject = say("[{game}] reminder: your move", game=game.name)
+            self._done([self._mail(seat.address, subject, body)], entry)
 
     # (3) reveals ---------------------------------------------------------------------------
 
@@ -342,14 +376,22 @@ class _Run:
                     self.notes.append(f"{game.name}: the seed was not revealed: {result.error or result.notice}")
                     continue
                 game.reload()
-                body = (
-                    f"{self.config.name}, [{game.name}] is over: {named(game.result)}\n\n"
-                    f"The secret seed is {seed}\n"
-                    f"The record, with the seed written into it, is attached as {game.name}.rgn.\n"
-                    f"Check every roll with: referee check {game.name}.rgn\n"
-                )
+
+                def told(say: Speaker, game: _Game = game, seed: str = seed) -> tuple[str, str]:
+                    body = say(
+                        "{league}, [{game}] is over: {result}\n\n"
+                        "The secret seed is {seed}\n"
+                        "The record, with the seed written into it, is attached as {game}.rgn.\n"
+                        "Check every roll with: referee check {game}.rgn\n",
+                        league=self.config.name,
+                        game=game.name,
+                        result=named(game.result),
+                        seed=seed,
+                    )
+                    return say("[{game}] seed revealed", game=game.name), body
+
                 entry = {"event": "reveal", "at": format_instant(self.now), "game": game.name}
-                mails = self._to_all(game, f"[{game.name}] seed revealed", body)
+                mails = self._to_all(game, told)
                 record_text = store.read_bytes(game.path).decode("utf-8")  # as this transaction wrote it
                 for mail in mails:
                     mail.add_attachment(record_text, filename=f"{game.name}.rgn")

@@ -88,3 +88,34 @@ def test_a_spanish_leagues_site_is_in_spanish(tmp_path: Path) -> None:
     assert "<h2>Clasificación</h2>" in index and "<th class=n>puntos</th>" in index
     assert '<h2>Ronda 1 <a href="round-1.html">(página)</a></h2>' in index
     assert "Canal Atom de resultados" in index
+
+
+def test_a_spanish_players_reminder_and_time_out_are_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    make_league(
+        folder,
+        "--game",
+        "nika",
+        "--players",
+        "2",
+        "--time-control",
+        "3d+0m",
+        names="Ann Bo",
+        extra='lang = "es"\nreminders = ["12h"]\n',
+    )
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-04T02:00:00Z")
+    assert code == 0, err
+    [(subject, text)] = [mail for mails in _mails(folder).values() for mail in mails]
+    assert subject == "[r1-t1] recordatorio: le toca mover"
+    assert "su tiempo se acaba el 4 dic 2026, 12:00:00 UTC (dentro de menos de 12h)." in text
+    assert "Para jugar, responda con sus jugadas en texto plano" in text
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-04T13:00:00Z")
+    assert code == 0, err
+    told = _mails(folder)
+    assert sorted(told) == ["ann@example.org", "bo@example.org"]
+    for mails in told.values():
+        [(subject, text)] = [mail for mail in mails if "pérdida por tiempo" in mail[0]]
+        assert subject == "[r1-t1] pérdida por tiempo: Atenas"
+        assert "se le acabó el tiempo el 4 dic 2026, 12:00:00 UTC" in text
