@@ -114,7 +114,7 @@ class Speaker:
             text = singular if count == 1 else plural
         else:
             text = _translations(self.lang).ngettext(singular, plural, count)
-        return text.format(count=count, **params)
+        return text.format(**{"count": count, **params})  # `count=` given: the number as written (`1.5`)
 
     def word(self, word: str) -> str:
         """A game's word (a side, a colour) in this language, or as written where the

@@ -462,7 +462,7 @@ class _Run:
     def season_over(self, games: Sequence[_Game]) -> None:
         """Once, when every round is paired and every game finished: the champion, to every
         player, with the final table (docs/league.md)."""
-        from referee.league.standings import as_text, points_text, standings
+        from referee.league.standings import as_text, number_text, standings
 
         if any(entry.get("event") == "season-over" for entry in self.log):
             return
@@ -477,28 +477,36 @@ class _Run:
         champions = [row for row in table.rows if row.rank == 1]
         if not champions:  # pragma: no cover - a league has players
             return
-        names = " and ".join(row.name for row in champions)
-        title = "champions" if len(champions) > 1 else "champion"
-        points = champions[0].points
-        played = "its one round is played" if last == 1 else f"all {last} rounds are played"
-        body = "\n".join(
-            [
-                f"{self.config.name} is over: {played}.",
-                "",
-                f"The {title}: {names}, with {points_text(points)}.",
-                "",
-                "Final standings:",
-                *as_text(self.config, table),
-                "",
-            ]
-        )
         entry = {
             "event": "season-over",
             "at": format_instant(self.now),
             "champions": [row.address for row in champions],
         }
-        subject = f"{self.config.name}: the season is over, {title} {names}"
-        mails = [self._mail(player.address, subject, body) for player in self.config.players]
+        mails = []
+        for player in self.config.players:  # each player in their language (docs/languages.md)
+            say = speaker(self.config.lang_of(player.address))
+            names = say(" and ").join(row.name for row in champions)
+            title = say("champions") if len(champions) > 1 else say("champion")
+            played = say("its one round is played") if last == 1 else say("all {count} rounds are played", count=last)
+            number = number_text(champions[0].points)
+            points = say.plural("{count} point", "{count} points", 1 if champions[0].points == 1 else 2, count=number)
+            body = "\n".join(
+                [
+                    say("{league} is over: {played}.", league=self.config.name, played=played),
+                    "",
+                    say("The champions: {names}, with {points}.", names=names, points=points)
+                    if len(champions) > 1
+                    else say("The champion: {names}, with {points}.", names=names, points=points),
+                    "",
+                    say("Final standings:"),
+                    *as_text(self.config, table),
+                    "",
+                ]
+            )
+            subject = say(
+                "{league}: the season is over, {title} {names}", league=self.config.name, title=title, names=names
+            )
+            mails.append(self._mail(player.address, subject, body))
         self._done(mails, entry)
 
     # (6) notices beyond e-mail -------------------------------------------------------------

@@ -119,3 +119,8 @@ def test_a_spanish_players_reminder_and_time_out_are_in_spanish(tmp_path: Path) 
         [(subject, text)] = [mail for mail in mails if "pérdida por tiempo" in mail[0]]
         assert subject == "[r1-t1] pérdida por tiempo: Atenas"
         assert "se le acabó el tiempo el 4 dic 2026, 12:00:00 UTC" in text
+    # the season's last game is over: the champion's mail, to each player in their language
+    for mails in told.values():
+        [(subject, text)] = [mail for mail in mails if "temporada" in mail[0]]
+        assert subject == "T: la temporada ha terminado, campeón Bo"
+        assert text.startswith("T ha terminado: se ha jugado su única ronda.\n\nEl campeón: Bo, con 1 punto.\n")
