@@ -176,7 +176,9 @@ def deadline_text(item: SiteGame) -> str:
 
 
 def _games_table(site: Site, games: Sequence[SiteGame]) -> str:
-    rows = ["<tr><th>game</th><th>players by seat</th><th>status</th><th>to move</th><th>deadline</th></tr>"]
+    say = speaker(site.config.lang)
+    heads = (say("game"), say("players by seat"), say("status"), say("to move"), say("deadline"))
+    rows = ["<tr>" + "".join(f"<th>{esc(head)}</th>" for head in heads) + "</tr>"]
     for item in games:
         game = item.result
         rows.append(
@@ -230,12 +232,20 @@ def standings_table(site: Site) -> str:
 def index_page(site: Site) -> str:
     config = site.config
     say = speaker(config.lang)
+    meta = say(
+        "{game}, {count} players a game, {pairing}; round {round} of {rounds}; {finished} finished, {ongoing} ongoing",
+        game=config.game,
+        count=config.players_per_game,
+        pairing=config.pairing.value,
+        round=site.current,
+        rounds=site.rounds,
+        finished=say.plural("{count} game", "{count} games", site.table.finished),
+        ongoing=site.table.ongoing,
+    )
     current = [item for item in site.games if item.result.round == site.current]
     body = [
         f"<h1>{bdi(config.name)}</h1>",
-        f'<p class="meta">{esc(config.game)}, {config.players_per_game} players a game, '
-        f"{esc(config.pairing.value)}; round {site.current} of {site.rounds}; "
-        f"{plural(site.table.finished, 'game')} finished, {site.table.ongoing} ongoing</p>",
+        '<p class="meta">' + esc(meta) + "</p>",
         "<h2>" + esc(say("Standings")) + "</h2>",
         standings_table(site),
     ]
