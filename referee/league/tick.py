@@ -427,32 +427,40 @@ class _Run:
                 "games": [game.name for game in news],
                 "seen": now_seen,
             }
-            subject = f"{self.config.name}: daily digest {day}"
+            say = speaker(self.config.lang_of(player.address))
+            subject = say("{league}: daily digest {day}", league=self.config.name, day=day)
             self._done([self._mail(player.address, subject, body)], entry)
 
     def _digest_body(self, address: str, mine: Sequence[_Game], news: Sequence[_Game], seen: dict[str, Any]) -> str:
-        lines = [f"{self.config.name}: your games on {spoken_instant(self.now)}.", ""]
+        say = speaker(self.config.lang_of(address))
+        when = say.instant(self.now, spoken_instant(self.now))
+        lines = [say("{league}: your games on {when}.", league=self.config.name, when=when), ""]
         to_move = [game for game in mine if game.result.status == "ongoing" and _holds(game, address)]
         if to_move:
-            lines.append("Your move:")
+            lines.append(say("Your move:"))
             for game in to_move:
                 clock = game.clock_at(self.now)
-                deadline = f", deadline {spoken_instant(clock.deadline)}" if clock and clock.deadline else ""
-                lines.append(f"  [{game.name}] {game.result.to_move}{deadline}; token {game.token}")
-            lines += ["", games_hint(), ""] if self.keyed else [""]
+                deadline = ""
+                if clock and clock.deadline:
+                    due = say.instant(clock.deadline, spoken_instant(clock.deadline))
+                    deadline = say(", deadline {deadline}", deadline=due)
+                side = say.word(str(game.result.to_move))
+                token = say("; token {token}", token=game.token)
+                lines.append(f"  [{game.name}] {side}{deadline}{token}")
+            lines += ["", games_hint(say), ""] if self.keyed else [""]
         moved = [game for game in news if game not in to_move and game.replay is not None]
         if moved:
-            lines.append("Moves played:")
+            lines.append(say("Moves played:"))
             for game in moved:
                 before = seen.get(game.name, [0])[0]
                 steps = game.replay.steps if game.replay is not None else []
                 start = before if isinstance(before, int) and 0 <= before <= len(steps) else 0
-                played = [f"{step.turn.side}: {step.move.text}" for step in steps[start:]]
-                lines.append(f"  [{game.name}] " + ("; ".join(played) if played else "nothing new"))
+                played = [f"{step.turn.side}: {step.move.text}" for step in steps[start:]]  # the notation
+                lines.append(f"  [{game.name}] " + ("; ".join(played) if played else say("nothing new")))
             lines.append("")
         ended = [game for game in news if game.result.finished]
         if ended:
-            lines.append("Results:")
+            lines.append(say("Results:"))
             lines += [f"  [{game.name}] {named(game.result)}" for game in ended]
             lines.append("")
         return "\n".join(lines)

@@ -124,3 +124,20 @@ def test_a_spanish_players_reminder_and_time_out_are_in_spanish(tmp_path: Path) 
         [(subject, text)] = [mail for mail in mails if "temporada" in mail[0]]
         assert subject == "T: la temporada ha terminado, campeón Bo"
         assert text.startswith("T ha terminado: se ha jugado su única ronda.\n\nEl campeón: Bo, con 1 punto.\n")
+
+
+def test_a_spanish_players_daily_digest_is_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    make_league(folder, "--game", "nika", "--players", "2", names="Ann Bo", extra='lang = "es"\ndigest = "daily"\n')
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    [game] = sorted(folder.rglob("r1-t1.rgn"))
+    code, _, err = invoke("play", str(game), "d1+d2+d3-W i3-E")  # the game master plays Athens's first turn
+    assert code == 0, err
+    _mails(folder)
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-02T08:00:00Z")
+    assert code == 0, err
+    digests = [mail for mails in _mails(folder).values() for mail in mails if "resumen diario" in mail[0]]
+    assert digests, "no digest"
+    subject, text = digests[0]
+    assert subject == "T: resumen diario 2026-12-02"
+    assert text.startswith("T: sus partidas el 2 dic 2026, 8:00:00 UTC.\n")
