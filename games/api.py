@@ -223,12 +223,16 @@ class GameState(abc.ABC, Generic[ActionT]):
         if self._outcome is not None:
             raise GameOverError(self._ended_message())
         if self._turn_open:
-            raise TurnOpenError(f"{self._turn_side}'s turn is still open: it must end before another turn begins")
+            raise TurnOpenError(
+                "{turn_side}'s turn is still open: it must end before another turn begins", turn_side=self._turn_side
+            )
         if step:
             if side not in self.sides:
                 raise WrongSideError(self._not_playing(side))
             if not self.info.step_labels:
-                raise IllegalTurnError(f"{self.info.display} has no replacement steps: a label has no '+'")
+                raise IllegalTurnError(
+                    "{display} has no replacement steps: a label has no '+'", display=self.info.display
+                )
         else:
             due = self._due_side
             if due is None:
@@ -263,7 +267,9 @@ class GameState(abc.ABC, Generic[ActionT]):
             raise TurnNotOpenError(self._no_turn_message())
         limit = self._limit
         if limit is not None and self._acted >= limit:
-            raise IllegalActionError(f"a {self.info.display} turn holds exactly {_actions(limit)}")
+            raise IllegalActionError(
+                "a {display} turn holds exactly {actions}", display=self.info.display, actions=_actions(limit)
+            )
         if action.__class__ is Resign:
             events = self._resign(self._turn_side)
         else:

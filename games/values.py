@@ -245,11 +245,20 @@ class Start(NamedTuple):
 
 
 class RuleError(ValueError):
-    """An action or turn that breaks a rule of the game. `message` is in a player's words."""
+    """An action or turn that breaks a rule of the game. `message` is in a player's words.
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    Written `IllegalActionError("{square} is empty", square=name)`, the message is an English
+    template with named parameters: `template` and `params` keep them apart, so that the
+    referee can show the message in a player's language (referee/speech.py `rule_text`,
+    docs/languages.md) while this package knows nothing of languages. A message written
+    whole (no parameters) is its own template."""
+
+    def __init__(self, message: str, /, **params: object) -> None:
+        text = message.format(**params) if params else message
+        super().__init__(text)
+        self.message = text
+        self.template = message
+        self.params: dict[str, object] = params
 
 
 class IllegalActionError(RuleError):
@@ -298,7 +307,9 @@ def check_round(expected: int | None, written: int | None) -> None:
         raise IllegalTurnError("a setup turn carries no round number")
     if written != expected:  # (by value: `0001.` is round 1; a round of thousands of digits is quoted cut)
         shown = str(written)
-        raise IllegalTurnError(f"this turn is in round {expected}, not round {shorten(shown)}")
+        raise IllegalTurnError(
+            "this turn is in round {expected}, not round {written}", expected=expected, written=shorten(shown)
+        )
 
 
 MAX_DIGITS = 6

@@ -60,19 +60,21 @@ def check_battle(field: Field, side: int, attackers: list[int], defenders: list[
     everyone = attackers + defenders
     if len(set(everyone)) != len(everyone):
         twice = next(h for h in everyone if everyone.count(h) > 1)
-        raise IllegalActionError(f"{NAMES[twice]} is named twice in the battle")
+        raise IllegalActionError("{twice} is named twice in the battle", twice=NAMES[twice])
     for hex_ in attackers:
         field.own_pawn(hex_, side)
     for hex_ in defenders:
         field.own_pawn(hex_, 1 - side)
     for hex_ in everyone:
         if hex_ in fought:
-            raise IllegalActionError(f"the pawn on {NAMES[hex_]} has already fought this turn")
+            raise IllegalActionError("the pawn on {hex} has already fought this turn", hex=NAMES[hex_])
     for a in attackers:
         for d in defenders:
             if d not in NEIGHBOURS[a]:
                 raise IllegalActionError(
-                    f"{NAMES[a]} is not next to {NAMES[d]}: every attacker of a battle must be next to every defender"
+                    "{a} is not next to {d}: every attacker of a battle must be next to every defender",
+                    a=NAMES[a],
+                    d=NAMES[d],
                 )
 
 
@@ -94,7 +96,12 @@ def roll_die(dice: Dice | None, action: Battle) -> tuple[int | None, Dice | None
     dice = dice.copy()
     roll = dice.roll()
     if action.roll is not None and action.roll != roll:
-        raise IllegalActionError(f"the die of this battle is {roll} (die {dice.rolled} of the seed), not {action.roll}")
+        raise IllegalActionError(
+            "the die of this battle is {roll} (die {rolled} of the seed), not {roll2}",
+            roll=roll,
+            rolled=dice.rolled,
+            roll2=action.roll,
+        )
     return roll, dice
 
 
@@ -122,11 +129,19 @@ def resolve(
     column = odds_column(len(attackers), len(defenders))
     result = crt[roll - 1][column]
     if action.result is not None and action.result != result:
-        raise IllegalActionError(f"at odds {ODDS[column]} a roll of {roll} gives {result}, not {action.result}")
+        raise IllegalActionError(
+            "at odds {column} a roll of {roll} gives {result}, not {result2}",
+            column=ODDS[column],
+            roll=roll,
+            result=result,
+            result2=action.result,
+        )
     fates: list[Fate]
     if result in ("AE", "DE"):
         if action.choices is not None:
-            raise IllegalActionError(f"{result} takes no choices: {RESULT_WORDS[result]}")
+            raise IllegalActionError(
+                "{result} takes no choices: {result2}", result=result, result2=RESULT_WORDS[result]
+            )
         losers = attackers if result == "AE" else defenders
         fates = [(h, None, f"-{NAMES[h]}") for h in losers]
     elif result == "EX":
@@ -145,13 +160,14 @@ def exchange(action: Battle, attackers: list[int], defenders: list[int], side: i
     for item in action.choices or ():
         if not item.eliminated:
             raise IllegalActionError(
-                "an exchange eliminates one attacker and one defender: write them as "
-                f"(-{NAMES[attackers[0]]},-{NAMES[defenders[0]]})"
+                "an exchange eliminates one attacker and one defender: write them as (-{names},-{names2})",
+                names=NAMES[attackers[0]],
+                names2=NAMES[defenders[0]],
             )
         (hex_,) = read_hexes((item.pawn,))
         group = 0 if hex_ in attackers else 1 if hex_ in defenders else None
         if group is None:
-            raise IllegalActionError(f"{NAMES[hex_]} is not in this battle")
+            raise IllegalActionError("{hex} is not in this battle", hex=NAMES[hex_])
         if group in chosen:
             raise IllegalActionError("an exchange eliminates exactly one attacker and one defender")
         chosen[group] = hex_
@@ -167,7 +183,9 @@ def exchange(action: Battle, attackers: list[int], defenders: list[int], side: i
                     "the exchange's losses must be written, one attacker and one defender, "
                     f"like (-{NAMES[attackers[0]]},-{NAMES[defenders[0]]})",
                 )
-            raise IllegalActionError(f"the attacker must choose which of {hex_names(pawns)} the exchange eliminates")
+            raise IllegalActionError(
+                "the attacker must choose which of {hex_names} the exchange eliminates", hex_names=hex_names(pawns)
+            )
         chosen[group] = pawns[0]
     return [(chosen[0], None, f"-{NAMES[chosen[0]]}"), (chosen[1], None, f"-{NAMES[chosen[1]]}")]
 
@@ -210,7 +228,7 @@ def retreats(field: Field, action: Battle, losers: list[int], loser: int) -> lis
         if pawn in done:
             continue
         if next(retreat_paths(field, pawn, winner, filled, vacated), None) is not None:
-            raise IllegalActionError(f"{NAMES[pawn]} can retreat, so its 2-step path must be written")
+            raise IllegalActionError("{pawn} can retreat, so its 2-step path must be written", pawn=NAMES[pawn])
         fates.append((pawn, None, f"-{NAMES[pawn]}"))
         vacated.add(pawn)
     return fates
@@ -231,17 +249,19 @@ def _written_retreats(
         path = read_hexes(item.path)
         pawn = path[0]
         if pawn not in losers:
-            raise IllegalActionError(f"{NAMES[pawn]} is not a losing pawn of this battle")
+            raise IllegalActionError("{pawn} is not a losing pawn of this battle", pawn=NAMES[pawn])
         if pawn in done:
-            raise IllegalActionError(f"{NAMES[pawn]} is given two retreats")
+            raise IllegalActionError("{pawn} is given two retreats", pawn=NAMES[pawn])
         done.add(pawn)
         if item.eliminated:
             example = next(retreat_paths(field, pawn, winner, filled, vacated), None)
             if example is not None:
                 raise IllegalActionError(
-                    f"{NAMES[pawn]} can retreat (for instance "
-                    f"{NAMES[pawn]}-{NAMES[example[0]]}-{NAMES[example[1]]}): "
-                    "only a pawn with no retreat is eliminated"
+                    "{pawn} can retreat (for instance {pawn}-{names}-{names2}): only a pawn with no "
+                    "retreat is eliminated",
+                    pawn=NAMES[pawn],
+                    names=NAMES[example[0]],
+                    names2=NAMES[example[1]],
                 )
             fates.append((pawn, None, f"-{NAMES[pawn]}"))
         else:
@@ -255,18 +275,24 @@ def _written_retreats(
 
 def check_retreat(field: Field, path: list[int], winner: int, filled: set[int], vacated: set[int]) -> None:
     if len(path) != RETREAT_STEPS + 1:
-        raise IllegalActionError(f"a retreat is exactly {RETREAT_STEPS} steps, like h7-h8-h9, not {len(path) - 1}")
+        raise IllegalActionError(
+            "a retreat is exactly {retreat_steps} steps, like h7-h8-h9, not {count}",
+            retreat_steps=RETREAT_STEPS,
+            count=len(path) - 1,
+        )
     occupant, zone = field.occupant, field.zone(winner)
     for a, b in zip(path, path[1:], strict=False):
         if b not in NEIGHBOURS[a]:
-            raise IllegalActionError(f"{NAMES[a]} and {NAMES[b]} are not neighbours")
+            raise IllegalActionError("{a} and {b} are not neighbours", a=NAMES[a], b=NAMES[b])
         if BOARD.terrain[b] == GRAY:
-            raise IllegalActionError(f"a retreat cannot enter {NAMES[b]}, a gray hex")
+            raise IllegalActionError("a retreat cannot enter {b}, a gray hex", b=NAMES[b])
         if (occupant[b] and b not in vacated) or b in filled or b == path[0]:
-            raise IllegalActionError(f"a retreat cannot enter {NAMES[b]}: it is not empty")
+            raise IllegalActionError("a retreat cannot enter {b}: it is not empty", b=NAMES[b])
         if zone >> b & 1:
             raise IllegalActionError(
-                f"a retreat cannot enter {NAMES[b]}: it is next to a pawn of the winner, {SIDES[winner]}"
+                "a retreat cannot enter {b}: it is next to a pawn of the winner, {winner}",
+                b=NAMES[b],
+                winner=SIDES[winner],
             )
 
 

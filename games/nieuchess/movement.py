@@ -72,7 +72,9 @@ def read_hexes(names: Iterable[str]) -> list[int]:
         if hex_ is None:
             hex_ = hex_index(text)
             if hex_ is None:
-                raise IllegalActionError(f"{text} is off the map (files a-y, ranks 1-{HEIGHT})")
+                raise IllegalActionError(
+                    "{text} is off the map (files a-y, ranks 1-{height})", text=text, height=HEIGHT
+                )
         found.append(hex_)
     return found
 
@@ -149,7 +151,7 @@ class Field:
         holder = self.occupant[hex_]
         if holder != side + 1:
             what = "is empty" if not holder else f"holds a {SIDES[holder - 1]} pawn"
-            raise IllegalActionError(f"{NAMES[hex_]} {what}, not a {SIDES[side]} pawn")
+            raise IllegalActionError("{hex} {what}, not a {side} pawn", hex=NAMES[hex_], what=what, side=SIDES[side])
 
     def in_contact(self, side: int) -> bool:
         """Whether some pawn of the side stands next to an enemy pawn (`engaged` not empty)."""
@@ -410,7 +412,9 @@ class Field:
         self._check_steps(side, path)
         origin, last = path[0], len(path) - 1
         if self.occupant[path[-1]] and path[-1] != origin:
-            raise IllegalActionError(f"{NAMES[path[-1]]} is held by {SIDES[side]}'s own pawn: a move cannot end there")
+            raise IllegalActionError(
+                "{names} is held by {side}'s own pawn: a move cannot end there", names=NAMES[path[-1]], side=SIDES[side]
+            )
         if last > MAX_STEPS:
             self._check_ride(path)
 
@@ -421,24 +425,31 @@ class Field:
         last = len(path) - 1
         for a, b in zip(path, path[1:], strict=False):
             if b not in NEIGHBOURS[a]:
-                raise IllegalActionError(f"{NAMES[a]} and {NAMES[b]} are not neighbours: a path goes from hex to hex")
+                raise IllegalActionError(
+                    "{a} and {b} are not neighbours: a path goes from hex to hex", a=NAMES[a], b=NAMES[b]
+                )
         for index, hex_ in enumerate(path[1:], start=1):
             holder = occupant[hex_]
             if BOARD.terrain[hex_] == GRAY:
-                raise IllegalActionError(f"{NAMES[hex_]} is a gray hex: pawns cannot enter it")
+                raise IllegalActionError("{hex} is a gray hex: pawns cannot enter it", hex=NAMES[hex_])
             if holder and holder != side + 1:
                 raise IllegalActionError(
-                    f"{NAMES[hex_]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex"
+                    "{hex} is held by a {sides} pawn: a move never enters an enemy's hex",
+                    hex=NAMES[hex_],
+                    sides=SIDES[holder - 1],
                 )
             if enemy_zone >> hex_ & 1 and index < last:
                 if holder:
                     raise IllegalActionError(
-                        f"{NAMES[hex_]} is in {SIDES[1 - side]}'s zone of control and held by "
-                        f"{SIDES[side]}'s own pawn: it cannot be entered"
+                        "{hex} is in {sides}'s zone of control and held by {side}'s own pawn: it cannot be entered",
+                        hex=NAMES[hex_],
+                        sides=SIDES[1 - side],
+                        side=SIDES[side],
                     )
                 raise IllegalActionError(
-                    f"the pawn must stop on {NAMES[hex_]}, "
-                    f"the first hex it enters in {SIDES[1 - side]}'s zone of control"
+                    "the pawn must stop on {hex}, the first hex it enters in {sides}'s zone of control",
+                    hex=NAMES[hex_],
+                    sides=SIDES[1 - side],
                 )
 
     def _check_ride(self, path: list[int]) -> None:
@@ -464,16 +475,18 @@ class Field:
         if HOT[path[-1]] and ride_start > 0 and HOT[path[ride_start - 1]]:
             blocker = path[ride_start]
             raise IllegalActionError(
-                f"the ride along the hot line is blocked by the pawn on {NAMES[blocker]}: "
-                "rides never pass through pawns"
+                "the ride along the hot line is blocked by the pawn on {blocker}: rides never pass through pawns",
+                blocker=NAMES[blocker],
             )
         ridden = [i for i in range(1, len(path)) if HOT[path[i]] and HOT[path[i - 1]]]
         if ridden and not HOT[path[-1]]:
             raise IllegalActionError("after riding the hot line a pawn may not leave it in that turn")
         if HOT[path[-1]] and occupant[path[ride_start]] and path[ride_start] != origin and ride_start <= MAX_STEPS:
             raise IllegalActionError(
-                f"a ride starts from an empty hex, and {NAMES[path[ride_start]]} is held by a pawn"
+                "a ride starts from an empty hex, and {names} is held by a pawn", names=NAMES[path[ride_start]]
             )
         raise IllegalActionError(
-            f"a move has at most {MAX_STEPS} steps, not {len(path) - 1} (only a ride along the hot line is not counted)"
+            "a move has at most {max_steps} steps, not {count} (only a ride along the hot line is not counted)",
+            max_steps=MAX_STEPS,
+            count=len(path) - 1,
         )

@@ -39,22 +39,32 @@ def check_placement(field: Field, side: int, star: int, used: set[int]) -> None:
     stars this step has already used."""
     centre = BOARD.stars.get(star)
     if centre is None or centre.side != side:
-        raise IllegalActionError(f"{NAMES[star]} is not one of {SIDES[side]}'s stars ({hex_names(own_stars(side))})")
+        raise IllegalActionError(
+            "{star} is not one of {side}'s stars ({hex_names})",
+            star=NAMES[star],
+            side=SIDES[side],
+            hex_names=hex_names(own_stars(side)),
+        )
     if star in used:
-        raise IllegalActionError(f"one replacement per centre: {NAMES[star]} is already used this step")
+        raise IllegalActionError("one replacement per centre: {star} is already used this step", star=NAMES[star])
     if not field.pool(side):
-        raise IllegalActionError(f"{SIDES[side]} has no eliminated pawn to bring back")
+        raise IllegalActionError("{side} has no eliminated pawn to bring back", side=SIDES[side])
     if not centre_held(field, side, star):
         intruders = [h for h in centre.hexes if field.occupant[h] == 2 - side]
         raise IllegalActionError(
-            f"{SIDES[side]} does not control the centre of {NAMES[star]}: "
-            f"{SIDES[1 - side]} stands on {hex_names(intruders)}"
+            "{side} does not control the centre of {star}: {sides} stands on {hex_names}",
+            side=SIDES[side],
+            star=NAMES[star],
+            sides=SIDES[1 - side],
+            hex_names=hex_names(intruders),
         )
     if field.occupant[star]:
-        raise IllegalActionError(f"the star {NAMES[star]} is occupied")
+        raise IllegalActionError("the star {star} is occupied", star=NAMES[star])
     beyond = field.beyond(side)
     if not beyond:
-        raise IllegalActionError(f"a replacement needs a {SIDES[side]} pawn on {SIDES[1 - side]}'s half of the board")
+        raise IllegalActionError(
+            "a replacement needs a {side} pawn on {sides}'s half of the board", side=SIDES[side], sides=SIDES[1 - side]
+        )
     if used:
         held = sum(1 for other in own_stars(side) if centre_held(field, side, other))
         if held < 2 or beyond < 2:

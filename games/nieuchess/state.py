@@ -132,11 +132,14 @@ class NieuchessState(GameState[NieuchessAction]):
         if step:
             if not self.window:
                 raise IllegalTurnError(
-                    f"a replacement step ({SHORT[mover]}+:) comes only at the end of a complete turn, "
-                    f"after {SIDES[1 - self.first]}'s turn"
+                    "a replacement step ({mover}+:) comes only at the end of a complete turn, after {sides}'s turn",
+                    mover=SHORT[mover],
+                    sides=SIDES[1 - self.first],
                 )
             if mover in self.steps_done:
-                raise IllegalTurnError(f"{side} has already had its replacement step in round {self.round}")
+                raise IllegalTurnError(
+                    "{side} has already had its replacement step in round {round}", side=side, round=self.round
+                )
             self.turn = TurnState(mover, "step")
             return False
         opens = mover == self.first or self.round == 0
@@ -301,31 +304,38 @@ class NieuchessState(GameState[NieuchessAction]):
             raise IllegalActionError("both sides have set up: a turn moves pawns and fights battles")
         if isinstance(action, Place):
             raise IllegalActionError(
-                f"{action.star} alone places a replacement pawn, which happens only in a replacement step "
-                f"({SHORT[turn.side]}+:) at the end of a complete turn"
+                "{star} alone places a replacement pawn, which happens only in a replacement step "
+                "({side}+:) at the end of a complete turn",
+                star=action.star,
+                side=SHORT[turn.side],
             )
-        raise IllegalActionError(f"{action} is not a Nieuchess action")
+        raise IllegalActionError("{action} is not a Nieuchess action", action=action)
 
     def _setup(self, turn: TurnState, action: NieuchessAction) -> tuple[Event, ...]:
         side = turn.side
         if not isinstance(action, Setup):
-            raise IllegalActionError(f"{SIDES[side]} must first set up: {SHORT[side]}: setup and 20 hexes of its half")
+            raise IllegalActionError(
+                "{side} must first set up: {side2}: setup and 20 hexes of its half", side=SIDES[side], side2=SHORT[side]
+            )
         if turn.actions:
             raise IllegalActionError("a setup turn is one action: setup and 20 hexes")
         hexes = read_hexes(action.hexes)
         seen: set[int] = set()
         for hex_, text in zip(hexes, action.hexes, strict=True):
             if hex_ in seen:
-                raise IllegalActionError(f"{text} is listed twice in the setup")
+                raise IllegalActionError("{text} is listed twice in the setup", text=text)
             if BOARD.terrain[hex_] == GRAY:
-                raise IllegalActionError(f"{text} is a gray hex: no pawn may stand there")
+                raise IllegalActionError("{text} is a gray hex: no pawn may stand there", text=text)
             if BOARD.half[hex_] != side:
                 raise IllegalActionError(
-                    f"{text} is on {SIDES[1 - side]}'s half: {SIDES[side]} sets up on its own half"
+                    "{text} is on {sides}'s half: {side} sets up on its own half",
+                    text=text,
+                    sides=SIDES[1 - side],
+                    side=SIDES[side],
                 )
             seen.add(hex_)
         if len(hexes) != ARMY:
-            raise IllegalActionError(f"a setup places all {ARMY} pawns, not {len(hexes)}")
+            raise IllegalActionError("a setup places all {army} pawns, not {count}", army=ARMY, count=len(hexes))
         for hex_ in hexes:
             self.field.put(hex_, side)
         return (Event(EventKind.SETUP, f"{SIDES[side]} sets up {ARMY} pawns"),)
@@ -339,7 +349,7 @@ class NieuchessState(GameState[NieuchessAction]):
         if pieces.occupant[origin] != side + 1:
             pieces.own_pawn(origin, side)  # says why
         if origin in turn.moved:
-            raise IllegalActionError(f"the pawn on {NAMES[origin]} has already moved this turn")
+            raise IllegalActionError("the pawn on {origin} has already moved this turn", origin=NAMES[origin])
         if target == origin:
             raise IllegalActionError("a move must end on another hex than it started")
         if len(path) == 2:
@@ -358,20 +368,26 @@ class NieuchessState(GameState[NieuchessAction]):
         origin, target = read_hexes((action.origin, action.target))
         pieces.own_pawn(origin, side)
         if origin in turn.moved:
-            raise IllegalActionError(f"the pawn on {NAMES[origin]} has already moved this turn")
+            raise IllegalActionError("the pawn on {origin} has already moved this turn", origin=NAMES[origin])
         if not BOARD.embarkation[origin]:
-            raise IllegalActionError(f"{NAMES[origin]} is not an embarkation hex (a hex next to a red hex)")
+            raise IllegalActionError(
+                "{origin} is not an embarkation hex (a hex next to a red hex)", origin=NAMES[origin]
+            )
         if BOARD.terrain[target] != RED:
-            raise IllegalActionError(f"{NAMES[target]} is not a red invasion hex")
+            raise IllegalActionError("{target} is not a red invasion hex", target=NAMES[target])
         if pieces.occupant[target]:
-            raise IllegalActionError(f"{NAMES[target]} is not vacant")
+            raise IllegalActionError("{target} is not vacant", target=NAMES[target])
         used = _ceil_div(turn.placements + 1, INVASION_SIZE)
         if used > turn.invasions_before:
             if not turn.invasions_before:
-                raise IllegalActionError(f"{SIDES[side]} has no invasion left ({INVASIONS} per game)")
+                raise IllegalActionError(
+                    "{side} has no invasion left ({invasions} per game)", side=SIDES[side], invasions=INVASIONS
+                )
             raise IllegalActionError(
-                f"{SIDES[side]} has {turn.invasions_before} invasion(s) left: at most "
-                f"{turn.invasions_before * INVASION_SIZE} pawns can land this turn"
+                "{side} has {invasions_before} invasion(s) left: at most {invasions_before2} pawns can land this turn",
+                side=SIDES[side],
+                invasions_before=turn.invasions_before,
+                invasions_before2=turn.invasions_before * INVASION_SIZE,
             )
         pieces.shift(origin, target, side)
         turn.moved.add(target)
@@ -414,7 +430,7 @@ class NieuchessState(GameState[NieuchessAction]):
         check_battle(self.field, side, attackers, defenders, turn.fought)
         odds = odds_event(attackers, defenders)
         if action.roll is not None and not 1 <= action.roll <= 6:
-            raise IllegalActionError(f"a die shows 1 to 6, not {action.roll}")
+            raise IllegalActionError("a die shows 1 to 6, not {roll}", roll=action.roll)
         try:
             resolution = resolve(self.field, self.crt, self.dice, self.seed_secret, side, action, attackers, defenders)
         except Unwritten as missing:
@@ -449,7 +465,9 @@ class NieuchessState(GameState[NieuchessAction]):
         side = turn.side
         if not isinstance(action, Place):
             raise IllegalActionError(
-                f"a replacement step only places pawns on stars, like {SHORT[side]}+: {NAMES[own_stars(side)[0]]}"
+                "a replacement step only places pawns on stars, like {side}+: {names}",
+                side=SHORT[side],
+                names=NAMES[own_stars(side)[0]],
             )
         (star,) = read_hexes((action.star,))
         check_placement(self.field, side, star, turn.stars)

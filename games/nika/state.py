@@ -68,8 +68,8 @@ def off_board_reason(square: int, facing: int) -> str:
 def _no_square(name: str) -> IllegalActionError:
     """The error for a written square that is not on the board."""
     if name in CENTRAL:
-        return IllegalActionError(f"{name} is in the central area, which is not part of the board")
-    return IllegalActionError(f"{name} is not on the board")
+        return IllegalActionError("{name} is in the central area, which is not part of the board", name=name)
+    return IllegalActionError("{name} is not on the board", name=name)
 
 
 def line_name(square: int, facing: int) -> str:
@@ -126,7 +126,7 @@ class NikaState(GameState[NikaAction]):
         elif isinstance(action, StepTo):
             events = self._step_to(action)
         else:
-            raise IllegalActionError(f"{action!r} is not a Nika action")
+            raise IllegalActionError("{action!r} is not a Nika action", action=action)
         if not isinstance(action, Pass):
             self.all_passed = False
         if self._acted + 1 == ACTIONS_PER_TURN:
@@ -226,9 +226,14 @@ class NikaState(GameState[NikaAction]):
             raise _no_square(name)
         piece = self.board[square]
         if not piece:
-            raise IllegalActionError(f"there is no piece on {name}")
+            raise IllegalActionError("there is no piece on {name}", name=name)
         if CITY[piece] != self.city:
-            raise IllegalActionError(f"the piece on {name} is {CITIES[CITY[piece]]}'s, not {CITIES[self.city]}'s")
+            raise IllegalActionError(
+                "the piece on {name} is {cities}'s, not {city}'s",
+                name=name,
+                cities=CITIES[CITY[piece]],
+                city=CITIES[self.city],
+            )
         return square
 
     def _step(self, action: Step) -> tuple[Event, ...]:
@@ -236,12 +241,17 @@ class NikaState(GameState[NikaAction]):
         direction = FACING_OF[action.direction]
         target = STEP[direction][origin]
         if target < 0:
-            raise IllegalActionError(f"{off_board_reason(origin, direction)}: a piece must stay on the board")
+            raise IllegalActionError(
+                "{off_board_reason}: a piece must stay on the board",
+                off_board_reason=off_board_reason(origin, direction),
+            )
         city, team = self.city, self.city & 1
         name = NAMES[target]
         if CLOSED[team][target]:
             raise IllegalActionError(
-                f"{name} is {CITIES[VICTORY[target]]}'s victory area: no piece may enter its enemies' victory area"
+                "{name} is {cities}'s victory area: no piece may enter its enemies' victory area",
+                name=name,
+                cities=CITIES[VICTORY[target]],
             )
         board = self.board
         victim = board[target]
@@ -249,13 +259,17 @@ class NikaState(GameState[NikaAction]):
         if victim:
             owner = CITIES[CITY[victim]]
             if CITY[victim] == city:
-                raise IllegalActionError(f"{name} is held by {owner}'s own piece")
+                raise IllegalActionError("{name} is held by {owner}'s own piece", name=name, owner=owner)
             if TEAM[victim] == team:
-                raise IllegalActionError(f"{name} is held by {owner}'s piece, an ally: allies are never routed")
+                raise IllegalActionError(
+                    "{name} is held by {owner}'s piece, an ally: allies are never routed", name=name, owner=owner
+                )
             if FACING[victim] == direction ^ 2:
                 raise IllegalActionError(
-                    f"{owner}'s piece on {name} faces the mover: a single piece routs only an enemy "
-                    "not facing it, and never pushes"
+                    "{owner}'s piece on {name} faces the mover: a single piece routs only an enemy "
+                    "not facing it, and never pushes",
+                    owner=owner,
+                    name=name,
                 )
             self.on_board[CITY[victim]] -= 1
             rout = {"square": name, "city": owner, "pushed": False}
@@ -270,7 +284,9 @@ class NikaState(GameState[NikaAction]):
         self._own_piece(action.origin)
         self._square(action.target)
         raise IllegalActionError(
-            f"{action.target} is not next to {action.origin}: a single move goes one square N, E, S or W"
+            "{target} is not next to {origin}: a single move goes one square N, E, S or W",
+            target=action.target,
+            origin=action.origin,
         )
 
     def _rotate(self, action: Rotate) -> tuple[Event, ...]:
@@ -283,7 +299,9 @@ class NikaState(GameState[NikaAction]):
         if FACING[board[squares[0]]] == facing:
             what = action.squares[0] if len(squares) == 1 else "+".join(action.squares)
             raise IllegalActionError(
-                f"{what} already faces {action.facing}: a rotate must change the facing (write pass)"
+                "{what} already faces {facing}: a rotate must change the facing (write pass)",
+                what=what,
+                facing=action.facing,
             )
         new = CODE[self.city][facing]
         for square in squares:
@@ -293,13 +311,17 @@ class NikaState(GameState[NikaAction]):
     def _rally(self, action: Rally) -> tuple[Event, ...]:
         city = self.city
         if self.on_board[city] >= PIECES_PER_CITY:
-            raise IllegalActionError(f"{CITIES[city]} has no routed piece to rally")
+            raise IllegalActionError("{city} has no routed piece to rally", city=CITIES[city])
         square = self._square(action.square)
         if square not in RALLY_SQUARES[city]:
             area = ", ".join(NAMES[i] for i in RALLY_SQUARES[city])
-            raise IllegalActionError(f"{action.square} is not in {CITIES[city]}'s rally area ({area})")
+            raise IllegalActionError(
+                "{square} is not in {city}'s rally area ({area})", square=action.square, city=CITIES[city], area=area
+            )
         if self.board[square]:
-            raise IllegalActionError(f"{action.square} is not empty: a piece rallies onto an empty square")
+            raise IllegalActionError(
+                "{square} is not empty: a piece rallies onto an empty square", square=action.square
+            )
         self.board[square] = CODE[city][FACING_OF[action.facing]]
         self.on_board[city] += 1
         if VICTORY[square] == city:  # only the city's own victory area can win for it
@@ -327,24 +349,28 @@ class NikaState(GameState[NikaAction]):
                     if _joined(tuple(squares)):
                         return squares
         if len(names) > PIECES_PER_CITY:
-            raise IllegalActionError(f"a phalanx has at most {PIECES_PER_CITY} pieces")
+            raise IllegalActionError("a phalanx has at most {pieces_per_city} pieces", pieces_per_city=PIECES_PER_CITY)
         squares = []
         for name in names:
             square = self._own_piece(name)
             if square in squares:
-                raise IllegalActionError(f"{name} is named twice in the group")
+                raise IllegalActionError("{name} is named twice in the group", name=name)
             squares.append(square)
         facing = FACING[board[squares[0]]]
         for square in squares[1:]:
             if FACING[board[square]] != facing:
                 raise IllegalActionError(
-                    f"{names[0]} faces {FACINGS[facing]} but {NAMES[square]} faces "
-                    f"{FACINGS[FACING[board[square]]]}: a phalanx's pieces all face the same way"
+                    "{names} faces {facing} but {square} faces {facings}: a phalanx's pieces all face the same way",
+                    names=names[0],
+                    facing=FACINGS[facing],
+                    square=NAMES[square],
+                    facings=FACINGS[FACING[board[square]]],
                 )
         if not _joined(tuple(squares)):
             raise IllegalActionError(
-                f"{'+'.join(names)} is not one connected group: a phalanx's pieces are joined "
-                "side to side (diagonals are not adjacent)"
+                "{join} is not one connected group: a phalanx's pieces are joined side to side "
+                "(diagonals are not adjacent)",
+                join="+".join(names),
             )
         return squares
 
@@ -422,7 +448,9 @@ class NikaState(GameState[NikaAction]):
         facing = FACING[self.board[squares[0]]]
         if facing != direction:
             raise IllegalActionError(
-                f"{'+'.join(action.squares)} faces {FACINGS[facing]}: a phalanx moves only the way it faces"
+                "{join} faces {facing}: a phalanx moves only the way it faces",
+                join="+".join(action.squares),
+                facing=FACINGS[facing],
             )
         plan = self._plan(squares, direction)
         if isinstance(plan, str):

@@ -99,9 +99,9 @@ def _squares_of(step: Step) -> tuple[int, int, bool]:
     learnt in SQUARES_OF. Raises IllegalActionError for a square off the board."""
     origin, target = INDEX.get(step.origin), INDEX.get(step.target)
     if origin is None:
-        raise IllegalActionError(f"{step.origin} is not on the board")
+        raise IllegalActionError("{origin} is not on the board", origin=step.origin)
     if target is None:
-        raise IllegalActionError(f"{step.target} is not on the board")
+        raise IllegalActionError("{target} is not on the board", target=step.target)
     found = SQUARES_OF[step] = (origin, target, step.capture)
     return found
 
@@ -279,17 +279,26 @@ class NumicaState(GameState[NumicaAction]):
         board, side = self.board, self.side
         mover, victim = board[origin], board[target]
         if mover is None:
-            raise IllegalActionError(f"there is no piece on {SQUARES[origin]}")
+            raise IllegalActionError("there is no piece on {origin}", origin=SQUARES[origin])
         if mover[0] != side:
-            raise IllegalActionError(f"the piece on {SQUARES[origin]} is {SIDES[mover[0]]}'s, not {SIDES[side]}'s")
+            raise IllegalActionError(
+                "the piece on {origin} is {sides}'s, not {side}'s",
+                origin=SQUARES[origin],
+                sides=SIDES[mover[0]],
+                side=SIDES[side],
+            )
         if victim is not None and victim[0] == side:
-            raise IllegalActionError(f"{SQUARES[target]} is held by {SIDES[side]}'s own piece")
+            raise IllegalActionError("{target} is held by {side}'s own piece", target=SQUARES[target], side=SIDES[side])
         tile = self.tiles[origin]
         passed = REACH[tile][origin].get(target)
         if passed is None or (passed and not _clear(board, passed)):
-            raise IllegalActionError(f"{SQUARES[origin]} is on a {tile} tile: {TILE_RULES[tile]}")
+            raise IllegalActionError(
+                "{origin} is on a {tile} tile: {tile2}", origin=SQUARES[origin], tile=tile, tile2=TILE_RULES[tile]
+            )
         if victim is None:
-            raise IllegalActionError(f"{SQUARES[target]} is empty: write {SQUARES[origin]}-{SQUARES[target]}")
+            raise IllegalActionError(
+                "{target} is empty: write {origin}-{target}", target=SQUARES[target], origin=SQUARES[origin]
+            )
         self._check_capture(action, tile, mover, victim)
         raise AssertionError(f"{action} was refused but is legal")  # (unreachable: every refusal has its reason)
 
@@ -297,12 +306,14 @@ class NumicaState(GameState[NumicaAction]):
         """What `_apply` plays other than a move after the setups: a setup, or a refusal."""
         if self.setups_left:
             if not isinstance(action, Setup):
-                raise IllegalActionError(f"{SIDES[self.side]} must first set up its back row, written like SSOOSOSO")
+                raise IllegalActionError(
+                    "{side} must first set up its back row, written like SSOOSOSO", side=SIDES[self.side]
+                )
             return self._setup(action)
         if isinstance(action, Setup):
             raise IllegalActionError("both sides have set up: a turn now moves one piece, like a1-c3")
         if not isinstance(action, Step):
-            raise IllegalActionError(f"{action} is not a Numica action")
+            raise IllegalActionError("{action} is not a Numica action", action=action)
         return self._apply(Step(*action), False)  # (a Step of a subclass, played as a Step)
 
     def _resign(self, side: str) -> tuple[Event, ...]:
@@ -341,7 +352,7 @@ class NumicaState(GameState[NumicaAction]):
         shapes = action.shapes
         if len(shapes) != 8 or shapes.count("S") != 4:
             raise IllegalActionError(
-                f'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not'
+                'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not', shapes=shapes
             )
         me = self.side
         first = 0 if me == 0 else 56  # (the back row: rank 1 or 8)
@@ -360,15 +371,22 @@ class NumicaState(GameState[NumicaAction]):
         """A move onto an opponent's piece: a capture, written with `x`, not from an X tile,
         and not by an unmoved piece of an unmoved one (the first-move capture rule)."""
         if tile == "X":
-            raise IllegalActionError(f"{action.origin} is on an X tile, which moves only to an empty square")
+            raise IllegalActionError(
+                "{origin} is on an X tile, which moves only to an empty square", origin=action.origin
+            )
         if not action.capture:
             raise IllegalActionError(
-                f"{action.target} holds {SIDES[victim[0]]}'s piece: write {action.origin}x{action.target}"
+                "{target} holds {sides}'s piece: write {origin}x{target}",
+                target=action.target,
+                sides=SIDES[victim[0]],
+                origin=action.origin,
             )
         if not mover[2] and not victim[2]:
             raise IllegalActionError(
-                f"first-move capture rule: the piece on {action.origin} has not moved yet and "
-                f"cannot capture the piece on {action.target}, which has not moved yet either"
+                "first-move capture rule: the piece on {origin} has not moved yet and cannot capture "
+                "the piece on {target}, which has not moved yet either",
+                origin=action.origin,
+                target=action.target,
             )
 
     def _moves(self, side: int) -> Iterator[tuple[int, int]]:

@@ -153,7 +153,7 @@ class PikemenState(GameState[PikemenAction]):
         elif action.__class__ is Charge:
             events = self._charge(action)
         else:
-            raise IllegalActionError(f"{action} is not a Pikemen action")
+            raise IllegalActionError("{action} is not a Pikemen action", action=action)
         self._advance()
         return events
 
@@ -203,19 +203,26 @@ class PikemenState(GameState[PikemenAction]):
     def _own_piece(self, name: str) -> tuple[int, Piece]:
         square = SQUARE_INDEX.get(name)
         if square is None:
-            raise IllegalActionError(f"{name} is not on the board (files a-h, ranks 1-8)")
+            raise IllegalActionError("{name} is not on the board (files a-h, ranks 1-8)", name=name)
         piece = self.board[square]
         if piece is None:
-            raise IllegalActionError(f"there is no piece on {name}")
+            raise IllegalActionError("there is no piece on {name}", name=name)
         if piece[0] != self.mover:
-            raise IllegalActionError(f"the piece on {name} is {self.sides[piece[0]]}'s, not {self.sides[self.mover]}'s")
+            raise IllegalActionError(
+                "the piece on {name} is {sides}'s, not {mover}'s",
+                name=name,
+                sides=self.sides[piece[0]],
+                mover=self.sides[self.mover],
+            )
         return square, piece
 
     @staticmethod
     def _unchanged(name: str, facing: int) -> IllegalActionError:
         """The error of a written facing that is the piece's facing already."""
         pose = "already stands upright (U)" if facing == UPRIGHT else f"already faces {FACINGS[facing]}"
-        return IllegalActionError(f"the piece on {name} {pose}: a written facing must differ from the old one")
+        return IllegalActionError(
+            "the piece on {name} {pose}: a written facing must differ from the old one", name=name, pose=pose
+        )
 
     def _reorient(self, action: Reorient) -> tuple[Event, ...]:
         square = SQUARE_INDEX.get(action.square)
@@ -235,51 +242,68 @@ class PikemenState(GameState[PikemenAction]):
             origin, piece = self._own_piece(action.origin)
         target = SQUARE_INDEX.get(action.target)
         if target is None:
-            raise IllegalActionError(f"{action.target} is not on the board (files a-h, ranks 1-8)")
+            raise IllegalActionError("{target} is not on the board (files a-h, ranks 1-8)", target=action.target)
         owner, size, facing = piece
         if facing == UPRIGHT:
-            raise IllegalActionError(f"the piece on {action.origin} is upright: an upright piece cannot charge")
+            raise IllegalActionError(
+                "the piece on {origin} is upright: an upright piece cannot charge", origin=action.origin
+            )
         if target == origin:
             raise IllegalActionError("a charge must move at least one square")
         passed = PASSED[origin][facing].get(target)
         if passed is None:
             raise IllegalActionError(
-                f"{action.target} is not in the direction the piece on {action.origin} faces ({FACINGS[facing]})"
+                "{target} is not in the direction the piece on {origin} faces ({facing})",
+                target=action.target,
+                origin=action.origin,
+                facing=FACINGS[facing],
             )
         board = self.board
         for square in passed:
             blocker = board[square]
             if blocker is not None:
                 raise IllegalActionError(
-                    f"the charge from {action.origin} to {action.target} is blocked by "
-                    f"{_describe(blocker, self.sides)} on {SQUARE_NAMES[square]}: "
-                    "a piece cannot jump over another"
+                    "the charge from {origin} to {target} is blocked by {describe} on {square}: a "
+                    "piece cannot jump over another",
+                    origin=action.origin,
+                    target=action.target,
+                    describe=_describe(blocker, self.sides),
+                    square=SQUARE_NAMES[square],
                 )
         victim = board[target]
         if victim is None:
             if action.capture:
                 raise IllegalActionError(
-                    f"{action.target} is empty, so nothing is captured: write {action.origin}-{action.target}"
+                    "{target} is empty, so nothing is captured: write {origin}-{target}",
+                    target=action.target,
+                    origin=action.origin,
                 )
         else:
             if victim[0] == owner:
                 raise IllegalActionError(
-                    f"{action.target} is held by {self.sides[owner]}'s own piece: you cannot take your own"
+                    "{target} is held by {owner}'s own piece: you cannot take your own",
+                    target=action.target,
+                    owner=self.sides[owner],
                 )
             if victim[2] == UPRIGHT and victim[1] == LARGE:
                 raise IllegalActionError(
-                    f"the piece on {action.target} is large and upright: a large upright piece can never be captured"
+                    "the piece on {target} is large and upright: a large upright piece can never be captured",
+                    target=action.target,
                 )
             if victim[2] == UPRIGHT and victim[1] >= size:
                 raise IllegalActionError(
-                    f"the piece on {action.target} is upright and not smaller than the "
-                    f"{SIZE_WORDS[size - 1]} piece on {action.origin}: an upright piece can only be "
-                    "captured by a larger one"
+                    "the piece on {target} is upright and not smaller than the {size_words} piece on "
+                    "{origin}: an upright piece can only be captured by a larger one",
+                    target=action.target,
+                    size_words=SIZE_WORDS[size - 1],
+                    origin=action.origin,
                 )
             if not action.capture:
                 raise IllegalActionError(
-                    f"{action.target} holds {_describe(victim, self.sides)}: a capture is written "
-                    f"{action.origin}x{action.target}"
+                    "{target} holds {describe}: a capture is written {origin}x{target}",
+                    target=action.target,
+                    describe=_describe(victim, self.sides),
+                    origin=action.origin,
                 )
         new_facing = facing if action.facing is None else FACING_INDEX[action.facing]
         if action.facing is not None and new_facing == facing:

@@ -187,7 +187,9 @@ def err(text: str) -> None:
 
 
 def fail_usage(error: UsageError) -> NoReturn:
-    err(f"referee: {error}")
+    from referee.cli import text_output
+
+    err(f"referee: {text_output.spoken_error(str(error), text_output.locale_speaker())}")
     tally = Tally()
     tally.usage = True
     finish(tally)

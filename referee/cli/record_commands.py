@@ -138,6 +138,7 @@ def check(
             checked = dask_check.check_lines(files, form, dask_check.Address(dask), parts)
         else:
             checked = batch_check.check_lines(files, form, jobs, parts)
+        say = None if form.json else text_output.locale_speaker()  # the verdicts' words, never --json's
         with ExitStack() as stack:
             table = None
             if parquet is not None:
@@ -151,7 +152,7 @@ def check(
                 if table is not None:
                     table.add(item.text)
                 elif item.text:
-                    _out_lines(item.text)
+                    _out_lines(item.text if say is None else text_output.spoken_verdicts(item.text, say))
     except UsageError as error:
         fail_usage(error)
     _check_summary(tally, json_output, quiet)

@@ -18,6 +18,10 @@ if TYPE_CHECKING:  # start-up (issue 34): `check` neither shows, lists nor count
     from referee.judge.session import Listed, Shown
 
 
+if TYPE_CHECKING:
+    from referee.speech import Speaker
+
+
 def problem_line(problem: Problem) -> str:
     return f"referee: {problem.message}"
 
@@ -231,3 +235,40 @@ def stats_text(stats: Stats) -> str:
             if audit["as_given"]:
                 lines.append(f"    {plural(audit['as_given'], 'roll')} taken as written (no seed in the record)")
     return "\n".join(lines)
+
+
+def locale_speaker() -> Speaker | None:
+    """The speaker of the command line's locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG,
+    docs/languages.md), or None for English: then nothing is translated and no catalogue
+    is read. `--json` never asks (its output is the same in every locale)."""
+    import os
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value:
+            if value in ("C", "POSIX") or value.startswith(("C.", "en")) and ":" not in value:
+                return None  # English, the default: no catalogue, no module more (`check` starts as fast)
+            break
+    else:
+        return None
+    from referee import speech
+
+    lang = speech.from_environment()
+    return None if lang == speech.DEFAULT else speech.speaker(lang)
+
+
+def spoken_verdicts(text: str, say: Speaker) -> str:
+    """`check`'s verdict lines (each ending with a newline) in the speaker's language; the
+    source, record number, game and notation as written."""
+    from referee import spoken_lines
+
+    return "".join(spoken_lines.verdict_line(line, say) + "\n" for line in text.split("\n")[:-1])
+
+
+def spoken_error(text: str, say: Speaker | None) -> str:
+    """An error's message in the locale's language where the catalogue knows it."""
+    if say is None:
+        return text
+    from referee import spoken_lines
+
+    return spoken_lines.error(text, say)

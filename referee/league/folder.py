@@ -191,6 +191,7 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         '# ends = "2027-03-01T00:00:00Z"  # the season\'s closing instant (league close); none: close with --force',
         '# adjudication = "none"  # how league close decides unfinished games: "none", "draw", "score", "gm"',
         "# tell_players = false  # true: what the game master writes with play (no --as) is mailed to the players",
+        '# lang = "en"  # the language of the players\' mails (a player\'s own: lang in its table): "en", "es"',
         '# notify = []  # Apprise URLs told every notice, e.g. ["json://host/path"]; a player\'s own: in its table',
         "# [notify_games]  # per game ID, e.g. (with its line below):",
         '# "r1-t1" = ["ntfy://ntfy.sh/my-topic"]',
@@ -198,7 +199,7 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         '# Target = "15"',
         "",
         "# The players: referee league add DIR ADDRESS --name NAME appends a player table",
-        '# (its keys: name = "Ann", address = "ann@example.org", optionally notify = [...]) for each.',
+        '# (its keys: name = "Ann", address = "ann@example.org", optionally notify = [...] and lang = "es") for each.',
     ]
     return lines
 

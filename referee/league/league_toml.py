@@ -81,6 +81,8 @@ class LeaguePlayer:
     address: str
     notify: tuple[str, ...] = ()
     """Apprise URLs where this player also gets the league's notices (docs/league.md)."""
+    lang: str | None = None
+    """The language this player reads (`[[player]] lang = "es"`; None: the league's), docs/languages.md."""
 
     @property
     def tag(self) -> str:
@@ -122,6 +124,14 @@ class LeagueConfig:
     """How `league close` decides an unfinished game (LEAGUE.md §6)."""
     auto_leave: bool = False
     """Whether `tick` spends a flagged player's leave instead of timing them out (LEAGUE.md §6)."""
+    lang: str = "en"
+    """The league's language (`lang = "es"`): its site, and every player's mail unless the
+    player's own `lang` says otherwise (docs/languages.md)."""
+
+    def lang_of(self, address: str) -> str:
+        """The language a player (by address) reads: their own, else the league's."""
+        found = self.player(address)
+        return found.lang if found is not None and found.lang is not None else self.lang
 
     def __repr__(self) -> str:
         control = f", time_control={self.time_control}" if self.time_control is not None else ""
@@ -165,10 +175,11 @@ KNOWN_KEYS = (
     "ends",
     "adjudication",
     "auto_leave",
+    "lang",
     "player",
 )
 PLAYER_KEYS = ("name", "address")
-PLAYER_OPTIONAL_KEYS = ("notify",)
+PLAYER_OPTIONAL_KEYS = ("notify", "lang")
 MAX_NOTIFY_URL = 2000
 
 
@@ -285,6 +296,7 @@ class _Reader:
             ends=self.instant("ends", data["ends"]) if "ends" in data else None,
             adjudication=self.adjudication(data.get("adjudication", "none"), info, per_game),
             auto_leave=self.flag("auto_leave", data.get("auto_leave", False)),
+            lang=self.lang("lang", data.get("lang", "en")),
         )
         if need_players and per_game == 2 and pairing is not Pairing.SWISS and rounds is not None:
             from referee.league.pairing import cycle_rounds
@@ -322,6 +334,17 @@ class _Reader:
             if not scored:
                 raise self.fail("adjudication", f'"score" is for games with a score, and {info.name} keeps none')
         return rule
+
+    def lang(self, key: str, value: object) -> str:
+        """A language this referee speaks (docs/languages.md), as its catalogue names it."""
+        from referee import speech
+
+        text = self.text(key, value).strip()
+        code = speech.normal(text)
+        if not speech.known(code) or code == speech.PSEUDO or (code == speech.DEFAULT and text.lower()[:2] != "en"):
+            spoken = ", ".join(f'"{lang}"' for lang in speech.languages())
+            raise self.fail(key, f"must be a language this referee speaks ({spoken}), not {text!r}")
+        return speech.speaker(code).lang
 
     def flag(self, key: str, value: object) -> bool:
         if not isinstance(value, bool):
@@ -383,7 +406,7 @@ class _Reader:
                 raise self.fail(where, 'must be a table with name = "..." and address = "..."')
             for key in entry:
                 if key not in PLAYER_KEYS + PLAYER_OPTIONAL_KEYS:
-                    raise self.fail(f"{where}.{key}", "unknown key (a player has name, address and notify)")
+                    raise self.fail(f"{where}.{key}", "unknown key (a player has name, address, notify and lang)")
             for key in PLAYER_KEYS:
                 if key not in entry:
                     raise self.fail(f"{where}.{key}", "is required")
@@ -395,7 +418,8 @@ class _Reader:
                 if other.name.casefold() == name.casefold():
                     raise self.fail(f"{where}.name", f"{name!r} is already player {other.number}'s name")
             notify = self.urls(f"{where}.notify", entry.get("notify", []))
-            players.append(LeaguePlayer(number, name, address, notify))
+            lang = self.lang(f"{where}.lang", entry["lang"]) if "lang" in entry else None
+            players.append(LeaguePlayer(number, name, address, notify, lang))
         return tuple(players)
 
 

@@ -67,7 +67,8 @@ def on_league(settings: Settings, keys_given: bool) -> Settings:
         _status_handler(folder, config),
         _open_games_handler(folder, config),
     )
-    return settings._replace(keys=keys, digest=digest, requests=requests)
+    langs = tuple((player.address, player.lang) for player in config.players if player.lang is not None)
+    return settings._replace(keys=keys, digest=digest, requests=requests, lang=config.lang, langs=langs)
 
 
 def _leave_handler(folder: Path, config: LeagueConfig, sender: str) -> Callable[[str, str, int], Reply]:

@@ -18,6 +18,7 @@ from referee.live.addresses import clean_header_text
 from referee.live.mail.delivery import write_answer, write_outbox
 from referee.live.mail.folding import POLICY
 from referee.notation.timing import spoken_instant
+from referee.speech import ENGLISH, Speaker, speaker
 
 OUTBOX = "outbox"
 
@@ -53,31 +54,54 @@ def pairing_mails(
     folder holds players.toml, so every move needs `Key:` and `Token:` lines."""
     names = {player.address: player.name for player in config.players}
     league = clean_header_text(config.name, 120)
-    control = f"Clock: {config.time_control}, from {spoken_instant(now)}.\n" if config.time_control is not None else ""
     messages: list[EmailMessage] = []
     for game, seated in games:
-        seats_text = "\n".join(
-            f"  {'+'.join(sides)}: {names.get(address, address)} <{address}>" for address, sides in seated
-        )
         opening = (openings or {}).get(game)
         for address, sides in dict.fromkeys((address, tuple(sides)) for address, sides in seated):
-            body = (
-                f"{league}, round {round_number}: your game is [{game}] ({config.game}).\n\n"
-                f"Seats, in turn order:\n{seats_text}\n\n"
-                f"You play {' and '.join(sides)}. {control}"
+            say = speaker(config.lang_of(address))
+            seats = _seats_text(seated, names, say)
+            control = ""
+            if config.time_control is not None:
+                start = say.instant(now, spoken_instant(now))
+                control = say("Clock: {control}, from {start}.\n", control=str(config.time_control), start=start)
+            body = say(
+                "{league}, round {round}: your game is [{game}] ({name}).\n\n"
+                "Seats, in turn order:\n{seats}\n\n"
+                "You play {sides}. ",
+                league=league,
+                round=round_number,
+                game=game,
+                name=config.game,
+                seats=seats,
+                sides=say(" and ").join(say.word(side) for side in sides),
             )
+            body += control
             if opening is not None:
-                body += _opening_text(game, opening, sides, seated, names, keyed)
+                body += _opening_text(game, opening, sides, seated, names, keyed, say)
             else:
-                body += f"Send your moves by mail with [{game}] in the subject.\n"
+                body += say("Send your moves by mail with [{game}] in the subject.\n", game=game)
             # one text part, no attachment: every mail program and script reads it as it is;
             # `show` by mail answers with the board as SVG (docs/league.md)
             messages.append(_message(sender, address, names.get(address, address), f"[{game}] {league}", body, now))
     for address in byes:
-        worth = "worth 1 point" if bye_scores else "worth no point (a round robin's bye)"
-        body = f"{league}, round {round_number}: you have a bye this round, {worth}.\n"
-        messages.append(_message(sender, address, names.get(address, address), f"{league}: bye", body, now))
+        say = speaker(config.lang_of(address))
+        worth = say("worth 1 point") if bye_scores else say("worth no point (a round robin's bye)")
+        body = say(
+            "{league}, round {round}: you have a bye this round, {worth}.\n",
+            league=league,
+            round=round_number,
+            worth=worth,
+        )
+        subject = say("{league}: bye", league=league)
+        messages.append(_message(sender, address, names.get(address, address), subject, body, now))
     return messages
+
+
+def _seats_text(seated: Sequence[tuple[str, Sequence[str]]], names: Mapping[str, str], say: Speaker) -> str:
+    return "\n".join(
+        f"  {'+'.join(say.word(side) for side in sides)}: {names.get(address, address)} <{address}>"
+        for address, sides in seated
+    )
 
 
 def _opening_text(
@@ -87,29 +111,44 @@ def _opening_text(
     seated: Sequence[tuple[str, Sequence[str]]],
     names: Mapping[str, str],
     keyed: bool,
+    say: Speaker = ENGLISH,
 ) -> str:
     """Who moves first, the board, and how to play by mail (docs/league.md, "What players get")."""
     first = ""
     if opening.first is not None and opening.first in sides:
-        first = f"You move first ({opening.first}).\n"
+        first = say("You move first ({side}).\n", side=say.word(opening.first))
     elif opening.first is not None:
         holder = next((address for address, held in seated if opening.first in held), None)
         who = names.get(holder, holder) if holder is not None else None
-        first = f"{who} ({opening.first}) moves first.\n" if who else f"{opening.first} moves first.\n"
+        side = say.word(opening.first)
+        first = (
+            say("{who} ({side}) moves first.\n", who=who, side=side) if who else say("{side} moves first.\n", side=side)
+        )
     lines = [first, opening.board.rstrip("\n"), ""] if opening.board else [first]
-    lines += [
-        f"To play, answer this mail, keeping [{game}] in the Subject, with your moves as plain",
-        "text in the body. " + ("Write these lines above your moves:" if keyed else "A line"),
-    ]
     if keyed:
-        lines += [
-            "  Key: your passphrase",
-            f"  Token: {opening.token}",
-            "(the token changes with every move: each answer quotes the new one).",
-        ]
+        lines.append(
+            say(
+                "To play, answer this mail, keeping [{game}] in the Subject, with your moves as plain\n"
+                "text in the body. Write these lines above your moves:\n"
+                "  Key: your passphrase\n"
+                "  Token: {token}\n"
+                "(the token changes with every move: each answer quotes the new one).",
+                game=game,
+                token=opening.token,
+            )
+        )
     else:
-        lines += [f"  Token: {opening.token}", "makes sure they are played only on the board shown here."]
-    lines += ["Send `show` for the board, `moves` for the legal moves, `status` for all your games."]
+        lines.append(
+            say(
+                "To play, answer this mail, keeping [{game}] in the Subject, with your moves as plain\n"
+                "text in the body. A line\n"
+                "  Token: {token}\n"
+                "makes sure they are played only on the board shown here.",
+                game=game,
+                token=opening.token,
+            )
+        )
+    lines.append(say("Send `show` for the board, `moves` for the legal moves, `status` for all your games."))
     return "\n".join(lines) + "\n"
 
 

@@ -22,6 +22,7 @@ from referee.live import mail as gateway
 from referee.live.mail.gateway import PLAYERS_FILE
 from referee.live.mail.players import load_keys
 from referee.notation.timing import format_instant
+from referee.speech import speaker
 
 PASSPHRASE_BYTES = 12
 """Bytes drawn from `secrets` for an issued passphrase (96 bits, 16 URL-safe characters)."""
@@ -70,16 +71,20 @@ def issue(folder: Path, now: int, sender: str) -> list[str]:
             # passphrase is never kept without being sent to its player).
             with store.transaction(folder):
                 gateway.add_player(folder, player.address, passphrase)
-                body = (
-                    f"{config.name}: your passphrase for playing by mail is\n\n"
-                    f"  {passphrase}\n\n"
+                say = speaker(config.lang_of(player.address))
+                body = say(
+                    "{league}: your passphrase for playing by mail is\n\n"
+                    "  {passphrase}\n\n"
                     "Write it on a line of its own above your moves in every mail that plays:\n\n"
-                    f"  Key: {passphrase}\n"
+                    "  Key: {passphrase}\n"
                     "  Token: (the game's current token, which every answer quotes)\n\n"
                     "Keep it to yourself: anyone who has it can play for you. The game master can issue\n"
-                    "a new one (referee mail add-player GAMES ADDRESS).\n"
+                    "a new one (referee mail add-player GAMES ADDRESS).\n",
+                    league=config.name,
+                    passphrase=passphrase,
                 )
-                mail = message(sender, player.address, player.name, f"{config.name}: your passphrase", body, now)
+                subject = say("{league}: your passphrase", league=config.name)
+                mail = message(sender, player.address, player.name, subject, body, now)
                 write(folder, [mail], now)
                 append_log(folder, [{"event": "passphrase", "at": format_instant(now), "to": player.address}])
             lines.append(f"issued a passphrase to {player.tag} (mailed into {folder / 'outbox'})")

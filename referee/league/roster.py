@@ -132,7 +132,7 @@ def forfeit(path: Path, game: GameResult, address: str, now: int) -> str | None:
 def change_address(folder: Path, old: str, new: str, now: int, sender: str, name: str | None = None) -> Changed:
     """NEW takes OLD's place (`name`: a substitute's name; None keeps the player's name)."""
     from referee.live.mail.gateway import PLAYERS_FILE
-    from referee.live.mail.players import load_keys, render_keys
+    from referee.live.mail.players import load_keys, load_langs, render_keys
 
     with league_lock(folder), store.transaction(folder):  # all of it written, or none
         config = load(folder)
@@ -179,7 +179,10 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
                     keys[wanted] = entry
                 else:  # the game master's to-do: printed, never mailed to the players
                     todo.append(f"{was}'s passphrase removed: issue {wanted} one (league passphrases --issue)")
-                store.write(keys_path, render_keys(keys))
+                langs = load_langs(keys_path)
+                if was in langs and name is None:
+                    langs[wanted] = langs.pop(was)
+                store.write(keys_path, render_keys(keys, langs))
         event = {"event": "address", "at": format_instant(now), "old": was, "new": wanted, "name": new_name}
         append_log(folder, [event])
         # "Gus <new> substitutes for Bo <old>", but "Di <old> is now Di <new>": the old first

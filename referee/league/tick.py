@@ -10,7 +10,7 @@ already holds is never done again, so a second run at the same `--now` does noth
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -27,6 +27,7 @@ from referee.league.league_toml import Dice, Digest, LeagueConfig, load
 from referee.league.notify import OUTBOX, message, write
 from referee.league.results import (
     GameResult,
+    Seat,
     aliases,
     game_files,
     judge_game,
@@ -40,6 +41,7 @@ from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.gateway import PLAYERS_FILE
 from referee.live.mail.mail_errors import DeliveryError
 from referee.notation.timing import format_duration, format_instant, spoken_instant
+from referee.speech import Speaker, speaker
 
 DAY = 86_400
 
@@ -212,8 +214,13 @@ class _Run:
         name = self.names.get(address, address)
         return message(self.sender, address, name, subject, body, self.now)
 
-    def _to_all(self, game: _Game, subject: str, body: str) -> list[EmailMessage]:
-        return [self._mail(address, subject, body) for address in game.result.addresses]
+    def _to_all(self, game: _Game, told: Callable[[Speaker], tuple[str, str]]) -> list[EmailMessage]:
+        """To every player of the game, each in their language: `told(say)` gives (subject, body)."""
+        mails = []
+        for address in game.result.addresses:
+            subject, body = told(speaker(self.config.lang_of(address)))
+            mails.append(self._mail(address, subject, body))
+        return mails
 
     # (1) time-outs -------------------------------------------------------------------------
 
@@ -258,10 +265,23 @@ class _Run:
             return False
         game.reload()
         left = format_duration(self.config.leave_days * DAY - used - days * DAY) or "none"
-        body = (
-            f"{self.config.name}, [{game.name}]: {seat.name} ({side}) ran out of time; instead of a timeout, "
-            f"{text} of their leave was granted automatically (leave left: {left}).\n\n{named(game.result)}\n"
-        )
+
+        def told(say: Speaker) -> tuple[str, str]:
+            body = say(
+                "{league}, [{game}]: {player} ({side}) ran out of time; instead of a timeout, "
+                "{duration} of their leave was granted automatically (leave left: {left}).\n\n",
+                league=self.config.name,
+                game=game.name,
+                player=seat.name,
+                side=say.word(side),
+                duration=text,
+                left=left,
+            )
+            subject = say(
+                "[{game}] automatic leave: {side} +{duration}", game=game.name, side=say.word(side), duration=text
+            )
+            return subject, f"{body}{named(game.result)}\n"
+
         entry = {
             "event": "leave",
             "at": format_instant(self.now),
@@ -271,7 +291,7 @@ class _Run:
             "side": side,
             "auto": True,
         }
-        self._done(self._to_all(game, f"[{game.name}] automatic leave: {side} +{text}", body), entry)
+        self._done(self._to_all(game, told), entry)
         return True
 
     def _timeout(self, game: _Game, side: str, clock: ClockView) -> bool:
@@ -285,14 +305,23 @@ class _Run:
             return False
         game.reload()
         seat = game.result.player_of(side)
-        who = f"{seat.name} ({side})" if seat is not None else side
         deadline = clock.deadline if clock.deadline is not None else self.now
-        body = (
-            f"{self.config.name}, [{game.name}]: {who} ran out of time at {spoken_instant(deadline)}; "
-            f"the timeout was written at {spoken_instant(self.now)}.\n\n{named(game.result)}\n"
-        )
+
+        def told(say: Speaker) -> tuple[str, str]:
+            who = f"{seat.name} ({say.word(side)})" if seat is not None else say.word(side)
+            body = say(
+                "{league}, [{game}]: {who} ran out of time at {deadline}; the timeout was written at {now}.\n\n",
+                league=self.config.name,
+                game=game.name,
+                who=who,
+                deadline=say.instant(deadline, spoken_instant(deadline)),
+                now=say.instant(self.now, spoken_instant(self.now)),
+            )
+            subject = say("[{game}] timeout: {side}", game=game.name, side=say.word(side))
+            return subject, f"{body}{named(game.result)}\n"
+
         entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
-        self._done(self._to_all(game, f"[{game.name}] timeout: {side}", body), entry)
+        self._done(self._to_all(game, told), entry)
         return True
 
     # (1b) forfeits of withdrawn players ----------------------------------------------------
@@ -315,12 +344,22 @@ class _Run:
                     self.notes.append(done or f"{game.name}: no forfeit written")
                     break
                 game.reload()
-                body = (
-                    f"{self.config.name}, [{game.name}]: {seat.name} has withdrawn from the league, so "
-                    f"{side} resigned (forfeit).\n\n{named(game.result)}\n"
-                )
+
+                def told(
+                    say: Speaker, seat: Seat = seat, side: str | None = side, game: _Game = game
+                ) -> tuple[str, str]:
+                    body = say(
+                        "{league}, [{game}]: {name} has withdrawn from the league, so {side} resigned (forfeit).\n\n",
+                        league=self.config.name,
+                        game=game.name,
+                        name=seat.name,
+                        side=say.word(str(side)),
+                    )
+                    subject = say("[{game}] forfeit: {side}", game=game.name, side=say.word(str(side)))
+                    return subject, f"{body}{named(game.result)}\n"
+
                 entry = {"event": "forfeit", "at": format_instant(self.now), "game": game.name, "side": side}
-                self._done(self._to_all(game, f"[{game.name}] forfeit: {side}", body), entry)
+                self._done(self._to_all(game, told), entry)
 
     # (2) reminders -------------------------------------------------------------------------
 
@@ -348,11 +387,18 @@ class _Run:
             seat = game.result.player_of(clock.running)
             if seat is None:
                 continue
-            body = (
-                f"{self.config.name}, [{game.name}]: {seat.name}, {clock.running} is to move; "
-                f"your time runs out at {spoken_instant(clock.deadline)} (less than {threshold} from now).\n"
-                f"\n{reply_hint(game.token or '', self.keyed)}\n"
+            say = speaker(self.config.lang_of(seat.address))
+            body = say(
+                "{league}, [{game}]: {name}, {side} is to move; "
+                "your time runs out at {deadline} (less than {threshold} from now).\n",
+                league=self.config.name,
+                game=game.name,
+                name=seat.name,
+                side=say.word(clock.running),
+                deadline=say.instant(clock.deadline, spoken_instant(clock.deadline)),
+                threshold=threshold,
             )
+            body += f"\n{reply_hint(game.token or '', self.keyed, say)}\n"
             entry = {
                 "event": "reminder",
                 "at": format_instant(self.now),
@@ -362,7 +408,8 @@ class _Run:
                 "deadline": deadline,
                 "threshold": threshold,
             }
-            self._done([self._mail(seat.address, f"[{game.name}] reminder: your move", body)], entry)
+            subject = say("[{game}] reminder: your move", game=game.name)
+            self._done([self._mail(seat.address, subject, body)], entry)
 
     # (3) reveals ---------------------------------------------------------------------------
 
@@ -391,14 +438,22 @@ class _Run:
                     self.notes.append(f"{game.name}: the seed was not revealed: {result.error or result.notice}")
                     continue
                 game.reload()
-                body = (
-                    f"{self.config.name}, [{game.name}] is over: {named(game.result)}\n\n"
-                    f"The secret seed is {seed}\n"
-                    f"The record, with the seed written into it, is attached as {game.name}.rgn.\n"
-                    f"Check every roll with: referee check {game.name}.rgn\n"
-                )
+
+                def told(say: Speaker, game: _Game = game, seed: str = seed) -> tuple[str, str]:
+                    body = say(
+                        "{league}, [{game}] is over: {result}\n\n"
+                        "The secret seed is {seed}\n"
+                        "The record, with the seed written into it, is attached as {game}.rgn.\n"
+                        "Check every roll with: referee check {game}.rgn\n",
+                        league=self.config.name,
+                        game=game.name,
+                        result=named(game.result),
+                        seed=seed,
+                    )
+                    return say("[{game}] seed revealed", game=game.name), body
+
                 entry = {"event": "reveal", "at": format_instant(self.now), "game": game.name}
-                mails = self._to_all(game, f"[{game.name}] seed revealed", body)
+                mails = self._to_all(game, told)
                 record_text = store.read_bytes(game.path).decode("utf-8")  # as this transaction wrote it
                 for mail in mails:
                     mail.add_attachment(record_text, filename=f"{game.name}.rgn")
@@ -434,32 +489,40 @@ class _Run:
                 "games": [game.name for game in news],
                 "seen": now_seen,
             }
-            subject = f"{self.config.name}: daily digest {day}"
+            say = speaker(self.config.lang_of(player.address))
+            subject = say("{league}: daily digest {day}", league=self.config.name, day=day)
             self._done([self._mail(player.address, subject, body)], entry)
 
     def _digest_body(self, address: str, mine: Sequence[_Game], news: Sequence[_Game], seen: dict[str, Any]) -> str:
-        lines = [f"{self.config.name}: your games on {spoken_instant(self.now)}.", ""]
+        say = speaker(self.config.lang_of(address))
+        when = say.instant(self.now, spoken_instant(self.now))
+        lines = [say("{league}: your games on {when}.", league=self.config.name, when=when), ""]
         to_move = [game for game in mine if game.result.status == "ongoing" and _holds(game, address)]
         if to_move:
-            lines.append("Your move:")
+            lines.append(say("Your move:"))
             for game in to_move:
                 clock = game.clock_at(self.now)
-                deadline = f", deadline {spoken_instant(clock.deadline)}" if clock and clock.deadline else ""
-                lines.append(f"  [{game.name}] {game.result.to_move}{deadline}; token {game.token}")
-            lines += ["", games_hint(), ""] if self.keyed else [""]
+                deadline = ""
+                if clock and clock.deadline:
+                    due = say.instant(clock.deadline, spoken_instant(clock.deadline))
+                    deadline = say(", deadline {deadline}", deadline=due)
+                side = say.word(str(game.result.to_move))
+                token = say("; token {token}", token=game.token)
+                lines.append(f"  [{game.name}] {side}{deadline}{token}")
+            lines += ["", games_hint(say), ""] if self.keyed else [""]
         moved = [game for game in news if game not in to_move and game.replay is not None]
         if moved:
-            lines.append("Moves played:")
+            lines.append(say("Moves played:"))
             for game in moved:
                 before = seen.get(game.name, [0])[0]
                 steps = game.replay.steps if game.replay is not None else []
                 start = before if isinstance(before, int) and 0 <= before <= len(steps) else 0
-                played = [f"{step.turn.side}: {step.move.text}" for step in steps[start:]]
-                lines.append(f"  [{game.name}] " + ("; ".join(played) if played else "nothing new"))
+                played = [f"{step.turn.side}: {step.move.text}" for step in steps[start:]]  # the notation
+                lines.append(f"  [{game.name}] " + ("; ".join(played) if played else say("nothing new")))
             lines.append("")
         ended = [game for game in news if game.result.finished]
         if ended:
-            lines.append("Results:")
+            lines.append(say("Results:"))
             lines += [f"  [{game.name}] {named(game.result)}" for game in ended]
             lines.append("")
         return "\n".join(lines)
@@ -469,7 +532,7 @@ class _Run:
     def season_over(self, games: Sequence[_Game]) -> None:
         """Once, when every round is paired and every game finished: the champion, to every
         player, with the final table (docs/league.md)."""
-        from referee.league.standings import as_text, points_text, standings
+        from referee.league.standings import as_text, number_text, standings
 
         if any(entry.get("event") == "season-over" for entry in self.log):
             return
@@ -484,28 +547,36 @@ class _Run:
         champions = [row for row in table.rows if row.rank == 1]
         if not champions:  # pragma: no cover - a league has players
             return
-        names = " and ".join(row.name for row in champions)
-        title = "champions" if len(champions) > 1 else "champion"
-        points = champions[0].points
-        played = "its one round is played" if last == 1 else f"all {last} rounds are played"
-        body = "\n".join(
-            [
-                f"{self.config.name} is over: {played}.",
-                "",
-                f"The {title}: {names}, with {points_text(points)}.",
-                "",
-                "Final standings:",
-                *as_text(self.config, table),
-                "",
-            ]
-        )
         entry = {
             "event": "season-over",
             "at": format_instant(self.now),
             "champions": [row.address for row in champions],
         }
-        subject = f"{self.config.name}: the season is over, {title} {names}"
-        mails = [self._mail(player.address, subject, body) for player in self.config.players]
+        mails = []
+        for player in self.config.players:  # each player in their language (docs/languages.md)
+            say = speaker(self.config.lang_of(player.address))
+            names = say(" and ").join(row.name for row in champions)
+            title = say("champions") if len(champions) > 1 else say("champion")
+            played = say("its one round is played") if last == 1 else say("all {count} rounds are played", count=last)
+            number = number_text(champions[0].points)
+            points = say.plural("{count} point", "{count} points", 1 if champions[0].points == 1 else 2, count=number)
+            body = "\n".join(
+                [
+                    say("{league} is over: {played}.", league=self.config.name, played=played),
+                    "",
+                    say("The champions: {names}, with {points}.", names=names, points=points)
+                    if len(champions) > 1
+                    else say("The champion: {names}, with {points}.", names=names, points=points),
+                    "",
+                    say("Final standings:"),
+                    *as_text(self.config, table),
+                    "",
+                ]
+            )
+            subject = say(
+                "{league}: the season is over, {title} {names}", league=self.config.name, title=title, names=names
+            )
+            mails.append(self._mail(player.address, subject, body))
         self._done(mails, entry)
 
     # (6) notices beyond e-mail -------------------------------------------------------------

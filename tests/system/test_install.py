@@ -84,6 +84,7 @@ def test_the_wheel_holds_the_man_page_and_the_sdist_the_sources(built: dict[str,
     names = zipfile.ZipFile(built["wheel"]).namelist()
     assert f"referee-{_version()}.data/data/share/man/man1/referee.1" in names
     assert "referee/pictures/page.js" in names
+    assert "referee/locale/es/LC_MESSAGES/referee.mo" in names  # the catalogues speak Spanish (docs/languages.md)
     sdist = tarfile.open(built["sdist"]).getnames()
     top = f"referee-{_version()}"
     for path in ("man/referee.1", "README.md", "pyproject.toml", "examples/nika-won.rgn"):

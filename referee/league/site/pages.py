@@ -18,6 +18,7 @@ from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
 from referee.league.standings import Table, game_points, number_text, points_text, row_figures
 from referee.notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
+from referee.speech import N_, Speaker, speaker
 
 INDEX = "index.html"
 CSS = """
@@ -110,16 +111,19 @@ class Site:
 def layout(site: Site, title: str, crumbs: Sequence[tuple[str, str]], body: str) -> str:
     """A whole page: `title` and `crumbs` ((link, label) pairs) are outside text, escaped here."""
     trail = "".join(f'<a href="{esc(href)}">{bdi(label)}</a> › ' for href, label in crumbs)
+    say = speaker(site.config.lang)
+    feed, made = esc(say("Atom feed of results")), esc(say("made by referee league site"))
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<html lang="{esc(site.config.lang.replace("_", "-"))}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; img-src data:\">\n"
         f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
         f'<nav class="crumbs">{trail}</nav>\n<main>\n{body}\n</main>\n'
-        f'<footer><a href="{INDEX}">{bdi(site.config.name)}</a> · <a href="feed.xml">Atom feed of results</a> · '
-        "made by referee league site</footer>\n</body>\n</html>\n"
+        f'<footer><a href="{INDEX}">{bdi(site.config.name)}</a> · '
+        f'<a href="feed.xml">{feed}</a> · '
+        f"{made}</footer>\n</body>\n</html>\n"
     )
 
 
@@ -174,7 +178,9 @@ def deadline_text(item: SiteGame) -> str:
 
 
 def _games_table(site: Site, games: Sequence[SiteGame]) -> str:
-    rows = ["<tr><th>game</th><th>players by seat</th><th>status</th><th>to move</th><th>deadline</th></tr>"]
+    say = speaker(site.config.lang)
+    heads = (say("game"), say("players by seat"), say("status"), say("to move"), say("deadline"))
+    rows = ["<tr>" + "".join(f"<th>{esc(head)}</th>" for head in heads) + "</tr>"]
     for item in games:
         game = item.result
         rows.append(
@@ -193,11 +199,28 @@ def _byes(site: Site, number: int) -> list[tuple[str, str]]:
 
 
 STANDING_HEADS = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O")
+_SPOKEN_HEADS = {
+    "player": N_("player"),
+    "games": N_("games"),
+    # Translators: the standings' columns: won, drawn, lost games
+    "W": N_("W"),
+    "D": N_("D"),
+    "L": N_("L"),
+    "points": N_("points"),
+    "byes": N_("byes"),
+    "rating": N_("rating"),
+}
 
 
 def standings_table(site: Site) -> str:
     heads = [*STANDING_HEADS, site.table.tiebreak]
-    rows = ["<tr>" + "".join(f"<th{'' if h == 'player' else ' class=n'}>{esc(h)}</th>" for h in heads) + "</tr>"]
+    say = speaker(site.config.lang)
+    shown = [say(_SPOKEN_HEADS[h]) if h in _SPOKEN_HEADS else h for h in heads]
+    rows = [
+        "<tr>"
+        + "".join(f"<th{'' if h == 'player' else ' class=n'}>{esc(t)}</th>" for h, t in zip(heads, shown, strict=True))
+        + "</tr>"
+    ]
     for row in site.table.rows:
         cells = [str(row.rank), *row_figures(row)]
         numbers = "".join(f'<td class="n">{cell}</td>' for cell in cells[1:])
@@ -208,37 +231,56 @@ def standings_table(site: Site) -> str:
     return _scroll('<table class="standings">' + "".join(rows) + "</table>")
 
 
-def _standing(site: Site) -> str:
-    """What the standings are (LEAGUE.md §6): final once the season is closed, provisional until then."""
+def _standing(site: Site, say: Speaker) -> str:
+    """What the standings are (LEAGUE.md §6): final once the season is closed, provisional
+    until then; and where anyone can check them."""
+    said = (
+        say("Final standings: the season is closed.")
+        if site.final
+        else say("Provisional standings: the season is not closed.")
+    )
+    anyone = say("Anyone can check them:")
     return (
-        "Final standings: the season is closed." if site.final else "Provisional standings: the season is not closed."
+        f"{esc(said)} {esc(anyone)} "
+        '<a href="league-archive.zip">league-archive.zip</a> '
+        "(<code>referee league verify league-archive.zip</code>)."
     )
 
 
 def index_page(site: Site) -> str:
     config = site.config
+    say = speaker(config.lang)
+    meta = say(
+        "{game}, {count} players a game, {pairing}; round {round} of {rounds}; {finished} finished, {ongoing} ongoing",
+        game=config.game,
+        count=config.players_per_game,
+        pairing=config.pairing.value,
+        round=site.current,
+        rounds=site.rounds,
+        finished=say.plural("{count} game", "{count} games", site.table.finished),
+        ongoing=site.table.ongoing,
+    )
     current = [item for item in site.games if item.result.round == site.current]
     body = [
         f"<h1>{bdi(config.name)}</h1>",
-        f'<p class="meta">{esc(config.game)}, {config.players_per_game} players a game, '
-        f"{esc(config.pairing.value)}; round {site.current} of {site.rounds}; "
-        f"{plural(site.table.finished, 'game')} finished, {site.table.ongoing} ongoing</p>",
-        "<h2>Standings</h2>",
-        f'<p class="standing">{_standing(site)} '
-        'Anyone can check them: <a href="league-archive.zip">league-archive.zip</a> '
-        "(<code>referee league verify league-archive.zip</code>).</p>",
+        '<p class="meta">' + esc(meta) + "</p>",
+        "<h2>" + esc(say("Standings")) + "</h2>",
+        f'<p class="standing">{_standing(site, say)}</p>',
         standings_table(site),
     ]
     if site.current:
-        body += [f'<h2>Round {site.current} <a href="{round_file(site.current)}">(page)</a></h2>']
+        heading = esc(say("Round {round}", round=site.current))
+        page = esc(say("(page)"))
+        body += [f'<h2>{heading} <a href="{round_file(site.current)}">{page}</a></h2>']
         body.append(_games_table(site, current))
         body.append(_byes_text(site, site.current))
         links = "".join(
-            f'<li><a href="{round_file(number)}">Round {number}</a></li>' for number in range(1, site.current + 1)
+            f'<li><a href="{round_file(number)}">{esc(said)}</a></li>'
+            for number, said in ((number, say("Round {round}", round=number)) for number in range(1, site.current + 1))
         )
-        body += ["<h2>Rounds</h2>", f'<ul class="rounds">{links}</ul>']
+        body += ["<h2>" + esc(say("Rounds")) + "</h2>", f'<ul class="rounds">{links}</ul>']
     else:
-        body.append("<p>No round is paired yet.</p>")
+        body.append("<p>" + esc(say("No round is paired yet.")) + "</p>")
     return layout(site, config.name, [], "\n".join(body))
 
 

@@ -218,7 +218,9 @@ def add_player(games: Path, address: str, passphrase_text: str, wait: float = 10
             keys = players.load_keys(path) or {}
             replaced = checked in keys
             keys[checked] = entry
-            store.write(path, players.render_keys(keys), mode=0o600)  # readable by its owner only
+            store.write(
+                path, players.render_keys(keys, players.load_langs(path)), mode=0o600
+            )  # readable by its owner only
     except store.WriteFailed:
         raise
     except OSError as error:

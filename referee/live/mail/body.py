@@ -14,6 +14,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee.live.mail.replies import Doubt, new_text
+from referee.live.mail.request_words import request_of
 
 if TYPE_CHECKING:
     from referee.live.mail.html import HtmlText
@@ -179,7 +180,7 @@ def read_body(text: str, html: bool = False) -> Submission:
     unclear, doubt = read.unclear, read.doubt
     if unclear is not None and len(between) < len(kept) and not any(unclear in line for line in between):
         unclear = doubt = None  # the moves stand between `moves:` and `end`, away from the line in doubt
-    word = moves.lower()
+    word = request_of(moves)  # `show`, `moves` or their words in another language (`mostrar`, `jugadas`)
     if word in ("show", "moves"):
         return Submission(Request(word), "", key, token, salt, unclear, doubt)
     return Submission(Request.PLAY, moves, key, token, salt, unclear, doubt)

@@ -12,11 +12,13 @@ from email.utils import format_datetime, make_msgid
 from enum import Enum
 from typing import NamedTuple
 
+from referee import spoken_lines as spoken
 from referee.judge.core.clock_walk import current_instant
 from referee.live.addresses import clean_header_text
 from referee.live.mail.folding import POLICY
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.replies import Doubt
+from referee.speech import ENGLISH, N_, Speaker
 
 _REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|vs)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 
@@ -109,20 +111,31 @@ def _address(address: str, name: str) -> Address:
     return Address(display_name=clean_header_text(name, 80), username=user, domain=domain)
 
 
-def turn_block(turn: Turn) -> list[str]:
+def turn_block(turn: Turn, say: Speaker = ENGLISH) -> list[str]:
+    verdict, following = spoken.turn(turn.verdict, turn.next, say)
+    turn = turn._replace(verdict=verdict, next=following)
     head = ([turn.verdict] if turn.verdict else []) + list(turn.events)
     tail = [turn.board.rstrip("\n"), "", turn.next] if turn.board else [turn.next]
     return [*head, "", *tail] if head else tail
 
 
 def accepted(
-    game_id: str, who: str, side: str, moves: str, turn: Turn, token: str | None, hint: bool = True, keyed: bool = False
+    game_id: str,
+    who: str,
+    side: str,
+    moves: str,
+    turn: Turn,
+    token: str | None,
+    hint: bool = True,
+    keyed: bool = False,
+    say: Speaker = ENGLISH,
 ) -> str:
     """To every player: what was played, what it caused, the board, who is next; the lines
     that say how to answer (`hint`) only for the player who is to move."""
-    lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(moves), "", *turn_block(turn)]
+    played = say("{who} ({side}) played in game {game_id}:", who=who, side=say.word(side), game_id=game_id)
+    lines = [played, "", *_indented(moves), "", *turn_block(turn, say)]
     if token and hint:
-        lines += ["", reply_hint(token, keyed)]
+        lines += ["", reply_hint(token, keyed, say)]
     return "\n".join(lines) + "\n"
 
 
@@ -136,23 +149,29 @@ def offered(
     token: str | None,
     hint: bool = True,
     keyed: bool = False,
+    say: Speaker = ENGLISH,
 ) -> str:
     """To every player: a draw or an undo is offered (after the moves played with it, if
     any), by whom, and how to answer it; the token request only for the player to move."""
-    what = "a draw" if kind == "draw" else "to take back the last turn"
+    what = say("a draw") if kind == "draw" else say("to take back the last turn")
     played = moves.rstrip()[: -len(kind)].strip()  # the moves before the final word, if any
     acted = any(not word.endswith(":") for word in played.split())  # more than a label (`R: draw`)
-    lines = [f"{who} ({side}) played in game {game_id}:", "", *_indented(played), ""] if acted else []
+    side_word = say.word(side)
+    head = say("{who} ({side}) played in game {game_id}:", who=who, side=side_word, game_id=game_id)
+    lines = [head, "", *_indented(played), ""] if acted else []
     lines += [
-        f"{who} ({side}) offers {what} in game {game_id}.",
+        say("{who} ({side}) offers {what} in game {game_id}.", who=who, side=side_word, what=what, game_id=game_id),
         "",
-        f"To accept, answer with the word `{kind}` alone. To decline, play any move:",
-        "the offer stands until the next move of any side.",
+        say(
+            "To accept, answer with the word `{word}` alone. To decline, play any move:\n"
+            "the offer stands until the next move of any side.",
+            word=kind,
+        ),
         "",
-        *turn_block(turn),
+        *turn_block(turn, say),
     ]
     if token and hint:
-        lines += ["", reply_hint(token, keyed)]
+        lines += ["", reply_hint(token, keyed, say)]
     return "\n".join(lines) + "\n"
 
 
@@ -165,125 +184,154 @@ def refused(
     token: str | None,
     hint: bool = True,
     keyed: bool = False,
+    say: Speaker = ENGLISH,
 ) -> str:
     """To the sender alone: why nothing was played, what might have been meant, the board."""
-    lines = [f"Your submission to game {game_id} was not played: nothing was written.", ""]
+    lines = [say("Your submission to game {game_id} was not played: nothing was written.", game_id=game_id), ""]
     if moves:
-        lines += ["You sent:", *_indented(moves), ""]
-    lines.append(error)
+        lines += [say("You sent:"), *_indented(moves), ""]
+    lines.append(spoken.error(error, say))
     if suggestions:
-        lines.append(f"Did you mean: {', '.join(suggestions)}?")
+        lines.append(say("Did you mean: {suggestions}?", suggestions=", ".join(suggestions)))
     if turn is not None:
         # The refusal's verdict is the error above: the board and who is to move follow it.
-        lines += ["", *turn_block(turn._replace(verdict="", events=()))]
+        lines += ["", *turn_block(turn._replace(verdict="", events=()), say)]
     if token and hint:
-        lines += ["", reply_hint(token, keyed)]
+        lines += ["", reply_hint(token, keyed, say)]
     return "\n".join(lines) + "\n"
 
 
-def not_accepted(game_id: str, reason: str) -> str:
-    return (
-        f"Your message to game {game_id} was not accepted: {reason}.\n\n"
+def not_accepted(game_id: str, reason: str, say: Speaker = ENGLISH) -> str:
+    return say(
+        "Your message to game {game_id} was not accepted: {reason}.\n\n"
         "This game asks every player for a passphrase: write it on a line of its own,\n"
         "  Key: your passphrase\n"
-        "above your moves. Nothing was played.\n"
+        "above your moves. Nothing was played.\n",
+        game_id=game_id,
+        reason=say(reason),
     )
 
 
-def not_verified(game_id: str, authserv: str) -> str:
+NO_KEY_LINE = N_("it carries no Key: line")
+WRONG_KEY = N_("the key is not this player's key")
+
+
+def not_verified(game_id: str, authserv: str, say: Speaker = ENGLISH) -> str:
     """`--trust-authserv` without passphrases: a sender the provider did not verify."""
-    return (
-        f"Your message to game {game_id} was not accepted: the mail server {authserv} could\n"
+    return say(
+        "Your message to game {game_id} was not accepted: the mail server {authserv} could\n"
         "not verify that it comes from your address (no DMARC or aligned DKIM pass).\n\n"
         "Send it again from your own mail account, as you sent your earlier moves.\n"
-        "Nothing was played.\n"
+        "Nothing was played.\n",
+        game_id=game_id,
+        authserv=authserv,
     )
 
 
 _DOUBTS = {
-    Doubt.EARLIER_MESSAGE: "looks like the start of a quoted earlier message, yet it is not marked as a quote.",
-    Doubt.BELOW_QUOTE: (
+    Doubt.EARLIER_MESSAGE: N_("looks like the start of a quoted earlier message, yet it is not marked as a quote."),
+    Doubt.BELOW_QUOTE: N_(
         "stands below the quoted message, and your text stands above it too: it may be\n"
         "your own text or part of the quote that your mail program did not mark."
     ),
 }
 
 
-def unclear(game_id: str, line: str, read: str, doubt: Doubt | None = None) -> str:
+def unclear(game_id: str, line: str, read: str, doubt: Doubt | None = None, say: Speaker = ENGLISH) -> str:
     """A reply whose new text and quote cannot be told apart: refused, showing what was read."""
-    shown = "\n".join(f"  | {text}" for text in read.splitlines()[:40]) or "  (nothing)"
+    shown = "\n".join(f"  | {text}" for text in read.splitlines()[:40]) or say("  (nothing)")
     if doubt is Doubt.UNREADABLE:
-        where = "Your message's HTML could not be read to its end, so where your reply ends is unclear.\n"
+        where = say("Your message's HTML could not be read to its end, so where your reply ends is unclear.\n")
     else:
-        why = _DOUBTS[doubt or Doubt.EARLIER_MESSAGE]
-        where = f'Where your reply ends and the message it quotes begins is unclear: the line\n\n  "{line}"\n\n{why}\n'
-    return (
-        f"Your message to game {game_id} was not played: nothing was written.\n{where}"
+        why = say(_DOUBTS[doubt or Doubt.EARLIER_MESSAGE])
+        where = say(
+            'Where your reply ends and the message it quotes begins is unclear: the line\n\n  "{line}"\n\n{why}\n',
+            line=line,
+            why=why,
+        )
+    return say(
+        "Your message to game {game_id} was not played: nothing was written.\n{where}"
         "The referee never reads a quoted message as moves. It read this as your text:\n\n"
-        f"{shown}\n\n"
+        "{shown}\n\n"
         "Please answer again with only your moves above the quoted text, or put them\n"
-        "between a line `moves:` and a line `end`.\n"
+        "between a line `moves:` and a line `end`.\n",
+        game_id=game_id,
+        where=where,
+        shown=shown,
     )
 
 
-def plain_text_please(game_id: str) -> str:
+def plain_text_please(game_id: str, say: Speaker = ENGLISH) -> str:
     """A message with no text part, neither plain nor HTML (PLAY.md §5): asked for plain text."""
-    return (
-        f"Your message to game {game_id} holds no text, so nothing was played.\n\n"
+    return say(
+        "Your message to game {game_id} holds no text, so nothing was played.\n\n"
         "Please send your moves as plain text (text/plain), one submission per message;\n"
         "write `show` for the board or `moves` for the legal moves. Most mail programs\n"
-        "have a plain-text setting (Gmail: More options, Plain text mode).\n"
+        "have a plain-text setting (Gmail: More options, Plain text mode).\n",
+        game_id=game_id,
     )
 
 
-def no_moves(game_id: str, turn: Turn) -> str:
-    lines = [f"Your message to game {game_id} holds no moves, so nothing was played.", "", *turn_block(turn)]
-    lines += ["", "Write your moves in the body; `show` asks for the board, `moves` for the legal moves."]
+def no_moves(game_id: str, turn: Turn, say: Speaker = ENGLISH) -> str:
+    head = say("Your message to game {game_id} holds no moves, so nothing was played.", game_id=game_id)
+    lines = [head, "", *turn_block(turn, say)]
+    lines += ["", say("Write your moves in the body; `show` asks for the board, `moves` for the legal moves.")]
     return "\n".join(lines) + "\n"
 
 
-def shown(game_id: str, turn: Turn, token: str | None, hint: bool = True, keyed: bool = False) -> str:
-    lines = [f"Game {game_id}:", "", *turn_block(turn)]
+def shown(
+    game_id: str, turn: Turn, token: str | None, hint: bool = True, keyed: bool = False, say: Speaker = ENGLISH
+) -> str:
+    lines = [say("Game {game_id}:", game_id=game_id), "", *turn_block(turn, say)]
     if token and hint:
-        lines += ["", reply_hint(token, keyed)]
+        lines += ["", reply_hint(token, keyed, say)]
     return "\n".join(lines) + "\n"
 
 
-def listed(game_id: str, header: str, actions: Sequence[str]) -> str:
+def listed(game_id: str, header: str, actions: Sequence[str], say: Speaker = ENGLISH) -> str:
     body = ", ".join(actions)
-    return f"Game {game_id}: {header}\n\n" + "\n".join(_wrap(body, 72)) + "\n"
+    head = say("Game {game_id}: {header}", game_id=game_id, header=spoken.moves_header(header, say))
+    return head + "\n\n" + "\n".join(_wrap(body, 72)) + "\n"
 
 
-def too_large(game_id: str, limit: int) -> str:
-    return (
-        f"Your message to game {game_id} is larger than {_size(limit)}, so it was not read and nothing was played.\n\n"
-        "Please send your moves as plain text, without attachments or quoted history.\n"
+def too_large(game_id: str, limit: int, say: Speaker = ENGLISH) -> str:
+    return say(
+        "Your message to game {game_id} is larger than {size}, so it was not read and nothing was played.\n\n"
+        "Please send your moves as plain text, without attachments or quoted history.\n",
+        game_id=game_id,
+        size=_size(limit, say),
     )
 
 
-def token_needed(game_id: str, turn: Turn, token: str | None) -> str:
+def token_needed(game_id: str, turn: Turn, token: str | None, say: Speaker = ENGLISH) -> str:
     """A writing message without `Token:` in a game with passphrases: refused, the current token quoted."""
     lines = [
-        f"Your message to game {game_id} was not played: nothing was written.",
+        say("Your message to game {game_id} was not played: nothing was written.", game_id=game_id),
         "",
-        "This game asks for the game's current token with every message that plays:",
-        f"  Token: {token}",
-        "(a message without one could be an old message sent again by someone else).",
+        say(
+            "This game asks for the game's current token with every message that plays:\n"
+            "  Token: {token}\n"
+            "(a message without one could be an old message sent again by someone else).",
+            token=token,
+        ),
         "",
-        *turn_block(turn._replace(verdict="", events=())),
+        *turn_block(turn._replace(verdict="", events=()), say),
     ]
     return "\n".join(lines) + "\n"
 
 
-def revealed(game_id: str, seed: str, verdict: str) -> str:
+def revealed(game_id: str, seed: str, verdict: str, say: Speaker = ENGLISH) -> str:
     """To every player when a game with secret dice ends: the seed, and how to check every roll."""
-    return (
-        f"Game {game_id} is over ({verdict}), so the seed of its dice is revealed:\n\n"
-        f"  Seed: {seed}\n\n"
-        f"The record, with the seed written into it, is attached as {game_id}.rgn. This command\n"
+    return say(
+        "Game {game_id} is over ({verdict}), so the seed of its dice is revealed:\n\n"
+        "  Seed: {seed}\n\n"
+        "The record, with the seed written into it, is attached as {game_id}.rgn. This command\n"
         "checks that the seed matches the SeedHash published at the start, with every salt,\n"
         "and that every roll of the game is the one the seed gives:\n\n"
-        f"  referee check {game_id}.rgn\n"
+        "  referee check {game_id}.rgn\n",
+        game_id=game_id,
+        verdict=spoken.verdict_words(verdict, say),
+        seed=seed,
     )
 
 
@@ -296,38 +344,60 @@ def named_next(turn: Turn, names: dict[str, str]) -> Turn:
     return turn
 
 
-def _size(limit: int) -> str:
-    return f"{limit / 2**20:g} MB" if limit >= 2**20 else f"{limit / 1024:g} KB" if limit >= 1024 else f"{limit} bytes"
+def _size(limit: int, say: Speaker = ENGLISH) -> str:
+    if limit >= 2**20:
+        return say("{count} MB", count=f"{limit / 2**20:g}")
+    if limit >= 1024:
+        return say("{count} KB", count=f"{limit / 1024:g}")
+    return say.plural("{count} byte", "{count} bytes", limit)
 
 
-def repeated(game_id: str, outcome: str, verdict: str) -> str:
-    return f"This message reached game {game_id} before and was {outcome} then; it is not played again.\n\n{verdict}\n"
+_OUTCOMES = {"played": N_("played"), "refused": N_("refused"), "shown": N_("shown")}
+
+
+def repeated(game_id: str, outcome: str, verdict: str, say: Speaker = ENGLISH) -> str:
+    return say(
+        "This message reached game {game_id} before and was {outcome} then; it is not played again.\n\n{verdict}\n",
+        game_id=game_id,
+        outcome=say(_OUTCOMES[outcome]) if outcome in _OUTCOMES else outcome,
+        verdict=spoken.verdict_line(verdict, say),
+    )
 
 
 def _indented(text: str) -> list[str]:
     return ["  " + line for line in text.splitlines()]
 
 
-def reply_hint(token: str, keyed: bool = False) -> str:
+def reply_hint(token: str, keyed: bool = False, say: Speaker = ENGLISH) -> str:
     """How to answer with a move: in a keyed game (players.toml) the `Key:` line with the
     `Token:` line, both above the moves; else the `Token:` line that keeps them to this
     board. Every "your move" text says it this way (issue 45.4)."""
     if keyed:
         return (
-            "To play, answer with your moves as plain text, these two lines above them:\n"
-            "  Key: your passphrase\n"
-            f"  Token: {token}\n"
-            "(a message without your passphrase is not accepted; the token keeps your\n"
-            "moves to the board shown here, and changes with every move).\n" + QUEUE_HINT
+            say(
+                "To play, answer with your moves as plain text, these two lines above them:\n"
+                "  Key: your passphrase\n"
+                "  Token: {token}\n"
+                "(a message without your passphrase is not accepted; the token keeps your\n"
+                "moves to the board shown here, and changes with every move).",
+                token=token,
+            )
+            + "\n"
+            + say(QUEUE_HINT)
         )
     return (
-        "To play, answer with your moves as plain text. A line\n"
-        f"  Token: {token}\n"
-        "makes sure they are played only on the board shown here.\n" + QUEUE_HINT
+        say(
+            "To play, answer with your moves as plain text. A line\n"
+            "  Token: {token}\n"
+            "makes sure they are played only on the board shown here.",
+            token=token,
+        )
+        + "\n"
+        + say(QUEUE_HINT)
     )
 
 
-QUEUE_HINT = (
+QUEUE_HINT = N_(
     "Once you have moved, you may queue replies ahead: a message of lines\n"
     "  if THEIR TURNS then YOUR REPLY\n"
     "is played for you when they play those turns (`queue` shows it, `queue clear` removes it)."
@@ -335,14 +405,18 @@ QUEUE_HINT = (
 """How to queue replies (PLAY.md §9), in every "your move" text and every digest."""
 
 
-def games_hint() -> str:
+def games_hint(say: Speaker = ENGLISH) -> str:
     """How to answer a text of a keyed game that lists several games with their tokens (a
     digest, `status`): the game's [ID] in the Subject, the `Key:` and `Token:` lines."""
     return (
-        "To play in one of them, answer with its [ID] in the Subject and these two\n"
-        "lines above your moves:\n"
-        "  Key: your passphrase\n"
-        "  Token: (that game's token, as above)\n" + QUEUE_HINT
+        say(
+            "To play in one of them, answer with its [ID] in the Subject and these two\n"
+            "lines above your moves:\n"
+            "  Key: your passphrase\n"
+            "  Token: (that game's token, as above)"
+        )
+        + "\n"
+        + say(QUEUE_HINT)
     )
 
 

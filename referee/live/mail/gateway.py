@@ -22,6 +22,7 @@ from referee.errors import BusyError, ExitStatus, UsageError
 from referee.judge.core.clock_walk import current_instant
 from referee.judge.core.verdict_words import plural
 from referee.live.mail import asked, compose, delivery, game, incoming, log, players, policy, queued
+from referee.live.mail.audience import languages_of, speaking
 from referee.live.mail.body import Request, Submission, not_a_move, read_body
 from referee.live.mail.compose import Answer, Kind
 from referee.live.mail.headers import Head, read_head
@@ -32,6 +33,7 @@ from referee.live.mail.mail_errors import DeliveryError
 from referee.live.mail.replies import Doubt
 from referee.live.mail.verified import verified
 from referee.live.play.submission import command_in, command_refusal
+from referee.speech import DEFAULT, Speaker
 
 PLAYERS_FILE = "players.toml"
 MAX_SIZE = 2**20
@@ -62,6 +64,11 @@ class Settings(NamedTuple):
     """`--log-file`: one more file that gets each message's JSON log line."""
     trusted: str | None = None
     """`--trust-authserv ID`: the authserv-id whose Authentication-Results header verifies a sender."""
+    lang: str = DEFAULT
+    """The folder's language (a league's `lang`): what its players read unless their own says otherwise."""
+    langs: tuple[tuple[str, str], ...] = ()
+    """(address, language) of the players whose own language the folder's configuration names
+    (a league's `[[player]] lang`); players.toml's `lang` of an address comes first (docs/languages.md)."""
 
 
 class Handled(NamedTuple):
@@ -170,7 +177,7 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
     if player is None:
         return _stranger(head, game_id)
     if too_large:
-        body = compose.too_large(game_id, settings.max_size)
+        body = compose.too_large(game_id, settings.max_size, say=speaking(settings)(player.address))
         answer = Answer(Kind.TOO_LARGE, ((player.address, player.name),), body)
         note = f"{_who(head)}: larger than {settings.max_size} bytes: not read"
         return _deliver(head, settings, game_id, [answer], [note], Outcome.TOO_LARGE)
@@ -286,8 +293,9 @@ def _answers(
     `--trust-authserv` provider's Authentication-Results, which stands for the passphrase."""
     to_sender = ((player.address, player.name),)
     mover = current.to_move in player.sides
+    say = speaking(settings)(player.address)
     if message.text is None:
-        body = compose.plain_text_please(game_id)
+        body = compose.plain_text_please(game_id, say)
         return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, body)], [], Outcome.REFUSED
     submission = read_body(message.text, html=message.html_only)
     if not message.html_complete:
@@ -296,16 +304,16 @@ def _answers(
     keyed = keys is not None  # every "your move" text then names the Key: line (issue 45.4)
     authserv = settings.trusted
     if authserv is not None and keys is None and not provider:
-        answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_verified(game_id, authserv))
+        answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_verified(game_id, authserv, say))
         note = f"{player.address}: not accepted for game {game_id}: not verified by {authserv}"
         return [answer], [note], Outcome.NOT_ACCEPTED
     if keys is not None and not provider:
         reason = _key_problem(keys, player.address, submission)
         if reason is not None:
-            answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason))
+            answer = Answer(Kind.NOT_ACCEPTED, to_sender, compose.not_accepted(game_id, reason, say))
             return [answer], [f"{player.address}: not accepted for game {game_id}: {reason}"], Outcome.NOT_ACCEPTED
     if submission.unclear is not None:
-        body = compose.unclear(game_id, submission.unclear, submission.moves, submission.doubt)
+        body = compose.unclear(game_id, submission.unclear, submission.moves, submission.doubt, say)
         note = f"{player.address}: refused for game {game_id}: the reply's boundary is unclear"
         return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     command = next((found for text in (submission.moves, submission.salt or "") if (found := command_in(text))), None)
@@ -314,7 +322,9 @@ def _answers(
         # the referee's commands are the referee's alone (PLAY.md §7).
         turn = compose.named_next(current.turn, _names(current))
         error = command_refusal(command)
-        body = compose.refused(game_id, submission.moves, error, (), turn, current.token, hint=mover, keyed=keyed)
+        body = compose.refused(
+            game_id, submission.moves, error, (), turn, current.token, hint=mover, keyed=keyed, say=say
+        )
         note = f"{player.address}: refused for game {game_id}: {error}"
         return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     request = _league_request(settings, submission)
@@ -347,18 +357,18 @@ def _answers(
         return [], [note], Outcome.DUPLICATE
     if submission.request is Request.SHOW and not writes:
         turn = compose.named_next(game.show(current), names)
-        body = compose.shown(game_id, turn, current.token, hint=mover, keyed=keyed)
+        body = compose.shown(game_id, turn, current.token, hint=mover, keyed=keyed, say=say)
         return [Answer(Kind.SHOW, to_sender, body, game.board_svg(current))], [], Outcome.SHOWN
     if submission.request is Request.MOVES and not writes:
         header, actions = game.legal_moves(current)
-        return [Answer(Kind.MOVES, to_sender, compose.listed(game_id, header, actions))], [], Outcome.SHOWN
+        return [Answer(Kind.MOVES, to_sender, compose.listed(game_id, header, actions, say))], [], Outcome.SHOWN
     if not submission.moves and submission.salt is None:
-        body = compose.no_moves(game_id, compose.named_next(current.turn, names))
+        body = compose.no_moves(game_id, compose.named_next(current.turn, names), say)
         return [Answer(Kind.NO_MOVES, to_sender, body)], [], Outcome.REFUSED
     if keys is not None and submission.token is None:
         # With passphrases, a message that writes must name the board it was written for:
         # a captured message sent again later is then always stale.
-        body = compose.token_needed(game_id, compose.named_next(current.turn, names), current.token)
+        body = compose.token_needed(game_id, compose.named_next(current.turn, names), current.token, say)
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     return _play(message, settings, game_id, current, player, submission, keyed)
 
@@ -387,9 +397,9 @@ def _league_request(settings: Settings, submission: Submission) -> policy.Reques
 
 def _key_problem(keys: dict[str, str], address: str, submission: Submission) -> str | None:
     if submission.key is None:
-        return "it carries no Key: line"
+        return compose.NO_KEY_LINE
     if not players.verify(keys.get(address), submission.key):
-        return "the key is not this player's key"
+        return compose.WRONG_KEY
     return None
 
 
@@ -411,6 +421,8 @@ def _play(
     lines that say how to answer name the `Key:` line too."""
     to_sender = ((player.address, player.name),)
     names = _names(current)
+    speak = speaking(settings)
+    say = speak(player.address)
     side = current.to_move if current.to_move in player.sides else _first_side(current, player)
     if submission.moves.strip().lower() in OFFERS:
         side = _first_side(current, player)  # an offer alone is the player's first side's (PLAY.md §6)
@@ -421,7 +433,15 @@ def _play(
         # let a player probe the secret die (a wrong one is refused, naming the right one).
         turn = compose.named_next(current.turn, names)
         body = compose.refused(
-            game_id, submission.moves, drawn, (), turn, current.token, hint=_moves(current, player), keyed=keyed
+            game_id,
+            submission.moves,
+            drawn,
+            (),
+            turn,
+            current.token,
+            hint=_moves(current, player),
+            keyed=keyed,
+            say=say,
         )
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     salts: tuple[tuple[str, str], ...] = ()
@@ -434,7 +454,7 @@ def _play(
             before = ledger.find(message.message_id, player.address)
             if before is not None:
                 note = f"{message.message_id} was handled before ({before.outcome}): not played again"
-                body = compose.repeated(game_id, before.outcome, current.turn.verdict)
+                body = compose.repeated(game_id, before.outcome, current.turn.verdict, say)
                 return [Answer(Kind.REPEAT, to_sender, body)], [note], Outcome.DUPLICATE
         played = game.submit(
             current,
@@ -465,6 +485,7 @@ def _play(
             played.token,
             hint=_moves(current, player),
             keyed=keyed,
+            say=say,
         )
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
     # The game as written, from the replay `play` made of it (read again only where it made none).
@@ -475,23 +496,23 @@ def _play(
     if played.agreement in ("draw-offered", "undo-offered"):
         kind = played.agreement.partition("-")[0]
 
-        def offer(hint: bool) -> str:
+        def offer(hint: bool, said: Speaker) -> str:
             return compose.offered(
-                game_id, who, side, kind, submission.moves, turn, played.token, hint=hint, keyed=keyed
+                game_id, who, side, kind, submission.moves, turn, played.token, hint=hint, keyed=keyed, say=said
             )
 
-        return _to_everyone(after, Kind.OFFERED, offer, None), [], Outcome.PLAYED
+        return _to_everyone(after, Kind.OFFERED, offer, None, speak), [], Outcome.PLAYED
     svg = game.board_svg(after)
 
-    def accepted(hint: bool) -> str:
-        return compose.accepted(game_id, who, side, what, turn, played.token, hint=hint, keyed=keyed)
+    def accepted(hint: bool, said: Speaker) -> str:
+        return compose.accepted(game_id, who, side, what, turn, played.token, hint=hint, keyed=keyed, say=said)
 
-    answers = _to_everyone(after, Kind.ACCEPTED, accepted, svg)
+    answers = _to_everyone(after, Kind.ACCEPTED, accepted, svg, speak)
     movers = frozenset(each.address for each in after.roster.players if after.to_move in each.sides)
     everyone = after.finished or played.agreement is not None  # an end, a draw or undo agreed: all hear
     answers = policy.narrowed(answers, settings.digest, player.address, movers, everyone)
     if seed is not None and after.finished:
-        answers += _revealed(game_id, after, seed, settings)
+        answers += _revealed(game_id, after, seed, settings, speak)
     return answers + queued.notices(game_id, after, played.notices), [], Outcome.PLAYED
 
 
@@ -509,29 +530,42 @@ def _queue_context(
     }
 
 
-def _to_everyone(after: game.Game, kind: Kind, body: Callable[[bool], str], svg: str | None) -> list[Answer]:
+def _to_everyone(
+    after: game.Game,
+    kind: Kind,
+    body: Callable[[bool, Speaker], str],
+    svg: str | None,
+    speak: Callable[[str], Speaker],
+) -> list[Answer]:
     """To every player: one answer to the player(s) to move, with the lines that say how to
-    answer (`body(True)`); another to the others, without them (`body(False)`)."""
+    answer (`body(True, say)`); another to the others, without them (`body(False, say)`);
+    each in its readers' language (one answer per language, the default's first)."""
     everyone = [(each.address, each.name) for each in after.roster.players]
     movers = {each.address for each in after.roster.players if after.to_move in each.sides}
-    to_move = tuple(pair for pair in everyone if pair[0] in movers)
-    others = tuple(pair for pair in everyone if pair[0] not in movers)
     answers = []
-    if to_move:
-        answers.append(Answer(kind, to_move, body(True), svg))
-    if others:
-        answers.append(Answer(kind, others, body(False), svg))
+    for hint in (True, False):
+        group = [pair for pair in everyone if (pair[0] in movers) is hint]
+        for say in languages_of(group, speak):
+            to = tuple(pair for pair in group if speak(pair[0]) == say)
+            answers.append(Answer(kind, to, body(hint, say), svg))
     return answers
 
 
-def _revealed(game_id: str, after: game.Game, seed: str, settings: Settings) -> list[Answer]:
-    """When a game played with the GM's key ends: the seed revealed, and sent to every player (once)."""
+def _revealed(
+    game_id: str, after: game.Game, seed: str, settings: Settings, speak: Callable[[str], Speaker]
+) -> list[Answer]:
+    """When a game played with the GM's key ends: the seed revealed, and sent to every player
+    (once), in each player's language."""
     record = game.reveal(after, seed, settings.wait)
     if record is None:
         return []
-    everyone = tuple((each.address, each.name) for each in after.roster.players)
+    everyone = [(each.address, each.name) for each in after.roster.players]
     verdict = after.turn.next.removeprefix("game over: ")
-    return [Answer(Kind.REVEALED, everyone, compose.revealed(game_id, seed, verdict), record=record)]
+    answers = []
+    for say in languages_of(everyone, speak):
+        to = tuple(pair for pair in everyone if speak(pair[0]) == say)
+        answers.append(Answer(Kind.REVEALED, to, compose.revealed(game_id, seed, verdict, say), record=record))
+    return answers
 
 
 def _first_side(current: game.Game, player: players.Player) -> str:

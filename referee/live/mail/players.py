@@ -108,11 +108,37 @@ def load_keys(path: Path) -> dict[str, str] | None:
     return keys
 
 
-def render_keys(keys: Mapping[str, str]) -> str:
-    """The players file for these entries, sorted by address."""
+def load_langs(path: Path) -> dict[str, str]:
+    """Each address's language in a players file (`lang = "es"` beside its `key`, issue 49,
+    docs/languages.md), lower-case addresses; {} when the file does not exist or is unreadable
+    (its keys' errors are `load_keys`'s to report). A language without a catalogue reads as
+    English when spoken (referee/speech.py)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}
+    players = data.get("players", {})
+    if not isinstance(players, Mapping):
+        return {}
+    return {
+        str(address).lower(): entry["lang"]
+        for address, entry in players.items()
+        if isinstance(entry, Mapping) and isinstance(entry.get("lang"), str) and _LANG_SAFE.fullmatch(entry["lang"])
+    }
+
+
+_LANG_SAFE = re.compile(r"[A-Za-z]{2,3}([_-][A-Za-z]{2})?")
+
+
+def render_keys(keys: Mapping[str, str], langs: Mapping[str, str] | None = None) -> str:
+    """The players file for these entries, sorted by address (with each address's `lang`, kept)."""
     lines = ["# Players' passphrases for referee mail: scrypt (n=2**14, r=8, p=1) of each passphrase.", ""]
     for address in sorted(keys):
-        lines += [f'[players."{address}"]', f'key = "{keys[address]}"', ""]
+        lines += [f'[players."{address}"]', f'key = "{keys[address]}"']
+        lang = (langs or {}).get(address)
+        if lang is not None and _LANG_SAFE.fullmatch(lang):
+            lines.append(f'lang = "{lang}"')
+        lines.append("")
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from referee.live.mail.compose import Answer, Kind
+from referee.live.mail.request_words import request_of
 
 
 class Digest(StrEnum):
@@ -57,8 +58,7 @@ class Request(NamedTuple):
     argument: str = ""
 
 
-_LEAVE = re.compile(r"leave(?:\s+(?P<duration>\S.*?))?", re.IGNORECASE)
-_STATUS = re.compile(r"status", re.IGNORECASE)
+_LEAVE = re.compile(r"(?P<word>\w+)(?:\s+(?P<duration>\S.*?))?", re.IGNORECASE)
 
 
 def read_request(moves: str) -> Request | None:
@@ -67,10 +67,10 @@ def read_request(moves: str) -> Request | None:
     text = moves.strip()
     if "\n" in text:
         return None
-    if _STATUS.fullmatch(text):
+    if request_of(text) == "status":  # `status`, or its word in another language (`estado`)
         return Request("status")
     found = _LEAVE.fullmatch(text)
-    if found is not None:
+    if found is not None and request_of(found.group("word")) == "leave":  # `leave 3d`, `ausencia 3d`
         return Request("leave", (found.group("duration") or "").strip())
     return None
 

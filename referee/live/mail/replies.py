@@ -38,6 +38,8 @@ import re
 from enum import Enum
 from typing import NamedTuple
 
+from referee.live.mail.request_words import MEANING
+
 _FLAGS = re.IGNORECASE
 _MOBILE = re.compile(
     r"\s*(sent from my \S.{0,40}|sent from (outlook|mail|yahoo mail|gmail)( for \w+)?"
@@ -79,7 +81,7 @@ SECOND_OPINION_LINES = 100
 characters): its patterns take time growing faster than a line's length."""
 SECOND_OPINION_WIDTH = 160
 LANGUAGES = ["en", "de", "es", "fr", "it", "nl", "sv", "da", "pl", "cs"]
-RESERVED = {"draw", "undo", "resign", "timeout", "show", "moves", "status", "leave", "end", "pass"}
+RESERVED = {"draw", "undo", "resign", "timeout", "end", "pass", *MEANING}
 """Words a body may hold alone that mean something (PLAY.md §5, §6; LEAGUE.md §3): never a name or a greeting."""
 
 

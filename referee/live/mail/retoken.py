@@ -20,10 +20,11 @@ from typing import Any, NamedTuple
 
 from referee import store
 from referee.live import play
-from referee.live.mail import compose, delivery, game
+from referee.live.mail import compose, delivery, game, players
 from referee.live.play.changes import TokenChange
 from referee.live.play.result import PlayResult
 from referee.live.play.retag import retag
+from referee.speech import DEFAULT, ENGLISH, Speaker, speaker
 
 OUTBOX = "outbox"
 MAIL_FOLDER_MARKS = ("league.toml", "players.toml", "mail.log")
@@ -80,21 +81,28 @@ def announce(path: Path, change: TokenChange, sender: str, now: int) -> list[Pat
     names = {side: each.name or each.address for each in current.roster.players for side in each.sides}
     turn = compose.named_next(current.turn, names)
     keyed = (folder / "players.toml").is_file()
-    body = new_token_text(change.game, change, turn, current.token, keyed)
-    subject = f"[{change.game}] your move: the token is now {current.token}"
-    message = compose.notice(movers, subject, body, sender, now)
-    return delivery.write_outbox([message], folder / OUTBOX, delivery.write_answer, now)
+    own = players.load_langs(folder / "players.toml")  # each mover in their language (docs/languages.md)
+    messages = []
+    for lang in dict.fromkeys(own.get(address, DEFAULT) for address, _ in movers):
+        say = speaker(lang)
+        to = tuple(pair for pair in movers if own.get(pair[0], DEFAULT) == lang)
+        body = new_token_text(change.game, change, turn, current.token, keyed, say)
+        subject = say("[{game}] your move: the token is now {token}", game=change.game, token=current.token)
+        messages.append(compose.notice(to, subject, body, sender, now))
+    return delivery.write_outbox(messages, folder / OUTBOX, delivery.write_answer, now)
 
 
-def new_token_text(game_id: str, change: TokenChange, turn: compose.Turn, token: str, keyed: bool) -> str:
+def new_token_text(
+    game_id: str, change: TokenChange, turn: compose.Turn, token: str, keyed: bool, say: Speaker = ENGLISH
+) -> str:
     """The mail of the new token: what changed, the board, who moves, how to answer."""
     lines = [
-        f"Game {game_id} has a new token, {token}, on the same board:",
+        say("Game {game_id} has a new token, {token}, on the same board:", game_id=game_id, token=token),
         f"{change.said()}.",
-        f"A move written for the old token ({change.old}) is refused: answer with the new one.",
+        say("A move written for the old token ({old}) is refused: answer with the new one.", old=change.old),
         "",
-        *compose.turn_block(turn._replace(verdict="", events=())),
+        *compose.turn_block(turn._replace(verdict="", events=()), say),
         "",
-        compose.reply_hint(token, keyed),
+        compose.reply_hint(token, keyed, say),
     ]
     return "\n".join(lines) + "\n"

@@ -34,6 +34,7 @@ from referee.live.play.plan import Plan, Refusal, replace_moves, rolled, with_ro
 from referee.live.play.result import PlayResult
 from referee.notation.comment_commands import Command
 from referee.notation.model import Move, Record, Span, Tag
+from referee.speech import N_
 
 NOWHERE = Span(1, 1)
 
@@ -302,7 +303,9 @@ class _Game:
         if record is None or verdict.status not in ("finished", "ongoing") or verdict.result_matches is False:
             raise Refusal(verdict_line(self.verdict))
         if verdict.status == "finished":
-            raise Refusal(f"{verdict_line(self.verdict)}: the game is over, nothing more can be played")
+            raise Refusal(
+                N_("{verdict}: the game is over, nothing more can be played").format(verdict=verdict_line(self.verdict))
+            )
         info = registry.GAMES[record.game]
         side = keys.side_of(info, as_side) if as_side is not None else None
         self.as_side = side
@@ -321,7 +324,7 @@ class _Game:
             self._check_salts(info, record, tags, new_salts)
         claim = move_clock.is_timeout(moves) or (side is None and move_clock.is_adjudication(moves))
         if side is not None and verdict.to_move != side and not claim:
-            raise Refusal(f"{verdict.to_move} is to move, not {side}")
+            raise Refusal(N_("{mover} is to move, not {side}").format(mover=verdict.to_move, side=side))
         text = moves if moves is not None and moves.strip() else None
         try:
             sub = submission.read(text, record.game, verdict.to_move) if text is not None else None
@@ -342,7 +345,7 @@ class _Game:
             elif keyed:
                 raise Refusal(f"nothing awaits the game master's key: {next_text(self.verdict, self.token)}")
             else:
-                raise Refusal("the submission holds no action")
+                raise Refusal(N_("the submission holds no action"))
         written_tags = [tag for tag in record.tags if tag.name != "Result"]
         written_tags += [Tag(salt_tag(name), value, NOWHERE) for name, value in new_salts]
         engine_tags = written_tags
@@ -384,15 +387,15 @@ class _Game:
                 "its salts are given to referee new --secret KEY --salt SIDE=TEXT"
             )
         if info.randomness is None:
-            raise Refusal(f"{info.name} draws no dice: a salt would change nothing")
+            raise Refusal(N_("{game} draws no dice: a salt would change nothing").format(game=info.name))
         if "SeedHash" not in tags or "Seed" in tags:
-            raise Refusal("salts are for a secret seed: this game has no SeedHash, or its seed is revealed")
+            raise Refusal(N_("salts are for a secret seed: this game has no SeedHash, or its seed is revealed"))
         engine = registry.engine(record.game)
         if any(rolled(engine, move.action) for turn in record.turns for move in turn.moves):
-            raise Refusal("the first roll has been drawn: salts must come before it")
+            raise Refusal(N_("the first roll has been drawn: salts must come before it"))
         for name, _ in salts:
             if salt_tag(name) in tags:
-                raise Refusal(f"{name} has already given its salt")
+                raise Refusal(N_("{side} has already given its salt").format(side=name))
 
     def _judge(
         self,
@@ -465,7 +468,11 @@ class _Game:
         if side is None or played.turn.side != side:
             return
         if registry.engine(game).choice_by_opponent(played.move.action, played.events):
-            raise Refusal(f"the retreat after {played.move.text} is chosen by the defender: {side} may not write it")
+            raise Refusal(
+                N_("the retreat after {move} is chosen by the defender: {side} may not write it").format(
+                    move=played.move.text, side=side
+                )
+            )
 
     @staticmethod
     def _fill_pending_choice(replayed: Replay, plan: Plan, drawn: set[int], filled: dict[int, Move]) -> list[str]:

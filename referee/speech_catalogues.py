@@ -1,0 +1,131 @@
+"""The catalogues' tool (docs/languages.md): extract every marked message into the template
+`referee/locale/referee.pot` with Babel, merge it into each language's `.po`, compile each
+`.po` into the `.mo` that `referee/speech.py` reads (shipped in the wheel).
+
+    python -m referee.speech_catalogues extract   # the template, from the code
+    python -m referee.speech_catalogues update    # every LANG/LC_MESSAGES/referee.po, from the template
+    python -m referee.speech_catalogues compile   # every referee.mo, from its .po
+    python -m referee.speech_catalogues init LANG # a new language's folder
+
+The messages are those of `N_(...)`, of a speaker's call (`say(...)`, `say.plural(...)`),
+and the rule errors of the engines (`IllegalActionError("... {square} ...", square=...)`);
+the words of the games (every side of games/registry.py) are added in the context
+`game word`. Babel is needed only here and by the tests, never to speak a language.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from referee import speech, store
+from referee.games import registry
+
+ROOT = Path(__file__).parent
+FOLDERS = (ROOT, ROOT.parent / "games")
+"""The code that speaks: referee/ (the package) and games/ (referee.games)."""
+RULE_ERRORS = (
+    "RuleError",
+    "IllegalActionError",
+    "IllegalTurnError",
+    "WrongSideError",
+    "TurnOpenError",
+    "TurnNotOpenError",
+    "GameOverError",
+)
+KEYWORDS: dict[str, object] = {
+    "N_": None,
+    "say": None,
+    "plural": (1, 2),
+    **{name: None for name in RULE_ERRORS},
+}
+
+
+def template() -> Catalog:
+    """Every message of the code, and the words of every game."""
+    catalog = Catalog(project="referee", domain=speech.DOMAIN, charset="utf-8")
+    for folder in FOLDERS:
+        found = extract_from_dir(
+            folder,
+            method_map=[("**.py", "python")],
+            keywords=KEYWORDS,  # type: ignore[arg-type]
+            comment_tags=("Translators:",),
+            strip_comment_tags=True,
+        )
+        for filename, lineno, message, comments, context in found:
+            if not message or (isinstance(message, tuple) and not all(message)):
+                continue
+            where = f"{folder.name}/{filename}"
+            catalog.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
+    for info in registry.GAMES.values():
+        for side in info.sides:
+            catalog.add(side, None, [("games/registry.py", 0)], context=speech.WORD)
+    return catalog
+
+
+def po_paths() -> list[Path]:
+    return sorted(speech.LOCALE_DIR.glob(f"*/LC_MESSAGES/{speech.DOMAIN}.po"))
+
+
+def mo_bytes(po: Path) -> bytes:
+    """The compiled catalogue of a `.po` (fuzzy entries left out, as `pybabel compile`)."""
+    with po.open("rb") as handle:
+        catalog = read_po(handle)
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    return out.getvalue()
+
+
+def pot_text(catalog: Catalog) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, omit_header=False, sort_output=True, width=100, no_location=False)
+    # the creation date changes every run: the template's header keeps none
+    return b"\n".join(line for line in out.getvalue().split(b"\n") if not line.startswith(b'"POT-Creation-Date'))
+
+
+def _update(po: Path, pot: Catalog) -> None:
+    with po.open("rb") as handle:
+        catalog = read_po(handle, locale=po.parent.parent.name)
+    catalog.update(pot, no_fuzzy_matching=True)
+    out = io.BytesIO()
+    write_po(out, catalog, sort_output=True, width=100, ignore_obsolete=True)
+    store.write_atomically(
+        po, b"\n".join(line for line in out.getvalue().split(b"\n") if not line.startswith(b'"POT-Creation'))
+    )
+
+
+def main(argv: Sequence[str]) -> int:
+    command = argv[0] if argv else ""
+    if command == "extract":
+        store.write_atomically(speech.TEMPLATE, pot_text(template()))
+    elif command == "update":
+        with speech.TEMPLATE.open("rb") as handle:
+            pot = read_po(handle)
+        for po in po_paths():
+            _update(po, pot)
+    elif command == "compile":
+        for po in po_paths():
+            store.write_atomically(po.with_suffix(".mo"), mo_bytes(po))
+    elif command == "init" and len(argv) == 2 and speech.normal(argv[1]) == argv[1]:
+        folder = speech.LOCALE_DIR / argv[1] / "LC_MESSAGES"
+        folder.mkdir(parents=True, exist_ok=True)
+        with speech.TEMPLATE.open("rb") as handle:
+            pot = read_po(handle, locale=argv[1])
+        out = io.BytesIO()
+        write_po(out, pot, sort_output=True, width=100)
+        store.create_atomically(folder / f"{speech.DOMAIN}.po", out.getvalue())
+    else:
+        print("usage: python -m referee.speech_catalogues extract | update | compile | init LANG", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,158 @@
+"""The game's own lines in a reader's language (issue 49, docs/languages.md), for the mail
+gateway's answers and the command line's verdicts:
+the verdict line (`g1: ongoing: Sparta to move, round 1`), the line of who is next, the
+refusal's error (its place, its turn, the engine's rule message) and the header of the
+legal moves. They are written in English by the judge and by `play` (and `check` prints
+them so, its verdicts specified in English); here each is read by its shape and said again,
+its side names in the language, the notation (moves, squares, tokens) as written. A line
+of another shape is kept as it is."""
+
+from __future__ import annotations
+
+import re
+
+from referee.speech import DEFAULT, N_, Speaker, rule_text
+
+STATUS = {
+    "ongoing": N_("ongoing"),
+    "finished": N_("finished"),
+    "illegal": N_("illegal"),
+    "malformed": N_("malformed"),
+    "unfinished": N_("unfinished"),
+}
+
+_VERDICT = re.compile(r"(?P<head>[^\n]*?): (?P<status>ongoing|finished|illegal|malformed|unfinished): (?P<rest>.*)")
+_PLACE = re.compile(r"line (?P<line>\d+), col (?P<column>\d+): (?P<rest>.*)", re.DOTALL)
+_TURN = re.compile(
+    r"(?:(?P<setup>setup) (?P<side>\w+)|turn (?P<round>\d+) (?P<side2>\w+))"
+    r'(?:, action (?P<number>\d+) (?P<action>"[^"]*")|, (?P<bare>"[^"]*"))?: (?P<rest>.*)',
+    re.DOTALL,
+)
+_TO_MOVE = re.compile(
+    r"(?P<side>[\w+]+) to move(?:, round (?P<round>\d+))?(?:, awaiting (?P<awaiting>[^;]*))?(?P<rest>(?:;.*)?)"
+)
+_WINS = re.compile(r"(?P<winners>[\w+]+) wins? \((?P<reason>[^)]*)\) after (?P<turns>\d+) turns?(?P<rest>(?:;.*)?)")
+_DRAW = re.compile(r"draw \((?P<reason>[^)]*)\) after (?P<turns>\d+) turns?(?P<rest>(?:;.*)?)")
+_NEXT = re.compile(r"next: (?:(?P<name>.+) \((?P<side>\w+)\)|(?P<bare>\w+)) to move(?P<rest>.*)")
+_LEFT = re.compile(r"(?P<side>\w+) to move \((?P<count>\d+) actions? left\)")
+_HEADER = re.compile(r"(?P<side>\w+) to move: (?P<count>\d+) legal actions?")
+
+
+def turn(verdict: str, following: str, say: Speaker) -> tuple[str, str]:
+    """A turn's verdict line and its line of who is next in the speaker's language."""
+    if say.lang == DEFAULT:
+        return verdict, following
+    return verdict_line(verdict, say), next_line(following, say)
+
+
+def verdict_line(line: str, say: Speaker) -> str:
+    """`g1: ongoing: Sparta to move, round 1` in the speaker's language."""
+    found = _VERDICT.fullmatch(line) if say.lang != DEFAULT else None
+    if found is None:
+        return line
+    status = say(STATUS[found["status"]])
+    return f"{found['head']}: {status}: {verdict_words(found['rest'], say)}"
+
+
+def verdict_words(text: str, say: Speaker) -> str:
+    """What a verdict says after its status (`describe`), in the speaker's language."""
+    if say.lang == DEFAULT:
+        return text
+    place = _PLACE.fullmatch(text)
+    if place is not None:
+        where = say("line {line}, col {column}", line=place["line"], column=place["column"])
+        return f"{where}: {_turn_and_rule(place['rest'], say)}"
+    moving = _TO_MOVE.fullmatch(text)
+    if moving is not None:
+        said = say("{side} to move", side=_sides(moving["side"], say))
+        if moving["round"]:
+            said += say(", round {round}", round=moving["round"])
+        if moving["awaiting"]:
+            said += say(", awaiting {what}", what=moving["awaiting"])
+        return said + moving["rest"]
+    won = _WINS.fullmatch(text)
+    if won is not None:
+        turns = say.plural("{count} turn", "{count} turns", int(won["turns"]))
+        winners = _sides(won["winners"], say)
+        if "+" in won["winners"]:
+            said = say("{winners} win ({reason}) after {turns}", winners=winners, reason=won["reason"], turns=turns)
+        else:
+            said = say("{winners} wins ({reason}) after {turns}", winners=winners, reason=won["reason"], turns=turns)
+        return said + won["rest"]
+    drawn = _DRAW.fullmatch(text)
+    if drawn is not None:
+        turns = say.plural("{count} turn", "{count} turns", int(drawn["turns"]))
+        return say("draw ({reason}) after {turns}", reason=drawn["reason"], turns=turns) + drawn["rest"]
+    return rule_text(text, say)
+
+
+def next_line(line: str, say: Speaker) -> str:
+    """`next: Bo (Sparta) to move (token 1-...)` and `game over: ...` in the speaker's language."""
+    if say.lang == DEFAULT:
+        return line
+    if line.startswith("game over: "):
+        return say("game over: {verdict}", verdict=verdict_words(line.removeprefix("game over: "), say))
+    found = _NEXT.fullmatch(line)
+    if found is None:
+        return line
+    rest = found["rest"]
+    token = re.fullmatch(r" \(token (?P<token>[^)]+)\)(?P<more>.*)", rest)
+    if found["bare"]:
+        said = say("next: {side} to move", side=say.word(found["bare"]))
+    else:
+        said = say("next: {name} ({side}) to move", name=found["name"], side=say.word(found["side"]))
+    if token is not None:
+        return said + say(" (token {token})", token=token["token"]) + token["more"]
+    return said + rest
+
+
+def error(text: str, say: Speaker) -> str:
+    """A refusal's error, line by line: `submission:1: nika: illegal: line 1, col 12: turn 1
+    Athens, action 2 "d1-N": there is no piece on d1`, or an engine's rule message alone."""
+    if say.lang == DEFAULT:
+        return text
+    return "\n".join(_error_line(line, say) for line in text.split("\n"))
+
+
+def moves_header(header: str, say: Speaker) -> str:
+    """`Athens to move: 55 legal actions` in the speaker's language."""
+    found = _HEADER.fullmatch(header) if say.lang != DEFAULT else None
+    if found is None:
+        return verdict_line(header, say) if say.lang != DEFAULT else header
+    count = int(found["count"])
+    return say.plural(
+        "{side} to move: {count} legal action",
+        "{side} to move: {count} legal actions",
+        count,
+        side=say.word(found["side"]),
+    )
+
+
+def _error_line(line: str, say: Speaker) -> str:
+    if not line.strip():
+        return line
+    found = re.fullmatch(r"(?P<source>submission:\d+): (?P<game>\w+): (?P<status>\w+): (?P<rest>.*)", line)
+    if found is not None and found["status"] in STATUS:
+        source = say("submission:{record}", record=found["source"].partition(":")[2])
+        return f"{source}: {found['game']}: {say(STATUS[found['status']])}: {verdict_words(found['rest'], say)}"
+    return verdict_words(line, say)
+
+
+def _turn_and_rule(text: str, say: Speaker) -> str:
+    found = _TURN.fullmatch(text)
+    if found is None:
+        return rule_text(text, say)
+    side = say.word(found["side"] or found["side2"])
+    if found["setup"]:
+        where = say("setup {side}", side=side)
+    else:
+        where = say("turn {round} {side}", round=found["round"], side=side)
+    if found["number"]:
+        where += say(", action {number} {action}", number=found["number"], action=found["action"])
+    elif found["bare"]:
+        where += f", {found['bare']}"
+    return f"{where}: {rule_text(found['rest'], say)}"
+
+
+def _sides(text: str, say: Speaker) -> str:
+    return "+".join(say.word(side) for side in text.split("+"))

@@ -1,0 +1,143 @@
+"""A league in Spanish (issue 49, docs/languages.md): `lang = "es"` in league.toml, a
+player's own `lang` in their `[[player]]` table. The pairing mails, the passphrase mails
+and the gateway's answers on the league's folder each in the reader's language; the game
+IDs, tokens, moves and board as written."""
+
+from __future__ import annotations
+
+import re
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+from tests.helpers.cli import invoke
+from tests.helpers.league import make_league
+from tests.helpers.mail import GM, message
+
+START = "2026-12-01T12:00:00Z"
+
+
+def _mails(folder: Path) -> dict[str, list[tuple[str, str]]]:
+    """Each recipient's (subject, text) in the outbox, which is then emptied."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        assert isinstance(parsed, EmailMessage)
+        body = parsed.get_body(("plain",))
+        assert body is not None
+        for address in parsed["To"].addresses:
+            found.setdefault(address.addr_spec, []).append((str(parsed["Subject"]), str(body.get_content())))
+        path.unlink()
+    return found
+
+
+def _league(folder: Path) -> None:
+    # Bo's own lang (the last [[player]] table when it is appended) overrides the league's.
+    make_league(
+        folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m", names="Ann Bo", extra='lang = "es"\n'
+    )
+    path = folder / "league.toml"
+    path.write_text(path.read_text(encoding="utf-8") + 'lang = "en"\n', encoding="utf-8")
+
+
+def test_a_spanish_leagues_pairing_and_passphrase_mails_are_in_each_players_language(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    _league(folder)
+    code, _, err = invoke("league", "pair", str(folder), "--now", START)
+    assert code == 0, err
+    mails = _mails(folder)
+    [(subject, ann)] = mails["ann@example.org"]
+    assert ann.startswith("T, ronda 1: su partida es [r1-t1] (nika).\n\nAsientos, en orden de turno:\n")
+    assert "Usted juega con" in ann and "Reloj: 3d+0m, desde 1 dic 2026, 12:00:00 UTC." in ann
+    assert re.search(r"  Token: 0-[0-9a-f]{10}\n", ann)
+    assert "Envíe `mostrar` para ver el tablero" in ann
+    [(_, bo)] = mails["bo@example.org"]
+    assert (
+        bo.startswith("T, round 1: your game is [r1-t1] (nika).") and "Clock: 3d+0m, from 2026-12-01 12:00 UTC." in bo
+    )
+    code, _, err = invoke("league", "passphrases", str(folder), "--issue", "--now", START)
+    assert code == 0, err
+    mails = _mails(folder)
+    [(subject, ann)] = mails["ann@example.org"]
+    assert subject == "T: su contraseña" and "T: su contraseña para jugar por correo es" in ann
+    assert mails["bo@example.org"][0][0] == "T: your passphrase"
+
+
+def test_the_gateway_on_a_spanish_league_answers_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    _league(folder)
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
+    data = message("Ann <ann@example.org>", "[r1-t1] tablero", "mostrar\n").as_bytes()
+    code, out, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", START, stdin=data)
+    assert code == 0, out + err
+    [(subject, text)] = _mails(folder)["ann@example.org"]
+    assert subject == "Re: [r1-t1] tablero"
+    assert text.startswith("Partida r1-t1:\n\nr1-t1: en curso: mueve ")
+
+
+def test_a_spanish_leagues_site_is_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    _league(folder)
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    out = tmp_path / "site"
+    assert invoke("league", "site", str(folder), "-o", str(out))[0] == 0
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="es">' in index
+    assert "<h2>Clasificación</h2>" in index and "<th class=n>puntos</th>" in index
+    assert '<h2>Ronda 1 <a href="round-1.html">(página)</a></h2>' in index
+    assert "Canal Atom de resultados" in index
+
+
+def test_a_spanish_players_reminder_and_time_out_are_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    make_league(
+        folder,
+        "--game",
+        "nika",
+        "--players",
+        "2",
+        "--time-control",
+        "3d+0m",
+        names="Ann Bo",
+        extra='lang = "es"\nreminders = ["12h"]\n',
+    )
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-04T02:00:00Z")
+    assert code == 0, err
+    [(subject, text)] = [mail for mails in _mails(folder).values() for mail in mails]
+    assert subject == "[r1-t1] recordatorio: le toca mover"
+    assert "su tiempo se acaba el 4 dic 2026, 12:00:00 UTC (dentro de menos de 12h)." in text
+    assert "Para jugar, responda con sus jugadas en texto plano" in text
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-04T13:00:00Z")
+    assert code == 0, err
+    told = _mails(folder)
+    assert sorted(told) == ["ann@example.org", "bo@example.org"]
+    for mails in told.values():
+        [(subject, text)] = [mail for mail in mails if "pérdida por tiempo" in mail[0]]
+        assert subject == "[r1-t1] pérdida por tiempo: Atenas"
+        assert "se le acabó el tiempo el 4 dic 2026, 12:00:00 UTC" in text
+    # the season's last game is over: the champion's mail, to each player in their language
+    for mails in told.values():
+        [(subject, text)] = [mail for mail in mails if "temporada" in mail[0]]
+        assert subject == "T: la temporada ha terminado, campeón Bo"
+        assert text.startswith("T ha terminado: se ha jugado su única ronda.\n\nEl campeón: Bo, con 1 punto.\n")
+
+
+def test_a_spanish_players_daily_digest_is_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    make_league(folder, "--game", "nika", "--players", "2", names="Ann Bo", extra='lang = "es"\ndigest = "daily"\n')
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    [game] = sorted(folder.rglob("r1-t1.rgn"))
+    code, _, err = invoke("play", str(game), "d1+d2+d3-W i3-E")  # the game master plays Athens's first turn
+    assert code == 0, err
+    _mails(folder)
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-02T08:00:00Z")
+    assert code == 0, err
+    digests = [mail for mails in _mails(folder).values() for mail in mails if "resumen diario" in mail[0]]
+    assert digests, "no digest"
+    subject, text = digests[0]
+    assert subject == "T: resumen diario 2026-12-02"
+    assert text.startswith("T: sus partidas el 2 dic 2026, 8:00:00 UTC.\n")

@@ -1,0 +1,196 @@
+"""The catalogues (referee/speech.py, referee/speech_catalogues.py, docs/languages.md): every
+message of the code is in the template, every message of the template has its Spanish
+translation with the same placeholders (and passes Babel's own checks), the shipped `.mo`
+is the compiled `.po`, the engines' rule messages are templates a refusal can translate,
+and the command line's language follows the locale's variables."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from referee import speech, speech_catalogues
+from referee.games import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+SPANISH = speech.LOCALE_DIR / "es" / "LC_MESSAGES" / "referee.po"
+
+
+def _catalog(path: Path, locale: str | None = None) -> Catalog:
+    with path.open("rb") as handle:
+        return read_po(handle, locale=locale)
+
+
+def _ids(catalog: Catalog) -> set[tuple[str, object]]:
+    return {(message.context or "", message.id) for message in catalog if message.id}
+
+
+def test_the_template_holds_every_message_of_the_code() -> None:
+    """The committed template is what extraction gives now: a message added to the code
+    without `python -m referee.speech_catalogues extract` fails here."""
+    extracted = speech_catalogues.template()
+    committed = _catalog(speech.TEMPLATE)
+    assert _ids(extracted) == _ids(committed)
+    assert len(_ids(committed)) > 150
+
+
+def test_every_message_has_a_spanish_translation_with_the_same_placeholders() -> None:
+    template = _catalog(speech.TEMPLATE)
+    spanish = _catalog(SPANISH, "es")
+    assert _ids(spanish) >= _ids(template)
+    untranslated, differing = [], []
+    for message in spanish:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if message.fuzzy or not all(strings):
+            untranslated.append(ids[0])
+            continue
+        for text in strings:
+            if speech.placeholders(text) != speech.placeholders(ids[-1]):
+                differing.append((ids[0], text))
+    assert untranslated == []
+    assert differing == []
+    # Babel's own checks (plural forms, %-formats) find nothing either.
+    assert [(message.id, errors) for message, errors in spanish.check() if errors] == []
+
+
+def test_the_shipped_catalogue_is_the_compiled_po() -> None:
+    for po in speech_catalogues.po_paths():
+        assert po.with_suffix(".mo").read_bytes() == speech_catalogues.mo_bytes(po), f"compile {po}"
+
+
+def test_every_side_of_every_game_is_a_game_word_in_spanish() -> None:
+    say = speech.speaker("es")
+    sides = [side for info in registry.GAMES.values() for side in info.sides]
+    assert all(say.word(side) != side for side in sides)
+    # the rules' Spanish edition names the cities of Nika so
+    assert [say.word(side) for side in registry.GAMES["nika"].sides] == ["Atenas", "Esparta", "Mesene", "Tebas"]
+
+
+RULE_ERRORS = set(speech_catalogues.RULE_ERRORS)
+
+
+def test_no_rule_error_of_an_engine_is_written_as_an_f_string() -> None:
+    """Every rule message of games/ is a template with named parameters (RuleError(template,
+    **params)), so that the catalogue holds it and a refusal can say it in a player's language."""
+    found = []
+    for path in sorted((ROOT / "games").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name in RULE_ERRORS and isinstance(node.args[0], ast.JoinedStr):
+                if any(isinstance(part, ast.FormattedValue) for part in node.args[0].values):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
+
+
+def _rule_templates() -> list[str]:
+    return sorted(
+        message.id
+        for message in _catalog(speech.TEMPLATE)
+        if isinstance(message.id, str)
+        and "{" in message.id
+        and any(where.startswith("games/") for where, _ in message.locations)
+    )
+
+
+def test_every_rule_message_of_the_engines_is_read_back_and_said_in_spanish() -> None:
+    """A rule message as an engine writes it (English, its parameters filled in) is said in
+    Spanish at the point a refusal shows it: the template found, the parameters kept, the
+    game words among them translated (Athens: Atenas), the notation as written."""
+    say = speech.speaker("es")
+    templates = _rule_templates()
+    assert len(templates) > 90
+    for template in templates:
+        names = sorted(speech.placeholders(template))
+        values = {name: f"q{number}" for number, name in enumerate(names)}
+        if names:
+            values[names[0]] = "Athens"  # one game word among the parameters
+        english = re.sub(r"\{(\w+)(![rsa])?(:[^{}]*)?\}", lambda found: "{" + found.group(1) + "}", template)
+        text = english.format(**values)
+        said = speech.rule_text(text, say)
+        assert said != text, template
+        spoken = {**values, names[0]: "Atenas"} if names else values
+        for value in spoken.values():
+            assert value in said, (template, said)
+
+
+def test_a_message_no_template_reads_is_kept_as_written() -> None:
+    assert speech.rule_text("an engine's words the catalogue has never seen", speech.speaker("es")).startswith("an ")
+    assert speech.rule_text("there is no piece on d1", speech.ENGLISH) == "there is no piece on d1"
+
+
+@pytest.mark.parametrize(
+    ("environ", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "es_ES.UTF-8"}, "es"),
+        ({"LANG": "es_AR.UTF-8"}, "es"),  # a region without its own catalogue: the language's
+        ({"LC_MESSAGES": "es_MX", "LANG": "en_US.UTF-8"}, "es"),
+        ({"LC_ALL": "C", "LANG": "es_ES.UTF-8"}, "en"),
+        ({"LANGUAGE": "fr:es", "LANG": "en_GB.UTF-8"}, "es"),  # French has no catalogue: the next
+        ({"LANGUAGE": "en:es", "LANG": "es_ES.UTF-8"}, "en"),
+        ({"LANG": "fr_FR.UTF-8"}, "en"),
+        ({"LANG": "../../etc"}, "en"),
+    ],
+)
+def test_the_command_lines_language_follows_the_locale(environ: dict[str, str], lang: str) -> None:
+    assert speech.from_environment(environ) == lang
+
+
+def test_english_speaks_without_a_catalogue_and_fills_the_message_id() -> None:
+    assert speech.speaker(None) is speech.ENGLISH
+    assert speech.ENGLISH("Game {game_id}:", game_id="g1") == "Game g1:"
+    assert speech.speaker("es")("Game {game_id}:", game_id="g1") == "Partida g1:"
+    assert speech.speaker("es").plural("{count} turn", "{count} turns", 3) == "3 turnos"
+
+
+def test_a_new_language_folder_is_all_it_takes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/languages.md: `init LANG`, translate, `compile`: the language is spoken."""
+    from babel.messages.mofile import write_mo
+
+    folder = tmp_path / "locale" / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    catalog = Catalog(locale="fr", domain="referee")
+    catalog.add("Game {game_id}:", "Partie {game_id} :")
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    (folder / "referee.mo").write_bytes(out.getvalue())
+    monkeypatch.setattr(speech, "LOCALE_DIR", tmp_path / "locale")
+    speech._translations.cache_clear()
+    try:
+        assert speech.languages() == ("en", "fr")
+        assert speech.speaker("fr_CA")("Game {game_id}:", game_id="g1") == "Partie g1 :"
+    finally:
+        speech._translations.cache_clear()
+
+
+def test_no_message_is_written_where_extraction_cannot_see_it() -> None:
+    """Babel does not read inside f-strings: a `say("...")` or `N_("...")` there would be
+    shown untranslated in every language. None is written so, and every speaker call's
+    message is a literal string (or a name of a marked constant)."""
+    hidden = []
+    for folder in ("referee", "games"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for inner in ast.walk(node):
+                    name = getattr(getattr(inner, "func", None), "id", None) or getattr(
+                        getattr(inner, "func", None), "attr", None
+                    )
+                    if isinstance(inner, ast.Call) and name in ("say", "N_", "plural") and inner.args:
+                        if isinstance(inner.args[0], ast.Constant):
+                            hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert hidden == []
