@@ -17,6 +17,7 @@ from pathlib import Path
 from referee.errors import UsageError
 from referee.judge.core.adjudicate import Replay
 from referee.judge.core.turn_token import token_of
+from referee.judge.core.verdicts import Status
 from referee.league.folder import KEYS_DIR, LeagueRefused, game_line
 from referee.league.league_toml import CONFIG_FILE, Dice, Digest, LeagueConfig, LeagueConfigError, load
 from referee.league.leave import leave
@@ -117,7 +118,7 @@ def open_games_text(folder: Path, config: LeagueConfig, address: str, now: int) 
         except OSError:
             continue
         result, replay = judge_game(path, data, round_number, table)
-        if address not in result.addresses or result.status != "ongoing" or replay is None:
+        if address not in result.addresses or result.status != Status.ONGOING or replay is None:
             continue
         mover = result.player_of(result.to_move)
         turn = (
@@ -157,14 +158,14 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
             continue
         count += 1
         seat = result.seats[seats[0] - 1]
-        mover = result.player_of(result.to_move) if result.status == "ongoing" else None
+        mover = result.player_of(result.to_move) if result.status == Status.ONGOING else None
         yours = ": your move" if mover is not None and mover.address == address else ""
         yours_somewhere = yours_somewhere or bool(yours)
         lines.append(f"[{result.game}] round {result.round}, seat {seats[0]} ({', '.join(seat.sides)}){yours}")
         # `league status`'s line of the game, a part a line (names hold no `;`), to keep lines short
         line = game_line(result, deadline=False)  # the deadline comes below, with the time left
         lines += [f"  {part}" for part in line.removeprefix(f"{result.game}: ").split("; ")]
-        if result.status == "ongoing" and replay is not None:
+        if result.status == Status.ONGOING and replay is not None:
             lines.append(f"  {_deadline(replay, now)}token {token_of(replay)}")
         lines.append("")
     if count == 0:

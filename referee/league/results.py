@@ -60,7 +60,7 @@ class GameResult:
     game: str
     round: int
     table: int
-    status: str
+    status: Status
     seats: tuple[Seat, ...]
     message: str
     to_move: str | None = None
@@ -187,7 +187,7 @@ def read_game(path: Path, round_number: int, table: int) -> GameResult:
     """Check one game file and read what the league needs from it."""
     name = path.name.removesuffix(".rgn")
     try:
-        data = record_sources.read_bounded(path, record_sources.max_record(), "it")
+        data = record_sources.read_bounded(path, record_sources.MAX_RECORD, "it")
     except UsageError as error:
         return GameResult(name, round_number, table, Status.ERROR, (), str(error))
     return judge_game(path, data, round_number, table)[0]

@@ -21,7 +21,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from typing import Any
 from referee import store
 from referee.errors import UsageError
 from referee.judge.core.verdict_words import verdict_fields
+from referee.judge.core.verdicts import Status
 from referee.judge.sources import record_sources
 from referee.league.folder import current_round, log_order, read_log, total_rounds
 from referee.league.league_toml import CONFIG_FILE, LeagueConfig, load
@@ -99,7 +100,7 @@ def _result_from(data: Mapping[str, Any]) -> GameResult:
         data["game"],
         int(data["round"]),
         int(data["table"]),
-        str(data["status"]),
+        Status(str(data["status"])),  # (another word: a tampered manifest, the game is read again)
         tuple(Seat(tuple(sides), address, name) for sides, address, name in data["seats"]),
         data["message"],
         to_move=data["to_move"],
@@ -118,7 +119,7 @@ def _read_manifest(out: Path) -> dict[str, Any]:
     if not _plain_file(out / MANIFEST):
         return {}
     try:
-        data = json.loads(record_sources.read_bounded(out / MANIFEST, record_sources.max_record()).decode("utf-8"))
+        data = json.loads(record_sources.read_bounded(out / MANIFEST, record_sources.MAX_RECORD).decode("utf-8"))
     except (OSError, ValueError):  # (UsageError, UnicodeDecodeError: ValueErrors)
         return {}
     if not isinstance(data, dict) or data.get("version") != VERSION:
@@ -348,8 +349,3 @@ def _clean_leftovers(out: Path) -> None:
         if match is not None and (own_name(match.group(1)) or "." + match.group(1) == MANIFEST):
             with contextlib.suppress(OSError):
                 ops().unlink(out / name)
-
-
-def pages_in(out: Path) -> Iterator[str]:
-    """The pages the last build wrote (names in OUT), from its manifest (own names only)."""
-    yield from (page for page in _read_manifest(out).get("pages", {}) if own_name(page))
