@@ -122,6 +122,12 @@ def _log(folder: Path) -> list[dict[str, Any]]:
         text = (folder / LOG_NAME).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
+    return log_entries(text)
+
+
+def log_entries(text: str) -> list[dict[str, Any]]:
+    """The entries of a league's log (`league.log`: a JSON object a line), a line that is
+    not one passed over."""
     entries = []
     for line in text.splitlines():
         try:
