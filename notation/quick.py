@@ -202,8 +202,10 @@ class _Reader:
                 if known is None:
                     return None
                 append(known[0])
-                word = known[1] if kind == action else known[1] + token[glyph]
-                plain &= kind == action
+                if kind == action:
+                    word = known[1]
+                else:
+                    word, plain = known[1] + token[glyph], False
                 if fresh:
                     word, fresh = word[1:], False
                 parts.append(word)
