@@ -99,7 +99,7 @@ def test_a_bomb_record_is_refused_then_the_read_ends(bombs: dict[str, tuple[Path
 @pytest.mark.parametrize("suffix", list(COMPRESS))
 def test_a_record_past_the_limit_is_refused_and_the_next_is_read(tmp_path: Path, suffix: str) -> None:
     """As in a plain file: the large record's verdict, then the records after it."""
-    good = (Path(__file__).parents[2] / "examples" / "nika-won.rgn").read_bytes()
+    good = (Path(__file__).parents[3] / "examples" / "nika-won.rgn").read_bytes()
     large = HEAD + b"{" + b"x" * 1_500_000 + b"}\n"
     path = tmp_path / f"three.rgn{suffix}"
     path.write_bytes(COMPRESS[suffix](good + b"\n" + large + b"\n" + good))
