@@ -122,62 +122,46 @@ class _Reader:
         return _Reader(dialect, keep)
 
     def read(self, text: str, pos: int, join: int = 0) -> tuple[list[Item], Body | None] | None:
-        """The quick reader's one loop over the tokens of the move text from `pos` (the one
+        """The quick reader's loop over the tokens of the move text from `pos` (the one
         scanner's, `notation.scanner`): its
         labels, actions and draws, and in the mode `keep` (this reader's) its canonical
         text too (`Body`, its parts joined `join` at a time at the turns, when not 0);
         None when the full reader must read it (not RGN, a number alone, a time-out, which
         the clock judges, an action outside a turn).
 
-        The two modes share the loop: the tokens, their kinds (by `Match.lastindex`), what
-        is refused and where a turn is open. Without `keep`, each label and action is read
-        into its item (`parse_action`'s cache, `labels`); with it, into its item and its
-        canonical text (`actions`, `numbered`), gathered as `notation.writer.write` writes
-        a record: a turn on a line of its own, its words (label, actions with their glyphs,
-        braced comments) one space apart, a `;` comment one space after the words before
-        it, ending its line, the next word at the start of the next line; `draw` and comments
-        between turns on lines of their own."""
-        keep, labels, parse_action, actions = self.keep, self.labels, self.parse_action, self.actions
+        The two modes read the same tokens, told apart by their kinds (by `Match.lastindex`),
+        refuse the same and open a turn at the same places, each in a loop of its own (so
+        that no token asks which mode it is read in). Without `keep` (`_read_items`), each
+        label and action is read into its item (`parse_action`'s cache, `labels`); with it
+        (`_read_kept`), into its item and its canonical text (`actions`, `numbered`),
+        gathered as `notation.writer.write` writes a record: a turn on a line of its own,
+        its words (label, actions with their glyphs, braced comments) one space apart, a `;`
+        comment one space after the words before it, ending its line, the next word at the
+        start of the next line; `draw` and comments between turns on lines of their own."""
+        if self.keep:
+            return self._read_kept(text, pos, join)
+        items = self._read_items(text, pos)
+        return None if items is None else (items, None)
+
+    def _read_items(self, text: str, pos: int) -> list[Item] | None:
+        """`read` without `keep`: the items alone."""
+        labels, parse_action = self.labels, self.parse_action
         action, glyph, head, first, first_glyph = self.action, self.glyph, self.head, self.first, self.first_glyph
-        draw, notes, line = self.draw, self.notes, self.line
+        draw, notes = self.draw, self.notes
         items: list[Item] = []
         append = items.append
-        parts: list[str] = []
-        chunks: list[str] = []
-        plain = True
         in_turn = False
-        fresh = False  # (`keep`) inside a turn, after a `;` comment: the next word starts a line
         for token in self.tokens(text, pos):
             kind = token.lastindex
             if kind == action or kind == glyph:  # an action (with its glyph)
                 if not in_turn:
                     return None
-                if keep:
-                    written = token[action]
-                    known = actions.get(written) or self._action(written)
-                    if known is None:
-                        return None
-                    append(known[0])
-                    word = known[1] if kind == action else known[1] + token[glyph]
-                    plain = plain and kind == action
-                    if fresh:
-                        word, fresh = word[1:], False
-                    parts.append(word)
-                    continue
                 try:
                     append(parse_action(token[action]))
                 except ValueError:
                     return None
             elif kind == first or kind == first_glyph or kind == head:  # a label (and its turn's first action)
                 in_turn = True
-                if keep:
-                    if fresh:  # the turn before ends with its `;` comment: not with its newline
-                        parts[-1], fresh = parts[-1][:-1], False
-                    turn_plain = self._kept_turn(token, kind, append, parts, chunks, join)
-                    if turn_plain is None:
-                        return None
-                    plain = plain and turn_plain
-                    continue
                 written = token[head]
                 label = labels.get(written) or self._label(written, token["label"], token["number"])
                 if label is None:
@@ -191,19 +175,62 @@ class _Reader:
             elif kind == draw:
                 append(DRAW)
                 in_turn = False
-                if keep:
-                    if fresh:
-                        parts[-1], fresh = parts[-1][:-1], False
-                    parts.append("\ndraw")
+            elif kind is not None and kind not in notes:  # (a comment is passed over)
+                return None  # not RGN, a number alone, a time-out (judged by the clock): the full reader reads it
+            # else the end of the text
+        return items
+
+    def _read_kept(self, text: str, pos: int, join: int) -> tuple[list[Item], Body | None] | None:
+        """`read` with `keep`: the items and the canonical text."""
+        actions = self.actions
+        action, glyph, head, first, first_glyph = self.action, self.glyph, self.head, self.first, self.first_glyph
+        draw, notes, line = self.draw, self.notes, self.line
+        items: list[Item] = []
+        append = items.append
+        parts: list[str] = []
+        chunks: list[str] = []
+        plain = True
+        in_turn = False
+        fresh = False  # inside a turn, after a `;` comment: the next word starts a line
+        for token in self.tokens(text, pos):
+            kind = token.lastindex
+            if kind == action or kind == glyph:  # an action (with its glyph)
+                if not in_turn:
+                    return None
+                written = token[action]
+                known = actions.get(written) or self._action(written)
+                if known is None:
+                    return None
+                append(known[0])
+                if kind == action:
+                    word = known[1]
+                else:
+                    word, plain = known[1] + token[glyph], False
+                if fresh:
+                    word, fresh = word[1:], False
+                parts.append(word)
+            elif kind == first or kind == first_glyph or kind == head:  # a label (and its turn's first action)
+                in_turn = True
+                if fresh:  # the turn before ends with its `;` comment: not with its newline
+                    parts[-1], fresh = parts[-1][:-1], False
+                turn_plain = self._kept_turn(token, kind, append, parts, chunks, join)
+                if turn_plain is None:
+                    return None
+                plain &= turn_plain
+            elif kind == draw:
+                append(DRAW)
+                in_turn = False
+                if fresh:
+                    parts[-1], fresh = parts[-1][:-1], False
+                parts.append("\ndraw")
             elif kind in notes:  # a comment: passed over, but for its canonical text
-                if keep:
-                    note, fresh = comment_text(kind == line, token[kind], in_turn, fresh)
-                    parts.append(note)
-                    plain = False
+                note, fresh = comment_text(kind == line, token[kind], in_turn, fresh)
+                parts.append(note)
+                plain = False
             elif kind is not None:
                 return None  # not RGN, a number alone, a time-out (judged by the clock): the full reader reads it
             # else the end of the text
-        return items, body_of(parts, chunks, fresh, join, plain) if keep else None
+        return items, body_of(parts, chunks, fresh, join, plain)
 
     def _kept_turn(
         self,

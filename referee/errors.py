@@ -4,11 +4,13 @@ at the command line's boundary only (`referee.cli.exits`, `referee.cli.entry`).
 Every error the referee reports is a `ValueError` that says, in one line, what is wrong
 with what the user gave; the rules' own refusals (`games.api.RuleError`), notation errors
 (`notation.NotationError`) and submission refusals (exit 1) are values of the verdicts,
-not these."""
+not these, and a file the referee could not write is an `OSError` (`WriteFailed`), which
+the store raises and the boundary names in one line."""
 
 from __future__ import annotations
 
 from enum import IntEnum
+from pathlib import Path
 
 
 class ExitStatus(IntEnum):
@@ -34,3 +36,18 @@ class UnreadableError(UsageError):
 class BusyError(ValueError):
     """A game file (or a folder's ledger) stayed locked by another process: nothing was
     done; exit status 75, try again later."""
+
+
+class WriteFailed(OSError):
+    """A file the referee could not write (a full disk, an I/O error): its message names
+    the file, in one line ("cannot write DIR/mail.log: No space left on device"). Raised by
+    the store (`referee.store.ops`: every write goes through it); exit status 2."""
+
+    def __init__(self, path: Path | str, error: OSError, note: str = "") -> None:
+        reason = error.strerror or str(error) or type(error).__name__
+        super().__init__(error.errno, f"cannot write {path}: {reason}{note}")
+        self.path = Path(path)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return str(self.strerror)

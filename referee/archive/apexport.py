@@ -22,6 +22,7 @@ from referee.judge.core.adjudicate import Replay, dialect_for
 from referee.judge.core.verdict_words import describe
 from referee.judge.core.verdicts import Problem, ProblemKind, Status
 from referee.notation.model import Comment, Draw, Move, Record, Timeout, Turn
+from referee.notation.record_splitter import MAX_RECORD
 from referee.notation.timing import format_instant
 
 _DAY = re.compile(r"(\d{4})\.(\d{2})\.(\d{2})")
@@ -39,7 +40,9 @@ class Note(NamedTuple):
     line: str
 
 
-def exported(names: list[str], instant: int) -> Iterator[bytes | Refused | Note | Problem]:
+def exported(
+    names: list[str], instant: int, max_record: int = MAX_RECORD
+) -> Iterator[bytes | Refused | Note | Problem]:
     from referee.errors import UnreadableError
     from referee.judge.session import judge, no_record
     from referee.judge.sources import record_sources
@@ -49,7 +52,7 @@ def exported(names: list[str], instant: int) -> Iterator[bytes | Refused | Note 
     for name in names:
         found = False
         try:
-            for number, raw in record_sources.raw_records(name):
+            for number, raw in record_sources.raw_records(name, max_record):
                 found = True
                 read = Read(number, read_raw(raw, dialect_for))
                 result = read.result

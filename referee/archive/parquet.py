@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from referee.errors import UnreadableError, UsageError
 from referee.judge.core.verdicts import Problem, ProblemKind
 from referee.judge.sources import parquet_rows, record_sources
+from referee.notation.record_splitter import MAX_RECORD
 
 ROWS = 8192
 GROUP_BYTES = 8 << 20
@@ -70,7 +71,9 @@ def require_pyarrow() -> None:
         ) from None
 
 
-def table(names: list[str], said: list[Note | Problem], group_rows: int = ROWS) -> Iterator[bytes]:
+def table(
+    names: list[str], said: list[Note | Problem], group_rows: int = ROWS, max_record: int = MAX_RECORD
+) -> Iterator[bytes]:
     """The Parquet file of the records of `names`, a row group at a time, for the output
     writer (`referee.store`: written whole beside the file and renamed over it); what is
     worth saying goes to `said` as it is met (the sources' problems before the first
@@ -81,14 +84,14 @@ def table(names: list[str], said: list[Note | Problem], group_rows: int = ROWS) 
     with ExitStack() as stack:
         spooled = {name: _spool(stack) for name in names if name == "-"}
         problems: list[Problem] = []
-        columns = _columns(names, spooled, problems)
+        columns = _columns(names, spooled, problems, max_record)
         said.extend(problems)
         schema = pa.schema(
             [(name, pa.string()) for name in columns]
             + [("movetext", pa.string()), ("source", pa.string()), ("record", pa.int64())]
         )
         notes: list[Note] = []
-        yield from _pieces(names, spooled, columns, schema, pq, notes, group_rows)
+        yield from _pieces(names, spooled, columns, schema, pq, notes, group_rows, max_record)
         said.extend(notes)
 
 
@@ -101,16 +104,16 @@ def _spool(stack: ExitStack) -> str:
     return str(path)
 
 
-def _records(name: str, spooled: dict[str, str]) -> Iterator[tuple[int, Any]]:
-    yield from record_sources.raw_records(spooled.get(name, name))
+def _records(name: str, spooled: dict[str, str], max_record: int) -> Iterator[tuple[int, Any]]:
+    yield from record_sources.raw_records(spooled.get(name, name), max_record)
 
 
-def _columns(names: list[str], spooled: dict[str, str], problems: list[Problem]) -> list[str]:
+def _columns(names: list[str], spooled: dict[str, str], problems: list[Problem], max_record: int) -> list[str]:
     """The tags' names in the order first met (the first pass); `Game` first."""
     seen: dict[str, None] = {"Game": None}
     for name in names:
         try:
-            for _, raw in _records(name, spooled):
+            for _, raw in _records(name, spooled, max_record):
                 for tag, _ in split_record(raw.raw).tags:
                     if tag not in RESERVED:
                         seen.setdefault(tag, None)
@@ -151,6 +154,7 @@ def _pieces(
     pq: Any,
     notes: list[Note],
     group_rows: int,
+    max_record: int,
 ) -> Iterator[bytes]:
     """The file's bytes, a row group at a time (the second pass)."""
     import pyarrow as pa
@@ -162,7 +166,7 @@ def _pieces(
     known = set(columns)
     for name in names:
         try:
-            for number, raw in _records(name, spooled):
+            for number, raw in _records(name, spooled, max_record):
                 if raw.refused is not None:
                     notes.append(Note(f"{name}:{number}: not written: {raw.refused}", refused=True))
                     continue

@@ -75,20 +75,12 @@ PageOutputOption = Annotated[
 ]
 
 
-def _max_record(value: int) -> int:
-    from referee.judge.sources import record_sources
-
-    record_sources.set_max_record(value)
-    return value
-
-
 MaxRecordOption = Annotated[
     int,
     typer.Option(
         "--max-record-bytes",
         min=1,
         metavar="N",
-        callback=_max_record,
         help="Refuse a record larger than N bytes, unread (PLAY.md §8). Default: 64 MB.",
     ),
 ]

@@ -84,7 +84,7 @@ def import_abstractplay(
 
     def pieces() -> Iterator[bytes]:
         first = True
-        for item in _imported(files):
+        for item in _imported(files, max_record_bytes):
             if isinstance(item, Problem):
                 tally.add(item)
                 err(f"referee: {item.message}")
@@ -103,7 +103,7 @@ def import_abstractplay(
     finish(tally)
 
 
-def _imported(files: list[str]) -> Iterator[Imported | Problem]:
+def _imported(files: list[str], max_record: int) -> Iterator[Imported | Problem]:
     from referee.archive.apimport import Imported, Report, ReportStatus, import_value
     from referee.archive.jsonstream import Broken, json_values
     from referee.errors import UnreadableError
@@ -114,7 +114,7 @@ def _imported(files: list[str]) -> Iterator[Imported | Problem]:
         found = False
         try:
             with record_sources.open_source(name) as stream:
-                for number, value in json_values(stream, record_sources.max_record()):
+                for number, value in json_values(stream, max_record):
                     found = True
                     if isinstance(value, Broken):
                         message = f"record {number}: {value.reason}"
@@ -159,7 +159,7 @@ def export_abstractplay(
     tally = Tally()
 
     def pieces() -> Iterator[bytes]:
-        for item in exported(files, instant):
+        for item in exported(files, instant, max_record_bytes):
             if isinstance(item, Problem):
                 tally.add(item)
                 err(f"referee: {item.message}")
@@ -232,7 +232,7 @@ def export_parquet(
         require_pyarrow()
     except UsageError as error:
         fail_usage(error)
-    _emit(table(files, said, row_group_rows), output)
+    _emit(table(files, said, row_group_rows, max_record_bytes), output)
     for item in said:
         if isinstance(item, Note):
             tally.refused = tally.refused or item.refused

@@ -92,7 +92,9 @@ def run(app: typer.Typer, args: list[str]) -> int:
         _silence_stdout()
         return ExitStatus.USAGE
     except OSError as error:
-        if type(error).__name__ == "WriteFailed":  # a file the referee could not write: named
+        from referee.errors import WriteFailed  # (loaded already: the store's own, not by its name)
+
+        if isinstance(error, WriteFailed):  # a file the referee could not write: named
             _say(str(error))
             return ExitStatus.USAGE
         if error.filename is not None:  # not the output: a file the referee itself needed

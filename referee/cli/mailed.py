@@ -13,17 +13,19 @@ from referee.errors import UnreadableError
 from referee.judge import session
 from referee.judge.core.verdicts import Problem, ProblemKind, Verdict
 from referee.judge.sources import record_sources
-from referee.notation.record_splitter import split
+from referee.notation.record_splitter import MAX_RECORD, split
 
 
-def check_messages(names: list[str], annotate: bool = False) -> Iterator[Verdict | Problem]:
+def check_messages(
+    names: list[str], annotate: bool = False, max_record: int = MAX_RECORD
+) -> Iterator[Verdict | Problem]:
     """The verdict of every record of every message, and the problems of the sources
     (unreadable, no text part, no record) where they occur."""
     from referee.live.mail.body import message_text
 
     for name in names:
         try:
-            data = record_sources.read_bounded(name, record_sources.max_record())
+            data = record_sources.read_bounded(name, max_record)
         except UnreadableError as error:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
@@ -35,7 +37,7 @@ def check_messages(names: list[str], annotate: bool = False) -> Iterator[Verdict
             what = "only HTML, no text/plain part" if read.html else "no text/plain part"
             yield Problem(ProblemKind.NO_RECORD, f"{name}: the message holds {what}, so no record")
             continue
-        found = split(read.text.encode("utf-8"), record_sources.max_record())
+        found = split(read.text.encode("utf-8"), max_record)
         if not found:
             yield session.no_record(name)
         for number, raw in enumerate(found, start=1):

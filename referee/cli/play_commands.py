@@ -60,7 +60,7 @@ def _moves_text(moves: str | None, gm_only: bool) -> str | None:
     from referee.judge.sources import record_sources
 
     try:
-        return record_sources.read_stdin_bounded(record_sources.max_record(), "MOVES on standard input").decode("utf-8")
+        return record_sources.read_stdin_bounded(record_sources.MAX_RECORD, "MOVES on standard input").decode("utf-8")
     except UnicodeDecodeError:
         fail_usage(UsageError("MOVES on standard input is not UTF-8 text"))
     except UsageError as error:

@@ -123,7 +123,7 @@ def check(
     if email:
         if shard or dask or parquet:
             fail_usage(UsageError("--email reads whole messages: it does not go with --shard, --dask or --parquet"))
-        _check_messages(files, json_output, quiet, instant)
+        _check_messages(files, json_output, quiet, instant, max_record_bytes)
     from referee.judge.runners import batch_check
 
     tally = Tally()
@@ -135,9 +135,9 @@ def check(
         if dask is not None:
             from referee.judge.runners import dask_check
 
-            checked = dask_check.check_lines(files, form, dask_check.Address(dask), parts)
+            checked = dask_check.check_lines(files, form, dask_check.Address(dask), parts, max_record_bytes)
         else:
-            checked = batch_check.check_lines(files, form, jobs, parts)
+            checked = batch_check.check_lines(files, form, jobs, parts, max_record_bytes)
         say = None if form.json else text_output.locale_speaker()  # the verdicts' words, never --json's
         with ExitStack() as stack:
             table = None
@@ -158,12 +158,12 @@ def check(
     _check_summary(tally, json_output, quiet)
 
 
-def _check_messages(files: list[str], json_output: bool, quiet: bool, instant: int | None) -> NoReturn:
+def _check_messages(files: list[str], json_output: bool, quiet: bool, instant: int | None, max_record: int) -> NoReturn:
     """`check --email`: the records of each message, one verdict at a time."""
     from referee.cli import mailed
 
     tally = Tally()
-    for item in mailed.check_messages(files, json_output):
+    for item in mailed.check_messages(files, json_output, max_record):
         if not isinstance(item, Problem):
             item = verdict_as_of(item, instant)
         tally.add(item)
@@ -214,7 +214,7 @@ def replay(
     from referee.judge import session
 
     if html:
-        _page(file, record, output)
+        _page(file, record, output, max_record_bytes)
     turn_before: list[Turn | None] = [None]
     printed = [False]
 
@@ -227,7 +227,7 @@ def replay(
         turn_before[0], printed[0] = played.turn, True
 
     try:
-        replayed = session.replay_steps(file, record, each)
+        replayed = session.replay_steps(file, record, each, max_record_bytes)
     except UsageError as error:
         fail_usage(error)
     tally = Tally()
@@ -267,10 +267,10 @@ def show(
     from referee.judge import session
 
     if svg:
-        _draw(file, record, at, output)
+        _draw(file, record, at, output, max_record_bytes)
     instant = as_of_instant(as_of, now)
     try:
-        shown = session.show(file, record, at)
+        shown = session.show(file, record, at, max_record_bytes)
     except UsageError as error:
         fail_usage(error)
     if not isinstance(shown, Problem):
@@ -295,7 +295,7 @@ def moves(
     from referee.judge import session
 
     try:
-        listed = session.moves(file, record)
+        listed = session.moves(file, record, max_record_bytes)
     except UsageError as error:
         fail_usage(error)
     print_one(listed, text_output.listed_json if json_output else text_output.listed_text)
@@ -316,7 +316,7 @@ def format_records(
 
     tally = Tally()
     first = True
-    for item in session.format_records(files):
+    for item in session.format_records(files, max_record_bytes):
         if isinstance(item, Problem):
             tally.add(item)
             err(text_output.problem_line(item))
@@ -423,13 +423,13 @@ def games(json_output: JsonOption = False) -> None:
         out(line)
 
 
-def _draw(file: str, record: int, at: int | None, output: str | None) -> NoReturn:
+def _draw(file: str, record: int, at: int | None, output: str | None, max_record: int) -> NoReturn:
     """`show --svg`: the picture to OUT (or standard output)."""
     from referee.judge import session
     from referee.pictures import picture_commands
 
     try:
-        whole = session.drawn(file, record, at)
+        whole = session.drawn(file, record, at, max_record)
         tally = Tally()
         if isinstance(whole, Problem):
             tally.add(whole)
@@ -450,14 +450,14 @@ def _draw(file: str, record: int, at: int | None, output: str | None) -> NoRetur
     finish(tally)
 
 
-def _page(file: str, record: int, output: str | None) -> NoReturn:
+def _page(file: str, record: int, output: str | None, max_record: int) -> NoReturn:
     """`replay --html`: the page to OUT (or standard output), written piece by piece as it
     is made from the record replayed as a stream (`referee.pictures.streamed_page`)."""
     from referee.pictures import picture_commands
 
     tally = Tally()
     try:
-        made = picture_commands.record_page(file, record)
+        made = picture_commands.record_page(file, record, max_record)
         if isinstance(made, Problem):
             tally.add(made)
             err(text_output.problem_line(made))
@@ -489,7 +489,7 @@ def stats(
 
     tally = Tally()
     summary = Stats()
-    for item in collect(files, summary):
+    for item in collect(files, summary, max_record_bytes):
         tally.add(item)
         if isinstance(item, Problem):
             err(text_output.problem_line(item))

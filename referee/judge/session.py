@@ -30,7 +30,7 @@ from referee.judge.sources.record_sources import Read, ReadCrash
 from referee.notation import reader
 from referee.notation.model import Malformed, Record, RecordItem, Turn
 from referee.notation.reader import read_raw
-from referee.notation.record_splitter import RawRecord
+from referee.notation.record_splitter import MAX_RECORD, RawRecord
 
 
 def judge(read: Read, source: str, *, keep_steps: bool = False, cut_at: int | None = None) -> Replay:
@@ -49,7 +49,7 @@ def no_record(name: str) -> Problem:
     return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
 
 
-def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Problem]:
+def check(names: list[str], annotate: bool = False, max_record: int = MAX_RECORD) -> Iterator[Verdict | Problem]:
     """The verdict of every record of every source, each as soon as it is reached, and
     the problems of the sources (unreadable, no record) where they occur. `annotate` adds
     tokens and suggestions (for JSON).
@@ -59,7 +59,7 @@ def check(names: list[str], annotate: bool = False) -> Iterator[Verdict | Proble
     for name in names:
         found = False
         try:
-            for number, raw in record_sources.raw_records(name):
+            for number, raw in record_sources.raw_records(name, max_record):
                 found = True
                 yield check_raw(raw, name, number, annotate)
         except UnreadableError as error:
@@ -102,18 +102,18 @@ def check_raw(raw: RawRecord, source: str, number: int, annotate: bool = False) 
     return annotate_verdict(judged) if annotate else judged.verdict
 
 
-def _find(name: str, index: int) -> Read | Problem:
+def _find(name: str, index: int, max_record: int = MAX_RECORD) -> Read | Problem:
     """The index-th record of a source, read once (the records before it are only cut from
     the source, not read). Raises UsageError when it holds fewer records."""
-    found = _find_raw(name, index)
+    found = _find_raw(name, index, max_record)
     return found if isinstance(found, Problem) else Read(index, read_raw(found, dialect_for))
 
 
-def _find_raw(name: str, index: int) -> RawRecord | Problem:
+def _find_raw(name: str, index: int, max_record: int = MAX_RECORD) -> RawRecord | Problem:
     """The index-th record of a source as cut from it, not yet read. Raises UsageError
     when the source holds fewer records."""
     count = 0
-    for number, raw in record_sources.raw_records(name):
+    for number, raw in record_sources.raw_records(name, max_record):
         count = number
         if number == index:
             return raw
@@ -122,11 +122,11 @@ def _find_raw(name: str, index: int) -> RawRecord | Problem:
     raise UsageError(f"{name} holds {plural(count, 'record')}, not {index}")
 
 
-def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
+def replay(name: str, index: int, at: int | None = None, max_record: int = MAX_RECORD) -> Replay | Problem:
     """One record read and replayed once, with every action and what it caused; with `at`,
     its `cut` holds the replay after round `at`. Raises UsageError when `at` is past the
     end of the record."""
-    found = _find(name, index)
+    found = _find(name, index, max_record)
     if isinstance(found, Problem):
         return found
     judged = judge(found, name, keep_steps=True, cut_at=at)
@@ -143,12 +143,14 @@ def replay(name: str, index: int, at: int | None = None) -> Replay | Problem:
     return judged
 
 
-def replay_steps(name: str, index: int, each: Callable[[Verdict, Played], None]) -> Replay | Problem:
+def replay_steps(
+    name: str, index: int, each: Callable[[Verdict, Played], None], max_record: int = MAX_RECORD
+) -> Replay | Problem:
     """One record replayed, every action given to `each` as it is replayed (with a verdict
     that names the record: source, number, game and offset), none kept: the steps of
     `replay` in the same order, at a memory cost bounded by a turn on the streamed path
     (`referee.judge.fast.streamed_verdict`). The replay returned has no `steps`."""
-    found = _find_raw(name, index)
+    found = _find_raw(name, index, max_record)
     if isinstance(found, Problem):
         return found
     from referee.judge.fast.streamed_verdict import lean_replay
@@ -175,13 +177,14 @@ def replay_followed(
     index: int,
     each: Callable[[Verdict, Played], None],
     follow: Callable[[Iterator[RecordItem], Replay], Iterator[RecordItem]],
+    max_record: int = MAX_RECORD,
 ) -> Replay | Problem | None:
     """One record replayed on the streamed path only (`referee.judge.fast.streamed_verdict`, memory bounded
     by a turn), every action given to `each` as it is replayed and the record's items to
     `follow` (`lean_replay`); with its `source` and `first_line`, and no `steps`. None when
     that path cannot replay it: the caller then takes `replay` (and has what it was given
     thrown away). Raises UsageError as `replay` does."""
-    found = _find_raw(name, index)
+    found = _find_raw(name, index, max_record)
     if isinstance(found, Problem):
         return found
     from referee.judge.fast.streamed_verdict import lean_replay
@@ -193,12 +196,12 @@ def replay_followed(
     return streamed
 
 
-def drawn(name: str, index: int, at: int | None = None) -> Replay | Problem:
+def drawn(name: str, index: int, at: int | None = None, max_record: int = MAX_RECORD) -> Replay | Problem:
     """One record replayed as `replay` replays it, keeping of its steps only those of the
     last turn played (in its `cut` too, with `at`): all a picture of the board marks
     (`referee.pictures.picture_commands.board_picture`), at a memory cost bounded by a turn where
     the streamed path (`referee.judge.fast.streamed_verdict`) can. Raises UsageError as `replay` does."""
-    found = _find_raw(name, index)
+    found = _find_raw(name, index, max_record)
     if isinstance(found, Problem):
         return found
     from referee.judge.fast.streamed_verdict import lean_replay
@@ -213,7 +216,7 @@ def drawn(name: str, index: int, at: int | None = None) -> Replay | Problem:
 
     streamed = lean_replay(found, name, index, each=kept, cut_at=at)
     if streamed is None:
-        return replay(name, index, at)
+        return replay(name, index, at, max_record)
     streamed.steps = last
     if streamed.cut is not None:
         streamed.cut.steps = before
@@ -252,10 +255,10 @@ def _before_error(replay: Replay) -> str:
     return f"before the illegal {what} of {when}"
 
 
-def show(name: str, index: int, at: int | None) -> Shown | Problem:
+def show(name: str, index: int, at: int | None, max_record: int = MAX_RECORD) -> Shown | Problem:
     """The board at the end of a record, or after round `at`. An illegal record shows the
     board before its illegal action. Raises UsageError when `at` is past the end."""
-    found = _find_raw(name, index)
+    found = _find_raw(name, index, max_record)
     if isinstance(found, Problem):
         return found
     from referee.judge.fast.streamed_verdict import lean_replay
@@ -307,10 +310,10 @@ def next_actions(state: GameState[Any], open_side: str | None = None) -> list[ob
     return following.legal_actions()
 
 
-def moves(name: str, index: int) -> Listed | Problem:
+def moves(name: str, index: int, max_record: int = MAX_RECORD) -> Listed | Problem:
     """The legal actions at the end of the `index`-th record of `name`, from a replay that
     keeps only the last turn played (`ended`)."""
-    found = _find_raw(name, index)
+    found = _find_raw(name, index, max_record)
     if isinstance(found, Problem):
         return found
     return listed_of(ended(found, name, index), name, index)
@@ -383,13 +386,13 @@ def _formatted(read: Read, name: str) -> Formatted:
         )
 
 
-def format_records(names: list[str]) -> Iterator[Formatted | Problem]:
+def format_records(names: list[str], max_record: int = MAX_RECORD) -> Iterator[Formatted | Problem]:
     """Every record of every source in canonical form, as it is reached: written as it is
     replayed (`referee.judge.fast.streamed_verdict`), or from its record model where that path cannot."""
     for name in names:
         found = False
         try:
-            for number, raw in record_sources.raw_records(name):
+            for number, raw in record_sources.raw_records(name, max_record):
                 found = True
                 yield _streamed_format(raw, number, name) or _formatted(Read(number, read_raw(raw, dialect_for)), name)
         except UnreadableError as error:

@@ -36,6 +36,7 @@ from referee.league.results import (
     GameResult,
     game_files,
     game_id,
+    log_entries,
     read_games,
     withdrawal_rounds,
     withdrawn_in,
@@ -70,15 +71,7 @@ def read_log(folder: Path) -> list[dict[str, Any]]:
         return []
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {folder / LOG_FILE}: {getattr(error, 'strerror', None) or error}") from None
-    entries: list[dict[str, Any]] = []
-    for line in text.splitlines():
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(entry, dict):
-            entries.append(entry)
-    return entries
+    return log_entries(text)
 
 
 def append_log(folder: Path, entries: Sequence[dict[str, Any]]) -> None:

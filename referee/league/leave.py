@@ -16,6 +16,7 @@ from typing import Any
 
 from referee import store
 from referee.errors import UsageError
+from referee.judge.core.verdicts import Status
 from referee.league.folder import LeagueRefused, append_log, league_lock, read_log
 from referee.league.league_toml import load
 from referee.league.results import GameResult, read_games
@@ -105,7 +106,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
                 f"{config.leave_days} days of leave_days; {format_duration(duration)} more would exceed them"
             )
         every = list(read_games(folder))
-        games = [game for game in every if game.status == "ongoing"]
+        games = [game for game in every if game.status == Status.ONGOING]
         targets = [
             (game, sides)
             for game in games

@@ -11,16 +11,17 @@ own file, in the same folder, so it needs nothing here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from referee.errors import UsageError
 from referee.judge.core.adjudicate import Replay
 from referee.judge.core.turn_token import token_of
+from referee.judge.core.verdicts import Status
 from referee.league.folder import KEYS_DIR, LeagueRefused, game_line
 from referee.league.league_toml import CONFIG_FILE, Dice, Digest, LeagueConfig, LeagueConfigError, load
 from referee.league.leave import leave
-from referee.league.results import game_files, judge_game
+from referee.league.results import GameResult, game_files, judge_game
 from referee.live.mail import Settings
 from referee.live.mail.asked import LEAVE_FORM
 from referee.live.mail.compose import games_hint
@@ -112,13 +113,8 @@ def open_games_text(folder: Path, config: LeagueConfig, address: str, now: int) 
         "",
     ]
     games: list[str] = []
-    for round_number, table, path in game_files(folder):
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        result, replay = judge_game(path, data, round_number, table)
-        if address not in result.addresses or result.status != "ongoing" or replay is None:
+    for result, replay in _judged_games(folder):
+        if address not in result.addresses or result.status != Status.ONGOING or replay is None:
             continue
         mover = result.player_of(result.to_move)
         turn = (
@@ -147,25 +143,20 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
     lines = [f"{config.name}: the games of {who} on {spoken_instant(now)}.", ""]
     count = 0
     yours_somewhere = False
-    for round_number, table, path in game_files(folder):
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        result, replay = judge_game(path, data, round_number, table)
+    for result, replay in _judged_games(folder):
         seats = [number for number, seat in enumerate(result.seats, start=1) if seat.address == address]
         if not seats:
             continue
         count += 1
         seat = result.seats[seats[0] - 1]
-        mover = result.player_of(result.to_move) if result.status == "ongoing" else None
+        mover = result.player_of(result.to_move) if result.status == Status.ONGOING else None
         yours = ": your move" if mover is not None and mover.address == address else ""
         yours_somewhere = yours_somewhere or bool(yours)
         lines.append(f"[{result.game}] round {result.round}, seat {seats[0]} ({', '.join(seat.sides)}){yours}")
         # `league status`'s line of the game, a part a line (names hold no `;`), to keep lines short
         line = game_line(result, deadline=False)  # the deadline comes below, with the time left
         lines += [f"  {part}" for part in line.removeprefix(f"{result.game}: ").split("; ")]
-        if result.status == "ongoing" and replay is not None:
+        if result.status == Status.ONGOING and replay is not None:
             lines.append(f"  {_deadline(replay, now)}token {token_of(replay)}")
         lines.append("")
     if count == 0:
@@ -185,3 +176,13 @@ def _deadline(replay: Replay, now: int) -> str:
         return ""
     left = view.remaining(view.running)
     return f"deadline {spoken_instant(view.deadline)} ({format_duration(left) + ' left' if left > 0 else 'passed'}); "
+
+
+def _judged_games(folder: Path) -> Iterator[tuple[GameResult, Replay | None]]:
+    """Every game of the league that can be read, judged (`judge_game`), in file order."""
+    for round_number, table, path in game_files(folder):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        yield judge_game(path, data, round_number, table)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee.judge.core.verdicts import Status
 from referee.league.league_toml import LeagueConfig
 from referee.league.results import GameResult, named
 
@@ -105,7 +106,7 @@ def events(
                     _targets(config, game.game, game.addresses),
                 )
             )
-        elif game.status == "ongoing" and token is not None:
+        elif game.status == Status.ONGOING and token is not None:
             seat = game.player_of(game.to_move)
             if seat is None:
                 continue

@@ -60,7 +60,7 @@ class GameResult:
     game: str
     round: int
     table: int
-    status: str
+    status: Status
     seats: tuple[Seat, ...]
     message: str
     to_move: str | None = None
@@ -122,6 +122,12 @@ def _log(folder: Path) -> list[dict[str, Any]]:
         text = (folder / LOG_NAME).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
+    return log_entries(text)
+
+
+def log_entries(text: str) -> list[dict[str, Any]]:
+    """The entries of a league's log (`league.log`: a JSON object a line), a line that is
+    not one passed over."""
     entries = []
     for line in text.splitlines():
         try:
@@ -187,7 +193,7 @@ def read_game(path: Path, round_number: int, table: int) -> GameResult:
     """Check one game file and read what the league needs from it."""
     name = path.name.removesuffix(".rgn")
     try:
-        data = record_sources.read_bounded(path, record_sources.max_record(), "it")
+        data = record_sources.read_bounded(path, record_sources.MAX_RECORD, "it")
     except UsageError as error:
         return GameResult(name, round_number, table, Status.ERROR, (), str(error))
     return judge_game(path, data, round_number, table)[0]

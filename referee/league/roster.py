@@ -25,6 +25,7 @@ from typing import Any
 
 from referee import store
 from referee.errors import UsageError
+from referee.judge.core.verdicts import Status
 from referee.league.folder import KEYS_DIR, LeagueRefused, append_log, league_lock, read_log
 from referee.league.league_toml import (
     CONFIG_FILE,
@@ -97,7 +98,7 @@ def withdraw(folder: Path, address: str, now: int, sender: str) -> Changed:
         player = config.player(wanted)
         told: dict[str, str] = {wanted: player.name if player is not None else wanted}
         for path, game in _games(folder):
-            if wanted in game.addresses and game.status == "ongoing":
+            if wanted in game.addresses and game.status == Status.ONGOING:
                 told.update((seat.address, seat.name) for seat in game.seats)
                 lines.append(forfeit(path, game, wanted, now) or f"{game.game}: forfeited when {wanted} is to move")
         player_name = told[wanted]
@@ -158,7 +159,7 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         told: dict[str, str] = {was: before.name, wanted: new_name}
         tag = f"{new_name} <{wanted}>"
         for game_path, game in _games(folder):
-            if was in game.addresses and game.status == "ongoing":
+            if was in game.addresses and game.status == Status.ONGOING:
                 what = (
                     f"the game master seated {tag} in place of {before.tag}"
                     if name is not None
@@ -313,4 +314,4 @@ def _leave_back(
 
 def _has_moves(path: Path) -> bool:
     _, replay = judge_game(path, path.read_bytes(), 0, 0)
-    return replay is None or bool(replay.steps) or replay.verdict.status != "ongoing"
+    return replay is None or bool(replay.steps) or replay.verdict.status != Status.ONGOING

@@ -22,6 +22,7 @@ from referee.judge.core.adjudicate import Replay
 from referee.judge.core.clock_walk import ClockView
 from referee.judge.core.turn_token import token_of
 from referee.judge.core.verdict_words import plural
+from referee.judge.core.verdicts import Status
 from referee.league.folder import KEYS_DIR, append_log, league_lock, log_order, read_log, total_rounds
 from referee.league.league_toml import Dice, Digest, LeagueConfig, load
 from referee.league.notify import OUTBOX, message, write
@@ -228,7 +229,7 @@ class _Run:
         for game in games:
             for _ in range(8):  # each time-out may start another side's clock (Pikemen 3-4)
                 clock = game.clock_at(self.now)
-                if clock is None or game.result.status != "ongoing" or clock.flagged is None:
+                if clock is None or game.result.status != Status.ONGOING or clock.flagged is None:
                     break
                 side = clock.flagged
                 with store.transaction(self.folder):  # the timeout, its notices and its log line
@@ -335,7 +336,7 @@ class _Run:
             return
         for game in games:
             for _ in range(4):  # Pikemen 3-4: the next side to move may be theirs too
-                seat = game.result.player_of(game.result.to_move) if game.result.status == "ongoing" else None
+                seat = game.result.player_of(game.result.to_move) if game.result.status == Status.ONGOING else None
                 if seat is None or seat.address not in gone:
                     break
                 side = game.result.to_move
@@ -497,7 +498,7 @@ class _Run:
         say = speaker(self.config.lang_of(address))
         when = say.instant(self.now, spoken_instant(self.now))
         lines = [say("{league}: your games on {when}.", league=self.config.name, when=when), ""]
-        to_move = [game for game in mine if game.result.status == "ongoing" and _holds(game, address)]
+        to_move = [game for game in mine if game.result.status == Status.ONGOING and _holds(game, address)]
         if to_move:
             lines.append(say("Your move:"))
             for game in to_move:

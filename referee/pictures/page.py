@@ -26,7 +26,7 @@ from referee.games import registry
 from referee.judge.core import queue_check
 from referee.judge.core.adjudicate import Replay
 from referee.judge.core.verdict_words import verdict_line as line
-from referee.judge.core.verdicts import Verdict
+from referee.judge.core.verdicts import Status, Verdict
 from referee.notation.model import Record
 from referee.pictures import drawing_for, svg
 from referee.pictures.drawing import Drawing, compose
@@ -191,7 +191,7 @@ class Steps:
 
 def _source(verdict: Verdict, text: str | None, first_line: int, private: bool) -> dict[str, Any] | None:
     """Where a malformed record stops being RGN: the lines around the error."""
-    if verdict.status != "malformed" or verdict.error is None or text is None:
+    if verdict.status != Status.MALFORMED or verdict.error is None or text is None:
         return None
     # Lines end at LF (CRLF read as LF) as the reader counts them; not at U+2028 and
     # the other breaks `str.splitlines` knows, or the lines shown would not be the

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from referee.judge.core.adjudicate import Replay
 from referee.judge.core.verdicts import Problem, Status
+from referee.notation.record_splitter import MAX_RECORD
 
 if TYPE_CHECKING:
     from referee.pictures.streamed_page import Page
@@ -29,9 +30,9 @@ def board_picture(replay: Replay) -> str | None:
     return board_svg(replay.state, played)
 
 
-def record_page(name: str, index: int) -> Page | Problem:
+def record_page(name: str, index: int, max_record: int = MAX_RECORD) -> Page | Problem:
     """The replay page of the `index`-th record of `name`, its pieces to write one after
     another (`referee.pictures.streamed_page.streamed_page`)."""
     from referee.pictures.streamed_page import streamed_page
 
-    return streamed_page(name, index)
+    return streamed_page(name, index, max_record)

@@ -15,6 +15,7 @@ from referee.games import registry
 from referee.games.api import Event, GameState
 from referee.judge.core.adjudicate import Replay, open_ended
 from referee.judge.core.verdict_words import turn_text
+from referee.judge.core.verdicts import Status
 from referee.notation.model import Comment, Move, Record, Turn
 from referee.pictures.drawing import heading
 
@@ -97,7 +98,7 @@ def frames(replay: Replay, title: str) -> list[Frame]:
         return found
     final = replay.state
     error = replay.verdict.error
-    if replay.verdict.status == "illegal" and error is not None:
+    if replay.verdict.status == Status.ILLEGAL and error is not None:
         label = turn_text(error).split(", ")[0]
         spot = (error.line, error.column)
         at_turn = max((number for number, t in enumerate(record.turns) if tuple(t.span) <= spot), default=0)

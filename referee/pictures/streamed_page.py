@@ -31,6 +31,7 @@ from referee.judge.core.adjudicate import Played, Replay
 from referee.judge.core.verdict_words import turn_text
 from referee.judge.core.verdicts import Problem, Status, Verdict
 from referee.notation.model import Comment, Move, RecordItem, Turn
+from referee.notation.record_splitter import MAX_RECORD
 from referee.pictures import page
 from referee.pictures.drawing import heading
 from referee.pictures.steps import Frame, turn_label
@@ -194,7 +195,7 @@ class Page(NamedTuple):
     pieces: Iterator[bytes]
 
 
-def streamed_page(name: str, index: int) -> Page | Problem:
+def streamed_page(name: str, index: int, max_record: int = MAX_RECORD) -> Page | Problem:
     """The replay page of the `index`-th record of `name`: made as the record is replayed
     as a stream where it can be, else from the whole replay. Raises UsageError when the
     source holds fewer records."""
@@ -202,14 +203,14 @@ def streamed_page(name: str, index: int) -> Page | Problem:
 
     follower = Follower()
     try:
-        streamed = session.replay_followed(name, index, follower.each, follower.follow)
+        streamed = session.replay_followed(name, index, follower.each, follower.follow, max_record)
         steps = follower.end(streamed) if isinstance(streamed, Replay) else None
     except (Unforeseen, page.Restart):
         streamed = None
     if isinstance(streamed, Problem):
         return streamed
     if streamed is None:
-        whole = session.replay(name, index)
+        whole = session.replay(name, index, max_record=max_record)
         if isinstance(whole, Problem):
             return whole
         streamed, steps = whole, page.of_replay(whole)

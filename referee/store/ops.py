@@ -11,19 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-
-class WriteFailed(OSError):
-    """A file the referee could not write (a full disk, an I/O error): its message names
-    the file, in one line ("cannot write DIR/mail.log: No space left on device")."""
-
-    def __init__(self, path: Path | str, error: OSError, note: str = "") -> None:
-        reason = error.strerror or str(error) or type(error).__name__
-        super().__init__(error.errno, f"cannot write {path}: {reason}{note}")
-        self.path = Path(path)
-        self.reason = reason
-
-    def __str__(self) -> str:
-        return str(self.strerror)
+from referee.errors import WriteFailed as WriteFailed  # (there, so the command line's boundary needs no store)
 
 
 class FileOps:

@@ -280,9 +280,7 @@ def _write(journal_fd: int, entry: Entry, parent: int, name: str) -> None:
     except OSError as error:
         if error.errno not in _NO_LINKS:
             raise
-        size = os.stat(entry.staged, dir_fd=journal_fd, follow_symlinks=False).st_size
-        data = _read(entry.staged, journal_fd, size)
-        with _temporary(parent, name, data, entry.mode) as temporary:
+        with _temporary(parent, name, _staged_bytes(journal_fd, entry.staged), entry.mode) as temporary:
             ops().replace(temporary, name, src_dir_fd=parent, dst_dir_fd=parent)
         ops().unlink(entry.staged, dir_fd=journal_fd)
 
@@ -296,13 +294,17 @@ def _create(journal_fd: int, entry: Entry, parent: int, name: str) -> None:
     except OSError as error:
         if error.errno not in _NO_LINKS:
             raise
-        size = os.stat(entry.staged, dir_fd=journal_fd, follow_symlinks=False).st_size
-        data = _read(entry.staged, journal_fd, size)
-        with _temporary(parent, name, data, entry.mode) as temporary:
+        with _temporary(parent, name, _staged_bytes(journal_fd, entry.staged), entry.mode) as temporary:
             try:
                 ops().link(temporary, name, src_dir_fd=parent, dst_dir_fd=parent)
             except FileExistsError:
                 _same(journal_fd, entry.staged, parent, name)
+
+
+def _staged_bytes(journal_fd: int, staged: str) -> bytes:
+    """The bytes of a staged file of the journal (copied where the file system has no links)."""
+    size = os.stat(staged, dir_fd=journal_fd, follow_symlinks=False).st_size
+    return _read(staged, journal_fd, size)
 
 
 def _same(journal_fd: int, staged: str, parent: int, name: str) -> None:

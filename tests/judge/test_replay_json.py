@@ -102,3 +102,17 @@ def test_replay_json_of_a_later_record_gives_its_offset(tmp_path: Path) -> None:
     code, lines, _ = _lines(path, "--record", "2")
     assert code == 0 and lines
     assert {(line["record"], line["offset"]) for line in lines} == {(2, len(first) + 1)}
+
+
+@pytest.mark.parametrize(
+    "path", [EXAMPLES / "nieuchess-finished.rgn", EXAMPLES / "pikemen-2p-finished.rgn"], ids=lambda p: p.name
+)
+def test_the_library_gives_the_lines_of_replay_json(path: Path) -> None:
+    """docs/replay-json.md: `text_output.replay_json` of `session.replay(name, record)` is the
+    command's output, line for line (the verdict line after them is standard error's)."""
+    from referee.cli import text_output
+
+    replayed = session.replay(str(path), 1)
+    assert isinstance(replayed, Replay) and replayed.steps
+    printed = invoke("replay", "--json", str(path)).stdout.splitlines()
+    assert text_output.replay_json(replayed) == printed

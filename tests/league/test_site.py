@@ -489,3 +489,17 @@ def test_a_player_withdrawn_before_a_round_has_no_bye_on_the_site(tmp_path: Path
         assert len(shown) == 1, page
         names = re.sub(r"<[^>]+>", "", shown[0]).split(", ")
         assert names == [holder], (page, names)
+
+
+def test_a_manifest_with_a_status_that_is_no_verdicts_has_its_game_read_again(copy: Path, tmp_path: Path) -> None:
+    """A game's status is one of the verdict's (`Status`): a manifest that gives another word
+    (tampered, or from another version) is not believed; the game is judged again."""
+    out = tmp_path / "site"
+    first = build(copy, out)
+    manifest = json.loads((out / ".referee-site.json").read_text())
+    status = manifest["games"]["r1-t1"]["result"]["status"]
+    manifest["games"]["r1-t1"]["result"]["status"] = "won"
+    (out / ".referee-site.json").write_text(json.dumps(manifest))
+    built = build(copy, out)
+    assert [game.game for game in built.bad] == [game.game for game in first.bad]
+    assert json.loads((out / ".referee-site.json").read_text())["games"]["r1-t1"]["result"]["status"] == status

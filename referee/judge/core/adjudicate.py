@@ -562,26 +562,15 @@ def legal_verdict(
     outcome = state.outcome()
     matches = _matches(game, claimed, outcome)
     rolls = state.rolls_as_given if registry.GAMES[game].randomness == Randomness.DICE else None
-    if outcome is not None:
-        return Verdict(
-            source,
-            index,
-            game,
-            Status.FINISHED,
-            outcome=outcome,
-            turns=turns,
-            claimed=claimed,
-            result_matches=matches,
-            rolls_as_given=rolls,
-            token=token,
-            offset=offset,
-        )
-    ongoing = Ongoing(state.to_move(), state.round_number(), state.pending(), state.pending_message())
+    ongoing = None
+    if outcome is None:
+        ongoing = Ongoing(state.to_move(), state.round_number(), state.pending(), state.pending_message())
     return Verdict(
         source,
         index,
         game,
-        Status.ONGOING,
+        Status.FINISHED if outcome is not None else Status.ONGOING,
+        outcome=outcome,
         ongoing=ongoing,
         turns=turns,
         claimed=claimed,

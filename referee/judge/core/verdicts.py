@@ -1,8 +1,12 @@
-"""The verdict of one record (NOTATION.md §5-6) as values: a status, then what it holds.
+"""The verdict of one record (NOTATION.md §5-6) as values: a `Status`, then what it holds.
 
 A `Verdict` holds an `Outcome` (finished), an `Ongoing` (the side to move, the round, a
 pending choice) or an `ErrorReport` (illegal, malformed, or an error of the referee
-itself). Only the JSON writer (`referee.cli.text_output`) flattens it into the contract's fields.
+itself), with the turns replayed, the result claimed, and when asked for the turn token,
+the did-you-mean suggestions and a timed record's clock. A `Problem` is what is wrong with
+an input as a whole (unreadable, no record). The words and the JSON fields of a verdict
+are written in `referee.judge.core.verdict_words` (`verdict_line`, `verdict_fields`,
+`verdict_json`): one place for every command, the league's pages and live play.
 """
 
 from __future__ import annotations

@@ -30,8 +30,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
-from referee.judge.core.adjudicate import Played, Replay, cut_of, dialect_for, legal_verdict, run
+from referee.games.api import GameState
+from referee.judge.core.adjudicate import ErrorReport, Played, Replay, cut_of, dialect_for, legal_verdict, run
 from referee.judge.core.replay_loop import TURN, action_places, record_kinds
 from referee.judge.core.tag_values import first_problem, notation_problem
 from referee.judge.core.turn_token import token_of_digest
@@ -41,6 +44,9 @@ from referee.notation.lexicon import TERMINATION_WORDS
 from referee.notation.model import Comment, Record, RecordItem, Turn
 from referee.notation.reader import Streamed, TurnNotKept, Unreadable, open_streamed
 from referee.notation.record_splitter import RawRecord
+
+if TYPE_CHECKING:
+    from referee.judge.core.clock_walk import ClockWalk
 
 TURN_LIMIT = 4096
 """Items of one turn kept while replaying: more than any game's turn may hold (a turn of
@@ -100,16 +106,66 @@ def _replayed(
     canonical: Callable[[bytes], object] | None,
     follow: Callable[[Iterator[RecordItem], Replay], Iterator[RecordItem]] | None = None,
 ) -> Replay | None:
-    def stopped(verdict: Verdict, record: Record | None = None) -> Replay:
-        return Replay(record, None, verdict._replace(offset=raw.offset))
-
     streamed = open_streamed(raw, dialect_for)
     if streamed is None:
         return None
+    start = _start(raw, streamed, source, index, places)
+    if not isinstance(start, _Start):
+        return start  # None (the full path decides) or the replay of a record malformed before its moves
+    state = start.state
+    begun = Verdict(source, index, streamed.game, Status.ONGOING, offset=raw.offset)
+    replay = Replay(start.record, state, begun)
+    replay.rounds, replay.numbers = _Rounds(), _Numbers()  # a verdict needs no more
+    if each is not None:
+        replay.steps = _Steps(lambda played: each(begun, played))
+    written = _Canonical(streamed, replay, canonical) if canonical is not None else None
+    hashed = _Canonical(streamed, replay) if annotate else None
+    items = _items(streamed, replay, start.timed, written, hashed, follow)
+    ran = _run(items, start, replay, each is not None, cut_at, written)
+    if ran is None:
+        return None  # a turn longer than any game allows went by unbroken: the full path decides
+    failure, turns = ran
+    claimed = start.tags.get("Result")
+    if failure is not None:
+        verdict = Verdict(source, index, streamed.game, Status.ILLEGAL, error=failure, claimed=claimed)
+    else:
+        verdict = legal_verdict(streamed.game, claimed, state, source, index, turns)
+    if start.clock is not None and failure is None:
+        verdict = verdict._replace(clock=start.clock.view(state))
+        replay.walk = start.clock
+    replay.verdict = verdict = verdict._replace(offset=raw.offset)
+    if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
+        replay.cut = cut_of(replay, state, verdict)
+    if annotate:
+        replay.verdict = _annotated(verdict, state, hashed)
+    return replay
+
+
+@dataclass(frozen=True)
+class _Start:
+    """What a record's replay begins with, once its tags and a first reading of its move
+    text hold: its tags, whether it is timed (`TimeControl` or `Start`: its clock walks
+    beside the replay, `referee.judge.fast.streamed_clock`), the record without its items,
+    the state its tags set up, the places of its open-ended actions and its clock."""
+
+    tags: dict[str, str]
+    timed: bool
+    record: Record
+    state: GameState[Any]
+    open_ended: set[int]
+    clock: ClockWalk | None
+
+    def __repr__(self) -> str:
+        return f"_Start({self.record.game}, {len(self.tags)} tags, timed={self.timed})"
+
+
+def _start(
+    raw: RawRecord, streamed: Streamed, source: str, index: int, places: set[int] | None
+) -> _Start | Replay | None:
+    """The record's start (`_Start`), or the replay stopped at the problem of its tags, of
+    its clock or of its move text's reading (malformed), or None when the full path decides."""
     tags = {tag.name: tag.value for tag in streamed.tags}
-    timed = (
-        "TimeControl" in tags or "Start" in tags
-    )  # its clock walks beside the replay (`referee.judge.fast.streamed_clock`)
+    timed = "TimeControl" in tags or "Start" in tags
     record = Record(streamed.game, streamed.tags, (), streamed.span, raw.offset)
     # The tags stand before the move text: a problem of theirs is the first (NOTATION.md §5).
     state, problem = first_problem(
@@ -117,7 +173,7 @@ def _replayed(
     )
     if problem is not None or state is None:
         at, message = problem or (streamed.span, "the tags cannot be read")
-        return stopped(malformed(source, index, streamed.game, at.line, at.column, message), record)
+        return _stopped(raw, malformed(source, index, streamed.game, at.line, at.column, message), record)
     entries_problem = None
     try:
         if timed:
@@ -131,18 +187,29 @@ def _replayed(
         if isinstance(explained, Record):
             return None  # the grammar reads what the fast reader did not: the full path decides
         span = explained.error.span
-        return stopped(malformed(source, index, streamed.game, span.line, span.column, explained.error.message))
+        return _stopped(raw, malformed(source, index, streamed.game, span.line, span.column, explained.error.message))
     clock, problem = clocked.clock_of(streamed, tags, state, entries_problem) if timed else (None, None)
     if problem is not None:
         at, message = problem
-        return stopped(malformed(source, index, streamed.game, at.line, at.column, message), record)
-    begun = Verdict(source, index, streamed.game, Status.ONGOING, offset=raw.offset)
-    replay = Replay(record, state, begun)
-    replay.rounds, replay.numbers = _Rounds(), _Numbers()  # a verdict needs no more
-    if each is not None:
-        replay.steps = _Steps(lambda played: each(begun, played))
-    written = _Canonical(streamed, replay, canonical) if canonical is not None else None
-    hashed = _Canonical(streamed, replay) if annotate else None
+        return _stopped(raw, malformed(source, index, streamed.game, at.line, at.column, message), record)
+    return _Start(tags, timed, record, state, open_ended, clock)
+
+
+def _stopped(raw: RawRecord, verdict: Verdict, record: Record | None = None) -> Replay:
+    """The replay of a record stopped before its moves, with its verdict."""
+    return Replay(record, None, verdict._replace(offset=raw.offset))
+
+
+def _items(
+    streamed: Streamed,
+    replay: Replay,
+    timed: bool,
+    written: _Canonical | None,
+    hashed: _Canonical | None,
+    follow: Callable[[Iterator[RecordItem], Replay], Iterator[RecordItem]] | None,
+) -> Iterator[RecordItem]:
+    """The record's items as the replay reads them: with their comments where a clock, a
+    canonical text or `follow` needs them, through `follow`, then written and hashed."""
     items = streamed.items(
         TURN_LIMIT, comments=timed or written is not None or hashed is not None or follow is not None
     )
@@ -151,18 +218,36 @@ def _replayed(
     for text in (written, hashed):
         if text is not None:
             items = text.items(items)
+    return items
+
+
+def _run(
+    items: Iterator[RecordItem],
+    start: _Start,
+    replay: Replay,
+    keep_steps: bool,
+    cut_at: int | None,
+    written: _Canonical | None,
+) -> tuple[ErrorReport | None, int] | None:
+    """The replay of the items (`referee.judge.core.adjudicate.run`): the first rule broken
+    (or None) and the turns replayed, the rest of the canonical text written; None when a
+    turn longer than any game allows went by unbroken."""
     entries = None
+    clock = start.clock
     if clock is not None:
+        from referee.judge.fast import streamed_clock as clocked
+
         items = ahead = clocked.Ahead(items)  # type: ignore[assignment]
         entries = ahead.entries
     moves = iter(range(1 << 62))
+    open_ended = start.open_ended
     try:
-        failure, turns = run(
+        ran = run(
             items,
             lambda _move: next(moves) in open_ended,
-            state,
+            start.state,
             replay,
-            keep_steps=each is not None,
+            keep_steps=keep_steps,
             cut_at=cut_at,
             clock=clock,
             entries=entries,
@@ -170,20 +255,13 @@ def _replayed(
         if written is not None:
             written.rest(items)
     except TurnNotKept:
-        return None  # a turn longer than any game allows went by unbroken: the full path decides
-    claimed = tags.get("Result")
-    if failure is not None:
-        verdict = Verdict(source, index, streamed.game, Status.ILLEGAL, error=failure, claimed=claimed)
-    else:
-        verdict = legal_verdict(streamed.game, claimed, state, source, index, turns)
-    if clock is not None and failure is None:
-        verdict = verdict._replace(clock=clock.view(state))
-        replay.walk = clock
-    replay.verdict = verdict = verdict._replace(offset=raw.offset)
-    if cut_at is not None and replay.cut is None:  # the record ended (or broke a rule) first
-        replay.cut = cut_of(replay, state, verdict)
-    if not annotate:
-        return replay
+        return None
+    return ran
+
+
+def _annotated(verdict: Verdict, state: GameState[Any], hashed: _Canonical | None) -> Verdict:
+    """The verdict with its did-you-mean suggestions (an illegal action) and its turn token
+    (a finished or ongoing record, from the digest of the text hashed as it streamed)."""
     from referee.judge.core.did_you_mean import suggestions
 
     hints: list[str] = []
@@ -194,8 +272,7 @@ def _replayed(
     if hashed is not None and verdict.status in (Status.FINISHED, Status.ONGOING) and verdict.turns is not None:
         # As `referee.judge.core.turn_token.turn_token`, from the digest of the text hashed as it streamed.
         token = token_of_digest(verdict.turns, hashed.text_digest())
-    replay.verdict = annotated(verdict, token, hints)
-    return replay
+    return annotated(verdict, token, hints)
 
 
 def _open_ended(streamed: Streamed) -> set[int]:

@@ -32,7 +32,7 @@ from referee.judge.core import verdicts
 from referee.judge.core.verdict_words import verdict_json, verdict_line
 from referee.judge.core.verdicts import Problem, ProblemKind, Status, Verdict
 from referee.judge.sources import parquet_rows, record_sources
-from referee.notation.record_splitter import RawRecord, split
+from referee.notation.record_splitter import MAX_RECORD, RawRecord, split
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -111,7 +111,7 @@ Cut = tuple[str, int, RawRecord]
 """A record cut from its source: the source's name, its place there (1 = first), its bytes."""
 
 
-def cut(names: list[str], shard: Shard | None = None) -> Iterator[Cut | Problem]:
+def cut(names: list[str], shard: Shard | None = None, max_record: int = MAX_RECORD) -> Iterator[Cut | Problem]:
     """Every record of every source in order, as cut from it (not yet read), and the
     problems of the sources (unreadable, no record) where they occur, as `session.check`
     meets them. With `shard`, only its records: the records of all the sources are counted
@@ -126,12 +126,12 @@ def cut(names: list[str], shard: Shard | None = None) -> Iterator[Cut | Problem]
                 groups = parquet_rows.row_groups(name)
                 held = {group for group in range(len(groups)) if shard.holds(place + group)}
                 found, place = sum(groups) > 0, place + len(groups)
-                for number, raw in parquet_rows.raw_records(name, record_sources.max_record(), held.__contains__):
+                for number, raw in parquet_rows.raw_records(name, max_record, held.__contains__):
                     yield name, number, raw
                 if not found:
                     yield session.no_record(name)
                 continue
-            for number, raw in record_sources.raw_records(name):
+            for number, raw in record_sources.raw_records(name, max_record):
                 found = True
                 if shard is None or shard.holds(place):
                     yield name, number, raw
@@ -278,13 +278,15 @@ class _Pool:
         return self.pool.submit(check_part, part)
 
 
-def check_lines(names: list[str], form: Form, jobs: int, shard: Shard | None = None) -> Iterator[Checked | Problem]:
+def check_lines(
+    names: list[str], form: Form, jobs: int, shard: Shard | None = None, max_record: int = MAX_RECORD
+) -> Iterator[Checked | Problem]:
     """`check`'s lines and tally of the sources (of `shard`'s records), each part as soon
     as it and every part before it are done, with the records checked by `jobs` worker
     processes (0: one per core; 1: this process). The lines are those the verdicts of
     `check_files` give, in the same order."""
     workers = jobs_for(jobs)
-    items = cut(names, shard)
+    items = cut(names, shard, max_record)
     if workers == 1:  # one record a part: each verdict as soon as its record has arrived
         for part in parts(items, form, 1, PART_BYTES):
             yield part if isinstance(part, Problem) else check_part(part)

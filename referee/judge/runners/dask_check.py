@@ -20,6 +20,7 @@ from typing import Any
 from referee.errors import UsageError
 from referee.judge.core.verdicts import Problem
 from referee.judge.runners import batch_check
+from referee.notation.record_splitter import MAX_RECORD
 
 CONNECT_TIMEOUT = 10
 """Seconds to reach a scheduler (or start a local cluster's) before giving up."""
@@ -117,13 +118,17 @@ def threads(client: Any) -> int:
 
 
 def check_lines(
-    names: list[str], form: batch_check.Form, address: Address, shard: batch_check.Shard | None = None
+    names: list[str],
+    form: batch_check.Form,
+    address: Address,
+    shard: batch_check.Shard | None = None,
+    max_record: int = MAX_RECORD,
 ) -> Iterator[batch_check.Checked | Problem]:
     """What `batch_check.check_lines` yields, the parts checked on the cluster: at most two parts
     per worker thread (and two more) in flight, so the memory held here is bounded."""
     with client(address) as connected:
         count = threads(connected)
         work = batch_check.parts(
-            batch_check.cut(names, shard), form, *batch_check.sized(names, count, PART_RECORDS, PART_BYTES)
+            batch_check.cut(names, shard, max_record), form, *batch_check.sized(names, count, PART_RECORDS, PART_BYTES)
         )
         yield from batch_check.run_parts(_Dask(connected), work, 2 * count + 2)

@@ -20,6 +20,7 @@ from referee.judge.core.verdicts import Problem, ProblemKind, Status, Verdict
 from referee.judge.sources import record_sources
 from referee.judge.sources.record_sources import Read
 from referee.notation.reader import read_raw
+from referee.notation.record_splitter import MAX_RECORD
 
 FACES = 6
 UNFAIR_BELOW = 0.01
@@ -117,7 +118,7 @@ def median(values: list[int]) -> float:
     return float(ordered[middle]) if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def collect(names: list[str], stats: Stats) -> Iterator[Verdict | Problem]:
+def collect(names: list[str], stats: Stats, max_record: int = MAX_RECORD) -> Iterator[Verdict | Problem]:
     """Read every record of every source into `stats`; yield each verdict and each
     problem of a source (as `session.check` does) for the exit status and standard error.
     Each record is replayed as a stream (`referee.judge.fast.streamed_verdict`), its rolls counted as they
@@ -127,7 +128,7 @@ def collect(names: list[str], stats: Stats) -> Iterator[Verdict | Problem]:
     for name in names:
         found = False
         try:
-            for number, raw in record_sources.raw_records(name):
+            for number, raw in record_sources.raw_records(name, max_record):
                 found = True
                 rolls: Counter[tuple[str, int, bool]] = Counter()
 

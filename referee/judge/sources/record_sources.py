@@ -16,26 +16,13 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import BinaryIO, NamedTuple
 
-from referee.errors import UnreadableError, UsageError
+from referee.errors import UnreadableError
 from referee.judge.sources import decompress, parquet_rows
 from referee.notation.model import ReadCrash as ReadCrash
 from referee.notation.model import ReadItem
-from referee.notation.record_splitter import DECOMPRESSED, ENDLESS, MAX_RECORD, RawRecord, ReadingStopped, size_text
+from referee.notation.record_splitter import DECOMPRESSED, ENDLESS, RawRecord, ReadingStopped, size_text
+from referee.notation.record_splitter import MAX_RECORD as MAX_RECORD  # (the default bound: `--max-record-bytes`)
 from referee.notation.record_splitter import raw_records as stream_records
-
-_limit = [MAX_RECORD]
-
-
-def max_record() -> int:
-    """The largest record read, in bytes (`--max-record-bytes`)."""
-    return _limit[0]
-
-
-def set_max_record(size: int) -> None:
-    """Set the largest record read (`--max-record-bytes`); at least 1 byte."""
-    if size < 1:
-        raise UsageError(f"--max-record-bytes must be at least 1, not {size}")
-    _limit[0] = size
 
 
 class Read(NamedTuple):
@@ -55,17 +42,19 @@ class Read(NamedTuple):
         return self.result.span.line
 
 
-def raw_records(name: str) -> Iterator[tuple[int, RawRecord]]:
+def raw_records(name: str, max_record: int = MAX_RECORD) -> Iterator[tuple[int, RawRecord]]:
     """The records of a file or of standard input as cut from it, not yet read, with
-    their places (1 = first), each as soon as its text has arrived. Raises
+    their places (1 = first), each as soon as its text has arrived; one larger than
+    `max_record` bytes comes refused (`--max-record-bytes`, given by the command that
+    reads, never kept for a later reader). Raises
     UnreadableError when the source cannot be opened or read. A Parquet file is read as a
     table, a record per row (`referee.judge.sources.parquet_rows`)."""
     if parquet_rows.is_parquet(name):
-        yield from parquet_rows.raw_records(name, max_record())
+        yield from parquet_rows.raw_records(name, max_record)
         return
     with _source(name) as (stream, may_not_end, where):
         try:
-            found = stream_records(stream, max_record=max_record(), endless=may_not_end, where=where)
+            found = stream_records(stream, max_record=max_record, endless=may_not_end, where=where)
             yield from enumerate(found, start=1)
         except OSError as error:
             raise unreadable(name, error) from None

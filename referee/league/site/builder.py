@@ -21,7 +21,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,9 +29,10 @@ from typing import Any
 from referee import store
 from referee.errors import UsageError
 from referee.judge.core.verdict_words import verdict_fields
+from referee.judge.core.verdicts import Status
 from referee.judge.sources import record_sources
 from referee.league.folder import current_round, log_order, read_log, total_rounds
-from referee.league.league_toml import CONFIG_FILE, load
+from referee.league.league_toml import CONFIG_FILE, LeagueConfig, load
 from referee.league.results import GameResult, Seat, aliases, game_files, judge_game, renamed_game, withdrawal_rounds
 from referee.league.site import feed, pages
 from referee.league.site.chart import Point
@@ -99,7 +100,7 @@ def _result_from(data: Mapping[str, Any]) -> GameResult:
         data["game"],
         int(data["round"]),
         int(data["table"]),
-        str(data["status"]),
+        Status(str(data["status"])),  # (another word: a tampered manifest, the game is read again)
         tuple(Seat(tuple(sides), address, name) for sides, address, name in data["seats"]),
         data["message"],
         to_move=data["to_move"],
@@ -118,7 +119,7 @@ def _read_manifest(out: Path) -> dict[str, Any]:
     if not _plain_file(out / MANIFEST):
         return {}
     try:
-        data = json.loads(record_sources.read_bounded(out / MANIFEST, record_sources.max_record()).decode("utf-8"))
+        data = json.loads(record_sources.read_bounded(out / MANIFEST, record_sources.MAX_RECORD).decode("utf-8"))
     except (OSError, ValueError):  # (UsageError, UnicodeDecodeError: ValueErrors)
         return {}
     if not isinstance(data, dict) or data.get("version") != VERSION:
@@ -134,8 +135,6 @@ def _inline_svg(document: str) -> str:
 
 def build(folder: Path, out: Path) -> Built:
     """Write (or bring up to date) the site of the league in `folder` into `out`."""
-    from referee.pictures import board_svg, replay_page
-
     config = load(folder)
     store.settle(folder)  # what a dead command left, completed first
     try:
@@ -154,11 +153,47 @@ def build(folder: Path, out: Path) -> Built:
     old_games: dict[str, Any] = manifest.get("games", {}) if isinstance(manifest.get("games"), dict) else {}
     old_pages: dict[str, str] = manifest.get("pages", {}) if isinstance(manifest.get("pages"), dict) else {}
     old_pages = {page: digest for page, digest in old_pages.items() if own_name(page)}  # (a tampered one: not ours)
-    league_key = _digest(toml)
+    read = _read_games(folder, out, _digest(toml), old_games, old_pages)
+    renamed = aliases(log)
+    games = read.games
+    if renamed:
+        games = [dataclasses.replace(item, result=renamed_game(item.result, renamed)) for item in games]
+    results = [item.result for item in games]
+    site = _site_of(config, log, games, results)
+    rendered, kept = _rendered(site, read.fresh, old_pages)
+    rendered[feed.FEED_FILE] = _feed(folder, site)
+    written, new_pages, unchanged = _written(out, rendered, kept, old_pages)
+    removed = sorted(set(old_pages) - set(new_pages))
+    for page in removed:
+        with contextlib.suppress(FileNotFoundError):
+            ops().unlink(out / page)  # (an own name: a plain name in OUT; a link there goes, not what it names)
+    new_manifest: dict[str, Any] = {"version": VERSION, "games": read.entries, "pages": dict(sorted(new_pages.items()))}
+    new_manifest["archive"], archived = _archive(folder, out, manifest)
+    written, unchanged = ([*written, archived], unchanged) if archived else (written, unchanged + 1)
+    if new_manifest != manifest:
+        _write(out / MANIFEST, json.dumps(new_manifest, ensure_ascii=False, sort_keys=True) + "\n")
+    return Built(tuple(written), tuple(removed), unchanged, tuple(game for game in results if not game.legal))
 
-    games: list[pages.SiteGame] = []
-    fresh: dict[str, tuple[Any, str]] = {}  # game -> (replay, source text), for games read again
-    new_games: dict[str, Any] = {}
+
+@dataclass(frozen=True)
+class _ReadGames:
+    """The league's games as a build reads them: each game's `SiteGame` in file order,
+    the games read again (name -> replay and source text) and every game's manifest entry."""
+
+    games: list[pages.SiteGame]
+    fresh: dict[str, tuple[Any, str]]
+    entries: dict[str, Any]
+
+    def __repr__(self) -> str:
+        return f"_ReadGames({len(self.games)} games, {len(self.fresh)} read again)"
+
+
+def _read_games(
+    folder: Path, out: Path, league_key: str, old_games: Mapping[str, Any], old_pages: Mapping[str, str]
+) -> _ReadGames:
+    """Every game of the league, taken from the manifest when its file, league.toml and its
+    pages are as the last build left them, else judged again."""
+    read = _ReadGames([], {}, {})
     for round_number, table, path in game_files(folder):
         name = path.name.removesuffix(".rgn")
         try:
@@ -167,30 +202,38 @@ def build(folder: Path, out: Path) -> Built:
         except OSError as error:
             raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
         key = _digest(data) + ":" + league_key
-        cached = old_games.get(name)
-        own = (pages.game_file(name), pages.replay_file(name))
-        if (
-            isinstance(cached, dict)
-            and cached.get("key") == key
-            and all(page not in old_pages or _plain_file(out / page) for page in own)
-        ):
-            with contextlib.suppress(KeyError, TypeError, ValueError):
-                item = pages.SiteGame(_result_from(cached["result"]), cached.get("clock"), int(cached["updated"]))
-                games.append(item)
-                new_games[name] = cached
-                continue
+        cached = _cached_game(out, name, key, old_games.get(name), old_pages)
+        if cached is not None:
+            read.games.append(cached)
+            read.entries[name] = old_games[name]
+            continue
         result, replay = judge_game(path, data, round_number, table, path.name)
         clock = verdict_fields(replay.verdict).get("clock") if replay is not None else None
         updated = result.finished_at if result.finished_at is not None else mtime
         item = pages.SiteGame(result, clock if isinstance(clock, dict) else None, updated)
-        games.append(item)
-        fresh[name] = (replay, data.decode("utf-8", "replace"))
-        new_games[name] = {"key": key, "result": _result_json(result), "clock": item.clock, "updated": updated}
+        read.games.append(item)
+        read.fresh[name] = (replay, data.decode("utf-8", "replace"))
+        read.entries[name] = {"key": key, "result": _result_json(result), "clock": item.clock, "updated": updated}
+    return read
 
-    renamed = aliases(log)
-    if renamed:
-        games = [dataclasses.replace(item, result=renamed_game(item.result, renamed)) for item in games]
-    results = [item.result for item in games]
+
+def _cached_game(out: Path, name: str, key: str, cached: object, old_pages: Mapping[str, str]) -> pages.SiteGame | None:
+    """The game as the manifest keeps it, when its `key` (file and league.toml) is the same
+    and its pages still stand as plain files; else None (it is judged again)."""
+    if not isinstance(cached, dict) or cached.get("key") != key:
+        return None
+    own = (pages.game_file(name), pages.replay_file(name))
+    if not all(page not in old_pages or _plain_file(out / page) for page in own):
+        return None
+    with contextlib.suppress(KeyError, TypeError, ValueError):
+        return pages.SiteGame(_result_from(cached["result"]), cached.get("clock"), int(cached["updated"]))
+    return None
+
+
+def _site_of(
+    config: LeagueConfig, log: list[dict[str, Any]], games: list[pages.SiteGame], results: list[GameResult]
+) -> pages.Site:
+    """The site's view of the league: its games, standings and each player's rating history."""
     order = log_order(log)
     ranked = standings(config, results, order, withdrawal_rounds(log))
     counted = [game for game in results if game.legal]
@@ -198,16 +241,24 @@ def build(folder: Path, out: Path) -> Built:
     for game, after in rating_history(rating_order(config, counted, order), [p.address for p in config.players]):
         for address, (mu, sigma) in after.items():
             history.setdefault(address, []).append(Point(game.game, mu - 3 * sigma))
-    final = any(entry.get("event") == "close" for entry in log)
-    site = pages.Site(config, tuple(games), ranked, total_rounds(config), current_round(results), history, final=final)
+    final = any(entry.get("event") == "close" for entry in log)  # LEAGUE.md §6: the standings are final
+    return pages.Site(config, tuple(games), ranked, total_rounds(config), current_round(results), history, final=final)
+
+
+def _rendered(
+    site: pages.Site, fresh: Mapping[str, tuple[Any, str]], old_pages: Mapping[str, str]
+) -> tuple[dict[str, str], set[str]]:
+    """Every page rendered (the index, the rounds, the players, and the pages of the games
+    read again), and the names of the pages kept as they are (those of the games not read again)."""
+    from referee.pictures import board_svg, replay_page
 
     rendered: dict[str, str] = {pages.INDEX: pages.index_page(site)}
     for number in range(1, site.current + 1):
         rendered[pages.round_file(number)] = pages.round_page(site, number)
-    for player in config.players:
+    for player in site.config.players:
         rendered[f"player-{player.number}.html"] = pages.player_page(site, player.address, player.name)
     kept = set(rendered)
-    for item in games:
+    for item in site.games:
         name = item.result.game
         if name not in fresh:
             kept.update(page for page in (pages.game_file(name), pages.replay_file(name)) if page in old_pages)
@@ -221,6 +272,11 @@ def build(folder: Path, out: Path) -> Built:
             rendered[pages.replay_file(name)] = replay_page(
                 replay, text, private=True, back=(pages.game_file(name), f"back to game {name}")
             )
+    return rendered, kept
+
+
+def _feed(folder: Path, site: pages.Site) -> str:
+    """The Atom feed of the finished games (dated by league.toml when there is none)."""
     entries = [
         feed.Entry(
             item.result.game,
@@ -229,15 +285,21 @@ def build(folder: Path, out: Path) -> Built:
             pages.game_file(item.result.game),
             item.updated,
         )
-        for item in games
+        for item in site.games
         if item.result.finished
     ]
     try:
         fallback = int((folder / CONFIG_FILE).stat().st_mtime)
     except OSError:
         fallback = 0
-    rendered[feed.FEED_FILE] = feed.atom(config.name, entries, fallback)
+    return feed.atom(site.config.name, entries, fallback)
 
+
+def _written(
+    out: Path, rendered: Mapping[str, str], kept: set[str], old_pages: Mapping[str, str]
+) -> tuple[list[str], dict[str, str], int]:
+    """Write the rendered pages whose text differs from the last build's (or whose file is
+    gone): the pages written, every page's digest for the manifest, how many were left as they were."""
     written: list[str] = []
     new_pages: dict[str, str] = {}
     unchanged = 0
@@ -252,30 +314,25 @@ def build(folder: Path, out: Path) -> Built:
     for page in kept - set(rendered):
         new_pages[page] = old_pages[page]
         unchanged += 1
-    removed = []
-    for page in sorted(set(old_pages) - set(new_pages)):
-        with contextlib.suppress(FileNotFoundError):
-            ops().unlink(out / page)  # (an own name: a plain name in OUT; a link there goes, not what it names)
-        removed.append(page)
-    new_manifest = {"version": VERSION, "games": new_games, "pages": dict(sorted(new_pages.items()))}
+    return written, new_pages, unchanged
+
+
+def _archive(folder: Path, out: Path, manifest: Mapping[str, Any]) -> tuple[str, str | None]:
+    """LEAGUE.md §6: the public archive beside the pages, written when it changed (or its file
+    is gone): its digest for the manifest, and its name when it was written."""
     from referee.league.public_archive import ARCHIVE, packed
 
-    archive = packed(folder)  # LEAGUE.md §6: the public archive, beside the pages
-    archive_digest = _digest(archive)
-    if manifest.get("archive") != archive_digest or not _plain_file(out / ARCHIVE):
-        try:
-            store.replace_atomically(out / ARCHIVE, archive)
-        except store.WriteFailed as error:
-            raise UsageError(str(error)) from None
-        except OSError as error:
-            raise UsageError(f"cannot write {out / ARCHIVE}: {error.strerror or error}") from None
-        written.append(ARCHIVE)
-    else:
-        unchanged += 1
-    new_manifest["archive"] = archive_digest
-    if new_manifest != manifest:
-        _write(out / MANIFEST, json.dumps(new_manifest, ensure_ascii=False, sort_keys=True) + "\n")
-    return Built(tuple(written), tuple(removed), unchanged, tuple(game for game in results if not game.legal))
+    archive = packed(folder)
+    digest = _digest(archive)
+    if manifest.get("archive") == digest and _plain_file(out / ARCHIVE):
+        return digest, None
+    try:
+        store.replace_atomically(out / ARCHIVE, archive)
+    except store.WriteFailed as error:
+        raise UsageError(str(error)) from None
+    except OSError as error:
+        raise UsageError(f"cannot write {out / ARCHIVE}: {error.strerror or error}") from None
+    return digest, ARCHIVE
 
 
 def _write(path: Path, text: str) -> None:
@@ -313,8 +370,3 @@ def _clean_leftovers(out: Path) -> None:
         if match is not None and (own_name(match.group(1)) or "." + match.group(1) == MANIFEST):
             with contextlib.suppress(OSError):
                 ops().unlink(out / name)
-
-
-def pages_in(out: Path) -> Iterator[str]:
-    """The pages the last build wrote (names in OUT), from its manifest (own names only)."""
-    yield from (page for page in _read_manifest(out).get("pages", {}) if own_name(page))

@@ -120,7 +120,7 @@ def read_bounded(stream: BinaryIO, limit: int) -> tuple[bytes, bool]:
     extra = stream.read(_CHUNK)
     if not extra:
         return data, False
-    drained, most = len(extra), record_sources.max_record()
+    drained, most = len(extra), record_sources.MAX_RECORD
     while drained <= most and (piece := stream.read(_CHUNK)):
         drained += len(piece)
     return data, True

@@ -22,6 +22,7 @@ from referee.games.api import GameState
 from referee.judge import session
 from referee.judge.core.adjudicate import Replay
 from referee.judge.core.verdict_words import describe, plural
+from referee.judge.core.verdicts import Status
 from referee.live import play
 from referee.live.mail.compose import Turn
 from referee.live.mail.players import Roster, roster
@@ -103,15 +104,15 @@ def game_of(path: Path, replayed: Replay, token: str | None = None) -> Game:
             sides.sort(key=lambda pair: info.sides.index(pair[0]))
     verdict = replayed.verdict
     in_play = tuple(replayed.state.sides) if replayed.state is not None else ()
-    return Game(path, roster(sides), verdict.to_move, replayed, in_play, verdict.status == "finished", token)
+    return Game(path, roster(sides), verdict.to_move, replayed, in_play, verdict.status == Status.FINISHED, token)
 
 
 def _turn_now(path: Path, replayed: Replay, token: str | None) -> Turn:
     verdict = replayed.verdict
     board = replayed.state.render() if replayed.state is not None else ""
-    if verdict.status == "finished":
+    if verdict.status == Status.FINISHED:
         after = f"game over: {describe(verdict)}"
-    elif verdict.status == "ongoing":
+    elif verdict.status == Status.ONGOING:
         after = f"next: {verdict.to_move} to move (token {token})"
     else:
         after = "the record cannot be played on: ask the game master"
@@ -131,7 +132,7 @@ def legal_moves(game: Game) -> tuple[str, list[str]]:
     (`session.listed_of`), from the game's one replay."""
     listed = session.listed_of(game.replayed, str(game.path), 1)
     verdict = listed.verdict
-    if verdict.status != "ongoing":
+    if verdict.status != Status.ONGOING:
         return f"{verdict.status}: {describe(verdict)}: no legal actions", []
     actions = listed.actions
     return f"{verdict.to_move} to move: {plural(len(actions), 'legal action')}", actions

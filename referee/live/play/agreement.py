@@ -22,8 +22,8 @@ from referee.games import registry
 from referee.judge.core import clock_walk
 from referee.judge.core.adjudicate import Replay, adjudicate, read_source
 from referee.judge.core.turn_token import canonical_text, token_of
-from referee.judge.core.verdict_words import verdict_fields, verdict_line
-from referee.judge.core.verdicts import annotated
+from referee.judge.core.verdict_words import verdict_line
+from referee.judge.core.verdicts import Status, annotated
 from referee.live.play import changes, core, keys, move_clock, submission
 from referee.live.play.offers import (
     AgreementError,
@@ -185,17 +185,8 @@ class _Request:
         """Nothing written: the refusal, with the verdict and board of the game `current`."""
         token = token_of(current)
         verdict = annotated(current.verdict, token)
-        state = current.state
-        result = PlayResult(
-            exit_code=1,
-            written=False,
-            token=token,
-            verdict=verdict_fields(verdict),
-            error=message,
-            board=state.render() if state is not None and current.record is not None else "",
-            next=core.next_text(verdict, token),
-            headline=verdict_line(verdict),
-        )
+        state = current.state if current.record is not None else None
+        result = PlayResult.shown(1, verdict, token, state, error=message)
         return result, None
 
     def _decide(self, current: Replay, expect: str | None, events: list[str]) -> tuple[PlayResult, str | None]:
@@ -206,7 +197,7 @@ class _Request:
         line = verdict_line(annotated(verdict, None))
         if record is None or state is None or not verdict.legal:
             raise _Refused(line)
-        if verdict.status == "finished":
+        if verdict.status == Status.FINISHED:
             raise _Refused(f"{line}: the game is over, nothing more can be agreed or taken back")
         token = token_of(current)
         if expect is not None and expect.strip() != token:
@@ -274,25 +265,14 @@ class _Request:
             )
         bare = record._replace(tags=tuple(tag for tag in before.tags if tag.name != "Result"))
         first = adjudicate(bare, self.source)
-        if first.verdict.status not in ("finished", "ongoing"):  # pragma: no cover - defensive
+        if first.verdict.status not in (Status.FINISHED, Status.ONGOING):  # pragma: no cover - defensive
             raise _Refused(verdict_line(first.verdict))
         claimed = bare._replace(tags=(*bare.tags, Tag("Result", core.result_value(first.verdict), NOWHERE)))
         text = canonical_text(claimed, first)
         again = adjudicate(read_source(text.encode("utf-8"))[0], self.source)
         token = token_of(again)
         verdict = annotated(again.verdict, token)
-        state = again.state
-        result = PlayResult(
-            exit_code=0,
-            written=False,
-            token=token,
-            verdict=verdict_fields(verdict),
-            events=events,
-            board=state.render() if state is not None else "",
-            next=core.next_text(verdict, token),
-            headline=verdict_line(verdict),
-            agreement=agreement,
-            instant=self.now,
-            replayed=again,
+        result = PlayResult.shown(
+            0, verdict, token, again.state, events=events, agreement=agreement, instant=self.now, replayed=again
         )
         return result, text

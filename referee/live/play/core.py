@@ -26,12 +26,12 @@ from referee.judge.core.continued_replay import continued
 from referee.judge.core.did_you_mean import closest
 from referee.judge.core.did_you_mean import suggestions as suggest
 from referee.judge.core.turn_token import canonical_text, token_of, turn_token
-from referee.judge.core.verdict_words import describe, verdict_fields, verdict_line
-from referee.judge.core.verdicts import Verdict, annotated, relocated, with_claim
+from referee.judge.core.verdict_words import verdict_fields, verdict_line
+from referee.judge.core.verdicts import Status, Verdict, annotated, relocated, with_claim
 from referee.judge.sources import record_sources
 from referee.live.play import changes, keys, move_clock, queues, submission
 from referee.live.play.plan import Plan, Refusal, replace_moves, rolled, with_roll
-from referee.live.play.result import PlayResult
+from referee.live.play.result import PlayResult, next_text
 from referee.notation.comment_commands import Command
 from referee.notation.model import Move, Record, Span, Tag
 from referee.speech import N_
@@ -50,7 +50,7 @@ def read_game(path: Path) -> bytes:
 
 
 def _read_bounded(path: Path) -> bytes:
-    return record_sources.read_bounded(path, record_sources.max_record(), str(path))
+    return record_sources.read_bounded(path, record_sources.MAX_RECORD, str(path))
 
 
 def replay_file(path: Path, data: bytes) -> Replay:
@@ -217,24 +217,9 @@ def judged(
 
 def result_value(verdict: Verdict) -> str:
     """The `Result` tag of a record with this verdict: `*` while the game goes on."""
-    if verdict.status != "finished":
+    if verdict.status != Status.FINISHED:
         return "*"
     return "draw" if verdict.draw else "+".join(verdict.winners)
-
-
-def next_text(verdict: Verdict, token: str | None) -> str:
-    """Who acts next, with the token; or the final result."""
-    if verdict.status == "finished":
-        return f"game over: {describe(verdict)}"
-    if verdict.status != "ongoing":
-        return ""
-    text = f"{verdict.to_move} to move (token {token})"
-    if verdict.pending_message:
-        text += f", awaiting {verdict.pending_message}"
-    deadline = verdict.clock.deadline if verdict.clock is not None else None
-    if deadline is not None:
-        text += f"; deadline {clock_walk.spoken_instant(deadline)}"  # TIME.md §5: every player is told
-    return text
 
 
 class _Game:
@@ -262,17 +247,9 @@ class _Game:
 
     def refused(self, refusal: Refusal) -> PlayResult:
         verdict = refusal.verdict or self.verdict
-        state = self.current.state
-        return PlayResult(
-            exit_code=1,
-            written=False,
-            token=self.token,
-            verdict=verdict_fields(verdict),
-            suggestions=refusal.suggestions,
-            error=refusal.message,
-            board=state.render() if state is not None and self.current.record is not None else "",
-            next=next_text(self.verdict, self.token),
-            headline=verdict_line(verdict),
+        state = self.current.state if self.current.record is not None else None
+        return PlayResult.shown(
+            1, verdict, self.token, state, next_of=self.verdict, suggestions=refusal.suggestions, error=refusal.message
         )
 
     def play(
@@ -300,9 +277,9 @@ class _Game:
         salts: Sequence[tuple[str, str]],
     ) -> tuple[PlayResult, str | None]:
         record, verdict = self.current.record, self.current.verdict
-        if record is None or verdict.status not in ("finished", "ongoing") or verdict.result_matches is False:
+        if record is None or verdict.status not in (Status.FINISHED, Status.ONGOING) or verdict.result_matches is False:
             raise Refusal(verdict_line(self.verdict))
-        if verdict.status == "finished":
+        if verdict.status == Status.FINISHED:
             raise Refusal(
                 N_("{verdict}: the game is over, nothing more can be played").format(verdict=verdict_line(self.verdict))
             )
@@ -414,7 +391,7 @@ class _Game:
         first = continued(self.current, combined, self.source, keyed=keyed) or adjudicate(
             combined, self.source, keep_steps=True
         )
-        if first.verdict.status not in ("finished", "ongoing"):
+        if first.verdict.status not in (Status.FINISHED, Status.ONGOING):
             self._explain(plan, first, combined, keyed)
         drawn_ids = set(plan.submitted)
         if pending == "roll" and plan.awaiting is not None:
@@ -437,7 +414,7 @@ class _Game:
         second = first
         if filled or keyed:
             second = continued(self.current, final, self.source) or adjudicate(final, self.source)
-        if second.verdict.status not in ("finished", "ongoing"):
+        if second.verdict.status not in (Status.FINISHED, Status.ONGOING):
             raise Refusal(verdict_line(second.verdict), second.verdict)  # pragma: no cover - defensive
         if second is first:
             final = combined
@@ -447,18 +424,7 @@ class _Game:
         claimed = final._replace(tags=(*written_tags, Tag("Result", value, NOWHERE)))
         text = canonical_text(claimed, second)
         verdict = move_clock.as_of(annotated(with_claim(second.verdict, value), token), self.as_of)
-        state = second.state
-        result = PlayResult(
-            exit_code=0,
-            written=False,
-            token=token,
-            verdict=verdict_fields(verdict),
-            events=events,
-            board=state.render() if state is not None else "",
-            next=next_text(verdict, token),
-            headline=verdict_line(verdict),
-            replayed=second,
-        )
+        result = PlayResult.shown(0, verdict, token, second.state, events=events, replayed=second)
         return result, text
 
     def _check_chooser(self, played: Played, game: str) -> None:
@@ -541,7 +507,7 @@ class _Game:
         cut = combined._replace(items=tuple(plan.cut_after(failing)))
         replayed = adjudicate(cut, self.source)
         verdict = replayed.verdict
-        if verdict.status != "ongoing" or verdict.pending not in ("roll", "choice"):
+        if verdict.status != Status.ONGOING or verdict.pending not in ("roll", "choice"):
             return None
         tags = cut.tag_map
         if verdict.pending == "roll":

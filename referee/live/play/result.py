@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from referee.judge.core import clock_walk
+from referee.judge.core.verdict_words import describe, verdict_fields, verdict_line
+from referee.judge.core.verdicts import Status, Verdict
+
 if TYPE_CHECKING:
+    from referee.games.api import GameState
     from referee.judge.core.adjudicate import Replay
     from referee.live.play.changes import TokenChange
     from referee.live.play.queues import Notice
@@ -49,6 +54,30 @@ class PlayResult:
     """What an offer came to (PLAY.md §6): `draw-offered`, `undo-offered`, `drawn` or
     `undone`; None for a submission that made no offer and took nothing back."""
 
+    @classmethod
+    def of(cls, exit_code: int, verdict: Verdict, token: str | None, **more: Any) -> PlayResult:
+        """The result of a submission (nothing written yet: the caller writes and says so)
+        whose verdict is `verdict` (its `check --json` fields), with the fields of `more`."""
+        return cls(exit_code, False, token, verdict_fields(verdict), **more)
+
+    @classmethod
+    def shown(
+        cls,
+        exit_code: int,
+        verdict: Verdict,
+        token: str | None,
+        state: GameState[Any] | None,
+        *,
+        next_of: Verdict | None = None,
+        **more: Any,
+    ) -> PlayResult:
+        """`of`, told as a game is shown to its player: the verdict's line, the board of
+        `state` (none without one) and who acts next (`next_text`: after `next_of`, by
+        default the verdict itself)."""
+        board = state.render() if state is not None else ""
+        following = next_text(verdict if next_of is None else next_of, token)
+        return cls.of(exit_code, verdict, token, board=board, next=following, headline=verdict_line(verdict), **more)
+
     def as_json(self) -> dict[str, Any]:
         """The `play --json` object: the verdict fields of `check --json`, plus `token`,
         `written`, `events`, `suggestions`, and `refused` (the reason, or null)."""
@@ -82,3 +111,18 @@ class PlayResult:
     def __repr__(self) -> str:
         state = "written" if self.written else "refused" if self.exit_code else "dry run"
         return f"<PlayResult {state} token={self.token!r} next={self.next!r}>"
+
+
+def next_text(verdict: Verdict, token: str | None) -> str:
+    """Who acts next, with the token; or the final result."""
+    if verdict.status == Status.FINISHED:
+        return f"game over: {describe(verdict)}"
+    if verdict.status != Status.ONGOING:
+        return ""
+    text = f"{verdict.to_move} to move (token {token})"
+    if verdict.pending_message:
+        text += f", awaiting {verdict.pending_message}"
+    deadline = verdict.clock.deadline if verdict.clock is not None else None
+    if deadline is not None:
+        text += f"; deadline {clock_walk.spoken_instant(deadline)}"  # TIME.md §5: every player is told
+    return text

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from referee.judge.core.adjudicate import Replay, adjudicate
 from referee.judge.core.turn_token import canonical_text, token_of
-from referee.judge.core.verdict_words import verdict_fields, verdict_line
+from referee.judge.core.verdict_words import verdict_line
 from referee.live.addresses import addresses_in
 from referee.live.play import changes, core
 from referee.live.play.result import PlayResult
@@ -24,22 +24,18 @@ def retag(path: Path, old: str, tag: str, what: str, now: int, wait: float = 10.
     def decide(current: Replay) -> tuple[PlayResult, str | None]:
         record = current.record
         if record is None or not current.verdict.legal:
-            return PlayResult(
-                1, False, None, verdict_fields(current.verdict), error=verdict_line(current.verdict)
-            ), None
+            return PlayResult.of(1, current.verdict, None, error=verdict_line(current.verdict)), None
         tags = tuple(
             Tag(item.name, tag, item.span) if any(address == old for address, _ in addresses_in(item.value)) else item
             for item in record.tags
         )
         if tags == record.tags:
-            return PlayResult(
-                1, False, token_of(current), verdict_fields(current.verdict), error="no side tag names it"
-            ), None
+            return PlayResult.of(1, current.verdict, token_of(current), error="no side tag names it"), None
         changed = record._replace(tags=tags)
         replayed = adjudicate(changed, str(path))
         token = token_of(replayed)
         retoken = changes.change(path, token_of(current), token, what, now)
-        result = PlayResult(0, False, token, verdict_fields(replayed.verdict), retoken=retoken, replayed=replayed)
+        result = PlayResult.of(0, replayed.verdict, token, retoken=retoken, replayed=replayed)
         return result, canonical_text(changed, replayed)
 
     return core.decided(path, decide, dry_run=False, wait=wait)

@@ -13,10 +13,10 @@ from referee.games.api import Randomness
 from referee.games.randomness import effective_seed, salt_tag, seed_hash
 from referee.judge.core.adjudicate import Replay, adjudicate, read_source
 from referee.judge.core.turn_token import canonical_text, token_of
-from referee.judge.core.verdict_words import verdict_fields, verdict_line
-from referee.judge.core.verdicts import Verdict, annotated
+from referee.judge.core.verdict_words import verdict_line
+from referee.judge.core.verdicts import Status, Verdict, annotated
 from referee.live.play import keys
-from referee.live.play.core import next_text, read_game
+from referee.live.play.core import read_game
 from referee.live.play.result import PlayResult
 from referee.notation import writer
 from referee.notation.model import Record, Tag
@@ -75,21 +75,19 @@ def reveal(path: Path, seed: str, wait: float = 10.0, force: bool = False) -> Pl
         if record is None:
             verdict = annotated(current.verdict, None)
             line = verdict_line(verdict)
-            return PlayResult(1, False, None, verdict_fields(verdict), error=line, headline=line)
+            return PlayResult.of(1, verdict, None, error=line, headline=line)
         tags = record.tag_map
         try:
             keys.check_key(tags, seed)
         except keys.KeyMismatch as error:
             verdict = annotated(current.verdict, token_of(current))
-            return PlayResult(1, False, verdict.token, verdict_fields(verdict), error=str(error), headline=str(error))
+            return PlayResult.of(1, verdict, verdict.token, error=str(error), headline=str(error))
         if "Seed" in tags:
             verdict = annotated(current.verdict, token_of(current))
             return _shown(verdict, current, notice="the seed was already revealed: nothing written")
-        if current.verdict.status == "ongoing" and not force:
+        if current.verdict.status == Status.ONGOING and not force:
             verdict = annotated(current.verdict, token_of(current))
-            return PlayResult(
-                1, False, verdict.token, verdict_fields(verdict), error=ONGOING_REVEAL, headline=ONGOING_REVEAL
-            )
+            return PlayResult.of(1, verdict, verdict.token, error=ONGOING_REVEAL, headline=ONGOING_REVEAL)
         revealed = record._replace(tags=(*record.tags, Tag("Seed", seed, record.span)))
         after = adjudicate(revealed, str(path))
         verdict = annotated(after.verdict, token_of(after))
@@ -99,15 +97,5 @@ def reveal(path: Path, seed: str, wait: float = 10.0, force: bool = False) -> Pl
 
 
 def _shown(verdict: Verdict, replayed: Replay, notice: str) -> PlayResult:
-    legal = verdict.status in ("finished", "ongoing") and verdict.result_matches is not False
-    state = replayed.state
-    return PlayResult(
-        0 if legal else 1,
-        False,
-        verdict.token,
-        verdict_fields(verdict),
-        board=state.render() if state is not None else "",
-        next=next_text(verdict, verdict.token),
-        headline=verdict_line(verdict),
-        notice=notice,
-    )
+    legal = verdict.status in (Status.FINISHED, Status.ONGOING) and verdict.result_matches is not False
+    return PlayResult.shown(0 if legal else 1, verdict, verdict.token, replayed.state, notice=notice)

@@ -33,7 +33,12 @@ def _mail(folder: Path, sender: str, body: str, token: str | None = None) -> lis
     lines = [f"Key: pass-{address.group(1)[:2]}"] + ([f"Token: {token}"] if token else []) + [body]
     done = run_mail(
         message(sender, "[g1] move", "\n".join(lines) + "\n").as_bytes(),
-        "receive", str(folder), "--outbox", str(folder / "outbox"), "--from", GM,
+        "receive",
+        str(folder),
+        "--outbox",
+        str(folder / "outbox"),
+        "--from",
+        GM,
     )
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     found = outbox_messages(folder / "outbox")
@@ -94,7 +99,12 @@ def test_not_accepted_is_said_in_spanish(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"ann@example.org": "es"})
     done = run_mail(
         message(ANN, "[g1] move", "Key: wrong\nd1-W\n").as_bytes(),
-        "receive", str(folder), "--outbox", str(folder / "outbox"), "--from", GM,
+        "receive",
+        str(folder),
+        "--outbox",
+        str(folder / "outbox"),
+        "--from",
+        GM,
     )
     assert done.returncode == 0
     [answer] = outbox_messages(folder / "outbox")
