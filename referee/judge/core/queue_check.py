@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from referee.games import registry
-from referee.judge.core.verdicts import ErrorReport, Status, Verdict
+from referee.judge.core.verdicts import ErrorReport, QueueState, Status, Verdict
 from referee.notation.comment_commands import Command, CommandSyntaxError, read_commands
 from referee.notation.model import Comment, Record, Span, Turn
 
@@ -189,20 +189,6 @@ def record_turns(record: Record) -> list[Turn]:
 
 
 # -- what check verifies ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class QueueState:
-    """What `check --json` says of one side's queues: how many it committed, how many are
-    revealed, and whether every reveal and reply verified (None while none is revealed)."""
-
-    side: str
-    queued: int
-    revealed: int
-    verified: bool | None
-
-    def fields(self) -> dict[str, object]:
-        return {"queued": self.queued, "revealed": self.revealed, "verified": self.verified}
 
 
 class _Broken(Exception):

@@ -20,7 +20,19 @@ from referee.notation.timing import format_instant
 
 if TYPE_CHECKING:
     from referee.judge.core.clock_walk import ClockView
-    from referee.judge.core.queue_check import QueueState
+
+
+class QueueState(NamedTuple):
+    """What `check --json` says of one side's queues: how many it committed, how many are
+    revealed, and whether every reveal and reply verified (None while none is revealed)."""
+
+    side: str
+    queued: int
+    revealed: int
+    verified: bool | None
+
+    def fields(self) -> dict[str, object]:
+        return {"queued": self.queued, "revealed": self.revealed, "verified": self.verified}
 
 
 class ProblemKind(StrEnum):

@@ -4,14 +4,11 @@ players is written once per language."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from referee.live.mail import players
 from referee.speech import Speaker, speaker
-
-if TYPE_CHECKING:
-    from referee.live.mail.gateway import Settings
 
 PLAYERS_FILE = "players.toml"
 
@@ -26,14 +23,15 @@ def languages_of(group: list[tuple[str, str]], speak: Callable[[str], Speaker]) 
     return found
 
 
-def speaking(settings: Settings) -> Callable[[str], Speaker]:
-    """The speaker of each address of the folder: players.toml's `lang` of the address, else
-    the folder's configuration's (a league's `[[player]] lang`), else the folder's language."""
-    own = players.load_langs(settings.games / PLAYERS_FILE)
-    configured = dict(settings.langs)
+def speaking(games: Path, langs: Iterable[tuple[str, str]], lang: str) -> Callable[[str], Speaker]:
+    """The speaker of each address of the games folder: players.toml's `lang` of the address,
+    else the folder's configuration's (`langs`: a league's `[[player]] lang`), else the
+    folder's language `lang` (the gateway's settings hold all three)."""
+    own = players.load_langs(games / PLAYERS_FILE)
+    configured = dict(langs)
 
     def say(address: str) -> Speaker:
         wanted = address.lower()
-        return speaker(own.get(wanted) or configured.get(wanted) or settings.lang)
+        return speaker(own.get(wanted) or configured.get(wanted) or lang)
 
     return say

@@ -177,7 +177,7 @@ def _judge(head: Head, data: bytes, settings: Settings, too_large: bool, trace: 
     if player is None:
         return _stranger(head, game_id)
     if too_large:
-        body = compose.too_large(game_id, settings.max_size, say=speaking(settings)(player.address))
+        body = compose.too_large(game_id, settings.max_size, say=_speaking(settings)(player.address))
         answer = Answer(Kind.TOO_LARGE, ((player.address, player.name),), body)
         note = f"{_who(head)}: larger than {settings.max_size} bytes: not read"
         return _deliver(head, settings, game_id, [answer], [note], Outcome.TOO_LARGE)
@@ -293,7 +293,7 @@ def _answers(
     `--trust-authserv` provider's Authentication-Results, which stands for the passphrase."""
     to_sender = ((player.address, player.name),)
     mover = current.to_move in player.sides
-    say = speaking(settings)(player.address)
+    say = _speaking(settings)(player.address)
     if message.text is None:
         body = compose.plain_text_please(game_id, say)
         return [Answer(Kind.PLAIN_TEXT_PLEASE, to_sender, body)], [], Outcome.REFUSED
@@ -421,7 +421,7 @@ def _play(
     lines that say how to answer name the `Key:` line too."""
     to_sender = ((player.address, player.name),)
     names = _names(current)
-    speak = speaking(settings)
+    speak = _speaking(settings)
     say = speak(player.address)
     side = current.to_move if current.to_move in player.sides else _first_side(current, player)
     if submission.moves.strip().lower() in OFFERS:
@@ -623,3 +623,8 @@ def _who(head: Head) -> str:
 
 
 __all__ = ["Handled", "Screened", "Settings", "flush_notes", "flush_waiting", "handle", "screen"]
+
+
+def _speaking(settings: Settings) -> Callable[[str], Speaker]:
+    """Each address's speaker in this folder (`audience.speaking` of the settings' folder and languages)."""
+    return speaking(settings.games, settings.langs, settings.lang)
