@@ -103,12 +103,20 @@ def folder_of(path: Path) -> Path:
 
 
 def file_of(path: Path, side: str) -> Path:
-    return folder_of(path) / side
+    """A side's queue file, in the referee's own `FILE.queue` folder: a link there (a folder
+    from someone else) is refused, never followed, so no queue is read or written elsewhere
+    (docs/files.md, "A folder from someone else")."""
+    folder = folder_of(path)
+    if os.path.islink(folder):
+        raise UsageError(f"{folder} is a symbolic link: the queue folder is the referee's own and is never followed")
+    return folder / side
 
 
 def has_queues(path: Path) -> bool:
-    """Whether any queue was ever set on this game (the one check a write without queues pays)."""
-    return os.path.isdir(folder_of(path))
+    """Whether any queue was ever set on this game (the one check a write without queues pays);
+    a `FILE.queue` that is a link holds none of this game's."""
+    folder = folder_of(path)
+    return os.path.isdir(folder) and not os.path.islink(folder)
 
 
 def load(path: Path, side: str) -> SideQueues:

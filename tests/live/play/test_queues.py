@@ -154,6 +154,20 @@ def test_a_queue_is_stored_0600_with_a_nonce_and_its_commitment_hashes_nonce_and
     assert queue(other, "Red", "if B: a4(N) then R: f3(NE)").commitment != result.commitment  # a fresh nonce
 
 
+def test_a_queue_folder_that_is_a_link_is_refused_and_nothing_is_written_where_it_points(tmp_path: Path) -> None:
+    """A folder from someone else: `game.rgn.queue` linked to another folder must not make
+    `queue` write (or read) there, and `play` does not take that folder's queues for this game's."""
+    path = game(tmp_path, PIKEMEN, "f3(N)")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "game.rgn.queue").symlink_to(elsewhere)
+    code, _, err = invoke("queue", str(path), "--as", "Red", "if B: a4(NE) then R: f3(E)")
+    assert code == 2 and "is a symbolic link" in err and len(err.strip().splitlines()) == 1
+    assert list(elsewhere.iterdir()) == []
+    result = play(path, "a4(NE)", as_side="Blue")
+    assert result.written and list(elsewhere.iterdir()) == []
+
+
 def test_the_commitment_enters_the_record_before_the_next_turn_and_a_reply_is_played(tmp_path: Path) -> None:
     path = game(tmp_path, PIKEMEN, "f3(N)")
     commitment = queue(path, "Red", "if B: a4(NE) then R: f3(E) if B: a4(E) then R: f3(N)").commitment
