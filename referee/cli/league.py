@@ -37,6 +37,10 @@ app.add_typer(
 )
 
 Folder = Annotated[str, typer.Argument(help="The league folder (it holds league.toml).", metavar="DIR")]
+SenderOption = Annotated[
+    str | None,
+    typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
+]
 NowOption = Annotated[
     str | None,
     typer.Option("--now", metavar="TIME", help="The current time, UTC: 2026-12-01T12:00:00Z (default: the clock)."),
@@ -364,10 +368,7 @@ def tick(
         str | None,
         typer.Option("--smtp-user", help="Log in as USER; the password from REFEREE_SMTP_PASSWORD.", metavar="USER"),
     ] = None,
-    sender: Annotated[
-        str | None,
-        typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
-    ] = None,
+    sender: SenderOption = None,
 ) -> None:
     """Run the league's periodic job once, in this order: flush the outbox (with --smtp);
     write a timeout for every side whose time has run out; remind the side to move when
@@ -434,10 +435,7 @@ def passphrases(
     ] = False,
     list_them: Annotated[bool, typer.Option("--list", help="Show who has a passphrase and who has none.")] = False,
     now: NowOption = None,
-    sender: Annotated[
-        str | None,
-        typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
-    ] = None,
+    sender: SenderOption = None,
 ) -> None:
     """With players.toml every mail that plays needs its sender's passphrase, so a player
     without one cannot play by mail. --list shows who has one; --issue draws one (from
@@ -463,12 +461,6 @@ def passphrases(
             raise UsageError(f"--from: {error}") from None
         for line in keys.issue(Path(folder), _now(now), address):
             out(line)
-
-
-SenderOption = Annotated[
-    str | None,
-    typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
-]
 
 
 def _sender(sender: str | None) -> str:

@@ -9,14 +9,10 @@ from typing import Annotated
 import typer
 
 from referee.cli.app import JsonOption, err, out
-from referee.cli.league import Folder, NowOption, _boundary, _now, _refused, _sender, league_app
+from referee.cli.league import Folder, NowOption, SenderOption, _boundary, _now, _refused, _sender, league_app
 from referee.judge.core.verdict_words import json_line
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Before the season's `ends`: do it all the same.")]
-SenderOption = Annotated[
-    str | None,
-    typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
-]
 
 
 @league_app.command(short_help="End the season: decide unfinished games by the rule, final standings.")
