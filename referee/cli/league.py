@@ -107,15 +107,29 @@ def init(
         int | None, typer.Option("--rounds", help="Rounds (required for groups and swiss).", metavar="R")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="The league's name (default: the folder's).")] = None,
+    seeded_from: Annotated[
+        str | None,
+        typer.Option("--from", help="A knockout's players, seeded by this closed league's ratings.", metavar="CLOSED"),
+    ] = None,
 ) -> None:
-    """Write DIR/league.toml for a new league; it never overwrites one.
+    """Write DIR/league.toml for a new league; it never overwrites one. With --pairing
+    knockout --from CLOSED, its players are those of the closed league CLOSED (withdrawn
+    ones left out), in the order of their final ratings (seeding = "rating").
 
     Example: referee league init autumn --game nika --players 4 --rounds 6 --time-control 7d+1d/14d
     """
     from referee.league import folder as league
 
     with _boundary():
+        if seeded_from is not None:
+            from referee.league import series
+
+            closed = series.seeding_from(Path(seeded_from), pairing)
         path = league.init(Path(folder), game, players, time_control, pairing, rounds, name)
+        if seeded_from is not None:
+            series.seed(path, closed)
+            out(f"wrote {path}: {len(closed.order)} players seeded by the ratings of {closed.config.name}")
+            return
         out(f"wrote {path}: add players with referee league add {folder} ADDRESS --name NAME")
 
 

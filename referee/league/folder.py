@@ -20,7 +20,7 @@ from referee.errors import BusyError, UsageError
 from referee.games import registry, seats
 from referee.games.api import GameInfo
 from referee.league import notify as notify_module
-from referee.league import pairing
+from referee.league import knockout, pairing
 from referee.league.league_toml import (
     CONFIG_FILE,
     Dice,
@@ -266,6 +266,8 @@ class Paired:
 def total_rounds(config: LeagueConfig) -> int:
     if config.rounds is not None:
         return config.rounds
+    if config.pairing is Pairing.KNOCKOUT:
+        return knockout.most_steps(config)
     cycle = pairing.cycle_rounds(len(config.players))
     return cycle * (2 if config.pairing is Pairing.DOUBLE_ROUND_ROBIN else 1)
 
@@ -280,6 +282,11 @@ def schedule_round(
     """Round `number` of the league as §3 pairs it (Swiss from the standings of `games`);
     `withdrawn`: the numbers of the players who withdrew (docs/league.md, "The roster")."""
     count = len(config.players)
+    if config.pairing is Pairing.KNOCKOUT:  # the bracket's next step (LEAGUE.md §7)
+        try:
+            return knockout.schedule(config, number, games, withdrawn)
+        except knockout.KnockoutStuck as stuck:
+            raise LeagueRefused(str(stuck)) from None
     if config.pairing is Pairing.SWISS:
         return _swiss_round(config, number, games, withdrawn, gone_since)
     if config.players_per_game == 2:
