@@ -312,14 +312,30 @@ def standings(
         result = table.standings(config, games, league.log_order(log), withdrawal_rounds(log))
         final = any(entry.get("event") == "close" for entry in log)
         if json_output:
-            out(json_line(table.as_json(config, result, final=final)))
+            shown = table.as_json(config, result, final=final)
+            if config.is_knockout:  # the bracket (LEAGUE.md §7)
+                from referee.league.knockout import bracket_json
+
+                shown["bracket"] = bracket_json(config, games, withdrawal_rounds(log))
+            out(json_line(shown))
         elif csv_output:
+            text = table.as_csv(result, final=final)
+            if config.is_knockout:
+                from referee.league.knockout import bracket_json, with_reached_csv
+
+                reached = bracket_json(config, games, withdrawal_rounds(log))["reached"]
+                text = with_reached_csv(text, result, reached)  # type: ignore[arg-type]
             sys.stdout.flush()
-            sys.stdout.buffer.write(table.as_csv(result, final=final).encode("utf-8"))
+            sys.stdout.buffer.write(text.encode("utf-8"))
             sys.stdout.buffer.flush()
         else:
             for line in table.as_text(config, result, final=final):
                 out(line)
+            if config.is_knockout:
+                from referee.league.knockout import bracket_lines
+
+                for line in bracket_lines(config, games, withdrawal_rounds(log)):
+                    out(line)
         _judged(games)
 
 

@@ -329,7 +329,7 @@ def table(
     """The standings of a knockout: every player's games, points and ratings as §4 counts
     them, ranked by the bracket round reached (the champion first; players out in the same
     round share a rank, listed by seed), the tie-break column their seed."""
-    from referee.league.standings import standings
+    from referee.league.standings import Table, standings
 
     numbers = {player.address: player.number for player in config.players}
     gone = frozenset(numbers[address] for address in (withdrawn or {}) if address in numbers)
@@ -377,3 +377,80 @@ def most_steps(config: LeagueConfig) -> int:
     and as many single tie-break games as `match_games_max` allows."""
     extra = config.most_match_games - config.match_games if config.players_per_game == 2 else 0
     return stages_for(config) * (1 + extra)
+
+
+# -- the bracket as `standings` shows it ----------------------------------------------------------
+
+
+def _gone(config: LeagueConfig, withdrawn: Mapping[str, int] | None) -> frozenset[int]:
+    numbers = {player.address: player.number for player in config.players}
+    return frozenset(numbers[address] for address in (withdrawn or {}) if address in numbers)
+
+
+def bracket_json(
+    config: LeagueConfig, games: Sequence[GameResult], withdrawn: Mapping[str, int] | None = None
+) -> dict[str, object]:
+    """`standings --json`'s `bracket`: every bracket round's matches (players by seed, their
+    points, games, who went on), the round each player reached, and the champion."""
+    from referee.league.standings import number_text
+
+    found = bracket(config, games, _gone(config, withdrawn))
+    names = {player.number: player.name for player in config.players}
+    rounds = []
+    for matches in found.stages:
+        rounds.append(
+            {
+                "round": matches[0].stage,
+                "name": stage_name(matches),
+                "matches": [
+                    {
+                        "players": [names[seed] for seed in match.seeds],
+                        "seeds": list(match.seeds),
+                        "points": [number_text(points) for points in match.points],
+                        "games": [game.game for game in match.games],
+                        "goes_on": [names[seed] for seed in match.winners],
+                        "bye": match.bye,
+                        "walkover": match.walkover,
+                    }
+                    for match in matches
+                ],
+            }
+        )
+    return {
+        "rounds": rounds,
+        "reached": {names[seed]: stage for seed, stage in sorted(found.reached.items())},
+        "champion": names[found.champion] if found.champion is not None else None,
+    }
+
+
+def bracket_lines(
+    config: LeagueConfig, games: Sequence[GameResult], withdrawn: Mapping[str, int] | None = None
+) -> list[str]:
+    """The bracket under the text table: one line per match, then the champion."""
+    shown = bracket_json(config, games, withdrawn)
+    lines = ["", "Bracket:"]
+    for stage in shown["rounds"]:  # type: ignore[attr-defined]
+        title = f"round {stage['round']}" + (f" ({stage['name']})" if stage["name"] else "")
+        for match in stage["matches"]:
+            if match["bye"]:
+                lines.append(f"{title}: {match['players'][0]}: bye")
+                continue
+            players = " - ".join(match["players"])
+            points = "-".join(match["points"]) if match["games"] else ""
+            state = f" {points}" if points else ""
+            went = ", ".join(match["goes_on"])
+            if went:
+                state += f" -> {went}" + (" (walkover)" if match["walkover"] else "")
+            lines.append(f"{title}: {players}{state}")
+    champion = shown["champion"]
+    lines.append(f"champion: {champion}" if champion is not None else "champion: not yet")
+    return lines
+
+
+def with_reached_csv(text: str, table: Table, reached: Mapping[str, object]) -> str:
+    """`standings --csv` with a last column `reached`: the bracket round each player reached."""
+    lines = text.split("\r\n")
+    out = [lines[0] + ",reached"]
+    for row, line in zip(table.rows, lines[1:], strict=False):
+        out.append(f"{line},{reached.get(row.name, '')}")
+    return "\r\n".join([*out, *lines[1 + len(table.rows) :]])

@@ -247,7 +247,7 @@ def next_season(
         "event": FROM_EVENT,
         "at": format_instant(now),
         "seasons": [
-            {"league": season.config.name, "standings": season.standings, "folder": _relative(season.folder, into)}
+            {"league": season.config.name, "standings": season.standings, "folder": str(season.folder.resolve())}
             for season in closed
         ],
         **({"stage": stage, "top": top} if stage is not None else {}),
@@ -282,10 +282,10 @@ def _stage(season: Closed, base: str, top: int | None) -> list[Division]:
     return [Division("", base, players, dict.fromkeys(players, "qualified"))]
 
 
-def _relative(folder: Path, into: Path) -> str:
-    """Where a closed season lies, seen from a new division's folder (verify finds it there)."""
+def _relative(folder: Path, league: Path) -> str:
+    """Where a closed season lies, seen from a new league's folder (verify finds it there)."""
     try:
-        return os.path.relpath(folder.resolve(), (into / "division").resolve())
+        return os.path.relpath(folder, league.resolve())
     except ValueError:  # pragma: no cover - another drive (Windows)
         return str(folder.resolve())
 
@@ -353,7 +353,9 @@ def _build(
             folder = staging / division.folder if division.folder else staging
             folder.mkdir(exist_ok=True)
             store.create_atomically(folder / CONFIG_FILE, text)
-            line = json.dumps({**origin, "division": division.folder or None}, ensure_ascii=False, sort_keys=True)
+            seasons = [{**item, "folder": _relative(Path(item["folder"]), into / division.folder)} for item in origin["seasons"]]
+            entry = {**origin, "seasons": seasons, "division": division.folder or None}
+            line = json.dumps(entry, ensure_ascii=False, sort_keys=True)
             store.create_atomically(folder / LOG_FILE, line + "\n")
             mails += len(write(folder, _mails(config, division, len(texts), texts, now, sender), now))
         from referee.store.ops import fsync_folder
@@ -409,3 +411,68 @@ def _mails(
         mails.append(message(sender, player.address, player.name, subject, body, now))
     del count, texts
     return mails
+
+
+# -- verify's chain -------------------------------------------------------------------------------
+
+
+def chain(folder: Path, log: Sequence[dict[str, Any]], given: Sequence[Path] = ()) -> tuple[int, list[str]]:
+    """The `from` line of a season against the closed seasons it names (docs/league.md,
+    "A series"): each one looked for among `given` (folders or archives, by league name),
+    else at the folder the line records (relative to this one); for each found, its own
+    verify must pass and give the digest the line names. Returns how many were checked and
+    every difference; a season found nowhere is not checked (and not a difference)."""
+    origin = next((entry for entry in log[:1] if entry.get("event") == FROM_EVENT), None)
+    if origin is None:
+        return 0, []
+    from referee.league.verify import Verified, verify
+
+    named: dict[str, list[Path]] = {}
+    for path in given:
+        try:
+            named.setdefault(_config_of(path).name, []).append(path)
+        except (LeagueConfigError, OSError, UsageError):
+            continue
+    results: dict[Path, Verified] = {}
+    checked, out = 0, []
+    seasons = origin.get("seasons", [])
+    for season in seasons if isinstance(seasons, list) else []:
+        if not isinstance(season, dict):
+            continue
+        league, wanted, recorded = str(season.get("league")), season.get("standings"), season.get("folder")
+        paths = list(named.get(league, []))
+        if isinstance(recorded, str) and not Path(recorded).is_absolute() and (folder / recorded / CONFIG_FILE).is_file():
+            paths.append(folder / recorded)
+        if not paths:
+            continue
+        checked += 1
+        for path in paths:
+            if path not in results:
+                results[path] = verify(path)
+        if any(results[path].ok and results[path].standings == wanted for path in paths):
+            continue
+        path = paths[0]
+        result = results[path]
+        if not result.ok:
+            out.append(f"from: {league} ({path}) does not verify: {len(result.differences)} difference(s)")
+        if result.standings != wanted:
+            out.append(f"from: {league}: league.log names standings {wanted}; {path} gives {result.standings}")
+    return checked, out
+
+
+def named_seasons(log: Sequence[dict[str, Any]]) -> int:
+    """How many closed seasons the `from` line (league.log's first) names."""
+    origin = next((entry for entry in log[:1] if entry.get("event") == FROM_EVENT), None)
+    seasons = origin.get("seasons") if origin is not None else None
+    return len(seasons) if isinstance(seasons, list) else 0
+
+
+def _config_of(path: Path) -> LeagueConfig:
+    if path.is_file():
+        import tempfile
+
+        from referee.league.public_archive import unpacked
+
+        with tempfile.TemporaryDirectory(prefix="referee-chain-") as scratch, unpacked(path, Path(scratch)) as opened:
+            return load(opened)
+    return load(path)

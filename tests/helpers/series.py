@@ -58,7 +58,7 @@ def decide_open_games(folder: Path, decide: Decide) -> int:
         seats = game["seats"]
         winner = decide(game["game"], [seat["name"] for seat in seats])
         result = "draw" if winner is None else "+".join(next(s["sides"] for s in seats if s["name"] == winner))
-        code, _, err = run("league", "adjudicate", str(folder), game["game"], result, "--now", AT)
+        code, _, err = run("league", "adjudicate", str(folder), game["game"], result, "--now", AT, "--force")
         assert code == 0, err
         count += 1
     return count
@@ -73,7 +73,7 @@ def play_season(folder: Path, decide: Decide, *, close: bool = True) -> None:
             break
         decide_open_games(folder, decide)
     if close:
-        code, _, err = run("league", "close", str(folder), "--now", AT)
+        code, _, err = run("league", "close", str(folder), "--now", AT, "--force")
         assert code == 0, err
 
 
