@@ -67,11 +67,11 @@ def decide_open_games(folder: Path, decide: Decide) -> int:
 def play_season(folder: Path, decide: Decide, *, close: bool = True) -> None:
     """Pair and decide round after round until `pair` says the season is over, then close."""
     while True:
+        decide_open_games(folder, decide)
         code, _, err = run("league", "pair", str(folder), "--now", AT)
         if code != 0:
             assert "is over" in err, err
             break
-        decide_open_games(folder, decide)
     if close:
         code, _, err = run("league", "close", str(folder), "--now", AT, "--force")
         assert code == 0, err
