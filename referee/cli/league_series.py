@@ -16,9 +16,7 @@ from referee.judge.core.verdict_words import json_line
 
 @league_app.command(name="next", short_help="The next season of closed leagues (divisions), or a knockout stage.")
 def next_season(
-    folders: Annotated[
-        list[str], typer.Argument(help="The closed leagues, top division first.", metavar="DIR...")
-    ],
+    folders: Annotated[list[str], typer.Argument(help="The closed leagues, top division first.", metavar="DIR...")],
     into: Annotated[str, typer.Option("--into", help="The new season's folder (must not exist).", metavar="NEWDIR")],
     name: Annotated[
         str | None, typer.Option("--name", help="The new season's name (default: NEWDIR's folder name).")
@@ -30,7 +28,9 @@ def next_season(
     stage: Annotated[
         str | None, typer.Option("--stage", help="knockout: a knockout of the top N of one DIR.", metavar="STAGE")
     ] = None,
-    top: Annotated[int | None, typer.Option("--top", help="With --stage knockout: how many go on.", metavar="N")] = None,
+    top: Annotated[
+        int | None, typer.Option("--top", help="With --stage knockout: how many go on.", metavar="N")
+    ] = None,
     now: NowOption = None,
     json_output: JsonOption = False,
     sender: SenderOption = None,

@@ -19,8 +19,8 @@ from referee import store
 from referee.errors import BusyError, UsageError
 from referee.games import registry, seats
 from referee.games.api import GameInfo
-from referee.league import notify as notify_module
 from referee.league import knockout, pairing
+from referee.league import notify as notify_module
 from referee.league.league_toml import (
     CONFIG_FILE,
     Dice,

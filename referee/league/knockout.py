@@ -190,7 +190,9 @@ class _Walk:
         if played >= self.config.most_match_games:
             return dataclasses.replace(match, winners=(high,))
         if gone:
-            return dataclasses.replace(match, winners=(low if high in gone and low not in gone else high,), walkover=True)
+            return dataclasses.replace(
+                match, winners=(low if high in gone and low not in gone else high,), walkover=True
+            )
         return match
 
     def advance(self, match: Match) -> int:
@@ -277,9 +279,7 @@ def _points(match: Match, numbers: Mapping[str, int]) -> tuple[Fraction, ...]:
     return tuple(totals[seed] for seed in match.seeds)
 
 
-def bracket(
-    config: LeagueConfig, games: Sequence[GameResult], withdrawn: frozenset[int] = frozenset()
-) -> Bracket:
+def bracket(config: LeagueConfig, games: Sequence[GameResult], withdrawn: frozenset[int] = frozenset()) -> Bracket:
     """The knockout of `config` as `games` have played it (`withdrawn`: the seeds of the
     players who withdrew: a walkover for their opponent in a match not yet decided)."""
     return _Walk(config, games, withdrawn).walk()
@@ -347,7 +347,8 @@ def table(
         return (0 if seed == found.champion else 1, -found.reached.get(seed, 0))
 
     rows = sorted(
-        (row for row in counted.rows if row.address in numbers), key=lambda row: (place(numbers[row.address]), numbers[row.address])
+        (row for row in counted.rows if row.address in numbers),
+        key=lambda row: (place(numbers[row.address]), numbers[row.address]),
     )
     ranked = []
     for index, row in enumerate(rows):

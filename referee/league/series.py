@@ -137,7 +137,7 @@ def read_closed(folder: Path) -> Closed:
 def seeding_from(folder: Path, pairing_name: str | None) -> Closed:
     """The closed league whose ratings seed a new knockout (`league init --pairing knockout --from CLOSED`)."""
     if pairing_name != Pairing.KNOCKOUT.value:
-        raise UsageError('--from: seeds a knockout: give --pairing knockout with it')
+        raise UsageError("--from: seeds a knockout: give --pairing knockout with it")
     return read_closed(folder)
 
 
@@ -180,7 +180,9 @@ def divisions(closed: Sequence[Closed], added: Sequence[tuple[str, str]]) -> lis
         order = list(season.order)
         rising = order[: season.config.promote] if index > 0 else []
         rest = order[len(rising) :]
-        falling = rest[max(0, len(rest) - season.config.relegate) :] if index < count - 1 and season.config.relegate else []
+        falling = (
+            rest[max(0, len(rest) - season.config.relegate) :] if index < count - 1 and season.config.relegate else []
+        )
         if rising:
             up[index - 1].extend(rising)
         if falling:
@@ -277,7 +279,9 @@ def _stage(season: Closed, base: str, top: int | None) -> list[Division]:
     if top is None:
         raise UsageError("--stage knockout: say how many go on with --top N")
     if top < max(2, per_game) or top > count:
-        raise UsageError(f"--top: between {max(2, per_game)} and the {count} players of {season.config.name}, not {top}")
+        raise UsageError(
+            f"--top: between {max(2, per_game)} and the {count} players of {season.config.name}, not {top}"
+        )
     players = season.order[:top]
     return [Division("", base, players, dict.fromkeys(players, "qualified"))]
 
@@ -353,7 +357,10 @@ def _build(
             folder = staging / division.folder if division.folder else staging
             folder.mkdir(exist_ok=True)
             store.create_atomically(folder / CONFIG_FILE, text)
-            seasons = [{**item, "folder": _relative(Path(item["folder"]), into / division.folder)} for item in origin["seasons"]]
+            seasons = [
+                {**item, "folder": _relative(Path(item["folder"]), into / division.folder)}
+                for item in origin["seasons"]
+            ]
             entry = {**origin, "seasons": seasons, "division": division.folder or None}
             line = json.dumps(entry, ensure_ascii=False, sort_keys=True)
             store.create_atomically(folder / LOG_FILE, line + "\n")
@@ -441,7 +448,11 @@ def chain(folder: Path, log: Sequence[dict[str, Any]], given: Sequence[Path] = (
             continue
         league, wanted, recorded = str(season.get("league")), season.get("standings"), season.get("folder")
         paths = list(named.get(league, []))
-        if isinstance(recorded, str) and not Path(recorded).is_absolute() and (folder / recorded / CONFIG_FILE).is_file():
+        if (
+            isinstance(recorded, str)
+            and not Path(recorded).is_absolute()
+            and (folder / recorded / CONFIG_FILE).is_file()
+        ):
             paths.append(folder / recorded)
         if not paths:
             continue

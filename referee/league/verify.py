@@ -239,7 +239,8 @@ def _written(replay: Any) -> tuple[str, str] | None:
 
 
 def _verify(folder: Path, chain: Sequence[Path] = ()) -> Verified:
-    from referee.league.series import chain as follow, named_seasons
+    from referee.league.series import chain as follow
+    from referee.league.series import named_seasons
 
     season = _Season(folder)
     checked, differences = follow(folder, season.log, chain)

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from referee.judge.core.verdicts import Status
 from referee.league import knockout
 from referee.league.league_toml import LeagueConfigError, parse
 from referee.league.results import GameResult, Seat
-from referee.judge.core.verdicts import Status
 from tests.helpers.series import AT, by_order, new_league, play_season, run
 
 
@@ -116,7 +116,9 @@ def test_knockout_keys_need_a_knockout_and_promote_is_a_whole_number() -> None:
 
 def test_nine_players_at_three_player_pikemen_tables(tmp_path: Path) -> None:
     folder = tmp_path / "k9"
-    new_league(folder, "Ann Bo Cy Di Ed Flo Gus Hal Ivy", "--game", "pikemen", "--players", "3", "--pairing", "knockout")
+    new_league(
+        folder, "Ann Bo Cy Di Ed Flo Gus Hal Ivy", "--game", "pikemen", "--players", "3", "--pairing", "knockout"
+    )
     play_season(folder, by_order("Ivy Hal Gus Flo Ed Di Cy Bo Ann"))
     code, out, err = run("league", "standings", str(folder))
     assert code == 0, err
@@ -139,14 +141,45 @@ def test_init_from_a_closed_league_seeds_by_its_ratings(tmp_path: Path) -> None:
     new_league(closed, "Ann Bo Cy Di", "--game", "pikemen", "--players", "2")
     play_season(closed, by_order("Di Cy Bo Ann"))
     cup = tmp_path / "cup"
-    code, out, err = run("league", "init", str(cup), "--game", "pikemen", "--players", "2", "--pairing", "knockout", "--from", str(closed))
+    code, out, err = run(
+        "league",
+        "init",
+        str(cup),
+        "--game",
+        "pikemen",
+        "--players",
+        "2",
+        "--pairing",
+        "knockout",
+        "--from",
+        str(closed),
+    )
     assert code == 0, err
     text = (cup / "league.toml").read_text(encoding="utf-8")
     assert 'seeding = "rating"' in text
-    assert [line.split('"')[1] for line in text.splitlines() if line.startswith("name = ") ][1:] == ["Di", "Cy", "Bo", "Ann"]
-    code, _, err = run("league", "init", str(tmp_path / "x"), "--game", "pikemen", "--players", "2", "--from", str(closed))
+    assert [line.split('"')[1] for line in text.splitlines() if line.startswith("name = ")][1:] == [
+        "Di",
+        "Cy",
+        "Bo",
+        "Ann",
+    ]
+    code, _, err = run(
+        "league", "init", str(tmp_path / "x"), "--game", "pikemen", "--players", "2", "--from", str(closed)
+    )
     assert code == 2 and "--pairing knockout" in err
     open_league = tmp_path / "open"
     new_league(open_league, "Jo Ky", "--game", "pikemen", "--players", "2")
-    code, _, err = run("league", "init", str(tmp_path / "y"), "--game", "pikemen", "--players", "2", "--pairing", "knockout", "--from", str(open_league))
+    code, _, err = run(
+        "league",
+        "init",
+        str(tmp_path / "y"),
+        "--game",
+        "pikemen",
+        "--players",
+        "2",
+        "--pairing",
+        "knockout",
+        "--from",
+        str(open_league),
+    )
     assert code == 1 and "is not closed" in err and not (tmp_path / "y").exists()

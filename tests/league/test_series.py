@@ -101,7 +101,12 @@ def test_two_seasons_of_two_divisions_then_a_knockout_cup(tmp_path: Path) -> Non
         "champion: Flo",
     ]
     shown = json.loads(run("league", "standings", str(cup), "--json")[1])
-    assert shown["bracket"]["champion"] == "Flo" and shown["bracket"]["reached"] == {"Flo": 2, "Ed": 2, "Bo": 1, "Ann": 1}
+    assert shown["bracket"]["champion"] == "Flo" and shown["bracket"]["reached"] == {
+        "Flo": 2,
+        "Ed": 2,
+        "Bo": 1,
+        "Ann": 1,
+    }
     assert [row["player"] for row in shown["rows"] if row["rank"] == 1] == ["Flo"]
     games = shown["bracket"]["rounds"][0]["matches"][1]["games"]
     assert games == ["r1-t4", "r1-t5", "r1-t6", "r2-t1", "r3-t1"]  # the tie-break games one at a time
