@@ -215,7 +215,7 @@ KNOWN_KEYS = (
     "player",
 )
 KNOCKOUT_KEYS = ("seeding", "match_games", "match_games_max", "advance")
-"""The keys for `pairing = "knockout"` only."""
+"""The keys only a knockout uses (read and checked with any pairing)."""
 PLAYER_KEYS = ("name", "address")
 PLAYER_OPTIONAL_KEYS = ("notify", "lang")
 MAX_NOTIFY_URL = 2000
@@ -306,10 +306,6 @@ class _Reader:
             raise self.fail("pairing", f'"double-round-robin" is for two-player games, not {per_game} per game')
         if pairing is Pairing.KNOCKOUT and rounds is not None:
             raise self.fail("rounds", "a knockout's rounds follow from its bracket: remove rounds")
-        if pairing is not Pairing.KNOCKOUT:
-            for key in KNOCKOUT_KEYS:
-                if key in data:
-                    raise self.fail(key, f'is for pairing = "knockout", not {pairing.value!r}')
         if rounds is None and pairing is not Pairing.KNOCKOUT and (pairing is Pairing.SWISS or per_game > 2):
             raise self.fail("rounds", f"is required with {per_game} players per game and {pairing.value} pairing")
         dice = self.choice("dice", data.get("dice", "secret"), Dice)
@@ -356,24 +352,20 @@ class _Reader:
         return config
 
     def knockout(self, data: dict[str, Any], per_game: int) -> dict[str, Any]:
-        """The knockout's settings (LEAGUE.md §7): `match_games` and `match_games_max` for
-        two-player games, `advance` for tables of 3-4."""
-        found: dict[str, Any] = {"seeding": self.choice("seeding", data.get("seeding", "order"), Seeding)}
-        if per_game == 2:
-            if "advance" in data:
-                raise self.fail("advance", "is for knockouts of 3-4 player tables; a two-player match has one winner")
-            games = self.whole("match_games", data.get("match_games", 1), 1)
-            found["match_games"] = games
-            if "match_games_max" in data:
-                found["match_games_max"] = self.whole("match_games_max", data["match_games_max"], games)
-        else:
-            for key in ("match_games", "match_games_max"):
-                if key in data:
-                    raise self.fail(key, f"is for two-player knockouts; a table of {per_game} plays one game")
-            advance = self.whole("advance", data.get("advance", 1), 1)
-            if advance >= per_game:
-                raise self.fail("advance", f"must be fewer than the {per_game} players of a table, not {advance}")
-            found["advance"] = advance
+        """The knockout's settings (LEAGUE.md §7), read and checked whatever the pairing
+        (only a knockout uses them): `match_games` and `match_games_max` for two-player
+        games, `advance` for tables of 3-4."""
+        games = self.whole("match_games", data.get("match_games", 1), 1)
+        found: dict[str, Any] = {
+            "seeding": self.choice("seeding", data.get("seeding", "order"), Seeding),
+            "match_games": games,
+        }
+        if "match_games_max" in data:
+            found["match_games_max"] = self.whole("match_games_max", data["match_games_max"], games)
+        advance = self.whole("advance", data.get("advance", 1), 1)
+        if per_game > 2 and advance >= per_game:
+            raise self.fail("advance", f"must be fewer than the {per_game} players of a table, not {advance}")
+        found["advance"] = advance
         return found
 
     def instant(self, key: str, value: object) -> int:

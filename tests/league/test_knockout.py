@@ -90,7 +90,7 @@ def test_a_table_ties_by_seed() -> None:
     ("extra", "key"),
     [
         ("rounds = 3\n", "rounds"),
-        ("advance = 1\n", "advance"),
+        ("advance = 0\n", "advance"),
         ('seeding = "luck"\n', "seeding"),
         ("match_games = 0\n", "match_games"),
         ("match_games = 3\nmatch_games_max = 2\n", "match_games_max"),
@@ -102,9 +102,9 @@ def test_bad_knockout_settings_are_refused_naming_the_key(extra: str, key: str) 
     assert refused.value.key == key
 
 
-def test_knockout_keys_need_a_knockout_and_promote_is_a_whole_number() -> None:
+def test_knockout_keys_are_checked_with_any_pairing_and_promote_is_a_whole_number() -> None:
     with pytest.raises(LeagueConfigError) as refused:
-        parse('name = "L"\ngame = "pikemen"\nplayers = 2\nmatch_games = 3\n', need_players=False)
+        parse('name = "L"\ngame = "pikemen"\nplayers = 2\nmatch_games = "3"\n', need_players=False)
     assert refused.value.key == "match_games"
     with pytest.raises(LeagueConfigError) as refused:
         parse('name = "L"\ngame = "pikemen"\nplayers = 2\npromote = -1\n', need_players=False)
