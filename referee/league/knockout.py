@@ -409,6 +409,7 @@ def bracket_json(
                         "seeds": list(match.seeds),
                         "points": [number_text(points) for points in match.points],
                         "games": [game.game for game in match.games],
+                        "finished": sum(1 for game in match.games if game.finished),
                         "goes_on": [names[seed] for seed in match.winners],
                         "bye": match.bye,
                         "walkover": match.walkover,
@@ -437,7 +438,7 @@ def bracket_lines(
                 lines.append(f"{title}: {match['players'][0]}: bye")
                 continue
             players = " - ".join(match["players"])
-            points = "-".join(match["points"]) if match["games"] else ""
+            points = "-".join(match["points"]) if match["finished"] else ""
             state = f" {points}" if points else ""
             went = ", ".join(match["goes_on"])
             if went:

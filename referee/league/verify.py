@@ -21,7 +21,7 @@ from typing import Any
 from referee import store
 from referee.judge.core import adjudicated_end
 from referee.league.close import ADJUDICATED_EVENT, close_entry, digest
-from referee.league.folder import read_log, schedule_round
+from referee.league.folder import LeagueRefused, read_log, schedule_round
 from referee.league.league_toml import Adjudication, LeagueConfig, load
 from referee.league.results import (
     GameResult,
@@ -156,7 +156,11 @@ class _Season:
             gone = withdrawn_in(before)
             numbers = frozenset(self.numbers[address] for address in gone if address in self.numbers)
             earlier = [game for game, _ in self.games.values() if game.round < number and game.legal]
-            planned = schedule_round(self.config, number, earlier, numbers, withdrawal_rounds(before))
+            try:
+                planned = schedule_round(self.config, number, earlier, numbers, withdrawal_rounds(before))
+            except LeagueRefused as refused:  # a knockout over (or stuck) before this round
+                self.out.append(f"round {number}: league.log pairs a round the rule does not make: {refused}")
+                continue
             addresses = {player.number: player.address for player in self.config.players}
             want = [tuple(addresses[seat] for seat in table.seats) for table in planned.tables]
             logged = [

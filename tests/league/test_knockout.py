@@ -183,3 +183,27 @@ def test_init_from_a_closed_league_seeds_by_its_ratings(tmp_path: Path) -> None:
         str(open_league),
     )
     assert code == 1 and "is not closed" in err and not (tmp_path / "y").exists()
+
+
+def test_a_withdrawn_player_loses_a_match_not_yet_played_by_walkover() -> None:
+    config = _config(4)
+    found = knockout.bracket(config, [], frozenset({4}))  # type: ignore[arg-type]
+    assert found.stages[0][0].winners == (1,) and found.stages[0][0].walkover
+    first = knockout.schedule(config, 1, [], frozenset({4}))  # type: ignore[arg-type]
+    assert [table.seats for table in first.tables] == [(2, 3)] and first.byes == (1,)
+    tables = _config(9, per_game=3)
+    seated = knockout.schedule(tables, 1, [], frozenset({9}))  # type: ignore[arg-type]
+    assert [table.seats for table in seated.tables] == [(3, 6, 7), (4, 5, 8)] and seated.byes == (1, 2)
+
+
+def test_verify_names_a_pairing_after_the_champion(tmp_path: Path) -> None:
+    folder = tmp_path / "k"
+    new_league(folder, "Ann Bo", "--game", "pikemen", "--players", "2", "--pairing", "knockout")
+    play_season(folder, by_order("Ann Bo"), close=False)
+    log = folder / "league.log"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    pairing = json.loads(lines[0])
+    pairing["round"] = 2
+    log.write_text("\n".join([*lines, json.dumps(pairing)]) + "\n", encoding="utf-8")
+    code, out, _ = run("league", "verify", str(folder))
+    assert code == 1 and "round 2: league.log pairs a round the rule does not make: T: the knockout is over" in out
