@@ -35,7 +35,7 @@ from referee.league.league_toml import LeagueConfig, Pairing
 from referee.league.results import GameResult
 
 if TYPE_CHECKING:
-    from referee.league.standings import Table
+    from referee.league.standings import Row, Table
 
 SEED = "seed"
 """The tie-break column of a knockout's table: the players' seeds (the table is in bracket order)."""
@@ -350,7 +350,7 @@ def table(
         (row for row in counted.rows if row.address in numbers),
         key=lambda row: (place(numbers[row.address]), numbers[row.address]),
     )
-    ranked = []
+    ranked: list[Row] = []
     for index, row in enumerate(rows):
         seed = numbers[row.address]
         rank = ranked[-1].rank if ranked and place(numbers[ranked[-1].address]) == place(seed) else index + 1
