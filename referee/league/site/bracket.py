@@ -32,15 +32,17 @@ def bracket_page(site: Site, shown: Mapping[str, Any]) -> str:
         )
     champion = shown.get("champion")
     if champion is not None:
-        text = f"{esc(say('The champion:'))} {bdi(champion)}"
+        said = say("The champion:")
+        text = f"{esc(said)} {bdi(champion)}"
     else:
         text = esc(say("The champion is not known yet."))
+    word = say("bracket")
     body = [
-        f"<h1>{bdi(site.config.name)}: {esc(say('bracket'))}</h1>",
+        f"<h1>{bdi(site.config.name)}: {esc(word)}</h1>",
         f'<p class="champion">{text}</p>',
         f'<div class="bracket" style="{_COLUMNS}">' + "".join(columns) + "</div>",
     ]
-    return layout(site, f"{site.config.name}: {say('bracket')}", [("index.html", site.config.name)], "\n".join(body))
+    return layout(site, f"{site.config.name}: {word}", [("index.html", site.config.name)], "\n".join(body))
 
 
 def _match(site: Site, match: Mapping[str, Any], bye: str, goes_on: str) -> str:
