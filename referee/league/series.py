@@ -21,6 +21,7 @@ import shutil
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -364,7 +365,7 @@ def _build(
             entry = {**origin, "seasons": seasons, "division": division.folder or None}
             line = json.dumps(entry, ensure_ascii=False, sort_keys=True)
             store.create_atomically(folder / LOG_FILE, line + "\n")
-            mails += len(write(folder, _mails(config, division, len(texts), texts, now, sender), now))
+            mails += len(write(folder, _mails(config, division, now, sender), now))
         from referee.store.ops import fsync_folder
 
         for division, _ in texts:
@@ -385,14 +386,7 @@ def _build(
     return Made(into, tuple(division for division, _ in texts), mails)
 
 
-def _mails(
-    config: LeagueConfig,
-    division: Division,
-    count: int,
-    texts: Sequence[tuple[Division, str]],
-    now: int,
-    sender: str,
-) -> list[Any]:
+def _mails(config: LeagueConfig, division: Division, now: int, sender: str) -> list[EmailMessage]:
     """Each player's mail: their division, how they came there, the other players."""
     others = [player.name for player in config.players]
     mails = []
@@ -416,7 +410,6 @@ def _mails(
         )
         subject = say("{league}: your division for the next season", league=config.name)
         mails.append(message(sender, player.address, player.name, subject, body, now))
-    del count, texts
     return mails
 
 
