@@ -68,6 +68,12 @@ def test_two_seasons_of_two_divisions_then_a_knockout_cup(tmp_path: Path) -> Non
     assert "You are relegated." in mails_to(low, "Cy")[0][1]
     assert "Welcome: you are new to the series." in mails_to(low, "Ivy")[0][1]
     assert mails_to(low, "Hal") == [] and mails_to(top, "Hal") == []
+    for folder, names in ((top, "Ann Bo Ed Flo"), (low, "Cy Di Gus Ivy")):
+        for player in names.split():  # one mail each: the division, its players
+            [(subject, body)] = mails_to(folder, player)
+            assert subject == f"2027: {folder.name}: your division for the next season"
+            assert body.startswith(f"2027: {folder.name} (pikemen) is the next season: you play in it.")
+            assert "Its players:\n" + "".join(f"  {name}\n" for name in names.split()) in body
     # the second season, and the third made from it: the chain goes on
     play_season(top, by_order("Flo Ed Bo Ann"))
     play_season(low, by_order("Ivy Gus Di Cy"))
@@ -187,3 +193,23 @@ def test_a_run_failing_half_way_leaves_no_newdir_and_a_rerun_makes_it(
     code, _, err = run("league", "next", str(premier), str(second), "--into", str(into), "--now", AT)
     assert code == 0, err
     assert not stale.exists() and sorted(p.name for p in into.iterdir()) == ["premier", "second"]
+
+
+def test_groups_then_a_play_off_of_the_top_three_at_one_table(tmp_path: Path) -> None:
+    groups = tmp_path / "groups"
+    new_league(groups, "Ann Bo Cy Di Ed Flo", "--game", "pikemen", "--players", "3", "--rounds", "2")
+    play_season(groups, by_order("Flo Ed Di Cy Bo Ann"))
+    code, out, _ = run("league", "standings", str(groups), "--json")
+    ranked = [row["player"] for row in json.loads(out)["rows"]]
+    playoff = tmp_path / "playoff"
+    code, _, err = run("league", "next", str(groups), "--into", str(playoff), "--stage", "knockout", "--top", "3")
+    assert code == 0, err
+    assert _players(playoff) == ranked[:3]
+    play_season(playoff, by_order(" ".join(reversed(ranked[:3]))))  # the third seed wins the final
+    shown = json.loads(run("league", "standings", str(playoff), "--json")[1])
+    assert shown["bracket"]["champion"] == ranked[2] and len(shown["bracket"]["rounds"]) == 1
+    assert "from 1 of 1 seasons checked" in _verified(playoff)
+    code, _, err = run(
+        "league", "next", str(groups), "--into", str(tmp_path / "x"), "--stage", "knockout", "--top", "2"
+    )
+    assert code == 2 and "--top: between 3 and the 6 players" in err
