@@ -122,6 +122,8 @@ class Bracket:
     stuck: str | None = None
     reached: Mapping[int, int] = field(default_factory=dict)
     """Each seed -> the bracket round it reached (a bye's round counts as reached)."""
+    first_steps: Mapping[int, int] = field(default_factory=dict)
+    """Each bracket round -> the pairing step that began it (its byes are that step's)."""
 
     def __repr__(self) -> str:
         return f"Bracket({len(self.stages)} rounds, next step {self.next_step}, champion {self.champion})"
@@ -143,6 +145,7 @@ class _Walk:
         self.two = config.players_per_game == 2
         self.numbers = {player.address: player.number for player in config.players}
         self.withdrawn = withdrawn
+        self.firsts: dict[int, int] = {}
         self.by_step: dict[int, list[GameResult]] = {}
         for game in sorted(games, key=lambda g: (g.round, g.table)):
             if game.legal:
@@ -223,6 +226,7 @@ class _Walk:
         stage = 1
         while True:
             self.final = len(seeded) == 1
+            self.firsts[stage] = step
             matches = [self.decide(Match(stage, index, seeds)) for index, seeds in enumerate(seeded, start=1)]
             for match in matches:
                 for seed in match.seeds:
@@ -282,7 +286,9 @@ def _points(match: Match, numbers: Mapping[str, int]) -> tuple[Fraction, ...]:
 def bracket(config: LeagueConfig, games: Sequence[GameResult], withdrawn: frozenset[int] = frozenset()) -> Bracket:
     """The knockout of `config` as `games` have played it (`withdrawn`: the seeds of the
     players who withdrew: a walkover for their opponent in a match not yet decided)."""
-    return _Walk(config, games, withdrawn).walk()
+    walk = _Walk(config, games, withdrawn)
+    found = walk.walk()
+    return dataclasses.replace(found, first_steps=dict(walk.firsts))
 
 
 def schedule(
@@ -355,7 +361,23 @@ def table(
         seed = numbers[row.address]
         rank = ranked[-1].rank if ranked and place(numbers[ranked[-1].address]) == place(seed) else index + 1
         ranked.append(dataclasses.replace(row, rank=rank, byes=byes.get(seed, 0), tiebreak=Fraction(seed)))
-    return Table(tuple(ranked), SEED, counted.finished, counted.ongoing, {})
+    return Table(tuple(ranked), SEED, counted.finished, counted.ongoing, bye_steps(config, found, games))
+
+
+def bye_steps(config: LeagueConfig, found: Bracket, games: Sequence[GameResult]) -> dict[int, tuple[str, ...]]:
+    """Each pairing step that began a bracket round with byes (or walkovers before any game)
+    -> those players' addresses in seed order: what the site's rounds show as byes."""
+    addresses = {player.number: player.address for player in config.players}
+    paired = {game.round for game in games}
+    steps: dict[int, set[int]] = {}
+    for matches in found.stages:
+        step = found.first_steps.get(matches[0].stage)
+        if step is None or step not in paired:
+            continue
+        for match in matches:
+            if match.bye or (match.walkover and not match.games):
+                steps.setdefault(step, set()).update(match.winners or match.seeds)
+    return {step: tuple(addresses[seed] for seed in sorted(seeds)) for step, seeds in sorted(steps.items())}
 
 
 def stages_for(config: LeagueConfig) -> int:

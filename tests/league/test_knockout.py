@@ -207,3 +207,12 @@ def test_verify_names_a_pairing_after_the_champion(tmp_path: Path) -> None:
     log.write_text("\n".join([*lines, json.dumps(pairing)]) + "\n", encoding="utf-8")
     code, out, _ = run("league", "verify", str(folder))
     assert code == 1 and "round 2: league.log pairs a round the rule does not make: T: the knockout is over" in out
+
+
+def test_the_byes_of_a_bracket_round_are_its_first_pairings() -> None:
+    config = _config(5)
+    played = [_game(1, 1, (4, 5), (1, 2))]
+    table = knockout.table(config, played)  # type: ignore[arg-type]
+    assert table.byes == {1: ("p1@example.org", "p2@example.org", "p3@example.org")}
+    assert [row.byes for row in sorted(table.rows, key=lambda row: row.address)] == [1, 1, 1, 0, 0]
+    assert knockout.schedule(config, 2, played).byes == ()  # type: ignore[arg-type]

@@ -39,6 +39,8 @@ def test_the_bracket_page_shows_every_round_escaped(cup: Path) -> None:
     assert "Round 3 (final)" in page and "The champion: <bdi>" in page
     assert page.count("(goes on)") == 1 + 2 + 1 and page.count(">bye</div>") == 3
     assert '<a href="bracket.html">' in (cup / "index.html").read_text(encoding="utf-8")
+    byes = (cup / "round-1.html").read_text(encoding="utf-8").split('<p class="byes">Bye: ')[1].split("</p>")[0]
+    assert byes.count('class="player"') == 3  # seeds 1-3 (4 v 5 plays)
 
 
 @pytest.mark.browser
