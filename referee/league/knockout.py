@@ -380,6 +380,18 @@ def bye_steps(config: LeagueConfig, found: Bracket, games: Sequence[GameResult])
     return {step: tuple(addresses[seed] for seed in sorted(seeds)) for step, seeds in sorted(steps.items())}
 
 
+def last_step(
+    config: LeagueConfig, games: Sequence[GameResult], withdrawn: Mapping[str, int] | None, rounds: int
+) -> int:
+    """The league's last round for `tick`'s season's end: `rounds` (`total_rounds`) for a
+    league that is no knockout; for a knockout the step of its final once the champion is
+    known, else one past the most it can take (the season is not over)."""
+    if not config.is_knockout:
+        return rounds
+    found = bracket(config, games, _gone(config, withdrawn))
+    return found.next_step - 1 if found.champion is not None else most_steps(config) + 1
+
+
 def stages_for(config: LeagueConfig) -> int:
     """How many bracket rounds the knockout of `config` has (at most)."""
     count = len(config.players)

@@ -216,3 +216,19 @@ def test_the_byes_of_a_bracket_round_are_its_first_pairings() -> None:
     assert table.byes == {1: ("p1@example.org", "p2@example.org", "p3@example.org")}
     assert [row.byes for row in sorted(table.rows, key=lambda row: row.address)] == [1, 1, 1, 0, 0]
     assert knockout.schedule(config, 2, played).byes == ()  # type: ignore[arg-type]
+
+
+def test_tick_tells_everyone_the_champion_once_the_final_is_played(tmp_path: Path) -> None:
+    from tests.helpers.series import mails_to
+
+    folder = tmp_path / "k"
+    new_league(folder, "Ann Bo Cy", "--game", "pikemen", "--players", "2", "--pairing", "knockout")
+    run("league", "pair", str(folder), "--now", AT)
+    code, out, err = run("league", "tick", str(folder), "--now", AT)
+    assert code == 0 and "season" not in out, err  # round 1 (Bo - Cy) is being played: not over
+    play_season(folder, by_order("Cy Bo Ann"), close=False)
+    code, out, err = run("league", "tick", str(folder), "--now", AT)
+    assert code == 0, err
+    for name in ("Ann", "Bo", "Cy"):
+        subjects = [subject for subject, _ in mails_to(folder, name) if "the season is over" in subject]
+        assert subjects == ["T: the season is over, champion Cy"], (name, out)
