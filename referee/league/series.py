@@ -260,7 +260,7 @@ def next_season(
 
 def closed_of(division: Division, closed: Sequence[Closed]) -> Closed:
     """The closed league whose settings a new division takes: the one of the same place."""
-    return next((season for season in closed if season.folder.name == division.folder), closed[0])
+    return next((season for season in closed if season.folder.resolve().name == division.folder), closed[0])
 
 
 def _divisions(closed: Sequence[Closed], added: Sequence[tuple[str, str]], base: str) -> list[Division]:
