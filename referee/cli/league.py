@@ -107,15 +107,29 @@ def init(
         int | None, typer.Option("--rounds", help="Rounds (required for groups and swiss).", metavar="R")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="The league's name (default: the folder's).")] = None,
+    seeded_from: Annotated[
+        str | None,
+        typer.Option("--from", help="A knockout's players, seeded by this closed league's ratings.", metavar="CLOSED"),
+    ] = None,
 ) -> None:
-    """Write DIR/league.toml for a new league; it never overwrites one.
+    """Write DIR/league.toml for a new league; it never overwrites one. With --pairing
+    knockout --from CLOSED, its players are those of the closed league CLOSED (withdrawn
+    ones left out), in the order of their final ratings (seeding = "rating").
 
     Example: referee league init autumn --game nika --players 4 --rounds 6 --time-control 7d+1d/14d
     """
     from referee.league import folder as league
 
     with _boundary():
+        if seeded_from is not None:
+            from referee.league import series
+
+            closed = series.seeding_from(Path(seeded_from), pairing)
         path = league.init(Path(folder), game, players, time_control, pairing, rounds, name)
+        if seeded_from is not None:
+            series.seed(path, closed)
+            out(f"wrote {path}: {len(closed.order)} players seeded by the ratings of {closed.config.name}")
+            return
         out(f"wrote {path}: add players with referee league add {folder} ADDRESS --name NAME")
 
 
@@ -298,14 +312,30 @@ def standings(
         result = table.standings(config, games, league.log_order(log), withdrawal_rounds(log))
         final = any(entry.get("event") == "close" for entry in log)
         if json_output:
-            out(json_line(table.as_json(config, result, final=final)))
+            shown = table.as_json(config, result, final=final)
+            if config.is_knockout:  # the bracket (LEAGUE.md §7)
+                from referee.league.knockout import bracket_json
+
+                shown["bracket"] = bracket_json(config, games, withdrawal_rounds(log))
+            out(json_line(shown))
         elif csv_output:
+            text = table.as_csv(result, final=final)
+            if config.is_knockout:
+                from referee.league.knockout import bracket_json, with_reached_csv
+
+                reached = bracket_json(config, games, withdrawal_rounds(log))["reached"]
+                text = with_reached_csv(text, result, reached)  # type: ignore[arg-type]
             sys.stdout.flush()
-            sys.stdout.buffer.write(table.as_csv(result, final=final).encode("utf-8"))
+            sys.stdout.buffer.write(text.encode("utf-8"))
             sys.stdout.buffer.flush()
         else:
             for line in table.as_text(config, result, final=final):
                 out(line)
+            if config.is_knockout:
+                from referee.league.knockout import bracket_lines
+
+                for line in bracket_lines(config, games, withdrawal_rounds(log)):
+                    out(line)
         _judged(games)
 
 

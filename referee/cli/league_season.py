@@ -70,10 +70,18 @@ def adjudicate(
 def verify(
     path: Annotated[str, typer.Argument(help="The league folder, or its league-archive.zip.", metavar="PATH")],
     json_output: JsonOption = False,
+    chain: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--chain", help="A closed season its `from` line names (folder or archive; repeatable).", metavar="PATH"
+        ),
+    ] = None,
 ) -> None:
     """Recompute the season from its records and league.log alone: every game legal with
     the Round, Table and seats of its pairing line; each round's pairing as the rule gives
-    it; every adjudication; the standings and ratings; the close's digest. Prints
+    it; every adjudication; the standings and ratings; the close's digest; a season made
+    by league next: the closed seasons its `from` line names, where given (--chain) or
+    found at the folder the line records, each verified and with the digest named. Prints
     `verified: ...` (exit 0), else one line per difference (exit 1).
 
     Example: referee league verify league-archive.zip
@@ -81,7 +89,7 @@ def verify(
     from referee.league.verify import verify as check_season
 
     with _boundary():
-        found = check_season(Path(path))
+        found = check_season(Path(path), [Path(item) for item in chain or ()])
         if json_output:
             out(json_line(found.as_json()))
         elif found.ok:

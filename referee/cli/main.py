@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NoReturn
 # isort: off
 # Registration order is --help's order: the commands over records, then live games, then the rest.
 from referee.cli import record_commands, bench_command, play_commands, queue_commands, mail_commands, league
-from referee.cli import league_season, archive, environment
+from referee.cli import league_season, league_series, archive, environment
 
 # isort: on
 from referee.cli.app import app as app
@@ -30,6 +30,7 @@ COMMANDS = (
     mail_commands,
     league,
     league_season,
+    league_series,
     archive,
     environment,
 )

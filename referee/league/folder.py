@@ -19,8 +19,8 @@ from referee import store
 from referee.errors import BusyError, UsageError
 from referee.games import registry, seats
 from referee.games.api import GameInfo
+from referee.league import knockout, pairing
 from referee.league import notify as notify_module
-from referee.league import pairing
 from referee.league.league_toml import (
     CONFIG_FILE,
     Dice,
@@ -183,6 +183,12 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         "# auto_leave = false  # true: tick spends a flagged player's leave_days instead of timing them out",
         '# ends = "2027-03-01T00:00:00Z"  # the season\'s closing instant (league close); none: close with --force',
         '# adjudication = "none"  # how league close decides unfinished games: "none", "draw", "score", "gm"',
+        "# promote = 0  # league next: the top 0 of this division go up one (LEAGUE.md §7)",
+        "# relegate = 0  # league next: the bottom 0 of this division go down one",
+        '# seeding = "order"  # pairing = "knockout": seeds in league.toml order; "rating": init --from CLOSED',
+        '# match_games = 1  # pairing = "knockout", two-player games: the games of a match',
+        "# match_games_max = 3  # a tied match goes on one game at a time up to this (match_games + 2)",
+        '# advance = 1  # pairing = "knockout", tables of 3-4: how many of each table go on',
         "# tell_players = false  # true: what the game master writes with play (no --as) is mailed to the players",
         '# lang = "en"  # the language of the players\' mails (a player\'s own: lang in its table): "en", "es"',
         '# notify = []  # Apprise URLs told every notice, e.g. ["json://host/path"]; a player\'s own: in its table',
@@ -266,6 +272,8 @@ class Paired:
 def total_rounds(config: LeagueConfig) -> int:
     if config.rounds is not None:
         return config.rounds
+    if config.pairing is Pairing.KNOCKOUT:
+        return knockout.most_steps(config)
     cycle = pairing.cycle_rounds(len(config.players))
     return cycle * (2 if config.pairing is Pairing.DOUBLE_ROUND_ROBIN else 1)
 
@@ -280,6 +288,11 @@ def schedule_round(
     """Round `number` of the league as §3 pairs it (Swiss from the standings of `games`);
     `withdrawn`: the numbers of the players who withdrew (docs/league.md, "The roster")."""
     count = len(config.players)
+    if config.pairing is Pairing.KNOCKOUT:  # the bracket's next step (LEAGUE.md §7)
+        try:
+            return knockout.schedule(config, number, games, withdrawn)
+        except knockout.KnockoutStuck as stuck:
+            raise LeagueRefused(str(stuck)) from None
     if config.pairing is Pairing.SWISS:
         return _swiss_round(config, number, games, withdrawn, gone_since)
     if config.players_per_game == 2:

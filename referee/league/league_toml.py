@@ -47,6 +47,15 @@ class Pairing(StrEnum):
     ROUND_ROBIN = "round-robin"
     DOUBLE_ROUND_ROBIN = "double-round-robin"
     SWISS = "swiss"
+    KNOCKOUT = "knockout"
+
+
+class Seeding(StrEnum):
+    """How a knockout's seeds are drawn (LEAGUE.md §7): `league.toml` order, or the ratings
+    of a closed league (`league init --from CLOSED` writes the players in that order)."""
+
+    ORDER = "order"
+    RATING = "rating"
 
 
 class Adjudication(StrEnum):
@@ -127,6 +136,18 @@ class LeagueConfig:
     lang: str = "en"
     """The league's language (`lang = "es"`): its site, and every player's mail unless the
     player's own `lang` says otherwise (docs/languages.md)."""
+    promote: int = 0
+    """The top `promote` of this division go up one in `league next` (LEAGUE.md §7)."""
+    relegate: int = 0
+    """The bottom `relegate` of this division go down one in `league next`."""
+    seeding: Seeding = field(default_factory=lambda: Seeding.ORDER)
+    """A knockout's seeds: the players' order in `league.toml` is the seed order either way."""
+    match_games: int = 1
+    """A two-player knockout's match: this many games, seats alternating."""
+    match_games_max: int | None = None
+    """A tied match goes on one game at a time up to this many (None: match_games + 2)."""
+    advance: int = 1
+    """A knockout of 3-4 player games: the top `advance` of each table go on."""
 
     def lang_of(self, address: str) -> str:
         """The language a player (by address) reads: their own, else the league's."""
@@ -149,7 +170,16 @@ class LeagueConfig:
     @property
     def is_groups(self) -> bool:
         """A round robin of 3-4 player games: balanced groups, `rounds` rounds."""
-        return self.pairing is not Pairing.SWISS and self.players_per_game > 2
+        return self.pairing not in (Pairing.SWISS, Pairing.KNOCKOUT) and self.players_per_game > 2
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.pairing is Pairing.KNOCKOUT
+
+    @property
+    def most_match_games(self) -> int:
+        """How many games a two-player knockout match may last (`match_games_max`)."""
+        return self.match_games_max if self.match_games_max is not None else self.match_games + 2
 
     def player(self, address: str) -> LeaguePlayer | None:
         wanted = address.lower()
@@ -176,8 +206,16 @@ KNOWN_KEYS = (
     "adjudication",
     "auto_leave",
     "lang",
+    "promote",
+    "relegate",
+    "seeding",
+    "match_games",
+    "match_games_max",
+    "advance",
     "player",
 )
+KNOCKOUT_KEYS = ("seeding", "match_games", "match_games_max", "advance")
+"""The keys only a knockout uses (read and checked with any pairing)."""
 PLAYER_KEYS = ("name", "address")
 PLAYER_OPTIONAL_KEYS = ("notify", "lang")
 MAX_NOTIFY_URL = 2000
@@ -266,7 +304,9 @@ class _Reader:
         rounds = self.whole("rounds", data["rounds"], 1) if "rounds" in data else None
         if per_game > 2 and pairing is Pairing.DOUBLE_ROUND_ROBIN:
             raise self.fail("pairing", f'"double-round-robin" is for two-player games, not {per_game} per game')
-        if rounds is None and (pairing is Pairing.SWISS or per_game > 2):
+        if pairing is Pairing.KNOCKOUT and rounds is not None:
+            raise self.fail("rounds", "a knockout's rounds follow from its bracket: remove rounds")
+        if rounds is None and pairing is not Pairing.KNOCKOUT and (pairing is Pairing.SWISS or per_game > 2):
             raise self.fail("rounds", f"is required with {per_game} players per game and {pairing.value} pairing")
         dice = self.choice("dice", data.get("dice", "secret"), Dice)
         digest = self.choice("digest", data.get("digest", "every-move"), Digest)
@@ -297,6 +337,9 @@ class _Reader:
             adjudication=self.adjudication(data.get("adjudication", "none"), info, per_game),
             auto_leave=self.flag("auto_leave", data.get("auto_leave", False)),
             lang=self.lang("lang", data.get("lang", "en")),
+            promote=self.whole("promote", data.get("promote", 0), 0),
+            relegate=self.whole("relegate", data.get("relegate", 0), 0),
+            **self.knockout(data, per_game),
         )
         if need_players and per_game == 2 and pairing is not Pairing.SWISS and rounds is not None:
             from referee.league.pairing import cycle_rounds
@@ -307,6 +350,23 @@ class _Reader:
                     "rounds", f"a {pairing.value} of {len(players)} players has {most} rounds, not {rounds}"
                 )
         return config
+
+    def knockout(self, data: dict[str, Any], per_game: int) -> dict[str, Any]:
+        """The knockout's settings (LEAGUE.md §7), read and checked whatever the pairing
+        (only a knockout uses them): `match_games` and `match_games_max` for two-player
+        games, `advance` for tables of 3-4."""
+        games = self.whole("match_games", data.get("match_games", 1), 1)
+        found: dict[str, Any] = {
+            "seeding": self.choice("seeding", data.get("seeding", "order"), Seeding),
+            "match_games": games,
+        }
+        if "match_games_max" in data:
+            found["match_games_max"] = self.whole("match_games_max", data["match_games_max"], games)
+        advance = self.whole("advance", data.get("advance", 1), 1)
+        if per_game > 2 and advance >= per_game:
+            raise self.fail("advance", f"must be fewer than the {per_game} players of a table, not {advance}")
+        found["advance"] = advance
+        return found
 
     def instant(self, key: str, value: object) -> int:
         """An instant: a TOML date-time with its offset, or a string as TIME.md writes one."""

@@ -117,6 +117,10 @@ def standings(
     """The table of the league from its games (illegal ones left out: the caller names them);
     `withdrawn`: a withdrawn player's address -> the first round paired after it withdrew,
     from which it has no more byes (`results.withdrawal_rounds` of league.log)."""
+    if config.pairing is Pairing.KNOCKOUT:  # ranked by the bracket (LEAGUE.md §7)
+        from referee.league.knockout import table
+
+        return table(config, games, log_order, withdrawn)
     counted = [game for game in games if game.legal]
     lines: dict[str, _Line] = {player.address: _Line(player.name) for player in config.players}
     for game in counted:

@@ -537,7 +537,9 @@ class _Run:
 
         if any(entry.get("event") == "season-over" for entry in self.log):
             return
-        last = total_rounds(self.config)
+        from referee.league.knockout import last_step  # a knockout is over with its final (LEAGUE.md §7)
+
+        last = last_step(self.config, [g.result for g in games], withdrawal_rounds(self.log), total_rounds(self.config))
         if not games or max(game.round_number for game in games) < last:
             return
         if not all(game.result.finished for game in games):

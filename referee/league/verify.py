@@ -21,7 +21,7 @@ from typing import Any
 from referee import store
 from referee.judge.core import adjudicated_end
 from referee.league.close import ADJUDICATED_EVENT, close_entry, digest
-from referee.league.folder import read_log, schedule_round
+from referee.league.folder import LeagueRefused, read_log, schedule_round
 from referee.league.league_toml import Adjudication, LeagueConfig, load
 from referee.league.results import (
     GameResult,
@@ -46,6 +46,8 @@ class Verified:
     rounds: int
     standings: str
     differences: tuple[str, ...] = field(default=())
+    chained: tuple[int, int] = (0, 0)
+    """The closed seasons of a `from` line (LEAGUE.md §7): how many it names, how many were checked."""
 
     @property
     def ok(self) -> bool:
@@ -55,7 +57,9 @@ class Verified:
         return f"Verified({self.games} games, {self.rounds} rounds, {len(self.differences)} differences)"
 
     def summary(self) -> str:
-        return f"verified: {self.games} games, {self.rounds} rounds, standings {self.standings}"
+        named, checked = self.chained
+        chain = f"; from {checked} of {named} seasons checked" if named else ""
+        return f"verified: {self.games} games, {self.rounds} rounds, standings {self.standings}{chain}"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -64,17 +68,19 @@ class Verified:
             "rounds": self.rounds,
             "standings": self.standings,
             "differences": list(self.differences),
+            "chain": {"seasons": self.chained[0], "checked": self.chained[1]},
         }
 
 
-def verify(path: Path) -> Verified:
-    """Verify the league folder `path`, or its archive (a `.zip`)."""
+def verify(path: Path, chain: Sequence[Path] = ()) -> Verified:
+    """Verify the league folder `path`, or its archive (a `.zip`); `chain`: the closed
+    seasons its `from` line names (folders or archives; else looked for where it says)."""
     if path.is_file():
         from referee.league.public_archive import unpacked
 
         with tempfile.TemporaryDirectory(prefix="referee-verify-") as scratch, unpacked(path, Path(scratch)) as folder:
-            return _verify(folder)
-    return _verify(path)
+            return _verify(folder, chain)
+    return _verify(path, chain)
 
 
 class _Season:
@@ -150,7 +156,11 @@ class _Season:
             gone = withdrawn_in(before)
             numbers = frozenset(self.numbers[address] for address in gone if address in self.numbers)
             earlier = [game for game, _ in self.games.values() if game.round < number and game.legal]
-            planned = schedule_round(self.config, number, earlier, numbers, withdrawal_rounds(before))
+            try:
+                planned = schedule_round(self.config, number, earlier, numbers, withdrawal_rounds(before))
+            except LeagueRefused as refused:  # a knockout over (or stuck) before this round
+                self.out.append(f"round {number}: league.log pairs a round the rule does not make: {refused}")
+                continue
             addresses = {player.number: player.address for player in self.config.players}
             want = [tuple(addresses[seat] for seat in table.seats) for table in planned.tables]
             logged = [
@@ -232,8 +242,13 @@ def _written(replay: Any) -> tuple[str, str] | None:
     return None
 
 
-def _verify(folder: Path) -> Verified:
+def _verify(folder: Path, chain: Sequence[Path] = ()) -> Verified:
+    from referee.league.series import chain as follow
+    from referee.league.series import named_seasons
+
     season = _Season(folder)
+    checked, differences = follow(folder, season.log, chain)
+    season.out.extend(differences)
     season.legal()
     season.made()
     season.pairings()
@@ -244,4 +259,6 @@ def _verify(folder: Path) -> Verified:
 
     table = standings(season.config, results, log_order(log), withdrawal_rounds(log))
     found = season.closed(table)
-    return Verified(len(season.games), len(season.lines), found, tuple(season.out))
+    return Verified(
+        len(season.games), len(season.lines), found, tuple(season.out), (named_seasons(season.log), checked)
+    )

@@ -102,7 +102,7 @@ BASE = 'name = "Club"\ngame = "pikemen"\nplayers = 2\n'
         (BASE + 'variant = "warpspawn"\n' + PLAYERS, "variant", "pikemen has the variants standard"),
         (BASE + 'time_control = "7 days"\n' + PLAYERS, "time_control", "not a time control"),
         (BASE + "time_control = 7\n" + PLAYERS, "time_control", "must be a string"),
-        (BASE + 'pairing = "knockout"\n' + PLAYERS, "pairing", '"round-robin", "double-round-robin", "swiss"'),
+        (BASE + 'pairing = "ladder"\n' + PLAYERS, "pairing", '"double-round-robin", "swiss", "knockout"'),
         (BASE + 'pairing = "swiss"\n' + PLAYERS, "rounds", "is required"),
         ('name = "C"\ngame = "pikemen"\nplayers = 3\n' + PLAYERS, "rounds", "is required"),
         (

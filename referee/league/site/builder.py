@@ -61,7 +61,7 @@ class Built:
 
 
 _OWN = re.compile(
-    r"(?:index|round-[1-9][0-9]*|player-[1-9][0-9]*|r[1-9][0-9]*-t[1-9][0-9]*(?:-replay)?)\.html|feed\.xml|league-archive\.zip"
+    r"(?:index|bracket|round-[1-9][0-9]*|player-[1-9][0-9]*|r[1-9][0-9]*-t[1-9][0-9]*(?:-replay)?)\.html|feed\.xml|league-archive\.zip"
 )
 _TEMPORARY = re.compile(r"\.(.+)\.tmp-[0-9a-f]{8}")
 
@@ -161,6 +161,11 @@ def build(folder: Path, out: Path) -> Built:
     results = [item.result for item in games]
     site = _site_of(config, log, games, results)
     rendered, kept = _rendered(site, read.fresh, old_pages)
+    if config.is_knockout:  # the bracket's page (LEAGUE.md §7)
+        from referee.league.knockout import bracket_json
+        from referee.league.site.bracket import BRACKET, bracket_page
+
+        rendered[BRACKET] = bracket_page(site, bracket_json(config, results, withdrawal_rounds(log)))
     rendered[feed.FEED_FILE] = _feed(folder, site)
     written, new_pages, unchanged = _written(out, rendered, kept, old_pages)
     removed = sorted(set(old_pages) - set(new_pages))

@@ -268,6 +268,8 @@ def index_page(site: Site) -> str:
         f'<p class="standing">{_standing(site, say)}</p>',
         standings_table(site),
     ]
+    if config.is_knockout:
+        body.append('<p><a href="bracket.html">' + esc(say("The bracket")) + "</a></p>")
     if site.current:
         heading = esc(say("Round {round}", round=site.current))
         page = esc(say("(page)"))
