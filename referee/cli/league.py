@@ -321,7 +321,8 @@ def standings(
         elif csv_output:
             text = table.as_csv(result, final=final)
             if config.is_knockout:
-                from referee.league.knockout import bracket_json, with_reached_csv
+                from referee.league.knockout import bracket_json
+                from referee.league.standings import with_reached_csv
 
                 reached = bracket_json(config, games, withdrawal_rounds(log))["reached"]
                 text = with_reached_csv(text, result, reached)  # type: ignore[arg-type]

@@ -28,6 +28,7 @@ from referee.judge.core import adjudicated_end
 from referee.league.folder import LeagueRefused, append_log, league_lock, log_order, read_log
 from referee.league.league_toml import Adjudication, LeagueConfig, load
 from referee.league.notify import OUTBOX, message, write
+from referee.league.points import points_text
 from referee.league.results import (
     GameResult,
     aliases,
@@ -37,7 +38,7 @@ from referee.league.results import (
     renamed_game,
     withdrawal_rounds,
 )
-from referee.league.standings import Table, as_text, points_text, row_values, standings
+from referee.league.standings import Table, as_text, row_values, standings
 from referee.notation.timing import format_instant
 
 CLOSE_EVENT = "close"

@@ -1,5 +1,5 @@
 """Knockout leagues (`pairing = "knockout"`, LEAGUE.md §7): the bracket, its matches and
-tables, who goes on, and the table that `standings` shows.
+tables, who goes on, and the bracket that `standings` shows (its table: standings.py).
 
 The seeds are the players' numbers: `league.toml` lists them in seed order (`seeding =
 "order"`: as the game master wrote them; `"rating"`: as `league init --from CLOSED` or
@@ -28,14 +28,11 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from referee.league import pairing
-from referee.league.league_toml import LeagueConfig, Pairing
+from referee.league.league_toml import LeagueConfig
+from referee.league.points import game_points, number_text
 from referee.league.results import GameResult
-
-if TYPE_CHECKING:
-    from referee.league.standings import Row, Table
 
 SEED = "seed"
 """The tie-break column of a knockout's table: the players' seeds (the table is in bracket order)."""
@@ -270,8 +267,6 @@ def _with_games(match: Match, games: Sequence[GameResult], seeds_of: Callable[[G
 
 
 def _points(match: Match, numbers: Mapping[str, int]) -> tuple[Fraction, ...]:
-    from referee.league.standings import game_points
-
     totals = dict.fromkeys(match.seeds, Fraction(0))
     for game in match.games:
         if not game.finished:
@@ -324,44 +319,6 @@ def schedule(
             seats = (high, low) if index % 2 == 1 else (low, high)
             tables.append(pairing.Table(len(tables) + 1, seats))
     return pairing.Round(number, tuple(tables), tuple(sorted(byes)), bye_scores=False)
-
-
-def table(
-    config: LeagueConfig,
-    games: Sequence[GameResult],
-    log_order: Mapping[str, int] | None = None,
-    withdrawn: Mapping[str, int] | None = None,
-) -> Table:
-    """The standings of a knockout: every player's games, points and ratings as §4 counts
-    them, ranked by the bracket round reached (the champion first; players out in the same
-    round share a rank, listed by seed), the tie-break column their seed."""
-    from referee.league.standings import Table, standings
-
-    numbers = {player.address: player.number for player in config.players}
-    gone = frozenset(numbers[address] for address in (withdrawn or {}) if address in numbers)
-    found = bracket(config, games, gone)
-    plain = dataclasses.replace(config, pairing=Pairing.SWISS)
-    nobody = {player.address: 0 for player in config.players}  # no byes counted: a knockout's bye is worth nothing
-    counted = standings(plain, games, log_order, nobody)
-    byes: dict[int, int] = {}
-    for matches in found.stages:
-        for match in matches:
-            if match.bye:
-                byes[match.seeds[0]] = byes.get(match.seeds[0], 0) + 1
-
-    def place(seed: int) -> tuple[int, int]:
-        return (0 if seed == found.champion else 1, -found.reached.get(seed, 0))
-
-    rows = sorted(
-        (row for row in counted.rows if row.address in numbers),
-        key=lambda row: (place(numbers[row.address]), numbers[row.address]),
-    )
-    ranked: list[Row] = []
-    for index, row in enumerate(rows):
-        seed = numbers[row.address]
-        rank = ranked[-1].rank if ranked and place(numbers[ranked[-1].address]) == place(seed) else index + 1
-        ranked.append(dataclasses.replace(row, rank=rank, byes=byes.get(seed, 0), tiebreak=Fraction(seed)))
-    return Table(tuple(ranked), SEED, counted.finished, counted.ongoing, bye_steps(config, found, games))
 
 
 def bye_steps(config: LeagueConfig, found: Bracket, games: Sequence[GameResult]) -> dict[int, tuple[str, ...]]:
@@ -427,8 +384,6 @@ def bracket_json(
 ) -> dict[str, object]:
     """`standings --json`'s `bracket`: every bracket round's matches (players by seed, their
     points, games, who went on), the round each player reached, and the champion."""
-    from referee.league.standings import number_text
-
     found = bracket(config, games, _gone(config, withdrawn))
     names = {player.number: player.name for player in config.players}
     rounds = []
@@ -481,12 +436,3 @@ def bracket_lines(
     champion = shown["champion"]
     lines.append(f"champion: {champion}" if champion is not None else "champion: not yet")
     return lines
-
-
-def with_reached_csv(text: str, table: Table, reached: Mapping[str, object]) -> str:
-    """`standings --csv` with a last column `reached`: the bracket round each player reached."""
-    lines = text.split("\r\n")
-    out = [lines[0] + ",reached"]
-    for row, line in zip(table.rows, lines[1:], strict=False):
-        out.append(f"{line},{reached.get(row.name, '')}")
-    return "\r\n".join([*out, *lines[1 + len(table.rows) :]])

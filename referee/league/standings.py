@@ -10,6 +10,7 @@ robins, Buchholz otherwise.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -17,7 +18,9 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from referee.league import knockout
 from referee.league.league_toml import LeagueConfig, Pairing
+from referee.league.points import game_points, number_text
 from referee.league.results import GameResult
 
 SONNEBORN_BERGER = "sonneborn-berger"
@@ -97,17 +100,6 @@ def rating_order(
     return sorted(finished, key=lambda g: (g.round, g.table))
 
 
-def game_points(game: GameResult) -> dict[str, Fraction]:
-    """What each player of a finished game scores: a first place not shared is 1 point, the
-    k teams tied first share 1 point (each member gets its team's share), the others 0."""
-    firsts = [team for team, place in zip(game.teams, game.places, strict=True) if place == 1]
-    scored: dict[str, Fraction] = {address: Fraction(0) for address in game.addresses}
-    for team in firsts:
-        for address in team:
-            scored[address] = Fraction(1, len(firsts))
-    return scored
-
-
 def standings(
     config: LeagueConfig,
     games: Sequence[GameResult],
@@ -118,9 +110,7 @@ def standings(
     `withdrawn`: a withdrawn player's address -> the first round paired after it withdrew,
     from which it has no more byes (`results.withdrawal_rounds` of league.log)."""
     if config.pairing is Pairing.KNOCKOUT:  # ranked by the bracket (LEAGUE.md §7)
-        from referee.league.knockout import table
-
-        return table(config, games, log_order, withdrawn)
+        return knockout_table(config, games, log_order, withdrawn)
     counted = [game for game in games if game.legal]
     lines: dict[str, _Line] = {player.address: _Line(player.name) for player in config.players}
     for game in counted:
@@ -251,19 +241,6 @@ def rating_history(
 # -- rendering ------------------------------------------------------------------------------------
 
 
-def number_text(value: Fraction) -> str:
-    """Points as people read them: `2`, `1.5`, `0.33`."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    text = f"{float(value):.2f}"
-    return text.rstrip("0").rstrip(".") if value.denominator in (2, 4) else text
-
-
-def points_text(value: Fraction) -> str:
-    """`1 point`, `0 points`, `1.5 points`: the number with its noun, singular only for one."""
-    return f"{number_text(value)} {'point' if value == 1 else 'points'}"
-
-
 COLUMNS = (
     "rank",
     "player",
@@ -370,3 +347,50 @@ def _cell(value: object) -> str:
     if isinstance(value, str) and text[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + text
     return text
+
+
+def knockout_table(
+    config: LeagueConfig,
+    games: Sequence[GameResult],
+    log_order: Mapping[str, int] | None = None,
+    withdrawn: Mapping[str, int] | None = None,
+) -> Table:
+    """The standings of a knockout: every player's games, points and ratings as §4 counts
+    them, ranked by the bracket round reached (the champion first; players out in the same
+    round share a rank, listed by seed), the tie-break column their seed."""
+    numbers = {player.address: player.number for player in config.players}
+    gone = frozenset(numbers[address] for address in (withdrawn or {}) if address in numbers)
+    found = knockout.bracket(config, games, gone)
+    plain = dataclasses.replace(config, pairing=Pairing.SWISS)
+    nobody = {player.address: 0 for player in config.players}  # no byes counted: a knockout's bye is worth nothing
+    counted = standings(plain, games, log_order, nobody)
+    byes: dict[int, int] = {}
+    for matches in found.stages:
+        for match in matches:
+            if match.bye:
+                byes[match.seeds[0]] = byes.get(match.seeds[0], 0) + 1
+
+    def place(seed: int) -> tuple[int, int]:
+        return (0 if seed == found.champion else 1, -found.reached.get(seed, 0))
+
+    rows = sorted(
+        (row for row in counted.rows if row.address in numbers),
+        key=lambda row: (place(numbers[row.address]), numbers[row.address]),
+    )
+    ranked: list[Row] = []
+    for index, row in enumerate(rows):
+        seed = numbers[row.address]
+        rank = ranked[-1].rank if ranked and place(numbers[ranked[-1].address]) == place(seed) else index + 1
+        ranked.append(dataclasses.replace(row, rank=rank, byes=byes.get(seed, 0), tiebreak=Fraction(seed)))
+    return Table(
+        tuple(ranked), knockout.SEED, counted.finished, counted.ongoing, knockout.bye_steps(config, found, games)
+    )
+
+
+def with_reached_csv(text: str, table: Table, reached: Mapping[str, object]) -> str:
+    """`standings --csv` with a last column `reached`: the bracket round each player reached."""
+    lines = text.split("\r\n")
+    out = [lines[0] + ",reached"]
+    for row, line in zip(table.rows, lines[1:], strict=False):
+        out.append(f"{line},{reached.get(row.name, '')}")
+    return "\r\n".join([*out, *lines[1 + len(table.rows) :]])

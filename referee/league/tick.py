@@ -533,7 +533,8 @@ class _Run:
     def season_over(self, games: Sequence[_Game]) -> None:
         """Once, when every round is paired and every game finished: the champion, to every
         player, with the final table (docs/league.md)."""
-        from referee.league.standings import as_text, number_text, standings
+        from referee.league.points import number_text
+        from referee.league.standings import as_text, standings
 
         if any(entry.get("event") == "season-over" for entry in self.log):
             return

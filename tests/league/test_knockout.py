@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.judge.core.verdicts import Status
-from referee.league import knockout
+from referee.league import knockout, standings
 from referee.league.league_toml import LeagueConfigError, parse
 from referee.league.results import GameResult, Seat
 from tests.helpers.series import AT, by_order, new_league, play_season, run
@@ -212,7 +212,7 @@ def test_verify_names_a_pairing_after_the_champion(tmp_path: Path) -> None:
 def test_the_byes_of_a_bracket_round_are_its_first_pairings() -> None:
     config = _config(5)
     played = [_game(1, 1, (4, 5), (1, 2))]
-    table = knockout.table(config, played)  # type: ignore[arg-type]
+    table = standings.knockout_table(config, played)  # type: ignore[arg-type]
     assert table.byes == {1: ("p1@example.org", "p2@example.org", "p3@example.org")}
     assert [row.byes for row in sorted(table.rows, key=lambda row: row.address)] == [1, 1, 1, 0, 0]
     assert knockout.schedule(config, 2, played).byes == ()  # type: ignore[arg-type]

@@ -17,8 +17,9 @@ from openskill.models import PlackettLuce
 
 from referee.games import registry, seats
 from referee.league.league_toml import parse
+from referee.league.points import game_points
 from referee.league.results import GameResult, Seat
-from referee.league.standings import game_points, rating_order, standings
+from referee.league.standings import rating_order, standings
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke

@@ -13,10 +13,11 @@ from typing import Any
 
 from referee.judge.core.verdict_words import plural
 from referee.league.league_toml import LeagueConfig
+from referee.league.points import game_points, number_text, points_text
 from referee.league.results import GameResult, placing
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
-from referee.league.standings import Table, game_points, number_text, points_text, row_figures
+from referee.league.standings import Table, row_figures
 from referee.notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
 from referee.speech import N_, Speaker, speaker
 
