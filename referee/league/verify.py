@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
+from referee.errors import UsageError
 from referee.judge.core import adjudicated_end
 from referee.league.close import ADJUDICATED_EVENT, close_entry, digest
 from referee.league.folder import LeagueRefused, read_log, schedule_round
-from referee.league.league_toml import Adjudication, LeagueConfig, load
+from referee.league.league_toml import CONFIG_FILE, Adjudication, LeagueConfig, LeagueConfigError, load
 from referee.league.results import (
     GameResult,
     aliases,
@@ -32,6 +33,7 @@ from referee.league.results import (
     withdrawal_rounds,
     withdrawn_in,
 )
+from referee.league.series import FROM_EVENT
 from referee.league.standings import Table, standings
 
 FIGURES = ("rank", "points", "mu", "sigma", "rating", "tiebreak")
@@ -242,12 +244,9 @@ def _written(replay: Any) -> tuple[str, str] | None:
     return None
 
 
-def _verify(folder: Path, chain: Sequence[Path] = ()) -> Verified:
-    from referee.league.series import chain as follow
-    from referee.league.series import named_seasons
-
+def _verify(folder: Path, given: Sequence[Path] = ()) -> Verified:
     season = _Season(folder)
-    checked, differences = follow(folder, season.log, chain)
+    checked, differences = chain(folder, season.log, given)
     season.out.extend(differences)
     season.legal()
     season.made()
@@ -262,3 +261,70 @@ def _verify(folder: Path, chain: Sequence[Path] = ()) -> Verified:
     return Verified(
         len(season.games), len(season.lines), found, tuple(season.out), (named_seasons(season.log), checked)
     )
+
+
+# -- the chain of seasons (LEAGUE.md §7): a `from` line names the closed seasons ----------------------------
+
+
+def chain(folder: Path, log: Sequence[dict[str, Any]], given: Sequence[Path] = ()) -> tuple[int, list[str]]:
+    """The `from` line of a season against the closed seasons it names (docs/league.md,
+    "A series"): each one looked for among `given` (folders or archives, by league name),
+    else at the folder the line records (relative to this one); for each found, its own
+    verify must pass and give the digest the line names. Returns how many were checked and
+    every difference; a season found nowhere is not checked (and not a difference)."""
+    origin = next((entry for entry in log[:1] if entry.get("event") == FROM_EVENT), None)
+    if origin is None:
+        return 0, []
+    named: dict[str, list[Path]] = {}
+    for path in given:
+        try:
+            named.setdefault(_config_of(path).name, []).append(path)
+        except (LeagueConfigError, OSError, UsageError):
+            continue
+    results: dict[Path, Verified] = {}
+    checked, out = 0, []
+    seasons = origin.get("seasons", [])
+    for season in seasons if isinstance(seasons, list) else []:
+        if not isinstance(season, dict):
+            continue
+        league, wanted, recorded = str(season.get("league")), season.get("standings"), season.get("folder")
+        paths = list(named.get(league, []))
+        if (
+            isinstance(recorded, str)
+            and not Path(recorded).is_absolute()
+            and (folder / recorded / CONFIG_FILE).is_file()
+        ):
+            paths.append(folder / recorded)
+        if not paths:
+            continue
+        checked += 1
+        for path in paths:
+            if path not in results:
+                results[path] = verify(path)
+        if any(results[path].ok and results[path].standings == wanted for path in paths):
+            continue
+        path = paths[0]
+        result = results[path]
+        if not result.ok:
+            out.append(f"from: {league} ({path}) does not verify: {len(result.differences)} difference(s)")
+        if result.standings != wanted:
+            out.append(f"from: {league}: league.log names standings {wanted}; {path} gives {result.standings}")
+    return checked, out
+
+
+def named_seasons(log: Sequence[dict[str, Any]]) -> int:
+    """How many closed seasons the `from` line (league.log's first) names."""
+    origin = next((entry for entry in log[:1] if entry.get("event") == FROM_EVENT), None)
+    seasons = origin.get("seasons") if origin is not None else None
+    return len(seasons) if isinstance(seasons, list) else 0
+
+
+def _config_of(path: Path) -> LeagueConfig:
+    if path.is_file():
+        import tempfile
+
+        from referee.league.public_archive import unpacked
+
+        with tempfile.TemporaryDirectory(prefix="referee-chain-") as scratch, unpacked(path, Path(scratch)) as opened:
+            return load(opened)
+    return load(path)
