@@ -33,7 +33,7 @@ from referee.live.mail.log import LogLine, Outcome
 from referee.live.mail.players import Roster
 
 if TYPE_CHECKING:
-    from referee.live.mail.imap import Connection, Mailbox
+    from referee.live.mail.imap_connection import Connection, Mailbox
 
 STATE_NAME = "imap-handled.tsv"
 PASS_LOCK = "imap-pass"
