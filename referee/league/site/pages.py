@@ -16,9 +16,9 @@ from referee.league.league_toml import LeagueConfig
 from referee.league.results import GameResult, placing
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
-from referee.league.standings import Table, game_points, number_text, points_text, row_figures
+from referee.league.standings import SPOKEN_HEADS, Table, game_points, number_text, points_text, row_figures
 from referee.notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
-from referee.speech import N_, Speaker, speaker
+from referee.speech import Speaker, speaker
 
 INDEX = "index.html"
 CSS = """
@@ -199,23 +199,12 @@ def _byes(site: Site, number: int) -> list[tuple[str, str]]:
 
 
 STANDING_HEADS = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O")
-_SPOKEN_HEADS = {
-    "player": N_("player"),
-    "games": N_("games"),
-    # Translators: the standings' columns: won, drawn, lost games
-    "W": N_("W"),
-    "D": N_("D"),
-    "L": N_("L"),
-    "points": N_("points"),
-    "byes": N_("byes"),
-    "rating": N_("rating"),
-}
 
 
 def standings_table(site: Site) -> str:
     heads = [*STANDING_HEADS, site.table.tiebreak]
     say = speaker(site.config.lang)
-    shown = [say(_SPOKEN_HEADS[h]) if h in _SPOKEN_HEADS else h for h in heads]
+    shown = [say(SPOKEN_HEADS[h]) if h in SPOKEN_HEADS else h for h in heads]
     rows = [
         "<tr>"
         + "".join(f"<th{'' if h == 'player' else ' class=n'}>{esc(t)}</th>" for h, t in zip(heads, shown, strict=True))
