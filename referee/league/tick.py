@@ -518,7 +518,9 @@ class _Run:
                 before = seen.get(game.name, [0])[0]
                 steps = game.replay.steps if game.replay is not None else []
                 start = before if isinstance(before, int) and 0 <= before <= len(steps) else 0
-                played = [f"{step.turn.side}: {step.move.text}" for step in steps[start:]]  # the notation
+                played = [
+                    f"{say.word(step.turn.side)}: {step.move.text}" for step in steps[start:]
+                ]  # the moves as written
                 lines.append(f"  [{game.name}] " + ("; ".join(played) if played else say("nothing new")))
             lines.append("")
         ended = [game for game in news if game.result.finished]
