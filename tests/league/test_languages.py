@@ -11,9 +11,12 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.cli import invoke
 from tests.helpers.league import make_league
 from tests.helpers.mail import GM, message
+from tests.helpers.notices import Receiver
 
 START = "2026-12-01T12:00:00Z"
 
@@ -141,3 +144,68 @@ def test_a_spanish_players_daily_digest_is_in_spanish(tmp_path: Path) -> None:
     subject, text = digests[0]
     assert subject == "T: resumen diario 2026-12-02"
     assert text.startswith("T: sus partidas el 2 dic 2026, 8:00:00 UTC.\n")
+
+
+def test_status_and_leave_by_mail_are_answered_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    make_league(
+        folder,
+        "--game",
+        "nika",
+        "--players",
+        "2",
+        "--time-control",
+        "3d+0m",
+        names="Ann Bo",
+        extra='lang = "es"\nleave_days = 3\n',
+    )
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
+    gateway = ("mail", "receive", str(folder), "--from", GM, "--now", "2026-12-01T13:00:00Z")
+    asked = message("Ann <ann@example.org>", "[r1-t1] mis partidas", "estado\n").as_bytes()
+    code, out, err = invoke(*gateway, stdin=asked)
+    assert code == 0, out + err
+    [(_, text)] = _mails(folder)["ann@example.org"]
+    assert text.startswith("T: las partidas de Ann <ann@example.org> el 1 dic 2026, 13:00:00 UTC.\n\n")
+    assert "[r1-t1] ronda 1, asiento 1 (Atenas, Mesene): le toca mover\n" in text
+    assert "  Atenas+Mesene Ann, Esparta+Tebas Bo: mueve Atenas (Ann)\n" in text
+    assert "  plazo 4 dic 2026, 12:00:00 UTC (quedan 2d23h); token " in text
+    asked = message("Bo <bo@example.org>", "[r1-t1] fuera", "ausencia 1d\n").as_bytes()
+    code, out, err = invoke(*gateway, stdin=asked)
+    assert code == 0, out + err
+    [(_, text)] = [mail for mail in _mails(folder)["bo@example.org"] if "ausencia" in mail[1]]
+    assert text.startswith("T: ausencia concedida.\n\nbo@example.org: 1d de ausencia concedidos\n")
+    assert "r1-t1: Esparta, Tebas +1d\n" in text
+
+
+def test_a_withdrawal_is_told_in_each_players_language(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    make_league(folder, "--game", "nika", "--players", "2", names="Ann Bo", extra='lang = "es"\n')
+    path = folder / "league.toml"
+    path.write_text(path.read_text(encoding="utf-8") + 'lang = "en"\n', encoding="utf-8")  # Bo reads English
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
+    code, _, err = invoke("league", "withdraw", str(folder), "bo@example.org", "--now", "2026-12-01T13:00:00Z")
+    assert code == 0, err
+    told = _mails(folder)
+    [(subject, ann)] = told["ann@example.org"]
+    assert subject == "T: Bo se ha retirado" and ann.startswith("T: Bo <bo@example.org> se ha retirado de la liga.\n")
+    assert told["bo@example.org"][0][0] == "T: Bo has withdrawn"
+
+
+def test_notices_are_said_in_each_targets_language(tmp_path: Path, receiver: Receiver) -> None:
+    pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
+    folder = tmp_path / "liga"
+    league = f"json://127.0.0.1:{receiver.port}/league"
+    bo = f"json://127.0.0.1:{receiver.port}/bo"
+    make_league(folder, "--game", "nika", "--players", "2", names="Ann", extra=f'lang = "es"\nnotify = ["{league}"]\n')
+    path = folder / "league.toml"
+    text = path.read_text(encoding="utf-8")
+    text += f'\n[[player]]\nname = "Bo"\naddress = "bo@example.org"\nlang = "en"\nnotify = ["{bo}"]\n'
+    path.write_text(text, encoding="utf-8")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-01T12:05:00Z")
+    assert code == 0, err
+    posts = {(where, str(payload["title"])): str(payload["message"]) for where, payload in receiver.take()}
+    assert posts[("/league", "T: [r1-t1] emparejada")] == "Ronda 1: [r1-t1] Ann, Bo."
+    assert posts[("/bo", "T: [r1-t1] paired")] == "Round 1: [r1-t1] Ann, Bo."
