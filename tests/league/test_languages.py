@@ -209,3 +209,31 @@ def test_notices_are_said_in_each_targets_language(tmp_path: Path, receiver: Rec
     posts = {(where, str(payload["title"])): str(payload["message"]) for where, payload in receiver.take()}
     assert posts[("/league", "T: [r1-t1] emparejada")] == "Ronda 1: [r1-t1] Ann, Bo."
     assert posts[("/bo", "T: [r1-t1] paired")] == "Round 1: [r1-t1] Ann, Bo."
+
+
+def test_a_spanish_leagues_round_game_and_player_pages_are_in_spanish(tmp_path: Path) -> None:
+    from tests.helpers.site_season import season, write_league
+
+    folder = write_league(
+        tmp_path / "liga",
+        [("Ann", "ann@example.org"), ("Bo", "bo@example.org"), ("Cy", "cy@example.org")],
+        head='name = "Otoño"\ngame = "pikemen"\nplayers = 2\nlang = "es"\n',
+    )
+    season(folder, 2)
+    out = tmp_path / "site"
+    assert invoke("league", "site", str(folder), "-o", str(out))[0] == 0
+    pages = {path.name: path.read_text(encoding="utf-8") for path in out.glob("*.html")}
+    for name, text in pages.items():
+        if not name.endswith("-replay.html"):
+            assert '<html lang="es">' in text, name
+    assert re.search(r"</bdi>: ronda 1 de \d+</h1>", pages["round-1.html"]) and "ronda 2 →" in pages["round-1.html"]
+    assert "terminada: " in pages["round-1.html"] and "<td>finished" not in pages["round-1.html"]
+    assert "<td>en curso</td>" in pages["round-2.html"]  # the last game is left unfinished
+    assert re.search(r"<td>(Rojo|Azul) \(<a class=\"player\"", pages["round-2.html"])  # the side to move
+    game = next(text for name, text in pages.items() if re.fullmatch(r"r1-t\d+\.html", name))
+    assert "<th>asiento</th><th>bandos</th><th>jugador</th>" in game and "Estado:" in game
+    assert "Repetición: paso a paso por cada jugada" in game
+    player = pages["player-1.html"]
+    assert "<h2>Valoración tras cada partida</h2>" in player and "<h2>Partidas</h2>" in player
+    assert re.search(r'<p class="meta">puesto \d+; ', player)
+    assert re.search(r"<td>(victoria|derrota|tablas|en curso)</td>", player)
