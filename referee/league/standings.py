@@ -347,7 +347,21 @@ name are the same codes as `--json`'s)."""
 def as_text(config: LeagueConfig, table: Table, *, final: bool = False, say: Speaker = ENGLISH) -> list[str]:
     """The table as text: for the game master in English, in a player's mail in the
     player's language (`say`)."""
-    header = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O", table.tiebreak)
+    header: tuple[str, ...] = (
+        "#",
+        "player",
+        "games",
+        "W",
+        "D",
+        "L",
+        "points",
+        "byes",
+        "mu",
+        "sigma",
+        "rating",
+        "T/O",
+        table.tiebreak,
+    )
     if say.lang != DEFAULT:
         header = tuple(say(SPOKEN_HEADS[head]) if head in SPOKEN_HEADS else head for head in header)
     body = [(str(row.rank), row.name, *row_figures(row)) for row in table.rows]
