@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import io
 import sys
-from datetime import UTC, datetime
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog

@@ -379,7 +379,7 @@ def named(result: GameResult, text: str | None = None, say: Speaker = ENGLISH) -
     sides = {say.word(side): seat for seat in result.seats for side in seat.sides}
     if not sides:
         return text
-    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, sides), key=len, reverse=True)) + r")\b")
+    pattern = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, sides), key=len, reverse=True)) + r")(?!\w)")
     text = pattern.sub(lambda found: f"{sides[found.group(1)].name} ({found.group(1)})", text)
     joints = (" and ", ", ", "+") if english else (say(" and "), ", ", "+")
     for seat in result.seats:

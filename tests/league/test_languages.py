@@ -237,3 +237,54 @@ def test_a_spanish_leagues_round_game_and_player_pages_are_in_spanish(tmp_path: 
     assert "<h2>Valoración tras cada partida</h2>" in player and "<h2>Partidas</h2>" in player
     assert re.search(r'<p class="meta">puesto \d+; ', player)
     assert re.search(r"<td>(victoria|derrota|tablas|en curso)</td>", player)
+
+
+def _outside(text: str) -> list[str]:
+    """The words of `text` outside every ⟦...⟧ of the pseudo-language (nested ones too)."""
+    while True:
+        cut = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
+        if cut == text:
+            return re.findall(r"[A-Za-z]{2,}", text)
+        text = cut
+
+
+def test_the_leagues_texts_go_through_the_catalogue(tmp_path: Path) -> None:
+    """Under the pseudo-language `qps` (referee/speech.py: each message of the template
+    between ⟦ and ⟧) the league's texts hold no English outside the brackets but their
+    parameters: status by mail, the open games, a granted leave, the final table, a result
+    line, the notices."""
+    import dataclasses
+
+    from referee.league import notices
+    from referee.league.league_toml import load
+    from referee.league.leave import Leave
+    from referee.league.mailing import leave_text, open_games_text, status_text
+    from referee.league.results import game_files, judge_game, named
+    from referee.league.standings import as_text, standings
+    from referee.speech import speaker
+
+    folder = tmp_path / "liga"
+    make_league(folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m", names="Ann Bo")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    [game] = sorted(folder.rglob("r1-t1.rgn"))
+    assert invoke("play", str(game), "resign")[0] == 0
+    config = dataclasses.replace(load(folder), lang="qps")
+    say = speaker("qps")
+    now = 1764590400 + 3600
+    [(number, table, path)] = game_files(folder)
+    result, _ = judge_game(path, path.read_bytes(), number, table)
+    ended = result.finished
+    texts = {
+        "status": status_text(folder, config, "ann@example.org", now),
+        "open games": open_games_text(folder, config, "ann@example.org", now),
+        "leave": leave_text(Leave("ann@example.org", 86400, (("r1-t1", ("Athens", "Messene")),), 86400, 259200), say),
+        "table": "\n".join(as_text(config, standings(config, [result]), say=say)),
+        "result": named(result, say=say),
+        "notices": "\n".join(f"{n.title}\n{n.body}" for n in notices.events(config, [(result, None)], [])),
+    }
+    assert ended and texts["result"] == "⟦Bo (⟦Sparta⟧, ⟦Thebes⟧) win (resignation)⟧"  # the sides named by their player
+    # the names, addresses, the game, the tie-break's and the reason's codes (as --json writes them)
+    parameters = {"Ann", "Bo", "ann", "bo", "example", "org", "nika", "mu", "sigma", "sonneborn", "berger"}
+    parameters.add("resignation")
+    found = {kind: [word for word in _outside(text) if word not in parameters] for kind, text in texts.items()}
+    assert found == {kind: [] for kind in texts}, texts

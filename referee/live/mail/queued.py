@@ -134,18 +134,18 @@ def answer(
         return [Answer(Kind.SHOW, to_sender, _game_line(game_id, _said(result.message, say), say))], [], Outcome.SHOWN
     everyone = tuple((each.address, each.name) for each in current.roster.players)
     answers = []
-    for said in languages_of(everyone, speak):  # one message per language (docs/languages.md)
-        body = _game_line(game_id, _said(result.message, said), said)
+    for say in languages_of(everyone, speak):  # one message per language (docs/languages.md): `say` for extraction
+        body = _game_line(game_id, _said(result.message, say), say)
         if result.commitment is not None:
             body += (
                 "\n"
-                + said(
+                + say(
                     "The queue stays secret until the game ends; its replies are played as they are\n"
                     "triggered, and the reveal at the end lets everyone check them against this commitment."
                 )
                 + "\n"
             )
-        to = tuple(pair for pair in everyone if speak(pair[0]) == said)
+        to = tuple(pair for pair in everyone if speak(pair[0]) == say)
         answers.append(Answer(Kind.ACCEPTED, to, body))
     return answers, [], Outcome.PLAYED
 
