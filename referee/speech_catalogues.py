@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -64,10 +65,50 @@ def template() -> Catalog:
                 continue
             where = f"{folder.name}/{filename}"
             catalog.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
+    for where, lineno, message in event_templates():
+        catalog.add(message, None, [(where, lineno)], auto_comments=[EVENT_COMMENT])
     for info in registry.GAMES.values():
         for side in info.sides:
             catalog.add(side, None, [("games/registry.py", 0)], context=speech.WORD)
     return catalog
+
+
+EVENT_COMMENT = "an engine's event (what a move caused); each {name} is what the engine fills in: a side, a square"
+
+
+def event_templates() -> list[tuple[str, int, str]]:
+    """The texts of the engines' events (`Event(KIND, f"{side} resigns")`, games/values.py)
+    as templates, each `{expression}` a named placeholder (`{side}`, `{self_sides_loser}`):
+    the engines write them in English, and a mail says them again in its reader's language
+    (`speech.rule_text` reads them back, as it reads a rule error)."""
+    import ast
+    import re
+
+    found: list[tuple[str, int, str]] = []
+    games = ROOT.parent / "games"
+    for path in sorted(games.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Event" and len(node.args) >= 2):
+                continue
+            text = node.args[1]
+            if isinstance(text, ast.Constant) and isinstance(text.value, str):
+                message = text.value.replace("{", "{{").replace("}", "}}")
+            elif isinstance(text, ast.JoinedStr):
+                parts = []
+                for value in text.values:
+                    if isinstance(value, ast.Constant):
+                        parts.append(str(value.value).replace("{", "{{").replace("}", "}}"))
+                    elif isinstance(value, ast.FormattedValue):
+                        name = re.sub(r"\W+", "_", ast.unparse(value.value)).strip("_").lower() or "value"
+                        parts.append("{" + name + "}")
+                message = "".join(parts)
+            else:
+                continue
+            words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^{}]*\}", "", message))
+            if len(words) >= 2 or any(len(word) > 4 for word in words):  # words, not a value (`die 4`)
+                found.append((f"games/{path.relative_to(games)}", node.lineno, message))
+    return found
 
 
 def po_paths() -> list[Path]:
@@ -78,6 +119,9 @@ def mo_bytes(po: Path) -> bytes:
     """The compiled catalogue of a `.po` (fuzzy entries left out, as `pybabel compile`)."""
     with po.open("rb") as handle:
         catalog = read_po(handle)
+    # The .po keeps no POT-Creation-Date (it changes every run), and Babel then writes the
+    # minute of the call into the .mo's header: a fixed one makes the .mo the .po's alone.
+    catalog.creation_date = datetime(2026, 1, 1, tzinfo=UTC)
     out = io.BytesIO()
     write_mo(out, catalog, use_fuzzy=False)
     return out.getvalue()

@@ -31,8 +31,10 @@ _TURN = re.compile(
 _TO_MOVE = re.compile(
     r"(?P<side>[\w+]+) to move(?:, round (?P<round>\d+))?(?:, awaiting (?P<awaiting>[^;]*))?(?P<rest>(?:;.*)?)"
 )
-_WINS = re.compile(r"(?P<winners>[\w+]+) wins? \((?P<reason>[^)]*)\) after (?P<turns>\d+) turns?(?P<rest>(?:;.*)?)")
-_DRAW = re.compile(r"draw \((?P<reason>[^)]*)\) after (?P<turns>\d+) turns?(?P<rest>(?:;.*)?)")
+_WINS = re.compile(
+    r"(?P<winners>[\w+]+) wins? \((?P<reason>[^)]*)\)(?: after (?P<turns>\d+) turns?)?(?P<rest>(?:;.*)?)"
+)
+_DRAW = re.compile(r"draw \((?P<reason>[^)]*)\)(?: after (?P<turns>\d+) turns?)?(?P<rest>(?:;.*)?)")
 _NEXT = re.compile(r"next: (?:(?P<name>.+) \((?P<side>\w+)\)|(?P<bare>\w+)) to move(?P<rest>.*)")
 _LEFT = re.compile(r"(?P<side>\w+) to move \((?P<count>\d+) actions? left\)")
 _HEADER = re.compile(r"(?P<side>\w+) to move: (?P<count>\d+) legal actions?")
@@ -69,20 +71,27 @@ def verdict_words(text: str, say: Speaker) -> str:
             said += say(", round {round}", round=moving["round"])
         if moving["awaiting"]:
             said += say(", awaiting {what}", what=moving["awaiting"])
-        return said + moving["rest"]
+        return said + _rest(moving["rest"], say)
     won = _WINS.fullmatch(text)
     if won is not None:
-        turns = say.plural("{count} turn", "{count} turns", int(won["turns"]))
         winners = _sides(won["winners"], say)
-        if "+" in won["winners"]:
+        several = "+" in won["winners"]
+        if won["turns"] is None:  # a league's result line (`Red wins (last-player)`)
+            if several:
+                return say("{winners} win ({reason})", winners=winners, reason=won["reason"]) + _rest(won["rest"], say)
+            return say("{winners} wins ({reason})", winners=winners, reason=won["reason"]) + _rest(won["rest"], say)
+        turns = say.plural("{count} turn", "{count} turns", int(won["turns"]))
+        if several:
             said = say("{winners} win ({reason}) after {turns}", winners=winners, reason=won["reason"], turns=turns)
         else:
             said = say("{winners} wins ({reason}) after {turns}", winners=winners, reason=won["reason"], turns=turns)
-        return said + won["rest"]
+        return said + _rest(won["rest"], say)
     drawn = _DRAW.fullmatch(text)
     if drawn is not None:
+        if drawn["turns"] is None:
+            return say("draw ({reason})", reason=drawn["reason"]) + _rest(drawn["rest"], say)
         turns = say.plural("{count} turn", "{count} turns", int(drawn["turns"]))
-        return say("draw ({reason}) after {turns}", reason=drawn["reason"], turns=turns) + drawn["rest"]
+        return say("draw ({reason}) after {turns}", reason=drawn["reason"], turns=turns) + _rest(drawn["rest"], say)
     return rule_text(text, say)
 
 
@@ -152,6 +161,52 @@ def _turn_and_rule(text: str, say: Speaker) -> str:
     elif found["bare"]:
         where += f", {found['bare']}"
     return f"{where}: {rule_text(found['rest'], say)}"
+
+
+_CLOCK = re.compile(r"clock (?P<times>.*)")
+_TIME = re.compile(r"(?P<side>\w+) (?P<time>(?:\d+d )?\d+h \d\dm)")
+_DEADLINE = re.compile(r"deadline (?P<when>\d{4}-\d\d-\d\d \d\d:\d\d) UTC")
+_RAN_OUT = re.compile(r"(?P<side>\w+)'s time ran out at (?P<when>\d{4}-\d\d-\d\d \d\d:\d\d) UTC: a timeout is due")
+_CLAIMED = re.compile(r'the claimed result "(?P<claimed>[^"]*)" does not match')
+ROLLS_AS_GIVEN = N_("rolls taken as written (no seed revealed in the record)")
+
+
+def _rest(text: str, say: Speaker) -> str:
+    """What a verdict says after its outcome, `; clock Blue 1d 18h 00m, Red 3d 18h 00m;
+    deadline 2026-12-06 18:00 UTC`, part by part in the speaker's language."""
+    if not text.startswith("; "):
+        return text
+    return "".join("; " + _part(part, say) for part in text[2:].split("; "))
+
+
+def _part(part: str, say: Speaker) -> str:
+    clock = _CLOCK.fullmatch(part)
+    if clock is not None:
+        times = [_TIME.fullmatch(each) for each in clock["times"].split(", ")]
+        if all(times):
+            said = ", ".join(f"{say.word(found['side'])} {found['time']}" for found in times if found)
+            return say("clock {times}", times=said)
+    deadline = _DEADLINE.fullmatch(part)
+    if deadline is not None:
+        return say("deadline {when}", when=_instant(deadline["when"], say))
+    ran_out = _RAN_OUT.fullmatch(part)
+    if ran_out is not None:
+        when = _instant(ran_out["when"], say)
+        return say("{side}'s time ran out at {when}: a timeout is due", side=say.word(ran_out["side"]), when=when)
+    if part == ROLLS_AS_GIVEN:
+        return say(ROLLS_AS_GIVEN)
+    claimed = _CLAIMED.fullmatch(part)
+    if claimed is not None:
+        return say('the claimed result "{claimed}" does not match', claimed=claimed["claimed"])
+    return rule_text(part, say)
+
+
+def _instant(text: str, say: Speaker) -> str:
+    """`2026-12-06 18:00` (UTC, as the judge writes it) as the speaker's language writes an instant."""
+    from datetime import UTC, datetime
+
+    seconds = int(datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp())
+    return say.instant(seconds, f"{text} UTC")
 
 
 def _sides(text: str, say: Speaker) -> str:

@@ -28,7 +28,7 @@ from referee.judge.core import adjudicated_end
 from referee.league.folder import LeagueRefused, append_log, league_lock, log_order, read_log
 from referee.league.league_toml import Adjudication, LeagueConfig, load
 from referee.league.notify import OUTBOX, message, write
-from referee.league.points import points_text
+from referee.league.points import number_text
 from referee.league.results import (
     GameResult,
     aliases,
@@ -40,6 +40,7 @@ from referee.league.results import (
 )
 from referee.league.standings import Table, as_text, row_values, standings
 from referee.notation.timing import format_instant
+from referee.speech import speaker
 
 CLOSE_EVENT = "close"
 ADJUDICATED_EVENT = "adjudicated"
@@ -191,13 +192,18 @@ class _Writer:
             if result.exit_code != 0 or not result.written:
                 raise LeagueRefused(f"{game.game}: the adjudication was refused: {result.error}")
             after, _ = judge_game(path, store.read_bytes(path), game.round, game.table)
-            body = (
-                f"{self.config.name}, [{game.game}]: the season's end decided this game "
-                f"(adjudication by {decision.rule.value}): {named(after)}.\n"
-            )
-            mails = [
-                self.mail(address, f"[{game.game}] adjudicated: {decision.result}", body) for address in game.addresses
-            ]
+            mails = []
+            for address in game.addresses:  # each player in their language (docs/languages.md)
+                say = speaker(self.config.lang_of(address))
+                body = say(
+                    "{league}, [{game}]: the season's end decided this game (adjudication by {rule}): {result}.\n",
+                    league=self.config.name,
+                    game=game.game,
+                    rule=decision.rule.value,
+                    result=named(after, say=say),
+                )
+                subject = say("[{game}] adjudicated: {result}", game=game.game, result=decision.result)
+                mails.append(self.mail(address, subject, body))
             write(self.folder, mails, self.now)
             self.mails += len(mails)
             entry = {
@@ -266,24 +272,36 @@ def close(folder: Path, now: int, sender: str, force: bool = False) -> Closed:
         results = [renamed_game(game, renamed) for game, _ in _games(folder)]
         table = standings(config, results, log_order(log), withdrawal_rounds(log))
         entry = close_line(config, table, now)
-        champions = " and ".join(entry["champions"])
-        title = "champions" if len(entry["champions"]) > 1 else "champion"
         points = table.rows[0].points if table.rows else Fraction(0)
-        body = "\n".join(
-            [
-                f"{config.name} is closed: the standings are final.",
-                "",
-                f"The {title}: {champions}, with {points_text(points)}.",
-                "",
-                "Final standings:",
-                *as_text(config, table, final=True),
-                "",
-                f"Anyone can check them: referee league verify on the league's archive ({entry['standings']}).",
-                "",
-            ]
-        )
-        subject = f"{config.name}: the season is closed, {title} {champions}"
-        mails = [writer.mail(player.address, subject, body) for player in config.players]
+        mails = []
+        for player in config.players:  # each player in their language (docs/languages.md)
+            say = speaker(config.lang_of(player.address))
+            champions = say(" and ").join(entry["champions"])
+            title = say("champions") if len(entry["champions"]) > 1 else say("champion")
+            number = number_text(points)
+            said = say.plural("{count} point", "{count} points", 1 if points == 1 else 2, count=number)
+            body = "\n".join(
+                [
+                    say("{league} is closed: the standings are final.", league=config.name),
+                    "",
+                    say("The champions: {names}, with {points}.", names=champions, points=said)
+                    if len(entry["champions"]) > 1
+                    else say("The champion: {names}, with {points}.", names=champions, points=said),
+                    "",
+                    say("Final standings:"),
+                    *as_text(config, table, final=True, say=say),
+                    "",
+                    say(
+                        "Anyone can check them: referee league verify on the league's archive ({standings}).",
+                        standings=entry["standings"],
+                    ),
+                    "",
+                ]
+            )
+            subject = say(
+                "{league}: the season is closed, {title} {names}", league=config.name, title=title, names=champions
+            )
+            mails.append(writer.mail(player.address, subject, body))
         with store.transaction(folder):
             write(folder, mails, now)
             append_log(folder, [entry])

@@ -20,8 +20,8 @@ from referee.judge.core.turn_token import token_of
 from referee.judge.core.verdicts import Status
 from referee.league.folder import KEYS_DIR, LeagueRefused, game_line
 from referee.league.league_toml import CONFIG_FILE, Dice, Digest, LeagueConfig, LeagueConfigError, load
-from referee.league.leave import leave
-from referee.league.results import GameResult, game_files, judge_game
+from referee.league.leave import Leave, leave
+from referee.league.results import GameResult, game_files, judge_game, named
 from referee.live.mail import Settings
 from referee.live.mail.asked import LEAVE_FORM
 from referee.live.mail.compose import games_hint
@@ -29,6 +29,8 @@ from referee.live.mail.gateway import PLAYERS_FILE
 from referee.live.mail.policy import Digest as MailDigest
 from referee.live.mail.policy import Reply, Requests
 from referee.notation.timing import format_duration, spoken_instant
+from referee.speech import DEFAULT, Speaker, speaker
+from referee.spoken_lines import STATUS
 
 
 def is_league(folder: Path) -> bool:
@@ -74,16 +76,36 @@ def on_league(settings: Settings, keys_given: bool) -> Settings:
 
 def _leave_handler(folder: Path, config: LeagueConfig, sender: str) -> Callable[[str, str, int], Reply]:
     def granted(address: str, duration: str, now: int) -> Reply:
+        say = speaker(config.lang_of(address))
         try:
             done = leave(folder, address, duration, now, sender)
         except (UsageError, LeagueRefused, LeagueConfigError) as error:
-            text = f"{config.name}: your leave was not granted: nothing was written.\n\n{error}\n"
+            text = say("{league}: your leave was not granted: nothing was written.", league=config.name)
+            text += f"\n\n{error}\n"  # the refusal's reason: the league's own line, in English
             if isinstance(error, UsageError) and str(error).startswith("DURATION"):
-                text += f"\nAsk for leave as\n\n  {LEAVE_FORM}\n"
+                text += "\n" + say("Ask for leave as") + f"\n\n  {say(LEAVE_FORM)}\n"
             return Reply(text, written=False)
-        return Reply(f"{config.name}: leave granted.\n\n" + "\n".join(done.lines()) + "\n", written=True)
+        return Reply(say("{league}: leave granted.", league=config.name) + "\n\n" + leave_text(done, say), written=True)
 
     return granted
+
+
+def leave_text(done: Leave, say: Speaker) -> str:
+    """A granted leave as its player reads it: the duration, each game's sides, what is left."""
+    if say.lang == DEFAULT:
+        return "\n".join(done.lines()) + "\n"
+    duration = format_duration(done.duration)
+    lines = [say("{address}: {duration} of leave granted", address=done.address, duration=duration)]
+    lines += [f"{game}: {', '.join(say.word(side) for side in sides)} +{duration}" for game, sides in done.granted]
+    lines.append(
+        say(
+            "leave used {used} of {allowance}; {left} left",
+            used=format_duration(done.used),
+            allowance=format_duration(done.allowance),
+            left=format_duration(max(0, done.allowance - done.used)),
+        )
+    )
+    return "\n".join(lines) + "\n"
 
 
 def _status_handler(folder: Path, config: LeagueConfig) -> Callable[[str, int], Reply]:
@@ -105,11 +127,15 @@ def _open_games_handler(folder: Path, config: LeagueConfig) -> Callable[[str, in
 def open_games_text(folder: Path, config: LeagueConfig, address: str, now: int) -> str:
     """The answer to a league player whose mail names no game: their open games, each with
     its ID, whose move it is and its token, and how to write the subject."""
+    say = speaker(config.lang_of(address))
     player = config.player(address)
     who = player.name if player is not None else address
     lines = [
-        f"{config.name}: your message names no game of the league in its Subject, so nothing was played.",
-        "Answer the mail of the game you mean, or write its [ID] in the Subject, e.g. [r1-t1].",
+        say(
+            "{league}: your message names no game of the league in its Subject, so nothing was played.",
+            league=config.name,
+        ),
+        say("Answer the mail of the game you mean, or write its [ID] in the Subject, e.g. [r1-t1]."),
         "",
     ]
     games: list[str] = []
@@ -118,19 +144,27 @@ def open_games_text(folder: Path, config: LeagueConfig, address: str, now: int) 
             continue
         mover = result.player_of(result.to_move)
         turn = (
-            "your move"
+            say("your move")
             if mover is not None and mover.address == address
-            else f"{mover.name if mover else '?'} ({result.to_move}) to move"
+            else say("{name} ({side}) to move", name=mover.name if mover else "?", side=say.word(str(result.to_move)))
         )
         games.append(
-            f"  [{result.game}] round {result.round}: {turn}; {_deadline(replay, now)}token {token_of(replay)}"
+            "  "
+            + say(
+                "[{game}] round {round}: {turn}; {deadline}token {token}",
+                game=result.game,
+                round=result.round,
+                turn=turn,
+                deadline=_deadline(replay, now, say),
+                token=token_of(replay),
+            )
         )
     if games:
-        lines += [f"The open games of {who}:", *games, ""]
+        lines += [say("The open games of {who}:", who=who), *games, ""]
         if (folder / PLAYERS_FILE).is_file():  # a keyed league: the Key: line too (issue 45.4)
-            lines += [games_hint(), ""]
+            lines += [games_hint(say), ""]
     else:
-        lines += [f"{who}, you have no open game in this league now.", ""]
+        lines += [say("{who}, you have no open game in this league now.", who=who), ""]
     return "\n".join(lines)
 
 
@@ -138,9 +172,11 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
     """A player's games, as `status` by mail answers: for each, the seat and sides, the
     game's line of `referee league status`, and for a game that goes on the deadline of the
     side to move (timed leagues) and the current token."""
+    say = speaker(config.lang_of(address))
     player = config.player(address)
     who = player.tag if player is not None else address
-    lines = [f"{config.name}: the games of {who} on {spoken_instant(now)}.", ""]
+    when = say.instant(now, spoken_instant(now))
+    lines = [say("{league}: the games of {who} on {when}.", league=config.name, who=who, when=when), ""]
     count = 0
     yours_somewhere = False
     for result, replay in _judged_games(folder):
@@ -150,23 +186,55 @@ def status_text(folder: Path, config: LeagueConfig, address: str, now: int) -> s
         count += 1
         seat = result.seats[seats[0] - 1]
         mover = result.player_of(result.to_move) if result.status == Status.ONGOING else None
-        yours = ": your move" if mover is not None and mover.address == address else ""
-        yours_somewhere = yours_somewhere or bool(yours)
-        lines.append(f"[{result.game}] round {result.round}, seat {seats[0]} ({', '.join(seat.sides)}){yours}")
-        # `league status`'s line of the game, a part a line (names hold no `;`), to keep lines short
-        line = game_line(result, deadline=False)  # the deadline comes below, with the time left
-        lines += [f"  {part}" for part in line.removeprefix(f"{result.game}: ").split("; ")]
+        yours = mover is not None and mover.address == address
+        yours_somewhere = yours_somewhere or yours
+        sides = ", ".join(say.word(side) for side in seat.sides)
+        head = say(
+            "[{game}] round {round}, seat {seat} ({sides})",
+            game=result.game,
+            round=result.round,
+            seat=seats[0],
+            sides=sides,
+        )
+        lines.append(head + (say(": your move") if yours else ""))
+        lines += [f"  {part}" for part in _game_parts(result, say)]
         if result.status == Status.ONGOING and replay is not None:
-            lines.append(f"  {_deadline(replay, now)}token {token_of(replay)}")
+            lines.append(
+                "  " + say("{deadline}token {token}", deadline=_deadline(replay, now, say), token=token_of(replay))
+            )
         lines.append("")
     if count == 0:
-        lines += ["You have no game in this league yet.", ""]
+        lines += [say("You have no game in this league yet."), ""]
     elif yours_somewhere and (folder / PLAYERS_FILE).is_file():  # a keyed league (issue 45.4)
-        lines += [games_hint(), ""]
+        lines += [games_hint(say), ""]
     return "\n".join(lines)
 
 
-def _deadline(replay: Replay, now: int) -> str:
+def _game_parts(result: GameResult, say: Speaker) -> list[str]:
+    """`league status`'s line of the game (without its deadline: it comes below, with the
+    time left), a part a line (names hold no `;`), to keep lines short; in the player's
+    language, its sides and words said again."""
+    line = game_line(result, deadline=False)
+    parts = line.removeprefix(f"{result.game}: ").split("; ")
+    if say.lang == DEFAULT:
+        return parts
+    players = ", ".join(f"{'+'.join(say.word(side) for side in seat.sides)} {seat.name}" for seat in result.seats)
+    if result.finished:
+        said = named(result, say=say)
+    elif result.legal:
+        seat = result.player_of(result.to_move)
+        said = say("{side} ({name}) to move", side=say.word(str(result.to_move)), name=seat.name if seat else "?")
+    else:
+        said = f"{say(STATUS.get(str(result.status), str(result.status)))}: {result.message}"
+    out = [f"{players}: {said}" if players else said]
+    if result.finished_at is not None:
+        out.append(
+            say("last submission {when}", when=say.instant(result.finished_at, spoken_instant(result.finished_at)))
+        )
+    return out
+
+
+def _deadline(replay: Replay, now: int, say: Speaker) -> str:
     """`deadline 2026-12-04 13:00 UTC (2d23h left); ` for a timed game, else nothing."""
     clock = replay.verdict.clock
     if clock is None or now < clock.since:
@@ -175,7 +243,10 @@ def _deadline(replay: Replay, now: int) -> str:
     if view.deadline is None or view.running is None:
         return ""
     left = view.remaining(view.running)
-    return f"deadline {spoken_instant(view.deadline)} ({format_duration(left) + ' left' if left > 0 else 'passed'}); "
+    when = say.instant(view.deadline, spoken_instant(view.deadline))
+    if left > 0:
+        return say("deadline {when} ({left} left); ", when=when, left=format_duration(left))
+    return say("deadline {when} (passed); ", when=when)
 
 
 def _judged_games(folder: Path) -> Iterator[tuple[GameResult, Replay | None]]:

@@ -21,6 +21,7 @@ from typing import Any
 from referee.judge.core.verdicts import Status
 from referee.league.league_toml import LeagueConfig
 from referee.league.results import GameResult, named
+from referee.speech import Speaker, speaker
 
 MAX_NOTICES = 200
 """Notices sent by one tick at most (the rest wait for the next)."""
@@ -41,14 +42,33 @@ def target_id(url: str) -> str:
     return hashlib.sha256(url.encode("utf-8")).hexdigest()[:16]
 
 
-def _targets(config: LeagueConfig, game: str | None, addresses: Iterable[str]) -> tuple[str, ...]:
-    found = list(config.notify)
-    found += [url for name, urls in config.notify_games if name == game for url in urls]
+def _targets(config: LeagueConfig, game: str | None, addresses: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """The targets of an event, each with the language it is told in: the league's and the
+    game's targets in the league's `lang`, a player's own in that player's (docs/languages.md)."""
+    found = [(url, config.lang) for url in config.notify]
+    found += [(url, config.lang) for name, urls in config.notify_games if name == game for url in urls]
     for address in addresses:
         player = config.player(address)
         if player is not None:
-            found += player.notify
-    return tuple(dict.fromkeys(found))
+            found += [(url, config.lang_of(address)) for url in player.notify]
+    first: dict[str, str] = {}
+    for url, lang in found:
+        first.setdefault(url, lang)
+    return tuple(first.items())
+
+
+def _player_targets(config: LeagueConfig, address: str) -> tuple[tuple[str, str], ...]:
+    player = config.player(address)
+    return tuple((url, config.lang_of(address)) for url in player.notify) if player is not None else ()
+
+
+def _told(key: str, targets: Sequence[tuple[str, str]], says: Callable[[Speaker], tuple[str, str]]) -> list[Notice]:
+    """One notice per language of its targets: `says(say)` gives its title and body."""
+    notices = []
+    for lang in dict.fromkeys(lang for _, lang in targets):
+        title, body = says(speaker(lang))
+        notices.append(Notice(key, title, body, tuple(url for url, each in targets if each == lang)))
+    return notices
 
 
 def events(
@@ -66,65 +86,90 @@ def events(
                 if isinstance(item, dict) and isinstance(item.get("game"), str):
                     seats = [address for address in item.get("seats", []) if isinstance(address, str)]
                     who = ", ".join(names.get(address, address) for address in seats)
-                    notices.append(
-                        Notice(
-                            f"pairing {item['game']}",
-                            f"{league}: [{item['game']}] paired",
-                            f"Round {entry.get('round')}: [{item['game']}] {who}.",
-                            _targets(config, item["game"], seats),
+                    game_name = item["game"]
+
+                    def paired(
+                        say: Speaker, game: str = game_name, who: str = who, number: object = entry.get("round")
+                    ) -> tuple[str, str]:
+                        return (
+                            say("{league}: [{game}] paired", league=league, game=game),
+                            say("Round {round}: [{game}] {who}.", round=number, game=game, who=who),
                         )
-                    )
+
+                    notices += _told(f"pairing {game_name}", _targets(config, game_name, seats), paired)
         elif event == "reminder" and isinstance(entry.get("game"), str) and isinstance(entry.get("to"), str):
             key = f"reminder {entry['game']} {entry.get('side')} {entry.get('deadline')} {entry.get('threshold')}"
-            who = f"{names.get(entry['to'], entry['to'])} ({entry.get('side')})"
-            body = f"[{entry['game']}] {who}: the deadline {entry.get('deadline')} is near."
-            notices.append(
-                Notice(key, f"{league}: deadline near", body, _targets(config, entry["game"], [entry["to"]]))
-            )
+
+            def near(say: Speaker, entry: dict[str, Any] = entry) -> tuple[str, str]:
+                who = f"{names.get(entry['to'], entry['to'])} ({say.word(str(entry.get('side')))})"
+                body = say(
+                    "[{game}] {who}: the deadline {deadline} is near.",
+                    game=entry["game"],
+                    who=who,
+                    deadline=entry.get("deadline"),
+                )
+                return say("{league}: deadline near", league=league), body
+
+            notices += _told(key, _targets(config, entry["game"], [entry["to"]]), near)
         elif event == "digest" and isinstance(entry.get("to"), str):
             key = f"digest {entry['to']} {entry.get('day')}"
-            body = f"{names.get(entry['to'], entry['to'])}: news in {', '.join(map(str, entry.get('games', [])))}."
-            notices.append(
-                Notice(key, f"{league}: daily digest {entry.get('day')}", body, _player_targets(config, entry["to"]))
-            )
+
+            def news(say: Speaker, entry: dict[str, Any] = entry) -> tuple[str, str]:
+                games = ", ".join(map(str, entry.get("games", [])))
+                body = say("{who}: news in {games}.", who=names.get(entry["to"], entry["to"]), games=games)
+                return say("{league}: daily digest {day}", league=league, day=entry.get("day")), body
+
+            notices += _told(key, _player_targets(config, entry["to"]), news)
         elif event == "season-over":
             champions = ", ".join(names.get(address, address) for address in entry.get("champions", []))
-            notices.append(
-                Notice("season-over", f"{league}: the season is over", f"Champion: {champions}.", config.notify)
-            )
+
+            def over(say: Speaker, champions: str = champions) -> tuple[str, str]:
+                return (
+                    say("{league}: the season is over", league=league),
+                    say("Champion: {names}.", names=champions),
+                )
+
+            notices += _told("season-over", [(url, config.lang) for url in config.notify], over)
         elif event == "close":
             champions = ", ".join(str(name) for name in entry.get("champions", []))
-            body = f"The standings are final. Champion: {champions}. Standings {entry.get('standings')}."
-            notices.append(Notice("close", f"{league}: the season is closed", body, config.notify))
+
+            def closed(
+                say: Speaker, champions: str = champions, standings: object = entry.get("standings")
+            ) -> tuple[str, str]:
+                body = say(
+                    "The standings are final. Champion: {names}. Standings {standings}.",
+                    names=champions,
+                    standings=standings,
+                )
+                return say("{league}: the season is closed", league=league), body
+
+            notices += _told("close", [(url, config.lang) for url in config.notify], closed)
     for game, token in games:
         if game.finished:
-            notices.append(
-                Notice(
-                    f"result {game.game}",
-                    f"{league}: [{game.game}] over",
-                    named(game),
-                    _targets(config, game.game, game.addresses),
-                )
-            )
+
+            def result(say: Speaker, game: GameResult = game) -> tuple[str, str]:
+                return say("{league}: [{game}] over", league=league, game=game.game), named(game, say=say)
+
+            notices += _told(f"result {game.game}", _targets(config, game.game, game.addresses), result)
         elif game.status == Status.ONGOING and token is not None:
             seat = game.player_of(game.to_move)
             if seat is None:
                 continue
-            body = f"[{game.game}] {seat.name} ({game.to_move}) to move; token {token}."
-            notices.append(
-                Notice(
-                    f"turn {game.game} {token}",
-                    f"{league}: your move in [{game.game}]",
-                    body,
-                    _targets(config, game.game, [seat.address]),
+
+            def turn(
+                say: Speaker, game: GameResult = game, name: str = seat.name, token: str = token
+            ) -> tuple[str, str]:
+                body = say(
+                    "[{game}] {name} ({side}) to move; token {token}.",
+                    game=game.game,
+                    name=name,
+                    side=say.word(str(game.to_move)),
+                    token=token,
                 )
-            )
+                return say("{league}: your move in [{game}]", league=league, game=game.game), body
+
+            notices += _told(f"turn {game.game} {token}", _targets(config, game.game, [seat.address]), turn)
     return notices
-
-
-def _player_targets(config: LeagueConfig, address: str) -> tuple[str, ...]:
-    player = config.player(address)
-    return player.notify if player is not None else ()
 
 
 Sender = Callable[[str, str, str], str | None]

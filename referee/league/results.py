@@ -25,6 +25,7 @@ from referee.live.addresses import addresses_in
 from referee.notation.comment_commands import CommandSyntaxError, read_commands
 from referee.notation.model import Comment, Record, Turn
 from referee.notation.timing import TimingError, parse_instant
+from referee.speech import DEFAULT, ENGLISH, Speaker
 
 GAME_FILE = re.compile(r"r([1-9][0-9]{0,3})-t([1-9][0-9]{0,3})\.rgn")
 
@@ -363,19 +364,27 @@ def _comments(record: Record) -> Iterator[Comment]:
             yield from (part for part in item.items if isinstance(part, Comment) and part.braced)
 
 
-def named(result: GameResult, text: str | None = None) -> str:
+def named(result: GameResult, text: str | None = None, say: Speaker = ENGLISH) -> str:
     """`text` (the game's message by default) with every side named by its player, as the
     league's mails say it: "Ann (Blue) wins (resignation)"; a player holding several sides
-    is named once for them ("Ann (Athens, Messene) win")."""
+    is named once for them ("Ann (Athens, Messene) win"). In the speaker's language
+    (docs/languages.md): the words and the side names said again ("Ann (Atenas, Mesene)
+    ganan"), the outcome's reason a code as `--json` writes it."""
     text = result.message if text is None else text
-    sides = {side: seat for seat in result.seats for side in seat.sides}
+    english = say.lang == DEFAULT
+    if not english:
+        from referee.spoken_lines import next_line, verdict_words
+
+        text = next_line(text, say) if text.startswith(("next: ", "game over: ")) else verdict_words(text, say)
+    sides = {say.word(side): seat for seat in result.seats for side in seat.sides}
     if not sides:
         return text
-    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, sides), key=len, reverse=True)) + r")\b")
+    pattern = re.compile(r"(?<!\w)(" + "|".join(sorted(map(re.escape, sides), key=len, reverse=True)) + r")(?!\w)")
     text = pattern.sub(lambda found: f"{sides[found.group(1)].name} ({found.group(1)})", text)
+    joints = (" and ", ", ", "+") if english else (say(" and "), ", ", "+")
     for seat in result.seats:
-        for joint in (" and ", ", ", "+") if len(seat.sides) > 1 else ():
-            for a, b in itertools.permutations(seat.sides, 2):
+        for joint in joints if len(seat.sides) > 1 else ():
+            for a, b in itertools.permutations(map(say.word, seat.sides), 2):
                 text = text.replace(f"{seat.name} ({a}){joint}{seat.name} ({b})", f"{seat.name} ({a}, {b})")
     return text
 

@@ -18,7 +18,7 @@ game files and the log:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from referee.league.results import GameResult, game_files, judge_game, withdrawn
 from referee.live.mail.mail_errors import DeliveryError
 from referee.live.mail.retoken import retagged
 from referee.notation.timing import format_duration, format_instant
+from referee.speech import Speaker, speaker
 
 WAIT = 10.0
 
@@ -70,9 +71,19 @@ def _games(folder: Path) -> list[tuple[Path, GameResult]]:
 
 
 def _tell(
-    folder: Path, config: LeagueConfig, to: Sequence[tuple[str, str]], subject: str, body: str, now: int, sender: str
+    folder: Path,
+    config: LeagueConfig,
+    to: Sequence[tuple[str, str]],
+    told: Callable[[Speaker, str], tuple[str, str]],
+    now: int,
+    sender: str,
 ) -> int:
-    mails = [message(sender, address, name, subject, body, now) for address, name in dict(to).items()]
+    """Mail each of `to` (address, name): `told(say, address)` gives the (subject, body) in
+    that player's language (docs/languages.md)."""
+    mails = [
+        message(sender, address, name, *told(speaker(config.lang_of(address)), address), now)
+        for address, name in dict(to).items()
+    ]
     try:
         write(folder, mails, now)
     except DeliveryError as error:
@@ -102,14 +113,19 @@ def withdraw(folder: Path, address: str, now: int, sender: str) -> Changed:
                 told.update((seat.address, seat.name) for seat in game.seats)
                 lines.append(forfeit(path, game, wanted, now) or f"{game.game}: forfeited when {wanted} is to move")
         player_name = told[wanted]
-        body = (
-            f"{config.name}: {player_name} <{wanted}> has withdrawn from the league.\n\n"
-            "Their ongoing games are forfeited (a resignation written when it is their move),\n"
-            "and they are paired no more.\n"
-        )
-        count = _tell(
-            folder, config, list(told.items()), f"{config.name}: {player_name} has withdrawn", body, now, sender
-        )
+
+        def withdrawn(say: Speaker, _: str) -> tuple[str, str]:
+            body = say(
+                "{league}: {name} <{address}> has withdrawn from the league.\n\n"
+                "Their ongoing games are forfeited (a resignation written when it is their move),\n"
+                "and they are paired no more.\n",
+                league=config.name,
+                name=player_name,
+                address=wanted,
+            )
+            return say("{league}: {name} has withdrawn", league=config.name, name=player_name), body
+
+        count = _tell(folder, config, list(told.items()), withdrawn, now, sender)
         return Changed(tuple(lines), count)
 
 
@@ -156,6 +172,7 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         lines: list[str] = []
         todo: list[str] = []
         announced = 0  # the new tokens mailed to the players to move
+        games_changed: list[str] = []
         told: dict[str, str] = {was: before.name, wanted: new_name}
         tag = f"{new_name} <{wanted}>"
         for game_path, game in _games(folder):
@@ -168,6 +185,7 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
                 announced += len(retagged(game_path, was, tag, what, sender=sender, now=now, wait=WAIT).mails)
                 told.update((seat.address, seat.name) for seat in game.seats if seat.address != was)
                 lines.append(f"{game.game}: {tag} in place of {before.tag}")
+                games_changed.append(game.game)
         store.write(path, text)
         keys_path = folder / PLAYERS_FILE
         keys = load_keys(keys_path)
@@ -187,16 +205,26 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         event = {"event": "address", "at": format_instant(now), "old": was, "new": wanted, "name": new_name}
         append_log(folder, [event])
         # "Gus <new> substitutes for Bo <old>", but "Di <old> is now Di <new>": the old first
-        change = f"{tag} substitutes for {before.tag}" if name is not None else f"{before.tag} is now {tag}"
-        subject = f"{config.name}: {change}"
-        body = (
-            f"{config.name}: {change} from now on:\n"
-            "in league.toml, in every ongoing game (the side tags, so every token changed) and\n"
-            "in the standings, where the seat keeps its results so far.\n"
-        )
-        if lines:
-            body += "\nGames:\n" + "\n".join(f"  {line}" for line in lines) + "\n"
-        count = _tell(folder, config, list(told.items()), subject, body, now, sender)
+        games = list(games_changed)
+
+        def changed(say: Speaker, _: str) -> tuple[str, str]:
+            if name is not None:
+                change = say("{new} substitutes for {old}", new=tag, old=before.tag)
+            else:
+                change = say("{old} is now {new}", old=before.tag, new=tag)
+            body = say(
+                "{league}: {change} from now on:\n"
+                "in league.toml, in every ongoing game (the side tags, so every token changed) and\n"
+                "in the standings, where the seat keeps its results so far.\n",
+                league=config.name,
+                change=change,
+            )
+            if games:
+                said = [say("{game}: {new} in place of {old}", game=game, new=tag, old=before.tag) for game in games]
+                body += "\n" + say("Games:") + "\n" + "\n".join(f"  {line}" for line in said) + "\n"
+            return f"{config.name}: {change}", body
+
+        count = _tell(folder, config, list(told.items()), changed, now, sender)
         return Changed((f"{before.tag} -> {tag}", *lines, *todo), count + announced)
 
 
@@ -247,35 +275,36 @@ def unpair(folder: Path, now: int, sender: str) -> Changed:
         log = read_log(folder)
         back = _leave_back(log, last, names, now)
         append_log(folder, [{"event": "unpair", "at": format_instant(now), "round": last, "games": names}, *back])
-        body = (
-            f"{config.name}: the pairing of round {last} is withdrawn by the game master: the games\n"
-            f"{', '.join(f'[{name}]' for name in names)} are deleted (no move was played). A new pairing follows.\n"
-        )
         lines = [f"round {last} unpaired: {', '.join(names)} deleted"]
         used = {entry["player"]: used_leave([*log, *back], entry["player"]) for entry in back}
         allowance = format_duration(config.leave_days * DAY)
-        extra: dict[str, str] = {}
         for entry in back:
-            address = entry["player"]
             lines.append(
-                f"{address}: {entry['duration']} of leave given back (granted in {', '.join(entry['games'])} only, "
-                f"now deleted); {format_duration(used[address])} of {allowance} used"
+                f"{entry['player']}: {entry['duration']} of leave given back (granted in {', '.join(entry['games'])} "
+                f"only, now deleted); {format_duration(used[entry['player']])} of {allowance} used"
             )
-            extra[address] = extra.get(address, "") + (
-                f"\nThe {entry['duration']} of leave you took in {', '.join(f'[{name}]' for name in entry['games'])} "
-                f"are given back:\nyou have used {format_duration(used[address])} of your {allowance} of leave "
-                "this season.\n"
+        deleted = ", ".join(f"[{name}]" for name in names)
+
+        def unpaired(say: Speaker, address: str) -> tuple[str, str]:
+            body = say(
+                "{league}: the pairing of round {round} is withdrawn by the game master: the games\n"
+                "{games} are deleted (no move was played). A new pairing follows.\n",
+                league=config.name,
+                round=last,
+                games=deleted,
             )
-        subject = f"{config.name}: round {last} unpaired"
-        mails = [
-            message(sender, address, name, subject, body + extra.get(address, ""), now)
-            for address, name in told.items()
-        ]
-        try:
-            write(folder, mails, now)
-        except DeliveryError as error:
-            raise LeagueRefused(f"done and logged, but the players' mails could not be written: {error}") from None
-        count = len(mails)
+            for entry in (entry for entry in back if entry["player"] == address):
+                body += "\n" + say(
+                    "The {duration} of leave you took in {games} are given back:\n"
+                    "you have used {used} of your {allowance} of leave this season.\n",
+                    duration=entry["duration"],
+                    games=", ".join(f"[{name}]" for name in entry["games"]),
+                    used=format_duration(used[address]),
+                    allowance=allowance,
+                )
+            return say("{league}: round {round} unpaired", league=config.name, round=last), body
+
+        count = _tell(folder, config, list(told.items()), unpaired, now, sender)
         return Changed(tuple(lines), count)
 
 

@@ -22,6 +22,7 @@ from referee.league import knockout
 from referee.league.league_toml import LeagueConfig, Pairing
 from referee.league.points import game_points, number_text
 from referee.league.results import GameResult
+from referee.speech import DEFAULT, ENGLISH, N_, Speaker
 
 SONNEBORN_BERGER = "sonneborn-berger"
 BUCHHOLZ = "buchholz"
@@ -309,8 +310,41 @@ def row_figures(row: Row) -> tuple[str, ...]:
     )
 
 
-def as_text(config: LeagueConfig, table: Table, *, final: bool = False) -> list[str]:
-    header = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O", table.tiebreak)
+SPOKEN_HEADS = {
+    "player": N_("player"),
+    "games": N_("games"),
+    # Translators: the standings' columns: won, drawn, lost games
+    "W": N_("W"),
+    "D": N_("D"),
+    "L": N_("L"),
+    "points": N_("points"),
+    "byes": N_("byes"),
+    "rating": N_("rating"),
+}
+"""The standings' column heads a reader's language says (mu, sigma, T/O and the tie-break's
+name are the same codes as `--json`'s)."""
+
+
+def as_text(config: LeagueConfig, table: Table, *, final: bool = False, say: Speaker = ENGLISH) -> list[str]:
+    """The table as text: for the game master in English, in a player's mail in the
+    player's language (`say`)."""
+    header: tuple[str, ...] = (
+        "#",
+        "player",
+        "games",
+        "W",
+        "D",
+        "L",
+        "points",
+        "byes",
+        "mu",
+        "sigma",
+        "rating",
+        "T/O",
+        table.tiebreak,
+    )
+    if say.lang != DEFAULT:
+        header = tuple(say(SPOKEN_HEADS[head]) if head in SPOKEN_HEADS else head for head in header)
     body = [(str(row.rank), row.name, *row_figures(row)) for row in table.rows]
     widths = [max(len(line[index]) for line in [header, *body]) for index in range(len(header))]
 
@@ -320,6 +354,19 @@ def as_text(config: LeagueConfig, table: Table, *, final: bool = False) -> list[
             for index, (cell, width) in enumerate(zip(cells, widths, strict=True))
         ).rstrip()
 
+    if say.lang != DEFAULT:
+        figures: dict[str, object] = {
+            "league": config.name,
+            "game": config.game,
+            "finished": say.plural("{count} game", "{count} games", table.finished),
+            "ongoing": table.ongoing,
+        }
+        title = (
+            say("{league}: {game}, {finished} finished, {ongoing} ongoing; final", **figures)
+            if final
+            else say("{league}: {game}, {finished} finished, {ongoing} ongoing; provisional", **figures)
+        )
+        return [title, line(header), *(line(cells) for cells in body)]
     finished = f"{table.finished} game{'' if table.finished == 1 else 's'} finished"
     title = f"{config.name}: {config.game}, {finished}, {table.ongoing} ongoing; {'final' if final else 'provisional'}"
     return [title, line(header), *(line(cells) for cells in body)]

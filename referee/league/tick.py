@@ -265,7 +265,7 @@ class _Run:
             self.notes.append(f"{game.name}: the automatic leave of {side} was refused: {result.error}")
             return False
         game.reload()
-        left = format_duration(self.config.leave_days * DAY - used - days * DAY) or "none"
+        left = format_duration(self.config.leave_days * DAY - used - days * DAY)
 
         def told(say: Speaker) -> tuple[str, str]:
             body = say(
@@ -276,12 +276,12 @@ class _Run:
                 player=seat.name,
                 side=say.word(side),
                 duration=text,
-                left=left,
+                left=left or say("none"),
             )
             subject = say(
                 "[{game}] automatic leave: {side} +{duration}", game=game.name, side=say.word(side), duration=text
             )
-            return subject, f"{body}{named(game.result)}\n"
+            return subject, f"{body}{named(game.result, say=say)}\n"
 
         entry = {
             "event": "leave",
@@ -319,7 +319,7 @@ class _Run:
                 now=say.instant(self.now, spoken_instant(self.now)),
             )
             subject = say("[{game}] timeout: {side}", game=game.name, side=say.word(side))
-            return subject, f"{body}{named(game.result)}\n"
+            return subject, f"{body}{named(game.result, say=say)}\n"
 
         entry = {"event": "timeout", "at": format_instant(self.now), "game": game.name, "side": side}
         self._done(self._to_all(game, told), entry)
@@ -357,7 +357,7 @@ class _Run:
                         side=say.word(str(side)),
                     )
                     subject = say("[{game}] forfeit: {side}", game=game.name, side=say.word(str(side)))
-                    return subject, f"{body}{named(game.result)}\n"
+                    return subject, f"{body}{named(game.result, say=say)}\n"
 
                 entry = {"event": "forfeit", "at": format_instant(self.now), "game": game.name, "side": side}
                 self._done(self._to_all(game, told), entry)
@@ -448,7 +448,7 @@ class _Run:
                         "Check every roll with: referee check {game}.rgn\n",
                         league=self.config.name,
                         game=game.name,
-                        result=named(game.result),
+                        result=named(game.result, say=say),
                         seed=seed,
                     )
                     return say("[{game}] seed revealed", game=game.name), body
@@ -518,13 +518,15 @@ class _Run:
                 before = seen.get(game.name, [0])[0]
                 steps = game.replay.steps if game.replay is not None else []
                 start = before if isinstance(before, int) and 0 <= before <= len(steps) else 0
-                played = [f"{step.turn.side}: {step.move.text}" for step in steps[start:]]  # the notation
+                played = [
+                    f"{say.word(step.turn.side)}: {step.move.text}" for step in steps[start:]
+                ]  # the moves as written
                 lines.append(f"  [{game.name}] " + ("; ".join(played) if played else say("nothing new")))
             lines.append("")
         ended = [game for game in news if game.result.finished]
         if ended:
             lines.append(say("Results:"))
-            lines += [f"  [{game.name}] {named(game.result)}" for game in ended]
+            lines += [f"  [{game.name}] {named(game.result, say=say)}" for game in ended]
             lines.append("")
         return "\n".join(lines)
 
@@ -573,7 +575,7 @@ class _Run:
                     else say("The champion: {names}, with {points}.", names=names, points=points),
                     "",
                     say("Final standings:"),
-                    *as_text(self.config, table),
+                    *as_text(self.config, table, say=say),
                     "",
                 ]
             )

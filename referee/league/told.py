@@ -16,6 +16,7 @@ from referee.league.notify import message, write
 from referee.league.results import GAME_FILE, judge_game, named
 from referee.live.mail.mail_errors import DeliveryError
 from referee.live.play.result import PlayResult
+from referee.speech import rule_text, speaker
 
 
 def tell_players(path: Path, submitted: str, result: PlayResult, now: int, sender: str) -> str | None:
@@ -35,17 +36,27 @@ def tell_players(path: Path, submitted: str, result: PlayResult, now: int, sende
         return None
     game, _ = judge_game(path, data, int(match.group(1)), int(match.group(2)))
     names = {seat.address: seat.name for seat in game.seats}
-    lines = [f"{config.name}, [{game.game}]: the game master wrote {submitted}.", ""]
-    lines += [named(game, event) for event in result.events]
-    if result.board:
-        lines += ["", result.board.rstrip("\n")]
-    if game.finished:
-        lines += ["", f"Game over: {named(game)}"]
-    elif result.next:
-        lines += ["", f"next: {named(game, result.next)}"]
-    body = "\n".join(lines) + "\n"
-    subject = f"[{game.game}] {config.name}: the game master wrote {submitted}"
-    mails = [message(sender, address, names[address], subject, body, now) for address in game.addresses]
+    mails = []
+    for address in game.addresses:  # each player in their language (docs/languages.md)
+        say = speaker(config.lang_of(address))
+        lines = [
+            say(
+                "{league}, [{game}]: the game master wrote {what}.", league=config.name, game=game.game, what=submitted
+            ),
+            "",
+        ]
+        lines += [named(game, rule_text(event, say), say=say) for event in result.events]
+        if result.board:
+            lines += ["", result.board.rstrip("\n")]
+        if game.finished:
+            lines += ["", say("Game over: {result}", result=named(game, say=say))]
+        elif result.next:
+            lines += ["", named(game, f"next: {result.next}", say=say)]
+        body = "\n".join(lines) + "\n"
+        subject = say(
+            "[{game}] {league}: the game master wrote {what}", game=game.game, league=config.name, what=submitted
+        )
+        mails.append(message(sender, address, names[address], subject, body, now))
     try:
         write(folder, mails, now)
     except DeliveryError as error:

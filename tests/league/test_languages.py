@@ -11,9 +11,12 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
+import pytest
+
 from tests.helpers.cli import invoke
 from tests.helpers.league import make_league
 from tests.helpers.mail import GM, message
+from tests.helpers.notices import Receiver
 
 START = "2026-12-01T12:00:00Z"
 
@@ -141,3 +144,147 @@ def test_a_spanish_players_daily_digest_is_in_spanish(tmp_path: Path) -> None:
     subject, text = digests[0]
     assert subject == "T: resumen diario 2026-12-02"
     assert text.startswith("T: sus partidas el 2 dic 2026, 8:00:00 UTC.\n")
+
+
+def test_status_and_leave_by_mail_are_answered_in_spanish(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    make_league(
+        folder,
+        "--game",
+        "nika",
+        "--players",
+        "2",
+        "--time-control",
+        "3d+0m",
+        names="Ann Bo",
+        extra='lang = "es"\nleave_days = 3\n',
+    )
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
+    gateway = ("mail", "receive", str(folder), "--from", GM, "--now", "2026-12-01T13:00:00Z")
+    asked = message("Ann <ann@example.org>", "[r1-t1] mis partidas", "estado\n").as_bytes()
+    code, out, err = invoke(*gateway, stdin=asked)
+    assert code == 0, out + err
+    [(_, text)] = _mails(folder)["ann@example.org"]
+    assert text.startswith("T: las partidas de Ann <ann@example.org> el 1 dic 2026, 13:00:00 UTC.\n\n")
+    assert "[r1-t1] ronda 1, asiento 1 (Atenas, Mesene): le toca mover\n" in text
+    assert "  Atenas+Mesene Ann, Esparta+Tebas Bo: mueve Atenas (Ann)\n" in text
+    assert "  plazo 4 dic 2026, 12:00:00 UTC (quedan 2d23h); token " in text
+    asked = message("Bo <bo@example.org>", "[r1-t1] fuera", "ausencia 1d\n").as_bytes()
+    code, out, err = invoke(*gateway, stdin=asked)
+    assert code == 0, out + err
+    [(_, text)] = [mail for mail in _mails(folder)["bo@example.org"] if "ausencia" in mail[1]]
+    assert text.startswith("T: ausencia concedida.\n\nbo@example.org: 1d de ausencia concedidos\n")
+    assert "r1-t1: Esparta, Tebas +1d\n" in text
+
+
+def test_a_withdrawal_is_told_in_each_players_language(tmp_path: Path) -> None:
+    folder = tmp_path / "liga"
+    make_league(folder, "--game", "nika", "--players", "2", names="Ann Bo", extra='lang = "es"\n')
+    path = folder / "league.toml"
+    path.write_text(path.read_text(encoding="utf-8") + 'lang = "en"\n', encoding="utf-8")  # Bo reads English
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
+    code, _, err = invoke("league", "withdraw", str(folder), "bo@example.org", "--now", "2026-12-01T13:00:00Z")
+    assert code == 0, err
+    told = _mails(folder)
+    [(subject, ann)] = told["ann@example.org"]
+    assert subject == "T: Bo se ha retirado" and ann.startswith("T: Bo <bo@example.org> se ha retirado de la liga.\n")
+    assert told["bo@example.org"][0][0] == "T: Bo has withdrawn"
+
+
+def test_notices_are_said_in_each_targets_language(tmp_path: Path, receiver: Receiver) -> None:
+    pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
+    folder = tmp_path / "liga"
+    league = f"json://127.0.0.1:{receiver.port}/league"
+    bo = f"json://127.0.0.1:{receiver.port}/bo"
+    make_league(folder, "--game", "nika", "--players", "2", names="Ann", extra=f'lang = "es"\nnotify = ["{league}"]\n')
+    path = folder / "league.toml"
+    text = path.read_text(encoding="utf-8")
+    text += f'\n[[player]]\nname = "Bo"\naddress = "bo@example.org"\nlang = "en"\nnotify = ["{bo}"]\n'
+    path.write_text(text, encoding="utf-8")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-01T12:05:00Z")
+    assert code == 0, err
+    posts = {(where, str(payload["title"])): str(payload["message"]) for where, payload in receiver.take()}
+    assert posts[("/league", "T: [r1-t1] emparejada")] == "Ronda 1: [r1-t1] Ann, Bo."
+    assert posts[("/bo", "T: [r1-t1] paired")] == "Round 1: [r1-t1] Ann, Bo."
+
+
+def test_a_spanish_leagues_round_game_and_player_pages_are_in_spanish(tmp_path: Path) -> None:
+    from tests.helpers.site_season import season, write_league
+
+    folder = write_league(
+        tmp_path / "liga",
+        [("Ann", "ann@example.org"), ("Bo", "bo@example.org"), ("Cy", "cy@example.org")],
+        head='name = "Otoño"\ngame = "pikemen"\nplayers = 2\nlang = "es"\n',
+    )
+    season(folder, 2)
+    out = tmp_path / "site"
+    assert invoke("league", "site", str(folder), "-o", str(out))[0] == 0
+    pages = {path.name: path.read_text(encoding="utf-8") for path in out.glob("*.html")}
+    for name, text in pages.items():
+        if not name.endswith("-replay.html"):
+            assert '<html lang="es">' in text, name
+    assert re.search(r"</bdi>: ronda 1 de \d+</h1>", pages["round-1.html"]) and "ronda 2 →" in pages["round-1.html"]
+    assert "terminada: " in pages["round-1.html"] and "<td>finished" not in pages["round-1.html"]
+    assert "<td>en curso</td>" in pages["round-2.html"]  # the last game is left unfinished
+    assert re.search(r"<td>(Rojo|Azul) \(<a class=\"player\"", pages["round-2.html"])  # the side to move
+    game = next(text for name, text in pages.items() if re.fullmatch(r"r1-t\d+\.html", name))
+    assert "<th>asiento</th><th>bandos</th><th>jugador</th>" in game and "Estado:" in game
+    assert "Repetición: paso a paso por cada jugada" in game
+    player = pages["player-1.html"]
+    assert "<h2>Valoración tras cada partida</h2>" in player and "<h2>Partidas</h2>" in player
+    assert re.search(r'<p class="meta">puesto \d+; ', player)
+    assert re.search(r"<td>(victoria|derrota|tablas|en curso)</td>", player)
+
+
+def _outside(text: str) -> list[str]:
+    """The words of `text` outside every ⟦...⟧ of the pseudo-language (nested ones too)."""
+    while True:
+        cut = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
+        if cut == text:
+            return re.findall(r"[A-Za-z]{2,}", text)
+        text = cut
+
+
+def test_the_leagues_texts_go_through_the_catalogue(tmp_path: Path) -> None:
+    """Under the pseudo-language `qps` (referee/speech.py: each message of the template
+    between ⟦ and ⟧) the league's texts hold no English outside the brackets but their
+    parameters: status by mail, the open games, a granted leave, the final table, a result
+    line, the notices."""
+    import dataclasses
+
+    from referee.league import notices
+    from referee.league.league_toml import load
+    from referee.league.leave import Leave
+    from referee.league.mailing import leave_text, open_games_text, status_text
+    from referee.league.results import game_files, judge_game, named
+    from referee.league.standings import as_text, standings
+    from referee.speech import speaker
+
+    folder = tmp_path / "liga"
+    make_league(folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m", names="Ann Bo")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    [game] = sorted(folder.rglob("r1-t1.rgn"))
+    assert invoke("play", str(game), "resign")[0] == 0
+    config = dataclasses.replace(load(folder), lang="qps")
+    say = speaker("qps")
+    now = 1764590400 + 3600
+    [(number, table, path)] = game_files(folder)
+    result, _ = judge_game(path, path.read_bytes(), number, table)
+    ended = result.finished
+    texts = {
+        "status": status_text(folder, config, "ann@example.org", now),
+        "open games": open_games_text(folder, config, "ann@example.org", now),
+        "leave": leave_text(Leave("ann@example.org", 86400, (("r1-t1", ("Athens", "Messene")),), 86400, 259200), say),
+        "table": "\n".join(as_text(config, standings(config, [result]), say=say)),
+        "result": named(result, say=say),
+        "notices": "\n".join(f"{n.title}\n{n.body}" for n in notices.events(config, [(result, None)], [])),
+    }
+    assert ended and texts["result"] == "⟦Bo (⟦Sparta⟧, ⟦Thebes⟧) win (resignation)⟧"  # the sides named by their player
+    # the names, addresses, the game, the tie-break's and the reason's codes (as --json writes them)
+    parameters = {"Ann", "Bo", "ann", "bo", "example", "org", "nika", "mu", "sigma", "sonneborn", "berger"}
+    parameters.add("resignation")
+    found = {kind: [word for word in _outside(text) if word not in parameters] for kind, text in texts.items()}
+    assert found == {kind: [] for kind in texts}, texts

@@ -4,11 +4,18 @@ digests. Some moves are played with `play`, some by mail through the gateway, wh
 answers (and `tick`'s mails) a real SMTP server on 127.0.0.1 receives. One player misses a
 deadline (a reminder, then a time-out by `tick`); one takes leave by mail. The final table
 is checked against OpenSkill called here on the games' results, and re-derived from the
-game files alone after `league.log` is deleted."""
+game files alone after `league.log` is deleted.
+
+One player reads Spanish (`lang = "es"` in their `[[player]]` table, issue 49): every mail
+that player receives, from the pairing to the champion's mail, is made of the catalogue's
+Spanish (no English text of the template, no English word outside it), while the other
+players' mails stay English (docs/languages.md)."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -33,7 +40,19 @@ PLAYERS = {
     "Flo": "flo@example.org",
 }
 EVERYONE = set(PLAYERS.values())
+SPANISH = "flo@example.org"
+"""The one player who reads Spanish (the last `[[player]]` table: `lang = "es"` appended)."""
 HOUR = 3600
+
+
+def _said(address: str, english: str, spanish: str) -> str:
+    """What a mail to `address` says, in that player's language."""
+    return spanish if address == SPANISH else english
+
+
+def _is_digest(mail: Received) -> bool:
+    subject = str(mail.message["Subject"])
+    return "daily digest" in subject or "resumen diario" in subject
 
 
 def _at(text: str, hours: float = 0) -> str:
@@ -70,6 +89,13 @@ class Season:
     folder: Path
     smtp: SmtpServer
     games: dict[str, _Game] = field(default_factory=dict)
+    mailbox: list[Received] = field(default_factory=list)
+    """Every mail the SMTP server received, in order (the Spanish player's are checked)."""
+
+    def take(self) -> list[Received]:
+        taken = self.smtp.take()
+        self.mailbox += taken
+        return taken
 
     def pair(self, now: str) -> dict[str, Any]:
         paired: dict[str, Any] = json.loads(_referee("league", "pair", str(self.folder), "--now", now, "--json"))
@@ -79,7 +105,7 @@ class Season:
 
     def tick(self, now: str) -> tuple[list[dict[str, Any]], list[Received]]:
         out = _referee("league", "tick", str(self.folder), "--now", now, "--smtp", self.smtp.address, "--json")
-        return json.loads(out)["entries"], self.smtp.take()
+        return json.loads(out)["entries"], self.take()
 
     def act(self, name: str, how: str, action: str, now: str) -> tuple[str, list[Received]]:
         """The player to move in game `name` moves (its first legal move) or resigns, by
@@ -106,7 +132,7 @@ class Season:
         after = open_game(path)
         if after.finished:
             game.ended = parse_instant(now)
-        return player.address, self.smtp.take()
+        return player.address, self.take()
 
     def next_player(self, name: str) -> str:
         current = open_game(self.folder / f"{name}.rgn")
@@ -133,6 +159,7 @@ def _season(folder: Path, smtp: SmtpServer) -> Season:
     )
     for name, address in PLAYERS.items():
         _referee("league", "add", str(folder), address, "--name", name)
+    toml.write_text(toml.read_text(encoding="utf-8") + 'lang = "es"\n', encoding="utf-8")  # Flo's table: the last
     return Season(folder, smtp)
 
 
@@ -143,14 +170,14 @@ def _pairing_round(season: Season, number: int, now: str) -> None:
     entries, mails = season.tick(_at(now, 5 / 60))
     _digests(entries, mails)  # and that day's digests, to whoever had news since the last
     assert all(entry["event"] == "digest" for entry in entries)
-    pairings = [mail for mail in mails if "daily digest" not in str(mail.message["Subject"])]
+    pairings = [mail for mail in mails if not _is_digest(mail)]
     assert _recipients(pairings) == Counter(EVERYONE)
     assert all(str(mail.message["Subject"]).startswith(f"[r{number}-t") for mail in pairings)
 
 
 def _digests(entries: list[dict[str, Any]], mails: list[Received]) -> dict[str, str]:
     """Address -> text of each digest mailed, checked to be one per player and logged."""
-    digests = [mail for mail in mails if "daily digest" in str(mail.message["Subject"])]
+    digests = [mail for mail in mails if _is_digest(mail)]
     told = _recipients(digests)
     assert set(told.values()) <= {1}  # once per player per day
     assert {entry["to"] for entry in entries if entry["event"] == "digest"} == set(told)
@@ -185,9 +212,10 @@ def _play_the_season(folder: Path, smtp: SmtpServer) -> None:
     entries, mails = season.tick("2026-12-02T00:05:00Z")  # the first daily digest: everyone had news
     digests = _digests(entries, mails)
     assert set(digests) == EVERYONE and len(mails) == 6
-    assert "Your move:" in digests[late] and "[r1-t2]" in digests[late]
-    assert "Moves played:" in digests[resigns] and "[r1-t2]" in digests[resigns]
-    assert "Results:" in digests[season.games["r1-t1"].players[0]]
+    assert _said(late, "Your move:", "Le toca mover:") in digests[late] and "[r1-t2]" in digests[late]
+    assert _said(resigns, "Moves played:", "Jugadas hechas:") in digests[resigns] and "[r1-t2]" in digests[resigns]
+    first = season.games["r1-t1"].players[0]
+    assert _said(first, "Results:", "Resultados:") in digests[first]
 
     entries, mails = season.tick("2026-12-03T14:30:00Z")  # 23h30 left: the 1d reminder, to the late player only
     assert [entry["event"] for entry in entries] == ["reminder"]
@@ -196,7 +224,7 @@ def _play_the_season(folder: Path, smtp: SmtpServer) -> None:
 
     entries, mails = season.tick("2026-12-04T14:30:00Z")  # past the deadline: the time-out ends the game
     assert [entry["event"] for entry in entries] == ["timeout", "digest", "digest", "digest"]
-    timeouts = [mail for mail in mails if "timeout" in str(mail.message["Subject"])]
+    timeouts = [mail for mail in mails if not _is_digest(mail)]
     assert _recipients(timeouts) == Counter(season.games["r1-t2"].players)
     assert set(_digests(entries, mails)) == set(season.games["r1-t2"].players)
     assert "\ntimeout\n" in (folder / "r1-t2.rgn").read_text(encoding="utf-8")
@@ -210,10 +238,11 @@ def _play_the_season(folder: Path, smtp: SmtpServer) -> None:
     leave = message(away, "[r2-t1] away for a while", "leave 2d\n")
     gateway = ("mail", "receive", str(folder), "--from", GM, "--smtp", smtp.address)
     _referee(*gateway, "--now", "2026-12-05T12:30:00Z", data=leave.as_bytes())
-    answers = smtp.take()
-    tokens = [mail for mail in answers if "your move: the token is now" in str(mail.message["Subject"])]
+    answers = season.take()
+    tokens = [mail for mail in answers if "token" in str(mail.message["Subject"])]
     answers = [mail for mail in answers if mail not in tokens]  # the new token: to the player to move
-    assert _recipients(answers) == Counter({away: 1}) and "2d of leave granted" in answers[0].text
+    assert _recipients(answers) == Counter({away: 1})
+    assert _said(away, "2d of leave granted", "2d de ausencia concedidos") in answers[0].text
     assert len(tokens) == 1 and away not in _recipients(tokens)
     log = [json.loads(line) for line in (folder / "league.log").read_text(encoding="utf-8").splitlines()]
     assert [(entry["player"], entry["duration"]) for entry in log if entry["event"] == "leave"] == [(away, "2d")]
@@ -230,8 +259,9 @@ def _play_the_season(folder: Path, smtp: SmtpServer) -> None:
     before = (folder / f"{game}.rgn").read_text(encoding="utf-8")
     leave = message(away, f"[{game}] away again", "leave 2d\n")
     _referee(*gateway, "--now", "2026-12-09T12:30:00Z", data=leave.as_bytes())
-    answers = smtp.take()
-    assert _recipients(answers) == Counter({away: 1}) and "not granted" in answers[0].text
+    answers = season.take()
+    assert _recipients(answers) == Counter({away: 1})
+    assert _said(away, "not granted", "no se concedió") in answers[0].text
     assert (folder / f"{game}.rgn").read_text(encoding="utf-8") == before
     plans = {
         "r3-t1": (("play", "resign"), ("mail", "resign")),
@@ -242,6 +272,9 @@ def _play_the_season(folder: Path, smtp: SmtpServer) -> None:
 
     entries, mails = season.tick("2026-12-10T00:05:00Z")  # the last digest: round 3's players
     assert set(_digests(entries, mails)) == EVERYONE
+    champion = [mail for mail in mails if not _is_digest(mail)]
+    assert _recipients(champion) == Counter(EVERYONE)  # the champion's mail, to every player
+    _check_languages(season.mailbox)
 
     # -- the table, against OpenSkill on the games' results ----------------------------------
     table = json.loads(_referee("league", "standings", str(folder), "--json"))
@@ -249,6 +282,90 @@ def _play_the_season(folder: Path, smtp: SmtpServer) -> None:
     _check_table(season, table)
     (folder / "league.log").unlink()
     assert json.loads(_referee("league", "standings", str(folder), "--json")) == table
+
+
+def _check_languages(mailbox: list[Received]) -> None:
+    """The Spanish player's every mail is Spanish, the others' English: no text of the
+    catalogue's other language appears in them (the template's English, a msgstr's Spanish),
+    and no common English word stands outside the catalogue in the Spanish mails."""
+    english, spanish = _catalogue_phrases()
+    dump = Path(os.environ["MAILBOX_DUMP"]) if os.environ.get("MAILBOX_DUMP") else None
+    told = Counter()
+    for mail in mailbox:
+        subject = str(mail.message["Subject"])
+        text = f"{'' if subject.startswith('Re: ') else subject}\n{mail.text}"  # a reply's subject: the player's
+        for address in (each.lower() for each in mail.recipients):
+            told[address] += 1
+            if dump is not None:
+                with dump.open("a", encoding="utf-8") as out:
+                    out.write(f"=== {address}\n{text}\n")
+            if address == SPANISH:
+                said = _without_board(text)
+                assert [phrase for phrase in english if phrase in said] == [], text
+                assert _ENGLISH_WORDS.findall(said) == [], text
+            else:
+                assert [phrase for phrase in spanish if phrase in text] == [], text
+    assert told[SPANISH] >= 10  # three pairings, answers, digests, the champion
+
+
+_ENGLISH_WORDS = re.compile(
+    r"\b(the|your|you|is|are|was|to|of|and|with|game|games|move|moves|round|seat|win|wins|draw|"
+    r"played|left|deadline|daily|digest|results|over|champion|standings|reminder|timeout|leave|granted)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_board(text: str) -> str:
+    """The text without the board as the engine draws it, its grid and the paragraph of its
+    legend (the engine's `render`, not translated: docs/languages.md)."""
+    lines = text.split("\n")
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        if not _COLUMNS.match(lines[index]):
+            out.append(lines[index])
+            index += 1
+            continue
+        index += 1
+        while index < len(lines) and not _COLUMNS.match(lines[index]):  # the rows, to the columns again
+            index += 1
+        index += 2  # the columns and the blank line
+        while index < len(lines) and lines[index].strip():  # the legend
+            index += 1
+    return "\n".join(out)
+
+
+_COLUMNS = re.compile(r"^\s+a\s+b\s+c\b")
+
+
+def _catalogue_phrases() -> tuple[list[str], list[str]]:
+    """Phrases of two words or more, of the template's English and of the Spanish
+    translations, that the other language does not write too."""
+    from babel.messages.pofile import read_po
+
+    from referee import speech
+
+    with (speech.LOCALE_DIR / "es" / "LC_MESSAGES" / "referee.po").open("rb") as handle:
+        catalog = read_po(handle, locale="es")
+
+    def phrases(texts: list[str]) -> set[str]:
+        found = set()
+        for text in texts:
+            for part in re.split(r"\{[^{}]*\}|\n|`[^`]*`", text):
+                part = part.strip(" .,:;()")
+                if len(re.findall(r"[^\W\d_]{2,}", part)) >= 2:
+                    found.add(part)
+        return found
+
+    ids: list[str] = []
+    strings: list[str] = []
+    for entry in catalog:
+        if not entry.id or entry.context:
+            continue
+        ids += list(entry.id) if isinstance(entry.id, tuple) else [entry.id]
+        strings += list(entry.string) if isinstance(entry.string, tuple) else [entry.string]
+    english, spanish = phrases(ids), phrases(strings)
+    return sorted(english - spanish), sorted(spanish - english)
 
 
 def _play_round(season: Season, plans: dict[str, tuple[tuple[str, str], ...]], day: str) -> None:

@@ -17,8 +17,10 @@ import pytest
 
 from referee.games import registry
 from referee.judge.core.adjudicate import adjudicate, read_source
+from referee.league.site import build
 from referee.notation.model import Record
 from referee.pictures import replay_page
+from tests.helpers.site_season import season, write_league
 from tests.pictures.test_accessible import described_pieces
 from tests.pictures.test_pictures import EXAMPLES, expected_pieces
 from tests.system.test_replay_browser import positions
@@ -85,6 +87,30 @@ def test_axe_finds_no_violation_on_any_page_of_a_league_site(browser: Any, site:
     for page in pages:
         browser.get(page.resolve().as_uri())
         found[str(page.relative_to(out))] = violations(browser)
+    assert found == {name: [] for name in found}
+
+
+def test_a_spanish_leagues_site_is_spanish_and_axe_finds_no_violation(browser: Any, tmp_path: Path) -> None:
+    """A league with `lang = "es"` (issue 49): every page but the replay's says `<html
+    lang="es">` (the replay page is English, docs/languages.md), and axe-core finds no
+    violation on any page (a wrong or missing `lang` is one, `html-has-lang`, `valid-lang`)."""
+    folder = write_league(
+        tmp_path / "liga",
+        [("Ana", "ana@example.org"), ("Bruno", "bruno@example.org"), ("Carla", "carla@example.org")],
+        head='name = "Liga de otoño"\ngame = "pikemen"\nplayers = 2\nlang = "es"\n',
+    )
+    season(folder, 2)
+    out = tmp_path / "www"
+    build(folder, out)
+    browser.set_window_size(1280, 1000)
+    pages = sorted(out.glob("*.html"))
+    assert len(pages) > 8
+    found = {}
+    for page in pages:
+        if not page.name.endswith("-replay.html"):
+            assert '<html lang="es">' in page.read_text(encoding="utf-8"), page.name
+        browser.get(page.resolve().as_uri())
+        found[page.name] = violations(browser)
     assert found == {name: [] for name in found}
 
 

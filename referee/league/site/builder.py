@@ -37,6 +37,7 @@ from referee.league.results import GameResult, Seat, aliases, game_files, judge_
 from referee.league.site import feed, pages
 from referee.league.site.chart import Point
 from referee.league.standings import rating_history, rating_order, standings
+from referee.speech import speaker
 from referee.store.ops import ops
 
 MANIFEST = ".referee-site.json"
@@ -257,6 +258,7 @@ def _rendered(
     read again), and the names of the pages kept as they are (those of the games not read again)."""
     from referee.pictures import board_svg, replay_page
 
+    say = speaker(site.config.lang)
     rendered: dict[str, str] = {pages.INDEX: pages.index_page(site)}
     for number in range(1, site.current + 1):
         rendered[pages.round_file(number)] = pages.round_page(site, number)
@@ -275,7 +277,7 @@ def _rendered(
         rendered[pages.game_file(name)] = pages.game_page(site, item, board, replay is not None)
         if replay is not None:
             rendered[pages.replay_file(name)] = replay_page(
-                replay, text, private=True, back=(pages.game_file(name), f"back to game {name}")
+                replay, text, private=True, back=(pages.game_file(name), say("back to game {game}", game=name))
             )
     return rendered, kept
 

@@ -6,6 +6,7 @@ the site works from `file://`. No page holds a script: the replay pages are apar
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -17,9 +18,10 @@ from referee.league.points import game_points, number_text, points_text
 from referee.league.results import GameResult, placing
 from referee.league.site.chart import Point, rating_chart
 from referee.league.site.escape import bdi, esc
-from referee.league.standings import Table, row_figures
+from referee.league.standings import SPOKEN_HEADS, Table, row_figures
 from referee.notation.timing import TimingError, parse_instant, spoken_duration, spoken_instant
-from referee.speech import N_, Speaker, speaker
+from referee.speech import DEFAULT, ENGLISH, N_, Speaker, speaker
+from referee.spoken_lines import STATUS, verdict_words
 
 INDEX = "index.html"
 CSS = """
@@ -138,16 +140,30 @@ def _player(site: Site, address: str, name: str) -> str:
     return bdi(name) if page is None else f'<a class="player" href="{page}">{bdi(name)}</a>'
 
 
+def _say(site: Site) -> Speaker:
+    """The speaker of the league's `lang`: the site's language (docs/languages.md)."""
+    return speaker(site.config.lang)
+
+
+def _sides(say: Speaker, sides: Sequence[str], joint: str = "+") -> str:
+    return joint.join(say.word(side) for side in sides)
+
+
 def seats_text(site: Site, game: GameResult) -> str:
-    return ", ".join(f"{esc('+'.join(seat.sides))} {_player(site, seat.address, seat.name)}" for seat in game.seats)
+    say = _say(site)
+    return ", ".join(f"{esc(_sides(say, seat.sides))} {_player(site, seat.address, seat.name)}" for seat in game.seats)
 
 
-def status_text(game: GameResult) -> str:
+def status_text(game: GameResult, say: Speaker = ENGLISH) -> str:
+    """A game's status cell: the words in the site's language, a result's sides too (its
+    reason a code, as `--json` writes it)."""
     if game.finished:
-        return f"finished: {bdi(game.message)}"
+        marker = "\x00"
+        return esc(say("finished: {result}", result=marker)).replace(marker, bdi(verdict_words(game.message, say)))
     if game.legal:
-        return "ongoing"
-    return f'<span class="status-{esc(game.status)}">{esc(game.status)}: {bdi(game.message)}</span>'
+        return esc(say("ongoing"))
+    status = say(STATUS[str(game.status)]) if str(game.status) in STATUS else str(game.status)
+    return f'<span class="status-{esc(game.status)}">{esc(status)}: {bdi(game.message)}</span>'
 
 
 def turn_text(site: Site, game: GameResult) -> str:
@@ -155,26 +171,28 @@ def turn_text(site: Site, game: GameResult) -> str:
         return "—"
     seat = game.player_of(game.to_move)
     who = _player(site, seat.address, seat.name) if seat is not None else "?"
-    return f"{esc(game.to_move)} ({who})"
+    return f"{esc(_say(site).word(game.to_move))} ({who})"
 
 
-def _instant(value: object) -> str:
-    """An instant of the clock's JSON as people read it (2026-12-05 12:00 UTC), escaped."""
+def _instant(value: object, say: Speaker = ENGLISH) -> str:
+    """An instant of the clock's JSON as people read it (2026-12-05 12:00 UTC; in Spanish
+    5 dic 2026, 12:00:00 UTC), escaped."""
     if not isinstance(value, str):
         return "—"
     try:
-        return esc(spoken_instant(parse_instant(value)))
+        seconds = parse_instant(value)
     except TimingError:
         return esc(value)
+    return esc(say.instant(seconds, spoken_instant(seconds)))
 
 
-def deadline_text(item: SiteGame) -> str:
+def deadline_text(item: SiteGame, say: Speaker = ENGLISH) -> str:
     clock = item.clock
     if not clock or item.result.finished:
         return "—"
-    text = _instant(clock.get("deadline"))
+    text = _instant(clock.get("deadline"), say)
     if clock.get("flagged"):
-        text += f" ({esc(clock['flagged'])}: time ran out)"
+        text += " (" + esc(say("{side}: time ran out", side=say.word(str(clock["flagged"])))) + ")"
     return text
 
 
@@ -186,8 +204,8 @@ def _games_table(site: Site, games: Sequence[SiteGame]) -> str:
         game = item.result
         rows.append(
             f'<tr class="game" data-game="{esc(game.game)}"><td><a href="{game_file(game.game)}">{esc(game.game)}</a>'
-            f"</td><td>{seats_text(site, game)}</td><td>{status_text(game)}</td><td>{turn_text(site, game)}</td>"
-            f"<td>{deadline_text(item)}</td></tr>"
+            f"</td><td>{seats_text(site, game)}</td><td>{status_text(game, say)}</td><td>{turn_text(site, game)}</td>"
+            f"<td>{deadline_text(item, say)}</td></tr>"
         )
     return _scroll('<table class="games">' + "".join(rows) + "</table>")
 
@@ -200,23 +218,12 @@ def _byes(site: Site, number: int) -> list[tuple[str, str]]:
 
 
 STANDING_HEADS = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O")
-_SPOKEN_HEADS = {
-    "player": N_("player"),
-    "games": N_("games"),
-    # Translators: the standings' columns: won, drawn, lost games
-    "W": N_("W"),
-    "D": N_("D"),
-    "L": N_("L"),
-    "points": N_("points"),
-    "byes": N_("byes"),
-    "rating": N_("rating"),
-}
 
 
 def standings_table(site: Site) -> str:
     heads = [*STANDING_HEADS, site.table.tiebreak]
     say = speaker(site.config.lang)
-    shown = [say(_SPOKEN_HEADS[h]) if h in _SPOKEN_HEADS else h for h in heads]
+    shown = [say(SPOKEN_HEADS[h]) if h in SPOKEN_HEADS else h for h in heads]
     rows = [
         "<tr>"
         + "".join(f"<th{'' if h == 'player' else ' class=n'}>{esc(t)}</th>" for h, t in zip(heads, shown, strict=True))
@@ -291,65 +298,81 @@ def _byes_text(site: Site, number: int) -> str:
     byes = _byes(site, number)
     if not byes:
         return ""
-    return '<p class="byes">Bye: ' + ", ".join(_player(site, a, n) for a, n in byes) + "</p>"
+    label = esc(_say(site)("Bye:"))
+    return f'<p class="byes">{label} ' + ", ".join(_player(site, a, n) for a, n in byes) + "</p>"
 
 
 def round_page(site: Site, number: int) -> str:
+    say = _say(site)
     games = [item for item in site.games if item.result.round == number]
     nav = []
     if number > 1:
-        nav.append(f'<a href="{round_file(number - 1)}">← round {number - 1}</a>')
+        before = esc(say("round {round}", round=number - 1))
+        nav.append(f'<a href="{round_file(number - 1)}">← {before}</a>')
     if number < site.current:
-        nav.append(f'<a href="{round_file(number + 1)}">round {number + 1} →</a>')
+        after = esc(say("round {round}", round=number + 1))
+        nav.append(f'<a href="{round_file(number + 1)}">{after} →</a>')
+    heading = esc(say("round {round} of {rounds}", round=number, rounds=site.rounds))
     body = [
-        f"<h1>{bdi(site.config.name)}: round {number} of {site.rounds}</h1>",
+        f"<h1>{bdi(site.config.name)}: {heading}</h1>",
         _games_table(site, games),
         _byes_text(site, number),
         f'<p class="meta">{" · ".join(nav)}</p>' if nav else "",
     ]
-    return layout(site, f"{site.config.name}: round {number}", [(INDEX, site.config.name)], "\n".join(body))
+    title = site.config.name + ": " + say("round {round}", round=number)
+    return layout(site, title, [(INDEX, site.config.name)], "\n".join(body))
 
 
-def _clock_table(clock: Mapping[str, Any]) -> str:
-    rows = [f"<tr><th>control</th><td>{esc(clock.get('control', ''))}</td></tr>"]
+def _clock_table(clock: Mapping[str, Any], say: Speaker = ENGLISH) -> str:
+    heads = {key: esc(say(key)) for key in (N_("control"), N_("deadline"), N_("flagged"), N_("as of"))}
+    rows = [f"<tr><th>{heads['control']}</th><td>{esc(clock.get('control', ''))}</td></tr>"]
     remaining = clock.get("remaining") or {}
     if isinstance(remaining, Mapping):
         for side, seconds in remaining.items():
-            shown = spoken_duration(seconds) if isinstance(seconds, int) else str(seconds)
-            running = " (running)" if clock.get("running") == side else ""
-            rows.append(f"<tr><th>{esc(side)}</th><td>{esc(shown)}{running}</td></tr>")
-    rows.append(f"<tr><th>deadline</th><td>{_instant(clock.get('deadline'))}</td></tr>")
+            shown = spoken_duration(seconds) if isinstance(seconds, int) else str(seconds)  # the clock's notation
+            running = " " + say("(running)") if clock.get("running") == side else ""
+            rows.append(f"<tr><th>{esc(say.word(side))}</th><td>{esc(shown)}{esc(running)}</td></tr>")
+    rows.append(f"<tr><th>{heads['deadline']}</th><td>{_instant(clock.get('deadline'), say)}</td></tr>")
     if clock.get("flagged"):
-        rows.append(f"<tr><th>flagged</th><td>{esc(clock['flagged'])}</td></tr>")
-    rows.append(f"<tr><th>as of</th><td>{_instant(clock.get('as_of'))}</td></tr>")
+        rows.append(f"<tr><th>{heads['flagged']}</th><td>{esc(say.word(str(clock['flagged'])))}</td></tr>")
+    rows.append(f"<tr><th>{heads['as of']}</th><td>{_instant(clock.get('as_of'), say)}</td></tr>")
     return _scroll('<table class="clock">' + "".join(rows) + "</table>")
 
 
 def game_page(site: Site, item: SiteGame, board: str, has_replay: bool) -> str:
     """A game's page; `board` is the final board as an inline `<svg>` element (trusted:
     drawn by referee.pictures, which escapes what it shows)."""
+    say = _say(site)
     game = item.result
-    seats = ["<tr><th>seat</th><th>sides</th><th>player</th></tr>"]
+    heads = "".join(f"<th>{esc(say(head))}</th>" for head in (N_("seat"), N_("sides"), N_("player")))
+    seats = [f"<tr>{heads}</tr>"]
     for number, seat in enumerate(game.seats, start=1):
         seats.append(
-            f'<tr class="seat"><td class="n">{number}</td><td>{esc(" + ".join(seat.sides))}</td>'
+            f'<tr class="seat"><td class="n">{number}</td><td>{esc(_sides(say, seat.sides, " + "))}</td>'
             f"<td>{_player(site, seat.address, seat.name)}</td></tr>"
         )
+    where = esc(say("round {round}, table {table}", round=game.round, table=game.table))
+    status, to_move = esc(say("Status:")), esc(say("To move:"))
     body = [
         f"<h1>{bdi(site.config.name)}: {esc(game.game)}</h1>",
-        f'<p class="meta">round {game.round}, table {game.table}</p>',
+        f'<p class="meta">{where}</p>',
         _scroll('<table class="seats">' + "".join(seats) + "</table>"),
-        f'<p class="status">Status: {status_text(game)}</p>',
-        f'<p class="turn">To move: {turn_text(site, game)}</p>',
+        f'<p class="status">{status} {status_text(game, say)}</p>',
+        f'<p class="turn">{to_move} {turn_text(site, game)}</p>',
     ]
     if item.clock:
-        body += ["<h2>Clock</h2>", _clock_table(item.clock)]
+        body += ["<h2>" + esc(say("Clock")) + "</h2>", _clock_table(item.clock, say)]
     if has_replay:
-        body.append(f'<a class="replay" href="{replay_file(game.game)}">Replay: step through every move ▶</a>')
+        replay = esc(say("Replay: step through every move"))
+        body.append(f'<a class="replay" href="{replay_file(game.game)}">{replay} ▶</a>')
     if board:
         body.append(f'<div class="board">{board}</div>')
-    crumbs = [(INDEX, site.config.name), (round_file(game.round), f"round {game.round}")]
+    crumbs = [(INDEX, site.config.name), (round_file(game.round), say("round {round}", round=game.round))]
     return layout(site, f"{site.config.name}: {game.game}", crumbs, "\n".join(body))
+
+
+OUTCOMES = {"win": N_("win"), "draw": N_("draw"), "loss": N_("loss"), "ongoing": N_("ongoing")}
+"""A player's result in a game, as the player's page says it."""
 
 
 def outcome_for(game: GameResult, address: str) -> tuple[str, Fraction | None]:
@@ -364,30 +387,64 @@ def outcome_for(game: GameResult, address: str) -> tuple[str, Fraction | None]:
 
 
 def player_page(site: Site, address: str, name: str) -> str:
+    say = _say(site)
     row = next((row for row in site.table.rows if row.address == address), None)
     points = list(site.history.get(address, ()))
     after = {point.game: point.rating for point in points}
     body = [f"<h1>{bdi(name)}</h1>"]
     if row is not None:
-        body.append(
-            f'<p class="meta">rank {row.rank}; {points_text(row.points)} from {plural(row.games, "game")} '
-            f"({row.wins} won, {row.draws} drawn, {row.losses} lost, {plural(row.byes, 'bye')}); "
-            f"rating {row.rating:.2f} (mu {row.mu:.2f}, sigma {row.sigma:.2f})</p>"
-        )
-    body.append("<h2>Rating after each game</h2>")
-    body.append(rating_chart(points) if points else "<p>No finished game yet.</p>")
-    rows = ["<tr><th>round</th><th>game</th><th>players by seat</th><th>result</th><th>points</th><th>rating</th></tr>"]
+        if say.lang == DEFAULT:
+            meta = (
+                f"rank {row.rank}; {points_text(row.points)} from {plural(row.games, 'game')} "
+                f"({row.wins} won, {row.draws} drawn, {row.losses} lost, {plural(row.byes, 'bye')}); "
+                f"rating {row.rating:.2f} (mu {row.mu:.2f}, sigma {row.sigma:.2f})"
+            )
+        else:
+            number = number_text(row.points)
+            meta = say(
+                "rank {rank}; {points} from {games} ({wins} won, {draws} drawn, {losses} lost, {byes}); "
+                "rating {rating} (mu {mu}, sigma {sigma})",
+                rank=row.rank,
+                points=say.plural("{count} point", "{count} points", 1 if row.points == 1 else 2, count=number),
+                games=say.plural("{count} game", "{count} games", row.games),
+                wins=row.wins,
+                draws=row.draws,
+                losses=row.losses,
+                byes=say.plural("{count} bye", "{count} byes", row.byes),
+                rating=f"{row.rating:.2f}",
+                mu=f"{row.mu:.2f}",
+                sigma=f"{row.sigma:.2f}",
+            )
+        body.append(f'<p class="meta">{esc(meta)}</p>')
+    body.append("<h2>" + esc(say("Rating after each game")) + "</h2>")
+    body.append(rating_chart(points) if points else "<p>" + esc(say("No finished game yet.")) + "</p>")
+    heads = (N_("round"), N_("game"), N_("players by seat"), N_("result"), N_("points"), N_("rating"))
+    rows = ["<tr>" + "".join(f"<th>{esc(say(head))}</th>" for head in heads) + "</tr>"]
     for item in site.games_of.get(address, []):
         game = item.result
         result, got = outcome_for(game, address)
+        shown = say(OUTCOMES[result]) if result in OUTCOMES else _placing_text(result, say)
         rating = f"{after[game.game]:.2f}" if game.game in after else "—"
         rows.append(
             f'<tr class="game"><td class="n">{game.round}</td><td><a href="{game_file(game.game)}">'
-            f"{esc(game.game)}</a></td><td>{seats_text(site, game)}</td><td>{esc(result)}</td>"
+            f"{esc(game.game)}</a></td><td>{seats_text(site, game)}</td><td>{esc(shown)}</td>"
             f'<td class="n">{number_text(got) if got is not None else "—"}</td><td class="n">{rating}</td></tr>'
         )
-    body += ["<h2>Games</h2>", _scroll('<table class="games">' + "".join(rows) + "</table>")]
+    body += ["<h2>" + esc(say("Games")) + "</h2>", _scroll('<table class="games">' + "".join(rows) + "</table>")]
     return layout(site, f"{site.config.name}: {name}", [(INDEX, site.config.name)], "\n".join(body))
+
+
+_PLACING = re.compile(r"(?P<shared>shared )?(?P<place>\d+)(?:st|nd|rd|th) of (?P<teams>\d+)")
+
+
+def _placing_text(text: str, say: Speaker) -> str:
+    """`3rd of 4` (results.placing) in the speaker's language; a status as it is."""
+    found = _PLACING.fullmatch(text)
+    if found is None or say.lang == DEFAULT:
+        return say(STATUS[text]) if text in STATUS else text
+    if found["shared"]:
+        return say("shared place {place} of {teams}", place=found["place"], teams=found["teams"])
+    return say("place {place} of {teams}", place=found["place"], teams=found["teams"])
 
 
 def feed_title(site: Site, game: GameResult) -> str:

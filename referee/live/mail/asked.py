@@ -19,12 +19,14 @@ from referee.live.mail.log import Outcome
 from referee.live.mail.players import Player
 from referee.live.mail.policy import Request, Requests
 from referee.live.play import changes
+from referee.speech import DEFAULT, ENGLISH, N_, Speaker
 
 Asked = tuple[list[Answer], list[str], Outcome]
 
 MAX_DURATION = 40
 """The longest duration text read (`leave 1d12h`); anything longer is no duration."""
-LEAVE_FORM = "leave DURATION (days, hours, minutes: leave 3d, leave 1d12h)"
+LEAVE_FORM = N_("leave DURATION (days, hours, minutes: leave 3d, leave 1d12h)")
+"""How to ask for leave (in a speaker's language: `say(LEAVE_FORM)`, `ausencia 3d`)."""
 
 
 def answer(
@@ -40,6 +42,7 @@ def answer(
     message_id: str | None,
     keys_asked: bool,
     wait: float,
+    say: Speaker = ENGLISH,
 ) -> Asked:
     """Answer a league request to its sender."""
     to_sender = ((player.address, player.name),)
@@ -47,10 +50,12 @@ def answer(
         reply = requests.status(player.address, now)
         return [Answer(Kind.SHOW, to_sender, reply.text)], [], Outcome.SHOWN
     if not request.argument or len(request.argument) > MAX_DURATION:
-        text = f"{requests.name}: nothing was granted. Ask for leave as\n\n  {LEAVE_FORM}\n"
+        text = (
+            say("{league}: nothing was granted. Ask for leave as", league=requests.name) + f"\n\n  {say(LEAVE_FORM)}\n"
+        )
         return [Answer(Kind.REFUSED, to_sender, text)], [], Outcome.REFUSED
     if keys_asked and submission.token != current.token:
-        refusal = _token_refusal(game_id, submission.token, current)
+        refusal = _token_refusal(game_id, submission.token, current, say)
         return [Answer(Kind.REFUSED, to_sender, refusal)], [], Outcome.REFUSED
     with game.locked(folder / "mail-ledger.tsv", wait):
         ledger = Ledger(folder)
@@ -58,7 +63,7 @@ def answer(
             before = ledger.find(message_id, player.address)
             if before is not None:
                 note = f"{message_id} was handled before ({before.outcome}): not granted again"
-                body = compose.repeated(game_id, before.outcome, before.verdict)
+                body = compose.repeated(game_id, before.outcome, before.verdict, say)
                 return [Answer(Kind.REPEAT, to_sender, body)], [note], Outcome.DUPLICATE
         reply = requests.leave(player.address, request.argument, now)
         if message_id is not None:
@@ -70,16 +75,23 @@ def answer(
     return [Answer(Kind.ACCEPTED, to_sender, reply.text)], [], Outcome.PLAYED
 
 
-def _token_refusal(game_id: str, token: str | None, current: game.Game) -> str:
+def _token_refusal(game_id: str, token: str | None, current: game.Game, say: Speaker) -> str:
     """Leave asked with no token, or a stale one, where passphrases are kept: refused."""
-    what = "carries no Token: line" if token is None else f"carries the token {token}, which is not the current one"
-    if token is not None and current.token is not None:
+    if token is None:
+        what = say("carries no Token: line")
+    else:
+        what = say("carries the token {token}, which is not the current one", token=token)
+    if token is not None and current.token is not None and say.lang == DEFAULT:  # the record's words, in English
         what += f" ({changes.stale(current.path, token, current.token, wrote='it').partition(': ')[2]})"
     return (
-        f"Your leave request was not granted: nothing was written. It {what}.\n\n"
-        f"A request that writes must carry the current token of game {game_id} (the game the\n"
-        "subject names), so that an old message sent again by someone else is refused:\n\n"
-        f"  Token: {current.token}\n"
+        say("Your leave request was not granted: nothing was written. It {what}.", what=what)
+        + "\n\n"
+        + say(
+            "A request that writes must carry the current token of game {game} (the game the\n"
+            "subject names), so that an old message sent again by someone else is refused:",
+            game=game_id,
+        )
+        + f"\n\n  Token: {current.token}\n"
     )
 
 

@@ -4,7 +4,7 @@ players is written once per language."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from referee.live.mail import players
@@ -13,7 +13,7 @@ from referee.speech import Speaker, speaker
 PLAYERS_FILE = "players.toml"
 
 
-def languages_of(group: list[tuple[str, str]], speak: Callable[[str], Speaker]) -> list[Speaker]:
+def languages_of(group: Sequence[tuple[str, str]], speak: Callable[[str], Speaker]) -> list[Speaker]:
     """The languages of a group of recipients, in the order of their first reader."""
     found: list[Speaker] = []
     for address, _ in group:

@@ -18,7 +18,7 @@ from referee.live.addresses import clean_header_text
 from referee.live.mail.folding import POLICY
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.replies import Doubt
-from referee.speech import ENGLISH, N_, Speaker
+from referee.speech import DEFAULT, ENGLISH, N_, Speaker, rule_text
 
 _REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|antw|vs)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 
@@ -114,7 +114,8 @@ def _address(address: str, name: str) -> Address:
 def turn_block(turn: Turn, say: Speaker = ENGLISH) -> list[str]:
     verdict, following = spoken.turn(turn.verdict, turn.next, say)
     turn = turn._replace(verdict=verdict, next=following)
-    head = ([turn.verdict] if turn.verdict else []) + list(turn.events)
+    events = [rule_text(event, say) for event in turn.events] if say.lang != DEFAULT else list(turn.events)
+    head = ([turn.verdict] if turn.verdict else []) + events
     tail = [turn.board.rstrip("\n"), "", turn.next] if turn.board else [turn.next]
     return [*head, "", *tail] if head else tail
 

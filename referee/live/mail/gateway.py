@@ -341,6 +341,7 @@ def _answers(
             message_id=message.message_id,
             keys_asked=keys is not None,
             wait=settings.wait,
+            say=say,
         )
     wanted = queued.wants(submission) if submission.salt is None else None
     if wanted is not None:  # conditional moves (PLAY.md §9): `if ...`, `queue`, `queue clear`
@@ -513,7 +514,7 @@ def _play(
     answers = policy.narrowed(answers, settings.digest, player.address, movers, everyone)
     if seed is not None and after.finished:
         answers += _revealed(game_id, after, seed, settings, speak)
-    return answers + queued.notices(game_id, after, played.notices), [], Outcome.PLAYED
+    return answers + queued.notices(game_id, after, played.notices, speak), [], Outcome.PLAYED
 
 
 def _queue_context(
@@ -527,6 +528,7 @@ def _queue_context(
         "keyed": keyed,
         "wait": settings.wait,
         "folder": settings.games,
+        "speak": _speaking(settings),
     }
 
 

@@ -113,3 +113,23 @@ def test_a_queue_delivered_twice_is_queued_once(tmp_path: Path) -> None:
     assert [to for to, _ in again] == [[BO]] and again[0][1].startswith("This message")
     stored = json.loads((tmp_path / "g1.rgn.queue" / "Blue").read_text())
     assert len(stored["queues"]) == 1
+
+
+def test_the_queues_answers_are_in_each_players_language(tmp_path: Path) -> None:
+    """Bo reads Spanish (docs/languages.md): the commitment is told to Ann in English and to
+    Bo in Spanish; Bo's queue shown, a reply played from it and its spent notice in Spanish."""
+    table = Table(tmp_path)
+    table.settings = table.settings._replace(langs=((BO, "es"),))
+    told = dict((tuple(to), text) for to, text in table.send(BO, "if R: f3(N) then B: a4(NE)\n"))
+    assert "Blue has queued replies; commitment sha256:" in told[(ANN,)]
+    assert told[(BO,)].startswith("Partida g1: Azul ha dejado respuestas en cola; compromiso sha256:")
+    assert "La cola sigue en secreto hasta que termina la partida" in told[(BO,)]
+    [(_, shown)] = table.send(BO, "queue")
+    assert shown.startswith("Partida g1: Respuestas en cola de Azul (comprometidas;")
+    assert "if R: f3(N) then B: a4(NE)" in shown  # the queue as written
+    played = table.send(ANN, "f3(N)")
+    spanish = [text for to, text in played if to == [BO]]
+    assert any("Azul juega B: a4(NE) (en cola)" in text for text in spanish)
+    assert any(text.startswith("Partida g1: Azul: su respuesta en cola B: a4(NE) era la última") for text in spanish)
+    refused = table.send(BO, "if R: f3(N) then R: f3(E)\n")
+    assert refused[0][1].startswith("Su cola para la partida g1 no se guardó: no se escribió nada.")
