@@ -81,6 +81,9 @@ def test_every_record_is_imported_and_the_engines_disagree_only_where_documented
     assert [line["record"] for line in report] == list(range(1, len(values) + 1))
     for index, (line, value, text) in enumerate(zip(report, values, split(out), strict=True)):
         assert line["gameid"] == value["header"]["site"]["gameid"]
+        # every move gameslib played is legal here (a time-out or abandonment leaves it ongoing)
+        assert line["verdict"]["error"] is None and line["verdict"]["status"] in ("finished", "ongoing"), line
+        assert (line["verdict"]["status"] == "ongoing") == (entries(value)[-1] in ("timeout", "abandoned"))
         assert f'[APGameId "{line["gameid"]}"]' in text
         status, kinds = expected(index, value)
         assert (line["status"], [item["kind"] for item in line["disagreements"]]) == (status, kinds), line
