@@ -5,6 +5,7 @@ in docs/archives.md ("Records made by gameslib itself")."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
@@ -12,10 +13,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from referee.games import registry
+from referee.games.api import Resign
+from referee.games.pikemen.actions import parse_action
 from tests.archive.apgames import validator
 from tests.helpers.cli import invoke
 
-RECORDS = Path(__file__).resolve().parents[1] / "data" / "abstractplay" / "gameslib" / "records.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "data" / "abstractplay" / "gameslib"
+RECORDS = DATA / "records.jsonl"
+LEGAL = DATA / "legal.jsonl"
+"""Per game, gameslib's `moves()` before each move: `COUNT:DIGEST`, DIGEST the first 8 hex
+digits of the SHA-256 of the sorted moves joined by line breaks (its README)."""
 NOW = "2026-12-02T12:00:00Z"
 SIDES = ("Red", "Blue")
 
@@ -144,3 +152,41 @@ def test_export_of_the_import_validates_and_imports_to_the_same_records(tmp_path
             text = re.sub(r'\[Result "[^"]*"\]', f'[Result "{winner}"]', text)
         want.append(text)
     assert split(again) == want
+
+
+def digest(moves: list[str]) -> str:
+    ordered = sorted(moves)
+    return f"{len(ordered)}:" + hashlib.sha256("\n".join(ordered).encode()).hexdigest()[:8]
+
+
+def test_our_legal_moves_are_gameslibs_in_every_position() -> None:
+    engine = registry.engine("pikemen")
+    legal = [json.loads(line) for line in LEGAL.read_text(encoding="utf-8").splitlines()]
+    positions = differing = 0
+    for value, listed in zip(records(), legal, strict=True):
+        assert listed["gameid"] == value["header"]["site"]["gameid"]
+        tags = {"Game": "pikemen", "Players": "2"}
+        if value["header"]["game"]["variants"] == ["Longer Game: 15 points"]:
+            tags["Target"] = "15"
+        state = engine.new_state(tags)
+        moves = [move for move in entries(value) if not move.isalpha()]
+        assert len(moves) == len(listed["legal"])
+        for move, theirs in zip(moves, listed["legal"], strict=True):
+            label = state.next_turn()
+            assert label is not None and state.outcome() is None
+            state.begin_turn(label[0], label[1], None)
+            ours = digest([str(action) for action in state.legal_actions() if not isinstance(action, Resign)])
+            positions += 1
+            differing += ours != theirs
+            state.apply(parse_action(move))
+            state.end_turn()
+    assert (positions, differing) == (18570, 0)
+
+
+def test_the_digest_tells_one_move_apart() -> None:
+    start = registry.engine("pikemen").new_state({"Game": "pikemen", "Players": "2"})
+    moves = [str(action) for action in start.legal_actions() if not isinstance(action, Resign)]
+    first = json.loads(LEGAL.read_text(encoding="utf-8").splitlines()[0])["legal"][0]
+    assert digest(moves) == first == "120:e704ab4d"  # gameslib's first position: the setup
+    assert digest(moves[1:]) != first and digest([*moves[1:], "h5(U)"]).split(":")[0] == "120"
+    assert digest([*moves[1:], "h5(U)"]) != first

@@ -1,12 +1,18 @@
 // Plays random Pikemen games with AbstractPlay's own engine (gameslib's PikemenGame:
 // moves(), move(), resign(), timeout(), draw(), abandoned()) and writes each finished
 // game's genRecord() as one line of JSON (JSON Lines) on standard output.
+// With a fourth argument, it also writes to that file, per game, gameslib's legal moves
+// before each move: how many, and the first 8 hex digits of the SHA-256 of their sorted list
+// joined by line breaks (JSON Lines: {"gameid", "legal": ["120:1a2b3c4d", ...]}).
 // Not run by the tests: see README.md beside it for how it was run.
 //
-//   npx tsx make_records.ts GAMESLIB_SRC COUNT SEED > records.jsonl
+//   npx tsx make_records.ts GAMESLIB_SRC COUNT SEED [LEGAL.jsonl] > records.jsonl
 import * as path from "path";
+import * as fs from "fs";
+import { createHash } from "crypto";
 
-const [src, countArg, seedArg] = process.argv.slice(2);
+const [src, countArg, seedArg, legalPath] = process.argv.slice(2);
+const legalOut = legalPath === undefined ? undefined : fs.openSync(legalPath, "w");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { PikemenGame } = require(path.resolve(src, "games", "pikemen"));
 // English texts loaded as AbstractPlay's server loads them (gameslib's own addResource):
@@ -39,8 +45,11 @@ for (let n = 0; n < count; n++) {
     // captures are taken more often than chance would, so that games end in a few hundred turns
     const greed = pick([0, 0.2, 0.5, 0.9]);
     let turns = 0;
+    const legal: string[] = [];
     while (!game.gameover && turns < stopAt) {
         const moves: string[] = game.moves();
+        const digest = createHash("sha256").update([...moves].sort().join("\n")).digest("hex").slice(0, 8);
+        legal.push(`${moves.length}:${digest}`);
         const captures = moves.filter((m) => m.includes("x"));
         const move = captures.length > 0 && random() < greed ? pick(captures) : pick(moves);
         game.move(move);
@@ -75,4 +84,7 @@ for (let n = 0; n < count; n++) {
     // date-generated is the clock's: fixed here so that a rerun writes the same bytes
     record.header["date-generated"] = "2026-12-02T00:00:00.000Z";
     process.stdout.write(JSON.stringify(record) + "\n");
+    if (legalOut !== undefined) {
+        fs.writeSync(legalOut, JSON.stringify({ gameid: details.uid, legal }) + "\n");
+    }
 }
