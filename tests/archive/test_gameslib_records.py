@@ -45,7 +45,8 @@ def split(text: str) -> list[str]:
 
 @cache
 def imported() -> tuple[int, str, tuple[dict[str, Any], ...]]:
-    code, out, err = invoke("import", "abstractplay", str(RECORDS), "--json")
+    ran = invoke("import", "abstractplay", str(RECORDS), "--json")
+    code, out, err = ran.exit_code, ran.stdout, ran.stderr
     return code, out, tuple(json.loads(line) for line in err.splitlines())
 
 
@@ -106,7 +107,7 @@ def test_every_record_is_imported_and_the_engines_disagree_only_where_documented
 
 
 def test_the_report_lines_of_each_kind() -> None:
-    _, _, err = invoke("import", "abstractplay", str(RECORDS))
+    err = invoke("import", "abstractplay", str(RECORDS)).stderr
     lines = err.splitlines()
     where = f"{RECORDS}:"
     assert lines[0] == f"{where}1: APGameId gameslib-b8c31156-51-1: agrees: Red wins (score) after 127 turns"
@@ -131,7 +132,8 @@ def test_export_of_the_import_validates_and_imports_to_the_same_records(tmp_path
     _, out, report = imported()
     rgn = tmp_path / "gameslib.rgn"
     rgn.write_text(out, encoding="utf-8")
-    code, back, err = invoke("export", "abstractplay", str(rgn), "--now", NOW)
+    ran = invoke("export", "abstractplay", str(rgn), "--now", NOW)
+    code, back, err = ran.exit_code, ran.stdout, ran.stderr
     assert code == 1  # (the games a time-out or abandonment left unfinished are refused)
     refused = [int(line.split(":")[1]) for line in err.splitlines() if "cannot export" in line]
     relabelled = [int(line.split(":")[1]) for line in err.splitlines() if "exported with the replay's result" in line]
@@ -142,7 +144,8 @@ def test_export_of_the_import_validates_and_imports_to_the_same_records(tmp_path
     assert len(exported) == 160
     for value in exported:
         validator().validate(value)
-    code, again, report_again = invoke("import", "abstractplay", "-", stdin=back)
+    ran = invoke("import", "abstractplay", "-", stdin=back)
+    code, again, report_again = ran.exit_code, ran.stdout, ran.stderr
     assert code == 0, report_again
     kept = [text for number, text in enumerate(split(out), 1) if number not in refused]
     want = []
