@@ -18,6 +18,10 @@ GAME_NAME = "Pikemen"
 VARIANT_15 = "15pts"
 VARIANT_15_NAMES = frozenset({"15pts", "longer game: 15 points"})
 """The variant's uid, and its English name that gameslib's `getVariants()` writes."""
+VARIANT_12_NAMES = frozenset({"default end condition", "default eog"})
+"""What gameslib's `getVariants()` writes for a game of the default (12 points): the
+default of the variants' group `eog`, by its English name (`variants._default.eog.name` of
+gameslib's locales/en/apgames.json), or `Default eog` where no texts are loaded."""
 SPECIAL_MOVES = frozenset({"resign", "draw", "timeout", "abandoned"})
 RGN_TAGS = "rgn-tags"
 """A header property of records that `referee export abstractplay` writes: the RGN tags
@@ -121,7 +125,7 @@ def _target(variants: object) -> int:
         text = _string(variant, f"header.game.variants[{index}]")
         if text.strip().lower() in VARIANT_15_NAMES:
             target = 15
-        else:
+        elif text.strip().lower() not in VARIANT_12_NAMES:
             raise RecordError(f'header.game.variants[{index}] is "{_shown(text)}": Pikemen has only "15pts"')
     return target
 

@@ -59,6 +59,16 @@ def test_a_fifteen_point_game_is_the_target_tag() -> None:
     assert imported(json.dumps(named))[0] == 0
 
 
+def test_the_default_variant_as_gameslib_names_it_is_twelve_points() -> None:
+    # genRecord() of a 12-point game writes the default of the variants' group `eog`
+    for name in ("Default end condition", "Default eog"):
+        code, out, report = imported(json.dumps(record(EVERY_FORM, variants=[name])))
+        assert code == 0, report
+        assert "[Target" not in out and "agrees: Red wins (score) after 51 turns" in report[0]
+    code, _, report = imported(json.dumps(record(EVERY_FORM, variants=["Default board"])))
+    assert code == 1 and 'header.game.variants[0] is "Default board": Pikemen has only "15pts"' in report[0]
+
+
 def test_resignation_and_draw() -> None:
     resigned = record(EVERY_FORM[:10] + ["resign"], results=(0, 1), scores=(0, 0))  # Red resigns
     drawn = record(EVERY_FORM[:9] + ["draw"], results=(1, 1), scores=(0, 0))
