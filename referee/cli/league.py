@@ -289,6 +289,7 @@ def standings(
     """
     from referee.league import folder as league
     from referee.league import standings as table
+    from referee.league.ranges import table_ranges
     from referee.league.results import withdrawal_rounds
 
     if json_output and csv_output:
@@ -297,14 +298,17 @@ def standings(
         config, games, log = league.status(Path(folder))
         result = table.standings(config, games, league.log_order(log), withdrawal_rounds(log))
         final = any(entry.get("event") == "close" for entry in log)
+        ranges = table_ranges(config, games, result, log) or {}
         if json_output:
-            out(json_line(table.as_json(config, result, final=final)))
+            values = {address: found.values() for address, found in ranges.items()}
+            out(json_line(table.as_json(config, result, final=final, ranges=values)))
         elif csv_output:
             sys.stdout.flush()
             sys.stdout.buffer.write(table.as_csv(result, final=final).encode("utf-8"))
             sys.stdout.buffer.flush()
         else:
-            for line in table.as_text(config, result, final=final):
+            texts = {address: found.text() for address, found in ranges.items()}
+            for line in table.as_text(config, result, final=final, ranges=texts):
                 out(line)
         _judged(games)
 

@@ -297,8 +297,12 @@ def row_values(row: Row) -> dict[str, Any]:
     }
 
 
-def as_json(config: LeagueConfig, table: Table, *, final: bool = False) -> dict[str, Any]:
-    """`standings --json`: `final` false (provisional) until the season's close (LEAGUE.md §6)."""
+def as_json(
+    config: LeagueConfig, table: Table, *, final: bool = False, ranges: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """`standings --json`: `final` false (provisional) until the season's close (LEAGUE.md §6);
+    `ranges`: each player's placing range (`best`, `worst`, `exact`: league/ranges.py) by address."""
+    more = ranges or {}
     return {
         "final": final,
         "league": config.name,
@@ -306,7 +310,7 @@ def as_json(config: LeagueConfig, table: Table, *, final: bool = False) -> dict[
         "tiebreak": table.tiebreak,
         "finished": table.finished,
         "ongoing": table.ongoing,
-        "rows": [row_values(row) for row in table.rows],
+        "rows": [{**row_values(row), **more.get(row.address, {})} for row in table.rows],
     }
 
 
@@ -328,9 +332,14 @@ def row_figures(row: Row) -> tuple[str, ...]:
     )
 
 
-def as_text(config: LeagueConfig, table: Table, *, final: bool = False) -> list[str]:
-    header = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating", "T/O", table.tiebreak)
-    body = [(str(row.rank), row.name, *row_figures(row)) for row in table.rows]
+def as_text(
+    config: LeagueConfig, table: Table, *, final: bool = False, ranges: Mapping[str, str] | None = None
+) -> list[str]:
+    """The table as text; `ranges`: each player's placing range as text (`1-3`, `~1-3`) by
+    address, written as a last column `range` (docs/league.md, "Placing ranges")."""
+    header: tuple[str, ...] = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating")
+    header += ("T/O", table.tiebreak, *(("range",) if ranges else ()))
+    body = [(str(row.rank), row.name, *row_figures(row), *_range_cell(row, ranges)) for row in table.rows]
     widths = [max(len(line[index]) for line in [header, *body]) for index in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
@@ -342,6 +351,10 @@ def as_text(config: LeagueConfig, table: Table, *, final: bool = False) -> list[
     finished = f"{table.finished} game{'' if table.finished == 1 else 's'} finished"
     title = f"{config.name}: {config.game}, {finished}, {table.ongoing} ongoing; {'final' if final else 'provisional'}"
     return [title, line(header), *(line(cells) for cells in body)]
+
+
+def _range_cell(row: Row, ranges: Mapping[str, str] | None) -> tuple[str, ...]:
+    return (ranges.get(row.address, ""),) if ranges else ()
 
 
 def as_csv(table: Table, *, final: bool = False) -> str:
