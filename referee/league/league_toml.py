@@ -124,6 +124,10 @@ class LeagueConfig:
     """How `league close` decides an unfinished game (LEAGUE.md §6)."""
     auto_leave: bool = False
     """Whether `tick` spends a flagged player's leave instead of timing them out (LEAGUE.md §6)."""
+    promote: int = 0
+    """The top `promote` of the table go up a division (LEAGUE.md §7): `tick` tells a clinched place."""
+    relegate: int = 0
+    """The bottom `relegate` of the table go down a division (LEAGUE.md §7)."""
     lang: str = "en"
     """The league's language (`lang = "es"`): its site, and every player's mail unless the
     player's own `lang` says otherwise (docs/languages.md)."""
@@ -175,6 +179,8 @@ KNOWN_KEYS = (
     "ends",
     "adjudication",
     "auto_leave",
+    "promote",
+    "relegate",
     "lang",
     "player",
 )
@@ -296,6 +302,8 @@ class _Reader:
             ends=self.instant("ends", data["ends"]) if "ends" in data else None,
             adjudication=self.adjudication(data.get("adjudication", "none"), info, per_game),
             auto_leave=self.flag("auto_leave", data.get("auto_leave", False)),
+            promote=self.whole("promote", data.get("promote", 0), 0),
+            relegate=self.whole("relegate", data.get("relegate", 0), 0),
             lang=self.lang("lang", data.get("lang", "en")),
         )
         if need_players and per_game == 2 and pairing is not Pairing.SWISS and rounds is not None:

@@ -87,6 +87,14 @@ def events(
             notices.append(
                 Notice(key, f"{league}: daily digest {entry.get('day')}", body, _player_targets(config, entry["to"]))
             )
+        elif event == "clinch" and isinstance(entry.get("player"), str):
+            who = names.get(entry["player"], entry["player"])
+            what = {"first": "first place", "promotion": "promotion", "relegation": "relegation"}.get(
+                str(entry.get("what")), str(entry.get("what"))
+            )
+            key = f"clinch {entry['player']} {entry.get('what')}"
+            targets = tuple(dict.fromkeys((*config.notify, *_player_targets(config, entry["player"]))))
+            notices.append(Notice(key, f"{league}: {who} clinched {what}", f"{who} has clinched {what}.", targets))
         elif event == "season-over":
             champions = ", ".join(names.get(address, address) for address in entry.get("champions", []))
             notices.append(

@@ -21,9 +21,11 @@ from referee.errors import UsageError
 from referee.judge.core.clock_walk import ClockView
 from referee.judge.core.verdict_words import plural
 from referee.judge.core.verdicts import Status
+from referee.league.clinch import CLINCH_EVENT, clinch_text
 from referee.league.folder import KEYS_DIR, append_log, league_lock, log_order, read_log, total_rounds
 from referee.league.league_toml import Dice, Digest, LeagueConfig, load
 from referee.league.notify import OUTBOX, message
+from referee.league.ranges import Range
 from referee.league.results import (
     GameResult,
     Seat,
@@ -34,6 +36,7 @@ from referee.league.results import (
     withdrawal_rounds,
     withdrawn_in,
 )
+from referee.league.standings import Table
 from referee.league.tick_mail import Mailer, TickGame, digest_body, news
 from referee.live.mail.compose import reply_hint
 from referee.live.mail.delivery import Smtp, flush
@@ -62,12 +65,15 @@ class Ticked:
     season_over: dict[str, Any] | None = None
     """The season-over notice this run sent (league.log's entry), apart from `entries`,
     which are the four steps of LEAGUE.md §3."""
+    clinches: tuple[dict[str, Any], ...] = ()
+    """The clinch notices this run sent (league.log's entries, LEAGUE.md §7), apart from `entries`."""
 
     def __repr__(self) -> str:
         return f"Ticked({len(self.entries)} entries, {self.sent} sent, {self.queued} queued)"
 
     def lines(self) -> list[str]:
         out = [_entry_line(entry) for entry in self.entries]
+        out += [_entry_line(entry) for entry in self.clinches]
         if self.season_over is not None:
             out.append(_entry_line(self.season_over))
         flushed = f", {self.flushed} flushed from the outbox" if self.flushed else ""
@@ -83,6 +89,7 @@ class Ticked:
             "flushed": self.flushed,
             "notes": list(self.notes),
             "season_over": self.season_over,
+            "clinches": list(self.clinches),
             "notices": self.notices,
         }
 
@@ -93,6 +100,8 @@ def _entry_line(entry: dict[str, Any]) -> str:
         return f"digest: {entry['to']} ({entry['day']})"
     if event == "reminder":
         return f"reminder: {entry['game']} {entry['side']} ({entry['to']}), deadline {entry['deadline']}"
+    if event == CLINCH_EVENT:
+        return f"clinched: {entry['player']} {entry['what']}"
     if event == "season-over":
         return f"season over: {', '.join(entry.get('champions', []))}"
     if event in ("timeout", "forfeit"):
@@ -116,14 +125,17 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
         games = [TickGame(path, r, t) for r, t, path in game_files(folder)]
         mailer = Mailer(folder, smtp, now)
         names = {player.address: player.name for player in config.players}
-        run = _Run(folder, config, now, sender, mailer, log, names)
-        for step in (run.timeouts, run.forfeits, run.reminders, run.reveals, run.digests, run.season_over, run.notices):
+        run = _Run(folder, config, now, sender, mailer, log, names, games)
+        steps = (run.timeouts, run.forfeits, run.reminders, run.reveals, run.digests, run.clinches, run.season_over)
+        for step in (*steps, run.notices):
             step(games)
         mailer.send()
         faulty = tuple(game.result for game in games if not game.result.legal)
-        written = tuple(entry for entry in run.written if entry["event"] != "season-over")
+        written = tuple(entry for entry in run.written if entry["event"] not in ("season-over", CLINCH_EVENT))
         season = next((entry for entry in run.written if entry["event"] == "season-over"), None)
-        return Ticked(written, mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty, run.sent_notices, season)
+        clinches = tuple(entry for entry in run.written if entry["event"] == CLINCH_EVENT)
+        notes = tuple(run.notes)
+        return Ticked(written, mailer.sent, mailer.queued, flushed, notes, faulty, run.sent_notices, season, clinches)
 
 
 @dataclass
@@ -135,6 +147,7 @@ class _Run:
     mailer: Mailer
     log: list[dict[str, Any]]
     names: dict[str, str]
+    games: list[TickGame]
     written: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     sent_notices: int = 0
@@ -424,7 +437,8 @@ class _Run:
             fresh = [game for game in mine if news(seen.get(game.name), game)]
             if not fresh:
                 continue
-            body = digest_body(self.config, self.now, self.keyed, player.address, mine, fresh, seen)
+            placing = self.placings[1].get(player.address)
+            body = digest_body(self.config, self.now, self.keyed, player.address, mine, fresh, seen, placing)
             entry = {
                 "event": "digest",
                 "at": format_instant(self.now),
@@ -436,6 +450,42 @@ class _Run:
             say = speaker(self.config.lang_of(player.address))
             subject = say("{league}: daily digest {day}", league=self.config.name, day=day)
             self._done([self._mail(player.address, subject, body)], entry)
+
+    @functools.cached_property
+    def placings(self) -> tuple[Table, dict[str, Range], bool]:
+        """The standings as they stand at this step (after the time-outs and forfeits), each
+        player's placing range (LEAGUE.md §7), and whether the season is complete (every round
+        paired, every game finished)."""
+        from referee.league.ranges import table_ranges
+        from referee.league.standings import standings
+
+        games = self.games
+        renamed = aliases(self.log)
+        results = [renamed_game(game.result, renamed) for game in games]
+        table = standings(self.config, results, log_order(self.log), withdrawal_rounds(self.log))
+        ranges = table_ranges(self.config, results, table, self.log) or {}
+        last = total_rounds(self.config)
+        complete = bool(games) and max(game.round_number for game in games) >= last
+        return table, ranges, complete and all(game.result.finished for game in games)
+
+    # (4b) clinch notices --------------------------------------------------------------------
+
+    def clinches(self, games: Sequence[TickGame]) -> None:
+        """Once per (player, clinch), while the season is not complete (the season-over mail
+        tells the end): to every player (docs/league.md, "Clinch notices")."""
+        from referee.league import clinch
+
+        table, ranges, complete = self.placings
+        if complete or not ranges:
+            return
+        names = {row.address: row.name for row in table.rows}
+        for found in clinch.due(self.config, names, ranges, self.log):
+            mails = []
+            for player in self.config.players:
+                say = speaker(self.config.lang_of(player.address))
+                subject, body = clinch_text(say, self.config, found, ranges[found.address])
+                mails.append(self._mail(player.address, subject, body))
+            self._done(mails, found.entry(format_instant(self.now)))
 
     # (5) the season's end ---------------------------------------------------------------------
 
@@ -534,6 +584,6 @@ def send_notices(folder: Path, now: int, sender: str) -> tuple[int, list[str]]:
     log = read_log(folder)
     games = [TickGame(path, r, t) for r, t, path in game_files(folder)]
     names = {player.address: player.name for player in config.players}
-    run = _Run(folder, config, now, sender, Mailer(folder, None, now), log, names)
+    run = _Run(folder, config, now, sender, Mailer(folder, None, now), log, names, games)
     run.notices(games)
     return run.sent_notices, run.notes

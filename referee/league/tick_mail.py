@@ -15,12 +15,13 @@ from referee.judge.core.turn_token import token_of
 from referee.judge.core.verdicts import Status
 from referee.league.league_toml import LeagueConfig
 from referee.league.notify import OUTBOX, write
+from referee.league.ranges import Range
 from referee.league.results import GameResult, judge_game, named
 from referee.live.mail.compose import games_hint
 from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.mail_errors import DeliveryError
 from referee.notation.timing import spoken_instant
-from referee.speech import speaker
+from referee.speech import Speaker, speaker
 
 
 class Mailer:
@@ -86,9 +87,11 @@ def digest_body(
     mine: Sequence[TickGame],
     news: Sequence[TickGame],
     seen: dict[str, Any],
+    placing: Range | None = None,
 ) -> str:
     """The text of `address`'s daily digest: their games to move in, the moves played since
-    `seen` (the games' steps and tokens at their last digest) and the results."""
+    `seen` (the games' steps and tokens at their last digest), the results, and their
+    placing range (LEAGUE.md §7)."""
     say = speaker(config.lang_of(address))
     when = say.instant(now, spoken_instant(now))
     lines = [say("{league}: your games on {when}.", league=config.name, when=when), ""]
@@ -120,7 +123,20 @@ def digest_body(
         lines.append(say("Results:"))
         lines += [f"  [{game.name}] {named(game.result)}" for game in ended]
         lines.append("")
+    if placing is not None:
+        lines += [placing_line(say, placing), ""]
     return "\n".join(lines)
+
+
+def placing_line(say: Speaker, placing: Range) -> str:
+    """A player's placing range as the digest says it."""
+    if placing.best == placing.worst:
+        said = say("Your final place on points is settled: {place}.", place=placing.best)
+    else:
+        said = say("Your final place on points can still be {best} to {worst}.", best=placing.best, worst=placing.worst)
+    if not placing.exact:
+        said += " " + say("(Safe bounds: too many results are still to come to try every outcome.)")
+    return said
 
 
 def news(seen: object, game: TickGame) -> bool:
