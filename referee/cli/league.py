@@ -307,7 +307,7 @@ def standings(
             sys.stdout.buffer.write(table.as_csv(result, final=final).encode("utf-8"))
             sys.stdout.buffer.flush()
         else:
-            texts = {address: found.text() for address, found in ranges.items()}
+            texts = {} if final else {address: found.text() for address, found in ranges.items()}
             for line in table.as_text(config, result, final=final, ranges=texts):
                 out(line)
         _judged(games)

@@ -76,6 +76,9 @@ class Site:
     history: Mapping[str, Sequence[Point]] = field(default_factory=dict)
     final: bool = False
     """Whether the season is closed: its standings final (LEAGUE.md §6), else provisional."""
+    ranges: Mapping[str, str] = field(default_factory=dict)
+    """Each player's placing range as text (`1-3`, `~1-3`: league/ranges.py), by address;
+    a column of the standings while the season is not closed (LEAGUE.md §7)."""
 
     def __repr__(self) -> str:
         return f"Site({self.config.name!r}: {len(self.games)} games, round {self.current} of {self.rounds})"
@@ -209,11 +212,14 @@ _SPOKEN_HEADS = {
     "points": N_("points"),
     "byes": N_("byes"),
     "rating": N_("rating"),
+    # Translators: the standings' column of the best and worst final places still possible
+    "range": N_("range"),
 }
 
 
 def standings_table(site: Site) -> str:
-    heads = [*STANDING_HEADS, site.table.tiebreak]
+    ranged = bool(site.ranges) and not site.final
+    heads = [*STANDING_HEADS, site.table.tiebreak, *(["range"] if ranged else [])]
     say = speaker(site.config.lang)
     shown = [say(_SPOKEN_HEADS[h]) if h in _SPOKEN_HEADS else h for h in heads]
     rows = [
@@ -222,7 +228,7 @@ def standings_table(site: Site) -> str:
         + "</tr>"
     ]
     for row in site.table.rows:
-        cells = [str(row.rank), *row_figures(row)]
+        cells = [str(row.rank), *row_figures(row), *([esc(site.ranges.get(row.address, ""))] if ranged else [])]
         numbers = "".join(f'<td class="n">{cell}</td>' for cell in cells[1:])
         rows.append(
             f'<tr class="standing"><td class="n">{cells[0]}</td>'
