@@ -23,6 +23,7 @@ are over is counted and forgotten, so equal positions are solved once.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections.abc import Collection, Mapping, Sequence
@@ -97,9 +98,22 @@ def outcomes_of(teams: Teams, unit: int) -> list[tuple[tuple[int, int], ...]]:
 
 def season_ranges(season: Season, limit: int = LIMIT) -> tuple[Range, ...]:
     """Every player's range (exact while the outcomes are at most `limit` and no pairing is unknown)."""
-    exact = not any(season.free) and (not season.games or season.outcomes <= limit)
-    solve = _exact if exact else _bounds
-    return tuple(Range(*solve(season, player), exact) for player in range(len(season.points)))
+    exact = not any(season.free) and _at_most(season.games, limit)
+    if exact:
+        search = _Exact(season)
+        return tuple(Range(*search(player), True) for player in range(len(season.points)))
+    bounds = _Bounds(season)
+    return tuple(Range(*bounds(player), False) for player in range(len(season.points)))
+
+
+def _at_most(games: Sequence[Teams], limit: int) -> bool:
+    """Whether the games' outcomes are at most `limit` (no games: one outcome, nothing to try)."""
+    product = 1
+    for teams in games:
+        product *= (1 << len(teams)) - 1
+        if product > limit:
+            return False
+    return True
 
 
 def _split(season: Season, player: int) -> tuple[list[Teams], list[tuple[Teams, int]]]:
@@ -115,78 +129,116 @@ def _split(season: Season, player: int) -> tuple[list[Teams], list[tuple[Teams, 
     return others, own
 
 
-def _bounds(season: Season, player: int) -> tuple[int, int]:
-    """Safe bounds: for `best`, p wins every game and round left, the others gain nothing
-    more than p's wins give them; for `worst`, p gains nothing and every other player gains
-    as much as every game and round left could give."""
-    unit, count = season.unit, len(season.points)
-    others, own = _split(season, player)
-    low = list(season.points)  # the others' least, p's most
-    high = [points + free * unit for points, free in zip(season.points, season.free, strict=True)]
-    for teams, mine in own:
-        for member in teams[mine]:
-            low[member] += unit  # p's team wins
-        for index, team in enumerate(teams):
-            if index != mine:
+class _Bounds:
+    """Safe bounds for every player, in time linear in the games: for `best`, p wins every
+    game and round left and the others gain only what p's games give them (a Nika partner's
+    share); for `worst`, p gains nothing and every other player gains all their games and
+    rounds could give (a partner of p nothing in p's games, which p's team loses)."""
+
+    def __init__(self, season: Season) -> None:
+        unit = season.unit
+        self.season = season
+        self.games_of: dict[int, list[Teams]] = {}
+        high = [points + free * unit for points, free in zip(season.points, season.free, strict=True)]
+        for teams in season.games:
+            for team in teams:
                 for member in team:
-                    high[member] += unit  # every other team might win against p
-    for teams in others:
-        for team in teams:
-            for member in team:
-                high[member] += unit
-    top = low[player] + season.free[player] * unit
-    above = sum(1 for other in range(count) if other != player and low[other] > top)
-    level = sum(1 for other in range(count) if other != player and high[other] >= season.points[player])
-    return 1 + above, 1 + level
+                    high[member] += unit
+                    self.games_of.setdefault(member, []).append(teams)
+        self.high = high
+        self.by_points = sorted(season.points)
+        self.by_high = sorted(high)
+
+    def __call__(self, player: int) -> tuple[int, int]:
+        season, unit = self.season, self.season.unit
+        count = len(season.points)
+        own = self.games_of.get(player, [])
+        partners: dict[int, int] = {}
+        for teams in own:
+            for member in next(team for team in teams if player in team):
+                if member != player:
+                    partners[member] = partners.get(member, 0) + 1
+        top = season.points[player] + (len(own) + season.free[player]) * unit
+        above = count - bisect.bisect_right(self.by_points, top)
+        for member, times in partners.items():  # a partner's share of p's wins
+            if season.points[member] <= top < season.points[member] + times * unit:
+                above += 1
+        floor = season.points[player]
+        level = count - bisect.bisect_left(self.by_high, floor) - 1  # less p (whose high is at least floor)
+        for member, times in partners.items():  # a partner gains nothing in p's games
+            if self.high[member] >= floor > self.high[member] - times * unit:
+                level -= 1
+        return 1 + above, 1 + level
 
 
-def _exact(season: Season, player: int) -> tuple[int, int]:
-    unit, count = season.unit, len(season.points)
-    others, own = _split(season, player)
-    # best: p's team wins each of p's games
-    points = list(season.points)
-    for teams, mine in own:
-        for member in teams[mine]:
-            points[member] += unit
-    top = points[player]
-    rivals = [other for other in range(count) if other != player]
-    games = [outcomes_of(teams, unit) for teams in others]
-    fewest = _search(points, rivals, games, top + 1, minimise=True)
-    # worst: p's team loses each of p's games; two teams: the other wins, more: any set of the others
-    points = list(season.points)
-    games = [outcomes_of(teams, unit) for teams in others]
-    for teams, mine in own:
-        rest = tuple(team for index, team in enumerate(teams) if index != mine)
-        if len(rest) == 1:
-            for member in rest[0]:
-                points[member] += unit
-        else:
-            games.append(outcomes_of(rest, unit))
-    most = _search(points, rivals, games, points[player], minimise=False)
-    return 1 + fewest, 1 + most
+class _Exact:
+    """The exact search for every player: the players in no pending game (their points
+    final) are counted from their sorted points, the others searched."""
+
+    def __init__(self, season: Season) -> None:
+        self.season = season
+        self.playing = sorted({member for teams in season.games for team in teams for member in team})
+        playing = set(self.playing)
+        self.idle = sorted(points for index, points in enumerate(season.points) if index not in playing)
+        self.playing_set = playing
+
+    def _idle_from(self, player: int, threshold: int) -> int:
+        """The players in no pending game but `player` with at least `threshold` points."""
+        found = len(self.idle) - bisect.bisect_left(self.idle, threshold)
+        if player not in self.playing_set and self.season.points[player] >= threshold:
+            found -= 1
+        return found
+
+    def __call__(self, player: int) -> tuple[int, int]:
+        season, unit = self.season, self.season.unit
+        others, own = _split(season, player)
+        rivals = [other for other in self.playing if other != player]
+        # best: p's team wins each of p's games
+        points = {other: season.points[other] for other in rivals}
+        top = season.points[player]
+        for teams, mine in own:
+            top += unit
+            for member in teams[mine]:
+                if member != player:
+                    points[member] += unit
+        games = [outcomes_of(teams, unit) for teams in others]
+        fewest = _search(points, games, top + 1, minimise=True) + self._idle_from(player, top + 1)
+        # worst: p's team loses each of p's games; two teams: the other wins, more: any set of the others
+        points = {other: season.points[other] for other in rivals}
+        floor = season.points[player]
+        games = [outcomes_of(teams, unit) for teams in others]
+        for teams, mine in own:
+            rest = tuple(team for index, team in enumerate(teams) if index != mine)
+            if len(rest) == 1:
+                for member in rest[0]:
+                    points[member] += unit
+            else:
+                games.append(outcomes_of(rest, unit))
+        most = _search(points, games, floor, minimise=False) + self._idle_from(player, floor)
+        return 1 + fewest, 1 + most
 
 
 Outcome = tuple[tuple[int, int], ...]
 
 
-def _search(
-    points: Sequence[int], rivals: Sequence[int], games: Sequence[Sequence[Outcome]], threshold: int, *, minimise: bool
-) -> int:
-    """The fewest (`minimise`) or the most rivals whose points reach `threshold`, over every
-    outcome of `games` (each a list of outcomes: (player, gain) pairs)."""
+def _search(points: Mapping[int, int], games: Sequence[Sequence[Outcome]], threshold: int, *, minimise: bool) -> int:
+    """The fewest (`minimise`) or the most rivals (the keys of `points`, with their points)
+    whose points reach `threshold`, over every outcome of `games` (each a list of outcomes:
+    (player, gain) pairs)."""
+    rivals = points.keys()
     order = _ordered(games)
     playing = [sorted({player for outcome in game for player, _ in outcome}) for game in order]
     last: dict[int, int] = {}
     for index, players in enumerate(playing):
         for member in players:
             last[member] = index
-    rival_set = set(rivals)
+    rival_set = {rival for rival in rivals if rival in last}  # the rivals who still play
     settled = sum(1 for rival in rivals if rival not in last and points[rival] >= threshold)
     # alive[i]: the rivals who play in game i or later; reach[i][rival]: the most they can still gain
     alive: list[tuple[int, ...]] = []
     reach: list[dict[int, int]] = []
     for index in range(len(order)):
-        alive.append(tuple(sorted(r for r in rival_set if last.get(r, -1) >= index)))
+        alive.append(tuple(sorted(r for r in rival_set if last[r] >= index)))
     gain_left: dict[int, int] = dict.fromkeys(rival_set, 0)
     for index in range(len(order) - 1, -1, -1):
         best_gain: dict[int, int] = {}
