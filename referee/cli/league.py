@@ -282,8 +282,10 @@ def standings(
     csv_output: Annotated[bool, typer.Option("--csv", help="CSV that a spreadsheet opens.")] = False,
 ) -> None:
     """The league table (LEAGUE.md §4), derived from the game files: rank, player, games,
-    wins, draws, losses, points, byes, rating (mu, sigma, mu - 3 sigma), time-outs and the
-    tie-break. Exit 1 when a game is illegal or malformed (named; it is not counted).
+    wins, draws, losses, points, byes, rating (mu, sigma, mu - 3 sigma), time-outs, the
+    tie-break, and until the close each player's placing range (LEAGUE.md §7: the best and
+    worst final rank still possible by points; `~` marks safe bounds; --json: best, worst,
+    exact). Exit 1 when a game is illegal or malformed (named; it is not counted).
 
     Example: referee league standings autumn --csv > autumn.csv
     """
