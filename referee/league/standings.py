@@ -191,6 +191,27 @@ def standings(
     return Table(tuple(rows), tiebreak, finished, len(counted) - finished, byes)
 
 
+def league_points(
+    config: LeagueConfig, games: Sequence[GameResult], withdrawn: Mapping[str, int] | None = None
+) -> dict[str, Fraction]:
+    """Each player's points as `standings` counts them (finished legal games and byes),
+    without the ratings: what the placing ranges of `tick` need (league/ranges.py)."""
+    points: dict[str, Fraction] = {player.address: Fraction(0) for player in config.players}
+    counted = [game for game in games if game.legal]
+    for game in counted:
+        for seat in game.seats:
+            points.setdefault(seat.address, Fraction(0))
+    for game in counted:
+        if game.finished:
+            for address, got in game_points(game).items():
+                points[address] += got
+    bye_points = Fraction(0 if config.pairing is not Pairing.SWISS and config.players_per_game == 2 else 1)
+    for round_byes_of in round_byes(config, games, withdrawn).values():
+        for address in round_byes_of:
+            points[address] += bye_points
+    return points
+
+
 def round_byes(
     config: LeagueConfig, games: Sequence[GameResult], withdrawn: Mapping[str, int] | None = None
 ) -> dict[int, tuple[str, ...]]:

@@ -36,7 +36,6 @@ from referee.league.results import (
     withdrawal_rounds,
     withdrawn_in,
 )
-from referee.league.standings import Table
 from referee.league.tick_mail import Mailer, TickGame, digest_body, news
 from referee.live.mail.compose import reply_hint
 from referee.live.mail.delivery import Smtp, flush
@@ -452,21 +451,22 @@ class _Run:
             self._done([self._mail(player.address, subject, body)], entry)
 
     @functools.cached_property
-    def placings(self) -> tuple[Table, dict[str, Range], bool]:
-        """The standings as they stand at this step (after the time-outs and forfeits), each
-        player's placing range (LEAGUE.md §7), and whether the season is complete (every round
-        paired, every game finished)."""
-        from referee.league.ranges import table_ranges
-        from referee.league.standings import standings
+    def placings(self) -> tuple[dict[str, str], dict[str, Range], bool]:
+        """The players' names (by address), their placing ranges (LEAGUE.md §7) as the games
+        stand at this step (after the time-outs and forfeits; points only, no ratings), and
+        whether the season is complete (every round paired, every game finished)."""
+        from referee.league.ranges import league_ranges
+        from referee.league.standings import league_points
 
         games = self.games
         renamed = aliases(self.log)
         results = [renamed_game(game.result, renamed) for game in games]
-        table = standings(self.config, results, log_order(self.log), withdrawal_rounds(self.log))
-        ranges = table_ranges(self.config, results, table, self.log) or {}
+        points = league_points(self.config, results, withdrawal_rounds(self.log))
+        ranges = league_ranges(self.config, results, points, withdrawn_in(self.log)) or {}
+        names = {player.address: player.name for player in self.config.players}
         last = total_rounds(self.config)
         complete = bool(games) and max(game.round_number for game in games) >= last
-        return table, ranges, complete and all(game.result.finished for game in games)
+        return names, ranges, complete and all(game.result.finished for game in games)
 
     # (4b) clinch notices --------------------------------------------------------------------
 
@@ -475,10 +475,9 @@ class _Run:
         tells the end): to every player (docs/league.md, "Clinch notices")."""
         from referee.league import clinch
 
-        table, ranges, complete = self.placings
+        names, ranges, complete = self.placings
         if complete or not ranges:
             return
-        names = {row.address: row.name for row in table.rows}
         for found in clinch.due(self.config, names, ranges, self.log):
             mails = []
             for player in self.config.players:
