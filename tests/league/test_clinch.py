@@ -131,3 +131,45 @@ def test_swiss_rounds_not_yet_paired_give_safe_bounds(tmp_path: Path) -> None:
     assert all(best == 1 and worst == 4 for best, worst, _ in found.values())  # two rounds left: anything
     code, out, _ = invoke("league", "standings", str(folder))
     assert out.splitlines()[2].endswith("~1-4")
+
+
+def test_a_clinch_comes_from_certain_figures_only_and_is_due_once() -> None:
+    from referee.league.clinch import Clinch, Clinched, clinched, due
+    from referee.league.league_toml import parse
+    from referee.league.ranges import Range
+
+    config = parse('name = "T"\ngame = "numica"\nplayers = 2\npromote = 2\nrelegate = 2\n', need_players=False)
+    names = {"a": "A", "b": "B", "c": "C", "d": "D", "e": "E"}
+    ranges = {
+        "a": Range(1, 1, False),  # safe bounds that pin first place: a clinch all the same
+        "b": Range(2, 2, True),
+        "c": Range(2, 4, True),  # may end third: no promotion yet
+        "d": Range(4, 5, False),  # bottom two in every outcome
+        "e": Range(3, 5, True),  # may still end third: not relegated yet
+    }
+    found = clinched(config, names, ranges)
+    assert found == [
+        Clinch("a", "A", Clinched.FIRST),
+        Clinch("a", "A", Clinched.PROMOTION),
+        Clinch("b", "B", Clinched.PROMOTION),
+        Clinch("d", "D", Clinched.RELEGATION),
+    ]
+    log = [
+        {"event": "clinch", "player": "a", "what": "first"},
+        {"event": "clinch", "player": "d", "what": "relegation"},
+    ]
+    assert [(item.address, item.what) for item in due(config, names, ranges, log)] == [
+        ("a", Clinched.PROMOTION),
+        ("b", Clinched.PROMOTION),
+    ]
+    nothing = parse('name = "T"\ngame = "numica"\nplayers = 2\n', need_players=False)
+    assert clinched(nothing, names, ranges) == [Clinch("a", "A", Clinched.FIRST)]  # promote, relegate 0
+
+
+def test_promote_and_relegate_are_whole_numbers(tmp_path: Path) -> None:
+    folder = tmp_path / "lg"
+    make_league(folder, "--game", "numica", "--players", "2", names="Ann Bo")
+    toml = folder / "league.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("[[player]]", "relegate = -1\n[[player]]", 1))
+    code, _, err = invoke("league", "standings", str(folder))
+    assert code == 2 and "relegate" in err, err
