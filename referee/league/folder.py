@@ -184,6 +184,8 @@ def _other_settings(info: GameInfo | None, timed: bool, with_rounds: bool) -> li
         '# ends = "2027-03-01T00:00:00Z"  # the season\'s closing instant (league close); none: close with --force',
         '# adjudication = "none"  # how league close decides unfinished games: "none", "draw", "score", "gm"',
         "# tell_players = false  # true: what the game master writes with play (no --as) is mailed to the players",
+        "# promote = 0  # the top k go up a division; tick tells a clinched promotion (LEAGUE.md §7)",
+        "# relegate = 0  # the bottom k go down a division; tick tells a clinched relegation",
         '# lang = "en"  # the language of the players\' mails (a player\'s own: lang in its table): "en", "es"',
         '# notify = []  # Apprise URLs told every notice, e.g. ["json://host/path"]; a player\'s own: in its table',
         "# [notify_games]  # per game ID, e.g. (with its line below):",
