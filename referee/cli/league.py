@@ -296,13 +296,16 @@ def standings(
     csv_output: Annotated[bool, typer.Option("--csv", help="CSV that a spreadsheet opens.")] = False,
 ) -> None:
     """The league table (LEAGUE.md §4), derived from the game files: rank, player, games,
-    wins, draws, losses, points, byes, rating (mu, sigma, mu - 3 sigma), time-outs and the
-    tie-break. Exit 1 when a game is illegal or malformed (named; it is not counted).
+    wins, draws, losses, points, byes, rating (mu, sigma, mu - 3 sigma), time-outs, the
+    tie-break, and until the close each player's placing range (LEAGUE.md §7: the best and
+    worst final rank still possible by points; `~` marks safe bounds; --json: best, worst,
+    exact). Exit 1 when a game is illegal or malformed (named; it is not counted).
 
     Example: referee league standings autumn --csv > autumn.csv
     """
     from referee.league import folder as league
     from referee.league import standings as table
+    from referee.league.ranges import table_ranges
     from referee.league.results import withdrawal_rounds
 
     if json_output and csv_output:
@@ -311,8 +314,10 @@ def standings(
         config, games, log = league.status(Path(folder))
         result = table.standings(config, games, league.log_order(log), withdrawal_rounds(log))
         final = any(entry.get("event") == "close" for entry in log)
+        ranges = table_ranges(config, games, result, log) or {}
         if json_output:
-            shown = table.as_json(config, result, final=final)
+            values = {address: found.values() for address, found in ranges.items()}
+            shown = table.as_json(config, result, final=final, ranges=values)
             if config.is_knockout:  # the bracket (LEAGUE.md §7)
                 from referee.league.knockout import bracket_json
 
@@ -330,7 +335,8 @@ def standings(
             sys.stdout.buffer.write(text.encode("utf-8"))
             sys.stdout.buffer.flush()
         else:
-            for line in table.as_text(config, result, final=final):
+            texts = {} if final else {address: found.text() for address, found in ranges.items()}
+            for line in table.as_text(config, result, final=final, ranges=texts):
                 out(line)
             if config.is_knockout:
                 from referee.league.knockout import bracket_lines

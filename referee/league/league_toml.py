@@ -137,9 +137,11 @@ class LeagueConfig:
     """The league's language (`lang = "es"`): its site, and every player's mail unless the
     player's own `lang` says otherwise (docs/languages.md)."""
     promote: int = 0
-    """The top `promote` of this division go up one in `league next` (LEAGUE.md §7)."""
+    """The top `promote` of this division go up one in `league next` (LEAGUE.md §7); `tick`
+    tells a clinched promotion."""
     relegate: int = 0
-    """The bottom `relegate` of this division go down one in `league next`."""
+    """The bottom `relegate` of this division go down one in `league next`; `tick` tells a
+    clinched relegation."""
     seeding: Seeding = field(default_factory=lambda: Seeding.ORDER)
     """A knockout's seeds: the players' order in `league.toml` is the seed order either way."""
     match_games: int = 1

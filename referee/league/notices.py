@@ -21,7 +21,7 @@ from typing import Any
 from referee.judge.core.verdicts import Status
 from referee.league.league_toml import LeagueConfig
 from referee.league.results import GameResult, named
-from referee.speech import Speaker, speaker
+from referee.speech import N_, Speaker, speaker
 
 MAX_NOTICES = 200
 """Notices sent by one tick at most (the rest wait for the next)."""
@@ -40,6 +40,15 @@ class Notice:
 def target_id(url: str) -> str:
     """A target as league.log names it: the first 16 hex digits of the URL's SHA-256."""
     return hashlib.sha256(url.encode("utf-8")).hexdigest()[:16]
+
+
+CLINCHES = {
+    # Translators: what a player has clinched (a notice: "Ann has clinched first place.")
+    "first": N_("first place"),
+    "promotion": N_("promotion"),
+    "relegation": N_("relegation"),
+}
+"""The words of a `clinch` line's `what` (LEAGUE.md §7)."""
 
 
 def _targets(config: LeagueConfig, game: str | None, addresses: Iterable[str]) -> tuple[tuple[str, str], ...]:
@@ -120,6 +129,17 @@ def events(
                 return say("{league}: daily digest {day}", league=league, day=entry.get("day")), body
 
             notices += _told(key, _player_targets(config, entry["to"]), news)
+        elif event == "clinch" and isinstance(entry.get("player"), str):
+            key = f"clinch {entry['player']} {entry.get('what')}"
+
+            def clinched(say: Speaker, entry: dict[str, Any] = entry) -> tuple[str, str]:
+                who = names.get(entry["player"], entry["player"])
+                what = str(entry.get("what"))
+                what = say(CLINCHES[what]) if what in CLINCHES else what
+                title = say("{league}: {who} clinched {what}", league=league, who=who, what=what)
+                return title, say("{who} has clinched {what}.", who=who, what=what)
+
+            notices += _told(key, _targets(config, None, [entry["player"]]), clinched)
         elif event == "season-over":
             champions = ", ".join(names.get(address, address) for address in entry.get("champions", []))
 

@@ -8,6 +8,7 @@ league's name, so a schedule can always be recomputed.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -142,6 +143,7 @@ class Tally:
             self.byes[player] = self.byes.get(player, 0) + 1
 
 
+@functools.lru_cache(maxsize=8)
 def groups(count: int, per_game: int, rounds: int, name: str) -> tuple[Round, ...]:
     """A season of `rounds` rounds of tables of `per_game` players among `count` players.
 
@@ -154,7 +156,8 @@ def groups(count: int, per_game: int, rounds: int, name: str) -> tuple[Round, ..
     this makes them as even as it can) without making byes less even. Last, round by
     round, each table's seats are chosen so that every player sits in every seat as evenly
     as possible. Every choice is drawn from the seeded stream keyed by `name` (RANDOM.md),
-    so the season is a function of its arguments alone."""
+    so the season is a function of its arguments alone (and kept: the placing ranges ask
+    for it once per round still to pair)."""
     if count < per_game:
         raise ValueError(f"{count} players cannot fill a table of {per_game}")
     tally = Tally.empty()

@@ -186,6 +186,27 @@ def standings(
     return Table(tuple(rows), tiebreak, finished, len(counted) - finished, byes)
 
 
+def league_points(
+    config: LeagueConfig, games: Sequence[GameResult], withdrawn: Mapping[str, int] | None = None
+) -> dict[str, Fraction]:
+    """Each player's points as `standings` counts them (finished legal games and byes),
+    without the ratings: what the placing ranges of `tick` need (league/ranges.py)."""
+    points: dict[str, Fraction] = {player.address: Fraction(0) for player in config.players}
+    counted = [game for game in games if game.legal]
+    for game in counted:
+        for seat in game.seats:
+            points.setdefault(seat.address, Fraction(0))
+    for game in counted:
+        if game.finished:
+            for address, got in game_points(game).items():
+                points[address] += got
+    bye_points = Fraction(0 if config.pairing is not Pairing.SWISS and config.players_per_game == 2 else 1)
+    for round_byes_of in round_byes(config, games, withdrawn).values():
+        for address in round_byes_of:
+            points[address] += bye_points
+    return points
+
+
 def round_byes(
     config: LeagueConfig, games: Sequence[GameResult], withdrawn: Mapping[str, int] | None = None
 ) -> dict[int, tuple[str, ...]]:
@@ -279,8 +300,12 @@ def row_values(row: Row) -> dict[str, Any]:
     }
 
 
-def as_json(config: LeagueConfig, table: Table, *, final: bool = False) -> dict[str, Any]:
-    """`standings --json`: `final` false (provisional) until the season's close (LEAGUE.md §6)."""
+def as_json(
+    config: LeagueConfig, table: Table, *, final: bool = False, ranges: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """`standings --json`: `final` false (provisional) until the season's close (LEAGUE.md §6);
+    `ranges`: each player's placing range (`best`, `worst`, `exact`: league/ranges.py) by address."""
+    more = ranges or {}
     return {
         "final": final,
         "league": config.name,
@@ -288,7 +313,7 @@ def as_json(config: LeagueConfig, table: Table, *, final: bool = False) -> dict[
         "tiebreak": table.tiebreak,
         "finished": table.finished,
         "ongoing": table.ongoing,
-        "rows": [row_values(row) for row in table.rows],
+        "rows": [{**row_values(row), **more.get(row.address, {})} for row in table.rows],
     }
 
 
@@ -320,32 +345,29 @@ SPOKEN_HEADS = {
     "points": N_("points"),
     "byes": N_("byes"),
     "rating": N_("rating"),
+    # Translators: the standings' column of the best and worst final places still possible
+    "range": N_("range"),
 }
 """The standings' column heads a reader's language says (mu, sigma, T/O and the tie-break's
 name are the same codes as `--json`'s)."""
 
 
-def as_text(config: LeagueConfig, table: Table, *, final: bool = False, say: Speaker = ENGLISH) -> list[str]:
+def as_text(
+    config: LeagueConfig,
+    table: Table,
+    *,
+    final: bool = False,
+    ranges: Mapping[str, str] | None = None,
+    say: Speaker = ENGLISH,
+) -> list[str]:
     """The table as text: for the game master in English, in a player's mail in the
-    player's language (`say`)."""
-    header: tuple[str, ...] = (
-        "#",
-        "player",
-        "games",
-        "W",
-        "D",
-        "L",
-        "points",
-        "byes",
-        "mu",
-        "sigma",
-        "rating",
-        "T/O",
-        table.tiebreak,
-    )
+    player's language (`say`); `ranges`: each player's placing range as text (`1-3`, `~1-3`)
+    by address, written as a last column `range` (docs/league.md, "Placing ranges")."""
+    header: tuple[str, ...] = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu", "sigma", "rating")
+    header += ("T/O", table.tiebreak, *(("range",) if ranges else ()))
     if say.lang != DEFAULT:
         header = tuple(say(SPOKEN_HEADS[head]) if head in SPOKEN_HEADS else head for head in header)
-    body = [(str(row.rank), row.name, *row_figures(row)) for row in table.rows]
+    body = [(str(row.rank), row.name, *row_figures(row), *_range_cell(row, ranges)) for row in table.rows]
     widths = [max(len(line[index]) for line in [header, *body]) for index in range(len(header))]
 
     def line(cells: Sequence[str]) -> str:
@@ -370,6 +392,10 @@ def as_text(config: LeagueConfig, table: Table, *, final: bool = False, say: Spe
     finished = f"{table.finished} game{'' if table.finished == 1 else 's'} finished"
     title = f"{config.name}: {config.game}, {finished}, {table.ongoing} ongoing; {'final' if final else 'provisional'}"
     return [title, line(header), *(line(cells) for cells in body)]
+
+
+def _range_cell(row: Row, ranges: Mapping[str, str] | None) -> tuple[str, ...]:
+    return (ranges.get(row.address, ""),) if ranges else ()
 
 
 def as_csv(table: Table, *, final: bool = False) -> str:

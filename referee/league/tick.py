@@ -18,26 +18,26 @@ from typing import Any
 
 from referee import store
 from referee.errors import UsageError
-from referee.judge.core.adjudicate import Replay
 from referee.judge.core.clock_walk import ClockView
-from referee.judge.core.turn_token import token_of
 from referee.judge.core.verdict_words import plural
 from referee.judge.core.verdicts import Status
+from referee.league.clinch import CLINCH_EVENT, clinch_text
 from referee.league.folder import KEYS_DIR, append_log, league_lock, log_order, read_log, total_rounds
 from referee.league.league_toml import Dice, Digest, LeagueConfig, load
-from referee.league.notify import OUTBOX, message, write
+from referee.league.notify import OUTBOX, message
+from referee.league.ranges import Range
 from referee.league.results import (
     GameResult,
     Seat,
     aliases,
     game_files,
-    judge_game,
     named,
     renamed_game,
     withdrawal_rounds,
     withdrawn_in,
 )
-from referee.live.mail.compose import games_hint, reply_hint
+from referee.league.tick_mail import Mailer, TickGame, digest_body, news
+from referee.live.mail.compose import reply_hint
 from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.gateway import PLAYERS_FILE
 from referee.live.mail.mail_errors import DeliveryError
@@ -64,12 +64,15 @@ class Ticked:
     season_over: dict[str, Any] | None = None
     """The season-over notice this run sent (league.log's entry), apart from `entries`,
     which are the four steps of LEAGUE.md §3."""
+    clinches: tuple[dict[str, Any], ...] = ()
+    """The clinch notices this run sent (league.log's entries, LEAGUE.md §7), apart from `entries`."""
 
     def __repr__(self) -> str:
         return f"Ticked({len(self.entries)} entries, {self.sent} sent, {self.queued} queued)"
 
     def lines(self) -> list[str]:
         out = [_entry_line(entry) for entry in self.entries]
+        out += [_entry_line(entry) for entry in self.clinches]
         if self.season_over is not None:
             out.append(_entry_line(self.season_over))
         flushed = f", {self.flushed} flushed from the outbox" if self.flushed else ""
@@ -85,6 +88,7 @@ class Ticked:
             "flushed": self.flushed,
             "notes": list(self.notes),
             "season_over": self.season_over,
+            "clinches": list(self.clinches),
             "notices": self.notices,
         }
 
@@ -95,6 +99,8 @@ def _entry_line(entry: dict[str, Any]) -> str:
         return f"digest: {entry['to']} ({entry['day']})"
     if event == "reminder":
         return f"reminder: {entry['game']} {entry['side']} ({entry['to']}), deadline {entry['deadline']}"
+    if event == CLINCH_EVENT:
+        return f"clinched: {entry['player']} {entry['what']}"
     if event == "season-over":
         return f"season over: {', '.join(entry.get('champions', []))}"
     if event in ("timeout", "forfeit"):
@@ -102,61 +108,6 @@ def _entry_line(entry: dict[str, Any]) -> str:
     if event == "leave" and entry.get("auto"):
         return f"automatic leave: {', '.join(entry.get('games', []))} {entry.get('side')} +{entry.get('duration')}"
     return f"{event}: {entry.get('game', '')}"
-
-
-class _Mailer:
-    """Queues one step's mails in the outbox, within the step's transaction (with the
-    step's log entry and what it wrote); with `--smtp`, `send` sends the outbox at the end."""
-
-    def __init__(self, folder: Path, smtp: Smtp | None, now: int) -> None:
-        self.folder, self.smtp, self.now = folder, smtp, now
-        self.sent = self.queued = 0
-
-    def deliver(self, messages: Sequence[EmailMessage]) -> None:
-        if messages:
-            write(self.folder, messages, self.now)
-            self.queued += len(messages)
-
-    def send(self) -> None:
-        """With `--smtp`: send what this run queued (and anything still waiting)."""
-        if self.smtp is None or not self.queued:
-            return
-        try:
-            flushed = flush(self.folder / OUTBOX, self.smtp).sent
-        except DeliveryError:
-            return  # the server is down: the mails wait in the outbox for the next flush
-        self.sent = min(flushed, self.queued)
-        self.queued -= self.sent
-
-
-class _Game:
-    """One game as `tick` reads it: its league reading, its replay and its players."""
-
-    def __init__(self, path: Path, round_number: int, table: int) -> None:
-        self.path = path
-        self.name = path.name.removesuffix(".rgn")
-        self.round_number, self.table = round_number, table
-        self.reload()
-
-    def reload(self) -> None:
-        self.result: GameResult
-        self.replay: Replay | None
-        data = store.read_bytes(self.path)  # as the step in progress left it
-        self.result, self.replay = judge_game(self.path, data, self.round_number, self.table)
-
-    def clock_at(self, now: int) -> ClockView | None:
-        verdict = self.replay.verdict if self.replay is not None else None
-        if verdict is None or verdict.clock is None or not self.result.legal or now < verdict.clock.since:
-            return None
-        return verdict.clock.at(now)
-
-    @property
-    def token(self) -> str | None:
-        return token_of(self.replay) if self.replay is not None else None
-
-    @property
-    def steps(self) -> int:
-        return len(self.replay.steps) if self.replay is not None else 0
 
 
 def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticked:
@@ -170,17 +121,20 @@ def tick(folder: Path, now: int, sender: str, smtp: Smtp | None = None) -> Ticke
             except DeliveryError:
                 pass  # the server is down: this run's mails wait in the outbox too
         log = read_log(folder)
-        games = [_Game(path, r, t) for r, t, path in game_files(folder)]
-        mailer = _Mailer(folder, smtp, now)
+        games = [TickGame(path, r, t) for r, t, path in game_files(folder)]
+        mailer = Mailer(folder, smtp, now)
         names = {player.address: player.name for player in config.players}
-        run = _Run(folder, config, now, sender, mailer, log, names)
-        for step in (run.timeouts, run.forfeits, run.reminders, run.reveals, run.digests, run.season_over, run.notices):
+        run = _Run(folder, config, now, sender, mailer, log, names, games)
+        steps = (run.timeouts, run.forfeits, run.reminders, run.reveals, run.digests, run.clinches, run.season_over)
+        for step in (*steps, run.notices):
             step(games)
         mailer.send()
         faulty = tuple(game.result for game in games if not game.result.legal)
-        written = tuple(entry for entry in run.written if entry["event"] != "season-over")
+        written = tuple(entry for entry in run.written if entry["event"] not in ("season-over", CLINCH_EVENT))
         season = next((entry for entry in run.written if entry["event"] == "season-over"), None)
-        return Ticked(written, mailer.sent, mailer.queued, flushed, tuple(run.notes), faulty, run.sent_notices, season)
+        clinches = tuple(entry for entry in run.written if entry["event"] == CLINCH_EVENT)
+        notes = tuple(run.notes)
+        return Ticked(written, mailer.sent, mailer.queued, flushed, notes, faulty, run.sent_notices, season, clinches)
 
 
 @dataclass
@@ -189,9 +143,10 @@ class _Run:
     config: LeagueConfig
     now: int
     sender: str
-    mailer: _Mailer
+    mailer: Mailer
     log: list[dict[str, Any]]
     names: dict[str, str]
+    games: list[TickGame]
     written: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     sent_notices: int = 0
@@ -215,7 +170,7 @@ class _Run:
         name = self.names.get(address, address)
         return message(self.sender, address, name, subject, body, self.now)
 
-    def _to_all(self, game: _Game, told: Callable[[Speaker], tuple[str, str]]) -> list[EmailMessage]:
+    def _to_all(self, game: TickGame, told: Callable[[Speaker], tuple[str, str]]) -> list[EmailMessage]:
         """To every player of the game, each in their language: `told(say)` gives (subject, body)."""
         mails = []
         for address in game.result.addresses:
@@ -225,7 +180,7 @@ class _Run:
 
     # (1) time-outs -------------------------------------------------------------------------
 
-    def timeouts(self, games: Sequence[_Game]) -> None:
+    def timeouts(self, games: Sequence[TickGame]) -> None:
         for game in games:
             for _ in range(8):  # each time-out may start another side's clock (Pikemen 3-4)
                 clock = game.clock_at(self.now)
@@ -237,7 +192,7 @@ class _Run:
                         break
                 game.reload()
 
-    def _auto_leave(self, game: _Game, side: str, clock: ClockView) -> bool:
+    def _auto_leave(self, game: TickGame, side: str, clock: ClockView) -> bool:
         """With `auto_leave` (LEAGUE.md §6): instead of the time-out, a grant of the fewest
         whole days that leave the side at least a day as of now, charged to the player's
         leave; False when the allowance cannot cover it (the time-out is then due)."""
@@ -295,7 +250,7 @@ class _Run:
         self._done(self._to_all(game, told), entry)
         return True
 
-    def _timeout(self, game: _Game, side: str, clock: ClockView) -> bool:
+    def _timeout(self, game: TickGame, side: str, clock: ClockView) -> bool:
         from referee.live.play import submit
 
         if self._auto_leave(game, side, clock):
@@ -327,7 +282,7 @@ class _Run:
 
     # (1b) forfeits of withdrawn players ----------------------------------------------------
 
-    def forfeits(self, games: Sequence[_Game]) -> None:
+    def forfeits(self, games: Sequence[TickGame]) -> None:
         """`resign` for a withdrawn player's side whose move has come (docs/league.md, "The roster")."""
         from referee.league.roster import forfeit
 
@@ -347,7 +302,7 @@ class _Run:
                 game.reload()
 
                 def told(
-                    say: Speaker, seat: Seat = seat, side: str | None = side, game: _Game = game
+                    say: Speaker, seat: Seat = seat, side: str | None = side, game: TickGame = game
                 ) -> tuple[str, str]:
                     body = say(
                         "{league}, [{game}]: {name} has withdrawn from the league, so {side} resigned (forfeit).\n\n",
@@ -364,7 +319,7 @@ class _Run:
 
     # (2) reminders -------------------------------------------------------------------------
 
-    def reminders(self, games: Sequence[_Game]) -> None:
+    def reminders(self, games: Sequence[TickGame]) -> None:
         thresholds = sorted(self.config.reminders)
         if not thresholds:
             return
@@ -414,7 +369,7 @@ class _Run:
 
     # (3) reveals ---------------------------------------------------------------------------
 
-    def reveals(self, games: Sequence[_Game]) -> None:
+    def reveals(self, games: Sequence[TickGame]) -> None:
         from referee.live.play.keys import read_key
         from referee.live.play.secret import reveal
 
@@ -440,7 +395,7 @@ class _Run:
                     continue
                 game.reload()
 
-                def told(say: Speaker, game: _Game = game, seed: str = seed) -> tuple[str, str]:
+                def told(say: Speaker, game: TickGame = game, seed: str = seed) -> tuple[str, str]:
                     body = say(
                         "{league}, [{game}] is over: {result}\n\n"
                         "The secret seed is {seed}\n"
@@ -463,7 +418,7 @@ class _Run:
 
     # (4) digests ---------------------------------------------------------------------------
 
-    def digests(self, games: Sequence[_Game]) -> None:
+    def digests(self, games: Sequence[TickGame]) -> None:
         if self.config.digest is not Digest.DAILY:
             return
         day = format_instant(self.now - self.now % DAY)[:10]
@@ -478,61 +433,62 @@ class _Run:
             seen: dict[str, Any] = previous.get("seen", {}) if previous is not None else {}
             mine = [game for game in games if player.address in game.result.addresses and game.result.legal]
             now_seen = {game.name: [game.steps, game.token] for game in mine}
-            news = [game for game in mine if _news(seen.get(game.name), game)]
-            if not news:
+            fresh = [game for game in mine if news(seen.get(game.name), game)]
+            if not fresh:
                 continue
-            body = self._digest_body(player.address, mine, news, seen)
+            placing = self.placings[1].get(player.address)
+            body = digest_body(self.config, self.now, self.keyed, player.address, mine, fresh, seen, placing)
             entry = {
                 "event": "digest",
                 "at": format_instant(self.now),
                 "day": day,
                 "to": player.address,
-                "games": [game.name for game in news],
+                "games": [game.name for game in fresh],
                 "seen": now_seen,
             }
             say = speaker(self.config.lang_of(player.address))
             subject = say("{league}: daily digest {day}", league=self.config.name, day=day)
             self._done([self._mail(player.address, subject, body)], entry)
 
-    def _digest_body(self, address: str, mine: Sequence[_Game], news: Sequence[_Game], seen: dict[str, Any]) -> str:
-        say = speaker(self.config.lang_of(address))
-        when = say.instant(self.now, spoken_instant(self.now))
-        lines = [say("{league}: your games on {when}.", league=self.config.name, when=when), ""]
-        to_move = [game for game in mine if game.result.status == Status.ONGOING and _holds(game, address)]
-        if to_move:
-            lines.append(say("Your move:"))
-            for game in to_move:
-                clock = game.clock_at(self.now)
-                deadline = ""
-                if clock and clock.deadline:
-                    due = say.instant(clock.deadline, spoken_instant(clock.deadline))
-                    deadline = say(", deadline {deadline}", deadline=due)
-                side = say.word(str(game.result.to_move))
-                token = say("; token {token}", token=game.token)
-                lines.append(f"  [{game.name}] {side}{deadline}{token}")
-            lines += ["", games_hint(say), ""] if self.keyed else [""]
-        moved = [game for game in news if game not in to_move and game.replay is not None]
-        if moved:
-            lines.append(say("Moves played:"))
-            for game in moved:
-                before = seen.get(game.name, [0])[0]
-                steps = game.replay.steps if game.replay is not None else []
-                start = before if isinstance(before, int) and 0 <= before <= len(steps) else 0
-                played = [
-                    f"{say.word(step.turn.side)}: {step.move.text}" for step in steps[start:]
-                ]  # the moves as written
-                lines.append(f"  [{game.name}] " + ("; ".join(played) if played else say("nothing new")))
-            lines.append("")
-        ended = [game for game in news if game.result.finished]
-        if ended:
-            lines.append(say("Results:"))
-            lines += [f"  [{game.name}] {named(game.result, say=say)}" for game in ended]
-            lines.append("")
-        return "\n".join(lines)
+    @functools.cached_property
+    def placings(self) -> tuple[dict[str, str], dict[str, Range], bool]:
+        """The players' names (by address), their placing ranges (LEAGUE.md §7) as the games
+        stand at this step (after the time-outs and forfeits; points only, no ratings), and
+        whether the season is complete (every round paired, every game finished)."""
+        from referee.league.ranges import league_ranges
+        from referee.league.standings import league_points
+
+        games = self.games
+        renamed = aliases(self.log)
+        results = [renamed_game(game.result, renamed) for game in games]
+        points = league_points(self.config, results, withdrawal_rounds(self.log))
+        ranges = league_ranges(self.config, results, points, withdrawn_in(self.log)) or {}
+        names = {player.address: player.name for player in self.config.players}
+        last = total_rounds(self.config)
+        complete = bool(games) and max(game.round_number for game in games) >= last
+        return names, ranges, complete and all(game.result.finished for game in games)
+
+    # (4b) clinch notices --------------------------------------------------------------------
+
+    def clinches(self, games: Sequence[TickGame]) -> None:
+        """Once per (player, clinch), while the season is not complete (the season-over mail
+        tells the end): to every player (docs/league.md, "Clinch notices")."""
+        from referee.league import clinch
+
+        names, ranges, complete = self.placings
+        if complete or not ranges:
+            return
+        for found in clinch.due(self.config, names, ranges, self.log):
+            mails = []
+            for player in self.config.players:
+                say = speaker(self.config.lang_of(player.address))
+                subject, body = clinch_text(say, self.config, found, ranges[found.address])
+                mails.append(self._mail(player.address, subject, body))
+            self._done(mails, found.entry(format_instant(self.now)))
 
     # (5) the season's end ---------------------------------------------------------------------
 
-    def season_over(self, games: Sequence[_Game]) -> None:
+    def season_over(self, games: Sequence[TickGame]) -> None:
         """Once, when every round is paired and every game finished: the champion, to every
         player, with the final table (docs/league.md)."""
         from referee.league.points import number_text
@@ -587,7 +543,7 @@ class _Run:
 
     # (6) notices beyond e-mail -------------------------------------------------------------
 
-    def notices(self, games: Sequence[_Game]) -> None:
+    def notices(self, games: Sequence[TickGame]) -> None:
         """Every notice due to an Apprise target, once per (event, target); a failure is
         logged and left for the next tick (docs/league.md, "Notices")."""
         from referee.league import notices as told
@@ -628,21 +584,8 @@ def send_notices(folder: Path, now: int, sender: str) -> tuple[int, list[str]]:
     no tick runs after it. The count sent and the notes of what failed."""
     config = load(folder)
     log = read_log(folder)
-    games = [_Game(path, r, t) for r, t, path in game_files(folder)]
+    games = [TickGame(path, r, t) for r, t, path in game_files(folder)]
     names = {player.address: player.name for player in config.players}
-    run = _Run(folder, config, now, sender, _Mailer(folder, None, now), log, names)
+    run = _Run(folder, config, now, sender, Mailer(folder, None, now), log, names, games)
     run.notices(games)
     return run.sent_notices, run.notes
-
-
-def _news(seen: object, game: _Game) -> bool:
-    """Whether a game changed since the player's last digest (a game never seen: once it
-    holds a move or has ended; a game just paired was told in its pairing mail)."""
-    if isinstance(seen, list) and len(seen) == 2:
-        return bool(seen[1] != game.token)
-    return game.steps > 0 or game.result.finished
-
-
-def _holds(game: _Game, address: str) -> bool:
-    seat = game.result.player_of(game.result.to_move)
-    return seat is not None and seat.address == address

@@ -33,6 +33,7 @@ from referee.judge.core.verdicts import Status
 from referee.judge.sources import record_sources
 from referee.league.folder import current_round, log_order, read_log, total_rounds
 from referee.league.league_toml import CONFIG_FILE, LeagueConfig, load
+from referee.league.ranges import table_ranges
 from referee.league.results import GameResult, Seat, aliases, game_files, judge_game, renamed_game, withdrawal_rounds
 from referee.league.site import feed, pages
 from referee.league.site.chart import Point
@@ -248,7 +249,9 @@ def _site_of(
         for address, (mu, sigma) in after.items():
             history.setdefault(address, []).append(Point(game.game, mu - 3 * sigma))
     final = any(entry.get("event") == "close" for entry in log)  # LEAGUE.md §6: the standings are final
-    return pages.Site(config, tuple(games), ranked, total_rounds(config), current_round(results), history, final=final)
+    ranges = {address: found.text() for address, found in (table_ranges(config, results, ranked, log) or {}).items()}
+    current = current_round(results)
+    return pages.Site(config, tuple(games), ranked, total_rounds(config), current, history, final=final, ranges=ranges)
 
 
 def _rendered(

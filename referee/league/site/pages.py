@@ -79,6 +79,9 @@ class Site:
     history: Mapping[str, Sequence[Point]] = field(default_factory=dict)
     final: bool = False
     """Whether the season is closed: its standings final (LEAGUE.md §6), else provisional."""
+    ranges: Mapping[str, str] = field(default_factory=dict)
+    """Each player's placing range as text (`1-3`, `~1-3`: league/ranges.py), by address;
+    a column of the standings while the season is not closed (LEAGUE.md §7)."""
 
     def __repr__(self) -> str:
         return f"Site({self.config.name!r}: {len(self.games)} games, round {self.current} of {self.rounds})"
@@ -221,7 +224,8 @@ STANDING_HEADS = ("#", "player", "games", "W", "D", "L", "points", "byes", "mu",
 
 
 def standings_table(site: Site) -> str:
-    heads = [*STANDING_HEADS, site.table.tiebreak]
+    ranged = bool(site.ranges) and not site.final
+    heads = [*STANDING_HEADS, site.table.tiebreak, *(["range"] if ranged else [])]
     say = speaker(site.config.lang)
     shown = [say(SPOKEN_HEADS[h]) if h in SPOKEN_HEADS else h for h in heads]
     rows = [
@@ -230,7 +234,7 @@ def standings_table(site: Site) -> str:
         + "</tr>"
     ]
     for row in site.table.rows:
-        cells = [str(row.rank), *row_figures(row)]
+        cells = [str(row.rank), *row_figures(row), *([esc(site.ranges.get(row.address, ""))] if ranged else [])]
         numbers = "".join(f'<td class="n">{cell}</td>' for cell in cells[1:])
         rows.append(
             f'<tr class="standing"><td class="n">{cells[0]}</td>'
