@@ -395,3 +395,40 @@ def test_a_stale_token_refuses_a_queue(tmp_path: Path) -> None:
     code, out, _ = invoke("queue", str(path), "--as", "Red", "--expect", "1-0000000000", "if B: a4(N) then R: f3(E)")
     assert code == 1 and "1-0000000000" in out
     assert not (tmp_path / "game.rgn.queue" / "Red").exists()
+
+
+def test_in_a_timed_game_a_queued_reply_is_stamped_at_the_instant_of_the_move_it_answers(tmp_path: Path) -> None:
+    timed = '[Game "pikemen"]\n[GameId "qt"]\n[TimeControl "3d+1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    path = game(tmp_path, timed)
+    assert play(path, "f3(N)", "2026-12-01T13:00:00Z").exit_code == 0
+    assert queue(path, "Red", "if B: a4(NE) then R: f3(E)").exit_code == 0
+    result = play(path, "a4(NE)", "2026-12-02T09:30:00Z")
+    assert "Red plays R: f3(E) (queued)" in result.events
+    words = " ".join(path.read_text().split())
+    assert (
+        "B: a4(NE) {[%at 2026-12-02T09:30:00Z Blue]} {[%by-queue Red]} 2. R: f3(E) {[%at 2026-12-02T09:30:00Z Red]}"
+        in words
+    ), words
+    verdict = check_json(path)
+    assert verdict["status"] == "ongoing" and verdict["to_move"] == "Blue"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("{[%revealed Red ", "{[%revealed Blue ", "Blue's reveal at line 10 has no commitment"),
+        ("{[%queued Red sha256:", "{[%queued Blue sha256:", "Red's reveal at line 10 does not match the commitment"),
+    ],
+)
+def test_a_reveal_or_commitment_with_the_side_changed_is_illegal_at_its_brace(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    path, _ = _finished(tmp_path)
+    text = path.read_text()
+    path.write_text(text.replace(old, new, 1))
+    verdict = check_json(path)
+    assert verdict["status"] == "illegal", verdict
+    error = verdict["error"]
+    assert isinstance(error, dict) and message in error["message"]
+    line = path.read_text().splitlines()[error["line"] - 1]
+    assert line[error["column"] - 1] == "{"
