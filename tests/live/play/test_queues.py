@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import time
 from pathlib import Path
 
 import pytest
@@ -116,7 +115,8 @@ def queue_lines_too_large() -> str:
     return TOO_LARGE
 
 
-def test_a_64_kb_queue_is_checked_in_well_under_a_second(tmp_path: Path) -> None:
+def test_a_64_kb_queue_is_accepted_whole(tmp_path: Path) -> None:
+    # Its speed is the bench's (`referee bench --queues`, docs/bench.md), never a timed test.
     path = game(tmp_path, PIKEMEN, "f3(N)")
     faces = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
     text = "\n".join(
@@ -124,11 +124,9 @@ def test_a_64_kb_queue_is_checked_in_well_under_a_second(tmp_path: Path) -> None
         for n in range(64)
     )
     assert 60_000 < len(text.encode()) <= 64 * 1024
-    started = time.perf_counter()
     result = queue(path, "Red", text)
-    took = time.perf_counter() - started
     assert result.exit_code == 0, result.message
-    assert took < 1.0, took
+    assert len(queues.load(path, "Red").entries) == 1
 
 
 # -- the commitment --------------------------------------------------------------------------
