@@ -37,7 +37,7 @@ from referee.league.results import (
     withdrawal_rounds,
     withdrawn_in,
 )
-from referee.live.mail.compose import games_hint, reply_hint
+from referee.live.mail.compose import QUEUE_HINT, games_hint, reply_hint
 from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.gateway import PLAYERS_FILE
 from referee.live.mail.mail_errors import DeliveryError
@@ -510,7 +510,7 @@ class _Run:
                 side = say.word(str(game.result.to_move))
                 token = say("; token {token}", token=game.token)
                 lines.append(f"  [{game.name}] {side}{deadline}{token}")
-            lines += ["", games_hint(say), ""] if self.keyed else [""]
+            lines += ["", games_hint(say), ""] if self.keyed else ["", say(QUEUE_HINT), ""]
         moved = [game for game in news if game not in to_move and game.replay is not None]
         if moved:
             lines.append(say("Moves played:"))
