@@ -88,20 +88,3 @@ def measure(game: str = "nika", players: int | None = None, turns: int = 200, re
 if __name__ == "__main__":  # pragma: no cover
     for name in sys.argv[1:] or list(registry.GAMES):
         print(measure(name))
-
-
-def queue_matching(calls: int = 10_000) -> tuple[float, float]:
-    """What the matching of conditional moves (PLAY.md §9) adds to a `play` of a game on
-    which no queue was ever set: the seconds of its one look for the game's queue folder,
-    per write, against the seconds of one whole `play` of a 200-turn Nika game (CPU)."""
-    from referee.live.play import queues
-
-    figures = measure("nika", repeats=3)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "game.rgn"
-        path.write_text('[Game "nika"]\n')
-        started = time.perf_counter()
-        for _ in range(calls):
-            queues.has_queues(path)
-        look = (time.perf_counter() - started) / calls
-    return look, figures.play_seconds

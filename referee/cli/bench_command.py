@@ -78,6 +78,14 @@ def bench(
             "table beside `check` of their RGN text (CPU seconds, docs/bench.md).",
         ),
     ] = 0,
+    queues: Annotated[
+        bool,
+        typer.Option(
+            "--queues",
+            help="Instead, time what conditional moves cost: the look every write makes beside a whole `play`, "
+            "a 64 KB queue checked at submission, a `play` that triggers a queued reply (docs/bench.md).",
+        ),
+    ] = False,
     memory: Annotated[
         float,
         typer.Option(
@@ -99,7 +107,7 @@ def bench(
     referee bench --actions 2000   |   referee bench nieuchess --shape long   |   referee bench --startup 21   |
     referee bench --memory 0.2   |   referee bench --cluster 3000 --workers 1,2   |
     referee bench --imap imap://gm@127.0.0.1:1143/INBOX --flood 5000   |
-    referee bench --archives 2000
+    referee bench --archives 2000   |   referee bench --queues
     """
     from referee.bench import corpora as benchmark
 
@@ -111,6 +119,10 @@ def bench(
             from referee.bench.imap_bench import flood as flooded
 
             rows = flooded(imap, flood).rows()
+        elif queues:
+            from referee.bench import queue_bench
+
+            rows = queue_bench.rows(runs)
         elif archives:
             from referee.bench import archives as archived
 

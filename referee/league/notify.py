@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from referee.league.league_toml import LeagueConfig
 from referee.live.addresses import clean_header_text
+from referee.live.mail.compose import QUEUE_HINT
 from referee.live.mail.delivery import write_answer, write_outbox
 from referee.live.mail.folding import POLICY
 from referee.notation.timing import spoken_instant
@@ -149,6 +150,7 @@ def _opening_text(
             )
         )
     lines.append(say("Send `show` for the board, `moves` for the legal moves, `status` for all your games."))
+    lines.append(say(QUEUE_HINT))  # a player who moves later may queue replies from the start (PLAY.md §9)
     return "\n".join(lines) + "\n"
 
 

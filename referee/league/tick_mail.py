@@ -17,7 +17,7 @@ from referee.league.league_toml import LeagueConfig
 from referee.league.notify import OUTBOX, write
 from referee.league.ranges import Range
 from referee.league.results import GameResult, judge_game, named
-from referee.live.mail.compose import games_hint
+from referee.live.mail.compose import QUEUE_HINT, games_hint
 from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.mail_errors import DeliveryError
 from referee.notation.timing import spoken_instant
@@ -107,7 +107,7 @@ def digest_body(
             side = say.word(str(game.result.to_move))
             token = say("; token {token}", token=game.token)
             lines.append(f"  [{game.name}] {side}{deadline}{token}")
-        lines += ["", games_hint(say), ""] if keyed else [""]
+        lines += ["", games_hint(say), ""] if keyed else ["", say(QUEUE_HINT), ""]
     moved = [game for game in news if game not in to_move and game.replay is not None]
     if moved:
         lines.append(say("Moves played:"))

@@ -7,7 +7,6 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,14 +14,13 @@ import pytest
 from referee.cli.main import app
 from referee.cli.tree import command_tree
 from tests.conftest import EXAMPLES
+from tests.helpers.process import run_referee
 
 PIKEMEN = EXAMPLES / "pikemen-2p-finished.rgn"
 
 
 def _script(shell: str, folder: Path) -> Path:
-    made = subprocess.run(
-        [sys.executable, "-m", "referee", "completion", shell], capture_output=True, text=True, check=False
-    )
+    made = run_referee("completion", shell)
     assert made.returncode == 0, made.stderr
     path = folder / f"referee.{shell}"
     path.write_text(made.stdout)
@@ -160,8 +158,6 @@ def test_fish_script_is_valid_and_completes_a_command_and_an_option(
 
 
 def test_an_unknown_shell_is_a_usage_error() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "completion", "ksh"], capture_output=True, text=True, check=False
-    )
+    done = run_referee("completion", "ksh")
     assert done.returncode == 2
     assert done.stdout == "" and len(done.stderr.splitlines()) == 1 and "bash" in done.stderr

@@ -8,7 +8,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,20 +17,7 @@ from referee.cli.entry import wants_config
 from referee.errors import UsageError
 from referee.live.mail import default_sender
 from tests.conftest import EXAMPLES
-
-
-def _referee(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        cwd=cwd,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+from tests.helpers.process import run_referee
 
 
 def _settings(shown: str) -> dict[str, dict[str, object]]:
@@ -44,9 +30,9 @@ def _settings(shown: str) -> dict[str, dict[str, object]]:
 def league(tmp_path: Path) -> Path:
     """A league of two players, ready for `status`."""
     folder = tmp_path / "autumn"
-    assert _referee("league", "init", str(folder), "--game", "numica", "--players", "2").returncode == 0
+    assert run_referee("league", "init", str(folder), "--game", "numica", "--players", "2").returncode == 0
     for address, name in (("ann@example.org", "Ann"), ("bo@example.org", "Bo")):
-        assert _referee("league", "add", str(folder), address, "--name", name).returncode == 0
+        assert run_referee("league", "add", str(folder), address, "--name", name).returncode == 0
     return folder
 
 
@@ -56,27 +42,27 @@ def test_the_league_folder_comes_from_the_command_line_then_the_environment_then
     file = tmp_path / "config.toml"
     file.write_text('league = "autumn"\n')  # relative to the file's folder
     env = {"REFEREE_CONFIG": str(file)}
-    from_file = _referee("league", "status", "--json", env=env, cwd=EXAMPLES)
+    from_file = run_referee("league", "status", "--json", env=env, cwd=EXAMPLES)
     assert from_file.returncode == 0, from_file.stderr
     elsewhere = {**env, "REFEREE_LEAGUE": str(tmp_path / "nowhere")}
-    from_env = _referee("league", "status", env=elsewhere)
+    from_env = run_referee("league", "status", env=elsewhere)
     assert from_env.returncode == 2 and str(tmp_path / "nowhere") in from_env.stderr
-    from_line = _referee("league", "status", "--json", str(league), env=elsewhere)
+    from_line = run_referee("league", "status", "--json", str(league), env=elsewhere)
     assert from_line.returncode == 0, from_line.stderr
     assert from_line.stdout == from_file.stdout
-    without = _referee("league", "status", env={"REFEREE_CONFIG": ""})
+    without = run_referee("league", "status", env={"REFEREE_CONFIG": ""})
     assert without.returncode == 2 and "DIR" in without.stderr
 
 
 def test_mail_takes_its_options_from_the_file(tmp_path: Path) -> None:
     file = tmp_path / "config.toml"
     file.write_text(f'games = "{tmp_path / "no-such-folder"}"\nfrom = "gm@example.org"\n')
-    done = _referee("mail", "receive", env={"REFEREE_CONFIG": str(file)})
+    done = run_referee("mail", "receive", env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         f"referee: mail: the games folder {tmp_path / 'no-such-folder'}: no such folder"
     ]
-    overridden = _referee("mail", "receive", str(tmp_path / "other"), env={"REFEREE_CONFIG": str(file)})
+    overridden = run_referee("mail", "receive", str(tmp_path / "other"), env={"REFEREE_CONFIG": str(file)})
     assert str(tmp_path / "other") in overridden.stderr
 
 
@@ -84,7 +70,7 @@ def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
     file = tmp_path / "config.toml"
     file.write_text('games = "~/games"\nsmtp = "localhost:25"\nstarttls = true\nwait = 3\n')
     env = {"REFEREE_CONFIG": str(file), "REFEREE_SMTP": "mail.example.org:587", "HOME": str(tmp_path)}
-    shown = _referee("config", "--json", env=env)
+    shown = run_referee("config", "--json", env=env)
     assert shown.returncode == 0, shown.stderr
     settings = _settings(shown.stdout)
     assert settings["games"] == {
@@ -98,7 +84,7 @@ def test_referee_config_shows_each_value_and_its_source(tmp_path: Path) -> None:
     assert (settings["smtp"]["value"], settings["smtp"]["source"]) == ("mail.example.org:587", "env REFEREE_SMTP")
     assert (settings["starttls"]["value"], settings["wait"]["value"]) == (True, 3.0)
     assert (settings["from"]["value"], settings["from"]["source"]) == (None, "default")
-    text = _referee("config", env=env).stdout.splitlines()
+    text = run_referee("config", env=env).stdout.splitlines()
     assert text[0] == f"config file: {file} (read; REFEREE_CONFIG)"
     rows = [re.split(r"  +", line) for line in text[1:]]
     assert ["smtp", "mail.example.org:587", "[env REFEREE_SMTP]"] in rows
@@ -113,9 +99,7 @@ def test_the_default_file_is_in_the_users_configuration_folder(tmp_path: Path) -
     (folder / "config.toml").write_text('gm = "gm@example.org"\n')
     env = {name: value for name, value in os.environ.items() if name != "REFEREE_CONFIG"}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "config", "--json"], capture_output=True, text=True, env=env, check=False
-    )
+    done = run_referee("config", "--json", environ=env)
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown["file"] == str(folder / "config.toml")
@@ -127,7 +111,7 @@ def test_a_secret_in_a_file_others_can_read_is_refused(tmp_path: Path) -> None:
     file.write_text('smtp = "localhost:25"\nsmtp-user = "gm"\nsmtp-password = "s3cret"\n')
     file.chmod(0o644)
     for args in (["config"], ["league", "tick", str(tmp_path)], ["mail", "flush"]):
-        done = _referee(*args, env={"REFEREE_CONFIG": str(file)})
+        done = run_referee(*args, env={"REFEREE_CONFIG": str(file)})
         assert done.returncode == 2, args
         assert done.stderr.splitlines() == [
             f"referee: {file} holds smtp-password but others can read it (mode 0644): "
@@ -135,7 +119,7 @@ def test_a_secret_in_a_file_others_can_read_is_refused(tmp_path: Path) -> None:
         ]
         assert "s3cret" not in done.stdout + done.stderr
     file.chmod(0o600)
-    shown = _referee("config", env={"REFEREE_CONFIG": str(file)})
+    shown = run_referee("config", env={"REFEREE_CONFIG": str(file)})
     assert shown.returncode == 0, shown.stderr
     assert re.search(r"^smtp-password +\(set, not shown\) +\[file\]$", shown.stdout, re.MULTILINE)
     assert "s3cret" not in shown.stdout
@@ -181,17 +165,17 @@ def test_the_password_test_leaves_the_environment_as_it_found_it() -> None:
 def test_a_bad_file_is_one_line_and_exit_2(tmp_path: Path, text: str, said: str) -> None:
     file = tmp_path / "config.toml"
     file.write_text(text)
-    done = _referee("league", "status", str(tmp_path), env={"REFEREE_CONFIG": str(file)})
+    done = run_referee("league", "status", str(tmp_path), env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1 and said in done.stderr, done.stderr
 
 
 def test_bad_environment_values_and_a_missing_named_file_are_usage_errors(tmp_path: Path) -> None:
-    done = _referee("config", env={"REFEREE_CONFIG": "", "REFEREE_STARTTLS": "perhaps"})
+    done = run_referee("config", env={"REFEREE_CONFIG": "", "REFEREE_STARTTLS": "perhaps"})
     assert done.returncode == 2 and "REFEREE_STARTTLS: starttls is true or false" in done.stderr
-    missing = _referee("mail", env={"REFEREE_CONFIG": str(tmp_path / "absent.toml")})
+    missing = run_referee("mail", env={"REFEREE_CONFIG": str(tmp_path / "absent.toml")})
     assert missing.returncode == 2 and f"cannot read {tmp_path / 'absent.toml'}" in missing.stderr
-    nobody = _referee("config", env={"REFEREE_CONFIG": "~nobody-such/config.toml"})
+    nobody = run_referee("config", env={"REFEREE_CONFIG": "~nobody-such/config.toml"})
     assert nobody.returncode == 2 and nobody.stderr.splitlines() == [
         "referee: REFEREE_CONFIG: ~nobody-such/config.toml: no user nobody-such"
     ], nobody.stderr
@@ -200,7 +184,7 @@ def test_bad_environment_values_and_a_missing_named_file_are_usage_errors(tmp_pa
 def test_record_commands_never_read_the_file(tmp_path: Path) -> None:
     file = tmp_path / "config.toml"
     file.write_text("not toml at all [\n")
-    done = _referee("check", str(EXAMPLES / "nika-won.rgn"), env={"REFEREE_CONFIG": str(file)})
+    done = run_referee("check", str(EXAMPLES / "nika-won.rgn"), env={"REFEREE_CONFIG": str(file)})
     assert done.returncode == 0, done.stderr
     assert not wants_config(["check", "mail"])
     assert not wants_config(["--version"])
@@ -232,13 +216,13 @@ def test_a_setting_left_unset_shows_the_default_the_command_takes_and_whence() -
     from referee.cli.main import app
 
     file = EXAMPLES / "config" / "autumn.toml"
-    done = _referee("config", env={"REFEREE_CONFIG": str(file), "REFEREE_FROM": ""})
+    done = run_referee("config", env={"REFEREE_CONFIG": str(file), "REFEREE_FROM": ""})
     rows = {row[0]: row[1:] for row in (re.split(r"  +", line) for line in done.stdout.splitlines()[1:])}
     assert rows["wait"] == ["10", "[default]"]
     assert rows["starttls"] == ["false", "[default]"]
     assert rows["outbox"] == ["/srv/games/outbox", "[default: GAMES/outbox]"]
     assert rows["from"] == ["referee@example.org", "[file]"]
-    bare = _referee("config", "--json", env={"REFEREE_CONFIG": ""})
+    bare = run_referee("config", "--json", env={"REFEREE_CONFIG": ""})
     settings = _settings(bare.stdout)
     assert (settings["wait"]["value"], settings["wait"]["default"], settings["from"]["default"]) == (
         None,
@@ -259,7 +243,7 @@ def test_a_setting_left_unset_shows_the_default_the_command_takes_and_whence() -
 def test_every_setting_is_in_the_help_of_referee_config_and_in_docs_config_md() -> None:
     from tests.conftest import ROOT
 
-    shown = _referee("config", "--help", env={"REFEREE_CONFIG": ""})
+    shown = run_referee("config", "--help", env={"REFEREE_CONFIG": ""})
     assert shown.returncode == 0, shown.stderr
     listed = {line.split()[0] for line in shown.stdout.splitlines() if line.startswith("  ") and "  " in line[2:]}
     page = (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
@@ -270,15 +254,7 @@ def test_every_setting_is_in_the_help_of_referee_config_and_in_docs_config_md() 
 
 def _bounded(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     """`_referee` under a timeout: a config that blocks is the bug these tests look for."""
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        timeout=30,
-        check=False,
-    )
+    return run_referee(*args, environ=env, timeout=30)
 
 
 def test_a_fifo_as_the_config_file_is_refused_without_waiting(tmp_path: Path) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ import pytest
 from referee.judge.core.verdicts import Verdict
 from tests.conftest import CONFORMANCE, EXAMPLES
 from tests.helpers.cli import invoke
+from tests.helpers.process import run_referee, run_referee_bytes
 
 FINISHED = '[Game "numica"]\n[Seed "cli"]\n[Result "Red"]\n\nR: SSOOSOSO\nB: resign\n'
 ONGOING = '[Game "numica"]\n[Seed "cli"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n'
@@ -157,9 +156,7 @@ def test_show_moves_and_replay(files: dict[str, str]) -> None:
 
 def test_version_and_module_entry_point() -> None:
     assert invoke("--version").output.startswith("referee ")
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "-"], input=ONGOING, capture_output=True, text=True, check=False
-    )
+    done = run_referee("check", "-", input=ONGOING)
     assert done.returncode == 0 and "ongoing" in done.stdout
 
 
@@ -167,9 +164,7 @@ def test_garbage_never_gives_a_traceback() -> None:
     garbage = (
         b'\x00\xff[Game "numica"]\n[Seed "\\q"]\n{\n[Game "nika"]\x80\n[Game "numica"]\n[Position "tiles:"]\nR: a1'
     )
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "-"], input=garbage, capture_output=True, check=False
-    )
+    done = run_referee_bytes("check", "-", input=garbage)
     assert done.returncode == 1
     assert b"Traceback" not in done.stderr + done.stdout
 
@@ -417,8 +412,8 @@ def test_format_passes_a_record_malformed_by_its_clock_through_as_read(tmp_path:
     text = f'[Game "numica"]  [Seed "42"]\n{tags}\n\n{moves}'
     source = tmp_path / "clock.rgn"
     source.write_text(text)
-    checked = subprocess.run([sys.executable, "-m", "referee", "check", str(source)], capture_output=True, text=True)
+    checked = run_referee("check", str(source))
     assert ": malformed: " in checked.stdout and checked.returncode == 1
-    done = subprocess.run([sys.executable, "-m", "referee", "format", str(source)], capture_output=True, text=True)
+    done = run_referee("format", str(source))
     assert done.stdout == text and done.returncode == 1
     assert "malformed" in done.stderr

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import EXAMPLES
+from tests.helpers.process import run_referee_bytes
 
 LOCALES = [
     {"LANG": "C.UTF-8"},
@@ -26,13 +26,7 @@ def _check(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[bytes
     clean = {
         key: value for key, value in os.environ.items() if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
     }
-    return subprocess.run(
-        [sys.executable, "-m", "referee", "check", *args],
-        capture_output=True,
-        timeout=120,
-        env={**clean, **env},
-        cwd=EXAMPLES.parent,
-    )
+    return run_referee_bytes("check", *args, environ=clean, env=env, cwd=EXAMPLES.parent)
 
 
 def _records() -> list[str]:
@@ -58,13 +52,7 @@ def test_check_speaks_spanish_under_a_spanish_locale_with_the_same_exit_status(e
 
 def test_an_illegal_record_is_refused_in_spanish_naming_the_rule() -> None:
     record = '[Game "nika"]\n\n1. W: d1-N d2-W\n'
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "-"],
-        input=record.encode(),
-        capture_output=True,
-        timeout=60,
-        env={**os.environ, "LANGUAGE": "es"},
-    )
+    done = run_referee_bytes("check", "-", input=record.encode(), env={"LANGUAGE": "es"}, timeout=60)
     assert done.returncode == 1
     said = done.stdout.decode()
     assert said == (

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES
+from tests.helpers.process import run_referee_bytes
 
-REFEREE = [sys.executable, "-m", "referee"]
 WON = EXAMPLES / "nika-won.rgn"
 
 
 def run(*args: str | bytes, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run([*REFEREE, *args], input=stdin, capture_output=True, check=False, timeout=60)
+    done = run_referee_bytes(*args, input=stdin, timeout=60)
     assert b"Traceback" not in done.stderr + done.stdout
     return subprocess.CompletedProcess(
         done.args, done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import typer
 
+from tests.helpers.process import REFEREE
+
 PIKEMEN_CYCLE = b"R: h4(SE)\nB: c6(E)\nR: h4(S)\nB: c6(SE)\n"
 """Four Pikemen turns that turn two pieces back and forth: legal however often repeated."""
 
@@ -219,7 +221,7 @@ def maxrss(words: tuple[str, ...], path: Path, at: int) -> int:
     options = [option for word in words[1:] for option in ((word, given[word]) if word in given else (word,))]
     argv = [*words[:1], *options, str(path)]
     done = subprocess.run(
-        ["/usr/bin/time", "-v", sys.executable, "-m", "referee", *argv],
+        ["/usr/bin/time", "-v", *REFEREE, *argv],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

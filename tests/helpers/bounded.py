@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from tests.helpers.process import REFEREE
+
 MB = 1 << 20
 
 
@@ -91,7 +93,7 @@ sys.exit(code if code >= 0 else 128 - code)
 
 
 def referee_command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "referee", *args]
+    return [*REFEREE, *args]
 
 
 def watch(

@@ -2,16 +2,21 @@
 pair_at=START)`.
 
 It runs the commands a game master would (`referee league init`, `league add` for each
-player, `league pair`), in-process, and fails the test on any refusal. What `init` has no
+player, `league pair`), in-process (or through `run`, e.g. as processes under an injected
+fault), and fails the test on any refusal. What `init` has no
 option for (`digest`, `leave_days` ...) comes as `extra` lines appended to league.toml before
 the players are added. Players are named; each one's address is `name@example.org` in lower
 case."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tests.helpers.cli import invoke
+
+Runner = Callable[[Sequence[str]], tuple[int, str]]
+"""Runs `referee ARGS`: its exit code and standard error."""
 
 START = "2026-12-01T12:00:00Z"
 """The instant the set-ups pair their first round at."""
@@ -26,6 +31,16 @@ def address(name: str) -> str:
 def first(count: int) -> str:
     """The first `count` of NAMES."""
     return " ".join(NAMES.split()[:count])
+
+
+def numbered(count: int) -> str:
+    """`count` players named P1, P2, ... (addresses p1@example.org ...), for tests that need many."""
+    return " ".join(f"P{number}" for number in range(1, count + 1))
+
+
+def _in_process(args: Sequence[str]) -> tuple[int, str]:
+    ran = invoke(*args)
+    return ran.exit_code, ran.stderr
 
 
 def season(game: str, per_game: int, control: str | None = None) -> list[str]:
@@ -48,22 +63,23 @@ def make_league(
     extra: str = "",
     pair_at: str | None = None,
     clear_outbox: bool = False,
+    run: Runner = _in_process,
 ) -> None:
     """`league init FOLDER --name NAME OPTIONS...` (no `--name` when `name` is None), `extra`
     appended to league.toml, `league add` for each of `names` (space-separated), then `league
     pair --now PAIR_AT` when given; with `clear_outbox`, the mails the pairing wrote are removed
-    so a test sees only its own."""
+    so a test sees only its own. `run` runs each command (in-process by default)."""
     named_as = [] if name is None else ["--name", name]
-    code, _, err = invoke("league", "init", str(folder), *named_as, *options)
+    code, err = run(["league", "init", str(folder), *named_as, *options])
     assert code == 0, err
     if extra:
         path = folder / "league.toml"
         path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
     for player in names.split():
-        code, _, err = invoke("league", "add", str(folder), address(player), "--name", player)
+        code, err = run(["league", "add", str(folder), address(player), "--name", player])
         assert code == 0, err
     if pair_at is not None:
-        code, _, err = invoke("league", "pair", str(folder), "--now", pair_at)
+        code, err = run(["league", "pair", str(folder), "--now", pair_at])
         assert code == 0, err
     if clear_outbox:
         for mail in (folder / "outbox").glob("*.eml"):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from email import policy
@@ -18,6 +17,8 @@ from typing import Any, NamedTuple
 
 import pytest
 from aiosmtpd.controller import Controller
+
+from tests.helpers.process import run_referee_bytes
 
 GM = "gm@example.org"
 NIKA_PLAYERS = {
@@ -145,13 +146,7 @@ def message(
 
 def run_mail(data: bytes, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """`referee mail ARGS` as a real process, the message on its standard input."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "referee", "mail", *args],
-        input=data,
-        capture_output=True,
-        timeout=60,
-        env={**os.environ, **(env or {})},
-    )
+    completed = run_referee_bytes("mail", *args, input=data, env=env, timeout=60)
     return subprocess.CompletedProcess(
         completed.args,
         completed.returncode,

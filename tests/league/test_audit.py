@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,9 +16,9 @@ from openskill.models import PlackettLuce
 from referee.league.results import read_game
 from tests.helpers.cli import invoke
 from tests.helpers.league import first, make_league, season
+from tests.helpers.process import REFEREE
 
 START = "2026-12-01T12:00:00Z"
-REFEREE = [sys.executable, "-m", "referee"]
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
 

@@ -6,12 +6,13 @@ tests/store/test_faults.py sweeps every call of every operation."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import faults
+from tests.helpers.league import make_league, numbered
 from tests.helpers.mail import GM
 
 START = "2026-12-01T12:00:00Z"
@@ -30,15 +31,16 @@ def _cli(*args: str) -> faults.Ran:
     return ran
 
 
-# Not tests.helpers.league's make_league: the commands run as real processes (`_cli`) under an
-# injected fault, and the players are p1..pN, as many as a test needs.
 def _league(folder: Path, players: int, timed: bool = False) -> None:
-    options = ["--game", "pikemen", "--players", "2", "--name", "Fall"]
-    _cli("league", "init", str(folder), *options, *(["--time-control", "1d+0m"] if timed else []))
-    config = folder / "league.toml"
-    config.write_text(config.read_text(encoding="utf-8") + 'digest = "every-move"\n', encoding="utf-8")
-    for number in range(1, players + 1):
-        _cli("league", "add", str(folder), f"p{number}@example.org", "--name", f"P{number}")
+    """A two-player Pikemen league of P1..Pn, every command a real process (`faults.run`)."""
+    options = ["--game", "pikemen", "--players", "2", *(["--time-control", "1d+0m"] if timed else [])]
+    extra = 'digest = "every-move"\n'
+    make_league(folder, *options, name="Fall", names=numbered(players), extra=extra, run=_processes)
+
+
+def _processes(args: Sequence[str]) -> tuple[int, str]:
+    ran = faults.run(list(args))
+    return ran.code, ran.err
 
 
 def _log(folder: Path) -> list[dict[str, object]]:

@@ -22,10 +22,10 @@ from openskill.models import PlackettLuce
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke, invoker
+from tests.helpers.process import REFEREE
 
 NOW = "2026-12-01T12:00:00Z"
 PLAYED = parse_instant(NOW) + 3600
-REFEREE = [sys.executable, "-m", "referee"]
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 NAMES = "Ann Bo Cy Di Ed Flo Gus Hal".split()
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import functools
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.helpers.fuzzing import Crash, check, mutate
+from tests.helpers.process import REFEREE
 
 SEED = 20261123
 INPUTS = 300
@@ -38,7 +38,7 @@ def test_the_command_line_never_prints_a_traceback(tmp_path: Path) -> None:
         path = tmp_path / f"fuzz-{number}.rgn"
         path.write_bytes(mutate(SEED, number))
         files.append(str(path))
-    command = [sys.executable, "-m", "referee", "check"]
+    command = [*REFEREE, "check"]
     runs = [
         subprocess.run([*command, *files[:6]], capture_output=True, check=False),
         subprocess.run([*command, "--json", *files[6:]], capture_output=True, check=False),

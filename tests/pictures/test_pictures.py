@@ -12,7 +12,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from referee.games import registry
 from referee.games.api import GameState
 from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.pictures import board_svg, replay_page
+from tests.helpers.process import run_referee
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -279,9 +279,7 @@ def test_an_illegal_record_shows_the_action_in_red_with_the_rule(tmp_path: Path)
 
 
 def _run(*arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *arguments], capture_output=True, text=True, cwd=ROOT, check=False
-    )
+    return run_referee(*arguments, cwd=ROOT)
 
 
 def test_show_svg_writes_a_file_and_at_picks_the_round(tmp_path: Path) -> None:

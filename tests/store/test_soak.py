@@ -10,7 +10,6 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 
 from tests.helpers import faults
 from tests.helpers.mail import GM, NIKA_PLAYERS, message, nika_game
+from tests.helpers.process import REFEREE
 
 NOW = "2026-12-01T12:00:00Z"
 START = "2026-12-01T12:00:00Z"
@@ -25,7 +25,7 @@ START = "2026-12-01T12:00:00Z"
 
 def _process(args: list[str], stdin: bytes) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "referee", *args],
+        [*REFEREE, *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -18,8 +18,7 @@ import pytest
 from referee.errors import UsageError
 from referee.judge.runners import dask_check
 from tests.conftest import CONFORMANCE, EXAMPLES
-
-REFEREE = [sys.executable, "-m", "referee"]
+from tests.helpers.process import run_referee_bytes
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +40,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([*REFEREE, *args], capture_output=True, check=False, timeout=180)
+    return run_referee_bytes(*args, timeout=180)
 
 
 def test_a_local_cluster_of_two_worker_processes_writes_the_bytes_of_check(files: list[str]) -> None:

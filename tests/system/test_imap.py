@@ -24,6 +24,7 @@ import pytest
 
 from tests.helpers.imap import Dovecot
 from tests.helpers.mail import GM, SmtpServer, message, nika_game, run_mail, write_game
+from tests.helpers.process import REFEREE, run_referee
 
 ANN = "Ann <ann@example.org>"
 BO = "Bo <bo@example.org>"
@@ -89,9 +90,7 @@ def test_a_two_player_game_played_whole_through_the_game_masters_mailbox(
     record = path.read_text(encoding="utf-8")
     assert f"1. W: {MOVE}" in record and "a4-S b4-S" in record
     assert record.count(MOVE) == 1  # the quoted answers, which repeat the moves, were never played
-    checked = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--json", str(path)], capture_output=True, text=True, timeout=60
-    )
+    checked = run_referee("check", "--json", str(path), timeout=60)
     assert '"status": "finished"' in checked.stdout and '"draw": true' in checked.stdout, checked.stdout
     assert "game over" in last.get_body(("plain",)).get_content().lower()  # type: ignore[union-attr]
     folders = {name: len(found) for name, found in dovecot.folders().items()}
@@ -107,7 +106,7 @@ def test_a_poller_killed_mid_pass_and_run_again_loses_and_doubles_nothing(
     count = 8
     paths = [nika_game(tmp_path, f"g{number}") for number in range(count)]
     dovecot.append(*(message(ANN, f"[g{number}] opening", f"{MOVE}\n").as_bytes() for number in range(count)))
-    command = [sys.executable, "-m", "referee", "mail", "imap", str(tmp_path), dovecot.url()]
+    command = [*REFEREE, "mail", "imap", str(tmp_path), dovecot.url()]
     command += ["--smtp", smtp.address, "--from", GM]
     poller = subprocess.Popen(
         command, env={**os.environ, **dovecot.env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

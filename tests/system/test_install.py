@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.helpers.process import REFEREE
 
 pytestmark = pytest.mark.install  # run apart: python -m pytest -m install (.ci/run does)
 
@@ -128,7 +129,7 @@ def test_a_fresh_venv_installs_the_wheel_and_runs_the_readmes_first_command(buil
     done = _run(["bash", "-c", _readme_command()], cwd=built["source"], env=env)
     assert done.stderr == ""
     files = sorted(str(path.relative_to(built["source"])) for path in (built["source"] / "examples").glob("*.rgn"))
-    checkout = _run([sys.executable, "-m", "referee", "check", *files], cwd=built["source"])
+    checkout = _run([*REFEREE, "check", *files], cwd=built["source"])
     assert done.stdout == checkout.stdout and len(files) > 5
     version = _run(["referee", "--version"], env=env, cwd=built["where"])
     assert version.stdout == f"referee {_version()}\n"

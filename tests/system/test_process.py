@@ -15,15 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.process import REFEREE, run_referee_bytes
+
 ROOT = Path(__file__).resolve().parents[2]
 FINISHED = '[Game "numica"]\n[Seed "cli"]\n[Result "Red"]\n\nR: SSOOSOSO\nB: resign\n'
 ONGOING = '[Game "numica"]\n[Seed "cli"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n'
 ILLEGAL = '[Game "numica"]\n[Seed "cli"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n1. R: a1-h8\n'
-REFEREE = [sys.executable, "-m", "referee"]
 
 
 def run(*args: str, **options: object) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([*REFEREE, *args], capture_output=True, check=False, timeout=60, **options)  # type: ignore[call-overload,no-any-return]
+    return run_referee_bytes(*args, timeout=60, **options)  # type: ignore[arg-type]
 
 
 def assert_clean(done: subprocess.CompletedProcess[bytes]) -> None:

@@ -7,7 +7,6 @@ import json
 import os
 import pickle
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -19,8 +18,8 @@ from referee.judge.core.verdicts import Problem, Status, Verdict
 from referee.judge.runners import batch_check
 from referee.notation.record_splitter import split
 from tests.conftest import CONFORMANCE, EXAMPLES
+from tests.helpers.process import run_referee_bytes
 
-REFEREE = [sys.executable, "-m", "referee"]
 NUMICA = '[Game "numica"]\n[Seed "b"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n'
 ILLEGAL = NUMICA + "1. R: a1-h8\n"
 MALFORMED = '[Game "numica"]\n[Seed "b"]\n\nR: SSOOSOSO\nQ: OSOSOSOS\n'
@@ -74,7 +73,7 @@ def test_check_text_refuses_a_text_without_a_record_or_with_several() -> None:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([*REFEREE, *args], capture_output=True, check=False, timeout=120)
+    return run_referee_bytes(*args, timeout=120)
 
 
 @pytest.mark.parametrize("mode", [[], ["--json"], ["--quiet"]])
@@ -97,10 +96,8 @@ def test_jobs_2_writes_the_same_bytes_and_exit_status_as_jobs_1(league: Path, tm
 
 def test_jobs_from_standard_input_and_exit_1(league: Path) -> None:
     data = league.read_bytes()
-    serial = subprocess.run([*REFEREE, "check", "-"], input=data, capture_output=True, check=False, timeout=120)
-    parallel = subprocess.run(
-        [*REFEREE, "check", "--jobs", "2", "-"], input=data, capture_output=True, check=False, timeout=120
-    )
+    serial = run_referee_bytes("check", "-", input=data, timeout=120)
+    parallel = run_referee_bytes("check", "--jobs", "2", "-", input=data, timeout=120)
     assert serial.returncode == parallel.returncode == 1
     assert parallel.stdout == serial.stdout
 

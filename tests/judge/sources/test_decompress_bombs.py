@@ -15,7 +15,6 @@ import gzip
 import lzma
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import EXAMPLES
+from tests.helpers.process import run_referee
 
 zstandard = pytest.importorskip("zstandard", reason="zstandard is not installed: pip install 'referee[zstd]'")
 
@@ -65,9 +65,7 @@ def bombs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Pat
 
 def _check(*args: str) -> tuple[subprocess.CompletedProcess[str], float]:
     started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "check", *args], capture_output=True, text=True, timeout=LIMIT, check=False
-    )
+    done = run_referee("check", *args, timeout=LIMIT)
     return done, time.monotonic() - started
 
 

@@ -4,19 +4,16 @@ waiting on it (the tables themselves are tested in tests/archive/test_parquet.py
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from referee.judge.sources import parquet_rows
+from tests.helpers.process import run_referee
 
 
 def test_a_fifo_is_refused_unopened_not_waited_on(tmp_path: Path) -> None:
     fifo = tmp_path / "games.rgn"
     os.mkfifo(fifo)  # no writer: opening it for reading would wait for one
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "check", str(fifo)], capture_output=True, text=True, timeout=60
-    )
+    done = run_referee("check", str(fifo), timeout=60)
     assert done.returncode == 2 and "it is a FIFO, not a regular file" in done.stderr
     assert not parquet_rows.is_parquet(str(fifo))
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import io
 import random
-import subprocess
-import sys
 from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
@@ -16,6 +14,7 @@ from typing import NamedTuple
 from referee.live import mail
 from referee.live.mail import game
 from tests.helpers.mail import GM, NIKA_PLAYERS, message, nika_game, outbox_messages, write_game
+from tests.helpers.process import run_referee
 
 EVERYONE = sorted(address.split("<")[1].rstrip(">") for address in NIKA_PLAYERS.values())
 
@@ -84,7 +83,7 @@ def test_one_players_mail_saying_draw_does_not_end_a_four_player_game(tmp_path: 
     assert "game over" not in text(answer)
     assert '[Result "*"]' in path.read_text() and "{[%offer draw Athens]}" in path.read_text()
     assert game.open_game(path).to_move == "Athens"  # the game goes on: nobody moved
-    checked = subprocess.run([sys.executable, "-m", "referee", "check", str(path)], capture_output=True, text=True)
+    checked = run_referee("check", str(path))
     assert checked.returncode == 0 and "ongoing" in checked.stdout
 
 
@@ -161,7 +160,7 @@ def test_a_four_player_nika_game_by_mail_drawn_by_agreement_after_a_declined_off
     assert tail[0].endswith("{[%offer draw Thebes]} {[%offer draw Athens]} {[%offer draw Sparta]}")
     assert tail[1] == "draw"
     assert record.count("[%offer draw Sparta]") == 2 and record.count("[%offer draw Messene]") == 1
-    checked = subprocess.run([sys.executable, "-m", "referee", "check", str(path)], capture_output=True, text=True)
+    checked = run_referee("check", str(path))
     assert checked.returncode == 0, checked.stdout
     assert "finished: draw (agreement)" in checked.stdout
     # Nothing more is played once the game is over.

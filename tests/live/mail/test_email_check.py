@@ -5,7 +5,6 @@ between `moves:` and `end`."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from referee.live.mail.body import Request, message_text, not_a_move, read_body
 from tests.conftest import EXAMPLES
 from tests.helpers.mail import message, nika_game, outbox_messages, run_mail
+from tests.helpers.process import run_referee_bytes
 
 RECORD = (EXAMPLES / "numica-finished.rgn").read_text(encoding="utf-8").replace("Club night", "Café night")
 ANN = "Ann <ann@example.org>"
@@ -32,13 +32,7 @@ def email(body: str, cte: str | None, charset: str = "utf-8") -> bytes:
 
 
 def check(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", "check", *args],
-        input=stdin,
-        capture_output=True,
-        check=False,
-        timeout=60,
-    )
+    done = run_referee_bytes("check", *args, input=stdin, timeout=60)
     assert b"Traceback" not in done.stderr
     return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 

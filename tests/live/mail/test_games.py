@@ -9,8 +9,6 @@ from __future__ import annotations
 import io
 import random
 import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -28,6 +26,7 @@ from tests.helpers.mail import (
     run_mail,
     write_game,
 )
+from tests.helpers.process import run_referee
 
 
 def _send(settings: mail.Settings, server: SmtpServer, sender: str, game_id: str, body: str) -> str:
@@ -89,7 +88,7 @@ def test_a_four_player_nika_game_by_mail_from_start_to_resignation(tmp_path: Pat
     }
     assert f'[Result "{team[resigning]}"]' in record
     assert all(action in record for action in written)
-    checked = subprocess.run([sys.executable, "-m", "referee", "check", str(path)], capture_output=True, text=True)
+    checked = run_referee("check", str(path))
     assert checked.returncode == 0 and "finished" in checked.stdout
     assert len((tmp_path / "mail-ledger.tsv").read_text().splitlines()) == 25
 
@@ -148,6 +147,6 @@ def test_a_nieuchess_game_with_secret_dice_by_mail_then_revealed(tmp_path: Path,
     mail.run(io.BytesIO(message(sides[resigning], "[n1]", "resign").as_bytes()), settings)
     assert [answer for answer in smtp.take() if "Seed:" in answer.text] == []
     assert path.read_text().count("[Seed ") == 1
-    checked = subprocess.run([sys.executable, "-m", "referee", "check", str(path)], capture_output=True, text=True)
+    checked = run_referee("check", str(path))
     assert checked.returncode == 0, checked.stdout
     assert "finished" in checked.stdout and "rolls taken as written" not in checked.stdout

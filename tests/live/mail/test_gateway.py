@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 from referee import store
 from tests.conftest import EXAMPLES
 from tests.helpers.mail import GM, SmtpServer, mail_gm, message, nika_game, outbox_messages, run_mail
+from tests.helpers.process import REFEREE
 
 ANN = "Ann <ann@example.org>"
 BO = "Bo <bo@example.org>"
@@ -113,7 +113,7 @@ def test_the_same_message_delivered_twice_plays_once(tmp_path: Path, smtp: SmtpS
 def test_the_same_message_delivered_five_times_at_once_plays_once(tmp_path: Path, smtp: SmtpServer) -> None:
     path = nika_game(tmp_path)
     sent = message(ANN, "[g1]", "d1+d2+d3-W i3-E\n", message_id="<racing@x.org>").as_bytes()
-    command = [sys.executable, "-m", "referee", "mail", "receive", str(tmp_path), "--smtp", smtp.address]
+    command = [*REFEREE, "mail", "receive", str(tmp_path), "--smtp", smtp.address]
     running = [subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(5)]
     for process in running:
         _, err = process.communicate(sent, timeout=120)

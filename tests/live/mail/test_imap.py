@@ -20,6 +20,7 @@ from referee.live.mail import imap
 from referee.live.mail.gateway import Handled, Settings
 from tests.helpers.imap import PASSWORD, USER, Dovecot
 from tests.helpers.mail import GM, SmtpServer, free_port, message, nika_game, outbox_messages, run_mail
+from tests.helpers.process import REFEREE
 
 ANN = "Ann <ann@example.org>"
 BO = "Bo <bo@example.org>"
@@ -228,11 +229,10 @@ def test_a_broken_game_file_leaves_its_message_and_the_pass_goes_on(tmp_path: Pa
 def test_poll_and_idle_keep_running_and_handle_mail_as_it_arrives(
     tmp_path: Path, dovecot: Dovecot, mode: tuple[str, ...]
 ) -> None:
-    import sys
     import time
 
     path = nika_game(tmp_path)
-    command = [sys.executable, "-m", "referee", "mail", "imap", str(tmp_path), dovecot.url(), *mode]
+    command = [*REFEREE, "mail", "imap", str(tmp_path), dovecot.url(), *mode]
     poller = subprocess.Popen(
         command, env={**os.environ, **dovecot.env}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
@@ -386,13 +386,12 @@ def test_two_passes_at_once_handle_each_message_once(tmp_path: Path, dovecot: Do
     # one answered the player "this message reached the game before" and exited 75 on
     # EXPUNGEISSUED. Here the first pass waits on the game's lock, held by the test, while
     # the second starts: the second is skipped (exit 0, one line), the first handles all.
-    import sys
     import time
 
     path = nika_game(tmp_path)
     shows = [message(CY if n % 2 else DI, "[g1] board?", "show\n").as_bytes() for n in range(4)]
     dovecot.append(message(ANN, "[g1] my move", f"{MOVE}\n").as_bytes(), *shows)
-    command = [sys.executable, "-m", "referee", "mail", "imap", str(tmp_path), dovecot.url()]
+    command = [*REFEREE, "mail", "imap", str(tmp_path), dovecot.url()]
     command += ["--from", GM, "--wait", "60"]
     env = {**os.environ, **dovecot.env}
     game_lock = contextlib.ExitStack()

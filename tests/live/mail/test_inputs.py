@@ -7,12 +7,12 @@ from __future__ import annotations
 import base64
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.mail import GM, SmtpServer, mail_gm_ok, message, nika_game, run_mail
+from tests.helpers.process import REFEREE
 
 ANN = "Ann <ann@example.org>"
 MOVE = "d1+d2+d3-W i3-E"
@@ -193,7 +193,7 @@ def test_nasty_messages_never_raise(tmp_path: Path, smtp: SmtpServer) -> None:
     for folder, data in zip(folders, cases, strict=True):
         folder.mkdir()
         nika_game(folder)
-        command = [sys.executable, "-m", "referee", "mail", "receive", str(folder), "--smtp", smtp.address]
+        command = [*REFEREE, "mail", "receive", str(folder), "--smtp", smtp.address]
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         running.append((process, data))
     for (process, data), folder in zip(running, folders, strict=True):

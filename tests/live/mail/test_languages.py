@@ -5,8 +5,6 @@ A real `referee mail` process on real messages, answers read from the outbox."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -14,6 +12,7 @@ import pytest
 
 from referee.live.mail.players import hash_passphrase, load_langs, render_keys
 from tests.helpers.mail import GM, message, nika_game, outbox_messages, run_mail
+from tests.helpers.process import run_referee
 
 ANN = "Ann <ann@example.org>"
 BO = "Bo <bo@example.org>"
@@ -113,12 +112,8 @@ def test_not_accepted_is_said_in_spanish(tmp_path: Path) -> None:
 
 def test_adding_a_players_key_keeps_every_addresss_language(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"ann@example.org": "es"})
-    done = subprocess.run(  # the passphrase on standard input, as the game master gives it
-        [sys.executable, "-m", "referee", "mail", "add-player", str(folder), "bo@example.org"],
-        input="a new passphrase\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
+    done = run_referee(  # the passphrase on standard input, as the game master gives it
+        "mail", "add-player", str(folder), "bo@example.org", input="a new passphrase\n", timeout=60
     )
     assert done.returncode == 0, done.stderr
     assert load_langs(folder / "players.toml") == {"ann@example.org": "es"}

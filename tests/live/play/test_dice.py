@@ -5,7 +5,6 @@ secret dice: `new --secret`, salts, `play --seed-file`, `reveal`, and `check` af
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import stat
 import subprocess
@@ -19,6 +18,7 @@ from referee.live.play import UsageError, read_key
 from referee.live.play.secret import new_secret, reveal
 from tests.helpers.cli import invoke
 from tests.helpers.play import play
+from tests.helpers.process import run_referee
 
 POSITION = "R:j20,k21,a1 B:j21,x30 to:R"
 PHYSICAL = f'[Game "nieuchess"]\n[Position "{POSITION}"]\n\n'
@@ -301,14 +301,7 @@ def test_the_seed_never_appears_in_any_output_before_the_reveal(tmp_path: Path) 
     outputs: list[str] = []
 
     def referee(*arguments: str, stdin: str | None = None) -> int:
-        done = subprocess.run(
-            [sys.executable, "-m", "referee", *arguments],
-            capture_output=True,
-            text=True,
-            input=stdin,
-            cwd=tmp_path,
-            env={**os.environ, "COLUMNS": "200"},
-        )
+        done = run_referee(*arguments, input=stdin, cwd=tmp_path, env={"COLUMNS": "200"})
         outputs.extend((done.stdout, done.stderr))
         return done.returncode
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from referee.store import lock_path, write_atomically
+from tests.helpers.process import run_referee
 from tests.live.play.test_safety import NIKA, referee, spawn, turns_of
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
@@ -29,13 +30,7 @@ def _limited(size: int) -> None:
 
 
 def _referee_on_a_full_disk(size: int, *arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *arguments],
-        capture_output=True,
-        text=True,
-        preexec_fn=lambda: _limited(size),
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-    )
+    return run_referee(*arguments, preexec_fn=lambda: _limited(size), env={"PYTHONDONTWRITEBYTECODE": "1"})
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import pytest
 from referee.live.play import UsageError, turn_token
 from tests.helpers.cli import invoke
 from tests.helpers.play import play
+from tests.helpers.process import run_referee
 
 NIKA = '[Game "nika"]\n[Event "Club night"]\n[Athens "Ann"]\n\n{ The opening. }\n'
 NUMICA_FINISHED = '[Game "numica"]\n[Seed "cli"]\n[Result "Red"]\n\nR: SSOOSOSO\nB: resign\n'
@@ -287,16 +288,13 @@ def test_a_fifo_or_a_link_as_tokens_log_never_holds_up_a_stale_tokens_refusal(ni
     else it may be a FIFO nobody writes or a link; it is read only as a regular file, so the
     refusal comes at once (a FIFO held `play` forever)."""
     import os
-    import subprocess
-    import sys
 
     current = submit_token(nika)
     assert play(nika, "d1-W d2-W", expect=current).exit_code == 0
     os.mkfifo(nika.parent / "tokens.log")
-    command = [sys.executable, "-m", "referee", "play", str(nika), "R: a4-S a3-S", "--expect", current]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
+    done = run_referee("play", str(nika), "R: a4-S a3-S", "--expect", current, timeout=30)
     assert done.returncode == 1 and "the board has changed" in done.stdout + done.stderr, done.stdout
     (nika.parent / "tokens.log").unlink()
     (nika.parent / "tokens.log").symlink_to("/dev/zero")
-    done = subprocess.run(command, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
+    done = run_referee("play", str(nika), "R: a4-S a3-S", "--expect", current, timeout=30)
     assert done.returncode == 1 and "the board has changed" in done.stdout + done.stderr, done.stdout

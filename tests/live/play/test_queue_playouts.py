@@ -26,6 +26,10 @@ GAMES = {
     "pikemen-4": '[Game "pikemen"]\n[Players "4"]\n[GameId "r4"]\n\n',
     "nika-2": '[Game "nika"]\n[Players "2"]\n[GameId "rk"]\n\n',
     "numica": '[Game "numica"]\n[Seed "11"]\n[GameId "rn"]\n\n',
+    "nieuchess": '[Game "nieuchess"]\n[Seed "5"]\n[GameId "rc"]\n\n',
+    # Pieces in contact from the start: battles (rolls, choices) in the conditions and replies.
+    "nieuchess-battles": '[Game "nieuchess"]\n[Seed "9"]\n[GameId "rb"]\n'
+    '[Position "R:j20,k21,l20,a1 B:j21,k20,l21,x30 to:R"]\n\n',
 }
 _COMMAND = re.compile(r"\{\[%[^}]*\}")
 
@@ -49,13 +53,14 @@ def _turn(path: Path, rng: random.Random) -> str | None:
         last = queue_check.record_turns(record)[-1:]
         open_side = last[0].side if last else None
         continuing = open_side == side and bool(current.state.legal_actions())
-        actions = [str(action) for action in next_actions(current.state, open_side)]
+        actions = [str(action) for action in _actions(current.state, open_side, side, continuing)]
         actions = [action for action in actions if action != "resign"] or actions
         if not actions:
             break
         before = len(queue_check.record_turns(record))
         label = "" if continuing else f"{record_label(path, side)}: "
-        assert play(path, label + rng.choice(actions)).exit_code == 0
+        chosen = play(path, label + rng.choice(actions))
+        assert chosen.exit_code == 0, chosen.error
         after = _replay(path)
         if after.verdict.to_move != side or after.verdict.status != "ongoing":
             break
@@ -64,6 +69,22 @@ def _turn(path: Path, rng: random.Random) -> str | None:
     done = _replay(path).record
     assert done is not None
     return queue_check.turn_text(queue_check.record_turns(done)[-1], done.game)
+
+
+def _actions(state, open_side: str | None, side: str, continuing: bool) -> list[object]:  # type: ignore[no-untyped-def]
+    """The actions of `side`'s next whole turn; Nieuchess's optional replacement step before it
+    (`R+:`, a turn of its own) is skipped, so that a turn here is always a move turn."""
+    turn = state.next_turn()
+    if continuing or turn is None or turn[0] != side or not turn[1]:
+        return next_actions(state, open_side)
+    following = state.copy()
+    try:
+        if open_side is not None:
+            following.end_turn()
+        following.begin_turn(side, False)
+    except ValueError:
+        return next_actions(state, open_side)
+    return list(following.legal_actions())
 
 
 def _open(current) -> bool:  # type: ignore[no-untyped-def]

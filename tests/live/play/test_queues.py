@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import time
 from pathlib import Path
 
 import pytest
@@ -116,7 +115,8 @@ def queue_lines_too_large() -> str:
     return TOO_LARGE
 
 
-def test_a_64_kb_queue_is_checked_in_well_under_a_second(tmp_path: Path) -> None:
+def test_a_64_kb_queue_is_accepted_whole(tmp_path: Path) -> None:
+    # Its speed is the bench's (`referee bench --queues`, docs/bench.md), never a timed test.
     path = game(tmp_path, PIKEMEN, "f3(N)")
     faces = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
     text = "\n".join(
@@ -124,11 +124,9 @@ def test_a_64_kb_queue_is_checked_in_well_under_a_second(tmp_path: Path) -> None
         for n in range(64)
     )
     assert 60_000 < len(text.encode()) <= 64 * 1024
-    started = time.perf_counter()
     result = queue(path, "Red", text)
-    took = time.perf_counter() - started
     assert result.exit_code == 0, result.message
-    assert took < 1.0, took
+    assert len(queues.load(path, "Red").entries) == 1
 
 
 # -- the commitment --------------------------------------------------------------------------
@@ -395,3 +393,40 @@ def test_a_stale_token_refuses_a_queue(tmp_path: Path) -> None:
     code, out, _ = invoke("queue", str(path), "--as", "Red", "--expect", "1-0000000000", "if B: a4(N) then R: f3(E)")
     assert code == 1 and "1-0000000000" in out
     assert not (tmp_path / "game.rgn.queue" / "Red").exists()
+
+
+def test_in_a_timed_game_a_queued_reply_is_stamped_at_the_instant_of_the_move_it_answers(tmp_path: Path) -> None:
+    timed = '[Game "pikemen"]\n[GameId "qt"]\n[TimeControl "3d+1d"]\n[Start "2026-12-01T12:00:00Z"]\n\n'
+    path = game(tmp_path, timed)
+    assert play(path, "f3(N)", "2026-12-01T13:00:00Z").exit_code == 0
+    assert queue(path, "Red", "if B: a4(NE) then R: f3(E)").exit_code == 0
+    result = play(path, "a4(NE)", "2026-12-02T09:30:00Z")
+    assert "Red plays R: f3(E) (queued)" in result.events
+    words = " ".join(path.read_text().split())
+    assert (
+        "B: a4(NE) {[%at 2026-12-02T09:30:00Z Blue]} {[%by-queue Red]} 2. R: f3(E) {[%at 2026-12-02T09:30:00Z Red]}"
+        in words
+    ), words
+    verdict = check_json(path)
+    assert verdict["status"] == "ongoing" and verdict["to_move"] == "Blue"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("{[%revealed Red ", "{[%revealed Blue ", "Blue's reveal at line 10 has no commitment"),
+        ("{[%queued Red sha256:", "{[%queued Blue sha256:", "Red's reveal at line 10 does not match the commitment"),
+    ],
+)
+def test_a_reveal_or_commitment_with_the_side_changed_is_illegal_at_its_brace(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    path, _ = _finished(tmp_path)
+    text = path.read_text()
+    path.write_text(text.replace(old, new, 1))
+    verdict = check_json(path)
+    assert verdict["status"] == "illegal", verdict
+    error = verdict["error"]
+    assert isinstance(error, dict) and message in error["message"]
+    line = path.read_text().splitlines()[error["line"] - 1]
+    assert line[error["column"] - 1] == "{"

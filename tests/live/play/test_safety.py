@@ -11,7 +11,6 @@ import random
 import signal
 import stat
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,19 +22,18 @@ from referee.judge.services.random_playout import play as playout
 from referee.live.play import BusyError, submit
 from referee.store import lock_path, locked, write_atomically
 from referee.store.atomic import SLOW_WRITE_ENV
+from tests.helpers.process import REFEREE, run_referee
 
 NIKA = '[Game "nika"]\n'
 
 
 def referee(*arguments: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *arguments], capture_output=True, text=True, env=env or dict(os.environ)
-    )
+    return run_referee(*arguments, environ=env)
 
 
 def spawn(*arguments: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "referee", *arguments],
+        [*REFEREE, *arguments],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
