@@ -1,7 +1,7 @@
 """A real IMAP server for the tests: Debian's Dovecot (`dovecot-imapd`), started on
 127.0.0.1 at a free port with a throwaway configuration of its own (no system config read,
 no system user added): a passwd-file with one test user, whose mail is a Maildir under a
-fresh folder, and the game master's mailbox read by `referee mail --imap`.
+fresh folder, and the game master's mailbox read by `referee mail imap`.
 
 Dovecot refuses to give mail to uid 0 and to run its login process as root, so the mail
 belongs to the existing user `nobody`, and the throwaway folder (`/tmp/referee-dovecot-*`,

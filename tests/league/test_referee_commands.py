@@ -29,7 +29,7 @@ def _run(*args: str, data: bytes | None = None) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-# Not tests.helpers.league's make_league: each player's key is added (`mail --add-player`) as
+# Not tests.helpers.league's make_league: each player's key is added (`mail add-player`) as
 # the player joins, and the game the tests play is returned.
 def _league(folder: Path, keyed: bool) -> Path:
     options = ["--game", "numica", "--players", "2", "--time-control", "3d+0m", "--name", "Autumn"]

@@ -16,8 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -30,6 +28,7 @@ from openskill.models import PlackettLuce
 from referee.live.mail.game import legal_moves, open_game
 from referee.notation.timing import format_instant, parse_instant
 from tests.helpers.mail import GM, Received, SmtpServer, message, start_smtp
+from tests.helpers.process import run_referee_bytes
 
 PLAYERS = {
     "Ann": "ann@example.org",
@@ -60,9 +59,7 @@ def _at(text: str, hours: float = 0) -> str:
 
 
 def _referee(*args: str, data: bytes | None = None, code: int = 0) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "referee", *args], input=data, capture_output=True, timeout=120, check=False
-    )
+    done = run_referee_bytes(*args, input=data, timeout=120)
     out, err = done.stdout.decode(), done.stderr.decode()
     assert done.returncode == code, f"referee {' '.join(args)}: exit {done.returncode}\n{out}{err}"
     assert "Traceback" not in err

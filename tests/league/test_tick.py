@@ -4,9 +4,6 @@ each logged in league.log once done, so a second tick at the same --now does not
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from email import policy
 from email.parser import BytesParser
 from pathlib import Path
@@ -14,6 +11,7 @@ from pathlib import Path
 from tests.helpers.cli import invoke
 from tests.helpers.league import first, make_league, season
 from tests.helpers.mail import SmtpServer, free_port
+from tests.helpers.process import run_referee
 
 START = "2026-12-01T12:00:00Z"
 
@@ -161,9 +159,8 @@ def test_the_digest_goes_once_a_day_only_to_players_with_news(tmp_path: Path) ->
 def test_tick_with_real_processes_and_its_exit_statuses(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 2, 2, "1d+0m")
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    command = [sys.executable, "-m", "referee", "league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z"]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+    env = {"PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = run_referee("league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z", env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "timeout: r1-t1 Red"
     code, out, _ = invoke("check", str(folder / "r1-t1.rgn"), "--json")
@@ -171,12 +168,12 @@ def test_tick_with_real_processes_and_its_exit_statuses(tmp_path: Path) -> None:
     assert verdict["status"] == "finished" and verdict["reason"] == "time" and "Red" not in verdict["winners"]
     table = json.loads(invoke("league", "standings", str(folder), "--json")[1])
     assert sorted(row["timeouts"] for row in table["rows"]) == [0, 1]
-    again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+    tick = ["league", "tick", str(folder), "--now", "2026-12-03T00:00:00Z"]
+    again = run_referee(*tick, env=env)
     assert again.returncode == 0 and again.stdout == "tick: 0 done; mails: 0 sent, 0 into the outbox\n"
-    bad = subprocess.run([*command[:-1], "yesterday"], capture_output=True, text=True, env=env, timeout=60, check=False)
+    bad = run_referee(*tick[:-1], "yesterday", env=env, timeout=60)
     assert bad.returncode == 2 and "--now" in bad.stderr
-    missing = [*command[:5], str(tmp_path / "nowhere")]
-    gone = subprocess.run(missing, capture_output=True, text=True, env=env, timeout=60, check=False)
+    gone = run_referee("league", "tick", str(tmp_path / "nowhere"), env=env, timeout=60)
     assert gone.returncode == 2 and "Traceback" not in gone.stderr
 
 
