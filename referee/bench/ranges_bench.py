@@ -3,7 +3,7 @@ hardest exact case under the limit, 12 two-player games (531,441 outcomes) or 5 
 tables of four (759,375) still to play, on round robins and groups of ever more players,
 every earlier game played at random (seeded), and the time of every player's range.
 
-    python examples/ranges_bench.py [SECONDS]
+    python -m referee.bench.ranges_bench [SECONDS]
 
 It prints one line per league and the largest whose ranges were exact within SECONDS
 (default 1). Then, past the limit (`limit` raised), how many games left the exact search
