@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from referee.judge.core.adjudicate import adjudicate, read_source
+from referee.judge.core.adjudicate import Replay, adjudicate, read_source
+from referee.judge.core.verdicts import Problem
 from referee.pictures import replay_page
 from referee.pictures.page_words import WORDS
 from referee.speech import speaker
@@ -121,3 +122,34 @@ def test_replay_html_follows_the_locale_and_english_is_the_default(tmp_path: Pat
     said, plain = spanish.stdout.decode(), english.stdout.decode()
     assert '<html lang="es">' in said and '"start_position":"posición inicial"' in said
     assert '<html lang="en">' in plain and '"start_position":"start position"' in plain
+
+
+@pytest.mark.parametrize("name", ["nika-won.rgn", "nieuchess-finished.rgn", "pikemen-4p-ongoing.rgn"])
+def test_the_streamed_page_says_what_the_whole_page_says_in_spanish(name: str) -> None:
+    """`replay --html` makes the page as a stream, the league's site from the whole replay:
+    in Spanish too they are the same bytes."""
+    from referee.judge import session
+    from referee.pictures.streamed_page import streamed_page
+
+    say = speaker("es")
+    made = streamed_page(str(EXAMPLES / name), 1, say=say)
+    assert not isinstance(made, Problem)
+    whole = session.replay(str(EXAMPLES / name), 1)
+    assert isinstance(whole, Replay)
+    assert b"".join(made.pieces).decode("utf-8") == replay_page(whole, None, say=say)
+
+
+def test_a_queued_reply_and_a_revealed_queue_name_their_side_in_spanish(tmp_path: Path) -> None:
+    from referee.live.play import queue_submit
+    from tests.helpers.play import play
+
+    path = tmp_path / "g.rgn"
+    path.write_text('[Game "pikemen"]\n[GameId "pq"]\n\n')
+    assert play(path, "f3(N)").exit_code == 0
+    lines = "if B: a4(N) then R: f3(NE) if B: a4(E) then R: resign\nif B: a4(NE) then R: f3(E)"
+    assert queue_submit.set_queue(path, "Red", lines, wait=5).exit_code == 0
+    assert play(path, "a4(N)").exit_code == 0
+    assert play(path, "a4(E)").exit_code == 0
+    data = _data(_page(path.read_text(encoding="utf-8"), "es"))
+    assert [queue["side"] for queue in data["queues"]["revealed"]] == ["Rojo"]
+    assert data["words"]["queue"] == "cola de {side}, revelada:" and data["words"]["queued"] == "{label} (en cola)"
