@@ -179,6 +179,12 @@ def _rest(text: str, say: Speaker) -> str:
     return "".join("; " + _part(part, say) for part in text[2:].split("; "))
 
 
+def verdict_parts(text: str, say: Speaker) -> str:
+    """Parts of a verdict joined by `; ` (a clock's line on the replay page: `clock Blue
+    1d 18h 00m, Red 3d 18h 00m; deadline 2026-12-06 18:00 UTC`) in the speaker's language."""
+    return "; ".join(_part(part, say) for part in text.split("; "))
+
+
 def _part(part: str, say: Speaker) -> str:
     clock = _CLOCK.fullmatch(part)
     if clock is not None:

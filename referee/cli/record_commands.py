@@ -457,7 +457,8 @@ def _page(file: str, record: int, output: str | None, max_record: int) -> NoRetu
 
     tally = Tally()
     try:
-        made = picture_commands.record_page(file, record, max_record)
+        # the page's words follow the locale, as check's verdict lines (docs/languages.md)
+        made = picture_commands.record_page(file, record, max_record, text_output.locale_speaker())
         if isinstance(made, Problem):
             tally.add(made)
             err(text_output.problem_line(made))

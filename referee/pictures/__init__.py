@@ -18,6 +18,7 @@ from referee.pictures.drawing import Drawing
 if TYPE_CHECKING:
     from referee.games.api import GameState
     from referee.judge.core.adjudicate import Replay
+    from referee.speech import Speaker
 
 
 def drawing_for(game: str, position: str) -> Drawing:
@@ -54,14 +55,18 @@ def replay_page(
     first_line: int = 1,
     private: bool = False,
     back: tuple[str, str] | None = None,
+    say: Speaker | None = None,
 ) -> str:
     """The replay page of an adjudicated record (`adjudicate(..., keep_steps=True)`);
     `text` is the record's source text (its first line is line `first_line` of the file),
     shown where a malformed record stops being RGN; `private` leaves e-mail addresses out
-    and `back` is a link (address, words) above the verdict (the league's site)."""
+    and `back` is a link (address, words) above the verdict (the league's site); `say`
+    speaks the page's words and steps (None: English; docs/languages.md)."""
     from referee.pictures.page import page
 
-    return page(replay, text, first_line, private, back)
+    if say is None:
+        return page(replay, text, first_line, private, back)
+    return page(replay, text, first_line, private, back, say)
 
 
 __all__ = ["board_svg", "drawing_for", "replay_page"]

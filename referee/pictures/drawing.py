@@ -18,6 +18,7 @@ from typing import Any
 from referee.games.api import GameState
 from referee.pictures import svg
 from referee.pictures.svg import Mark, Piece, Swatch
+from referee.speech import ENGLISH, Speaker
 
 MARGIN = 26
 """Room for the coordinates around the board."""
@@ -76,8 +77,9 @@ class Drawing(abc.ABC):
     def legend(self) -> list[Swatch]:
         """The legend's entries: the sides' colours and the board's areas."""
 
-    def details(self, position: str) -> list[str]:
-        """Caption lines beyond the first: routed pieces, captures, score, pools."""
+    def details(self, position: str, say: Speaker = ENGLISH) -> list[str]:
+        """Caption lines beyond the first: routed pieces, captures, score, pools (in the
+        speaker's language: the replay page's; the SVG pictures' are English)."""
         return []
 
     def contacts(self, position: str) -> list[Mark]:

@@ -13,6 +13,7 @@ from referee.pictures import svg
 from referee.pictures.drawing import MARGIN, Drawing
 from referee.pictures.numica import fields
 from referee.pictures.svg import Mark, Piece, Swatch
+from referee.speech import ENGLISH, N_, Speaker
 
 RADIUS = 10.0
 WIDE = math.sqrt(3) * RADIUS
@@ -132,13 +133,13 @@ class NieuchessDrawing(Drawing):
         centre = self.centre(entry)
         return None if centre is None else Piece(entry, side, f"pawn-{side.lower()}", *centre)
 
-    def details(self, position: str) -> list[str]:
+    def details(self, position: str, say: Speaker = ENGLISH) -> list[str]:
         found = fields(position)
         counts = {side: len([at for at in found.get(letter, "").split(",") if at]) for letter, side in SIDES.items()}
-        pools = ", ".join(f"{side} {PAWNS - count}" for side, count in counts.items())
+        pools = ", ".join(f"{say.word(side)} {PAWNS - count}" for side, count in counts.items())
         left = dict(item.partition("=")[::2] for item in found.get("inv", "").split(",") if item)
-        invasions = ", ".join(f"{side} {left.get(letter, '2')}" for letter, side in SIDES.items())
-        return [f"pool: {pools}; invasions left: {invasions}"]
+        invasions = ", ".join(f"{say.word(side)} {left.get(letter, '2')}" for letter, side in SIDES.items())
+        return [say(N_("pool: {pools}; invasions left: {invasions}"), pools=pools, invasions=invasions)]
 
     def marks(self, action: str, kind: str) -> list[Mark]:
         """Battles (`g6+h6xh7#4=DB2(...)`) mark attackers and defenders; other hexes `kind`."""

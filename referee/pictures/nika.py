@@ -11,6 +11,7 @@ from referee.games.nika.board import BOARD, CENTRAL, LETTERS, PLAYABLE
 from referee.pictures import svg
 from referee.pictures.drawing import MARGIN, Drawing
 from referee.pictures.svg import Mark, Piece, Swatch
+from referee.speech import ENGLISH, N_, Speaker
 
 CELL = 40
 FILES = BOARD.files
@@ -154,9 +155,9 @@ class NikaDrawing(Drawing):
                     found.append(Mark(target, kind))
         return found
 
-    def details(self, position: str) -> list[str]:
-        routed = [f"{city} {PIECES_PER_CITY - len(entries)}" for _, city, entries in _cities(position)]
-        return ["routed pieces: " + ", ".join(routed)] if routed else []
+    def details(self, position: str, say: Speaker = ENGLISH) -> list[str]:
+        routed = [f"{say.word(city)} {PIECES_PER_CITY - len(entries)}" for _, city, entries in _cities(position)]
+        return [say(N_("routed pieces: {counts}"), counts=", ".join(routed))] if routed else []
 
     def legend(self) -> list[Swatch]:
         entries = [Swatch(f"{city} ({letter})", symbol=f"nika-{city.lower()}") for letter, city in CITIES.items()]

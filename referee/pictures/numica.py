@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from referee.pictures import svg
 from referee.pictures.drawing import MARGIN, EightByEight
 from referee.pictures.svg import Piece, Swatch
+from referee.speech import ENGLISH, N_, Speaker
 
 CELL = EightByEight.cell
 FILES = EightByEight.files
@@ -113,17 +114,28 @@ class NumicaDrawing(EightByEight):
         symbol = f"numica-{side.lower()}-{SHAPES[shape]}{'-moved' if moved else ''}"
         return Piece(at, side, symbol, *centre, 0, (("shape", SHAPES[shape]), ("moved", "yes" if moved else "no")))
 
-    def details(self, position: str) -> list[str]:
+    def details(self, position: str, say: Speaker = ENGLISH) -> list[str]:
         found = fields(position)
         unplaced = [side for letter, side in SIDES.items() if not _entries(found.get(letter, ""))]
         if unplaced:
-            return [f"not set up yet: {' and '.join(unplaced)}"]
+            if len(unplaced) == 1:
+                return [say(N_("not set up yet: {side}"), side=say.word(unplaced[0]))]
+            return [
+                say(N_("not set up yet: {side} and {other}"), side=say.word(unplaced[0]), other=say.word(unplaced[1]))
+            ]
         words = []
         for letter, side in SIDES.items():
             pieces = _entries(found.get("B" if letter == "R" else "R", ""))
             squares = 4 - sum(1 for entry in pieces if entry[2:3] == "S")
             rounds = 4 - sum(1 for entry in pieces if entry[2:3] == "O")
-            words.append(f"{side} has captured {squares} square and {rounds} round")
+            words.append(
+                say(
+                    N_("{side} has captured {squares} square and {rounds} round"),
+                    side=say.word(side),
+                    squares=squares,
+                    rounds=rounds,
+                )
+            )
         return words
 
     def legend(self) -> list[Swatch]:

@@ -1,6 +1,8 @@
 // The replay page's script: steps through the record's frames (see referee/pictures/page.py).
 // Each step lists the pieces it removes ("del") and adds ("add") as indexes into
-// data.pieces, so moving one step forward or back changes only those elements.
+// data.pieces, so moving one step forward or back changes only those elements. The page's
+// words are data too (data.words, in the page's language: referee/pictures/page_words.py);
+// a word's {name} placeholders are filled in by `say`.
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
@@ -26,6 +28,13 @@
   var buttons = [];
   var highlighted = -1;
   var COLOURS = data.colours;
+  var WORDS = data.words;
+
+  function say(key, values) {
+    return WORDS[key].replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && values[name] !== undefined ? String(values[name]) : whole;
+    });
+  }
 
   function text(id, value) { $(id).textContent = value; }
 
@@ -76,11 +85,11 @@
     text("caption", headings[n]);
     text("details", details[n].join(" \u00b7 "));
     text("step-label", data.turns[step.t + 1] || "");
-    text("move", step.m === null ? "start position" : step.m);
-    text("counter", "step " + n + " of " + (steps.length - 1));
+    text("move", step.m === null ? say("start_position") : step.m);
+    text("counter", say("step", { n: n, total: steps.length - 1 }));
     var error = $("error");
     error.hidden = step.x === undefined;
-    error.textContent = step.x === undefined ? "" : "illegal: " + step.x;
+    error.textContent = step.x === undefined ? "" : say("illegal", { rule: step.x });
     var events = $("events");
     while (events.firstChild) { events.removeChild(events.firstChild); }
     (step.e || []).forEach(function (event) {
@@ -132,10 +141,10 @@
   // What a screen reader says at each step (the aria-live region #announce): the step, the
   // action, and what it caused (events, the broken rule), then the caption.
   function announce(n, step) {
-    var said = ["step " + n + " of " + (steps.length - 1)];
+    var said = [say("step", { n: n, total: steps.length - 1 })];
     if (step.m !== null) { said.push((data.turns[step.t + 1] || "") + " " + step.m); }
     (step.e || []).forEach(function (event) { said.push(event[1]); });
-    if (step.x !== undefined) { said.push("illegal: " + step.x); }
+    if (step.x !== undefined) { said.push(say("illegal", { rule: step.x })); }
     said.push(headings[n]);
     text("announce", said.join(". "));
   }
@@ -192,15 +201,15 @@
     if (!data.queues || !data.queues.revealed.length) { return; }
     var notes = document.createElement("ul");
     notes.id = "queues";
-    notes.setAttribute("aria-label", "revealed queues");
+    notes.setAttribute("aria-label", say("revealed_queues"));
     $("moves").parentNode.appendChild(notes);
     data.queues.revealed.forEach(function (queue) {
       var title = document.createElement("li");
-      title.textContent = queue.side + "'s queue, revealed:";
+      title.textContent = say("queue", { side: queue.side });
       notes.appendChild(title);
       queue.lines.forEach(function (line) {
         var item = document.createElement("li");
-        item.textContent = (line.triggered ? "" : "(untriggered) ") + line.line;
+        item.textContent = line.triggered ? line.line : say("untriggered", { line: line.line });
         item.className = line.triggered ? "triggered" : "untriggered";
         notes.appendChild(item);
       });
@@ -218,7 +227,7 @@
         label.className = "label";
         label.textContent = data.turns[step.t + 1] || "";
         if (data.queues && data.queues.replies.indexOf(step.t) >= 0) {
-          label.textContent += " (queued)";  // a reply played from its side's queue (PLAY.md §9)
+          label.textContent = say("queued", { label: label.textContent });  // a reply played from its side's queue (PLAY.md §9)
           label.className = "label queued";
         }
         item.appendChild(label);
@@ -227,7 +236,7 @@
       }
       var button = document.createElement("button");
       button.type = "button";
-      button.textContent = step.m === null ? "start" : step.m;
+      button.textContent = step.m === null ? say("start") : step.m;
       button.setAttribute("data-step", String(index));
       if (step.x !== undefined) { button.className = "illegal"; }
       button.addEventListener("click", function () { goTo(index); });
@@ -255,7 +264,7 @@
       }
       pre.appendChild(row);
     });
-    text("caption", "malformed: the text stops being RGN at line " + where.line + ", column " + where.column);
+    text("caption", say("malformed", { line: where.line, column: where.column }));
     text("move", where.message);
   }
 
@@ -263,7 +272,7 @@
   moveList();
   source();
   queues();
-  if (!steps.length) { text("counter", "no steps"); }
+  if (!steps.length) { text("counter", say("no_steps")); }
   $("first").addEventListener("click", function () { goTo(0); });
   $("prev").addEventListener("click", function () { goTo(current - 1); });
   $("next").addEventListener("click", function () { goTo(current + 1); });

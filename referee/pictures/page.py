@@ -28,9 +28,10 @@ from referee.judge.core.adjudicate import Replay
 from referee.judge.core.verdict_words import verdict_line as line
 from referee.judge.core.verdicts import Status, Verdict
 from referee.notation.model import Record
-from referee.pictures import drawing_for, svg
+from referee.pictures import drawing_for, page_words, svg
 from referee.pictures.drawing import Drawing, compose
 from referee.pictures.steps import Frame, frames
+from referee.speech import DEFAULT, ENGLISH, Speaker
 
 BLOCK = 256
 """Values of `turns` or `steps` encoded together into one block of the page's JSON (about
@@ -109,11 +110,13 @@ class Steps:
     """The parts of the page's data that grow with the record, made frame by frame: the
     table of distinct pieces, the marked cells, each step (what it adds, removes, marks and
     says) and each turn's label. `whole`: in one block, for a replay already whole (where
-    a later frame could go back to any turn), else in blocks of `BLOCK` values."""
+    a later frame could go back to any turn), else in blocks of `BLOCK` values. What a step
+    says (its label, heading, details, events and broken rule) is said by `say`."""
 
-    def __init__(self, game: str, whole: bool = False) -> None:
+    def __init__(self, game: str, whole: bool = False, say: Speaker = ENGLISH) -> None:
         size = None if whole else BLOCK
         self.game = game
+        self.say = say
         self.drawing: Drawing | None = None
         self.table: dict[svg.Piece, int] = {}
         self.numbers: dict[tuple[str, str], int | None] = {}  # by entry of a position: the piece's number
@@ -144,7 +147,8 @@ class Steps:
             if centre is not None:
                 self.cells[mark.at] = [svg.num(centre[0]), svg.num(centre[1])]
                 marks.append(mark.at if mark.kind == "last" else f"{mark.kind}:{mark.at}")
-        details = drawing.details(frame.position)
+        say = self.say
+        details = drawing.details(frame.position, say)
         shown = self.shown
         step: dict[str, Any] = {
             "t": frame.turn,
@@ -153,19 +157,22 @@ class Steps:
             "del": sorted(shown - ids),
             "k": " ".join(marks),
         }
+        spoken = say.lang != DEFAULT
         if frame.events:
-            step["e"] = [[event.kind, event.text] for event in frame.events]
+            step["e"] = [
+                [event.kind, page_words.rule(event.text, say) if spoken else event.text] for event in frame.events
+            ]
         if frame.heading != self.previous_heading:
-            step["h"] = frame.heading
+            step["h"] = page_words.heading(frame.heading, say) if spoken else frame.heading
         if details != self.previous_details:
             step["d"] = details
         if frame.illegal is not None:
-            step["x"] = frame.illegal
+            step["x"] = page_words.rule(frame.illegal, say) if spoken else frame.illegal
         if frame.notes:
             step["c"] = list(frame.notes)
         self.steps.add(step)
         self.shown, self.previous_heading, self.previous_details = ids, frame.heading, details
-        self._label(frame.turn + 1, frame.label)
+        self._label(frame.turn + 1, page_words.label(frame.label, say) if spoken else frame.label)
 
     def _number(self, piece: svg.Piece | None) -> int | None:
         """The number of a piece in the table of distinct pieces (added when new)."""
@@ -217,13 +224,21 @@ def _payload(
     private: bool,
     steps: Steps | None,
     queues: dict[str, object] | None = None,
+    say: Speaker = ENGLISH,
 ) -> Iterator[bytes]:
     """The page's JSON, everything the script needs (`private`: e-mail addresses left
-    out), piece by piece: the keys in the order of one `json.dumps` of it all."""
+    out), piece by piece: the keys in the order of one `json.dumps` of it all; the page's
+    words (`data.words`) and the verdict's in `say`'s language."""
     tags = (
         [[tag.name, _public(tag.value) if private else tag.value] for tag in record.tags] if record is not None else []
     )
-    head = {"game": verdict.game, "verdict": line(verdict), "status": verdict.status, "tags": tags}
+    head = {
+        "game": verdict.game,
+        "verdict": page_words.verdict(line(verdict), say),
+        "status": verdict.status,
+        "tags": tags,
+        "words": page_words.words(say.lang),
+    }
     yield _escaped(_json(head)[:-1] + ',"turns":[').encode("utf-8")
     if steps is not None:
         yield from steps.turns.text()
@@ -235,10 +250,12 @@ def _payload(
         "cells": steps.cells if steps is not None else {},
         "source": source,
         "colours": svg.MARK_COLOURS,
-        "clock": verdict.clock.text() if verdict.clock is not None else None,
+        "clock": page_words.clock(verdict.clock.text(), say) if verdict.clock is not None else None,
     }
     if queues is None and record is not None:
         queues = queue_check.page_view(record)
+    if queues is not None and say.lang != DEFAULT:
+        queues = page_words.queues(queues, say)
     if queues is not None:  # conditional moves (PLAY.md §9): only on a record that holds them
         tail["queues"] = queues
     yield _escaped("]," + _json(tail)[1:]).encode("utf-8")
@@ -282,7 +299,7 @@ _SCRIPT_ESCAPES = (
     ("\u2029", "\\u2029"),
 )
 
-_PLACE = re.compile(r"\{\{([A-Z]+)\}\}")
+_PLACE = re.compile(r"\{\{([A-Z_]+)\}\}")
 
 
 def pieces(
@@ -294,6 +311,7 @@ def pieces(
     private: bool = False,
     back: tuple[str, str] | None = None,
     queues: dict[str, object] | None = None,
+    say: Speaker = ENGLISH,
 ) -> Iterator[bytes]:
     """The page of a record, piece by piece (UTF-8): its verdict, its tags (`record`), its
     frames as `steps` holds them (None: no board), and for a malformed record the source
@@ -301,18 +319,33 @@ def pieces(
     players' e-mail addresses out of the tags and the source shown (a page for the
     public); `back` is a link (address, words) shown above the verdict; `queues`: the
     queue view of a record read as a stream (`queue_check.page_view`), else made from
-    `record`."""
+    `record`; `say` speaks the page's words (`<html lang>`, the controls, the steps: the
+    frames in `steps` were said by the `Steps`' own speaker)."""
     drawing = steps.drawing if steps is not None else None
     source = _source(verdict, text, first_line, private)
     nav = "" if back is None else f'<nav><a href="{html.escape(back[0])}">{html.escape(back[1])}</a></nav>\n'
+    words = page_words.words(say.lang)
     parts: dict[str, str | Iterable[bytes]] = {
+        "LANG": html.escape(page_words.html_lang(say)),
         "NAV": nav,
-        "TITLE": html.escape(line(verdict)),
+        "TITLE": html.escape(page_words.verdict(line(verdict), say)),
         "STYLE": _asset("page.css"),
         "BOARD": "" if drawing is None else _board(drawing),
-        "DATA": _payload(verdict, record, source, private, steps, queues),
+        "DATA": _payload(verdict, record, source, private, steps, queues, say),
         "SCRIPT": _asset("page.js"),
     }
+    for key in (
+        "start",
+        "start_title",
+        "back",
+        "back_title",
+        "forward",
+        "forward_title",
+        "end",
+        "end_title",
+        "actions",
+    ):
+        parts[f"W_{key.upper()}"] = html.escape(words[key])
     template = _asset("page.html")
     at = 0
     for match in _PLACE.finditer(template):
@@ -326,14 +359,14 @@ def pieces(
     yield template[at:].encode("utf-8")
 
 
-def of_replay(replay: Replay) -> Steps | None:
-    """The frames of a whole replay (`adjudicate(..., keep_steps=True)`) in `Steps`; None
-    when it has no board."""
+def of_replay(replay: Replay, say: Speaker = ENGLISH) -> Steps | None:
+    """The frames of a whole replay (`adjudicate(..., keep_steps=True)`) in `Steps` (said
+    by `say`); None when it has no board."""
     record = replay.record
     if record is None or replay.state is None:
         return None
     title = registry.GAMES[record.game].title.split(" (")[0]
-    steps = Steps(record.game, whole=True)
+    steps = Steps(record.game, whole=True, say=say)
     for frame in frames(replay, title):
         steps.add(frame)
     return steps if steps.drawing is not None else None
@@ -345,10 +378,11 @@ def page(
     first_line: int = 1,
     private: bool = False,
     back: tuple[str, str] | None = None,
+    say: Speaker = ENGLISH,
 ) -> str:
-    """The whole page as text (UTF-8, deterministic). `text` is the record's source,
+    """The whole page as text (UTF-8, deterministic), in `say`'s language. `text` is the record's source,
     whose first line is line `first_line` of its file; `private` leaves the players'
     e-mail addresses out of the tags and the source shown (a page for the public); `back`
     is a link (address, words) shown above the verdict."""
-    found = pieces(replay.verdict, replay.record, of_replay(replay), text, first_line, private, back)
+    found = pieces(replay.verdict, replay.record, of_replay(replay, say), text, first_line, private, back, say=say)
     return b"".join(found).decode("utf-8")

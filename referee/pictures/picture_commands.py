@@ -10,6 +10,7 @@ from referee.notation.record_splitter import MAX_RECORD
 
 if TYPE_CHECKING:
     from referee.pictures.streamed_page import Page
+    from referee.speech import Speaker
 
 
 def board_picture(replay: Replay) -> str | None:
@@ -30,9 +31,12 @@ def board_picture(replay: Replay) -> str | None:
     return board_svg(replay.state, played)
 
 
-def record_page(name: str, index: int, max_record: int = MAX_RECORD) -> Page | Problem:
+def record_page(name: str, index: int, max_record: int = MAX_RECORD, say: Speaker | None = None) -> Page | Problem:
     """The replay page of the `index`-th record of `name`, its pieces to write one after
-    another (`referee.pictures.streamed_page.streamed_page`)."""
+    another (`referee.pictures.streamed_page.streamed_page`), in `say`'s language (None:
+    English)."""
     from referee.pictures.streamed_page import streamed_page
 
-    return streamed_page(name, index, max_record)
+    if say is None:
+        return streamed_page(name, index, max_record)
+    return streamed_page(name, index, max_record, say)

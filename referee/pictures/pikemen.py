@@ -11,6 +11,7 @@ from referee.pictures import svg
 from referee.pictures.drawing import MARGIN, EightByEight
 from referee.pictures.numica import fields
 from referee.pictures.svg import Piece, Swatch
+from referee.speech import ENGLISH, N_, Speaker
 
 CELL = EightByEight.cell
 FILES = EightByEight.files
@@ -110,9 +111,10 @@ class PikemenDrawing(EightByEight):
         rotate = 0 if upright else 45 * FACINGS.index(facing)
         return Piece(at, side, symbol, *centre, rotate, (("size", size), ("facing", facing)))
 
-    def details(self, position: str) -> list[str]:
+    def details(self, position: str, say: Speaker = ENGLISH) -> list[str]:
         scores = dict(item.partition("=")[::2] for item in fields(position).get("score", "").split(",") if item)
-        return ["score: " + ", ".join(f"{side} {scores.get(side, '0')}" for side in self.sides)]
+        counts = ", ".join(f"{say.word(side)} {scores.get(side, '0')}" for side in self.sides)
+        return [say(N_("score: {counts}"), counts=counts)]
 
     def legend(self) -> list[Swatch]:
         entries = [Swatch(side, symbol=f"pike-{side.lower()}-M-attack") for side in self.sides]

@@ -35,6 +35,7 @@ from referee.notation.record_splitter import MAX_RECORD
 from referee.pictures import page
 from referee.pictures.drawing import heading
 from referee.pictures.steps import Frame, turn_label
+from referee.speech import ENGLISH, Speaker
 
 RECENT = 8
 """Turns remembered with their places: the replay is never more than a turn or two behind
@@ -49,7 +50,8 @@ class Unforeseen(Exception):
 class Follower:
     """The frames of a record as the streamed replay plays it, given to `steps`."""
 
-    def __init__(self) -> None:
+    def __init__(self, say: Speaker = ENGLISH) -> None:
+        self.say = say
         self.steps: page.Steps | None = None
         self.state: GameState[Any] | None = None
         self.title = ""
@@ -72,7 +74,7 @@ class Follower:
         record, state = replay.record, replay.state
         assert record is not None and state is not None
         self.title = registry.GAMES[record.game].title.split(" (")[0]
-        self.steps = page.Steps(record.game)
+        self.steps = page.Steps(record.game, say=self.say)
         self.state, self.source = state, items
         self.held = Frame(-1, "start", None, (), state.position(), heading(state, self.title))
         return self._watched(items)
@@ -195,13 +197,13 @@ class Page(NamedTuple):
     pieces: Iterator[bytes]
 
 
-def streamed_page(name: str, index: int, max_record: int = MAX_RECORD) -> Page | Problem:
+def streamed_page(name: str, index: int, max_record: int = MAX_RECORD, say: Speaker = ENGLISH) -> Page | Problem:
     """The replay page of the `index`-th record of `name`: made as the record is replayed
     as a stream where it can be, else from the whole replay. Raises UsageError when the
-    source holds fewer records."""
+    source holds fewer records. `say` speaks the page's words (docs/languages.md)."""
     from referee.judge import session
 
-    follower = Follower()
+    follower = Follower(say)
     try:
         streamed = session.replay_followed(name, index, follower.each, follower.follow, max_record)
         steps = follower.end(streamed) if isinstance(streamed, Replay) else None
@@ -213,7 +215,7 @@ def streamed_page(name: str, index: int, max_record: int = MAX_RECORD) -> Page |
         whole = session.replay(name, index, max_record=max_record)
         if isinstance(whole, Problem):
             return whole
-        streamed, steps = whole, page.of_replay(whole)
+        streamed, steps = whole, page.of_replay(whole, say)
     text = streamed.source.decode("utf-8", "replace") if streamed.verdict.status == Status.MALFORMED else None
     queues = None
     if follower.queued is not None and streamed.record is not None:
@@ -221,5 +223,5 @@ def streamed_page(name: str, index: int, max_record: int = MAX_RECORD) -> Page |
         queues = queue_check.page_view(kept, follower.queued_after)
     return Page(
         streamed.verdict,
-        page.pieces(streamed.verdict, streamed.record, steps, text, streamed.first_line, queues=queues),
+        page.pieces(streamed.verdict, streamed.record, steps, text, streamed.first_line, queues=queues, say=say),
     )

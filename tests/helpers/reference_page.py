@@ -1,6 +1,7 @@
 """The replay page as `referee.pictures.page` built it before it was written piece by
 piece (main 47dc78c): the whole page as one text, from the full replay's frames. Kept
-only in the tests, as the reference the new page must match byte for byte."""
+only in the tests, as the reference the new page must match byte for byte; since issue 49
+the page's English words (`page_words.WORDS`) are its data and its controls' text."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from referee.judge.core.adjudicate import Replay
 from referee.judge.core.verdict_words import verdict_line as line
 from referee.pictures import drawing_for, svg
 from referee.pictures.drawing import Drawing, compose
+from referee.pictures.page_words import WORDS
 from referee.pictures.steps import Frame, frames
 
 
@@ -51,6 +53,7 @@ def _data(
         "tags": [[tag.name, _public(tag.value) if private else tag.value] for tag in record.tags]
         if record is not None
         else [],
+        "words": dict(WORDS),
         "turns": [],
         "steps": [],
         "pieces": [],
@@ -176,6 +179,7 @@ def page(
     payload = script_json(data)
     nav = "" if back is None else f'<nav><a href="{html.escape(back[0])}">{html.escape(back[1])}</a></nav>\n'
     parts = {
+        "LANG": "en",
         "NAV": nav,
         "TITLE": html.escape(data["verdict"]),
         "STYLE": _asset("page.css"),
@@ -183,4 +187,5 @@ def page(
         "DATA": payload,
         "SCRIPT": _asset("page.js"),
     }
-    return re.sub(r"\{\{([A-Z]+)\}\}", lambda match: parts[match.group(1)], _asset("page.html"))
+    parts.update({f"W_{key.upper()}": html.escape(value) for key, value in WORDS.items()})
+    return re.sub(r"\{\{([A-Z_]+)\}\}", lambda match: parts[match.group(1)], _asset("page.html"))

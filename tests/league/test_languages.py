@@ -224,8 +224,11 @@ def test_a_spanish_leagues_round_game_and_player_pages_are_in_spanish(tmp_path: 
     assert invoke("league", "site", str(folder), "-o", str(out))[0] == 0
     pages = {path.name: path.read_text(encoding="utf-8") for path in out.glob("*.html")}
     for name, text in pages.items():
-        if not name.endswith("-replay.html"):
-            assert '<html lang="es">' in text, name
+        assert '<html lang="es">' in text, name
+    replays = [text for name, text in pages.items() if name.endswith("-replay.html")]
+    assert replays and all('aria-label="una acción adelante"' in text for text in replays)
+    assert all('"step":"paso {n} de {total}"' in text and '"ronda 1, Rojo"' in text for text in replays)
+    assert not any("step {n} of" in text or "forward one action" in text for text in replays)
     assert re.search(r"</bdi>: ronda 1 de \d+</h1>", pages["round-1.html"]) and "ronda 2 →" in pages["round-1.html"]
     assert "terminada: " in pages["round-1.html"] and "<td>finished" not in pages["round-1.html"]
     assert "<td>en curso</td>" in pages["round-2.html"]  # the last game is left unfinished

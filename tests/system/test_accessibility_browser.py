@@ -20,6 +20,7 @@ from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.league.site import build
 from referee.notation.model import Record
 from referee.pictures import replay_page
+from referee.speech import speaker
 from tests.helpers.site_season import season, write_league
 from tests.pictures.test_accessible import described_pieces
 from tests.pictures.test_pictures import EXAMPLES, expected_pieces
@@ -91,9 +92,9 @@ def test_axe_finds_no_violation_on_any_page_of_a_league_site(browser: Any, site:
 
 
 def test_a_spanish_leagues_site_is_spanish_and_axe_finds_no_violation(browser: Any, tmp_path: Path) -> None:
-    """A league with `lang = "es"` (issue 49): every page but the replay's says `<html
-    lang="es">` (the replay page is English, docs/languages.md), and axe-core finds no
-    violation on any page (a wrong or missing `lang` is one, `html-has-lang`, `valid-lang`)."""
+    """A league with `lang = "es"` (issue 49): every page says `<html lang="es">`, the
+    replay pages too, and axe-core finds no violation on any page (a wrong or missing
+    `lang` is one, `html-has-lang`, `valid-lang`)."""
     folder = write_league(
         tmp_path / "liga",
         [("Ana", "ana@example.org"), ("Bruno", "bruno@example.org"), ("Carla", "carla@example.org")],
@@ -106,9 +107,9 @@ def test_a_spanish_leagues_site_is_spanish_and_axe_finds_no_violation(browser: A
     pages = sorted(out.glob("*.html"))
     assert len(pages) > 8
     found = {}
+    assert any(page.name.endswith("-replay.html") for page in pages)
     for page in pages:
-        if not page.name.endswith("-replay.html"):
-            assert '<html lang="es">' in page.read_text(encoding="utf-8"), page.name
+        assert '<html lang="es">' in page.read_text(encoding="utf-8"), page.name
         browser.get(page.resolve().as_uri())
         found[page.name] = violations(browser)
     assert found == {name: [] for name in found}
@@ -133,6 +134,39 @@ def test_each_step_announces_its_action_and_what_it_caused(browser: Any, tmp_pat
     assert browser.find_element("id", "move").text == step["m"]
     browser.find_element("id", "prev").click()
     assert region.get_attribute("textContent").startswith(f"step {caused - 1} of ")
+
+
+def test_a_spanish_replay_page_announces_its_steps_in_spanish(browser: Any, tmp_path: Path) -> None:
+    """The replay page in Spanish (issue 49 item 2): the counter, the aria-live
+    announcement, the move list and the buttons' names are Spanish, the moves as written,
+    and axe-core finds no violation at the first and at the last step."""
+    text = (EXAMPLES / "numica-finished.rgn").read_text(encoding="utf-8")
+    page = tmp_path / "numica-es.html"
+    replay = adjudicate(read_source(text.encode())[0], "numica-es.rgn", 1, keep_steps=True)
+    page.write_text(replay_page(replay, text, say=speaker("es")), encoding="utf-8")
+    browser.set_window_size(1280, 1000)
+    browser.get(page.as_uri())
+    assert browser.find_element("tag name", "html").get_attribute("lang") == "es"
+    assert violations(browser) == []
+    steps = browser.execute_script("return JSON.parse(document.getElementById('data').textContent).steps;")
+    caused = next(index for index, step in enumerate(steps) if step.get("e"))
+    browser.find_element("id", "first").click()
+    assert browser.find_element("id", "move").text == "posición inicial"
+    assert browser.find_element("id", "counter").text == f"paso 0 de {len(steps) - 1}"
+    assert browser.find_element("id", "next").get_attribute("aria-label") == "una acción adelante"
+    assert violations(browser) == []
+    for _ in range(caused):
+        browser.find_element("id", "next").click()
+    said = browser.find_element("id", "announce").get_attribute("textContent")
+    assert said.startswith(f"paso {caused} de {len(steps) - 1}. "), said
+    assert steps[caused]["m"] in said and "mueve" in said and ("ronda" in said or "despliegue" in said)
+    for _, event in steps[caused]["e"]:
+        assert event in said
+    assert not {"step", "round", "move", "start", "illegal"} & set(said.split()), said
+    labels = [element.text for element in browser.find_elements("css selector", "#moves .label")]
+    assert labels[:4] == ["inicio", "despliegue, Rojo", "despliegue, Azul", "ronda 1, Rojo"], labels
+    browser.find_element("id", "prev").click()
+    assert browser.find_element("id", "announce").get_attribute("textContent").startswith(f"paso {caused - 1} de ")
 
 
 def test_the_boards_description_follows_the_steps(browser: Any, tmp_path: Path) -> None:

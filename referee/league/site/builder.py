@@ -280,7 +280,7 @@ def _rendered(
         rendered[pages.game_file(name)] = pages.game_page(site, item, board, replay is not None)
         if replay is not None:
             rendered[pages.replay_file(name)] = replay_page(
-                replay, text, private=True, back=(pages.game_file(name), say("back to game {game}", game=name))
+                replay, text, private=True, back=(pages.game_file(name), say("back to game {game}", game=name)), say=say
             )
     return rendered, kept
 
