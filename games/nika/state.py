@@ -65,6 +65,22 @@ def off_board_reason(square: int, facing: int) -> str:
     return f"{NAMES[square]}-{FACINGS[facing]} leads off the board"
 
 
+def _off_board_run(square: int, facing: int) -> IllegalActionError:
+    """The error for a run of a phalanx whose step from `square` leaves the board."""
+    df, dr = DELTAS[facing]
+    file, rank = square % WIDTH + df, square // WIDTH + dr
+    if 0 <= file < WIDTH and 0 <= rank < BOARD.height:
+        return IllegalActionError(
+            "{name} is in the central area, which is not part of the board: "
+            "every run of a phalanx must stay on the board",
+            name=NAMES[rank * WIDTH + file],
+        )
+    return IllegalActionError(
+        "{step} leads off the board: every run of a phalanx must stay on the board",
+        step=f"{NAMES[square]}-{FACINGS[facing]}",
+    )
+
+
 def _no_square(name: str) -> IllegalActionError:
     """The error for a written square that is not on the board."""
     if name in CENTRAL:
@@ -390,7 +406,7 @@ class NikaState(GameState[NikaAction]):
                     groups.append(group)
         return groups
 
-    def _plan(self, squares: list[int], direction: int) -> Plan | str:
+    def _plan(self, squares: list[int], direction: int) -> Plan | IllegalActionError:
         """What a phalanx move does, judged run by run on the board before the move:
         (runs front first, routed squares, pushed chains with whether their last piece is
         routed), or why it is illegal."""
@@ -411,19 +427,33 @@ class NikaState(GameState[NikaAction]):
                 behind = back[behind]
             runs.append(run)
             if contact < 0:
-                return f"{off_board_reason(front, direction)}: every run of a phalanx must stay on the board"
+                return _off_board_run(front, direction)
             if closed[contact]:
-                return (
-                    f"{NAMES[contact]} is {CITIES[VICTORY[contact]]}'s victory area: "
-                    "no piece may enter its enemies' victory area"
+                return IllegalActionError(
+                    "{square} is {city}'s victory area: no piece may enter its enemies' victory area",
+                    square=NAMES[contact],
+                    city=CITIES[VICTORY[contact]],
                 )
             piece = board[contact]
             if not piece:
                 continue
             owner = CITIES[CITY[piece]]
             if TEAM[piece] == team:
-                whose = "own piece" if CITY[piece] == self.city else "piece, an ally: allies are never pushed or routed"
-                return f"on {line_name(front, direction)} the phalanx meets {owner}'s {whose} on {NAMES[contact]}"
+                line, square = line_name(front, direction), NAMES[contact]
+                if CITY[piece] == self.city:
+                    return IllegalActionError(
+                        "on {line} the phalanx meets {owner}'s own piece on {square}",
+                        line=line,
+                        owner=owner,
+                        square=square,
+                    )
+                return IllegalActionError(
+                    "on {line} the phalanx meets {owner}'s piece, an ally: "
+                    "allies are never pushed or routed on {square}",
+                    line=line,
+                    owner=owner,
+                    square=square,
+                )
             if FACING[piece] != facing_us:
                 routs.append(contact)
                 continue
@@ -433,9 +463,13 @@ class NikaState(GameState[NikaAction]):
                 chain.append(beyond)
                 beyond = forward[beyond]
             if len(run) <= len(chain):
-                return (
-                    f"on {line_name(front, direction)} the phalanx weighs {len(run)} against "
-                    f"{len(chain)} from {NAMES[contact]}: a push needs more weight than the enemy line"
+                return IllegalActionError(
+                    "on {line} the phalanx weighs {weight} against {enemy} from {square}: "
+                    "a push needs more weight than the enemy line",
+                    line=line_name(front, direction),
+                    weight=len(run),
+                    enemy=len(chain),
+                    square=NAMES[contact],
                 )
             last = chain[-1]
             routed = beyond < 0 or bool(board[beyond]) or CLOSED[TEAM[board[last]]][beyond]
@@ -453,8 +487,8 @@ class NikaState(GameState[NikaAction]):
                 facing=FACINGS[facing],
             )
         plan = self._plan(squares, direction)
-        if isinstance(plan, str):
-            raise IllegalActionError(plan)
+        if isinstance(plan, IllegalActionError):
+            raise plan
         runs, routs, chains = plan
         board, on_board, forward = self.board, self.on_board, STEP[direction]
         events = []
