@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from collections.abc import Sequence
 
 from referee.league import pairing
 from referee.league.ranges import Season, outcomes_of, season_ranges
@@ -34,7 +35,9 @@ def _groups(count: int, left: int, rng: random.Random, level: bool) -> Season:
     return _played(count, games, left, rng, level)
 
 
-def _played(count: int, games: list[tuple[tuple[int, ...], ...]], left: int, rng: random.Random, level: bool) -> Season:
+def _played(
+    count: int, games: Sequence[tuple[tuple[int, ...], ...]], left: int, rng: random.Random, level: bool
+) -> Season:
     points = [0] * count
     for teams in games[: len(games) - left]:
         if level:  # every game drawn: everyone as close as can be, the search's hardest
