@@ -74,15 +74,18 @@ class Verified:
         }
 
 
-def verify(path: Path, chain: Sequence[Path] = ()) -> Verified:
+def verify(path: Path, chain: Sequence[Path] = (), seen: frozenset[Path] = frozenset()) -> Verified:
     """Verify the league folder `path`, or its archive (a `.zip`); `chain`: the closed
-    seasons its `from` line names (folders or archives; else looked for where it says)."""
+    seasons its `from` line names (folders or archives; else looked for where it says, for a
+    folder only: an archive's recorded folders mean nothing where it is unpacked); `seen`:
+    the seasons already on the chain being verified (a log naming one of them is a cycle,
+    told as a difference, never followed)."""
     if path.is_file():
         from referee.league.public_archive import unpacked
 
         with tempfile.TemporaryDirectory(prefix="referee-verify-") as scratch, unpacked(path, Path(scratch)) as folder:
-            return _verify(folder, chain)
-    return _verify(path, chain)
+            return _verify(folder, chain, seen | {path.resolve()}, recorded=False)
+    return _verify(path, chain, seen | {path.resolve()})
 
 
 class _Season:
@@ -244,9 +247,9 @@ def _written(replay: Any) -> tuple[str, str] | None:
     return None
 
 
-def _verify(folder: Path, given: Sequence[Path] = ()) -> Verified:
+def _verify(folder: Path, given: Sequence[Path], seen: frozenset[Path], recorded: bool = True) -> Verified:
     season = _Season(folder)
-    checked, differences = chain(folder, season.log, given)
+    checked, differences = chain(folder, season.log, given, seen, recorded)
     season.out.extend(differences)
     season.legal()
     season.made()
@@ -266,7 +269,13 @@ def _verify(folder: Path, given: Sequence[Path] = ()) -> Verified:
 # -- the chain of seasons (LEAGUE.md §7): a `from` line names the closed seasons ----------------------------
 
 
-def chain(folder: Path, log: Sequence[dict[str, Any]], given: Sequence[Path] = ()) -> tuple[int, list[str]]:
+def chain(
+    folder: Path,
+    log: Sequence[dict[str, Any]],
+    given: Sequence[Path] = (),
+    seen: frozenset[Path] = frozenset(),
+    follow_recorded: bool = True,
+) -> tuple[int, list[str]]:
     """The `from` line of a season against the closed seasons it names (docs/league.md,
     "A series"): each one looked for among `given` (folders or archives, by league name),
     else at the folder the line records (relative to this one); for each found, its own
@@ -290,17 +299,22 @@ def chain(folder: Path, log: Sequence[dict[str, Any]], given: Sequence[Path] = (
         league, wanted, recorded = str(season.get("league")), season.get("standings"), season.get("folder")
         paths = list(named.get(league, []))
         if (
-            isinstance(recorded, str)
+            follow_recorded
+            and isinstance(recorded, str)
             and not Path(recorded).is_absolute()
             and (folder / recorded / CONFIG_FILE).is_file()
         ):
             paths.append(folder / recorded)
         if not paths:
             continue
+        circular = [path for path in paths if path.resolve() in seen]
+        if circular:
+            out.append(f"from: {league} ({circular[0]}) is a season of this chain already: a cycle, not followed")
+            continue
         checked += 1
         for path in paths:
             if path not in results:
-                results[path] = verify(path)
+                results[path] = verify(path, seen=seen)
         if any(results[path].ok and results[path].standings == wanted for path in paths):
             continue
         path = paths[0]

@@ -146,6 +146,23 @@ def test_verify_finds_a_tampered_chain(tmp_path: Path) -> None:
     assert code == 1 and "does not verify: 1 difference(s)" in out
 
 
+def test_a_from_line_naming_its_own_season_is_a_cycle_not_followed(tmp_path: Path) -> None:
+    """A hostile or broken league.log whose `from` line names the season itself (or one on
+    the chain): verify says so in one line and ends, instead of following it for ever."""
+    premier, second = _first_season(tmp_path)
+    into = tmp_path / "2027"
+    assert run("league", "next", str(premier), str(second), "--into", str(into), "--now", AT)[0] == 0
+    low = into / "second"
+    log = low / "league.log"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    origin = json.loads(lines[0])
+    origin["seasons"][0]["folder"] = "."
+    log.write_text("\n".join([json.dumps(origin), *lines[1:]]) + "\n", encoding="utf-8")
+    code, out, err = run("league", "verify", str(low))
+    assert code == 1 and "is a season of this chain already: a cycle, not followed" in out, out + err
+    assert "Traceback" not in err
+
+
 def test_next_refusals(tmp_path: Path) -> None:
     premier, second = _first_season(tmp_path)
     open_league = tmp_path / "open"
