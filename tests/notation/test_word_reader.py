@@ -20,6 +20,7 @@ from referee.notation.quick import _Reader, scan
 from referee.notation.reader import TAG_SECTION, read_raw
 from referee.notation.record_splitter import split
 from referee.notation.writer import canonical_pieces, write_scanned, write_tag_values
+from tests.helpers.sweep import cases
 from tests.notation.test_quick_scan import expected_items
 
 GAMES = sorted(registry.GAMES)
@@ -72,7 +73,7 @@ def same_as_token_reader(text: str) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_playouts_read_as_the_token_reader_reads_them_whatever_the_white_space(game: str) -> None:
     rng = random.Random(f"words-{game}")
-    for number in range(12):
+    for number in range(cases(12, 4)):
         text = play(game, None, f"words-{game}-{number}").text
         same_as_token_reader(text)
         for _ in range(3):
@@ -103,7 +104,7 @@ def test_a_move_text_spaced_canonically_with_words_written_otherwise_gets_the_ca
     and the writer takes it as the canonical text once its white space is; one whose words
     are written otherwise (its white space canonical) gets the token reader's canonical
     text all the same."""
-    for number in range(4):
+    for number in range(cases(4, 2)):
         text = play(game, None, f"written-{game}-{number}").text
         scan(text, dialect_for, keep=True)  # (its words learnt)
         scanned = scan(text, dialect_for, keep=True)
@@ -117,7 +118,7 @@ def test_a_move_text_spaced_canonically_with_words_written_otherwise_gets_the_ca
 @pytest.mark.parametrize("game", GAMES)
 def test_playouts_read_as_the_full_reader_reads_them(game: str) -> None:
     rng = random.Random(f"full-{game}")
-    for number in range(6):
+    for number in range(cases(6, 2)):
         text = respaced(play(game, None, f"full-{game}-{number}").text, rng)
         record = read_raw(split(text.encode())[0], dialect_for)
         scanned = scan(text, dialect_for)
@@ -200,7 +201,7 @@ def test_a_long_move_text_is_read_a_piece_at_a_time(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(quick, "CUT_LINES", lines)
     rng = random.Random(f"pieces-{chunk}-{lines}")
     for game in GAMES:
-        for number in range(3):
+        for number in range(cases(3, 1)):
             text = play(game, None, f"pieces-{game}-{number}").text
             same_as_token_reader(text)
             same_as_token_reader(respaced(text, rng))

@@ -37,6 +37,7 @@ from referee.notation.quick import DRAW, Label, scan
 from referee.notation.reader import read_raw
 from referee.notation.record_splitter import RawRecord, split
 from tests.helpers.fuzzing import corpus, mutate
+from tests.helpers.sweep import cases
 
 
 def detailed(raw: RawRecord, number: int = 1, annotate: bool = False) -> Verdict:
@@ -119,7 +120,7 @@ def _mutated(rng: random.Random, data: bytes) -> bytes:
     return (head + "\n\n" + " ".join(tokens)).encode("utf-8")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=cases(300, 60), deadline=None)
 @given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.randoms(use_true_random=False))
 def test_the_fused_path_agrees_on_mutated_playouts(which: int, rng: random.Random) -> None:
     assert_same(_mutated(rng, playout(*PLAYOUT_KEYS[which])))
@@ -143,7 +144,7 @@ def _decorated(rng: random.Random, data: bytes) -> bytes:
     return (head + "\n\n" + lead + " ".join(out)).encode("utf-8")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=cases(150, 30), deadline=None)
 @given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.integers(0, 2**32))
 def test_the_fused_path_agrees_with_comments_and_glyphs_everywhere(which: int, seed: int) -> None:
     """Comments and glyphs are kept for the token's canonical text: the token of the fused
@@ -183,7 +184,7 @@ def _rewritten(rng: random.Random, data: bytes, legal: bool = False) -> bytes:
     return ("\n".join([game, *tags]) + "\n\n" + text.lstrip() + rng.choice(("\n", "", "  \n\n"))).encode("utf-8")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=cases(150, 30), deadline=None)
 @given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.integers(0, 2**32))
 def test_the_fused_path_agrees_on_records_written_otherwise(which: int, seed: int) -> None:
     """The token hashes the canonical text whatever the record's own writing: other tag
@@ -260,7 +261,7 @@ def test_check_json_takes_the_fused_path_for_legal_records_with_comments() -> No
     assert legal >= len(PLAYOUT_KEYS) // 2
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=cases(300, 60), deadline=None)
 @given(st.integers(0, 10**6))
 def test_the_fused_path_agrees_on_fuzzed_conformance_records(number: int) -> None:
     assert_same(mutate(7, number))

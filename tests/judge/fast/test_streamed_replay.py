@@ -24,6 +24,7 @@ from referee.notation.model import Turn
 from referee.pictures import picture_commands
 from tests.helpers.big import pikemen_clocked
 from tests.helpers.fuzzing import corpus, mutate
+from tests.helpers.sweep import cases, spread
 from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, playout
 
 
@@ -104,11 +105,11 @@ def test_the_streamed_commands_agree_on_every_conformance_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for records in corpus().values():
-        for record in records:
+        for record in spread(records, 8):
             assert_same(record, tmp_path, monkeypatch)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=cases(60, 15), deadline=None)
 @given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.randoms(use_true_random=False), st.integers(0, 10**6))
 def test_the_streamed_commands_agree_on_mutated_records(
     tmp_path_factory: pytest.TempPathFactory, which: int, rng: random.Random, number: int

@@ -20,6 +20,7 @@ from referee.judge.sources.record_sources import Read
 from referee.notation.reader import read_raw
 from referee.notation.record_splitter import RawRecord, split
 from tests.helpers.fuzzing import corpus, mutate
+from tests.helpers.sweep import cases
 from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, playout
 
 
@@ -60,13 +61,13 @@ def test_the_lean_path_agrees_on_every_conformance_record() -> None:
     assert judged > total * 3 // 4
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=cases(150, 30), deadline=None)
 @given(st.integers(0, len(PLAYOUT_KEYS) - 1), st.randoms(use_true_random=False))
 def test_the_lean_path_agrees_on_mutated_playouts(which: int, rng: random.Random) -> None:
     assert_same(_mutated(rng, playout(*PLAYOUT_KEYS[which])))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=cases(150, 30), deadline=None)
 @given(st.integers(0, 10**6))
 def test_the_lean_path_agrees_on_fuzzed_conformance_records(number: int) -> None:
     assert_same(mutate(7, number))
