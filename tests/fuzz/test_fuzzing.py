@@ -1,8 +1,8 @@
 """The bounded fuzzing run of CI (`python -m pytest -m fuzz`, after the main test command in
 .ci/run): each harness under Atheris for a few seconds from its seeds, in a process of its
 own (Atheris ends its process on a crash), failing on any crash, timeout or memory blow-up,
-with the fuzzer's report (the input, its traceback) in the failure. About three minutes in
-all on two cores; docs/fuzzing.md has the long run."""
+with the fuzzer's report (the input, its traceback) in the failure. About 80 seconds in
+all on two cores with `-n auto` (one harness a core); docs/fuzzing.md has the long run."""
 
 from __future__ import annotations
 
