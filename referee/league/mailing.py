@@ -25,7 +25,7 @@ from referee.league.results import GameResult, game_files, judge_game, named
 from referee.live.mail import Settings
 from referee.live.mail.asked import LEAVE_FORM
 from referee.live.mail.compose import games_hint
-from referee.live.mail.gateway import PLAYERS_FILE
+from referee.live.mail.gateway_values import PLAYERS_FILE
 from referee.live.mail.policy import Digest as MailDigest
 from referee.live.mail.policy import Reply, Requests
 from referee.notation.timing import format_duration, spoken_instant

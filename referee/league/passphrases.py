@@ -19,7 +19,7 @@ from referee.league.folder import append_log, league_lock
 from referee.league.league_toml import load
 from referee.league.notify import message, write
 from referee.live import mail as gateway
-from referee.live.mail.gateway import PLAYERS_FILE
+from referee.live.mail.gateway_values import PLAYERS_FILE
 from referee.live.mail.players import load_keys
 from referee.notation.timing import format_instant
 from referee.speech import speaker

@@ -148,7 +148,7 @@ def forfeit(path: Path, game: GameResult, address: str, now: int) -> str | None:
 
 def change_address(folder: Path, old: str, new: str, now: int, sender: str, name: str | None = None) -> Changed:
     """NEW takes OLD's place (`name`: a substitute's name; None keeps the player's name)."""
-    from referee.live.mail.gateway import PLAYERS_FILE
+    from referee.live.mail.gateway_values import PLAYERS_FILE
     from referee.live.mail.players import load_keys, load_langs, render_keys
 
     with league_lock(folder), store.transaction(folder):  # all of it written, or none

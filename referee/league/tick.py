@@ -39,7 +39,7 @@ from referee.league.results import (
 from referee.league.tick_mail import Mailer, TickGame, digest_body, news
 from referee.live.mail.compose import reply_hint
 from referee.live.mail.delivery import Smtp, flush
-from referee.live.mail.gateway import PLAYERS_FILE
+from referee.live.mail.gateway_values import PLAYERS_FILE
 from referee.live.mail.mail_errors import DeliveryError
 from referee.notation.timing import format_duration, format_instant, spoken_instant
 from referee.speech import Speaker, speaker

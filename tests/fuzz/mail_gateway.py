@@ -87,12 +87,12 @@ def _answer_checked(path: Path) -> None:
 
 def TestOneInput(data: bytes) -> None:  # noqa: N802 - the name atheris and libFuzzer call
     setup()
-    from referee.live.mail import gateway
+    from referee.live.mail import gateway, gateway_values
 
     sandbox = _state["sandbox"]
     settings = _state["settings"]
     pristine = _state["pristine"]
-    assert isinstance(sandbox, Sandbox) and isinstance(settings, gateway.Settings) and isinstance(pristine, dict)
+    assert isinstance(sandbox, Sandbox) and isinstance(settings, gateway_values.Settings) and isinstance(pristine, dict)
     _reset(settings.games, pristine)
     with sandbox.guarded(settings.games):
         handled = gateway.handle(data[: settings.max_size], settings, too_large=len(data) > settings.max_size)

@@ -19,7 +19,8 @@ from typing import BinaryIO
 from referee import store
 from referee.errors import BusyError, ExitStatus, UsageError
 from referee.judge.core.verdict_words import plural
-from referee.live.mail.gateway import MAX_SIZE, PLAYERS_FILE, Handled, Settings, flush_waiting, handle
+from referee.live.mail.gateway import flush_waiting, handle
+from referee.live.mail.gateway_values import MAX_SIZE, PLAYERS_FILE, Handled, Settings
 from referee.live.mail.mail_errors import DeliveryError, KeysFileError
 
 _CHUNK = 2**16

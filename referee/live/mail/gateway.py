@@ -25,6 +25,7 @@ from referee.live.mail import asked, compose, delivery, game, incoming, log, pla
 from referee.live.mail.audience import languages_of, speaking
 from referee.live.mail.body import Request, Submission, not_a_move, read_body
 from referee.live.mail.compose import Answer, Kind
+from referee.live.mail.gateway_values import PLAYERS_FILE, Handled, Settings
 from referee.live.mail.headers import Head, read_head
 from referee.live.mail.incoming import Incoming
 from referee.live.mail.ledger import Entry, Ledger
@@ -33,54 +34,10 @@ from referee.live.mail.mail_errors import DeliveryError
 from referee.live.mail.replies import Doubt
 from referee.live.mail.verified import verified
 from referee.live.play.submission import command_in, command_refusal
-from referee.speech import DEFAULT, Speaker
-
-PLAYERS_FILE = "players.toml"
-MAX_SIZE = 2**20
-"""`--max-size`: the most of a message read before its sender is known (1 MB)."""
+from referee.speech import Speaker
 
 OFFERS = ("draw", "undo")
 """A body of one of these words alone is an offer (PLAY.md §6)."""
-
-
-class Settings(NamedTuple):
-    """The gateway's options: the game folder, where answers go, the GM's keys, who answers,
-    the size limit, the game master's address for `Cc`, and the time (`--now`, seconds)."""
-
-    games: Path
-    outbox: Path
-    smtp: delivery.Smtp | None
-    keys: Path | None
-    sender: str
-    wait: float = 10.0
-    max_size: int = MAX_SIZE
-    gm: str | None = None
-    now: int | None = None
-    digest: policy.Digest = policy.Digest.EVERY_MOVE
-    """Who hears of an accepted move at once (a league's `digest`, LEAGUE.md §3)."""
-    requests: policy.Requests | None = None
-    """A league's handlers of `leave` and `status` by mail (None: not a league's folder)."""
-    log_file: Path | None = None
-    """`--log-file`: one more file that gets each message's JSON log line."""
-    trusted: str | None = None
-    """`--trust-authserv ID`: the authserv-id whose Authentication-Results header verifies a sender."""
-    lang: str = DEFAULT
-    """The folder's language (a league's `lang`): what its players read unless their own says otherwise."""
-    langs: tuple[tuple[str, str], ...] = ()
-    """(address, language) of the players whose own language the folder's configuration names
-    (a league's `[[player]] lang`); players.toml's `lang` of an address comes first (docs/languages.md)."""
-
-
-class Handled(NamedTuple):
-    """What became of one message: the exit status, lines for standard error, the answers
-    sent, and the outcome written into `mail.log` (None when nothing could be written)."""
-
-    exit_code: int
-    notes: tuple[str, ...]
-    answers: tuple[Answer, ...] = ()
-    outcome: Outcome | None = None
-    kept: tuple[Path, ...] = ()
-    """The answers' files in the outbox (sent from there with `--smtp`)."""
 
 
 class _Trace:

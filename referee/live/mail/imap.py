@@ -33,7 +33,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from referee.errors import ExitStatus, UsageError
-from referee.live.mail.gateway import Handled, Settings
+from referee.live.mail.gateway_values import Handled, Settings
 from referee.live.mail.imap_connection import Connection, ImapError, Login, Mailbox
 from referee.live.mail.imap_pass import STATE_NAME, Handledlist, Handler, Pass, one_pass
 

@@ -27,7 +27,8 @@ from referee import store
 from referee.errors import BusyError, UsageError
 from referee.judge.core.verdict_words import plural
 from referee.live.mail import game, log
-from referee.live.mail.gateway import Handled, Screened, Settings, flush_notes, flush_waiting, screen
+from referee.live.mail.gateway import Screened, flush_notes, flush_waiting, screen
+from referee.live.mail.gateway_values import Handled, Settings
 from referee.live.mail.headers import read_head
 from referee.live.mail.log import LogLine, Outcome
 from referee.live.mail.players import Roster

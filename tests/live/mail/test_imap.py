@@ -17,7 +17,7 @@ import pytest
 from referee import store
 from referee.live import mail as gateway
 from referee.live.mail import imap
-from referee.live.mail.gateway import Handled, Settings
+from referee.live.mail.gateway_values import Handled, Settings
 from tests.helpers.imap import PASSWORD, USER, Dovecot
 from tests.helpers.mail import GM, SmtpServer, free_port, message, nika_game, outbox_messages, run_mail
 from tests.helpers.process import REFEREE
