@@ -35,6 +35,17 @@ for _setting in SETTINGS:
     os.environ.pop(_setting.variable, None)
 
 
+@pytest.fixture
+def scratch(tmp_path: Path) -> Iterator[Path]:
+    """A folder for the fault-injection tests: in memory (tmpfs) where there is one, else
+    the test's `tmp_path` (tests/helpers/faults.py `scratch` says why). The helper is imported
+    here, not at the top: importing it loads every game's engine."""
+    from tests.helpers import faults
+
+    with faults.scratch(tmp_path) as folder:
+        yield folder
+
+
 class MissingTestData(AssertionError):
     """The in-repo test data is missing: a failure, never a skip."""
 

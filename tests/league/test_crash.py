@@ -6,10 +6,8 @@ tests/store/test_faults.py sweeps every call of every operation."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-
-import pytest
 
 from tests.helpers import faults
 from tests.helpers.league import make_league, numbered
@@ -17,12 +15,6 @@ from tests.helpers.mail import GM
 
 START = "2026-12-01T12:00:00Z"
 LATER = "2026-12-04T12:00:00Z"
-
-
-@pytest.fixture
-def scratch(tmp_path: Path) -> Iterator[Path]:
-    with faults.scratch(tmp_path) as folder:
-        yield folder
 
 
 def _cli(*args: str) -> faults.Ran:

@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.helpers import faults
 from tests.helpers.cli import invoke
@@ -19,12 +16,6 @@ from tests.helpers.sweep import WHOLE
 
 START = "2026-12-01T12:00:00Z"
 AFTER = "2027-03-02T00:00:00Z"
-
-
-@pytest.fixture
-def scratch(tmp_path: Path) -> Iterator[Path]:
-    with faults.scratch(tmp_path) as folder:
-        yield folder
 
 
 def _events(folder: Path) -> list[str]:

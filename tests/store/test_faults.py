@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -192,12 +192,6 @@ def inject(tmp_path: Path, operation: Operation, prepared: Prepared, k: int, kin
     assert state(work, operation) == prepared.after, f"{where}: not as the clean run left it"
     assert faults.journals(work) == [], where
     shutil.rmtree(work)
-
-
-@pytest.fixture
-def scratch(tmp_path: Path) -> Iterator[Path]:
-    with faults.scratch(tmp_path) as folder:
-        yield folder
 
 
 def _sweep(tmp_path: Path, operation: Operation, kinds: tuple[str, ...], stride: int) -> int:

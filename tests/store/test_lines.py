@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,12 +23,6 @@ from tests.helpers import faults
 from tests.store.test_faults import OPERATIONS, START, paired, state
 
 WITHDRAW = ["league", "withdraw", "{}", "p1@example.org", "--now", START]
-
-
-@pytest.fixture
-def scratch(tmp_path: Path) -> Iterator[Path]:
-    with faults.scratch(tmp_path) as folder:
-        yield folder
 
 
 def _args(template: list[str], folder: Path) -> list[str]:

@@ -6,22 +6,13 @@ message again), never a silent 0. Faults at a chosen call on the file-operations
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests.helpers import faults
 from tests.helpers.mail import GM, NIKA_PLAYERS, message, nika_game
 
 MOVE = "d1+d2+d3-W i3-E"
 NOW = "2026-12-01T12:00:00Z"
-
-
-@pytest.fixture
-def scratch(tmp_path: Path) -> Iterator[Path]:
-    with faults.scratch(tmp_path) as folder:
-        yield folder
 
 
 def _gateway(folder: Path) -> list[str]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,12 +15,6 @@ from tests.helpers import faults
 
 GAME = '[Game "pikemen"]\n[GameId "f"]\n[Result "*"]\n\n1. R: f3(N)\n'
 LINES = "if B: a4(NE) then R: f3(E)"
-
-
-@pytest.fixture
-def scratch(tmp_path: Path) -> Iterator[Path]:
-    with faults.scratch(tmp_path) as folder:
-        yield folder
 
 
 def _fresh(folder: Path) -> Path:
