@@ -261,6 +261,20 @@ class RuleError(ValueError):
         self.params: dict[str, object] = params
 
 
+def phrase(template: str, /, **params: object) -> str:
+    """A phrase an engine passes as one parameter of a rule message or an event
+    (`phrase("file {file}", file="c")`, a list `phrase("{first} and {second}", ...)`): its
+    English text. Marked so, its template is in the referee's catalogue, and a refusal says
+    the phrase in the reader's language too (referee/speech.py `rule_text`)."""
+    return template.format(**params) if params else template
+
+
+def game_word(word: str) -> str:
+    """A word of a game (a piece's size) that a message takes as a parameter: as written;
+    marked so, the catalogue translates it as it does the sides' names (context `game word`)."""
+    return word
+
+
 class IllegalActionError(RuleError):
     """An action of a valid form that the rules forbid here."""
 

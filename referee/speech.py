@@ -156,22 +156,49 @@ def speaker(lang: str | None) -> Speaker:
 
 def rule_text(text: str, say: Speaker) -> str:
     """An engine's rule message (games/values.py RuleError), shown as English text, in the
-    speaker's language: the catalogue's template that reads it is found (the most specific
-    first), its parameters taken out of the text, the game words among them translated,
-    the rest (squares, moves: the notation) kept as written. Text no template reads is
-    returned as it is."""
+    speaker's language: a message the catalogue holds whole is translated whole; else the
+    catalogue's template that reads it is found (the most specific first), its parameters
+    taken out of the text and said in turn (a game word translated, a phrase of the engine
+    such as `file c` or `Athens and Messene` read by its own template, at most `NESTING`
+    deep), the rest (squares, moves: the notation) kept as written. Text no template reads
+    is returned as it is."""
     if say.lang == DEFAULT:
         return text
-    for pattern, template in _readers(say.lang):
+    return _said(text, say, NESTING, _readers(say.lang, WORDS))
+
+
+NESTING = 3
+"""How deep a phrase inside a rule message's parameter is read (`b1-S leads off the board`
+inside `{step}: a piece must stay on the board`)."""
+WORDS = re.compile(r"[^\W\d_]{2,}")
+"""A template read as a whole message has a word of its own (not `{side}'s {hexes}`, which
+would read any text with an apostrophe); one read inside a parameter, a letter at least."""
+LETTERS = re.compile(r"[^\W\d_]")
+
+
+def _said(text: str, say: Speaker, depth: int, readers: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+    whole = _translations(say.lang).gettext(text)
+    if whole != text:
+        return whole
+    for pattern, template in readers:
         found = pattern.fullmatch(text)
         if found is None:
             continue
-        values = {name: say.word(value) for name, value in found.groupdict().items()}
+        values = {name: _value(value, say, depth - 1) for name, value in found.groupdict().items()}
         try:
             return _bare(say(template)).format(**values)
         except (KeyError, IndexError, ValueError):  # a translation whose placeholders differ
             return text
     return text
+
+
+def _value(value: str, say: Speaker, depth: int) -> str:
+    """A parameter of a rule message: a game word, a phrase of words (read by its own
+    template: never a list of squares by `{a}, {b}`), or notation (as written)."""
+    word = say.word(value)
+    if word != value or depth <= 0 or " " not in value:
+        return word
+    return _said(value, say, depth, _readers(say.lang, LETTERS))
 
 
 _FIELD = re.compile(r"\{(\w+)(![rsa])?(:[^{}]*)?\}")
@@ -183,8 +210,9 @@ def _bare(template: str) -> str:
 
 
 @functools.cache
-def _readers(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """A reader for every message with placeholders that the language translates."""
+def _readers(code: str, own: re.Pattern[str]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """A reader for every message with placeholders that the language translates, whose
+    text outside its placeholders matches `own`."""
     translations = _translations(code)
     ids = (
         [message for context, message in _template_ids() if not context]
@@ -194,6 +222,8 @@ def _readers(code: str) -> tuple[tuple[re.Pattern[str], str], ...]:
     readers = []
     for message in ids:
         if "{" not in message or not placeholders(message) or "<malformed>" in placeholders(message):
+            continue
+        if not own.search(_FIELD.sub("", message)):
             continue
         pattern, literal = _reader(message)
         readers.append((literal, pattern, message))

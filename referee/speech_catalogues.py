@@ -8,9 +8,10 @@
     python -m referee.speech_catalogues init LANG # a new language's folder
 
 The messages are those of `N_(...)`, of a speaker's call (`say(...)`, `say.plural(...)`),
-and the rule errors of the engines (`IllegalActionError("... {square} ...", square=...)`);
-the words of the games (every side of games/registry.py) are added in the context
-`game word`. Babel is needed only here and by the tests, never to speak a language.
+the rule errors of the engines (`IllegalActionError("... {square} ...", square=...)`) and
+the phrases they take as parameters (`phrase("file {file}", file=...)`); the words of the
+games (every side of games/registry.py, and each `game_word("small")`) are added in the
+context `game word`. Babel is needed only here and by the tests, never to speak a language.
 """
 
 from __future__ import annotations
@@ -45,8 +46,11 @@ KEYWORDS: dict[str, object] = {
     "N_": None,
     "say": None,
     "plural": (1, 2),
+    "phrase": None,
     **{name: None for name in RULE_ERRORS},
 }
+GAME_WORDS: dict[str, object] = {"game_word": None}
+"""The marker of a game's own word in games/ (games/values.py `game_word`): context `game word`."""
 
 
 def template() -> Catalog:
@@ -65,6 +69,14 @@ def template() -> Catalog:
                 continue
             where = f"{folder.name}/{filename}"
             catalog.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
+    games = ROOT.parent / "games"
+    for filename, lineno, message, _, _ in extract_from_dir(
+        games,
+        method_map=[("**.py", "python")],
+        keywords=GAME_WORDS,  # type: ignore[arg-type]
+    ):
+        if isinstance(message, str) and message:
+            catalog.add(message, None, [(f"games/{filename}", lineno)], context=speech.WORD)
     for where, lineno, message in event_templates():
         catalog.add(message, None, [(where, lineno)], auto_comments=[EVENT_COMMENT])
     for info in registry.GAMES.values():

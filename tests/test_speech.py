@@ -118,6 +118,9 @@ def test_every_rule_message_of_the_engines_is_read_back_and_said_in_spanish() ->
             values[names[0]] = "Athens"  # one game word among the parameters
         english = re.sub(r"\{(\w+)(![rsa])?(:[^{}]*)?\}", lambda found: "{" + found.group(1) + "}", template)
         text = english.format(**values)
+        if not speech.WORDS.search(re.sub(r"\{[^{}]*\}", "", template)):
+            # a phrase with no word of its own (`{side}'s {hexes}`) is read only as a parameter
+            text = f"pawns in contact are left unfought: {text} must fight a battle this turn"
         said = speech.rule_text(text, say)
         assert said != text, template
         spoken = {**values, names[0]: "Atenas"} if names else values
@@ -194,3 +197,47 @@ def test_no_message_is_written_where_extraction_cannot_see_it() -> None:
                         if isinstance(inner.args[0], ast.Constant):
                             hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
     assert hidden == []
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [
+        (
+            "on rank 9 the phalanx meets Thebes's own piece on j9",
+            "en la fila 9 la falange topa con una pieza propia de Tebas en j9",
+        ),
+        ("Athens resigns: Sparta and Thebes lose", "Atenas abandona: pierden Esparta y Tebas"),
+        (
+            "b1-S leads off the board: a piece must stay on the board",
+            "b1-S sale del tablero: una pieza debe permanecer en el tablero",
+        ),
+        (
+            "the charge from a7 to a5 is blocked by Blue's large piece facing NW on a6: a piece cannot jump over another",
+            "la carga de a7 a a5 está bloqueada por la pieza grande de Azul orientada al NW en a6: "
+            "una pieza no puede saltar sobre otra",
+        ),
+        (
+            "pawns in contact are left unfought: Blue's p17 and Red's p16 must fight a battle this turn",
+            "quedan peones en contacto sin combatir: p17 de Azul y p16 de Rojo deben librar una batalla este turno",
+        ),
+        ("r21 is empty, not a Red pawn", "r21 está vacío, no un peón de Rojo"),
+        (
+            "no move after a battle: a turn moves first, then fights",
+            "no hay movimiento tras una batalla: un turno primero mueve y luego combate",
+        ),
+        ("k5, k6 and k7", "k5, k6 y k7"),
+    ],
+)
+def test_the_phrases_inside_a_rule_message_are_said_too(english: str, spanish: str) -> None:
+    """An engine's phrase passed as a parameter (a line, a list of sides, a piece described,
+    why a step leaves the board) is read by its own template; a message without placeholders
+    is translated whole; the notation inside stays as written."""
+    assert speech.rule_text(english, speech.speaker("es")) == spanish
+
+
+def test_a_list_of_squares_is_never_read_as_a_sentence() -> None:
+    say = speech.speaker("es")
+    assert (
+        speech.rule_text("k3 is not in Thebes's rally area (k5, k6)", say)
+        == "k3 no está en el área de reunión de Tebas (k5, k6)"
+    )

@@ -18,14 +18,15 @@ from referee.games.nieuchess.actions import Battle, Choice
 from referee.games.nieuchess.board import BOARD, GRAY, NAMES, ODDS, Crt, odds_column
 from referee.games.nieuchess.movement import NEIGHBOURS, SIDES, STEPS, Field, hex_names, read_hexes
 from referee.games.randomness import Dice
+from referee.games.values import phrase
 
 RETREAT_STEPS = 2
 RESULT_WORDS = {
-    "AE": "the attackers are eliminated",
-    "DE": "the defenders are eliminated",
-    "EX": "one attacker and one defender are eliminated, chosen by the attacker",
-    "AB2": "the attackers retreat 2 hexes, paths chosen by the defender",
-    "DB2": "the defenders retreat 2 hexes, paths chosen by the attacker",
+    "AE": phrase("the attackers are eliminated"),
+    "DE": phrase("the defenders are eliminated"),
+    "EX": phrase("one attacker and one defender are eliminated, chosen by the attacker"),
+    "AB2": phrase("the attackers retreat 2 hexes, paths chosen by the defender"),
+    "DB2": phrase("the defenders retreat 2 hexes, paths chosen by the attacker"),
 }
 
 Fate = tuple[int, int | None, str]
@@ -119,12 +120,12 @@ def resolve(
     Raises Unwritten when the roll or a needed choice is missing."""
     roll, dice_after = roll_die(dice, action)
     if roll is None:
-        why = "the seed is secret" if seed_secret else "the record has no seed (physical dice)"
+        why = phrase("the seed is secret") if seed_secret else phrase("the record has no seed (physical dice)")
         raise Unwritten(
             PendingKind.ROLL,
             side,
-            f"the roll of the battle {action} ({why})",
-            f"this battle's roll must be written: {why}",
+            phrase("the roll of the battle {battle} ({why})", battle=action, why=why),
+            phrase("this battle's roll must be written: {why}", why=why),
         )
     column = odds_column(len(attackers), len(defenders))
     result = crt[roll - 1][column]
@@ -179,9 +180,15 @@ def exchange(action: Battle, attackers: list[int], defenders: list[int], side: i
                 raise Unwritten(
                     PendingKind.CHOICE,
                     side,
-                    f"{SIDES[side]}'s choice of the attacker and the defender the exchange {action} eliminates",
-                    "the exchange's losses must be written, one attacker and one defender, "
-                    f"like (-{NAMES[attackers[0]]},-{NAMES[defenders[0]]})",
+                    phrase(
+                        "{side}'s choice of the attacker and the defender the exchange {battle} eliminates",
+                        side=SIDES[side],
+                        battle=action,
+                    ),
+                    phrase(
+                        "the exchange's losses must be written, one attacker and one defender, like {example}",
+                        example=f"(-{NAMES[attackers[0]]},-{NAMES[defenders[0]]})",
+                    ),
                 )
             raise IllegalActionError(
                 "the attacker must choose which of {hex_names} the exchange eliminates", hex_names=hex_names(pawns)
@@ -216,8 +223,17 @@ def retreats(field: Field, action: Battle, losers: list[int], loser: int) -> lis
             raise Unwritten(
                 PendingKind.CHOICE,
                 winner,
-                f"the 2-hex retreat of {SIDES[loser]}'s {hex_names(losers)} ({action}), chosen by {SIDES[winner]}",
-                f"the retreats must be written, one 2-step path per losing pawn, like ({NAMES[losers[0]]}-...-...)",
+                phrase(
+                    "the 2-hex retreat of {side}'s {hexes} ({battle}), chosen by {winner}",
+                    side=SIDES[loser],
+                    hexes=hex_names(losers),
+                    battle=action,
+                    winner=SIDES[winner],
+                ),
+                phrase(
+                    "the retreats must be written, one 2-step path per losing pawn, like {example}",
+                    example=f"({NAMES[losers[0]]}-...-...)",
+                ),
             )
         return [(h, None, f"-{NAMES[h]}") for h in losers]
     filled: set[int] = set()

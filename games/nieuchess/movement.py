@@ -47,6 +47,7 @@ from referee.games.nieuchess.hexsets import (
     spread,
 )
 from referee.games.registry import NIEUCHESS
+from referee.games.values import phrase
 
 SIDES = NIEUCHESS.sides
 ARMY = 20
@@ -150,7 +151,7 @@ class Field:
         """Refuse an action unless the side has a pawn on the hex."""
         holder = self.occupant[hex_]
         if holder != side + 1:
-            what = "is empty" if not holder else f"holds a {SIDES[holder - 1]} pawn"
+            what = phrase("is empty") if not holder else phrase("holds a {side} pawn", side=SIDES[holder - 1])
             raise IllegalActionError("{hex} {what}, not a {side} pawn", hex=NAMES[hex_], what=what, side=SIDES[side])
 
     def in_contact(self, side: int) -> bool:

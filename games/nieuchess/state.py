@@ -25,6 +25,7 @@ from referee.games.nieuchess.replacements import check_placement, own_stars, sta
 from referee.games.nieuchess.turn import Pending, TurnState
 from referee.games.randomness import Dice
 from referee.games.registry import NIEUCHESS
+from referee.games.values import phrase
 
 SHORT = ("R", "B")
 INVASIONS = 2
@@ -158,15 +159,17 @@ class NieuchessState(GameState[NieuchessAction]):
             return None
         side = turn.side
         if turn.kind == "setup" and not turn.actions:
-            return f"{SIDES[side]} has not set up: write {SHORT[side]}: setup and its 20 hexes"
+            return phrase(
+                "{side} has not set up: write {short}: setup and its 20 hexes", side=SIDES[side], short=SHORT[side]
+            )
         if turn.kind == "main" and (turn.attackers_left is not None or self.field.in_contact(side)):
             attackers, defenders = self._unfought(turn)
             if attackers or defenders:
                 return self._unfought_message(side, attackers, defenders)
         if turn.kind == "step" and not turn.actions:
-            return "a replacement step places 1 or 2 pawns on stars, like R+: g4"
+            return phrase("a replacement step places 1 or 2 pawns on stars, like R+: g4")
         if self._pending is not None:
-            return f"{self._pending.message} is still to be written"
+            return phrase("{pending} is still to be written", pending=self._pending.message)
         return None
 
     def _close_turn(self) -> None:
@@ -411,15 +414,15 @@ class NieuchessState(GameState[NieuchessAction]):
     def _pawn_list(self, side: int, attackers: set[int], defenders: set[int]) -> str:
         parts = []
         if attackers:
-            parts.append(f"{SIDES[side]}'s {hex_names(attackers)}")
+            parts.append(phrase("{side}'s {hexes}", side=SIDES[side], hexes=hex_names(attackers)))
         if defenders:
-            parts.append(f"{SIDES[1 - side]}'s {hex_names(defenders)}")
-        return " and ".join(parts)
+            parts.append(phrase("{side}'s {hexes}", side=SIDES[1 - side], hexes=hex_names(defenders)))
+        return phrase("{first} and {second}", first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
 
     def _unfought_message(self, side: int, attackers: set[int], defenders: set[int]) -> str:
-        return (
-            f"pawns in contact are left unfought: {self._pawn_list(side, attackers, defenders)} "
-            "must fight a battle this turn"
+        return phrase(
+            "pawns in contact are left unfought: {pawns} must fight a battle this turn",
+            pawns=self._pawn_list(side, attackers, defenders),
         )
 
     def _battle(self, turn: TurnState, action: Battle, last: bool) -> tuple[Event, ...]:

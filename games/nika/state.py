@@ -16,6 +16,7 @@ from referee.games.api import Event, EventKind, GameState, IllegalActionError, R
 from referee.games.nika.actions import PASS, NikaAction, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
 from referee.games.nika.board import BOARD, CITIES, DELTAS, FACINGS, LETTERS
 from referee.games.registry import NIKA
+from referee.games.values import phrase
 
 PIECES_PER_CITY = 6
 ACTIONS_PER_TURN = 2
@@ -61,8 +62,8 @@ def off_board_reason(square: int, facing: int) -> str:
     df, dr = DELTAS[facing]
     file, rank = square % WIDTH + df, square // WIDTH + dr
     if 0 <= file < WIDTH and 0 <= rank < BOARD.height:
-        return f"{NAMES[rank * WIDTH + file]} is in the central area, which is not part of the board"
-    return f"{NAMES[square]}-{FACINGS[facing]} leads off the board"
+        return phrase("{name} is in the central area, which is not part of the board", name=NAMES[rank * WIDTH + file])
+    return phrase("{step} leads off the board", step=f"{NAMES[square]}-{FACINGS[facing]}")
 
 
 def _off_board_run(square: int, facing: int) -> IllegalActionError:
@@ -91,8 +92,8 @@ def _no_square(name: str) -> IllegalActionError:
 def line_name(square: int, facing: int) -> str:
     """The line a phalanx's run moves along: a file for N/S, a rank for E/W."""
     if facing in (0, 2):
-        return f"file {NAMES[square][0]}"
-    return f"rank {square // WIDTH + 1}"
+        return phrase("file {file}", file=NAMES[square][0])
+    return phrase("rank {rank}", rank=square // WIDTH + 1)
 
 
 class NikaState(GameState[NikaAction]):
@@ -155,7 +156,8 @@ class NikaState(GameState[NikaAction]):
     def _resign(self, side: str) -> tuple[Event, ...]:
         loser = self.city & 1
         self._finish(TEAMS[1 - loser], Reason.RESIGNATION)
-        event = Event(EventKind.RESIGN, f"{side} resigns: {' and '.join(TEAMS[loser])} lose")
+        losers = phrase("{first} and {second}", first=TEAMS[loser][0], second=TEAMS[loser][1])
+        event = Event(EventKind.RESIGN, f"{side} resigns: {losers} lose")
         if self._acted + 1 == ACTIONS_PER_TURN:  # resigned with the turn's last action
             self.city = (self.city + 1) % 4
         return (event,)

@@ -12,6 +12,7 @@ from referee.games.engine_base import Engine
 from referee.games.numica.actions import DIALECT, NumicaAction, Setup, Step
 from referee.games.randomness import shuffled
 from referee.games.registry import NUMICA
+from referee.games.values import phrase
 from referee.notation.dialect import Dialect
 
 SIDES = NUMICA.sides
@@ -134,11 +135,12 @@ values, shared."""
 
 
 TILE_RULES = {
-    **{str(n): f"a piece on a {n} tile moves exactly {n} squares in a straight line" for n in range(1, 6)},
-    "K": "a piece on a K tile moves like a knight",
-    "R": "a piece on an R tile moves like a rook, not through pieces",
-    "B": "a piece on a B tile moves like a bishop, not through pieces",
-    "X": "a piece on an X tile moves to any empty square",
+    "1": phrase("a piece on a 1 tile moves exactly 1 square in a straight line"),
+    **{str(n): phrase("a piece on a {n} tile moves exactly {n} squares in a straight line", n=n) for n in range(2, 6)},
+    "K": phrase("a piece on a K tile moves like a knight"),
+    "R": phrase("a piece on an R tile moves like a rook, not through pieces"),
+    "B": phrase("a piece on a B tile moves like a bishop, not through pieces"),
+    "X": phrase("a piece on an X tile moves to any empty square"),
 }
 
 Piece = tuple[int, str, bool]  # side index, shape "S"/"O", has moved

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from importlib import resources
 
+from referee.games.values import game_word
+
 FILES = "abcdefgh"
 SIZE = 8
 
@@ -18,7 +20,7 @@ FACING_INDEX = {name: index for index, name in enumerate(FACINGS)}
 
 SIZES = ("S", "M", "L")  # index + 1 is the size's points
 SIZE_INDEX = {name: index + 1 for index, name in enumerate(SIZES)}
-SIZE_WORDS = ("small", "medium", "large")
+SIZE_WORDS = (game_word("small"), game_word("medium"), game_word("large"))
 LARGE = 3
 
 Piece = tuple[int, int, int]

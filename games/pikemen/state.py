@@ -43,6 +43,7 @@ from referee.games.pikemen.board import (
     Piece,
 )
 from referee.games.registry import PIKEMEN
+from referee.games.values import phrase
 from referee.notation.dialect import Dialect
 
 DEFAULT_TARGET = 12
@@ -70,9 +71,11 @@ def _charges(origin: int, target: int, capture: bool, old_facing: int) -> tuple[
 def _describe(piece: Piece, sides: tuple[str, ...]) -> str:
     """ "Blue's upright medium piece" / "Blue's small piece facing NE"."""
     owner, size, facing = piece
-    pose = "upright " if facing == UPRIGHT else ""
-    tail = "" if facing == UPRIGHT else f" facing {FACINGS[facing]}"
-    return f"{sides[owner]}'s {pose}{SIZE_WORDS[size - 1]} piece{tail}"
+    if facing == UPRIGHT:
+        return phrase("{side}'s upright {size} piece", side=sides[owner], size=SIZE_WORDS[size - 1])
+    return phrase(
+        "{side}'s {size} piece facing {facing}", side=sides[owner], size=SIZE_WORDS[size - 1], facing=FACINGS[facing]
+    )
 
 
 _CHARGE_EVENTS: dict[Charge, tuple[Event, ...]] = {}
