@@ -5,13 +5,10 @@ the league's `digest` says, and reads the requests `leave DURATION` and `status`
 from __future__ import annotations
 
 import json
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 
 from tests.helpers.cli import invoke
-from tests.helpers.league import first, make_league, season
+from tests.helpers.league import first, make_league, outbox, season
 from tests.helpers.mail import GM, message
 
 START = "2026-12-01T12:00:00Z"
@@ -21,11 +18,6 @@ ADDRESSES = {"Ann": "ann@example.org", "Bo": "bo@example.org", "Cy": "cy@example
 def _league(folder: Path, game: str, per_game: int, count: int, extra: str = "") -> None:
     options = season(game, per_game, "3d+0m")
     make_league(folder, *options, name="Autumn", names=first(count), extra=extra, pair_at=START, clear_outbox=True)
-
-
-def _clear(folder: Path) -> None:
-    for path in (folder / "outbox").glob("*.eml"):
-        path.unlink()
 
 
 # Not tests.helpers.mail's mail_gm: a league's mail runs in-process at a set instant (--now),
@@ -40,15 +32,7 @@ def _mail(folder: Path, sender: str, subject: str, body: str, now: str, *extra: 
 
 def _answers(folder: Path) -> list[tuple[set[str], str]]:
     """(recipients, text) of every answer in the outbox, then the outbox emptied."""
-    found = []
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        assert isinstance(parsed, EmailMessage)
-        body = parsed.get_body(("plain",))
-        assert body is not None
-        found.append(({address.addr_spec for address in parsed["To"].addresses}, body.get_content()))
-    _clear(folder)
-    return found
+    return [(set(mail.to), mail.text) for mail in outbox(folder, empty=True)]
 
 
 def _told(answers: list[tuple[set[str], str]]) -> list[str]:
