@@ -10,8 +10,13 @@ case."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
+from typing import NamedTuple
 
 from tests.helpers.cli import invoke
 
@@ -43,15 +48,21 @@ def _in_process(args: Sequence[str]) -> tuple[int, str]:
     return ran.exit_code, ran.stderr
 
 
-def season(game: str, per_game: int, control: str | None = None) -> list[str]:
+def season(
+    game: str, per_game: int, control: str | None = None, *, pairing: str | None = None, rounds: int | None = None
+) -> list[str]:
     """The `league init` options of a season of `game` with `per_game` players at a table,
-    timed by `control` when given; two rounds where more than two sit at a table (one round
-    seats everyone once)."""
+    timed by `control` when given, paired by `pairing` when given; `rounds` rounds when given,
+    else two where more than two sit at a table (one round seats everyone once)."""
     options = ["--game", game, "--players", str(per_game)]
     if control is not None:
         options += ["--time-control", control]
-    if per_game > 2:
-        options += ["--rounds", "2"]
+    if pairing is not None:
+        options += ["--pairing", pairing]
+    if rounds is None and per_game > 2:
+        rounds = 2
+    if rounds is not None:
+        options += ["--rounds", str(rounds)]
     return options
 
 
@@ -84,3 +95,65 @@ def make_league(
     if clear_outbox:
         for mail in (folder / "outbox").glob("*.eml"):
             mail.unlink()
+
+
+def adjudicated(
+    folder: Path,
+    rule: str,
+    *,
+    control: str = "100d+1d",
+    names: str = NAMES,
+    extra: str = "",
+    clear_outbox: bool = False,
+) -> None:
+    """A two-player Pikemen season timed by `control`, paired at START, whose unfinished
+    games the close decides by `rule` (`adjudication = RULE`, then the `extra` lines)."""
+    make_league(
+        folder,
+        *season("pikemen", 2, control),
+        names=names,
+        extra=f'adjudication = "{rule}"\n{extra}',
+        pair_at=START,
+        clear_outbox=clear_outbox,
+    )
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """`referee ARGS` in-process: its exit code, standard output and standard error; no traceback in either."""
+    result = invoke(*args)
+    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
+    return result.exit_code, result.stdout, result.stderr
+
+
+def log(folder: Path, event: str | None = None) -> list[dict[str, object]]:
+    """The entries of the folder's league.log, only those of `event` when given."""
+    entries = map(json.loads, (folder / "league.log").read_text(encoding="utf-8").splitlines())
+    return [entry for entry in entries if event is None or entry["event"] == event]
+
+
+class Mail(NamedTuple):
+    """A mail of a league's outbox: its recipients' addresses, its subject and its plain text."""
+
+    to: tuple[str, ...]
+    subject: str
+    text: str
+
+
+def outbox(folder: Path, *, empty: bool = False) -> list[Mail]:
+    """Every mail in the folder's outbox, by file name; with `empty`, each one removed once read."""
+    found = []
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        mail = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        assert isinstance(mail, EmailMessage)
+        body = mail.get_body(("plain",))
+        assert body is not None
+        to = tuple(recipient.addr_spec for recipient in mail["To"].addresses)
+        found.append(Mail(to, str(mail["Subject"]), str(body.get_content())))
+        if empty:
+            path.unlink()
+    return found
+
+
+def addressed(folder: Path, *, empty: bool = False) -> list[tuple[str, str, str]]:
+    """(first recipient's address, subject, text) of every mail in the outbox, as `outbox` reads them."""
+    return [(mail.to[0], mail.subject, mail.text) for mail in outbox(folder, empty=empty)]

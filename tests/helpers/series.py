@@ -9,8 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from tests.helpers.cli import invoke
-from tests.helpers.league import address, make_league
+from tests.helpers.league import address, make_league, run
 
 ENDS = "2026-12-01T00:00:00Z"
 """The season's end the set-ups write: every decision after it needs no --force."""
@@ -20,12 +19,6 @@ GM = f'adjudication = "gm"\nends = "{ENDS}"\n'
 
 Decide = Callable[[str, list[str]], str | None]
 """Given a game's ID and its players' names by seat: the winner's name, or None for a draw."""
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = invoke(*args)
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
-    return result.exit_code, result.stdout, result.stderr
 
 
 def by_order(names: str) -> Decide:

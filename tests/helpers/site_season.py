@@ -1,10 +1,12 @@
 """A generated league season for the site's tests and benchmark: a two-player Pikemen round
 robin whose games are played with random legal turns (`referee.judge.services.random_playout`, seeded)
 submitted one by one through `play`, most of them ended by a resignation or a draw, the
-last game left ongoing."""
+last game left ongoing. Also what the tests of the pages' languages share: a Spanish
+season, and the words a text in the pseudo-language `qps` says outside its brackets."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from referee.judge.services.random_playout import play
@@ -20,6 +22,24 @@ def write_league(folder: Path, names: list[tuple[str, str]], head: str = "") -> 
     text += "".join(f"\n[[player]]\nname = {_toml(n)}\naddress = {_toml(a)}\n" for n, a in names)
     (folder / "league.toml").write_text(text, encoding="utf-8")
     return folder
+
+
+def spanish_season(folder: Path, name: str, players: str) -> Path:
+    """A league named `name` with `lang = "es"` of `players` (space-separated, each at
+    name@example.org in lower case), two rounds of it played as `season` plays them."""
+    head = f'name = {_toml(name)}\ngame = "pikemen"\nplayers = 2\nlang = "es"\n'
+    folder = write_league(folder, [(player, f"{player.lower()}@example.org") for player in players.split()], head)
+    season(folder, 2)
+    return folder
+
+
+def outside_brackets(text: str) -> list[str]:
+    """The words of `text` outside every ⟦...⟧ of the pseudo-language `qps` (nested ones too)."""
+    while True:
+        cut = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
+        if cut == text:
+            return re.findall(r"[A-Za-z]{2,}", text)
+        text = cut
 
 
 def _toml(text: str) -> str:

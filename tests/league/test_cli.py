@@ -245,24 +245,24 @@ def test_swiss_pairs_round_two_by_points_then_rating(tmp_path: Path) -> None:
     assert code == 0 and out.splitlines()[1:-1] == ["r2-t1: Bo - Di", "r2-t2: Ed - Ann", "bye: Cy"]
 
 
+def _sides_named(record: str, sides: dict[str, str]) -> None:
+    """Each side's tag in `record` names the player of its address (named as `_new_league` names them)."""
+    for side, address in sides.items():
+        assert f'[{side} "{address.split("@")[0].title()} <{address}>"]' in record, side
+
+
 def test_nika_with_three_players_alternates_the_alliance_of_seat_one(tmp_path: Path) -> None:
     folder = tmp_path / "nika3"
     _new_league(folder, "--game", "nika", "--players", "3", "--rounds", "2", players=3)
     paired = json.loads(_run("pair", str(folder), "--now", NOW, "--json")[1])
     first, second, third = paired["games"][0]["seats"]
     record = (folder / "r1-t1.rgn").read_text(encoding="utf-8")
-    assert f'[Athens "{first.split("@")[0].title()} <{first}>"]' in record
-    assert f'[Messene "{first.split("@")[0].title()} <{first}>"]' in record
-    assert f'[Sparta "{second.split("@")[0].title()} <{second}>"]' in record
-    assert f'[Thebes "{third.split("@")[0].title()} <{third}>"]' in record
+    _sides_named(record, {"Athens": first, "Messene": first, "Sparta": second, "Thebes": third})
     assert submit(folder / "r1-t1.rgn", "resign", now=PLAYED).exit_code == 0
     paired = json.loads(_run("pair", str(folder), "--now", NOW, "--json")[1])
     first, second, third = paired["games"][0]["seats"]
     record = (folder / "r2-t1.rgn").read_text(encoding="utf-8")
-    assert f'[Sparta "{first.split("@")[0].title()} <{first}>"]' in record
-    assert f'[Thebes "{first.split("@")[0].title()} <{first}>"]' in record
-    assert f'[Athens "{second.split("@")[0].title()} <{second}>"]' in record
-    assert f'[Messene "{third.split("@")[0].title()} <{third}>"]' in record
+    _sides_named(record, {"Sparta": first, "Thebes": first, "Athens": second, "Messene": third})
     assert '[Players "3"]' in record
     code, out, _ = _run("status", str(folder), "--json")
     seated = json.loads(out)["games"][1]["seats"]

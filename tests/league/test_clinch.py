@@ -6,13 +6,11 @@ a bye each round worth nothing)."""
 from __future__ import annotations
 
 import json
-from email import policy
-from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
 from tests.helpers.cli import invoke
-from tests.helpers.league import address, make_league
+from tests.helpers.league import address, addressed, make_league
 
 START = "2026-12-01T12:00:00Z"
 
@@ -50,14 +48,7 @@ def _tick(folder: Path, now: str) -> dict[str, Any]:
 
 
 def _mails(folder: Path) -> list[tuple[str, str, str]]:
-    found = []
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        body = message.get_body(("plain",))
-        assert body is not None
-        found.append((message["To"].addresses[0].addr_spec, str(message["Subject"]), body.get_content()))
-        path.unlink()
-    return found
+    return addressed(folder, empty=True)
 
 
 def _clinches(folder: Path) -> list[dict[str, Any]]:

@@ -6,32 +6,21 @@ reminder, the daily digest, `status` by mail. The new-token mail: test_new_token
 from __future__ import annotations
 
 import json
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 
 from tests.helpers.cli import invoke
-from tests.helpers.league import START, make_league
+from tests.helpers.league import START, Mail, make_league, outbox
 from tests.helpers.mail import GM, message
 
 KEY_LINE = "  Key: your passphrase\n"
 
 
-def _outbox(folder: Path) -> list[tuple[set[str], str, str]]:
+def _outbox(folder: Path) -> list[Mail]:
     """(recipients, subject, text) of every mail in the outbox, which is then emptied."""
-    found = []
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        mail = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        assert isinstance(mail, EmailMessage)
-        body = mail.get_body(("plain",))
-        assert body is not None
-        found.append(({a.addr_spec for a in mail["To"].addresses}, str(mail["Subject"]), str(body.get_content())))
-        path.unlink()
-    return found
+    return outbox(folder, empty=True)
 
 
-def _mail(folder: Path, sender: str, body: str, now: str) -> list[tuple[set[str], str, str]]:
+def _mail(folder: Path, sender: str, body: str, now: str) -> list[Mail]:
     data = message(sender, "[r1-t1] my move", f"Key: secret of {sender}\n{body}\n").as_bytes()
     code, out, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", now, stdin=data)
     assert code == 0 and "Traceback" not in err, out + err

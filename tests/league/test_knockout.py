@@ -136,24 +136,17 @@ def test_nine_players_at_three_player_pikemen_tables(tmp_path: Path) -> None:
     assert log[-1]["event"] == "close" and log[-1]["champions"] == ["Ivy"]
 
 
+def _init_from(folder: Path, source: Path, *pairing: str) -> tuple[int, str, str]:
+    """`league init FOLDER` of two-player Pikemen, its players taken `--from` the league `source`."""
+    return run("league", "init", str(folder), "--game", "pikemen", "--players", "2", *pairing, "--from", str(source))
+
+
 def test_init_from_a_closed_league_seeds_by_its_ratings(tmp_path: Path) -> None:
     closed = tmp_path / "closed"
     new_league(closed, "Ann Bo Cy Di", "--game", "pikemen", "--players", "2")
     play_season(closed, by_order("Di Cy Bo Ann"))
     cup = tmp_path / "cup"
-    code, out, err = run(
-        "league",
-        "init",
-        str(cup),
-        "--game",
-        "pikemen",
-        "--players",
-        "2",
-        "--pairing",
-        "knockout",
-        "--from",
-        str(closed),
-    )
+    code, out, err = _init_from(cup, closed, "--pairing", "knockout")
     assert code == 0, err
     text = (cup / "league.toml").read_text(encoding="utf-8")
     assert 'seeding = "rating"' in text
@@ -163,25 +156,11 @@ def test_init_from_a_closed_league_seeds_by_its_ratings(tmp_path: Path) -> None:
         "Bo",
         "Ann",
     ]
-    code, _, err = run(
-        "league", "init", str(tmp_path / "x"), "--game", "pikemen", "--players", "2", "--from", str(closed)
-    )
+    code, _, err = _init_from(tmp_path / "x", closed)
     assert code == 2 and "--pairing knockout" in err
     open_league = tmp_path / "open"
     new_league(open_league, "Jo Ky", "--game", "pikemen", "--players", "2")
-    code, _, err = run(
-        "league",
-        "init",
-        str(tmp_path / "y"),
-        "--game",
-        "pikemen",
-        "--players",
-        "2",
-        "--pairing",
-        "knockout",
-        "--from",
-        str(open_league),
-    )
+    code, _, err = _init_from(tmp_path / "y", open_league, "--pairing", "knockout")
     assert code == 1 and "is not closed" in err and not (tmp_path / "y").exists()
 
 

@@ -6,17 +6,15 @@ IDs, tokens, moves and board as written."""
 from __future__ import annotations
 
 import re
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.cli import invoke
-from tests.helpers.league import make_league
+from tests.helpers.league import make_league, outbox, season
 from tests.helpers.mail import GM, message
 from tests.helpers.notices import Receiver
+from tests.helpers.site_season import outside_brackets, spanish_season
 
 START = "2026-12-01T12:00:00Z"
 
@@ -24,24 +22,26 @@ START = "2026-12-01T12:00:00Z"
 def _mails(folder: Path) -> dict[str, list[tuple[str, str]]]:
     """Each recipient's (subject, text) in the outbox, which is then emptied."""
     found: dict[str, list[tuple[str, str]]] = {}
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        assert isinstance(parsed, EmailMessage)
-        body = parsed.get_body(("plain",))
-        assert body is not None
-        for address in parsed["To"].addresses:
-            found.setdefault(address.addr_spec, []).append((str(parsed["Subject"]), str(body.get_content())))
-        path.unlink()
+    for mail in outbox(folder, empty=True):
+        for address in mail.to:
+            found.setdefault(address, []).append((mail.subject, mail.text))
     return found
 
 
-def _league(folder: Path) -> None:
-    # Bo's own lang (the last [[player]] table when it is appended) overrides the league's.
-    make_league(
-        folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m", names="Ann Bo", extra='lang = "es"\n'
-    )
-    path = folder / "league.toml"
-    path.write_text(path.read_text(encoding="utf-8") + 'lang = "en"\n', encoding="utf-8")
+def _league(folder: Path, extra: str = "", *, control: str | None = "3d+0m", bo: str | None = "en") -> None:
+    """Ann and Bo's league of Nika with `lang = "es"` and `extra`, timed by `control`; Bo's
+    own `lang`, where `bo` gives one (the last [[player]] table when it is appended),
+    overrides the league's."""
+    make_league(folder, *season("nika", 2, control), names="Ann Bo", extra='lang = "es"\n' + extra)
+    if bo is not None:
+        path = folder / "league.toml"
+        path.write_text(path.read_text(encoding="utf-8") + f'lang = "{bo}"\n', encoding="utf-8")
+
+
+def _paired(folder: Path) -> None:
+    """The first round paired at START, and its mails taken out of the outbox."""
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _mails(folder)
 
 
 def test_a_spanish_leagues_pairing_and_passphrase_mails_are_in_each_players_language(tmp_path: Path) -> None:
@@ -70,8 +70,7 @@ def test_a_spanish_leagues_pairing_and_passphrase_mails_are_in_each_players_lang
 def test_the_gateway_on_a_spanish_league_answers_in_spanish(tmp_path: Path) -> None:
     folder = tmp_path / "liga"
     _league(folder)
-    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
-    _mails(folder)
+    _paired(folder)
     data = message("Ann <ann@example.org>", "[r1-t1] tablero", "mostrar\n").as_bytes()
     code, out, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", START, stdin=data)
     assert code == 0, out + err
@@ -95,19 +94,8 @@ def test_a_spanish_leagues_site_is_in_spanish(tmp_path: Path) -> None:
 
 def test_a_spanish_players_reminder_and_time_out_are_in_spanish(tmp_path: Path) -> None:
     folder = tmp_path / "liga"
-    make_league(
-        folder,
-        "--game",
-        "nika",
-        "--players",
-        "2",
-        "--time-control",
-        "3d+0m",
-        names="Ann Bo",
-        extra='lang = "es"\nreminders = ["12h"]\n',
-    )
-    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
-    _mails(folder)
+    _league(folder, 'reminders = ["12h"]\n', bo=None)
+    _paired(folder)
     code, _, err = invoke("league", "tick", str(folder), "--now", "2026-12-04T02:00:00Z")
     assert code == 0, err
     [(subject, text)] = [mail for mails in _mails(folder).values() for mail in mails]
@@ -131,7 +119,7 @@ def test_a_spanish_players_reminder_and_time_out_are_in_spanish(tmp_path: Path) 
 
 def test_a_spanish_players_daily_digest_is_in_spanish(tmp_path: Path) -> None:
     folder = tmp_path / "liga"
-    make_league(folder, "--game", "nika", "--players", "2", names="Ann Bo", extra='lang = "es"\ndigest = "daily"\n')
+    _league(folder, 'digest = "daily"\n', control=None, bo=None)
     assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
     [game] = sorted(folder.rglob("r1-t1.rgn"))
     code, _, err = invoke("play", str(game), "d1+d2+d3-W i3-E")  # the game master plays Athens's first turn
@@ -148,19 +136,8 @@ def test_a_spanish_players_daily_digest_is_in_spanish(tmp_path: Path) -> None:
 
 def test_status_and_leave_by_mail_are_answered_in_spanish(tmp_path: Path) -> None:
     folder = tmp_path / "liga"
-    make_league(
-        folder,
-        "--game",
-        "nika",
-        "--players",
-        "2",
-        "--time-control",
-        "3d+0m",
-        names="Ann Bo",
-        extra='lang = "es"\nleave_days = 3\n',
-    )
-    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
-    _mails(folder)
+    _league(folder, "leave_days = 3\n", bo=None)
+    _paired(folder)
     gateway = ("mail", "receive", str(folder), "--from", GM, "--now", "2026-12-01T13:00:00Z")
     asked = message("Ann <ann@example.org>", "[r1-t1] mis partidas", "estado\n").as_bytes()
     code, out, err = invoke(*gateway, stdin=asked)
@@ -180,11 +157,8 @@ def test_status_and_leave_by_mail_are_answered_in_spanish(tmp_path: Path) -> Non
 
 def test_a_withdrawal_is_told_in_each_players_language(tmp_path: Path) -> None:
     folder = tmp_path / "liga"
-    make_league(folder, "--game", "nika", "--players", "2", names="Ann Bo", extra='lang = "es"\n')
-    path = folder / "league.toml"
-    path.write_text(path.read_text(encoding="utf-8") + 'lang = "en"\n', encoding="utf-8")  # Bo reads English
-    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
-    _mails(folder)
+    _league(folder, control=None)  # Bo reads English
+    _paired(folder)
     code, _, err = invoke("league", "withdraw", str(folder), "bo@example.org", "--now", "2026-12-01T13:00:00Z")
     assert code == 0, err
     told = _mails(folder)
@@ -212,14 +186,7 @@ def test_notices_are_said_in_each_targets_language(tmp_path: Path, receiver: Rec
 
 
 def test_a_spanish_leagues_round_game_and_player_pages_are_in_spanish(tmp_path: Path) -> None:
-    from tests.helpers.site_season import season, write_league
-
-    folder = write_league(
-        tmp_path / "liga",
-        [("Ann", "ann@example.org"), ("Bo", "bo@example.org"), ("Cy", "cy@example.org")],
-        head='name = "Otoño"\ngame = "pikemen"\nplayers = 2\nlang = "es"\n',
-    )
-    season(folder, 2)
+    folder = spanish_season(tmp_path / "liga", "Otoño", "Ann Bo Cy")
     out = tmp_path / "site"
     assert invoke("league", "site", str(folder), "-o", str(out))[0] == 0
     pages = {path.name: path.read_text(encoding="utf-8") for path in out.glob("*.html")}
@@ -240,15 +207,6 @@ def test_a_spanish_leagues_round_game_and_player_pages_are_in_spanish(tmp_path: 
     assert "<h2>Valoración tras cada partida</h2>" in player and "<h2>Partidas</h2>" in player
     assert re.search(r'<p class="meta">puesto \d+; ', player)
     assert re.search(r"<td>(victoria|derrota|tablas|en curso)</td>", player)
-
-
-def _outside(text: str) -> list[str]:
-    """The words of `text` outside every ⟦...⟧ of the pseudo-language (nested ones too)."""
-    while True:
-        cut = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
-        if cut == text:
-            return re.findall(r"[A-Za-z]{2,}", text)
-        text = cut
 
 
 def test_the_leagues_texts_go_through_the_catalogue(tmp_path: Path) -> None:
@@ -289,5 +247,5 @@ def test_the_leagues_texts_go_through_the_catalogue(tmp_path: Path) -> None:
     # the names, addresses, the game, the tie-break's and the reason's codes (as --json writes them)
     parameters = {"Ann", "Bo", "ann", "bo", "example", "org", "nika", "mu", "sigma", "sonneborn", "berger"}
     parameters.add("resignation")
-    found = {kind: [word for word in _outside(text) if word not in parameters] for kind, text in texts.items()}
+    found = {kind: [word for word in outside_brackets(text) if word not in parameters] for kind, text in texts.items()}
     assert found == {kind: [] for kind in texts}, texts

@@ -5,13 +5,10 @@ the league's `digest` says, and reads the requests `leave DURATION` and `status`
 from __future__ import annotations
 
 import json
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 
 from tests.helpers.cli import invoke
-from tests.helpers.league import first, make_league, season
+from tests.helpers.league import first, make_league, outbox, season
 from tests.helpers.mail import GM, message
 
 START = "2026-12-01T12:00:00Z"
@@ -21,11 +18,6 @@ ADDRESSES = {"Ann": "ann@example.org", "Bo": "bo@example.org", "Cy": "cy@example
 def _league(folder: Path, game: str, per_game: int, count: int, extra: str = "") -> None:
     options = season(game, per_game, "3d+0m")
     make_league(folder, *options, name="Autumn", names=first(count), extra=extra, pair_at=START, clear_outbox=True)
-
-
-def _clear(folder: Path) -> None:
-    for path in (folder / "outbox").glob("*.eml"):
-        path.unlink()
 
 
 # Not tests.helpers.mail's mail_gm: a league's mail runs in-process at a set instant (--now),
@@ -40,15 +32,7 @@ def _mail(folder: Path, sender: str, subject: str, body: str, now: str, *extra: 
 
 def _answers(folder: Path) -> list[tuple[set[str], str]]:
     """(recipients, text) of every answer in the outbox, then the outbox emptied."""
-    found = []
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        assert isinstance(parsed, EmailMessage)
-        body = parsed.get_body(("plain",))
-        assert body is not None
-        found.append(({address.addr_spec for address in parsed["To"].addresses}, body.get_content()))
-    _clear(folder)
-    return found
+    return [(set(mail.to), mail.text) for mail in outbox(folder, empty=True)]
 
 
 def _told(answers: list[tuple[set[str], str]]) -> list[str]:
@@ -76,15 +60,22 @@ def _mail_log(folder: Path) -> list[str]:
     return [line.split()[-1] for line in (folder / "mail.log").read_text(encoding="utf-8").splitlines()]
 
 
+def _red_moved(folder: Path, extra: str = "") -> tuple[Path, dict[str, str]]:
+    """Ann, Bo and Cy's three-player Pikemen league (`extra` in its league.toml), in which
+    Red mails the first legal move of r1-t1 at 13:00: that game and its seats."""
+    _league(folder, "pikemen", 3, 3, extra)
+    game = folder / "r1-t1.rgn"
+    seats = _seats(game)
+    _mail(folder, seats["Red"], "[r1-t1] my move", _first_move(game), "2026-12-01T13:00:00Z")
+    return game, seats
+
+
 # -- digest = "daily" (LEAGUE.md §3 "Digest mode") --------------------------------------------
 
 
 def test_daily_digest_answers_a_move_only_to_its_sender_and_the_player_now_to_move(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
-    _league(folder, "pikemen", 3, 3, 'digest = "daily"\n')
-    game = folder / "r1-t1.rgn"
-    seats = _seats(game)
-    _mail(folder, seats["Red"], "[r1-t1] my move", _first_move(game), "2026-12-01T13:00:00Z")
+    game, seats = _red_moved(folder, 'digest = "daily"\n')
     answers = _answers(folder)
     assert _told(answers) == sorted([seats["Red"], seats["Yellow"]])  # Blue reads it in the digest
     assert all("played in game r1-t1" in text for _, text in answers)
@@ -99,9 +90,7 @@ def test_daily_digest_answers_a_move_only_to_its_sender_and_the_player_now_to_mo
 
 def test_every_move_league_answers_every_player_at_once(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
-    _league(folder, "pikemen", 3, 3)  # digest defaults to every-move: PLAY.md §5 as it stands
-    game = folder / "r1-t1.rgn"
-    _mail(folder, _seats(game)["Red"], "[r1-t1] my move", _first_move(game), "2026-12-01T13:00:00Z")
+    _red_moved(folder)  # digest defaults to every-move: PLAY.md §5 as it stands
     assert _told(_answers(folder)) == sorted(ADDRESSES.values())
 
 
@@ -123,10 +112,7 @@ def test_daily_digest_still_sends_offers_and_a_game_s_end_to_everyone(tmp_path: 
 
 def test_daily_digest_sends_an_undo_agreed_to_everyone(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
-    _league(folder, "pikemen", 3, 3, 'digest = "daily"\n')
-    game = folder / "r1-t1.rgn"
-    seats = _seats(game)
-    _mail(folder, seats["Red"], "[r1-t1] my move", _first_move(game), "2026-12-01T13:00:00Z")
+    game, seats = _red_moved(folder, 'digest = "daily"\n')
     _answers(folder)
     for number, side in enumerate(("Yellow", "Blue", "Red")):
         _mail(folder, seats[side], "[r1-t1] take it back", "undo", f"2026-12-01T14:0{number}:00Z")

@@ -5,15 +5,13 @@ with standings still derived from the game files and the log."""
 from __future__ import annotations
 
 import json
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke
-from tests.helpers.league import make_league
+from tests.helpers.league import addressed, make_league
+from tests.helpers.league import log as _log
 
 START = "2026-12-01T12:00:00Z"
 
@@ -22,20 +20,8 @@ _league = make_league
 
 
 def _outbox(folder: Path) -> list[tuple[str, str, str]]:
-    found = []
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        mail = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        assert isinstance(mail, EmailMessage)
-        body = mail.get_body(("plain",))
-        assert body is not None
-        found.append((mail["To"].addresses[0].addr_spec, str(mail["Subject"]), body.get_content()))
-        path.unlink()
-    return found
-
-
-def _log(folder: Path, event: str) -> list[dict[str, object]]:
-    entries = map(json.loads, (folder / "league.log").read_text(encoding="utf-8").splitlines())
-    return [entry for entry in entries if entry["event"] == event]
+    """(first recipient, subject, text) of every mail in the outbox, which is then emptied."""
+    return addressed(folder, empty=True)
 
 
 def test_unpair_takes_back_the_last_round_only_while_no_move_is_played(tmp_path: Path) -> None:

@@ -16,37 +16,16 @@ import pytest
 from referee.judge.core.adjudicate import adjudicate, read_source
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
-from tests.helpers.cli import invoke
-from tests.helpers.league import START, address, make_league
+from tests.helpers.league import START, address, adjudicated, make_league, season
+from tests.helpers.league import log as _log
+from tests.helpers.league import run as _run
 
 ENDS = "2027-03-01T00:00:00Z"
 AFTER = "2027-03-02T00:00:00Z"
 
 
-def _run(*args: str) -> tuple[int, str, str]:
-    result = invoke(*args)
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
-    return result.exit_code, result.stdout, result.stderr
-
-
-def _log(folder: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in (folder / "league.log").read_text(encoding="utf-8").splitlines()]
-
-
 def _league(folder: Path, rule: str, names: str = "Ann Bo Cy Di", control: str = "100d+1d") -> None:
-    extra = f'adjudication = "{rule}"\nends = "{ENDS}"\n'
-    make_league(
-        folder,
-        "--game",
-        "pikemen",
-        "--players",
-        "2",
-        "--time-control",
-        control,
-        names=names,
-        extra=extra,
-        pair_at=START,
-    )
+    adjudicated(folder, rule, control=control, names=names, extra=f'ends = "{ENDS}"\n')
 
 
 def _verdict(path: Path):  # type: ignore[no-untyped-def]
@@ -260,19 +239,7 @@ def test_verify_finds_each_tamper(tmp_path: Path, tamper: str, line: str) -> Non
 
 def test_verify_finds_a_swiss_round_re_paired_by_hand(tmp_path: Path) -> None:
     folder = tmp_path / "sw"
-    make_league(
-        folder,
-        "--game",
-        "pikemen",
-        "--players",
-        "2",
-        "--pairing",
-        "swiss",
-        "--rounds",
-        "2",
-        names="Ann Bo Cy Di",
-        pair_at=START,
-    )
+    make_league(folder, *season("pikemen", 2, pairing="swiss", rounds=2), names="Ann Bo Cy Di", pair_at=START)
     assert _run("league", "verify", str(folder))[0] == 0
     log = folder / "league.log"
     entry = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
@@ -298,19 +265,9 @@ def test_verify_finds_a_swiss_round_re_paired_by_hand(tmp_path: Path) -> None:
 
 def test_auto_leave_grants_whole_days_instead_of_the_timeout_while_the_allowance_lasts(tmp_path: Path) -> None:
     folder = tmp_path / "al"
-    make_league(
-        folder,
-        "--game",
-        "pikemen",
-        "--players",
-        "2",
-        "--time-control",
-        "1d+0m",
-        names="Ann Bo",
-        extra="auto_leave = true\nleave_days = 3\n",
-        pair_at="2026-12-01T00:00:00Z",
-        clear_outbox=True,
-    )
+    extra = "auto_leave = true\nleave_days = 3\n"
+    options = season("pikemen", 2, "1d+0m")
+    make_league(folder, *options, names="Ann Bo", extra=extra, pair_at="2026-12-01T00:00:00Z", clear_outbox=True)
     code, out, err = _run("league", "tick", str(folder), "--now", "2026-12-02T12:00:00Z")
     assert code == 0, err
     assert "automatic leave: r1-t1 Red +2d" in out  # 12h late: 2 days leave it a day and a half

@@ -10,11 +10,10 @@ from pathlib import Path
 
 from tests.helpers import faults
 from tests.helpers.cli import invoke
-from tests.helpers.league import make_league
+from tests.helpers.league import adjudicated
 from tests.helpers.mail import GM
 from tests.helpers.sweep import WHOLE
 
-START = "2026-12-01T12:00:00Z"
 AFTER = "2027-03-02T00:00:00Z"
 
 
@@ -66,38 +65,22 @@ def _kinds(k: int) -> tuple[str, ...]:
     return ("enospc", "kill") if WHOLE else (("enospc", "kill")[k % 2],)
 
 
-def _league(folder: Path, rule: str, control: str = "100d+1d", extra: str = "") -> None:
-    make_league(
-        folder,
-        "--game",
-        "pikemen",
-        "--players",
-        "2",
-        "--time-control",
-        control,
-        names="Ann Bo Cy Di",
-        extra=f'adjudication = "{rule}"\n{extra}',
-        pair_at=START,
-        clear_outbox=True,
-    )
-
-
 def test_close_failed_at_each_write_is_finished_once_by_the_next_run(scratch: Path) -> None:
     base = scratch / "base"
-    _league(base, "draw")
+    adjudicated(base, "draw", clear_outbox=True)
     _sweep(base, scratch, ["league", "close", "--now", AFTER, "--force", "--from", GM], "the season is closed")
 
 
 def test_adjudicate_failed_at_each_write_is_written_once_by_the_next_run(scratch: Path) -> None:
     base = scratch / "base"
-    _league(base, "gm")
+    adjudicated(base, "gm", clear_outbox=True)
     command = ["league", "adjudicate", "r1-t1", "Red", "--now", AFTER, "--force", "--from", GM]
     _sweep(base, scratch, [command[0], command[1], *command[2:]], "is finished")
 
 
 def test_an_automatic_leave_failed_at_each_write_is_granted_once_by_the_next_tick(scratch: Path) -> None:
     base = scratch / "base"
-    _league(base, "none", control="1d+0m", extra="auto_leave = true\nleave_days = 5\n")
+    adjudicated(base, "none", control="1d+0m", extra="auto_leave = true\nleave_days = 5\n", clear_outbox=True)
     code, _, err = invoke("league", "tick", str(base), "--now", "2026-12-02T00:00:00Z")  # nothing due yet
     assert code == 0, err
     _sweep(base, scratch, ["league", "tick", "--now", "2026-12-03T00:00:00Z", "--from", GM], "never")

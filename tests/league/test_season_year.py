@@ -16,23 +16,14 @@ import pytest
 
 from referee.live.play import submit
 from referee.notation.timing import format_instant, parse_instant
-from tests.helpers.cli import invoke
+from tests.helpers.league import log as _log
 from tests.helpers.league import make_league
+from tests.helpers.league import run as _run
 
 NAMES = "Ann Bo Cy Di Ed Flo"
 START = "2026-12-01T12:00:00Z"
 ENDS = "2026-12-14T00:00:00Z"
 DAY = 86_400
-
-
-def _run(*args: str) -> tuple[int, str, str]:
-    result = invoke(*args)
-    assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
-    return result.exit_code, result.stdout, result.stderr
-
-
-def _log(folder: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in (folder / "league.log").read_text(encoding="utf-8").splitlines()]
 
 
 def _play(path: Path, move: str, at: int) -> None:

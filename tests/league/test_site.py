@@ -371,15 +371,21 @@ def test_a_tampered_manifest_never_removes_a_file_outside_the_site(copy: Path, t
     assert not any("/" in name or name in ("..", "notes.txt") for name in built.removed)
 
 
-def test_a_link_in_the_site_is_replaced_not_followed(copy: Path, tmp_path: Path) -> None:
+def _linked(copy: Path, tmp_path: Path, *pages: str) -> tuple[Path, Path]:
+    """The site of `copy` built, then each of its `pages` replaced by a link to a file
+    outside it that says "precious": the site's folder and that file."""
     out = tmp_path / "site"
     build(copy, out)
     outside = tmp_path / "outside.html"
     outside.write_text("precious")
-    (out / "index.html").unlink()
-    (out / "index.html").symlink_to(outside)
-    (out / "round-5.html").unlink()
-    (out / "round-5.html").symlink_to(outside)
+    for name in pages:
+        (out / name).unlink()
+        (out / name).symlink_to(outside)
+    return out, outside
+
+
+def test_a_link_in_the_site_is_replaced_not_followed(copy: Path, tmp_path: Path) -> None:
+    out, outside = _linked(copy, tmp_path, "index.html", "round-5.html")
     one_move(copy / "r5-t2.rgn")  # round 5 and the index are written again
     build(copy, out)
     assert outside.read_text() == "precious"
@@ -388,12 +394,7 @@ def test_a_link_in_the_site_is_replaced_not_followed(copy: Path, tmp_path: Path)
 
 
 def test_an_unchanged_page_that_became_a_link_is_written_again(copy: Path, tmp_path: Path) -> None:
-    out = tmp_path / "site"
-    build(copy, out)
-    outside = tmp_path / "outside.html"
-    outside.write_text("precious")
-    (out / "player-1.html").unlink()
-    (out / "player-1.html").symlink_to(outside)
+    out, outside = _linked(copy, tmp_path, "player-1.html")
     built = build(copy, out)
     assert "player-1.html" in built.written and not (out / "player-1.html").is_symlink()
     assert outside.read_text() == "precious"

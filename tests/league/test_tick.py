@@ -4,12 +4,11 @@ each logged in league.log once done, so a second tick at the same --now does not
 from __future__ import annotations
 
 import json
-from email import policy
-from email.parser import BytesParser
 from pathlib import Path
 
 from tests.helpers.cli import invoke
-from tests.helpers.league import first, make_league, season
+from tests.helpers.league import addressed, first, make_league, season
+from tests.helpers.league import log as _log
 from tests.helpers.mail import SmtpServer, free_port
 from tests.helpers.process import run_referee
 
@@ -30,18 +29,7 @@ def mail_of_token(subject: str) -> bool:
 
 def _mails(folder: Path) -> list[tuple[str, str, str]]:
     """(To address, Subject, body) of every mail in the outbox."""
-    found = []
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        body = message.get_body(("plain",))
-        assert body is not None
-        found.append((message["To"].addresses[0].addr_spec, str(message["Subject"]), body.get_content()))
-    return found
-
-
-def _log(folder: Path, event: str) -> list[dict[str, object]]:
-    lines = (folder / "league.log").read_text(encoding="utf-8").splitlines()
-    return [entry for entry in map(json.loads, lines) if entry["event"] == event]
+    return addressed(folder)
 
 
 def _tick(folder: Path, now: str) -> dict[str, object]:

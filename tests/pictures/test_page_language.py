@@ -22,6 +22,7 @@ from referee.pictures.page_words import WORDS
 from referee.speech import speaker
 from tests.conftest import EXAMPLES
 from tests.helpers.process import run_referee_bytes
+from tests.helpers.site_season import outside_brackets
 
 ILLEGAL = '[Game "numica"]\n[Seed "a11y"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n1. R: a1-h8\n'
 MALFORMED = '[Game "numica"]\n[Seed "a11y"]\n\nR: SSOOSOSO\nQ: OSOSOSOS\n'
@@ -38,15 +39,6 @@ def _data(page: str) -> dict[str, Any]:
     assert found is not None
     data: dict[str, Any] = json.loads(found.group(1))
     return data
-
-
-def _outside(text: str) -> list[str]:
-    """The words of `text` outside every ⟦...⟧ (nested ones too)."""
-    while True:
-        cut = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
-        if cut == text:
-            return re.findall(r"[A-Za-z]{2,}", text)
-        text = cut
 
 
 def _page_texts(page: str) -> list[str]:
@@ -82,7 +74,7 @@ def test_the_english_page_says_lang_en_and_its_words_in_english() -> None:
 def test_every_word_of_the_page_goes_through_the_catalogue(name: str) -> None:
     page = _page(_sources()[name], "qps", name)
     assert '<html lang="qps">' in page
-    found = sorted({word for text in _page_texts(page) for word in _outside(text)} - TITLES)
+    found = sorted({word for text in _page_texts(page) for word in outside_brackets(text)} - TITLES)
     assert found == [], name
 
 

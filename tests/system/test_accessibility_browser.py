@@ -21,7 +21,7 @@ from referee.league.site import build
 from referee.notation.model import Record
 from referee.pictures import replay_page
 from referee.speech import speaker
-from tests.helpers.site_season import season, write_league
+from tests.helpers.site_season import spanish_season
 from tests.pictures.test_accessible import described_pieces
 from tests.pictures.test_pictures import EXAMPLES, expected_pieces
 from tests.system.test_replay_browser import positions
@@ -95,12 +95,7 @@ def test_a_spanish_leagues_site_is_spanish_and_axe_finds_no_violation(browser: A
     """A league with `lang = "es"` (issue 49): every page says `<html lang="es">`, the
     replay pages too, and axe-core finds no violation on any page (a wrong or missing
     `lang` is one, `html-has-lang`, `valid-lang`)."""
-    folder = write_league(
-        tmp_path / "liga",
-        [("Ana", "ana@example.org"), ("Bruno", "bruno@example.org"), ("Carla", "carla@example.org")],
-        head='name = "Liga de otoño"\ngame = "pikemen"\nplayers = 2\nlang = "es"\n',
-    )
-    season(folder, 2)
+    folder = spanish_season(tmp_path / "liga", "Liga de otoño", "Ana Bruno Carla")
     out = tmp_path / "www"
     build(folder, out)
     browser.set_window_size(1280, 1000)
