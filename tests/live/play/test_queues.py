@@ -311,6 +311,22 @@ def test_at_the_end_every_committed_queue_is_revealed_in_commitment_order_and_ch
     assert verdict["queues"] == {"Red": {"queued": 2, "revealed": 2, "verified": True}}
 
 
+def _illegal_at_a_brace(tmp_path: Path, old: str, new: str) -> str:
+    """The finished game's record with its first OLD written NEW: `check` finds it illegal at
+    the brace of a comment. The error's message."""
+    path, _ = _finished(tmp_path)
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    verdict = check_json(path)
+    assert verdict["status"] == "illegal", verdict
+    error = verdict["error"]
+    assert isinstance(error, dict)
+    line = path.read_text().splitlines()[error["line"] - 1]
+    assert line[error["column"] - 1] == "{"
+    return str(error["message"])
+
+
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
@@ -323,16 +339,7 @@ def test_at_the_end_every_committed_queue_is_revealed_in_commitment_order_and_ch
 def test_check_finds_a_tampered_reveal_or_reply_at_the_brace_of_its_comment(
     tmp_path: Path, old: str, new: str, message: str
 ) -> None:
-    path, _ = _finished(tmp_path)
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
-    verdict = check_json(path)
-    assert verdict["status"] == "illegal"
-    error = verdict["error"]
-    assert isinstance(error, dict) and message in error["message"]
-    line = path.read_text().splitlines()[error["line"] - 1]
-    assert line[error["column"] - 1] == "{"
+    assert message in _illegal_at_a_brace(tmp_path, old, new)
 
 
 def test_a_commitment_never_revealed_after_the_end_is_illegal(tmp_path: Path) -> None:
@@ -421,12 +428,4 @@ def test_in_a_timed_game_a_queued_reply_is_stamped_at_the_instant_of_the_move_it
 def test_a_reveal_or_commitment_with_the_side_changed_is_illegal_at_its_brace(
     tmp_path: Path, old: str, new: str, message: str
 ) -> None:
-    path, _ = _finished(tmp_path)
-    text = path.read_text()
-    path.write_text(text.replace(old, new, 1))
-    verdict = check_json(path)
-    assert verdict["status"] == "illegal", verdict
-    error = verdict["error"]
-    assert isinstance(error, dict) and message in error["message"]
-    line = path.read_text().splitlines()[error["line"] - 1]
-    assert line[error["column"] - 1] == "{"
+    assert message in _illegal_at_a_brace(tmp_path, old, new)
