@@ -4,6 +4,7 @@ and `referee mail` run as a real process with the message on its standard input.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import socket
@@ -85,6 +86,8 @@ class SmtpServer:
             self.running = False
             self.controller.stop()
 
+    close = stop  # what `contextlib.closing` calls
+
     @property
     def address(self) -> str:
         return f"127.0.0.1:{self.port}"
@@ -118,11 +121,8 @@ def start_smtp(**options: Any) -> SmtpServer:
 
 @pytest.fixture
 def smtp() -> Iterator[SmtpServer]:
-    server = start_smtp()
-    try:
+    with contextlib.closing(start_smtp()) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def write_game(folder: Path, game_id: str, game: str, sides: dict[str, str], *extra: str) -> Path:
