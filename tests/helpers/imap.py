@@ -11,6 +11,7 @@ skipped test marked `needs_system` is a failure (tests/conftest.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
@@ -101,6 +102,11 @@ class Dovecot:
                 self.process.kill()
                 self.process.wait(timeout=20)
 
+    def close(self) -> None:
+        """Stop the server and remove its folder (what `contextlib.closing` calls)."""
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
 
 def _config(root: Path, port: int, uid: int, gid: int) -> str:
     return f"""# A throwaway Dovecot for referee's tests: nothing of the system's configuration is read.
@@ -188,9 +194,5 @@ def start_dovecot() -> Dovecot:
 
 @pytest.fixture
 def dovecot() -> Iterator[Dovecot]:
-    server = start_dovecot()
-    try:
+    with contextlib.closing(start_dovecot()) as server:
         yield server
-    finally:
-        server.stop()
-        shutil.rmtree(server.root, ignore_errors=True)

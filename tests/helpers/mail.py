@@ -4,6 +4,8 @@ and `referee mail` run as a real process with the message on its standard input.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import socket
 import subprocess
@@ -18,6 +20,8 @@ from typing import Any, NamedTuple
 import pytest
 from aiosmtpd.controller import Controller
 
+from referee.live import mail as gateway
+from referee.live.mail.gateway_values import Settings
 from tests.helpers.process import run_referee_bytes
 
 GM = "gm@example.org"
@@ -38,11 +42,21 @@ class Received(NamedTuple):
 
     @property
     def text(self) -> str:
-        body = self.message.get_body(("plain",))
-        assert body is not None
-        content = body.get_content()
-        assert isinstance(content, str)
-        return content
+        return plain_text(self.message)
+
+
+def plain_text(mail: EmailMessage) -> str:
+    """The text of a message's plain-text part, which it must have."""
+    body = mail.get_body(("plain",))
+    assert body is not None
+    content = body.get_content()
+    assert isinstance(content, str)
+    return content
+
+
+def recipients(mail: EmailMessage) -> list[str]:
+    """The addresses of a message's `To`, in order."""
+    return [address.addr_spec for address in mail["To"].addresses]
 
 
 class _Keeper:
@@ -71,6 +85,8 @@ class SmtpServer:
         if self.running:
             self.running = False
             self.controller.stop()
+
+    close = stop  # what `contextlib.closing` calls
 
     @property
     def address(self) -> str:
@@ -105,11 +121,8 @@ def start_smtp(**options: Any) -> SmtpServer:
 
 @pytest.fixture
 def smtp() -> Iterator[SmtpServer]:
-    server = start_smtp()
-    try:
+    with contextlib.closing(start_smtp()) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def write_game(folder: Path, game_id: str, game: str, sides: dict[str, str], *extra: str) -> Path:
@@ -170,10 +183,22 @@ def mail_gm_ok(games: Path, server: SmtpServer, data: bytes, *more: str) -> str:
     return err
 
 
-def outbox_messages(folder: Path) -> list[EmailMessage]:
+def outbox_messages(folder: Path, *, take: bool = False) -> list[EmailMessage]:
+    """Every message in the outbox FOLDER, in the order of their names; with `take`, the
+    outbox is then emptied (so that the next call finds only what came since)."""
     found = []
     for path in sorted(folder.glob("*.eml")):
         parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
         assert isinstance(parsed, EmailMessage)
         found.append(parsed)
+        if take:
+            path.unlink()
     return found
+
+
+def answers_in_process(config: Settings, mail: EmailMessage) -> list[EmailMessage]:
+    """MAIL through the gateway in this process (`referee.live.mail.run` with CONFIG), which
+    must take it (exit 0): the answers it caused, taken out of the outbox."""
+    handled = gateway.run(io.BytesIO(mail.as_bytes()), config)
+    assert handled.exit_code == 0, handled.notes
+    return outbox_messages(config.outbox, take=True)

@@ -15,15 +15,45 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 REFEREE: tuple[str, ...] = (sys.executable, "-m", "referee")
 """The command line that starts this checkout's referee."""
 
 
-def _environment(env: Mapping[str, str] | None, environ: Mapping[str, str] | None) -> dict[str, str]:
-    base = dict(os.environ if environ is None else environ)
-    return {**base, **(env or {})}
+class Where(TypedDict, total=False):
+    """Where a run goes and how long it may take, as `run_referee` takes them: `env` adds
+    variables to the test's environment, `environ` replaces it whole, `cwd`, and the
+    `timeout` in seconds (120 unless given)."""
+
+    env: Mapping[str, str] | None
+    environ: Mapping[str, str] | None
+    cwd: Path | str | None
+    timeout: float
+
+
+def _spawn(
+    args: tuple[str | bytes, ...],
+    input: str | bytes | None,  # noqa: A002 - subprocess's own name
+    text: bool,
+    where: Where,
+    options: dict[str, Any],
+) -> subprocess.CompletedProcess[Any]:
+    """The one `subprocess.run` of both: standard input closed unless `input` (or a `stdin`
+    option) is given, the streams captured, never `check`."""
+    environ = where.get("environ")
+    return subprocess.run(
+        [*REFEREE, *args],
+        input=input,
+        stdin=options.pop("stdin", subprocess.DEVNULL if input is None else None),
+        capture_output=True,
+        text=text,
+        env={**(os.environ if environ is None else environ), **(where.get("env") or {})},
+        cwd=where.get("cwd"),
+        timeout=where.get("timeout", 120),
+        check=False,
+        **options,
+    )
 
 
 def run_referee(
@@ -36,37 +66,15 @@ def run_referee(
     **options: Any,
 ) -> subprocess.CompletedProcess[str]:
     """`referee ARGS` run to its end: exit status, standard output and error as text."""
-    return subprocess.run(
-        [*REFEREE, *args],
-        input=input,
-        stdin=subprocess.DEVNULL if input is None and "stdin" not in options else options.pop("stdin", None),
-        capture_output=True,
-        text=True,
-        env=_environment(env, environ),
-        cwd=cwd,
-        timeout=timeout,
-        check=False,
-        **options,
-    )
+    return _spawn(args, input, True, {"env": env, "environ": environ, "cwd": cwd, "timeout": timeout}, options)
 
 
 def run_referee_bytes(
     *args: str | bytes,
     input: bytes | None = None,  # noqa: A002 - subprocess's own name
-    env: Mapping[str, str] | None = None,
-    environ: Mapping[str, str] | None = None,
-    cwd: Path | str | None = None,
-    timeout: float = 120,
+    **where: Unpack[Where],
 ) -> subprocess.CompletedProcess[bytes]:
-    """As `run_referee`, the streams as bytes (for input that is not text, or output checked byte
-    for byte); an argument may be bytes (a file name that is not UTF-8)."""
-    return subprocess.run(
-        [*REFEREE, *args],
-        input=input,
-        stdin=subprocess.DEVNULL if input is None else None,
-        capture_output=True,
-        env=_environment(env, environ),
-        cwd=cwd,
-        timeout=timeout,
-        check=False,
-    )
+    """As `run_referee` (the same `env`, `environ`, `cwd` and `timeout`), the streams as bytes
+    (for input that is not text, or output checked byte for byte); an argument may be bytes
+    (a file name that is not UTF-8)."""
+    return _spawn(args, input, False, where, {})

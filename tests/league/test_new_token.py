@@ -7,16 +7,14 @@ replaced is refused saying what changed, not that the board did."""
 from __future__ import annotations
 
 import json
-from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.cli import invoke
 from tests.helpers.league import START, make_league
-from tests.helpers.mail import GM, message
+from tests.helpers.mail import GM, message, outbox_messages, plain_text
 
 CHANGED_AT = "2026-12-01T13:00:00Z"
 REPLY_AT = "2026-12-01T14:00:00Z"
@@ -25,21 +23,7 @@ WAYS = ("league-leave", "mail-leave", "play-grant", "address", "substitute")
 
 def _outbox(folder: Path) -> list[EmailMessage]:
     """Every mail in the outbox, which is then emptied."""
-    found = []
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        parsed = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        assert isinstance(parsed, EmailMessage)
-        found.append(parsed)
-        path.unlink()
-    return found
-
-
-def _text(mail: EmailMessage) -> str:
-    body = mail.get_body(("plain",))
-    assert body is not None
-    content = body.get_content()
-    assert isinstance(content, str)
-    return content
+    return outbox_messages(folder / "outbox", take=True)
 
 
 def _to(mail: EmailMessage) -> set[str]:
@@ -75,7 +59,7 @@ def _reply(folder: Path, sender: str, key: str, token: str, moves: str) -> str:
     assert code == 0 and "Traceback" not in err, out + err
     answers = [mail for mail in _outbox(folder) if sender in _to(mail)]
     assert len(answers) == 1
-    return _text(answers[0])
+    return plain_text(answers[0])
 
 
 @pytest.mark.parametrize("way", WAYS)
@@ -132,7 +116,7 @@ def test_the_player_to_move_is_sent_the_new_token_and_the_old_one_is_refused_wit
     assert [(_to(mail), str(mail["Subject"])) for mail in told] == [
         ({mover}, f"[r1-t1] your move: the token is now {new}")
     ]
-    text = _text(told[0])
+    text = plain_text(told[0])
     assert f"\n{what} at 2026-12-01 13:00 UTC.\n" in text, text
     assert "  Key: your passphrase\n" in text and f"  Token: {new}\n" in text
     assert f"the old token ({old}) is refused" in text and f"has a new token, {new}, on the same board" in text

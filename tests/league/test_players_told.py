@@ -6,9 +6,7 @@ record attached; the season's end naming the champion, once."""
 from __future__ import annotations
 
 import json
-from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke
 from tests.helpers.league import make_league
+from tests.helpers.mail import outbox_messages, plain_text
 
 START = "2026-12-01T12:00:00Z"
 
@@ -27,20 +26,8 @@ def _league(folder: Path, *options: str, names: str = "Ann Bo") -> None:
 
 
 def _outbox(folder: Path) -> list[EmailMessage]:
-    found = []
-    for path in sorted((folder / "outbox").glob("*.eml")):
-        message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
-        assert isinstance(message, EmailMessage)
-        found.append(message)
-        path.unlink()
-    return found
-
-
-def _body(message: EmailMessage) -> str:
-    part = message.get_body(("plain",))
-    assert part is not None
-    text: str = part.get_content()
-    return text
+    """Every mail in the outbox, which is then emptied."""
+    return outbox_messages(folder / "outbox", take=True)
 
 
 def _to(message: EmailMessage) -> str:
@@ -54,7 +41,7 @@ def test_a_pairing_mail_says_who_moves_first_and_shows_the_board_and_the_token(t
     assert code == 0, err
     token = json.loads(invoke("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
     mails = {_to(mail): mail for mail in _outbox(folder)}
-    ann, bo = _body(mails["ann@example.org"]), _body(mails["bo@example.org"])
+    ann, bo = plain_text(mails["ann@example.org"]), plain_text(mails["bo@example.org"])
     assert mails["ann@example.org"].get_content_type() == "text/plain", "one text part: any reader reads it"
     assert "You play Red." in ann and "You move first (Red).\n" in ann
     assert "You play Blue." in bo and "Ann (Red) moves first.\n" in bo
@@ -77,7 +64,7 @@ def test_a_keyed_league_tells_every_player_the_key_and_token_lines(tmp_path: Pat
     assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
     token = json.loads(invoke("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
     for mail in _outbox(folder):
-        body = _body(mail)
+        body = plain_text(mail)
         assert f"Write these lines above your moves:\n  Key: your passphrase\n  Token: {token}\n" in body
 
 
@@ -119,7 +106,7 @@ def test_the_reveal_attaches_the_record_and_the_season_end_names_the_champion_on
             assert attached.get_content() == (folder / f"{game['game']}.rgn").read_text(encoding="utf-8")
             assert "[Seed " in attached.get_content()
             winner = game["seats"][1].split("@")[0].title()  # the first seat (Red) resigned
-            assert f"is over: {winner} (Blue) wins (resignation)" in _body(mail), "the result names the player"
+            assert f"is over: {winner} (Blue) wins (resignation)" in plain_text(mail), "the result names the player"
         over = [mail for mail in mails if "season is over" in str(mail["Subject"])]
         if number < 3:
             assert over == [] and ticked["season_over"] is None
@@ -129,7 +116,8 @@ def test_the_reveal_attaches_the_record_and_the_season_end_names_the_champion_on
     assert ticked["season_over"]["champions"] == [champion["address"]]
     for mail in over:
         assert f"champion {champion['player']}" in str(mail["Subject"])
-        assert f"The champion: {champion['player']}, with" in _body(mail) and "Final standings:" in _body(mail)
+        text = plain_text(mail)
+        assert f"The champion: {champion['player']}, with" in text and "Final standings:" in text
     code, out, _ = invoke("league", "tick", str(folder), "--now", "2026-12-09T13:00:00Z", "--json")
     assert json.loads(out)["season_over"] is None and _outbox(folder) == [], "once"
 
@@ -155,7 +143,7 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
     assert sorted(_to(mail) for mail in mails) == ["ann@example.org", "bo@example.org"]
     for mail in mails:
         assert str(mail["Subject"]) == "[r1-t1] T: the game master wrote undo"
-        body = _body(mail)
+        body = plain_text(mail)
         assert "the last turn is taken back: 1. W: d1-W d2-W" in body and "next: Ann (Athens) to move" in body
     code, _, err = invoke("play", game, "--grant", "Sparta=1d", "--now", "2026-12-01T15:00:00Z")
     subjects = sorted(str(m["Subject"]) for m in _outbox(folder))
@@ -172,7 +160,7 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
     toml.write_text(kept, encoding="utf-8")
     code, _, err = invoke("play", game, "draw", "--now", "2026-12-01T16:00:00Z")
     assert code == 0
-    assert all("Game over: " in _body(mail) and "draw" in _body(mail) for mail in _outbox(folder))
+    assert all("Game over: " in plain_text(mail) and "draw" in plain_text(mail) for mail in _outbox(folder))
 
 
 def test_passphrases_are_listed_issued_mailed_each_to_its_player_and_a_partial_set_warned(tmp_path: Path) -> None:
@@ -202,7 +190,7 @@ def test_passphrases_are_listed_issued_mailed_each_to_its_player_and_a_partial_s
     assert keys is not None and set(keys) == {"ann@example.org", "bo@example.org", "cy@example.org"}
     issued = {}
     for mail in _outbox(folder):
-        body = _body(mail)
+        body = plain_text(mail)
         line = next(line for line in body.splitlines() if line.startswith("  Key: "))
         issued[_to(mail)] = line.removeprefix("  Key: ")
         assert str(mail["Subject"]) == "T: your passphrase" and len(mail["To"].addresses) == 1

@@ -5,9 +5,7 @@ answer to the sender naming it; nothing is written (no move, no leave granted)."
 
 from __future__ import annotations
 
-from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ import pytest
 from referee.live.mail import game
 from tests.helpers.cli import invoke
 from tests.helpers.commands import KINDS, LEAGUE_PLACES, MAIL_PLACES, PLACES, REFEREE_ONLY, named, submissions
-from tests.helpers.mail import GM, message
+from tests.helpers.mail import GM, message, outbox_messages, plain_text, recipients
 
 START = "2026-12-01T12:00:00Z"
 NOW = "2026-12-01T13:00:00Z"
@@ -60,13 +58,7 @@ def _send(folder: Path, path: Path, sender: str, name: str, body: str, keyed: bo
     data = message(f"{name} <{sender}>", "[r1-t1] my turn", body).as_bytes()
     code, out = _run("mail", "receive", str(folder), "--from", GM, "--now", NOW, data=data)
     assert code == 0, out
-    found = []
-    for eml in sorted((folder / "outbox").glob("*.eml")):
-        parsed = BytesParser(policy=policy.default).parsebytes(eml.read_bytes())
-        assert isinstance(parsed, EmailMessage)
-        found.append(parsed)
-        eml.unlink()
-    return found
+    return outbox_messages(folder / "outbox", take=True)
 
 
 @pytest.mark.parametrize("keyed", [False, True], ids=["unkeyed", "keyed"])
@@ -80,10 +72,8 @@ def test_a_league_players_message_holding_a_command_is_refused(tmp_path: Path, k
     for text in texts:
         answers = _send(folder, path, address, name, text + "\n", keyed)
         assert len(answers) == 1, text
-        assert [each.addr_spec for each in answers[0]["To"].addresses] == [address]
-        body = answers[0].get_body(("plain",))
-        assert body is not None
-        told = body.get_content()
+        assert recipients(answers[0]) == [address]
+        told = plain_text(answers[0])
         assert REFEREE_ONLY in told and named(kind) in told, (text, told)
         assert path.read_text(encoding="utf-8") == before, text
     outcomes = [line.split()[-1] for line in (folder / "mail.log").read_text(encoding="utf-8").splitlines()]

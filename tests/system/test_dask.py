@@ -80,12 +80,21 @@ def test_an_unreachable_scheduler_is_one_line_within_the_timeout(monkeypatch: py
         pass
 
 
+SCHEMES = ": a scheduler's tcp:// or ws:// address, or local[:N]"
+"""What the refusal of an address whose scheme Dask cannot use here adds."""
+
+
 @pytest.mark.parametrize(
     ("address", "said"),
     [
         ("scheduler:8786", "expected a scheduler's address (tcp://host:8786) or local[:N]"),
         ("local:0", "expected local:N with N a number of worker processes, 1 or more"),
         ("local:x", "expected local:N with N a number of worker processes, 1 or more"),
+        # Issue 44 item 9: tls:// and ucx:// were exit 3 'internal error' (a TypeError inside Dask).
+        ("tls://127.0.0.1:8786", f"tls:// needs TLS certificates, which --dask does not take{SCHEMES}"),
+        ("wss://127.0.0.1:8786", f"wss:// needs TLS certificates, which --dask does not take{SCHEMES}"),
+        ("ucx://127.0.0.1:8786", f"unsupported scheme ucx://{SCHEMES}"),
+        ("inproc://127.0.0.1/1/2", f"unsupported scheme inproc://{SCHEMES}"),
     ],
 )
 def test_a_bad_address_is_a_usage_error(address: str, said: str) -> None:
@@ -128,24 +137,6 @@ def test_check_without_dask_does_not_import_it() -> None:
         timeout=60,
     )
     assert done.stdout.splitlines()[-1] == "[]"
-
-
-@pytest.mark.parametrize(
-    ("address", "said"),
-    [
-        ("tls://127.0.0.1:8786", "tls:// needs TLS certificates, which --dask does not take"),
-        ("wss://127.0.0.1:8786", "wss:// needs TLS certificates, which --dask does not take"),
-        ("ucx://127.0.0.1:8786", "unsupported scheme ucx://"),
-        ("inproc://127.0.0.1/1/2", "unsupported scheme inproc://"),
-    ],
-)
-def test_a_scheme_dask_cannot_use_here_is_a_usage_error(address: str, said: str) -> None:
-    """Issue 44 item 9: tls:// and ucx:// were exit 3 'internal error' (a TypeError inside Dask)."""
-    done = _run("check", "--dask", address, str(EXAMPLES / "nika-won.rgn"))
-    assert done.returncode == 2
-    assert done.stderr.decode() == (
-        f"referee: --dask {address}: {said}: a scheduler's tcp:// or ws:// address, or local[:N]\n"
-    )
 
 
 def test_a_peer_that_is_no_scheduler_is_one_line_naming_the_address() -> None:

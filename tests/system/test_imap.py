@@ -150,13 +150,19 @@ def test_a_poller_killed_mid_pass_and_run_again_loses_and_doubles_nothing(
 README = Path(__file__).resolve().parents[2] / "docs" / "guide" / "mail.md"  # the README's walk links it
 
 
+def _example_and_cron(page: Path, example: str, lost: str, flags: int = 0) -> tuple[str, str]:
+    """What the pattern EXAMPLE's group finds in the page, and the page's cron line (the
+    page LOST them if not)."""
+    text = page.read_text(encoding="utf-8")
+    found = re.search(example, text, flags)
+    cron = re.search(r"```\n\*/5 \* \* \* \* ([^\n]*)\n```", text)
+    assert found and cron, f"{page.relative_to(Path(__file__).resolve().parents[2])} lost {lost} or its cron line"
+    return found.group(1), cron.group(1)
+
+
 def _readme_lines() -> tuple[str, str]:
     """The mail walk's line that writes ~/.referee-env, and its cron line."""
-    text = README.read_text(encoding="utf-8")
-    env = re.search(r"\n(\(umask 077; printf [^\n]*)\n", text)
-    cron = re.search(r"```\n\*/5 \* \* \* \* ([^\n]*)\n```", text)
-    assert env and cron, "docs/guide/mail.md lost its IMAP set-up or its cron line"
-    return env.group(1), cron.group(1)
+    return _example_and_cron(README, r"\n(\(umask 077; printf [^\n]*)\n", "its IMAP set-up")
 
 
 @pytest.mark.needs_system
@@ -194,11 +200,8 @@ CONFIG_PAGE = Path(__file__).resolve().parents[2] / "docs" / "config.md"
 
 def _config_example() -> tuple[str, str]:
     """docs/config.md's config.toml for a provider's mailbox, and the cron line it shortens to."""
-    text = CONFIG_PAGE.read_text(encoding="utf-8")
-    file = re.search(r"<!-- config example:[^\n]*-->\n```toml\n(.*?)```", text, re.DOTALL)
-    cron = re.search(r"```\n\*/5 \* \* \* \* ([^\n]*)\n```", text)
-    assert file and cron, "docs/config.md lost its config.toml example or its cron line"
-    return file.group(1), cron.group(1)
+    example = r"<!-- config example:[^\n]*-->\n```toml\n(.*?)```"
+    return _example_and_cron(CONFIG_PAGE, example, "its config.toml example", re.DOTALL)
 
 
 @pytest.mark.needs_system

@@ -38,7 +38,7 @@ import pytest
 
 from referee import store
 from referee.live import play
-from tests.helpers.mail import free_port
+from tests.helpers.mail import free_port, plain_text
 
 README = Path(__file__).resolve().parents[2] / "docs" / "guide" / "mail.md"  # the README tour links it
 EXIM = "/usr/sbin/exim4"
@@ -216,14 +216,6 @@ def _wait_for(what: str, check: object, seconds: float = 60.0, log: object = Non
     raise AssertionError(f"waited {seconds:.0f} s for {what}{said}")
 
 
-def _text(message: EmailMessage) -> str:
-    body = message.get_body(("plain",))
-    assert body is not None
-    content = body.get_content()
-    assert isinstance(content, str)
-    return content
-
-
 def _interpreter_for_users(root: Path) -> Path:
     """A `referee` executable that the local users can run: this Python when they can enter
     its folders, else the system's Python of the same version with a copy of the referee
@@ -376,12 +368,12 @@ def test_players_mail_through_a_real_mta_to_the_readme_wiring_and_back(mta: Mta)
     for answer in mta.mailbox("bo"):
         assert answer["Subject"] == "Re: [g1] my move"
         assert answer["Auto-Submitted"] == "auto-replied"
-        text = _text(answer)
+        text = plain_text(answer)
         assert "Ann (Athens) played in game g1:" in text
         assert re.search(r"next: Bo \(Sparta\) to move \(token 1-[0-9a-f]{10}\)", text)
         assert "To play, answer" in text and "Token: 1-" in text  # Bo is to move
     for answer in mta.mailbox("ann"):
-        assert "Ann (Athens) played in game g1:" in _text(answer) and "Token:" not in _text(answer)
+        assert "Ann (Athens) played in game g1:" in plain_text(answer) and "Token:" not in plain_text(answer)
     assert {answer["From"].addresses[0].username for answer in mta.mailbox("bo")} == {
         mta.users["gm"],
         mta.users["gm2"],
@@ -409,8 +401,8 @@ def test_players_mail_through_a_real_mta_to_the_readme_wiring_and_back(mta: Mta)
     _wait_for("the deferred moves played", lambda: all("R: a4-S b4-S" in path.read_text() for path in games.values()))
     _wait_for("Ann told of Bo's moves", lambda: len(mta.mailbox("ann")) == 4)
     for answer in mta.mailbox("ann")[2:]:
-        assert "Bo (Sparta) played in game g1:" in _text(answer)
-        assert "next: Ann (Messene) to move" in _text(answer) and "Token: 2-" in _text(answer)
+        assert "Bo (Sparta) played in game g1:" in plain_text(answer)
+        assert "next: Ann (Messene) to move" in plain_text(answer) and "Token: 2-" in plain_text(answer)
     for gm in ("gm", "gm2"):
         log = mta.home(gm) / "games" / "mail.log"
         _wait_for(f"{gm}'s third log line", lambda log=log: len(log.read_text().splitlines()) == 3)

@@ -5,15 +5,13 @@ mail program would collect them."""
 
 from __future__ import annotations
 
-import io
 import random
-from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
 from referee.live import mail
 from referee.live.mail import game
-from tests.helpers.mail import GM, NIKA_PLAYERS, message, nika_game, outbox_messages, write_game
+from tests.helpers.mail import GM, NIKA_PLAYERS, answers_in_process, message, nika_game, plain_text, write_game
 from tests.helpers.process import run_referee
 
 EVERYONE = sorted(address.split("<")[1].rstrip(">") for address in NIKA_PLAYERS.values())
@@ -38,26 +36,14 @@ class Table:
 
     def send(self, sender: str, body: str, game_id: str = "g1") -> list[Told]:
         """One message in; the answers it caused, taken out of the outbox, told as one."""
-        handled = mail.run(io.BytesIO(message(sender, f"[{game_id}] my turn", body).as_bytes()), self.settings)
-        assert handled.exit_code == 0, handled.notes
-        answers = outbox_messages(self.outbox) if self.outbox.exists() else []
-        for path in self.outbox.glob("*.eml"):
-            path.unlink()
+        answers = answers_in_process(self.settings, message(sender, f"[{game_id}] my turn", body))
         if not answers:
             return []
-        texts = [_text(answer) for answer in answers]
+        texts = [plain_text(answer) for answer in answers]
         if len(answers) == 2:  # to the player to move, then to the others
             assert "To play, answer" in texts[0] and "To play, answer" not in texts[1]
         to = sorted(address.addr_spec for answer in answers for address in answer["To"].addresses)
         return [Told(to, texts[0])]
-
-
-def _text(answer: EmailMessage) -> str:
-    body = answer.get_body(("plain",))
-    assert body is not None
-    content = body.get_content()
-    assert isinstance(content, str)
-    return content
 
 
 def text(answer: Told) -> str:

@@ -16,11 +16,9 @@ from referee.live.mail import game, incoming
 from referee.live.mail.body import read_body
 from referee.live.mail.html import MAX_DEPTH, html_text
 from referee.live.mail.replies import Doubt
-from tests.helpers.mail import GM, message, nika_game, outbox_messages, run_mail
+from tests.helpers.mail import GM, message, nika_game, outbox_messages, plain_text, run_mail
+from tests.live.mail.client_replies import NEW, QUOTED, SAMPLES
 
-SAMPLES = Path(__file__).parent / "samples"
-NEW = "d1+d2+d3-W i3-E"
-QUOTED = "i1-E d1-E"
 CLIENTS = {
     "android_gmail_html.eml": "Gmail for Android: div.gmail_quote, gmail_attr, blockquote.gmail_quote",
     "outlook_desktop_html.eml": "Outlook desktop (Word HTML): a style sheet, the From:/Sent: block in a border-top div",
@@ -40,12 +38,17 @@ def _mail(folder: Path, data: bytes) -> str:
 
 
 def _answers(folder: Path) -> list[str]:
-    texts = []
-    for answer in outbox_messages(folder / "outbox"):
-        body = answer.get_body(("plain",))
-        assert body is not None
-        texts.append(str(body.get_content()))
-    return texts
+    return [plain_text(answer) for answer in outbox_messages(folder / "outbox")]
+
+
+def _unplayed(folder: Path, data: bytes) -> str:
+    """DATA mailed to a fresh game g1 in FOLDER, which it leaves as it was: the one answer."""
+    path = nika_game(folder)
+    before = path.read_text(encoding="utf-8")
+    _mail(folder, data)
+    assert path.read_text(encoding="utf-8") == before
+    [answer] = _answers(folder)
+    return answer
 
 
 def _logged(folder: Path) -> str:
@@ -111,12 +114,8 @@ def test_multipart_alternative_still_takes_the_plain_part(tmp_path: Path) -> Non
 def test_an_unclear_boundary_is_refused_showing_the_text_as_read(
     tmp_path: Path, name: str, line: str, doubt: str
 ) -> None:
-    path = nika_game(tmp_path)
-    before = path.read_text(encoding="utf-8")
-    _mail(tmp_path, (SAMPLES / name).read_bytes())
-    assert path.read_text(encoding="utf-8") == before
+    answer = _unplayed(tmp_path, (SAMPLES / name).read_bytes())
     assert _logged(tmp_path) == "refused"
-    [answer] = _answers(tmp_path)
     assert "was not played: nothing was written" in answer and "is unclear" in answer
     assert f'  "{line}"' in answer and doubt in answer
     assert f"  | {NEW}" in answer and f"  | {QUOTED}" in answer  # what was read, shown
@@ -173,21 +172,13 @@ def test_a_script_and_hidden_text_are_never_played(tmp_path: Path) -> None:
 
 
 def test_only_hidden_text_plays_nothing(tmp_path: Path) -> None:
-    path = nika_game(tmp_path)
-    before = path.read_text(encoding="utf-8")
-    _mail(tmp_path, _html(f"<div style=display:none>{NEW}</div><script>{NEW}</script>"))
-    assert path.read_text(encoding="utf-8") == before
-    [answer] = _answers(tmp_path)
+    answer = _unplayed(tmp_path, _html(f"<div style=display:none>{NEW}</div><script>{NEW}</script>"))
     assert "holds no moves" in answer
 
 
 def test_html_nested_past_the_bound_plays_nothing_nested_deeper(tmp_path: Path) -> None:
-    path = nika_game(tmp_path)
-    before = path.read_text(encoding="utf-8")
     deep = "<div>" * 150_000 + NEW + "</div>" * 10  # 750 KB of nesting, the move deepest
-    _mail(tmp_path, _html(deep))
-    assert path.read_text(encoding="utf-8") == before
-    [answer] = _answers(tmp_path)
+    answer = _unplayed(tmp_path, _html(deep))
     assert "holds no moves" in answer
 
 
@@ -204,20 +195,14 @@ def test_a_megabyte_of_tags_is_read_within_bounds(tmp_path: Path) -> None:
 
 
 def test_html_the_parser_gives_up_on_is_refused_showing_what_was_read(tmp_path: Path) -> None:
-    path = nika_game(tmp_path)
-    before = path.read_text(encoding="utf-8")
-    _mail(tmp_path, _html(f"<p>{NEW}</p><![foo[ x ]]><p>{QUOTED}</p>"))
-    assert path.read_text(encoding="utf-8") == before
-    [answer] = _answers(tmp_path)
+    answer = _unplayed(tmp_path, _html(f"<p>{NEW}</p><![foo[ x ]]><p>{QUOTED}</p>"))
     assert "could not be read to its end" in answer and f"  | {NEW}" in answer
 
 
 def test_a_message_with_no_text_part_at_all_is_asked_for_plain_text(tmp_path: Path) -> None:
-    nika_game(tmp_path)
     built = message("Ann <ann@example.org>", "Re: [g1]")
     built.set_content(b"\x89PNG....", maintype="image", subtype="png")
-    _mail(tmp_path, built.as_bytes())
-    [answer] = _answers(tmp_path)
+    answer = _unplayed(tmp_path, built.as_bytes())
     assert "holds no text" in answer and "plain text" in answer
 
 

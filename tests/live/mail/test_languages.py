@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.live.mail.players import hash_passphrase, load_langs, render_keys
-from tests.helpers.mail import GM, message, nika_game, outbox_messages, run_mail
+from tests.helpers.mail import GM, message, nika_game, outbox_messages, plain_text, run_mail
 from tests.helpers.process import run_referee
 
 ANN = "Ann <ann@example.org>"
@@ -30,8 +30,14 @@ def _mail(folder: Path, sender: str, body: str, token: str | None = None) -> lis
     address = re.search(r"<(.+)>", sender)
     assert address is not None
     lines = [f"Key: pass-{address.group(1)[:2]}"] + ([f"Token: {token}"] if token else []) + [body]
+    return _sent(folder, sender, "\n".join(lines) + "\n")
+
+
+def _sent(folder: Path, sender: str, text: str) -> list[EmailMessage]:
+    """A message of TEXT from SENDER through a real `referee mail receive`: the answers it
+    caused, taken out of the outbox."""
     done = run_mail(
-        message(sender, "[g1] move", "\n".join(lines) + "\n").as_bytes(),
+        message(sender, "[g1] move", text).as_bytes(),
         "receive",
         str(folder),
         "--outbox",
@@ -40,16 +46,7 @@ def _mail(folder: Path, sender: str, body: str, token: str | None = None) -> lis
         GM,
     )
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    found = outbox_messages(folder / "outbox")
-    for path in (folder / "outbox").glob("*.eml"):
-        path.unlink()
-    return found
-
-
-def _text(answer: EmailMessage) -> str:
-    body = answer.get_body(("plain",))
-    assert body is not None
-    return str(body.get_content())  # type: ignore[attr-defined]
+    return outbox_messages(folder / "outbox", take=True)
 
 
 def test_a_spanish_players_refusal_is_in_spanish_with_the_rule_message_and_the_notation_as_written(
@@ -57,7 +54,7 @@ def test_a_spanish_players_refusal_is_in_spanish_with_the_rule_message_and_the_n
 ) -> None:
     folder = _folder(tmp_path, {"ann@example.org": "es"})
     [answer] = _mail(folder, ANN, "d1+d2+d3-W d1-N", "0-b4be799d44")
-    text = _text(answer)
+    text = plain_text(answer)
     assert "Su envío a la partida g1 no se jugó: no se escribió nada." in text
     assert "  d1+d2+d3-W d1-N" in text  # what the player sent, as sent
     assert 'línea 1, col 12: turno 1 Atenas, acción 2 "d1-N": no hay ninguna pieza en d1' in text
@@ -70,7 +67,7 @@ def test_a_spanish_players_refusal_is_in_spanish_with_the_rule_message_and_the_n
 def test_one_move_is_told_to_each_player_in_their_language(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"ann@example.org": "es", "cy@example.org": "es"})
     answers = _mail(folder, ANN, "d1+d2+d3-W i3-E", "0-b4be799d44")
-    by_reader = {tuple(sorted(re.findall(r"<(.+?)>", str(answer["To"])))): _text(answer) for answer in answers}
+    by_reader = {tuple(sorted(re.findall(r"<(.+?)>", str(answer["To"])))): plain_text(answer) for answer in answers}
     assert set(by_reader) == {("bo@example.org",), ("ann@example.org", "cy@example.org"), ("di@example.org",)}
     spanish = by_reader[("ann@example.org", "cy@example.org")]
     assert "Ann (Atenas) jugó en la partida g1:" in spanish
@@ -85,29 +82,19 @@ def test_one_move_is_told_to_each_player_in_their_language(tmp_path: Path) -> No
 def test_a_wrong_side_and_the_board_request_in_spanish(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"bo@example.org": "es"})
     [refused] = _mail(folder, BO, "a4-S b4-S", "0-b4be799d44")
-    assert "le toca mover a Atenas, no a Esparta" in _text(refused)
+    assert "le toca mover a Atenas, no a Esparta" in plain_text(refused)
     [shown] = _mail(folder, BO, "mostrar")  # the request word in Spanish (no token needed)
-    text = _text(shown)
+    text = plain_text(shown)
     assert text.startswith("Partida g1:\n\ng1: en curso: mueve Atenas, ronda 1")
     assert "position: W:d1w" in text  # the board and its position, as the engine writes them
     [listed] = _mail(folder, BO, "jugadas")
-    assert _text(listed).startswith("Partida g1: mueve Atenas: 55 acciones legales\n\nd1-E, d1-W")
+    assert plain_text(listed).startswith("Partida g1: mueve Atenas: 55 acciones legales\n\nd1-E, d1-W")
 
 
 def test_not_accepted_is_said_in_spanish(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"ann@example.org": "es"})
-    done = run_mail(
-        message(ANN, "[g1] move", "Key: wrong\nd1-W\n").as_bytes(),
-        "receive",
-        str(folder),
-        "--outbox",
-        str(folder / "outbox"),
-        "--from",
-        GM,
-    )
-    assert done.returncode == 0
-    [answer] = outbox_messages(folder / "outbox")
-    assert "no fue aceptado: la contraseña no es la de este jugador." in _text(answer)
+    [answer] = _sent(folder, ANN, "Key: wrong\nd1-W\n")
+    assert "no fue aceptado: la contraseña no es la de este jugador." in plain_text(answer)
 
 
 def test_adding_a_players_key_keeps_every_addresss_language(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ alone, and a refused queue is filed as refused with nothing stored."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,36 +16,31 @@ ANN, BO = "ann@example.org", "bo@example.org"
 QUEUE = "if R: f3(N) then B: a4(NE)\nif R: f3(E) then B: a4(E)\n"
 
 
-def _game(folder: Path) -> Path:
-    return write_game(folder, "g1", "pikemen", {"Red": ANN, "Blue": BO}, '[GameId "g1"]')
-
-
-def _imap(games: Path, server: Dovecot, smtp: SmtpServer) -> subprocess.CompletedProcess[str]:
+def _one_pass(
+    games: Path, server: Dovecot, smtp: SmtpServer, *mails: tuple[str, str, str]
+) -> tuple[Path, list[tuple[tuple[str, ...], str]]]:
+    """A fresh game g1 in GAMES, MAILS (sender, subject, body) put in the mailbox and read in
+    one pass of `referee mail imap`: the game's file, and each answer the SMTP server got
+    (its recipients, its text)."""
+    path = write_game(games, "g1", "pikemen", {"Red": ANN, "Blue": BO}, '[GameId "g1"]')
+    smtp.take()
+    server.append(*(message(sender, subject, body).as_bytes() for sender, subject, body in mails))
     done = run_mail(b"", "imap", str(games), server.url(), "--from", GM, "--smtp", smtp.address, env=server.env)
     assert "Traceback" not in done.stderr
     assert done.returncode == 0, done.stderr
-    return done
-
-
-def _told(smtp: SmtpServer) -> list[tuple[tuple[str, ...], str]]:
-    return [(tuple(sorted(received.recipients)), received.text) for received in smtp.take()]
+    return path, [(tuple(sorted(received.recipients)), received.text) for received in smtp.take()]
 
 
 @pytest.mark.needs_system
 def test_a_queue_and_the_move_it_answers_in_one_pass_play_the_reply(
     tmp_path: Path, dovecot: Dovecot, smtp: SmtpServer
 ) -> None:
-    path = _game(tmp_path)
-    smtp.take()
-    dovecot.append(
-        message(f"Bo <{BO}>", "[g1] my replies", QUEUE).as_bytes(),
-        message(f"Ann <{ANN}>", "[g1] my move", "f3(N)\n").as_bytes(),
+    path, told = _one_pass(
+        tmp_path, dovecot, smtp, (f"Bo <{BO}>", "[g1] my replies", QUEUE), (f"Ann <{ANN}>", "[g1] my move", "f3(N)\n")
     )
-    _imap(tmp_path, dovecot, smtp)
     text = path.read_text(encoding="utf-8")
     assert "{[%queued Blue sha256:" in text and "{[%by-queue Blue]}" in text
     assert text.index("%queued Blue") < text.index("f3(N)") < text.index("a4(NE)")
-    told = _told(smtp)
     committed = [to for to, body in told if "Blue has queued replies; commitment sha256:" in body]
     assert committed and all(to == (ANN, BO) for to in committed)
     assert not any("a4(E)" in body for to, body in told)  # the untriggered line stays secret
@@ -62,15 +56,14 @@ def test_a_queue_and_the_move_it_answers_in_one_pass_play_the_reply(
 def test_a_queue_shown_by_imap_goes_to_its_sender_and_a_refused_one_is_filed_as_refused(
     tmp_path: Path, dovecot: Dovecot, smtp: SmtpServer
 ) -> None:
-    path = _game(tmp_path)
-    smtp.take()
-    dovecot.append(
-        message(f"Bo <{BO}>", "[g1] replies", QUEUE).as_bytes(),
-        message(f"Bo <{BO}>", "[g1] show me", "queue\n").as_bytes(),
-        message(f"Ann <{ANN}>", "[g1] mine", "if R: f3(N) then B: a4(NE)\n").as_bytes(),  # Red is to move
+    path, told = _one_pass(
+        tmp_path,
+        dovecot,
+        smtp,
+        (f"Bo <{BO}>", "[g1] replies", QUEUE),
+        (f"Bo <{BO}>", "[g1] show me", "queue\n"),
+        (f"Ann <{ANN}>", "[g1] mine", "if R: f3(N) then B: a4(NE)\n"),  # Red is to move
     )
-    _imap(tmp_path, dovecot, smtp)
-    told = _told(smtp)
     shown = [(to, body) for to, body in told if "if R: f3(E) then B: a4(E)" in body]
     assert [to for to, _ in shown] == [(BO,)]
     refused = [(to, body) for to, body in told if "was not stored" in body]

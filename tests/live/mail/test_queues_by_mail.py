@@ -5,13 +5,11 @@ announced to every player as "(queued)", and a spent queue is told to its side a
 
 from __future__ import annotations
 
-import io
 import json
-from email.message import EmailMessage
 from pathlib import Path
 
 from referee.live import mail
-from tests.helpers.mail import GM, message, outbox_messages, write_game
+from tests.helpers.mail import GM, answers_in_process, message, plain_text, recipients, write_game
 
 ANN, BO = "ann@example.org", "bo@example.org"
 
@@ -24,21 +22,8 @@ class Table:
         self.outbox = folder / "outbox"
 
     def send(self, sender: str, body: str, message_id: str | None = None) -> list[tuple[list[str], str]]:
-        sent = message(sender, "[g1] my turn", body, message_id=message_id)
-        handled = mail.run(io.BytesIO(sent.as_bytes()), self.settings)
-        assert handled.exit_code == 0, handled.notes
-        answers = outbox_messages(self.outbox) if self.outbox.exists() else []
-        for path in self.outbox.glob("*.eml"):
-            path.unlink()
-        return [(sorted(a.addr_spec for a in answer["To"].addresses), _text(answer)) for answer in answers]
-
-
-def _text(answer: EmailMessage) -> str:
-    body = answer.get_body(("plain",))
-    assert body is not None
-    content = body.get_content()
-    assert isinstance(content, str)
-    return content
+        answers = answers_in_process(self.settings, message(sender, "[g1] my turn", body, message_id=message_id))
+        return [(sorted(recipients(answer)), plain_text(answer)) for answer in answers]
 
 
 def test_a_queue_by_mail_is_committed_to_everyone_played_as_queued_and_shown_to_its_sender_only(

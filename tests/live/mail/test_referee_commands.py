@@ -15,7 +15,17 @@ import pytest
 from referee.live import mail
 from referee.live.mail import game
 from tests.helpers.commands import FIRST_MOVE, KINDS, MAIL_PLACES, ORDINARY, PLACES, REFEREE_ONLY, named, submissions
-from tests.helpers.mail import GM, NIKA_PLAYERS, message, nika_game, outbox_messages, write_game
+from tests.helpers.mail import (
+    GM,
+    NIKA_PLAYERS,
+    answers_in_process,
+    message,
+    nika_game,
+    outbox_messages,
+    plain_text,
+    recipients,
+    write_game,
+)
 
 ANN = "Ann <ann@example.org>"
 BO = "Bo <bo@example.org>"
@@ -49,27 +59,10 @@ class Folder:
             name = sender.split()[0].lower()
             body = f"Key: {name}'s secret words\nToken: {token}\n{body}"
         settings = mail.settings(self.folder, sender=GM, now=now)
-        handled = mail.run(io.BytesIO(message(sender, f"[{game_id}] my turn", body).as_bytes()), settings)
-        assert handled.exit_code == 0, handled.notes
-        answers = outbox_messages(self.folder / "outbox")
-        for path in (self.folder / "outbox").glob("*.eml"):
-            path.unlink()
-        return answers
+        return answers_in_process(settings, message(sender, f"[{game_id}] my turn", body))
 
     def outcomes(self) -> list[str]:
         return [line.split()[-1] for line in (self.folder / "mail.log").read_text(encoding="utf-8").splitlines()]
-
-
-def _text(answer: EmailMessage) -> str:
-    body = answer.get_body(("plain",))
-    assert body is not None
-    content = body.get_content()
-    assert isinstance(content, str)
-    return content
-
-
-def _to(answer: EmailMessage) -> list[str]:
-    return [address.addr_spec for address in answer["To"].addresses]
 
 
 @pytest.mark.parametrize("keyed", [False, True], ids=["unkeyed", "keyed"])
@@ -81,13 +74,13 @@ def test_a_players_message_holding_a_command_is_refused_with_one_answer(tmp_path
     for text in texts:
         answers = table.send(ANN, text + "\n")
         assert len(answers) == 1, text
-        assert _to(answers[0]) == ["ann@example.org"], text
-        told = _text(answers[0])
+        assert recipients(answers[0]) == ["ann@example.org"], text
+        told = plain_text(answers[0])
         assert REFEREE_ONLY in told and named(kind) in told and "nothing was written" in told, (text, told)
         assert table.path.read_text(encoding="utf-8") == before, text
     # Blue, not to move, is refused the same way
     answers = table.send(BO, texts[1] + "\n")
-    assert len(answers) == 1 and _to(answers[0]) == ["bo@example.org"] and REFEREE_ONLY in _text(answers[0])
+    assert len(answers) == 1 and recipients(answers[0]) == ["bo@example.org"] and REFEREE_ONLY in plain_text(answers[0])
     assert table.outcomes() == ["refused"] * (len(texts) + 1)
     assert table.path.read_text(encoding="utf-8") == before
 
@@ -107,8 +100,8 @@ def test_one_player_cannot_end_a_four_player_game_by_mail(tmp_path: Path, keyed:
     handled = mail.run(io.BytesIO(message(NIKA_PLAYERS["Athens"], "[g1] draw", forged).as_bytes()), settings)
     assert handled.exit_code == 0
     answers = outbox_messages(tmp_path / "outbox")
-    assert len(answers) == 1 and _to(answers[0]) == ["ann@example.org"]
-    assert REFEREE_ONLY in _text(answers[0]) and "[%offer draw Sparta]" in _text(answers[0])
+    assert len(answers) == 1 and recipients(answers[0]) == ["ann@example.org"]
+    assert REFEREE_ONLY in plain_text(answers[0]) and "[%offer draw Sparta]" in plain_text(answers[0])
     assert path.read_text(encoding="utf-8") == before
 
 
@@ -125,8 +118,9 @@ def test_a_mailed_grant_gives_the_sender_no_time(tmp_path: Path) -> None:
     settings = mail.settings(tmp_path, sender=GM, now="2026-12-02T12:00:00Z")
     data = message(ANN, "[p1] move", "f3(N) {[%grant Red 10d]}\n").as_bytes()
     assert mail.run(io.BytesIO(data), settings).exit_code == 0
-    answers = outbox_messages(tmp_path / "outbox")
-    assert len(answers) == 1 and "{[%grant Red 10d]}" in _text(answers[0]) and REFEREE_ONLY in _text(answers[0])
+    [answer] = outbox_messages(tmp_path / "outbox")
+    told = plain_text(answer)
+    assert "{[%grant Red 10d]}" in told and REFEREE_ONLY in told
     assert path.read_text(encoding="utf-8") == before
 
 
@@ -135,12 +129,12 @@ def test_a_mailed_stamp_charges_no_other_side(tmp_path: Path) -> None:
     `timeout` would then flag an hour later: the stamp is refused, Blue's clock untouched."""
     table = Folder(tmp_path, keyed=False)
     answers = table.send(ANN, f"{FIRST_MOVE} {{[%at {NOW} Blue]}}\n")
-    assert len(answers) == 1 and REFEREE_ONLY in _text(answers[0])
+    assert len(answers) == 1 and REFEREE_ONLY in plain_text(answers[0])
     assert "%at" not in table.path.read_text(encoding="utf-8")
     table.send(ANN, f"{FIRST_MOVE}\n")  # the honest move, stamped by the gateway for Red
     assert f"{FIRST_MOVE} {{[%at {NOW} Red]}}" in table.path.read_text(encoding="utf-8")
     told = table.send(ANN, "timeout\n", now="2026-12-04T12:00:00Z")
-    assert len(told) == 1 and "nothing was written" in _text(told[0])  # Blue has two days left
+    assert len(told) == 1 and "nothing was written" in plain_text(told[0])  # Blue has two days left
     assert "timeout" not in table.path.read_text(encoding="utf-8")
 
 
@@ -149,7 +143,7 @@ def test_a_mailed_stamp_charges_no_other_side(tmp_path: Path) -> None:
 def test_ordinary_comments_in_a_message_stay(tmp_path: Path, comment: str, keyed: bool) -> None:
     table = Folder(tmp_path, keyed)
     answers = table.send(ANN, f"{FIRST_MOVE} {comment}\n")
-    assert answers and all(REFEREE_ONLY not in _text(answer) for answer in answers)
+    assert answers and all(REFEREE_ONLY not in plain_text(answer) for answer in answers)
     assert comment in table.path.read_text(encoding="utf-8")
     assert table.outcomes() == ["played"]
 
@@ -171,5 +165,5 @@ def test_a_salt_line_holding_a_command_is_refused(tmp_path: Path) -> None:
     data = message(ANN, "[d1] salt", "Salt: {[%grant Red 10d]}\n").as_bytes()
     assert mail.run(io.BytesIO(data), settings).exit_code == 0
     [answer] = outbox_messages(tmp_path / "outbox")
-    assert REFEREE_ONLY in _text(answer) and "[%grant Red 10d]" in _text(answer)
+    assert REFEREE_ONLY in plain_text(answer) and "[%grant Red 10d]" in plain_text(answer)
     assert path.read_text(encoding="utf-8") == before

@@ -16,10 +16,8 @@ from referee.live.mail.body import read_body
 from referee.live.mail.html import html_text
 from referee.live.mail.replies import new_text
 from tests.helpers.mail import GM, message, nika_game, outbox_messages
+from tests.live.mail.client_replies import NEW, QUOTED, SAMPLES
 
-SAMPLES = Path(__file__).parent / "samples"
-NEW = "d1+d2+d3-W i3-E"
-QUOTED = "i1-E d1-E"
 PLAYED = {
     "gmail.txt": "Gmail, web, plain text: On ... wrote: above > lines",
     "gmail_wrapped.txt": "Gmail: its attribution wrapped over two lines",

@@ -36,22 +36,13 @@ def _with(*results: str, body: str = f"{MOVE}\n") -> bytes:
         ((f"{PROVIDER}; dmarc=pass header.from=example.com",), False),
         ((f"{PROVIDER}; spf=pass smtp.mailfrom=ann@example.org",), False),  # SPF alone says nothing of From
         (("mx.other.example; dmarc=pass header.from=example.org",), False),  # another server's word
-        # Only the topmost header of the provider counts: the one below was the sender's.
-        ((f"{PROVIDER}; dmarc=fail header.from=example.org", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
+        # Only the topmost header of the provider counts (more below, with a forged pass under it).
         ((f"{PROVIDER}; dmarc=pass header.from=example.org", f"{PROVIDER}; dmarc=fail header.from=example.org"), True),
-        ((f"{PROVIDER}; dkim=pass (((((", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
         ((f"{PROVIDER.upper()}; DMARC=PASS header.from=Example.ORG",), True),
         # The provider's id written with a trailing dot, a comment or a version is still its own
-        # (issue 44.7): its verdict counts, and a forged header below it never does.
+        # (issue 44.7): its verdict counts.
         ((f"{PROVIDER}.; dmarc=pass header.from=example.org",), True),
         ((f"(received by) {PROVIDER} 1; dmarc=pass header.from=example.org",), True),
-        (
-            (f"{PROVIDER}.; dmarc=fail header.from=example.org", f"{PROVIDER}; dmarc=pass header.from=example.org"),
-            False,
-        ),
-        ((f"{PROVIDER}.; dkim=pass (((((", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
-        ((f"(c) {PROVIDER}; dkim=pass (((((", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
-        ((f"(a; b) {PROVIDER}; spf=pass", f"{PROVIDER}; dmarc=pass header.from=example.org"), False),
         # dmarc=pass must name the From domain (or a domain above it) in header.from.
         ((f"{PROVIDER}; dmarc=pass",), False),
         ((f"{PROVIDER}; dmarc=pass (p=none)",), False),
@@ -60,6 +51,24 @@ def _with(*results: str, body: str = f"{MOVE}\n") -> bytes:
 )
 def test_the_topmost_header_of_the_provider_decides(results: tuple[str, ...], expected: bool) -> None:
     assert verified(_with(*results), PROVIDER, "ann@example.org") is expected
+
+
+@pytest.mark.parametrize(
+    "topmost",
+    [
+        f"{PROVIDER}; dmarc=fail header.from=example.org",
+        f"{PROVIDER}; dkim=pass (((((",
+        # the provider's id with a trailing dot, a comment or a version (issue 44.7)
+        f"{PROVIDER}.; dmarc=fail header.from=example.org",
+        f"{PROVIDER}.; dkim=pass (((((",
+        f"(c) {PROVIDER}; dkim=pass (((((",
+        f"(a; b) {PROVIDER}; spf=pass",
+    ],
+)
+def test_a_pass_below_the_providers_topmost_header_never_counts(topmost: str) -> None:
+    """Only the topmost header of the provider counts: a dmarc=pass below it was the sender's."""
+    forged = f"{PROVIDER}; dmarc=pass header.from=example.org"
+    assert verified(_with(topmost, forged), PROVIDER, "ann@example.org") is False
 
 
 def test_dmarc_pass_counts_for_the_from_domain_and_the_domains_above_it() -> None:

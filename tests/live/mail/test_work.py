@@ -81,15 +81,23 @@ def _counted(monkeypatch: pytest.MonkeyPatch, name: str = "g1.rgn") -> Counter[s
     return calls
 
 
+def _by_mail(folder: Path, text: str, sender: str, body: str, subject: str = "[g1] move", **settings: Any) -> Path:
+    """The game g1 of FOLDER written as TEXT, then SENDER's message of BODY through the
+    gateway in this process (`mail.settings` with SETTINGS), which takes it: the game's file."""
+    game_file = folder / "g1.rgn"
+    game_file.write_text(text)
+    message = f"From: {sender}\nTo: ref@example.org\nSubject: {subject}\nMessage-ID: <m1@x>\n\n{body}\n"
+    handled = mail.run(io.BytesIO(message.encode()), mail.settings(folder, sender="ref@example.org", **settings))
+    assert handled.exit_code == 0, handled.notes
+    return game_file
+
+
 def test_an_accepted_move_by_mail_reads_and_replays_the_game_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game_file = tmp_path / "g1.rgn"
-    game_file.write_text(NUMICA + "R: SSSSOOOO\n")
     calls = _counted(monkeypatch)
-    message = b"From: bo@example.org\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <a1@x>\n\nSOSOSOSO\n"
-    handled = mail.run(io.BytesIO(message), mail.settings(tmp_path, sender="ref@example.org"))
-    assert handled.exit_code == 0 and "B: SOSOSOSO" in game_file.read_text()
+    game_file = _by_mail(tmp_path, NUMICA + "R: SSSSOOOO\n", "bo@example.org", "SOSOSOSO")
+    assert "B: SOSOSOSO" in game_file.read_text()
     answers = sorted((tmp_path / "outbox").glob("*.eml"))
     assert len(answers) == 2 and all("image/svg+xml" in path.read_text() for path in answers)
     assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
@@ -108,14 +116,11 @@ def test_an_accepted_move_in_a_timed_game_by_mail_reads_and_replays_the_game_onc
     """A league's game: a clock, stamps on every submission, players known by address.
     The clock walk goes on from the game's replay with the submission (not a second
     replay of the game and the submission together)."""
-    game_file = tmp_path / "g1.rgn"
-    game_file.write_text(LEAGUE + "R: SSSSOOOO {[%at 2026-12-02T12:00:00Z Red]}\n")
     calls = _counted(monkeypatch)
-    message = b"From: bo@example.org\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <a1@x>\n\nSOSOSOSO\n"
-    now = "2026-12-04T18:00:00Z"
-    handled = mail.run(io.BytesIO(message), mail.settings(tmp_path, sender="ref@example.org", now=now))
+    record = LEAGUE + "R: SSSSOOOO {[%at 2026-12-02T12:00:00Z Red]}\n"
+    game_file = _by_mail(tmp_path, record, "bo@example.org", "SOSOSOSO", now="2026-12-04T18:00:00Z")
     text = game_file.read_text()
-    assert handled.exit_code == 0 and "B: SOSOSOSO {[%at 2026-12-04T18:00:00Z Blue]}" in text, text
+    assert "B: SOSOSOSO {[%at 2026-12-04T18:00:00Z Blue]}" in text, text
     assert calls["reads"] <= 1 and calls["replays"] <= 1 and calls["writes"] <= 2, dict(calls)
     assert calls["continued"] == 1 and calls["file reads"] == 2, dict(calls)
     # Both answers say the clock a whole replay gives (TIME.md §6: Blue's 3d less 2d 6h, plus 1d).
@@ -147,12 +152,8 @@ def test_show_and_moves_by_mail_read_and_replay_the_game_once(
     """`show` and `moves` by mail answer from the gateway's one replay of the game (they
     read and replayed it a second time through `referee.judge.session`), with
     the board and the legal actions `referee show` and `referee moves` give."""
-    game_file = tmp_path / "g1.rgn"
-    game_file.write_text(NUMICA + "R: SSSSOOOO\n")
     calls = _counted(monkeypatch)
-    message = f"From: bo@example.org\nTo: ref@example.org\nSubject: [g1]\nMessage-ID: <s1@x>\n\n{asked}\n"
-    handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org"))
-    assert handled.exit_code == 0
+    game_file = _by_mail(tmp_path, NUMICA + "R: SSSSOOOO\n", "bo@example.org", asked, subject="[g1]")
     assert calls["reads"] == 1 and calls["replays"] == 1 and calls["file reads"] == 1, dict(calls)
     assert calls["writes"] <= 1, dict(calls)  # the token's canonical text, written once
     monkeypatch.undo()
@@ -207,13 +208,8 @@ PLAYERS = '[Red "Ann <ann@example.org>"]\n[Blue "Bo <bo@example.org>"]\n'
 
 
 def _battle_by_mail(tmp_path: Path, head: str, moves: str, turn: str, keys: Path | None) -> Path:
-    game_file = tmp_path / "g1.rgn"
-    game_file.write_text(f"{head}\n{PLAYERS}\n{moves}")
     sender = "ann@example.org" if turn.startswith("R") else "bo@example.org"
-    message = f"From: {sender}\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <b1@x>\n\n{turn}\n"
-    handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org", keys=keys))
-    assert handled.exit_code == 0
-    return game_file
+    return _by_mail(tmp_path, f"{head}\n{PLAYERS}\n{moves}", sender, turn, keys=keys)
 
 
 def test_a_battle_by_mail_whose_die_the_referee_draws_replays_the_game_once(
@@ -290,11 +286,7 @@ def test_a_timeout_claimed_by_play_replays_the_game_once(tmp_path: Path, monkeyp
 
 
 def _mailed(tmp_path: Path, text: str, sender: str, moves: str) -> Path:
-    game_file = tmp_path / "g1.rgn"
-    game_file.write_text(text)
-    message = f"From: {sender}\nTo: ref@example.org\nSubject: [g1] move\nMessage-ID: <c1@x>\n\n{moves}\n"
-    handled = mail.run(io.BytesIO(message.encode()), mail.settings(tmp_path, sender="ref@example.org"))
-    assert handled.exit_code == 0
+    game_file = _by_mail(tmp_path, text, sender, moves)
     answers = sorted((tmp_path / "outbox").glob("*.eml"))
     assert answers and all("image/svg+xml" in path.read_text() for path in answers)
     return game_file

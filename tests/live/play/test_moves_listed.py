@@ -91,25 +91,29 @@ def test_every_action_moves_lists_is_accepted_by_play(tmp_path: Path) -> None:
     assert all(count > 0 for count in tried.values()), tried
 
 
+def _listed(game_file: Path, text: str) -> session.Listed:
+    """What `referee moves` lists for the record TEXT, written to GAME_FILE."""
+    game_file.write_text(text, encoding="utf-8")
+    listed = session.moves(str(game_file), 1)
+    assert isinstance(listed, session.Listed), text
+    return listed
+
+
 def test_a_replacement_step_is_listed_with_its_label_beside_the_ordinary_turn(tmp_path: Path) -> None:
     game_file = tmp_path / "game.rgn"
-    game_file.write_text(
-        '[Game "nieuchess"]\n[Seed "s1"]\n[Position "R:a1,m22 B:m15,x30 to:B"]\n\n1. B: x30-x29\n', encoding="utf-8"
+    listed = _listed(
+        game_file, '[Game "nieuchess"]\n[Seed "s1"]\n[Position "R:a1,m22 B:m15,x30 to:B"]\n\n1. B: x30-x29\n'
     )
-    listed = session.moves(str(game_file), 1)
-    assert isinstance(listed, session.Listed)
     assert listed.actions[:2] == ["R+: g4", "R+: s4"]
     assert "a1-b1" in listed.actions  # the step is optional: the ordinary turn is open too
     assert submit(game_file, "R+: g4", dry_run=True).exit_code == 0
 
 
 def test_an_open_empty_step_lists_its_placements_with_the_step_label(tmp_path: Path) -> None:
-    game_file = tmp_path / "game.rgn"
-    game_file.write_text(
-        '[Game "nieuchess"]\n[Seed "s1"]\n[Position "R:a1 B:m15,x30 to:B"]\n\n1. B: x30-x29\nB+:\n', encoding="utf-8"
+    listed = _listed(
+        tmp_path / "game.rgn",
+        '[Game "nieuchess"]\n[Seed "s1"]\n[Position "R:a1 B:m15,x30 to:B"]\n\n1. B: x30-x29\nB+:\n',
     )
-    listed = session.moves(str(game_file), 1)
-    assert isinstance(listed, session.Listed)
     assert listed.actions == ["B+: g33", "B+: s33"]
 
 
@@ -125,10 +129,7 @@ def test_an_open_empty_step_lists_its_placements_with_the_step_label(tmp_path: P
     ],
 )
 def test_a_secret_game_lists_no_roll(tmp_path: Path, ending: str, expected: list[str]) -> None:
-    game_file = tmp_path / "game.rgn"
-    game_file.write_text(POSITION.format(seed=SECRET) + ending, encoding="utf-8")
-    listed = session.moves(str(game_file), 1)
-    assert isinstance(listed, session.Listed)
+    listed = _listed(tmp_path / "game.rgn", POSITION.format(seed=SECRET) + ending)
     assert [action for action in listed.actions if BATTLE.search(action) or action.startswith("(")] == expected
     assert not any("#" in action for action in listed.actions)
 

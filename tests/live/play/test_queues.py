@@ -311,6 +311,22 @@ def test_at_the_end_every_committed_queue_is_revealed_in_commitment_order_and_ch
     assert verdict["queues"] == {"Red": {"queued": 2, "revealed": 2, "verified": True}}
 
 
+def _illegal_at_a_brace(tmp_path: Path, old: str, new: str) -> str:
+    """The finished game's record with its first OLD written NEW: `check` finds it illegal at
+    the brace of a comment. The error's message."""
+    path, _ = _finished(tmp_path)
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    verdict = check_json(path)
+    assert verdict["status"] == "illegal", verdict
+    error = verdict["error"]
+    assert isinstance(error, dict)
+    line = path.read_text().splitlines()[error["line"] - 1]
+    assert line[error["column"] - 1] == "{"
+    return str(error["message"])
+
+
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
@@ -318,21 +334,15 @@ def test_at_the_end_every_committed_queue_is_revealed_in_commitment_order_and_ch
         ("{[%revealed Red ", "{[%revealed Red 0", "does not match the commitment"),
         ("2. R: f3(E)", "2. R: f3(S)", "Red's reply f3(S) at line"),
         ("{[%queued Red sha256:", "{[%queued Red sha256:0", "does not match the commitment"),
+        # a reveal or a commitment with its side changed
+        ("{[%revealed Red ", "{[%revealed Blue ", "Blue's reveal at line 10 has no commitment"),
+        ("{[%queued Red sha256:", "{[%queued Blue sha256:", "Red's reveal at line 10 does not match the commitment"),
     ],
 )
 def test_check_finds_a_tampered_reveal_or_reply_at_the_brace_of_its_comment(
     tmp_path: Path, old: str, new: str, message: str
 ) -> None:
-    path, _ = _finished(tmp_path)
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
-    verdict = check_json(path)
-    assert verdict["status"] == "illegal"
-    error = verdict["error"]
-    assert isinstance(error, dict) and message in error["message"]
-    line = path.read_text().splitlines()[error["line"] - 1]
-    assert line[error["column"] - 1] == "{"
+    assert message in _illegal_at_a_brace(tmp_path, old, new)
 
 
 def test_a_commitment_never_revealed_after_the_end_is_illegal(tmp_path: Path) -> None:
@@ -409,24 +419,3 @@ def test_in_a_timed_game_a_queued_reply_is_stamped_at_the_instant_of_the_move_it
     ), words
     verdict = check_json(path)
     assert verdict["status"] == "ongoing" and verdict["to_move"] == "Blue"
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "message"),
-    [
-        ("{[%revealed Red ", "{[%revealed Blue ", "Blue's reveal at line 10 has no commitment"),
-        ("{[%queued Red sha256:", "{[%queued Blue sha256:", "Red's reveal at line 10 does not match the commitment"),
-    ],
-)
-def test_a_reveal_or_commitment_with_the_side_changed_is_illegal_at_its_brace(
-    tmp_path: Path, old: str, new: str, message: str
-) -> None:
-    path, _ = _finished(tmp_path)
-    text = path.read_text()
-    path.write_text(text.replace(old, new, 1))
-    verdict = check_json(path)
-    assert verdict["status"] == "illegal", verdict
-    error = verdict["error"]
-    assert isinstance(error, dict) and message in error["message"]
-    line = path.read_text().splitlines()[error["line"] - 1]
-    assert line[error["column"] - 1] == "{"
