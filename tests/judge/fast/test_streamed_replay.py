@@ -182,15 +182,14 @@ read), a clock value after a `Result` naming no side and before it, timeouts wit
 comments between them and their stamp, a stamp before the previous one."""
 
 
-@pytest.mark.parametrize("ending", TIMED_ENDINGS)
-def test_the_streamed_commands_agree_on_timed_records(
-    ending: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert_same(pikemen_clocked(40, ending), tmp_path, monkeypatch)
+TIMED_RECORDS = [pytest.param(pikemen_clocked(40, ending), id=ending) for ending in TIMED_ENDINGS] + [
+    pytest.param(data, id=str(number)) for number, data in enumerate(CLOCK_VALUES)
+]
+"""A timed record of 40 turns with each of the `TIMED_ENDINGS`, then the `CLOCK_VALUES`."""
 
 
-@pytest.mark.parametrize("data", CLOCK_VALUES, ids=range(len(CLOCK_VALUES)))
-def test_the_streamed_commands_agree_on_clock_values(
+@pytest.mark.parametrize("data", TIMED_RECORDS)
+def test_the_streamed_commands_agree_on_timed_records_and_clock_values(
     data: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert_same(data, tmp_path, monkeypatch)
