@@ -25,7 +25,7 @@ from referee.pictures import picture_commands
 from tests.helpers.big import pikemen_clocked
 from tests.helpers.fuzzing import corpus, mutate
 from tests.helpers.sweep import cases, spread
-from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, playout
+from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, over_playouts, playout
 
 
 def _replayed(name: str) -> tuple[list[str], str]:
@@ -94,7 +94,7 @@ def assert_same(data: bytes, folder: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert streamed == full, data.decode("utf-8", "replace")
 
 
-@pytest.mark.parametrize(("game", "players", "index"), PLAYOUT_KEYS, ids=lambda value: str(value)[:12])
+@over_playouts
 def test_the_streamed_commands_agree_on_random_playouts(
     game: str, players: int | None, index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
