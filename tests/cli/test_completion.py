@@ -110,14 +110,21 @@ def _need(shell: str) -> str:
     return found
 
 
+def _valid_script(shell: str, folder: Path) -> tuple[str, Path]:
+    """The installed `shell` (the test skipped without it) and its completion script in
+    `folder`, which the shell reads without a syntax error (`-n`)."""
+    found = _need(shell)
+    script = _script(shell, folder)
+    syntax = subprocess.run([found, "-n", str(script)], capture_output=True, text=True, check=False)
+    assert syntax.returncode == 0, syntax.stderr
+    return found, script
+
+
 def test_zsh_script_is_valid_and_completes_a_command_and_an_option(
     tmp_path: Path, trap: tuple[dict[str, str], Path]
 ) -> None:
-    zsh = _need("zsh")
+    zsh, script = _valid_script("zsh", tmp_path)
     env, mark = trap
-    script = _script("zsh", tmp_path)
-    syntax = subprocess.run([zsh, "-n", str(script)], capture_output=True, text=True, check=False)
-    assert syntax.returncode == 0, syntax.stderr
     # compadd and _files are the completion system's; here they print what they were given
     stubs = 'compdef() { :; }; compadd() { print -r -- "$@"; }; _files() { print -r -- _files "$@"; }'
 
@@ -136,11 +143,8 @@ def test_zsh_script_is_valid_and_completes_a_command_and_an_option(
 def test_fish_script_is_valid_and_completes_a_command_and_an_option(
     tmp_path: Path, trap: tuple[dict[str, str], Path]
 ) -> None:
-    fish = _need("fish")
+    fish, script = _valid_script("fish", tmp_path)
     env, mark = trap
-    script = _script("fish", tmp_path)
-    syntax = subprocess.run([fish, "-n", str(script)], capture_output=True, text=True, check=False)
-    assert syntax.returncode == 0, syntax.stderr
 
     def complete(line: str) -> list[str]:
         command = f"source {script}; complete -C '{line}'"

@@ -18,6 +18,30 @@ ILLEGAL = '[Game "numica"]\n[Seed "cli"]\n\nR: SSOOSOSO\nB: OSOSOSOS\n1. R: a1-h
 MALFORMED = '[Game "numica"]\n[Seed "cli"]\n\nR: SSOOSOSO\nQ: OSOSOSOS\n'
 WRONG_CLAIM = '[Game "numica"]\n[Seed "cli"]\n[Result "Blue"]\n\nR: SSOOSOSO\nB: resign\n'
 
+# The fields of a JSON verdict, in order (NOTATION.md §8).
+JSON_FIELDS = [
+    "source",
+    "record",
+    "game",
+    "status",
+    "winners",
+    "draw",
+    "reason",
+    "turns",
+    "to_move",
+    "round",
+    "claimed",
+    "result_matches",
+    "pending",
+    "rolls_as_given",
+    "clock",
+    "error",
+    "message",
+    "token",
+    "suggestions",
+    "offset",
+]
+
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, str]:
@@ -53,20 +77,7 @@ def test_json_verdict_fields(files: dict[str, str]) -> None:
     result = invoke("check", "--json", files["illegal"], files["malformed"], files["ongoing"])
     illegal, malformed, ongoing = (json.loads(line) for line in result.output.splitlines())
     for verdict in (illegal, malformed, ongoing):
-        assert {
-            "source",
-            "record",
-            "game",
-            "status",
-            "winners",
-            "draw",
-            "reason",
-            "turns",
-            "to_move",
-            "claimed",
-            "result_matches",
-            "error",
-        } <= set(verdict)
+        assert list(verdict) == JSON_FIELDS
     assert illegal["error"] | {"message": None} == {
         "line": 6,
         "column": 7,
@@ -239,32 +250,10 @@ def test_json_check_of_every_conformance_and_example_record_is_unchanged_by_rend
         str(path) for path in EXAMPLES.rglob("*.rgn")
     )
     assert names, "no conformance records beside the repository"
-    keys = [
-        "source",
-        "record",
-        "game",
-        "status",
-        "winners",
-        "draw",
-        "reason",
-        "turns",
-        "to_move",
-        "round",
-        "claimed",
-        "result_matches",
-        "pending",
-        "rolls_as_given",
-        "clock",
-        "error",
-        "message",
-        "token",
-        "suggestions",
-        "offset",
-    ]
     for item in session.check(names):
         assert isinstance(item, Verdict)
         fields = json.loads(verdict_words.verdict_json(item))
-        assert list(fields) == keys
+        assert list(fields) == JSON_FIELDS
         assert fields["message"] == verdict_words.describe(item)
         if item.status in ("illegal", "malformed"):
             assert fields["turns"] is None and fields["to_move"] is None and fields["error"] is not None

@@ -53,6 +53,15 @@ def illegal(game: NieuchessState, text: str, fragment: str, last: bool = False) 
     assert game.position() == before, "a refused action leaves the state unchanged"
 
 
+def first_moves(position: str, legal: list[str], refused: dict[str, str]) -> None:
+    """Each of `legal` played, and each of `refused` refused with its words (`illegal`), as the
+    first action of the first turn of a fresh state of `position`."""
+    for text in legal:
+        act(state(position), text)
+    for text, words in refused.items():
+        illegal(state(position), text, words)
+
+
 # -- the map and the table ------------------------------------------------------
 
 
@@ -192,13 +201,18 @@ def test_moves_up_to_five_steps() -> None:
 
 
 def test_through_friendly_pawns_never_onto_them_nor_into_enemies() -> None:
-    act(state("R:e8,f8,a1 B:y36"), "e8-f8-g8")
-    illegal(state("R:e8,f8,a1 B:y36"), "e8-f8", "held by Red's own pawn")
-    illegal(state("R:e8,a1 B:f8,y36"), "e8-f8-g8", "held by a Blue pawn")
-    illegal(state("R:e8,a1 B:y36"), "e8-e10-e11", "not neighbours")
-    illegal(state("R:e8,a1 B:y36"), "e8-m40", "m40 is off the map")
-    illegal(state("R:e8,a1 B:y36"), "e8-e8", "another hex")
-    illegal(state("R:e8,a1 B:y36"), "f8-g8", "f8 is empty")
+    first_moves("R:e8,f8,a1 B:y36", ["e8-f8-g8"], {"e8-f8": "held by Red's own pawn"})
+    first_moves("R:e8,a1 B:f8,y36", [], {"e8-f8-g8": "held by a Blue pawn"})
+    first_moves(
+        "R:e8,a1 B:y36",
+        [],
+        {
+            "e8-e10-e11": "not neighbours",
+            "e8-m40": "m40 is off the map",
+            "e8-e8": "another hex",
+            "f8-g8": "f8 is empty",
+        },
+    )
 
 
 def test_zone_of_control_stops_a_move() -> None:
@@ -213,27 +227,29 @@ def test_a_controlled_hex_held_by_a_friend_cannot_be_entered() -> None:
 
 
 def test_withdrawal_from_a_controlled_hex() -> None:
-    act(state("R:g8,a1 B:h8,y36"), "g8-f8-e8")
-    act(state("R:g8,a1 B:h8,y36"), "g8-h9")
-    illegal(state("R:g8,a1 B:h8,y36"), "g8-h9-h10", "must stop on h9")
+    first_moves("R:g8,a1 B:h8,y36", ["g8-f8-e8", "g8-h9"], {"g8-h9-h10": "must stop on h9"})
 
 
 def test_hot_line_ride_is_not_counted() -> None:
-    act(state("R:m10,a1 B:y36"), "m10-m30")
-    act(state("R:k10,a1 B:y36"), "k10-l10-m10-m11-m12-m13-m14-m15-m16-m17")
-    act(state("R:k10,a1 B:y36"), "k10-m25")
+    first_moves("R:m10,a1 B:y36", ["m10-m30"], {})
+    first_moves("R:k10,a1 B:y36", ["k10-l10-m10-m11-m12-m13-m14-m15-m16-m17", "k10-m25"], {})
 
 
 def test_a_ride_is_stopped_by_a_pawn() -> None:
-    illegal(state("R:m10,m15,a1 B:y36"), "m10-m20", "no legal path")
-    illegal(state("R:m10,m15,a1 B:y36"), "m10-m11-m12-m13-m14-m15-m16-m17-m18", "blocked by the pawn on m15")
-    illegal(state("R:m10,a1 B:m15,y36"), "m10-m11-m12-m13-m14-m15-m16-m17-m18", "must stop on m14")
+    first_moves(
+        "R:m10,m15,a1 B:y36",
+        [],
+        {"m10-m20": "no legal path", "m10-m11-m12-m13-m14-m15-m16-m17-m18": "blocked by the pawn on m15"},
+    )
+    first_moves("R:m10,a1 B:m15,y36", [], {"m10-m11-m12-m13-m14-m15-m16-m17-m18": "must stop on m14"})
 
 
 def test_a_ride_is_stopped_by_control() -> None:
-    act(state("R:m10,a1 B:n16,y36"), "m10-m16")
-    illegal(state("R:m10,a1 B:n16,y36"), "m10-m17", "no legal path")
-    illegal(state("R:m10,a1 B:n16,y36"), "m10-m11-m12-m13-m14-m15-m16-m17", "must stop on m16")
+    first_moves(
+        "R:m10,a1 B:n16,y36",
+        ["m10-m16"],
+        {"m10-m17": "no legal path", "m10-m11-m12-m13-m14-m15-m16-m17": "must stop on m16"},
+    )
 
 
 def test_no_leaving_the_line_after_riding() -> None:

@@ -61,6 +61,15 @@ def test_setups_place_the_back_rows_then_red_moves() -> None:
     assert (v.status, v.to_move, v.round, v.turns) == ("ongoing", "Red", 1, 2)
 
 
+def first_moves(start: str, legal: list[str], refused: dict[str, str]) -> None:
+    """Red's first turn from the position `start`, `1. R: ` and then each of `legal` (the game
+    goes on) and each of `refused` (illegal, with its words in the error)."""
+    for move in legal:
+        assert verdict(f"1. R: {move}", start).status == "ongoing", move
+    for move, words in refused.items():
+        illegal(verdict(f"1. R: {move}", start), words)
+
+
 @pytest.mark.parametrize("setup", ["SSSOOOOO", "SSOOSOS", "SSOOSOSOS"])
 def test_a_setup_needs_four_square_and_four_round_pieces(setup: str) -> None:
     illegal(verdict(f"R: {setup}"), "4 square (S) and 4 round (O)")
@@ -74,34 +83,27 @@ def test_a_setup_turn_carries_no_round_number() -> None:
 
 def test_number_tiles_move_exactly_that_far_jumping_over_pieces() -> None:
     start = position({"a1": "3"}, "a1S*,a2O*", "h8S*", "R")
-    assert verdict("1. R: a1-a4", start).status == "ongoing"
-    assert verdict("1. R: a1-d4", start).status == "ongoing"
-    illegal(verdict("1. R: a1-a3", start), "a piece on a 3 tile moves exactly 3 squares")
+    first_moves(start, ["a1-a4", "a1-d4"], {"a1-a3": "a piece on a 3 tile moves exactly 3 squares"})
 
 
 def test_knight_tiles() -> None:
     start = position({"d4": "K"}, "d4S*", "h8S*")
-    assert verdict("1. R: d4-e6", start).status == "ongoing"
-    illegal(verdict("1. R: d4-d6", start), "moves like a knight")
+    first_moves(start, ["d4-e6"], {"d4-d6": "moves like a knight"})
 
 
 def test_rook_tiles_slide_but_not_through_pieces() -> None:
     start = position({"a1": "R"}, "a1S*,a3O*", "h8S*")
-    assert verdict("1. R: a1-h1", start).status == "ongoing"
-    illegal(verdict("1. R: a1-a5", start), "moves like a rook, not through pieces")
+    first_moves(start, ["a1-h1"], {"a1-a5": "moves like a rook, not through pieces"})
 
 
 def test_bishop_tiles() -> None:
     start = position({"c1": "B"}, "c1S*", "h8S*,e3O*")
-    assert verdict("1. R: c1xe3", start).status == "ongoing"
-    illegal(verdict("1. R: c1-c4", start), "moves like a bishop")
-    illegal(verdict("1. R: c1-f4", start), "moves like a bishop")
+    first_moves(start, ["c1xe3"], {"c1-c4": "moves like a bishop", "c1-f4": "moves like a bishop"})
 
 
 def test_x_tiles_go_to_any_empty_square_and_never_capture() -> None:
     start = position({"b2": "X"}, "b2S*", "h8S*,g7O*")
-    assert verdict("1. R: b2-g2", start).status == "ongoing"
-    illegal(verdict("1. R: b2xg7", start), "moves only to an empty square")
+    first_moves(start, ["b2-g2"], {"b2xg7": "moves only to an empty square"})
 
 
 def test_never_onto_ones_own_piece() -> None:
@@ -111,9 +113,7 @@ def test_never_onto_ones_own_piece() -> None:
 
 def test_the_x_marker_must_match_the_target() -> None:
     start = position({"a1": "1", "c1": "1"}, "a1S*,c1O*", "a2O*,h8S*")
-    assert verdict("1. R: a1xa2", start).status == "ongoing"
-    illegal(verdict("1. R: a1-a2", start), "write a1xa2")
-    illegal(verdict("1. R: c1xc2", start), "c2 is empty: write c1-c2")
+    first_moves(start, ["a1xa2"], {"a1-a2": "write a1xa2", "c1xc2": "c2 is empty: write c1-c2"})
 
 
 def test_first_move_capture_rule() -> None:

@@ -44,6 +44,15 @@ def illegal(v: Verdict, words: str) -> None:
     assert v.error is not None and words in v.error.message, v.error
 
 
+def first_moves(start: str, players: int, legal: list[str], refused: dict[str, str]) -> None:
+    """Red's first turn from the position `start`, `1. R: ` and then each of `legal` (the game
+    goes on) and each of `refused` (illegal, with its words in the error)."""
+    for move in legal:
+        assert verdict(f"1. R: {move}", players, start).status == "ongoing", move
+    for move, words in refused.items():
+        illegal(verdict(f"1. R: {move}", players, start), words)
+
+
 def malformed(v: Verdict, words: str) -> None:
     assert v.status == "malformed", v
     assert v.error is not None and words in v.error.message, v.error
@@ -223,14 +232,12 @@ def test_a_charge_must_move_at_least_one_square() -> None:
 
 def test_a_charge_cannot_jump_over_a_piece() -> None:
     start = position(2, Red="a1LN,a3SU", Blue="h8LU")
-    assert verdict("1. R: a1-a2", 2, start).status == "ongoing"
-    illegal(verdict("1. R: a1-a5", 2, start), "blocked by Red's upright small piece on a3")
+    first_moves(start, 2, ["a1-a2"], {"a1-a5": "blocked by Red's upright small piece on a3"})
 
 
 def test_a_charge_ends_on_the_first_piece_in_its_path() -> None:
     start = position(2, Red="a1LN", Blue="a3SN,a5SN,h8LU")
-    assert verdict("1. R: a1xa3", 2, start).status == "ongoing"
-    illegal(verdict("1. R: a1xa5", 2, start), "blocked by Blue's small piece facing N on a3")
+    first_moves(start, 2, ["a1xa3"], {"a1xa5": "blocked by Blue's small piece facing N on a3"})
 
 
 @pytest.mark.parametrize("square", ["z9", "i1", "a9", "a10"])
@@ -264,30 +271,29 @@ def test_any_piece_not_upright_can_be_taken_even_by_a_smaller_one(players: int) 
 def test_an_upright_piece_falls_only_to_a_strictly_larger_one(players: int) -> None:
     victim = SIDES[players][1]
     start = position(players, Red="a1MN,b1SN", **{victim: "a5SU,b5SU,h8LU"})
-    assert verdict("1. R: a1xa5", players, start).status == "ongoing"
-    illegal(verdict("1. R: b1xb5", players, start), "an upright piece can only be captured by a larger one")
+    first_moves(start, players, ["a1xa5"], {"b1xb5": "an upright piece can only be captured by a larger one"})
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_large_upright_piece_can_never_be_captured(players: int) -> None:
     victim = SIDES[players][1]
     start = position(players, Red="a1LN,b1LN", **{victim: "a5LU,b5LW,h8SU"})
-    assert verdict("1. R: b1xb5", players, start).status == "ongoing"
-    illegal(verdict("1. R: a1xa5", players, start), "a large upright piece can never be captured")
+    first_moves(start, players, ["b1xb5"], {"a1xa5": "a large upright piece can never be captured"})
 
 
 def test_one_cannot_take_ones_own_piece() -> None:
     start = position(2, Red="a1LN,a5SN", Blue="h8LU")
-    illegal(verdict("1. R: a1xa5", 2, start), "held by Red's own piece")
-    illegal(verdict("1. R: a1-a5", 2, start), "held by Red's own piece")
+    first_moves(start, 2, [], {"a1xa5": "held by Red's own piece", "a1-a5": "held by Red's own piece"})
 
 
 def test_x_is_written_exactly_when_the_move_captures() -> None:
     start = position(2, Red="a1LN", Blue="a5SE,h8LU")
-    assert verdict("1. R: a1xa5", 2, start).status == "ongoing"
-    assert verdict("1. R: a1-a4", 2, start).status == "ongoing"
-    illegal(verdict("1. R: a1-a5", 2, start), "a capture is written a1xa5")
-    illegal(verdict("1. R: a1xa4", 2, start), "a4 is empty, so nothing is captured")
+    first_moves(
+        start,
+        2,
+        ["a1xa5", "a1-a4"],
+        {"a1-a5": "a capture is written a1xa5", "a1xa4": "a4 is empty, so nothing is captured"},
+    )
 
 
 # -- facings ---------------------------------------------------------------------------
@@ -295,12 +301,16 @@ def test_x_is_written_exactly_when_the_move_captures() -> None:
 
 def test_a_written_facing_must_differ_from_the_old_one() -> None:
     start = position(2, Red="a1LN,c1MU", Blue="h8LU")
-    assert verdict("1. R: a1-a3(NE)", 2, start).status == "ongoing"
-    assert verdict("1. R: a1-a3", 2, start).status == "ongoing"
-    illegal(verdict("1. R: a1-a3(N)", 2, start), "already faces N: a written facing must differ")
-    assert verdict("1. R: c1(NW)", 2, start).status == "ongoing"
-    illegal(verdict("1. R: c1(U)", 2, start), "already stands upright (U)")
-    illegal(verdict("1. R: a1(N)", 2, start), "already faces N")
+    first_moves(
+        start,
+        2,
+        ["a1-a3(NE)", "a1-a3", "c1(NW)"],
+        {
+            "a1-a3(N)": "already faces N: a written facing must differ",
+            "c1(U)": "already stands upright (U)",
+            "a1(N)": "already faces N",
+        },
+    )
 
 
 def test_a_charge_without_a_facing_keeps_the_old_one() -> None:
@@ -338,8 +348,7 @@ def test_a_target_that_is_no_number_of_points_is_malformed(target: str) -> None:
 
 def test_an_action_after_the_end_is_illegal() -> None:
     start = position(2, score="Red=11", Red="a1LN", Blue="a5MN,h8LU")
-    illegal(verdict("1. R: a1xa5 B: h8(S)", 2, start), "the game ended at turn 1")
-    illegal(verdict("1. R: a1xa5 h8(S)", 2, start), "the game ended at turn 1")
+    first_moves(start, 2, [], {"a1xa5 B: h8(S)": "the game ended at turn 1", "a1xa5 h8(S)": "the game ended at turn 1"})
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

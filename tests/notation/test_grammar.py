@@ -81,37 +81,26 @@ def test_unclosed_comment_is_reported_at_its_brace_and_the_next_record_is_read()
 
 
 @pytest.mark.parametrize(
-    ("movetext", "line", "column", "words"),
+    ("text", "line", "column", "words"),
     [
-        ("R: SSOOSOSO\nRd: OSOSOSOS", 4, 1, 'expected a side label such as "R:"'),
-        ("R: SSOOSOSO\nB: c3c4", 4, 4, "expected an action such as \"a1-c3\", found 'c3c4'"),
-        ("SSOOSOSO", 3, 1, "expected a side label"),
-        ("R: SSOOSOSO draw a1-a2", 3, 18, "expected a side label"),
-        ("1. 2. R: SSOOSOSO", 3, 4, "expected a side label"),
-        ("R: SSOOSOSO 3.", 3, 15, "expected a side label"),
-        ("R: ! SSOOSOSO", 3, 4, "a glyph must follow an action"),
-        ("R: a1-a2}", 3, 9, "or an action, found '}'"),
-        ("R: a1-a2 b1b9}", 3, 10, "found 'b1b9'"),
+        (HEAD + "R: SSOOSOSO\nRd: OSOSOSOS", 4, 1, 'expected a side label such as "R:"'),
+        (HEAD + "R: SSOOSOSO\nB: c3c4", 4, 4, "expected an action such as \"a1-c3\", found 'c3c4'"),
+        (HEAD + "SSOOSOSO", 3, 1, "expected a side label"),
+        (HEAD + "R: SSOOSOSO draw a1-a2", 3, 18, "expected a side label"),
+        (HEAD + "1. 2. R: SSOOSOSO", 3, 4, "expected a side label"),
+        (HEAD + "R: SSOOSOSO 3.", 3, 15, "expected a side label"),
+        (HEAD + "R: ! SSOOSOSO", 3, 4, "a glyph must follow an action"),
+        (HEAD + "R: a1-a2}", 3, 9, "or an action, found '}'"),
+        (HEAD + "R: a1-a2 b1b9}", 3, 10, "found 'b1b9'"),
+        ('[Game "numica"]\n[Event "a\\nb"]\n', 2, 8, "quoted tag value"),
+        ('[Game "numica"]\n[Event "open\n', 2, 8, "quoted tag value"),
+        ('[Game "numica"]\n[Event]\n', 2, 7, "quoted tag value"),
+        ('[Game "numica"]\n[Seed "a"]\n[Seed "b"]\n', 3, 1, "the tag Seed appears twice"),
+        ('[Game "chess"]\n', 1, 7, 'unknown game "chess"'),
     ],
 )
-def test_syntax_errors_say_where_and_what_was_expected(movetext: str, line: int, column: int, words: str) -> None:
-    got_line, got_column, message = error_of(HEAD + movetext)
-    assert (got_line, got_column) == (line, column), message
-    assert words in message
-
-
-@pytest.mark.parametrize(
-    ("tags", "line", "column", "words"),
-    [
-        ('[Game "numica"]\n[Event "a\\nb"]', 2, 8, "quoted tag value"),
-        ('[Game "numica"]\n[Event "open', 2, 8, "quoted tag value"),
-        ('[Game "numica"]\n[Event]', 2, 7, "quoted tag value"),
-        ('[Game "numica"]\n[Seed "a"]\n[Seed "b"]', 3, 1, "the tag Seed appears twice"),
-        ('[Game "chess"]', 1, 7, 'unknown game "chess"'),
-    ],
-)
-def test_tag_errors(tags: str, line: int, column: int, words: str) -> None:
-    got_line, got_column, message = error_of(tags + "\n")
+def test_syntax_and_tag_errors_say_where_and_what_was_expected(text: str, line: int, column: int, words: str) -> None:
+    got_line, got_column, message = error_of(text)
     assert (got_line, got_column) == (line, column), message
     assert words in message
 

@@ -25,7 +25,7 @@ from tests.helpers.big import pikemen, pikemen_clocked
 from tests.helpers.fuzzing import corpus, mutate
 from tests.helpers.sweep import spread
 from tests.helpers.timed import timed
-from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, playout
+from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, over_playouts, playout
 from tests.judge.fast.test_streamed_replay import CLOCK_VALUES, TIMED_ENDINGS
 
 NOTES = ("a note", "<b>&amp;</b> </script>", "line\u2028break\u2029", "  spaced  ", "é ✓ 𝄞", "")
@@ -88,7 +88,7 @@ def block(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> in
     return int(request.param)
 
 
-@pytest.mark.parametrize(("game", "players", "index"), PLAYOUT_KEYS, ids=lambda value: str(value)[:12])
+@over_playouts
 def test_the_streamed_page_is_the_page_on_playouts_with_and_without_comments(
     game: str, players: int | None, index: int, block: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

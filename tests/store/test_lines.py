@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,39 @@ def _whole_json_lines(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in data.splitlines()]  # every line whole: no fragment, no glued line
 
 
+def _withdraw_args(folder: Path) -> list[str]:
+    return _args(WITHDRAW, folder)
+
+
+def _cut_in_each_write(
+    scratch: Path,
+    base: Path,
+    args: Callable[[Path], list[str]],
+    stdin: bytes,
+    kind: str,
+    log: str,
+    codes: tuple[int, ...],
+) -> Iterator[tuple[Path, str, faults.Ran]]:
+    """The command `args(folder)` run once, counting its writes, on `scratch / "clean"` (a copy
+    of `base`), one of its writes to `log`; then once for every write, on a fresh copy of `base`,
+    with that write cut short by `kind`. Yields each copy, the words naming the cut, and the cut
+    run, its exit status checked (killed, or one of `codes`); the copy is removed after."""
+    clean = scratch / "clean"
+    shutil.copytree(base, clean, symlinks=True)
+    trace = faults.run(args(clean), stdin, faults.Counting())
+    assert trace.code == 0, trace.err
+    writes = _writes(trace)
+    assert any(log in trace.trace[number - 1] for number in writes)
+    for k in writes:
+        work = scratch / f"{kind}-{k}"
+        shutil.copytree(base, work, symlinks=True)
+        where = f"{kind} in write {k} ({trace.trace[k - 1]})"
+        cut = faults.run(args(work), stdin, faults.Short(k, kind))
+        assert cut.code in ((faults.KILLED,) if kind == "kill" else codes), f"{where}: {cut.code} {cut.err}"
+        yield work, where, cut
+        shutil.rmtree(work)
+
+
 def _mails(folder: Path) -> int:
     return len(list((folder / "outbox").glob("*.eml")))
 
@@ -47,17 +81,7 @@ def _mails(folder: Path) -> int:
 def test_a_withdraw_cut_short_in_any_write_is_logged_once_and_mailed_once(scratch: Path, kind: str) -> None:
     base, clean = scratch / "base", scratch / "clean"
     paired(base, 4)
-    shutil.copytree(base, clean, symlinks=True)
-    trace = faults.run(_args(WITHDRAW, clean), ops=faults.Counting())
-    assert trace.code == 0, trace.err
-    writes = _writes(trace)
-    assert any("league.log" in trace.trace[number - 1] for number in writes)
-    for k in writes:
-        work = scratch / f"{kind}-{k}"
-        shutil.copytree(base, work, symlinks=True)
-        where = f"{kind} in write {k} ({trace.trace[k - 1]})"
-        cut = faults.run(_args(WITHDRAW, work), ops=faults.Short(k, kind))
-        assert cut.code in ((faults.KILLED,) if kind == "kill" else (0, 2)), f"{where}: {cut.code} {cut.err}"
+    for work, where, cut in _cut_in_each_write(scratch, base, _withdraw_args, b"", kind, "league.log", (0, 2)):
         assert "Traceback" not in cut.err, where
         status = faults.run(["league", "status", str(work)])  # the next run, whichever it is
         assert status.code == 0, f"{where}: {status.err}"
@@ -69,7 +93,6 @@ def test_a_withdraw_cut_short_in_any_write_is_logged_once_and_mailed_once(scratc
         assert _mails(work) == _mails(clean), f"{where}: mailed {_mails(work)} times, not {_mails(clean)}"
         assert faults.snapshot(work) == faults.snapshot(clean), where
         assert faults.journals(work) == [], where
-        shutil.rmtree(work)
 
 
 @pytest.mark.parametrize("kind", ["enospc", "kill"])
@@ -78,17 +101,7 @@ def test_a_move_by_mail_cut_short_in_any_write_leaves_five_field_lines(scratch: 
     base, clean = scratch / "base", scratch / "clean"
     base.mkdir()
     mail.setup(base)
-    shutil.copytree(base, clean, symlinks=True)
-    trace = faults.run(mail.args(clean), mail.stdin, faults.Counting())
-    assert trace.code == 0, trace.err
-    writes = _writes(trace)
-    assert any("mail.log" in trace.trace[number - 1] for number in writes)
-    for k in writes:
-        work = scratch / f"{kind}-{k}"
-        shutil.copytree(base, work, symlinks=True)
-        where = f"{kind} in write {k} ({trace.trace[k - 1]})"
-        cut = faults.run(mail.args(work), mail.stdin, faults.Short(k, kind))
-        assert cut.code in ((faults.KILLED,) if kind == "kill" else (0, 75)), f"{where}: {cut.code} {cut.err}"
+    for work, where, _cut in _cut_in_each_write(scratch, base, mail.args, mail.stdin, kind, "mail.log", (0, 75)):
         again = faults.run(mail.args(work), mail.stdin)  # the mail system delivers it again
         assert again.code == 0, f"{where}: {again.err}"
         log = (work / "mail.log").read_bytes()
@@ -96,7 +109,6 @@ def test_a_move_by_mail_cut_short_in_any_write_leaves_five_field_lines(scratch: 
         assert all(len(line.split(b" ")) == 5 for line in log.splitlines()), f"{where}: {log!r}"
         assert state(work, mail) == state(clean, mail), where
         assert faults.journals(work) == [], where
-        shutil.rmtree(work)
 
 
 def test_a_log_file_cut_short_by_a_kill_is_whole_again_at_the_next_message(scratch: Path) -> None:

@@ -162,6 +162,19 @@ def _inside_points(record: Record, rng: random.Random, count: int) -> list[tuple
     return sorted(rng.sample(points, min(len(points), count)))
 
 
+def _continued_inside(record: Record, rng: random.Random, count: int) -> Iterator[tuple[int, int, Replay]]:
+    """The record cut at `count` places inside turns (`_inside_points`), each cut replayed and
+    continued by the whole record: the place and the continued replay, wherever `continued`
+    gives one (where it declines, the cut record must be no ongoing game)."""
+    for at, within in _inside_points(record, rng, count):
+        before = adjudicate(_cut_inside(record, at, within), "g.rgn", keep_steps=True)
+        found = continued(before, record, "g.rgn")
+        if found is None:
+            assert before.verdict.status != "ongoing", (at, within)
+            continue
+        yield at, within, found
+
+
 @pytest.mark.parametrize(("game", "players", "seed"), _cases())
 def test_a_turn_continued_from_inside_is_the_replay_of_the_whole_record(
     game: str, players: int | None, seed: str
@@ -173,12 +186,7 @@ def test_a_turn_continued_from_inside_is_the_replay_of_the_whole_record(
     record = _read(play(game, players, seed, max_turns=rng.choice([6, 20, 60])).text)
     expected = _value(adjudicate(record, "g.rgn", keep_steps=True))
     used = 0
-    for at, within in _inside_points(record, rng, 12):
-        before = adjudicate(_cut_inside(record, at, within), "g.rgn", keep_steps=True)
-        found = continued(before, record, "g.rgn")
-        if found is None:
-            assert before.verdict.status != "ongoing", (at, within)
-            continue
+    for at, within, found in _continued_inside(record, rng, 12):
         used += 1
         assert _value(found) == expected, (at, within)
         assert found.steps and all(
@@ -456,12 +464,7 @@ def test_a_timed_record_continued_is_the_replay_of_the_whole_record(game: str, p
         assert again is not None and _value(again) == expected, at
     # Split inside a turn (before its stamp, between a battle and its stamp, ...): the
     # open turn continued, or its last action written again when something is awaited.
-    for at, within in _inside_points(record, rng, 8):
-        before = adjudicate(_cut_inside(record, at, within), "g.rgn", keep_steps=True)
-        found = continued(before, record, "g.rgn")
-        if found is None:
-            assert before.verdict.status != "ongoing", (at, within)
-            continue
+    for at, within, found in _continued_inside(record, rng, 8):
         used += 1
         assert _value(found) == expected, (at, within)
     # A chain: the record continued in three parts gives the same value.

@@ -25,7 +25,7 @@ from referee.pictures import picture_commands
 from tests.helpers.big import pikemen_clocked
 from tests.helpers.fuzzing import corpus, mutate
 from tests.helpers.sweep import cases, spread
-from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, playout
+from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, over_playouts, playout
 
 
 def _replayed(name: str) -> tuple[list[str], str]:
@@ -94,7 +94,7 @@ def assert_same(data: bytes, folder: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert streamed == full, data.decode("utf-8", "replace")
 
 
-@pytest.mark.parametrize(("game", "players", "index"), PLAYOUT_KEYS, ids=lambda value: str(value)[:12])
+@over_playouts
 def test_the_streamed_commands_agree_on_random_playouts(
     game: str, players: int | None, index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -182,15 +182,14 @@ read), a clock value after a `Result` naming no side and before it, timeouts wit
 comments between them and their stamp, a stamp before the previous one."""
 
 
-@pytest.mark.parametrize("ending", TIMED_ENDINGS)
-def test_the_streamed_commands_agree_on_timed_records(
-    ending: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert_same(pikemen_clocked(40, ending), tmp_path, monkeypatch)
+TIMED_RECORDS = [pytest.param(pikemen_clocked(40, ending), id=ending) for ending in TIMED_ENDINGS] + [
+    pytest.param(data, id=str(number)) for number, data in enumerate(CLOCK_VALUES)
+]
+"""A timed record of 40 turns with each of the `TIMED_ENDINGS`, then the `CLOCK_VALUES`."""
 
 
-@pytest.mark.parametrize("data", CLOCK_VALUES, ids=range(len(CLOCK_VALUES)))
-def test_the_streamed_commands_agree_on_clock_values(
+@pytest.mark.parametrize("data", TIMED_RECORDS)
+def test_the_streamed_commands_agree_on_timed_records_and_clock_values(
     data: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert_same(data, tmp_path, monkeypatch)

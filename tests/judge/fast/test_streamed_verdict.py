@@ -19,9 +19,9 @@ from referee.judge.fast.streamed_verdict import lean_verdict
 from referee.judge.sources.record_sources import Read
 from referee.notation.reader import read_raw
 from referee.notation.record_splitter import RawRecord, split
-from tests.helpers.fuzzing import corpus, mutate
+from tests.helpers.fuzzing import mutate
 from tests.helpers.sweep import cases
-from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, playout
+from tests.judge.fast.test_fused_check import PLAYOUT_KEYS, _mutated, conformance_judged, over_playouts, playout
 
 
 def full(raw: RawRecord, number: int, annotate: bool) -> Verdict:
@@ -43,7 +43,7 @@ def assert_same(data: bytes) -> int:
     return lean
 
 
-@pytest.mark.parametrize(("game", "players", "index"), PLAYOUT_KEYS, ids=lambda value: str(value)[:12])
+@over_playouts
 def test_the_lean_path_judges_random_playouts_as_the_full_path(game: str, players: int | None, index: int) -> None:
     data = playout(game, players, index)
     assert assert_same(data) == 2
@@ -53,12 +53,8 @@ def test_the_lean_path_judges_random_playouts_as_the_full_path(game: str, player
 
 
 def test_the_lean_path_agrees_on_every_conformance_record() -> None:
-    judged = total = 0
-    for records in corpus().values():
-        for record in records:
-            total += 2
-            judged += assert_same(record)
-    assert judged > total * 3 // 4
+    judged, total = conformance_judged(assert_same)
+    assert judged > 2 * total * 3 // 4  # of two paths a record
 
 
 @settings(max_examples=cases(150, 30), deadline=None)
