@@ -7,7 +7,7 @@ from referee.games.api import SetupError, Start
 from referee.games.engine_base import Engine
 from referee.games.nika.actions import DIALECT, Pass, PhalanxMove, Rally, Rotate, Step
 from referee.games.nika.board import CITIES, LETTERS
-from referee.games.nika.state import (
+from referee.games.nika.squares import (
     CITY,
     CLOSED,
     FACING,
@@ -19,9 +19,9 @@ from referee.games.nika.state import (
     START,
     STEP,
     VICTORY_SQUARES,
-    NikaState,
     code,
 )
+from referee.games.nika.state import NikaState
 from referee.games.registry import NIKA
 from referee.notation.dialect import Dialect
 

@@ -8,92 +8,41 @@ city` is the cheap hashable key of a position for the repetition draw.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from functools import lru_cache
 
 from referee.games.api import Event, EventKind, GameState, IllegalActionError, Reason
 from referee.games.nika.actions import PASS, NikaAction, Pass, PhalanxMove, Rally, Rotate, Step, StepTo
-from referee.games.nika.board import BOARD, CITIES, DELTAS, FACINGS, LETTERS
+from referee.games.nika.board import BOARD, CITIES, FACINGS, LETTERS
+from referee.games.nika.squares import (
+    ACTIONS_PER_TURN,
+    CITY,
+    CITY_BYTE,
+    CLOSED,
+    CODE,
+    FACING,
+    FACING_OF,
+    INDEX,
+    NAMES,
+    PIECES_PER_CITY,
+    RALLY_SQUARES,
+    STEP,
+    TEAM,
+    TEAMS,
+    VICTORY,
+    WIDTH,
+    connected,
+    joined,
+    line_name,
+    no_square,
+    off_board_reason,
+    off_board_run,
+)
 from referee.games.registry import NIKA
 from referee.games.values import phrase
-
-PIECES_PER_CITY = 6
-ACTIONS_PER_TURN = 2
-START = "W:d1w,i1e,d2w,i2e,d3w,i3e R:a4s,b4s,c4s,a7n,b7n,c7n B:d8w,i8e,d9w,i9e,d10w,i10e K:j4s,k4s,l4s,j7n,k7n,l7n to:W"
-
-WIDTH = BOARD.width
-NAMES = BOARD.names
-INDEX = BOARD.index()
-CENTRAL = BOARD.central()
-STEP = BOARD.step
-NEXT_TO = tuple(frozenset(table[square] for table in STEP) - {-1} for square in range(len(STEP[0])))
-"""Each square's orthogonal neighbours on the board."""
-VICTORY = BOARD.victory_owner
-RALLY_SQUARES = tuple(BOARD.area(BOARD.rally_owner, city) for city in range(4))
-VICTORY_SQUARES = tuple(BOARD.area(VICTORY, city) for city in range(4))
-CLOSED = tuple(tuple(owner >= 0 and owner & 1 != team for owner in VICTORY) for team in (0, 1))
-"""CLOSED[team][square]: the square is a victory area of the other team."""
-
-CITY = (-1,) + tuple(code >> 2 for code in range(16))
-FACING = (-1,) + tuple(code & 3 for code in range(16))
-TEAM = (-1,) + tuple((code >> 2) & 1 for code in range(16))
-TEAMS = (("Athens", "Messene"), ("Sparta", "Thebes"))
-FACING_OF = {letter: i for i, letter in enumerate(FACINGS)}
-PIECE_TEXT = re.compile(r"([a-z]\d{1,2})([nesw])")
 
 Plan = tuple[list[list[int]], list[int], list[tuple[list[int], int, bool]]]
 """A phalanx move's runs (front first), routed squares, and pushed chains (with the square
 beyond each and whether its last piece is routed)."""
-
-
-def code(city: int, facing: int) -> int:
-    return 1 + 4 * city + facing
-
-
-CITY_BYTE = tuple(bytes((city,)) for city in range(4))
-"""The city to move as the last byte of a position's key (see `NikaState._key`)."""
-CODE = tuple(tuple(code(city, facing) for facing in range(4)) for city in range(4))
-"""CODE[city][facing]: the piece code, as a table for the hot paths."""
-
-
-def off_board_reason(square: int, facing: int) -> str:
-    """Why the step from `square` towards `facing` leaves the board, naming the square."""
-    df, dr = DELTAS[facing]
-    file, rank = square % WIDTH + df, square // WIDTH + dr
-    if 0 <= file < WIDTH and 0 <= rank < BOARD.height:
-        return phrase("{name} is in the central area, which is not part of the board", name=NAMES[rank * WIDTH + file])
-    return phrase("{step} leads off the board", step=f"{NAMES[square]}-{FACINGS[facing]}")
-
-
-def _off_board_run(square: int, facing: int) -> IllegalActionError:
-    """The error for a run of a phalanx whose step from `square` leaves the board."""
-    df, dr = DELTAS[facing]
-    file, rank = square % WIDTH + df, square // WIDTH + dr
-    if 0 <= file < WIDTH and 0 <= rank < BOARD.height:
-        return IllegalActionError(
-            "{name} is in the central area, which is not part of the board: "
-            "every run of a phalanx must stay on the board",
-            name=NAMES[rank * WIDTH + file],
-        )
-    return IllegalActionError(
-        "{step} leads off the board: every run of a phalanx must stay on the board",
-        step=f"{NAMES[square]}-{FACINGS[facing]}",
-    )
-
-
-def _no_square(name: str) -> IllegalActionError:
-    """The error for a written square that is not on the board."""
-    if name in CENTRAL:
-        return IllegalActionError("{name} is in the central area, which is not part of the board", name=name)
-    return IllegalActionError("{name} is not on the board", name=name)
-
-
-def line_name(square: int, facing: int) -> str:
-    """The line a phalanx's run moves along: a file for N/S, a rank for E/W."""
-    if facing in (0, 2):
-        return phrase("file {file}", file=NAMES[square][0])
-    return phrase("rank {rank}", rank=square // WIDTH + 1)
 
 
 class NikaState(GameState[NikaAction]):
@@ -235,13 +184,13 @@ class NikaState(GameState[NikaAction]):
     def _square(self, name: str) -> int:
         square = INDEX.get(name)
         if square is None:
-            raise _no_square(name)
+            raise no_square(name)
         return square
 
     def _own_piece(self, name: str) -> int:
         square = INDEX.get(name)
         if square is None:
-            raise _no_square(name)
+            raise no_square(name)
         piece = self.board[square]
         if not piece:
             raise IllegalActionError("there is no piece on {name}", name=name)
@@ -364,7 +313,7 @@ class NikaState(GameState[NikaAction]):
                 squares.append(square)
             else:
                 if piece > 0 and CITY[piece] == self.city and len(set(squares)) == len(squares):
-                    if _joined(tuple(squares)):
+                    if joined(tuple(squares)):
                         return squares
         if len(names) > PIECES_PER_CITY:
             raise IllegalActionError("a phalanx has at most {pieces_per_city} pieces", pieces_per_city=PIECES_PER_CITY)
@@ -384,7 +333,7 @@ class NikaState(GameState[NikaAction]):
                     square=NAMES[square],
                     facings=FACINGS[FACING[board[square]]],
                 )
-        if not _joined(tuple(squares)):
+        if not joined(tuple(squares)):
             raise IllegalActionError(
                 "{join} is not one connected group: a phalanx's pieces are joined side to side "
                 "(diagonals are not adjacent)",
@@ -404,7 +353,7 @@ class NikaState(GameState[NikaAction]):
                 if mask & (mask - 1) == 0:
                     continue
                 group = [squares[i] for i in range(count) if mask >> i & 1]
-                if _connected(group):
+                if connected(group):
                     groups.append(group)
         return groups
 
@@ -429,7 +378,7 @@ class NikaState(GameState[NikaAction]):
                 behind = back[behind]
             runs.append(run)
             if contact < 0:
-                return _off_board_run(front, direction)
+                return off_board_run(front, direction)
             if closed[contact]:
                 return IllegalActionError(
                     "{square} is {city}'s victory area: no piece may enter its enemies' victory area",
@@ -597,29 +546,3 @@ class NikaState(GameState[NikaAction]):
             left = ACTIONS_PER_TURN - self.acted if self.turn_open and self.acted < ACTIONS_PER_TURN else 2
             lines.append(f"{CITIES[self.city]} to move ({left} action{'s' if left > 1 else ''} left)")
         return "\n".join(lines)
-
-
-@lru_cache(maxsize=8192)
-def _joined(squares: tuple[int, ...]) -> bool:
-    """`_connected`, remembered: whether a group is joined depends on its squares alone, and
-    a game's phalanxes move and turn as the same few groups again and again (a quarter of
-    the actions of purposeful play, issue 52)."""
-    if len(squares) == 2:
-        first, second = squares
-        return second in NEXT_TO[first]
-    return _connected(list(squares))
-
-
-def _connected(squares: list[int]) -> bool:
-    """Whether the squares form one group through orthogonal adjacency."""
-    members = set(squares)
-    reached = {squares[0]}
-    frontier = [squares[0]]
-    while frontier:
-        square = frontier.pop()
-        for table in STEP:
-            neighbour = table[square]
-            if neighbour in members and neighbour not in reached:
-                reached.add(neighbour)
-                frontier.append(neighbour)
-    return len(reached) == len(members)

@@ -7,8 +7,9 @@ import pytest
 from referee.games.api import GameOverError, IllegalActionError, IllegalTurnError, SetupError
 from referee.games.nika import ENGINE
 from referee.games.nika.actions import ACTION_PATTERN, PhalanxMove, Rotate, Step, StepTo, parse_action
-from referee.games.nika.board import BoardDataError, parse_board
-from referee.games.nika.state import BOARD, INDEX, START, NikaState
+from referee.games.nika.board import BOARD, BoardDataError, parse_board
+from referee.games.nika.squares import INDEX, START
+from referee.games.nika.state import NikaState
 from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
 
 EXAMPLE = "W:b2e,c2e,b3e,c3e R: B: K:d2w,e2w,d3w to:W"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.games.nika.state import CITY, CITY_BYTE, CODE, FACING, code
+from referee.games.nika.squares import CITY, CITY_BYTE, CODE, FACING, code
 
 
 def test_the_piece_code_table_holds_each_city_and_facing() -> None:
