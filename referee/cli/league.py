@@ -16,24 +16,18 @@ if TYPE_CHECKING:
 
 import typer
 
-from referee.cli.app import JsonOption, app, err, fail_usage, finish, out
+from referee.cli.app import JsonOption, command_group, err, fail_usage, finish, out
 from referee.cli.exits import Tally
 from referee.errors import BusyError, UsageError
 from referee.judge.core.verdict_words import json_line
 
-league_app = typer.Typer(
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    help=(
-        "Run a league: a season of games in one folder (LEAGUE.md).\n\n"
-        "Example: referee league init autumn --game pikemen --players 3 --rounds 4; "
-        "referee league add autumn ann@example.org --name Ann; referee league pair autumn; "
-        "referee league standings autumn"
-    ),
-)
-app.add_typer(
-    league_app, name="league", short_help="Run a league: pairings, tick, leave, status, standings (LEAGUE.md)."
+league_app = command_group(
+    "league",
+    "Run a league: pairings, tick, leave, status, standings (LEAGUE.md).",
+    "Run a league: a season of games in one folder (LEAGUE.md).\n\n"
+    "Example: referee league init autumn --game pikemen --players 3 --rounds 4; "
+    "referee league add autumn ann@example.org --name Ann; referee league pair autumn; "
+    "referee league standings autumn",
 )
 
 Folder = Annotated[str, typer.Argument(help="The league folder (it holds league.toml).", metavar="DIR")]
