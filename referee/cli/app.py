@@ -64,6 +64,7 @@ def command_group(name: str, short_help: str, help_text: str) -> typer.Typer:
 
 Files = Annotated[list[str], typer.Argument(help="RGN files to read; - reads standard input.", metavar="FILE...")]
 OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard input.", metavar="FILE")]
+GameFile = Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")]
 RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
 
@@ -202,6 +203,21 @@ def fail_usage(error: UsageError) -> NoReturn:
     tally = Tally()
     tally.usage = True
     finish(tally)
+
+
+def stdin_text(limit: int, what: str) -> str:
+    """Standard input, read within `limit` bytes, as UTF-8 text; `what` (MOVES, the queue)
+    names it in the usage error (exit 2) when it is too long, not UTF-8 or cannot be read."""
+    from referee.judge.sources import record_sources
+
+    try:
+        return record_sources.read_stdin_bounded(limit, f"{what} on standard input").decode("utf-8")
+    except UnicodeDecodeError:
+        fail_usage(UsageError(f"{what} on standard input is not UTF-8 text"))
+    except UsageError as error:
+        fail_usage(error)
+    except (OSError, AttributeError, ValueError):
+        fail_usage(UsageError(f"cannot read {what} from standard input"))
 
 
 def finish(tally: Tally) -> NoReturn:
