@@ -28,25 +28,43 @@ from referee.judge.core.verdicts import Problem, Verdict
 if TYPE_CHECKING:
     from referee.judge.runners.verdict_table import Table
 
-app = typer.Typer(
+
+def _typer(help_text: str, *, add_completion: bool = True, pretty_exceptions_enable: bool = True) -> typer.Typer:
+    """A Typer app with the settings every level of the command line shares: no arguments
+    print the help, plain-text help, -h as well as --help."""
+    return typer.Typer(
+        add_completion=add_completion,
+        no_args_is_help=True,
+        rich_markup_mode=None,
+        pretty_exceptions_enable=pretty_exceptions_enable,
+        context_settings={"help_option_names": ["-h", "--help"]},
+        help=help_text,
+    )
+
+
+app = _typer(
+    "Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN.\n\n"
+    "Reads records, replays them through the rules and says for each whether it is "
+    "finished, ongoing, illegal (the first broken rule) or malformed (where the text "
+    "stops being RGN). FILE may be - for standard input.\n\n"
+    "Exit status: 0 all legal; 1 a record illegal or malformed, a wrong Result claim or "
+    "no record; 2 a usage error, an unreadable file or unwritable output; 3 an error of "
+    "the referee itself (please report it); 75 a game file is busy (play, reveal, mail): try again later.",
     add_completion=False,
-    no_args_is_help=True,
-    rich_markup_mode=None,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    help=(
-        "Referee for Nika, Numica, Pikemen and Nieuchess game records in RGN.\n\n"
-        "Reads records, replays them through the rules and says for each whether it is "
-        "finished, ongoing, illegal (the first broken rule) or malformed (where the text "
-        "stops being RGN). FILE may be - for standard input.\n\n"
-        "Exit status: 0 all legal; 1 a record illegal or malformed, a wrong Result claim or "
-        "no record; 2 a usage error, an unreadable file or unwritable output; 3 an error of "
-        "the referee itself (please report it); 75 a game file is busy (play, reveal, mail): try again later."
-    ),
 )
+
+
+def command_group(name: str, short_help: str, help_text: str) -> typer.Typer:
+    """A group of subcommands, registered on `app` as `referee NAME` (league, mail, import, export)."""
+    group = _typer(help_text)
+    app.add_typer(group, name=name, short_help=short_help)
+    return group
+
 
 Files = Annotated[list[str], typer.Argument(help="RGN files to read; - reads standard input.", metavar="FILE...")]
 OneFile = Annotated[str, typer.Argument(help="An RGN file; - reads standard input.", metavar="FILE")]
+GameFile = Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")]
 RecordOption = Annotated[int, typer.Option("--record", min=1, help="Which record of the file (1 = first).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Write JSON instead of text.")]
 
@@ -185,6 +203,21 @@ def fail_usage(error: UsageError) -> NoReturn:
     tally = Tally()
     tally.usage = True
     finish(tally)
+
+
+def stdin_text(limit: int, what: str) -> str:
+    """Standard input, read within `limit` bytes, as UTF-8 text; `what` (MOVES, the queue)
+    names it in the usage error (exit 2) when it is too long, not UTF-8 or cannot be read."""
+    from referee.judge.sources import record_sources
+
+    try:
+        return record_sources.read_stdin_bounded(limit, f"{what} on standard input").decode("utf-8")
+    except UnicodeDecodeError:
+        fail_usage(UsageError(f"{what} on standard input is not UTF-8 text"))
+    except UsageError as error:
+        fail_usage(error)
+    except (OSError, AttributeError, ValueError):
+        fail_usage(UsageError(f"cannot read {what} from standard input"))
 
 
 def finish(tally: Tally) -> NoReturn:

@@ -18,7 +18,7 @@ from referee.cli.app import (
     MaxRecordOption,
     MovetextColumnOption,
     NowOption,
-    app,
+    command_group,
     err,
     fail_usage,
     finish,
@@ -30,21 +30,17 @@ from referee.judge.core.verdicts import Problem, ProblemKind, Status
 if TYPE_CHECKING:
     from referee.archive.apimport import Imported
 
-import_app = typer.Typer(
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    help="Records of other sites as RGN: referee import abstractplay games.json > games.rgn",
+import_app = command_group(
+    "import",
+    "AbstractPlay's Pikemen records as RGN, replayed and compared.",
+    "Records of other sites as RGN: referee import abstractplay games.json > games.rgn",
 )
-export_app = typer.Typer(
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    help="Records as others keep them: referee export abstractplay games.rgn > games.jsonl; "
+export_app = command_group(
+    "export",
+    "Records as AbstractPlay game records (JSON) or a Parquet table.",
+    "Records as others keep them: referee export abstractplay games.rgn > games.jsonl; "
     "referee export parquet games.rgn -o games.parquet",
 )
-app.add_typer(import_app, name="import", short_help="AbstractPlay's Pikemen records as RGN, replayed and compared.")
-app.add_typer(export_app, name="export", short_help="Records as AbstractPlay game records (JSON) or a Parquet table.")
 
 JsonFiles = Annotated[
     list[str],

@@ -9,34 +9,29 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Protocol
 
 if TYPE_CHECKING:
     from referee.league.roster import Changed
 
 import typer
 
-from referee.cli.app import JsonOption, app, err, fail_usage, finish, out
+from referee.cli.app import JsonOption, command_group, err, fail_usage, finish, out
 from referee.cli.exits import Tally
 from referee.errors import BusyError, UsageError
 from referee.judge.core.verdict_words import json_line
 
-league_app = typer.Typer(
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    help=(
-        "Run a league: a season of games in one folder (LEAGUE.md).\n\n"
-        "Example: referee league init autumn --game pikemen --players 3 --rounds 4; "
-        "referee league add autumn ann@example.org --name Ann; referee league pair autumn; "
-        "referee league standings autumn"
-    ),
-)
-app.add_typer(
-    league_app, name="league", short_help="Run a league: pairings, tick, leave, status, standings (LEAGUE.md)."
+league_app = command_group(
+    "league",
+    "Run a league: pairings, tick, leave, status, standings (LEAGUE.md).",
+    "Run a league: a season of games in one folder (LEAGUE.md).\n\n"
+    "Example: referee league init autumn --game pikemen --players 3 --rounds 4; "
+    "referee league add autumn ann@example.org --name Ann; referee league pair autumn; "
+    "referee league standings autumn",
 )
 
 Folder = Annotated[str, typer.Argument(help="The league folder (it holds league.toml).", metavar="DIR")]
+PlayerAddress = Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")]
 SenderOption = Annotated[
     str | None,
     typer.Option("--from", help="The address the mails come from (default referee@HOSTNAME).", metavar="ADDRESS"),
@@ -91,6 +86,33 @@ def _now(text: str | None) -> int:
         raise UsageError(f"--now: {error}") from None
 
 
+def _sender(sender: str | None) -> str:
+    from referee.live import mail as gateway
+    from referee.live.mail.players import checked_address
+
+    try:
+        return checked_address(sender) if sender is not None else gateway.default_sender()
+    except UsageError as error:
+        raise UsageError(f"--from: {error}") from None
+
+
+class _Shown(Protocol):
+    def lines(self) -> list[str]: ...
+
+    def as_json(self) -> dict[str, Any]: ...
+
+
+def _show(result: _Shown, json_output: bool, notes: Sequence[str] = ()) -> None:
+    """A command's result: one JSON line (--json) or its lines of text; then its notes on standard error."""
+    if json_output:
+        out(json_line(result.as_json()))
+    else:
+        for line in result.lines():
+            out(line)
+    for note in notes:
+        err(f"referee league: {note}")
+
+
 @league_app.command(short_help="Write a new league.toml (never overwrites).")
 def init(
     folder: Folder,
@@ -136,7 +158,7 @@ def init(
 @league_app.command(short_help="Add a player (--key: a passphrase from standard input).")
 def add(
     folder: Folder,
-    address: Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")],
+    address: PlayerAddress,
     name: Annotated[str, typer.Option("--name", help="The player's name, as side tags show it.")],
     key: Annotated[
         bool, typer.Option("--key", help="Read the player's passphrase from standard input into players.toml.")
@@ -222,15 +244,10 @@ def pair(
     from referee.league import folder as league
     from referee.league.league_toml import load
     from referee.league.notify import OUTBOX
-    from referee.live import mail as gateway
-    from referee.live.mail.players import checked_address
 
     with _boundary():
         config = load(Path(folder))
-        try:
-            address = checked_address(sender) if sender is not None else gateway.default_sender()
-        except UsageError as error:
-            raise UsageError(f"--from: {error}") from None
+        address = _sender(sender)
         paired = league.pair(Path(folder), _now(now), address)
         _warn_locked_out(Path(folder))
         if json_output:
@@ -416,31 +433,20 @@ def tick(
     Example (crontab, every 10 minutes): */10 * * * * referee league tick /srv/autumn --smtp localhost:25
     """
     from referee.league.tick import tick as run_tick
-    from referee.live import mail as gateway
     from referee.live.mail.delivery import smtp_settings
-    from referee.live.mail.players import checked_address
 
     with _boundary():
         settings = smtp_settings(smtp, starttls, smtp_user) if smtp is not None else None
-        try:
-            address = checked_address(sender) if sender is not None else gateway.default_sender()
-        except UsageError as error:
-            raise UsageError(f"--from: {error}") from None
+        address = _sender(sender)
         ticked = run_tick(Path(folder), _now(now), address, settings)
-        if json_output:
-            out(json_line(ticked.as_json()))
-        else:
-            for line in ticked.lines():
-                out(line)
-        for note in ticked.notes:
-            err(f"referee league: {note}")
+        _show(ticked, json_output, ticked.notes)
         _judged(ticked.faulty)
 
 
 @league_app.command(short_help="Grant a player leave in every ongoing game (within leave_days).")
 def leave(
     folder: Folder,
-    address: Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")],
+    address: PlayerAddress,
     duration: Annotated[str, typer.Argument(help="How long: 3d, 12h, 1d12h.", metavar="DURATION")],
     now: NowOption = None,
     json_output: JsonOption = False,
@@ -456,11 +462,7 @@ def leave(
 
     with _boundary():
         granted = grant_leave(Path(folder), address, duration, _now(now))
-        if json_output:
-            out(json_line(granted.as_json()))
-        else:
-            for line in granted.lines():
-                out(line)
+        _show(granted, json_output)
         _judged(granted.faulty)
 
 
@@ -482,8 +484,6 @@ def passphrases(
     Example: referee league passphrases autumn --issue --now 2026-12-01T12:00:00Z
     """
     from referee.league import passphrases as keys
-    from referee.live import mail as gateway
-    from referee.live.mail.players import checked_address
 
     with _boundary():
         if issue == list_them:
@@ -492,22 +492,9 @@ def passphrases(
             for line in keys.holders(Path(folder)).lines():
                 out(line)
             return
-        try:
-            address = checked_address(sender) if sender is not None else gateway.default_sender()
-        except UsageError as error:
-            raise UsageError(f"--from: {error}") from None
+        address = _sender(sender)
         for line in keys.issue(Path(folder), _now(now), address):
             out(line)
-
-
-def _sender(sender: str | None) -> str:
-    from referee.live import mail as gateway
-    from referee.live.mail.players import checked_address
-
-    try:
-        return checked_address(sender) if sender is not None else gateway.default_sender()
-    except UsageError as error:
-        raise UsageError(f"--from: {error}") from None
 
 
 def _roster_out(changed: Changed) -> None:
@@ -519,7 +506,7 @@ def _roster_out(changed: Changed) -> None:
 @league_app.command(short_help="A player withdraws: paired no more, ongoing games forfeited.")
 def withdraw(
     folder: Folder,
-    address: Annotated[str, typer.Argument(help="The player's e-mail address.", metavar="ADDRESS")],
+    address: PlayerAddress,
     now: NowOption = None,
     sender: SenderOption = None,
 ) -> None:

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.app import JsonOption, err, out
-from referee.cli.league import Folder, NowOption, SenderOption, _boundary, _now, _refused, _sender, league_app
+from referee.cli.app import JsonOption, out
+from referee.cli.league import Folder, NowOption, SenderOption, _boundary, _now, _refused, _sender, _show, league_app
 from referee.judge.core.verdict_words import json_line
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Before the season's `ends`: do it all the same.")]
@@ -35,13 +35,7 @@ def close(
 
     with _boundary():
         closed = close_season(Path(folder), _now(now), _sender(sender), force)
-        if json_output:
-            out(json_line(closed.as_json()))
-        else:
-            for line in closed.lines():
-                out(line)
-        for note in closed.notes:
-            err(f"referee league: {note}")
+        _show(closed, json_output, closed.notes)
 
 
 @league_app.command(short_help="The game master's decision of an unfinished game (adjudication = gm).")

@@ -20,24 +20,16 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from referee.cli.app import WAIT_DEFAULT, app, err, fail_usage, finish, out
+from referee.cli.app import WAIT_DEFAULT, command_group, err, fail_usage, finish, out
 from referee.cli.exits import Tally
 from referee.cli.play_commands import finite_wait, passphrase_text
 from referee.errors import BusyError, ExitStatus, UsageError
 
-mail_app = typer.Typer(
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-    help=(
-        "The mail gateway: play the moves that arrive by e-mail, answer every player (PLAY.md §5).\n\n"
-        "Example (.forward, procmail): /usr/local/bin/referee mail receive /home/gm/games --smtp localhost:25"
-    ),
-)
-app.add_typer(
-    mail_app,
-    name="mail",
-    short_help="The mail gateway: play e-mail from standard input or an IMAP mailbox, answer the players.",
+mail_app = command_group(
+    "mail",
+    "The mail gateway: play e-mail from standard input or an IMAP mailbox, answer the players.",
+    "The mail gateway: play the moves that arrive by e-mail, answer every player (PLAY.md §5).\n\n"
+    "Example (.forward, procmail): /usr/local/bin/referee mail receive /home/gm/games --smtp localhost:25",
 )
 
 Games = Annotated[

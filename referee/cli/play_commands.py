@@ -6,13 +6,26 @@ Registered on `referee.cli.app`; like every command they parse options, call the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from referee.cli.app import WAIT_DEFAULT, AsOfOption, JsonOption, NowOption, app, err, fail_usage, finish, out
+from referee.cli.app import (
+    WAIT_DEFAULT,
+    AsOfOption,
+    GameFile,
+    JsonOption,
+    NowOption,
+    app,
+    err,
+    fail_usage,
+    finish,
+    out,
+    stdin_text,
+)
 from referee.cli.exits import Tally
 from referee.errors import UsageError
 from referee.judge.core.verdict_words import json_line
@@ -59,15 +72,7 @@ def _moves_text(moves: str | None, gm_only: bool) -> str | None:
         return None
     from referee.judge.sources import record_sources
 
-    try:
-        return record_sources.read_stdin_bounded(record_sources.MAX_RECORD, "MOVES on standard input").decode("utf-8")
-    except UnicodeDecodeError:
-        fail_usage(UsageError("MOVES on standard input is not UTF-8 text"))
-    except UsageError as error:
-        fail_usage(error)
-    except (OSError, AttributeError, ValueError):
-        fail_usage(UsageError("cannot read MOVES from standard input"))
-    return None
+    return stdin_text(record_sources.MAX_RECORD, "MOVES")
 
 
 def passphrase_text() -> str:
@@ -100,7 +105,7 @@ SeedFileOption = Annotated[
 
 @app.command(short_help="Append moves to a live game, safely (secret dice, tokens).")
 def play(
-    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    file: GameFile,
     moves: Annotated[
         str | None, typer.Argument(help="RGN move text that continues the game; - or absent: standard input.")
     ] = None,
@@ -144,19 +149,18 @@ def play(
     from functools import partial
     from pathlib import Path
 
-    from referee.errors import BusyError, UsageError
+    from referee.errors import UsageError
     from referee.judge.core import clock_walk
     from referee.live.mail import default_sender
     from referee.live.mail.retoken import submitted
     from referee.live.play import read_key, submit
-    from referee.store import WriteFailed
 
     try:
         instant = clock_walk.current_instant(now)
         moment = clock_walk.as_of_instant(as_of, instant) if as_of is not None else None
     except UsageError as error:
         fail_usage(error)
-    try:
+    with _written():
         seed = read_key(Path(seed_file)) if seed_file is not None else None
         text = _moves_text(moves, gm_only=seed_file is not None or bool(salt) or bool(grant))
         pairs = [(entry.partition("=")[0], entry.partition("=")[2]) for entry in salt or []]
@@ -179,12 +183,6 @@ def play(
             grants=grant or [],
             as_of=moment,
         )
-    except UsageError as error:
-        fail_usage(UsageError(str(error)))
-    except BusyError as error:
-        _busy(error)
-    except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
-        fail_usage(UsageError(str(error)))
     for path in mailed:
         err(f"referee: the new token is mailed to the player to move ({path})")
     if as_side is None and result.written:  # the game master's writing on a league's game: its players are told
@@ -208,7 +206,7 @@ def _plain(submit: Callable[..., PlayResult], *args: Any, **options: Any) -> tup
 
 @app.command(short_help="Publish a secret game's seed: every roll is then checked.")
 def reveal(
-    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    file: GameFile,
     seed_file: Annotated[str | None, typer.Option("--seed-file", help="The game master's key file.")] = None,
     json_output: JsonOption = False,
     wait: WaitOption = WAIT_DEFAULT,
@@ -232,10 +230,9 @@ def reveal(
     """
     from pathlib import Path
 
-    from referee.errors import BusyError, UsageError
+    from referee.errors import UsageError
     from referee.live.play import read_key
     from referee.live.play.secret import reveal as reveal_seed
-    from referee.store import WriteFailed
 
     if reveal_queues:
         from referee.cli.queue_commands import revealed_queues
@@ -243,15 +240,25 @@ def reveal(
         revealed_queues(Path(file), wait, json_output, seed_file is None)
     if seed_file is None:
         fail_usage(UsageError("reveal needs --seed-file KEY (the seed) or --queues (the queues)"))
-    try:
+    with _written():
         result = reveal_seed(Path(file), read_key(Path(seed_file)), wait, force)
+    _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
+
+
+@contextmanager
+def _written() -> Iterator[None]:
+    """The refusals of `play` and `reveal` as exit statuses: 2 usage, 75 busy, 2 a full disk."""
+    from referee.errors import BusyError
+    from referee.store import WriteFailed
+
+    try:
+        yield
     except UsageError as error:
         fail_usage(UsageError(str(error)))
     except BusyError as error:
         _busy(error)
     except WriteFailed as error:  # a full disk: the file named, nothing written (PLAY.md §4)
         fail_usage(UsageError(str(error)))
-    _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)
 
 
 def _busy(error: Exception | str) -> NoReturn:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.app import WAIT_DEFAULT, JsonOption, app, err, fail_usage, finish, out
+from referee.cli.app import WAIT_DEFAULT, GameFile, JsonOption, app, err, fail_usage, finish, out, stdin_text
 from referee.cli.exits import Tally
 from referee.errors import BusyError, UsageError
 from referee.judge.core.verdict_words import json_line
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 @app.command(short_help="Queue replies ahead: if the others play this, play that (conditional moves).")
 def queue(
-    file: Annotated[str, typer.Argument(help="The game file: one record.", metavar="FILE")],
+    file: GameFile,
     lines: Annotated[
         str | None,
         typer.Argument(help="The queue: one `if CONDITION then REPLY` line per line; - or absent: standard input."),
@@ -97,18 +97,8 @@ def _lines_text(lines: str | None) -> str:
     if lines is not None and lines != "-":
         return lines
     from referee.judge.core.queue_check import MAX_BYTES
-    from referee.judge.sources import record_sources
 
-    try:
-        data = record_sources.read_stdin_bounded(MAX_BYTES, "the queue on standard input")
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        fail_usage(UsageError("the queue on standard input is not UTF-8 text"))
-    except UsageError as error:
-        fail_usage(error)
-    except (OSError, AttributeError, ValueError):
-        fail_usage(UsageError("cannot read the queue from standard input"))
-    return ""
+    return stdin_text(MAX_BYTES, "the queue")
 
 
 def _busy(error: Exception) -> None:
