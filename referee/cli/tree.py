@@ -44,10 +44,10 @@ PAIRINGS = ("round-robin", "double-round-robin", "swiss")
 """The words of `league init --pairing` (LEAGUE.md; `referee.league.league_toml.Pairing`)."""
 
 
-@dataclass(frozen=True)
-class Option:
-    names: tuple[str, ...]
-    takes_value: bool
+@dataclass(frozen=True, kw_only=True)
+class _Value:
+    """What an option or an argument shows (its metavar and help) and takes (its kind)."""
+
     metavar: str
     help: str
     kind: str
@@ -55,14 +55,16 @@ class Option:
     """For the kind "choice": the values it takes."""
 
 
-@dataclass(frozen=True)
-class Argument:
-    metavar: str
+@dataclass(frozen=True, kw_only=True)
+class Option(_Value):
+    names: tuple[str, ...]
+    takes_value: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Argument(_Value):
     variadic: bool
     required: bool
-    kind: str
-    help: str
-    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,14 @@ def _option(param: click.Option, ctx: click.Context) -> Option:
         words = PAIRINGS
     record = param.get_help_record(ctx)
     metavar = param.make_metavar(ctx) if takes_value else ""
-    return Option(names, takes_value, metavar, record[1] if record else "", kind if takes_value else "", words)
+    return Option(
+        names=names,
+        takes_value=takes_value,
+        metavar=metavar,
+        help=record[1] if record else "",
+        kind=kind if takes_value else "",
+        words=words,
+    )
 
 
 def _argument(param: click.Argument, ctx: click.Context) -> Argument:
@@ -111,12 +120,19 @@ def _argument(param: click.Argument, ctx: click.Context) -> Argument:
     bare = metavar.removesuffix("...").strip("[]")
     words = _choices(param)
     kind = "choice" if words else ARGUMENT_KINDS.get(bare, "")
-    return Argument(metavar, param.nargs == -1, param.required, kind, getattr(param, "help", None) or "", words)
+    return Argument(
+        metavar=metavar,
+        variadic=param.nargs == -1,
+        required=param.required,
+        kind=kind,
+        help=getattr(param, "help", None) or "",
+        words=words,
+    )
 
 
 def _help_option(ctx: click.Context) -> Option:
     names = tuple(ctx.help_option_names)
-    return Option(names, False, "", "Show this message and exit.", "")
+    return Option(names=names, takes_value=False, metavar="", help="Show this message and exit.", kind="")
 
 
 def _command(command: click.Command, path: tuple[str, ...], parent: click.Context | None) -> Command:
