@@ -70,7 +70,7 @@ def verdict_words(text: str, say: Speaker) -> str:
         if moving["round"]:
             said += say(", round {round}", round=moving["round"])
         if moving["awaiting"]:
-            said += say(", awaiting {what}", what=moving["awaiting"])
+            said += say(", awaiting {what}", what=rule_text(moving["awaiting"], say))
         return said + _rest(moving["rest"], say)
     won = _WINS.fullmatch(text)
     if won is not None:
@@ -111,8 +111,15 @@ def next_line(line: str, say: Speaker) -> str:
     else:
         said = say("next: {name} ({side}) to move", name=found["name"], side=say.word(found["side"]))
     if token is not None:
-        return said + say(" (token {token})", token=token["token"]) + token["more"]
-    return said + rest
+        return said + say(" (token {token})", token=token["token"]) + _awaiting(token["more"], say)
+    return said + _awaiting(rest, say)
+
+
+def _awaiting(text: str, say: Speaker) -> str:
+    """`, awaiting the roll of the battle k20xl21 (the seed is secret)` after who is next."""
+    if not text.startswith(", awaiting "):
+        return text
+    return say(", awaiting {what}", what=rule_text(text.removeprefix(", awaiting "), say))
 
 
 def error(text: str, say: Speaker) -> str:

@@ -212,7 +212,8 @@ def test_no_message_is_written_where_extraction_cannot_see_it() -> None:
             "b1-S sale del tablero: una pieza debe permanecer en el tablero",
         ),
         (
-            "the charge from a7 to a5 is blocked by Blue's large piece facing NW on a6: a piece cannot jump over another",
+            "the charge from a7 to a5 is blocked by Blue's large piece facing NW on a6: "
+            "a piece cannot jump over another",
             "la carga de a7 a a5 está bloqueada por la pieza grande de Azul orientada al NW en a6: "
             "una pieza no puede saltar sobre otra",
         ),
@@ -241,3 +242,26 @@ def test_a_list_of_squares_is_never_read_as_a_sentence() -> None:
         speech.rule_text("k3 is not in Thebes's rally area (k5, k6)", say)
         == "k3 no está en el área de reunión de Tebas (k5, k6)"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "spanish"),
+    [
+        (
+            "g1: ongoing: Red to move, round 3, awaiting the roll of the battle k20xl21 (the seed is secret)",
+            "g1: en curso: mueve Rojo, ronda 3, a la espera de la tirada de la batalla k20xl21 (la semilla es secreta)",
+        ),
+        (
+            "next: Ana (Red) to move (token 3-ab), awaiting the roll of the battle k20xl21 (the seed is secret)",
+            "siguiente: mueve Ana (Rojo) (token 3-ab), "
+            "a la espera de la tirada de la batalla k20xl21 (la semilla es secreta)",
+        ),
+    ],
+)
+def test_what_a_game_awaits_is_said_in_the_players_language(line: str, spanish: str) -> None:
+    """The pending roll or choice of a Nieuchess battle, in a verdict and in who is next."""
+    from referee import spoken_lines
+
+    say = speech.speaker("es")
+    said = spoken_lines.verdict_line(line, say) if line.startswith("g1:") else spoken_lines.next_line(line, say)
+    assert said == spanish
