@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from referee.games.randomness import effective_seed
 from referee.notation.lexicon import shorten
+from referee.notation.model import phrase as phrase  # the engines mark their phrases with it
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -259,14 +260,6 @@ class RuleError(ValueError):
         self.message = text
         self.template = message
         self.params: dict[str, object] = params
-
-
-def phrase(template: str, /, **params: object) -> str:
-    """A phrase an engine passes as one parameter of a rule message or an event
-    (`phrase("file {file}", file="c")`, a list `phrase("{first} and {second}", ...)`): its
-    English text. Marked so, its template is in the referee's catalogue, and a refusal says
-    the phrase in the reader's language too (referee/speech.py `rule_text`)."""
-    return template.format(**params) if params else template
 
 
 def game_word(word: str) -> str:

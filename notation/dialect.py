@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from referee.notation.model import phrase
+
 if TYPE_CHECKING:
     import pyparsing as pp
 
@@ -58,5 +60,7 @@ class Dialect:
     def label_hint(self) -> str:
         """'a side label such as "R:" or "Red:"' for error messages."""
         examples = self.label_examples or tuple(f"{self.short_labels[side]}:" for side in list(self.short_labels)[:1])
-        quoted = " or ".join(f'"{example}"' for example in examples)
-        return f"a side label such as {quoted}"
+        quoted = [f'"{example}"' for example in examples]
+        if len(quoted) == 2:
+            return phrase("a side label such as {first} or {second}", first=quoted[0], second=quoted[1])
+        return phrase("a side label such as {examples}", examples=" or ".join(quoted))

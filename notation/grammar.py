@@ -42,6 +42,7 @@ from referee.notation.model import (
     Timeout,
     Turn,
     TurnItem,
+    phrase,
 )
 
 
@@ -88,7 +89,9 @@ class RgnGrammar:
         braced = pp.Regex(KIND["comment"].token(dialect)).set_name("a comment in braces")
         braced.set_parse_action(lambda s, loc, t: Comment(t["comment"], self._span(loc)))
         unclosed = pp.Literal("{").set_name("a comment")
-        unclosed.set_parse_action(lambda s, loc, t: self._fail(loc, 'this comment is never closed: expected "}"'))
+        unclosed.set_parse_action(
+            lambda s, loc, t: self._fail(loc, phrase('this comment is never closed: expected "}"'))
+        )
         line_comment = pp.Regex(KIND["line"].token(dialect)).set_name("a comment")
         line_comment.set_parse_action(lambda s, loc, t: Comment(t["line"], self._span(loc), False))
         comment = (braced | line_comment | unclosed).set_name("a comment")
@@ -148,7 +151,7 @@ class RgnGrammar:
                 last = last_move_index(built)
                 move = None if last is None else built[last]
                 if not isinstance(move, Move) or move.glyph is not None or last is None:
-                    self._fail(item[2], "a glyph must follow an action")
+                    self._fail(item[2], phrase("a glyph must follow an action"))
                     continue
                 built[last] = move._replace(glyph=item[1])
         label = label_text[:-1]
@@ -161,23 +164,32 @@ class RgnGrammar:
         that is an action (or a glyph) but for a `}` right after it: the `}` is at fault."""
         after = loc + len(token)
         if text[after : after + 1] == "}" and self._whole_action.fullmatch(token):
-            self._fail(after, f"expected {self.dialect.label_hint()} or an action, found {quote('}')}")
+            self._fail(after, _or_action(self.dialect.label_hint(), quote("}")))
         if token.endswith(":"):
-            self._fail(loc, f"expected {self.dialect.label_hint()}, found {quote(token)}")
+            self._fail(loc, _expected(self.dialect.label_hint(), quote(token)))
         if token in "};":
-            self._fail(loc, f"expected {self.dialect.label_hint()} or an action, found {quote(token)}")
+            self._fail(loc, _or_action(self.dialect.label_hint(), quote(token)))
         bare = re.sub(rf"(?:{GLYPH_PATTERN})$", "", token)
-        detail = ""
+        example, found = f'"{self.dialect.example_action}"', quote(token)
         try:
             self.dialect.action_element().parse_string(bare, parse_all=True)
         except pp.ParseBaseException as error:
             if error.loc > 0:
-                expected = error.msg[:1].lower() + error.msg[1:]
-                detail = f": after {quote(bare[: error.loc])}, {shorten(expected, 200)}"
-        self._fail(loc, f'expected an action such as "{self.dialect.example_action}", found {quote(token)}{detail}')
+                expected = shorten(error.msg[:1].lower() + error.msg[1:], 200)
+                self._fail(
+                    loc,
+                    phrase(
+                        "expected an action such as {example}, found {found}: after {before}, {expected}",
+                        example=example,
+                        found=found,
+                        before=quote(bare[: error.loc]),
+                        expected=expected,
+                    ),
+                )
+        self._fail(loc, phrase("expected an action such as {example}, found {found}", example=example, found=found))
 
     def _explain_stray(self, loc: int, token: str) -> None:
-        self._fail(loc, f"expected {self.dialect.label_hint()}, found {quote(token)}")
+        self._fail(loc, _expected(self.dialect.label_hint(), quote(token)))
 
     def parse(self, text: str, first_line: int = 1, first_column: int = 1, resume: int | None = None) -> Record:
         """The record of `text`, which starts at `first_line`, `first_column` of its input.
@@ -208,7 +220,10 @@ class RgnGrammar:
             loc = error.loc
             found = _FOUND.match(self._text, loc)
             if found and "found" not in message and "never closed" not in message:
-                message += f", found {quote(found.group())}"
+                if message.startswith("expected "):
+                    message = _expected(message.removeprefix("expected "), quote(found.group()))
+                else:
+                    message += f", found {quote(found.group())}"
             elif not self._text[loc:].strip():
                 # At the end of the record (a round number, say, with nothing after it): right
                 # after its last word, not past the blank lines that lead to the next record.
@@ -229,3 +244,11 @@ _FOUND = re.compile(r"\S{1,41}")  # enough of the next word to quote (quote() sh
 @cache
 def grammar(dialect: Dialect) -> RgnGrammar:
     return RgnGrammar(dialect)
+
+
+def _expected(what: str, found: str) -> str:
+    return phrase("expected {what}, found {found}", what=what, found=found)
+
+
+def _or_action(label: str, found: str) -> str:
+    return phrase("expected {label} or an action, found {found}", label=label, found=found)

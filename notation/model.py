@@ -126,6 +126,14 @@ class Record(NamedTuple):
         return {tag.name: tag.value for tag in self.tags}
 
 
+def phrase(template: str, /, **params: object) -> str:
+    """A message, or a phrase a message takes as one parameter (`phrase("file {file}",
+    file="c")`), as its English text. Marked so, its template is in the referee's catalogue,
+    and what a player is shown is said in the player's language (referee/speech.py
+    `rule_text`) while the notation and the engines know nothing of languages."""
+    return template.format(**params) if params else template
+
+
 class NotationError(ValueError):
     """Text that is not RGN: where it stops being RGN and what was expected there."""
 

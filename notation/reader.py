@@ -45,6 +45,7 @@ from referee.notation.model import (
     Tag,
     Turn,
     TurnItem,
+    phrase,
 )
 from referee.notation.record_splitter import RawRecord, raw_records, split
 from referee.notation.scanner import Scanner, scanner
@@ -150,16 +151,18 @@ def read_record(chunk: bytes, first_line: int, dialects: DialectLookup, first_co
         return Malformed(
             game.group(1).strip().lower() if game else None,
             start,
-            NotationError("these bytes are not UTF-8 text", _offset_span(before, len(before), start)),
+            NotationError(phrase("these bytes are not UTF-8 text"), _offset_span(before, len(before), start)),
         )
     game_match = GAME_VALUE.match(text)
     if game_match is None:
-        return Malformed(None, start, NotationError('expected a tag [Game "..."] naming the game', start))
+        return Malformed(None, start, NotationError(phrase('expected a tag [Game "..."] naming the game'), start))
     game_name = game_match.group(1).strip().lower()
     dialect = dialects(game_name)
     if dialect is None:
         quote_column = first_column + game_match.start(1) - 1  # the value's offset is the quote's column
-        unknown = NotationError(f'unknown game "{shorten(game_match.group(1))}"', Span(first_line, quote_column))
+        unknown = NotationError(
+            phrase('unknown game "{game}"', game=shorten(game_match.group(1))), Span(first_line, quote_column)
+        )
         return Malformed(shorten(game_name), start, unknown)
     try:
         try:
@@ -181,7 +184,7 @@ def _repeated(tags: tuple[Tag, ...]) -> NotationError | None:
     seen: set[str] = set()
     for tag in tags:
         if tag.name in seen:
-            return NotationError(f"the tag {shorten(tag.name)} appears twice", tag.span)
+            return NotationError(phrase("the tag {tag} appears twice", tag=shorten(tag.name)), tag.span)
         seen.add(tag.name)
     return None
 

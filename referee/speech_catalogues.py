@@ -31,8 +31,9 @@ from referee import speech, store
 from referee.games import registry
 
 ROOT = Path(__file__).parent
-FOLDERS = (ROOT, ROOT.parent / "games")
-"""The code that speaks: referee/ (the package) and games/ (referee.games)."""
+FOLDERS = (ROOT, ROOT.parent / "games", ROOT.parent / "notation")
+"""The code that speaks: referee/ (the package), games/ (referee.games) and notation/ (its
+messages for text that is not RGN, marked `phrase`)."""
 RULE_ERRORS = (
     "RuleError",
     "IllegalActionError",

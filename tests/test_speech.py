@@ -265,3 +265,21 @@ def test_what_a_game_awaits_is_said_in_the_players_language(line: str, spanish: 
     say = speech.speaker("es")
     said = spoken_lines.verdict_line(line, say) if line.startswith("g1:") else spoken_lines.next_line(line, say)
     assert said == spanish
+
+
+@pytest.mark.parametrize(
+    ("english", "spanish"),
+    [
+        (
+            'expected a side label such as "W:" or "Athens:", found \'X:\'',
+            'se esperaba una etiqueta de bando como "W:" o "Athens:", se encontró \'X:\'',
+        ),
+        ('this comment is never closed: expected "}"', 'este comentario nunca se cierra: se esperaba "}"'),
+        ('unknown game "chess"', 'juego desconocido "chess"'),
+        ("the tag Event appears twice", "la etiqueta Event aparece dos veces"),
+    ],
+)
+def test_the_notations_own_messages_are_said_in_spanish(english: str, spanish: str) -> None:
+    """Text that is not RGN: the reader's and the grammar's messages go through the catalogue
+    too (the tokens quoted in them stay as written)."""
+    assert speech.rule_text(english, speech.speaker("es")) == spanish
