@@ -57,6 +57,7 @@ from referee.games.values import (
     TurnOpenError,
     WrongSideError,
     check_round,
+    phrase,
     quoted,
     whole_number,
 )
@@ -94,12 +95,17 @@ __all__ = [
     "whole_number",
 ]
 
-_NUMBER_WORDS = ("no", "one", "two", "three", "four")
+_ACTIONS = (
+    phrase("no action"),
+    phrase("one action"),
+    phrase("two actions"),
+    phrase("three actions"),
+    phrase("four actions"),
+)
 
 
 def _actions(count: int) -> str:
-    word = _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
-    return f"{word} action{'' if count <= 1 else 's'}"
+    return _ACTIONS[count] if count < len(_ACTIONS) else phrase("{count} actions", count=count)
 
 
 # -- the state of a game in play ------------------------------------------------------------
@@ -533,9 +539,12 @@ class GameState(abc.ABC, Generic[ActionT]):
         limit = self.actions_per_turn
         if limit is None or self._acted >= limit:
             return None
-        return (
-            f"{self._turn_side}'s turn ended after {_actions(self._acted)}: "
-            f"a {self.info.display} turn holds exactly {_actions(limit)}"
+        return phrase(
+            "{side}'s turn ended after {done}: a {display} turn holds exactly {actions}",
+            side=self._turn_side,
+            done=_actions(self._acted),
+            display=self.info.display,
+            actions=_actions(limit),
         )
 
     def _close_turn(self) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from referee.notation.model import phrase
+
 if TYPE_CHECKING:
     import pyparsing as pp
 
@@ -28,7 +30,7 @@ def choice_pattern(words: list[str]) -> str:
     return "(?:" + "|".join(sorted(words, key=len, reverse=True)) + ")"
 
 
-def square(files: str, max_rank: int | None, name: str = "a square") -> tuple[str, pp.ParserElement]:
+def square(files: str, max_rank: int | None, name: str = phrase("a square")) -> tuple[str, pp.ParserElement]:
     """A square such as `e4`: a file letter in `files` (e.g. "a-h") then a rank number.
 
     Returns the regex fragment and a named element. Ranks are matched by their digits
@@ -37,7 +39,9 @@ def square(files: str, max_rank: int | None, name: str = "a square") -> tuple[st
     import pyparsing as pp
 
     pattern = square_pattern(files, max_rank)
-    element = pp.Regex(pattern, flags=re.IGNORECASE | re.ASCII).set_name(f'{name} such as "{files[0]}1"')
+    element = pp.Regex(pattern, flags=re.IGNORECASE | re.ASCII).set_name(
+        phrase("{name} such as {example}", name=name, example=f'"{files[0]}1"')
+    )
     return pattern, element
 
 

@@ -77,31 +77,33 @@ class RgnGrammar:
     def _build(self) -> pp.ParserElement:
         dialect = self.dialect
         hint = dialect.label_hint()
-        example = f'an action such as "{dialect.example_action}"'
+        example = phrase("an action such as {example}", example=f'"{dialect.example_action}"')
 
-        tag_name = pp.Regex(TAG_NAME).set_name("a tag name such as Event")
-        tag_value = pp.Regex(TAG_VALUE).set_name('a quoted tag value such as "Ann" (the only escapes are \\" and \\\\)')
+        tag_name = pp.Regex(TAG_NAME).set_name(phrase("a tag name such as Event"))
+        tag_value = pp.Regex(TAG_VALUE).set_name(
+            phrase('a quoted tag value such as "Ann" (the only escapes are \\" and \\\\)')
+        )
         tag = (pp.Suppress("[") - tag_name - tag_value - pp.Suppress("]")).set_name(
-            'a tag such as [Event "Club night"]'
+            phrase('a tag such as [Event "Club night"]')
         )
         tag.set_parse_action(lambda s, loc, t: Tag(t[0], unescape(t[1]), self._span(loc)))
 
-        braced = pp.Regex(KIND["comment"].token(dialect)).set_name("a comment in braces")
+        braced = pp.Regex(KIND["comment"].token(dialect)).set_name(phrase("a comment in braces"))
         braced.set_parse_action(lambda s, loc, t: Comment(t["comment"], self._span(loc)))
-        unclosed = pp.Literal("{").set_name("a comment")
+        unclosed = pp.Literal("{").set_name(phrase("a comment"))
         unclosed.set_parse_action(
             lambda s, loc, t: self._fail(loc, phrase('this comment is never closed: expected "}"'))
         )
-        line_comment = pp.Regex(KIND["line"].token(dialect)).set_name("a comment")
+        line_comment = pp.Regex(KIND["line"].token(dialect)).set_name(phrase("a comment"))
         line_comment.set_parse_action(lambda s, loc, t: Comment(t["line"], self._span(loc), False))
-        comment = (braced | line_comment | unclosed).set_name("a comment")
+        comment = (braced | line_comment | unclosed).set_name(phrase("a comment"))
 
-        number = pp.Regex(KIND["number"].token(dialect)).set_name('a round number such as "12."')
+        number = pp.Regex(KIND["number"].token(dialect)).set_name(phrase('a round number such as "12."'))
         number.set_parse_action(lambda t: round_value(t[0]))
         label = pp.Regex(KIND["label"].token(dialect), flags=re.IGNORECASE | re.ASCII).set_name(hint)
         label.set_parse_action(lambda s, loc, t: (t[0], self._span(loc)))
         termination = pp.MatchFirst([self._termination(word, item) for word, item in TERMINATIONS.items()])
-        glyph = pp.Regex(KIND["lone"].token(dialect)).set_name('a glyph such as "!?"')
+        glyph = pp.Regex(KIND["lone"].token(dialect)).set_name(phrase('a glyph such as "!?"'))
         glyph.set_parse_action(lambda s, loc, t: ("glyph", t[0], loc))
         action = pp.Regex(KIND["action"].token(dialect), flags=re.IGNORECASE | re.ASCII).set_name(example)
         action.set_parse_action(self._make_move)
@@ -113,7 +115,7 @@ class RgnGrammar:
         turn_items = pp.ZeroOrMore(comment | action | glyph | bad_in_turn)
         unnumbered = pp.Empty().set_parse_action(lambda: [None])
         header = (number - label) | (unnumbered + label)
-        turn = (header - pp.Group(turn_items)).set_name("a turn")
+        turn = (header - pp.Group(turn_items)).set_name(phrase("a turn"))
         turn.set_parse_action(self._make_turn)
 
         stray_word = pp.Regex(WORD).set_name(hint)
@@ -175,7 +177,7 @@ class RgnGrammar:
             self.dialect.action_element().parse_string(bare, parse_all=True)
         except pp.ParseBaseException as error:
             if error.loc > 0:
-                expected = shorten(error.msg[:1].lower() + error.msg[1:], 200)
+                expected = shorten(_lowered(error.msg), 200)
                 self._fail(
                     loc,
                     phrase(
@@ -252,3 +254,10 @@ def _expected(what: str, found: str) -> str:
 
 def _or_action(label: str, found: str) -> str:
     return phrase("expected {label} or an action, found {found}", label=label, found=found)
+
+
+def _lowered(message: str) -> str:
+    """pyparsing's `Expected X` as a message's part: `expected X`."""
+    if message.startswith("Expected "):
+        return phrase("expected {what}", what=message.removeprefix("Expected "))
+    return message[:1].lower() + message[1:]

@@ -277,6 +277,15 @@ def test_what_a_game_awaits_is_said_in_the_players_language(line: str, spanish: 
         ('this comment is never closed: expected "}"', 'este comentario nunca se cierra: se esperaba "}"'),
         ('unknown game "chess"', 'juego desconocido "chess"'),
         ("the tag Event appears twice", "la etiqueta Event aparece dos veces"),
+        (
+            "expected an action such as \"d1-W\", found 'e2>X': after 'e2>', expected a facing such as \"N\"",
+            "se esperaba una acción como \"d1-W\", se encontró 'e2>X': "
+            "tras 'e2>', se esperaba una orientación como \"N\"",
+        ),
+        (
+            "Red's turn ended after no action: a Pikemen turn holds exactly one action",
+            "el turno de Rojo terminó tras ninguna acción: un turno de Pikemen contiene exactamente una acción",
+        ),
     ],
 )
 def test_the_notations_own_messages_are_said_in_spanish(english: str, spanish: str) -> None:

@@ -21,6 +21,7 @@ from referee.games.api import RESIGN, Resign
 from referee.games.nieuchess.board import INDEX, RESULTS
 from referee.games.nieuchess.hexsets import PathFacts, path_facts
 from referee.games.registry import NIEUCHESS
+from referee.games.values import phrase
 from referee.notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 
 if TYPE_CHECKING:
@@ -219,19 +220,21 @@ def action_element() -> pp.ParserElement:
     """The detailed grammar of one action, for saying what was expected."""
     import pyparsing as pp
 
-    _, HEX_element = square("a-z", None, "a hex")
+    _, HEX_element = square("a-z", None, phrase("a hex"))
     _, RESULT_element = choice(list(RESULTS), 'a result such as "DB2"')
 
     hex_ = HEX_element
-    path = (hex_ + pp.OneOrMore(pp.Literal("-") + hex_)).set_name('a path such as "h7-h8-h9"')
-    elimination = (pp.Literal("-") + hex_).set_name('an elimination such as "-h7"')
-    item = (elimination | path).set_name('a retreat "h7-h8-h9" or an elimination "-h7"')
+    path = (hex_ + pp.OneOrMore(pp.Literal("-") + hex_)).set_name(phrase('a path such as "h7-h8-h9"'))
+    elimination = (pp.Literal("-") + hex_).set_name(phrase('an elimination such as "-h7"'))
+    item = (elimination | path).set_name(phrase('a retreat "h7-h8-h9" or an elimination "-h7"'))
     choices = (
         pp.Literal("(") - item + pp.ZeroOrMore(pp.Literal(",") - item) + pp.Literal(")").set_name('")"')
-    ).set_name('choices such as "(h7-h8-h9)"')
-    roll = (pp.Literal("#") - pp.Regex(r"[0-9]").set_name('a die roll such as "4"')).set_name('a roll such as "#4"')
-    result = (pp.Literal("=") - RESULT_element).set_name('a result such as "=DB2"')
-    pawns = (hex_ + pp.ZeroOrMore(pp.Literal("+") + hex_)).set_name('pawns such as "g6+h6"')
+    ).set_name(phrase('choices such as "(h7-h8-h9)"'))
+    roll = (pp.Literal("#") - pp.Regex(r"[0-9]").set_name(phrase('a die roll such as "4"'))).set_name(
+        phrase('a roll such as "#4"')
+    )
+    result = (pp.Literal("=") - RESULT_element).set_name(phrase('a result such as "=DB2"'))
+    pawns = (hex_ + pp.ZeroOrMore(pp.Literal("+") + hex_)).set_name(phrase('pawns such as "g6+h6"'))
     battle = (
         pawns
         + pp.CaselessLiteral("x").set_name('"x"')
@@ -239,12 +242,14 @@ def action_element() -> pp.ParserElement:
         + pp.Optional(roll)
         + pp.Optional(result)
         + pp.Optional(choices)
-    ).set_name('a battle such as "g6+h6xh7"')
-    invasion = (hex_ + pp.Literal(">") - hex_).set_name('an invasion such as "b4>y33"')
-    move = (hex_ + pp.OneOrMore(pp.Literal("-") - hex_)).set_name('a move such as "e4-g7"')
-    setup = (keyword("setup") - pp.OneOrMore(hex_)).set_name('a setup such as "setup a1 b1 ..."')
-    placement = hex_.copy().set_name('a star such as "g4"')
-    return (keyword("resign") | setup | battle | invasion | move | placement).set_name('an action such as "e4-g7"')
+    ).set_name(phrase('a battle such as "g6+h6xh7"'))
+    invasion = (hex_ + pp.Literal(">") - hex_).set_name(phrase('an invasion such as "b4>y33"'))
+    move = (hex_ + pp.OneOrMore(pp.Literal("-") - hex_)).set_name(phrase('a move such as "e4-g7"'))
+    setup = (keyword("setup") - pp.OneOrMore(hex_)).set_name(phrase('a setup such as "setup a1 b1 ..."'))
+    placement = hex_.copy().set_name(phrase('a star such as "g4"'))
+    return (keyword("resign") | setup | battle | invasion | move | placement).set_name(
+        phrase('an action such as "e4-g7"')
+    )
 
 
 DIALECT = NIEUCHESS.dialect(ACTION_PATTERN, parse_action, action_element, spanning_words=("setup",))

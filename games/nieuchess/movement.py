@@ -347,14 +347,23 @@ class Field:
         """Why the destination form cannot reach target, in a player's words."""
         holder = self.occupant[target]
         if BOARD.terrain[target] == GRAY:
-            return f"{NAMES[target]} is a gray hex: pawns cannot enter it"
+            return phrase("{hex} is a gray hex: pawns cannot enter it", hex=NAMES[target])
         if holder == side + 1:
-            return f"{NAMES[target]} is held by {SIDES[side]}'s own pawn: a move cannot end there"
+            return phrase(
+                "{hex} is held by {side}'s own pawn: a move cannot end there", hex=NAMES[target], side=SIDES[side]
+            )
         if holder:
-            return f"{NAMES[target]} is held by a {SIDES[holder - 1]} pawn: a move never enters an enemy's hex"
-        return (
-            f"no legal path leads from {NAMES[origin]} to {NAMES[target]}: at most {MAX_STEPS} steps, "
-            "stopping on the first hex in an enemy zone of control, then a ride along the hot line"
+            return phrase(
+                "{hex} is held by a {side} pawn: a move never enters an enemy's hex",
+                hex=NAMES[target],
+                side=SIDES[holder - 1],
+            )
+        return phrase(
+            "no legal path leads from {origin} to {target}: at most {steps} steps, "
+            "stopping on the first hex in an enemy zone of control, then a ride along the hot line",
+            origin=NAMES[origin],
+            target=NAMES[target],
+            steps=MAX_STEPS,
         )
 
     def path(self, side: int, origin: int, target: int) -> list[int] | None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from referee.games.api import RESIGN, Resign
 from referee.games.registry import NIKA
+from referee.games.values import phrase
 from referee.notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 
 if TYPE_CHECKING:
@@ -146,18 +147,20 @@ def action_element() -> pp.ParserElement:
     import pyparsing as pp
 
     _, SQUARE_element = square("a-z", 10)
-    _, FACING_element = choice(["N", "E", "S", "W"], 'a facing such as "N"')
+    _, FACING_element = choice(["N", "E", "S", "W"], phrase('a facing such as "N"'))
 
-    target = (SQUARE_element | FACING_element).set_name('a direction such as "N" or a square such as "d3"')
-    joiner = pp.one_of("- >").set_name('"-" (move) or ">" (rotate)')
+    target = (SQUARE_element | FACING_element).set_name(phrase('a direction such as "N" or a square such as "d3"'))
+    joiner = pp.one_of("- >").set_name(phrase('"-" (move) or ">" (rotate)'))
     move_or_rotate = (
         (pp.Literal("-") - target)
         | (pp.Literal(">") - FACING_element)
         | (pp.OneOrMore(pp.Literal("+") - SQUARE_element) - joiner - FACING_element)
-    ).set_name('"-" and a direction, ">" and a facing, or "+" and another square of a phalanx')
-    piece_action = (SQUARE_element - move_or_rotate).set_name('a move such as "d1-W"')
-    rally = (pp.Literal("*") - SQUARE_element - pp.Literal(">") - FACING_element).set_name('a rally such as "*b5>N"')
-    return (keyword("pass") | keyword("resign") | rally | piece_action).set_name('an action such as "d1-W"')
+    ).set_name(phrase('"-" and a direction, ">" and a facing, or "+" and another square of a phalanx'))
+    piece_action = (SQUARE_element - move_or_rotate).set_name(phrase('a move such as "d1-W"'))
+    rally = (pp.Literal("*") - SQUARE_element - pp.Literal(">") - FACING_element).set_name(
+        phrase('a rally such as "*b5>N"')
+    )
+    return (keyword("pass") | keyword("resign") | rally | piece_action).set_name(phrase('an action such as "d1-W"'))
 
 
 DIALECT = NIKA.dialect(ACTION_PATTERN, parse_action, action_element)

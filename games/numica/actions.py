@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from referee.games.api import RESIGN, Resign
 from referee.games.registry import NUMICA
+from referee.games.values import phrase
 from referee.notation.blocks import keyword, square, square_pattern
 
 if TYPE_CHECKING:
@@ -59,10 +60,10 @@ def action_element() -> pp.ParserElement:
     import pyparsing as pp
 
     _, square_element = square("a-z", 99)
-    separator = pp.one_of("- x", caseless=True).set_name('"-" or "x"')
-    step = (square_element + separator - square_element).set_name('a move such as "a1-c3"')
-    setup = pp.Regex(r"[SO]+", flags=re.IGNORECASE).set_name('a setup such as "SSOOSOSO"')
-    return (keyword("resign") | step | setup).set_name('an action such as "a1-c3"')
+    separator = pp.one_of("- x", caseless=True).set_name(phrase('"-" or "x"'))
+    step = (square_element + separator - square_element).set_name(phrase('a move such as "a1-c3"'))
+    setup = pp.Regex(r"[SO]+", flags=re.IGNORECASE).set_name(phrase('a setup such as "SSOOSOSO"'))
+    return (keyword("resign") | step | setup).set_name(phrase('an action such as "a1-c3"'))
 
 
 DIALECT = NUMICA.dialect(ACTION_PATTERN, parse_action, action_element)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from referee.games.api import RESIGN, Resign
 from referee.games.pikemen.board import FACINGS
 from referee.games.registry import PIKEMEN
+from referee.games.values import phrase
 from referee.notation.blocks import choice, choice_pattern, keyword, square, square_pattern
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 SQUARE_PATTERN = square_pattern("a-z", 99)
 FACING_PATTERN = choice_pattern(list(FACINGS))
-FACING_NAME = 'a facing such as "NE" or "U"'
+FACING_NAME = phrase('a facing such as "NE" or "U"')
 
 
 class Charge(NamedTuple):
@@ -86,16 +87,18 @@ def action_element() -> pp.ParserElement:
 
     _, square_element = square("a-z", 99)
     _, facing_element = choice(list(FACINGS), FACING_NAME)
-    opening = pp.Literal("(").set_name('a new facing in parentheses such as "(NE)"')
-    closing = pp.Literal(")").set_name('")" closing the facing')
+    opening = pp.Literal("(").set_name(phrase('a new facing in parentheses such as "(NE)"'))
+    closing = pp.Literal(")").set_name(phrase('")" closing the facing'))
     facing = (pp.Suppress(opening) + facing_element + pp.Suppress(closing)).set_name(
-        'a facing in parentheses such as "(NE)"'
+        phrase('a facing in parentheses such as "(NE)"')
     )
-    mark = pp.one_of("- x", caseless=True).set_name('"-" for a charge, "x" for a capture or a facing such as "(NE)"')
-    end = pp.StringEnd().set_name('the end of the action or a new facing such as "(NE)"')
-    charge = (mark + square_element + (end | facing)).set_name('a charge such as "e1-e5(NE)"')
-    piece_action = (square_element + (charge | facing)).set_name('an action such as "e1-e5" or "e1(NE)"')
-    return (keyword("resign") | piece_action).set_name('an action such as "e1-e5(NE)" or "a4(U)"')
+    mark = pp.one_of("- x", caseless=True).set_name(
+        phrase('"-" for a charge, "x" for a capture or a facing such as "(NE)"')
+    )
+    end = pp.StringEnd().set_name(phrase('the end of the action or a new facing such as "(NE)"'))
+    charge = (mark + square_element + (end | facing)).set_name(phrase('a charge such as "e1-e5(NE)"'))
+    piece_action = (square_element + (charge | facing)).set_name(phrase('an action such as "e1-e5" or "e1(NE)"'))
+    return (keyword("resign") | piece_action).set_name(phrase('an action such as "e1-e5(NE)" or "a4(U)"'))
 
 
 DIALECT = PIKEMEN.dialect(ACTION_PATTERN, parse_action, action_element)
