@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.league.league_toml import LeagueConfig
 from referee.league.ranges import Range
-from referee.speech import Speaker
+from referee.speech import N_, Speaker
 
 CLINCH_EVENT = "clinch"
 
@@ -76,34 +76,35 @@ def due(
     return [found for found in clinched(config, names, ranges) if (found.address, found.what.value) not in done]
 
 
+_TEXTS: dict[Clinched, tuple[str, str]] = {
+    Clinched.FIRST: (
+        N_("{league}: {name} has clinched first place"),
+        N_(
+            "{league}: {name} has clinched first place: no result still to come can bring anyone level "
+            "with them on points."
+        ),
+    ),
+    Clinched.PROMOTION: (
+        N_("{league}: {name} has clinched promotion"),
+        N_(
+            "{league}: {name} has clinched promotion: whatever the results still to come, they finish "
+            "in the top {count} on points (at worst {worst})."
+        ),
+    ),
+    Clinched.RELEGATION: (
+        N_("{league}: {name} will be relegated"),
+        N_(
+            "{league}: {name} will be relegated: whatever the results still to come, they finish "
+            "in the bottom {count} on points (at best {best})."
+        ),
+    ),
+}
+"""Each clinch's mail: its subject and its body (each takes what it names of `clinch_text`'s fields)."""
+
+
 def clinch_text(say: Speaker, config: LeagueConfig, found: Clinch, placed: Range) -> tuple[str, str]:
     """The subject and body of a clinch's mail, in the reader's language."""
-    if found.what is Clinched.FIRST:
-        subject = say("{league}: {name} has clinched first place", league=config.name, name=found.name)
-        said = say(
-            "{league}: {name} has clinched first place: no result still to come can bring anyone level "
-            "with them on points.",
-            league=config.name,
-            name=found.name,
-        )
-    elif found.what is Clinched.PROMOTION:
-        subject = say("{league}: {name} has clinched promotion", league=config.name, name=found.name)
-        said = say(
-            "{league}: {name} has clinched promotion: whatever the results still to come, they finish "
-            "in the top {count} on points (at worst {worst}).",
-            league=config.name,
-            name=found.name,
-            count=config.promote,
-            worst=placed.worst,
-        )
-    else:
-        subject = say("{league}: {name} will be relegated", league=config.name, name=found.name)
-        said = say(
-            "{league}: {name} will be relegated: whatever the results still to come, they finish "
-            "in the bottom {count} on points (at best {best}).",
-            league=config.name,
-            name=found.name,
-            count=config.relegate,
-            best=placed.best,
-        )
-    return subject, said + "\n"
+    subject, body = _TEXTS[found.what]
+    count = config.promote if found.what is Clinched.PROMOTION else config.relegate
+    fields = {"league": config.name, "name": found.name, "count": count, "worst": placed.worst, "best": placed.best}
+    return say(subject, **fields), say(body, **fields) + "\n"

@@ -237,33 +237,35 @@ def _swap_gain(met: list[list[int]], one: list[int], two: list[int], i: int, j: 
     places (`bye`: `two` is the round's byes, where nobody meets). The two never meet
     either way, so their own pair is left out."""
     a, b = one[i], two[j]
-    gain = 0
-    for q in one:
-        if q != a:
-            gain += 2 - 2 * met[a][q] + 2 * met[b][q]
+    gain = _move_gain(met, one, a, b)
     if not bye:
-        for q in two:
-            if q != b:
-                gain += 2 - 2 * met[b][q] + 2 * met[a][q]
+        gain += _move_gain(met, two, b, a)
     return gain
+
+
+def _move_gain(met: list[list[int]], group: list[int], leaving: int, coming: int) -> int:
+    """The change of the sum of squared meetings with the rest of `group` when `coming`
+    takes the place of `leaving` there."""
+    return sum(2 - 2 * met[leaving][q] + 2 * met[coming][q] for q in group if q != leaving)
 
 
 def _swap(met: list[list[int]], one: list[int], two: list[int], i: int, j: int, bye: bool) -> None:
     a, b = one[i], two[j]
-    for q in one:
-        if q != a:
-            met[a][q] -= 1
-            met[q][a] -= 1
-            met[b][q] += 1
-            met[q][b] += 1
+    _move(met, one, a, b)
     if not bye:
-        for q in two:
-            if q != b:
-                met[b][q] -= 1
-                met[q][b] -= 1
-                met[a][q] += 1
-                met[q][a] += 1
+        _move(met, two, b, a)
     one[i], two[j] = b, a
+
+
+def _move(met: list[list[int]], group: list[int], leaving: int, coming: int) -> None:
+    """The meetings once `coming` takes the place of `leaving` in `group`: `leaving` no
+    longer meets the rest of it, `coming` does."""
+    for q in group:
+        if q != leaving:
+            met[leaving][q] -= 1
+            met[q][leaving] -= 1
+            met[coming][q] += 1
+            met[q][coming] += 1
 
 
 def _search_season(season: list[list[list[int]]], count: int, stream: SeedStream) -> None:
