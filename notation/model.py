@@ -134,13 +134,18 @@ def phrase(template: str, /, **params: object) -> str:
     return template.format(**params) if params else template
 
 
-class NotationError(ValueError):
-    """Text that is not RGN: where it stops being RGN and what was expected there."""
+class SpanError(ValueError):
+    """An error at a place in a text: its `message`, and the `span` it is at (the error's
+    text is `span: message`)."""
 
     def __init__(self, message: str, span: Span) -> None:
         super().__init__(f"{span}: {message}")
         self.message = message
         self.span = span
+
+
+class NotationError(SpanError):
+    """Text that is not RGN: where it stops being RGN and what was expected there."""
 
 
 class Malformed(NamedTuple):

@@ -20,7 +20,7 @@ from referee.errors import UsageError
 from referee.games.api import GameState, PendingKind, Side
 from referee.notation.comment_commands import CommandSyntaxError, read_commands
 from referee.notation.lexicon import quote
-from referee.notation.model import Comment, RecordItem, Span
+from referee.notation.model import Comment, RecordItem, Span, SpanError
 from referee.notation.timing import (
     TimeControl,
     TimingError,
@@ -68,13 +68,8 @@ class ClockTagError(ValueError):
         self.tag = tag
 
 
-class ClockEntryError(ValueError):
+class ClockEntryError(SpanError):
     """A stamp or grant that cannot be read: the record is malformed at its comment's `{`."""
-
-    def __init__(self, message: str, span: Span) -> None:
-        super().__init__(f"{span}: {message}")
-        self.message = message
-        self.span = span
 
 
 class Stamp(NamedTuple):

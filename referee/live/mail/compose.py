@@ -120,6 +120,13 @@ def turn_block(turn: Turn, say: Speaker = ENGLISH) -> list[str]:
     return [*head, "", *tail] if head else tail
 
 
+def _hinted(lines: list[str], token: str | None, hint: bool, keyed: bool, say: Speaker) -> str:
+    """The lines as a mail body, closed by how to answer where the reader is to answer (`hint`)."""
+    if token and hint:
+        lines = [*lines, "", reply_hint(token, keyed, say)]
+    return "\n".join(lines) + "\n"
+
+
 def accepted(
     game_id: str,
     who: str,
@@ -135,9 +142,7 @@ def accepted(
     that say how to answer (`hint`) only for the player who is to move."""
     played = say("{who} ({side}) played in game {game_id}:", who=who, side=say.word(side), game_id=game_id)
     lines = [played, "", *_indented(moves), "", *turn_block(turn, say)]
-    if token and hint:
-        lines += ["", reply_hint(token, keyed, say)]
-    return "\n".join(lines) + "\n"
+    return _hinted(lines, token, hint, keyed, say)
 
 
 def offered(
@@ -171,9 +176,7 @@ def offered(
         "",
         *turn_block(turn, say),
     ]
-    if token and hint:
-        lines += ["", reply_hint(token, keyed, say)]
-    return "\n".join(lines) + "\n"
+    return _hinted(lines, token, hint, keyed, say)
 
 
 def refused(
@@ -197,9 +200,7 @@ def refused(
     if turn is not None:
         # The refusal's verdict is the error above: the board and who is to move follow it.
         lines += ["", *turn_block(turn._replace(verdict="", events=()), say)]
-    if token and hint:
-        lines += ["", reply_hint(token, keyed, say)]
-    return "\n".join(lines) + "\n"
+    return _hinted(lines, token, hint, keyed, say)
 
 
 def not_accepted(game_id: str, reason: str, say: Speaker = ENGLISH) -> str:
@@ -284,9 +285,7 @@ def shown(
     game_id: str, turn: Turn, token: str | None, hint: bool = True, keyed: bool = False, say: Speaker = ENGLISH
 ) -> str:
     lines = [say("Game {game_id}:", game_id=game_id), "", *turn_block(turn, say)]
-    if token and hint:
-        lines += ["", reply_hint(token, keyed, say)]
-    return "\n".join(lines) + "\n"
+    return _hinted(lines, token, hint, keyed, say)
 
 
 def listed(game_id: str, header: str, actions: Sequence[str], say: Speaker = ENGLISH) -> str:

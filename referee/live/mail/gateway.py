@@ -12,7 +12,7 @@ answers, delivers them, and writes the outcome into `DIR/mail.log`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -381,6 +381,15 @@ def _play(
     names = _names(current)
     speak = _speaking(settings)
     say = speak(player.address)
+
+    def refusal(
+        error: str, suggestions: Sequence[str], turn: compose.Turn, token: str | None
+    ) -> tuple[list[Answer], list[str], Outcome]:
+        """To the sender alone: nothing was played, and why (the lines on how to answer if it moves)."""
+        hint = _moves(current, player)
+        body = compose.refused(game_id, submission.moves, error, suggestions, turn, token, hint, keyed, say)
+        return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
+
     side = current.to_move if current.to_move in player.sides else _first_side(current, player)
     if submission.moves.strip().lower() in OFFERS:
         side = _first_side(current, player)  # an offer alone is the player's first side's (PLAY.md §6)
@@ -389,19 +398,7 @@ def _play(
     if drawn is not None:
         # With the key at hand the dice are drawn, never written: a written roll would only
         # let a player probe the secret die (a wrong one is refused, naming the right one).
-        turn = compose.named_next(current.turn, names)
-        body = compose.refused(
-            game_id,
-            submission.moves,
-            drawn,
-            (),
-            turn,
-            current.token,
-            hint=_moves(current, player),
-            keyed=keyed,
-            say=say,
-        )
-        return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
+        return refusal(drawn, (), compose.named_next(current.turn, names), current.token)
     salts: tuple[tuple[str, str], ...] = ()
     if submission.salt is not None:
         side = _first_side(current, player)
@@ -434,18 +431,7 @@ def _play(
         error = played.error or played.turn.verdict
         hint = not_a_move(submission.moves, error, _example(current))
         error = error if hint is None else f"{error}\n\n{hint}"
-        body = compose.refused(
-            game_id,
-            submission.moves,
-            error,
-            played.suggestions,
-            turn,
-            played.token,
-            hint=_moves(current, player),
-            keyed=keyed,
-            say=say,
-        )
-        return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
+        return refusal(error, played.suggestions, turn, played.token)
     # The game as written, from the replay `play` made of it (read again only where it made none).
     replayed = played.replayed
     after = game.game_of(current.path, replayed, played.token) if replayed else game.open_game(current.path)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from referee.games import registry
 from referee.notation import reader
 from referee.notation.lexicon import NUMBER, TOKEN_END, label_regex
-from referee.notation.model import Malformed, Record, Span
+from referee.notation.model import Malformed, Record, Span, SpanError
 
 OFFSET = 1_000_000_000
 _SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")
@@ -71,13 +71,8 @@ def command_refusal(command: str) -> str:
     return f"{{{command}}} is a comment command, and {REFEREE_ONLY}: a player's submission never holds one"
 
 
-class SubmissionError(ValueError):
+class SubmissionError(SpanError):
     """Text of the submission that is not RGN move text; `span` is inside the submission."""
-
-    def __init__(self, message: str, span: Span) -> None:
-        super().__init__(f"{span}: {message}")
-        self.message = message
-        self.span = span
 
 
 @dataclass(frozen=True)
