@@ -122,6 +122,29 @@ def _awaiting(text: str, say: Speaker) -> str:
     return say(", awaiting {what}", what=rule_text(text.removeprefix(", awaiting "), say))
 
 
+def board(text: str, say: Speaker) -> str:
+    """An engine's board as text (`render`), its words in the speaker's language: the legend
+    and the lines below the board (`routed: ...`, `score: ...`, who is to move), each part
+    between `; ` read by its template; the board's own rows (no template reads them) and
+    the notation as written."""
+    if say.lang == DEFAULT:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        bare = line.lstrip(" ")
+        left = _LEFT.fullmatch(bare)
+        if left is not None:  # Nika's `Athens to move (1 action left)`
+            count = int(left["count"])
+            said = say.plural(
+                "{side} to move ({count} action left)", "{side} to move ({count} actions left)", count,
+                side=say.word(left["side"]),
+            )  # fmt: skip
+        else:
+            said = verdict_parts(bare, say) if "; " in bare else verdict_words(bare, say) if bare else bare
+        lines.append(line[: len(line) - len(bare)] + said)
+    return "\n".join(lines)
+
+
 def error(text: str, say: Speaker) -> str:
     """A refusal's error, line by line: `submission:1: nika: illegal: line 1, col 12: turn 1
     Athens, action 2 "d1-N": there is no piece on d1`, or an engine's rule message alone."""

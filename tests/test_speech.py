@@ -292,3 +292,21 @@ def test_the_notations_own_messages_are_said_in_spanish(english: str, spanish: s
     """Text that is not RGN: the reader's and the grammar's messages go through the catalogue
     too (the tokens quoted in them stay as written)."""
     assert speech.rule_text(english, speech.speaker("es")) == spanish
+
+
+def test_a_board_shown_to_a_spanish_player_has_its_legend_in_spanish() -> None:
+    """The words of an engine's text board (its legend, the lines below it) are said in the
+    reader's language; the board's rows and the notation stay as written."""
+    from referee import spoken_lines
+    from referee.games.nika.engine import NikaEngine
+
+    state = NikaEngine().new_state({"Game": "nika"})
+    english = state.render()
+    said = spoken_lines.board(english, speech.speaker("es"))
+    rows = [line for line in english.splitlines() if "[" in line and "area" not in line]
+    assert rows and all(row in said.splitlines() for row in rows)
+    assert "W Atenas, R Esparta, B Mesene, K Tebas; ^ > v < orientación N E S W; " in said
+    assert "[W ] área de victoria, (w ) área de reunión, ## área central" in said
+    assert "mueve Atenas (le quedan 2 acciones)" in said
+    assert "victory area" not in said
+    assert spoken_lines.board(english, speech.ENGLISH) == english

@@ -548,8 +548,13 @@ class NieuchessState(GameState[NieuchessAction]):
         lines = self.field.map_lines()
         lines.append(
             "; ".join(
-                f"{SIDES[side]} {ARMY - self.field.pool(side)} on the board, {self.field.pool(side)} in the pool, "
-                f"{self.invasions[side]} invasion(s) left"
+                phrase(
+                    "{side} {on} on the board, {pool} in the pool, {invasions} invasion(s) left",
+                    side=SIDES[side],
+                    on=ARMY - self.field.pool(side),
+                    pool=self.field.pool(side),
+                    invasions=self.invasions[side],
+                )
                 for side in (0, 1)
             )
         )

@@ -534,11 +534,13 @@ class NikaState(GameState[NikaAction]):
         lines.append(header.rstrip())
         lines.append("")
         routed = ", ".join(f"{CITIES[city]} {PIECES_PER_CITY - self.on_board[city]}" for city in range(4))
-        lines.append(f"routed: {routed}")
-        lines.append(
-            "W Athens, R Sparta, B Messene, K Thebes; ^ > v < facing N E S W; "
-            "[W ] victory area, (w ) rally area, ## central area"
+        lines.append(phrase("routed: {routed}", routed=routed))
+        legend = (
+            phrase("W Athens, R Sparta, B Messene, K Thebes"),
+            phrase("^ > v < facing N E S W"),
+            phrase("[W ] victory area, (w ) rally area, ## central area"),
         )
+        lines.append("; ".join(legend))
         outcome = self.outcome()
         if outcome is not None:
             lines.append(str(outcome))

@@ -470,7 +470,7 @@ class NumicaState(GameState[NumicaAction]):
                 cells.append(f"{self.tiles[square]} {code:<5}")
             lines.append(f"{rank + 1:>2}   " + "".join(cells).rstrip())
         lines.append("")
-        lines.append("tile then piece: R/B side, S square, O round, * has moved")
+        lines.append(phrase("tile then piece: R/B side, S square, O round, * has moved"))
         outcome = self.outcome()
         status = f"{SIDES[self.side]} to move" if outcome is None else str(outcome)
         lines.append(status)

@@ -431,13 +431,15 @@ class PikemenState(GameState[PikemenAction]):
                 cells.append(f" {code:<5}")
             lines.append(f"{rank + 1:>2} " + "".join(cells) + f" {rank + 1}")
         lines += [files, ""]
-        lines.append("piece = side, size, facing: " + ", ".join(f"{short[name]} {name}" for name in self.sides))
-        lines.append("  S small (1 point), M medium (2), L large (3); N NE E SE S SW W NW, U upright")
-        lines.append(
-            "score: "
-            + ", ".join(self._score_note(side) for side in range(len(self.sides)))
-            + f" (target {self.target})"
+        sides = ", ".join(f"{short[name]} {name}" for name in self.sides)
+        lines.append(phrase("piece = side, size, facing: {sides}", sides=sides))
+        sizes, facings = (
+            phrase("S small (1 point), M medium (2), L large (3)"),
+            phrase("N NE E SE S SW W NW, U upright"),
         )
+        lines.append(f"  {sizes}; {facings}")
+        scores = ", ".join(self._score_note(side) for side in range(len(self.sides)))
+        lines.append(phrase("score: {scores} (target {target})", scores=scores, target=self.target))
         outcome = self.outcome()
         if outcome is not None:
             lines.append(str(outcome))

@@ -116,7 +116,7 @@ def turn_block(turn: Turn, say: Speaker = ENGLISH) -> list[str]:
     turn = turn._replace(verdict=verdict, next=following)
     events = [rule_text(event, say) for event in turn.events] if say.lang != DEFAULT else list(turn.events)
     head = ([turn.verdict] if turn.verdict else []) + events
-    tail = [turn.board.rstrip("\n"), "", turn.next] if turn.board else [turn.next]
+    tail = [spoken.board(turn.board.rstrip("\n"), say), "", turn.next] if turn.board else [turn.next]
     return [*head, "", *tail] if head else tail
 
 
