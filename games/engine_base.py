@@ -157,7 +157,7 @@ class Engine(abc.ABC, Generic[StateT]):
                 if side in sides and salt is not None:
                     if not salt:
                         raise SetupError(
-                            f"the {salt_tag(side)} tag is empty: a salt is any non-empty text", salt_tag(side)
+                            "the {tag} tag is empty: a salt is any non-empty text", salt_tag(side), tag=salt_tag(side)
                         )
                     salts.append((side, salt))
         return Start(
@@ -177,7 +177,13 @@ class Engine(abc.ABC, Generic[StateT]):
         variant = tags.get("Variant", "standard").strip().lower()
         if variant not in self.info.variants:
             known = ", ".join(f'"{name}"' for name in self.info.variants)
-            raise SetupError(f"unknown variant {quoted(variant)}: {self.info.name} has {known}", "Variant")
+            raise SetupError(
+                "unknown variant {variant}: {game} has {known}",
+                "Variant",
+                variant=quoted(variant),
+                game=self.info.name,
+                known=known,
+            )
         return variant
 
     def players(self, tags: Mapping[str, str]) -> int:
@@ -186,7 +192,11 @@ class Engine(abc.ABC, Generic[StateT]):
         count = whole_number(text)
         if count is None or count not in self.info.player_counts:
             raise SetupError(
-                f"{self.info.name} is played by {self.info.players_text()} players, not {quoted(text)}", "Players"
+                "{game} is played by {counts} players, not {written}",
+                "Players",
+                game=self.info.name,
+                counts=self.info.players_text(),
+                written=quoted(text),
             )
         return count
 
@@ -197,7 +207,12 @@ class Engine(abc.ABC, Generic[StateT]):
             return sides[0]
         side = self.info.side(text.strip())
         if side not in sides:
-            raise SetupError(f"the First tag must name one of {', '.join(sides)}, not {quoted(text)}", "First")
+            raise SetupError(
+                "the First tag must name one of {sides}, not {written}",
+                "First",
+                sides=", ".join(sides),
+                written=quoted(text),
+            )
         return side
 
     def _seed(self, tags: Mapping[str, str]) -> tuple[str | None, str | None]:

@@ -182,7 +182,9 @@ class GameInfo(NamedTuple):
     def players_text(self) -> str:
         """The player counts in words: "2", "2, 3 or 4"."""
         counts = [str(count) for count in self.player_counts]
-        return " or ".join(filter(None, (", ".join(counts[:-1]), counts[-1])))
+        if len(counts) == 1:
+            return counts[0]
+        return phrase("{first} or {second}", first=", ".join(counts[:-1]), second=counts[-1])
 
     def sides_for(self, players: int) -> tuple[Side, ...]:
         return self.sides_by_players.get(players, self.sides)
@@ -299,9 +301,10 @@ class SetupError(ValueError):
     It makes the record malformed; `tag` names the tag at fault, when there is one.
     """
 
-    def __init__(self, message: str, tag: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, tag: str | None = None, /, **params: object) -> None:
+        text = message.format(**params) if params else message  # a template, as RuleError's
+        super().__init__(text)
+        self.message = text
         self.tag = tag
 
 

@@ -49,6 +49,7 @@ KEYWORDS: dict[str, object] = {
     "plural": (1, 2),
     "phrase": None,
     **{name: None for name in RULE_ERRORS},
+    "SetupError": None,  # a tag the game cannot read: its literal messages and templates
 }
 GAME_WORDS: dict[str, object] = {"game_word": None}
 """The marker of a game's own word in games/ (games/values.py `game_word`): context `game word`."""

@@ -282,6 +282,8 @@ def test_what_a_game_awaits_is_said_in_the_players_language(line: str, spanish: 
             "se esperaba una acción como \"d1-W\", se encontró 'e2>X': "
             "tras 'e2>', se esperaba una orientación como \"N\"",
         ),
+        ('Pikemen is played by 2, 3 or 4 players, not "7"', 'a Pikemen juegan 2, 3 o 4 jugadores, no "7"'),
+        ("the Seed tag is empty", "la etiqueta Seed está vacía"),
         (
             "Red's turn ended after no action: a Pikemen turn holds exactly one action",
             "el turno de Rojo terminó tras ninguna acción: un turno de Pikemen contiene exactamente una acción",
