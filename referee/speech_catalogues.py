@@ -31,7 +31,8 @@ from referee import speech, store
 from referee.games import registry
 
 ROOT = Path(__file__).parent
-FOLDERS = (ROOT, ROOT.parent / "games", ROOT.parent / "notation")
+GAMES_FOLDER = ROOT.parent / "games"
+FOLDERS = (ROOT, GAMES_FOLDER, ROOT.parent / "notation")
 """The code that speaks: referee/ (the package), games/ (referee.games) and notation/ (its
 messages for text that is not RGN, marked `phrase`)."""
 RULE_ERRORS = (
@@ -71,9 +72,8 @@ def template() -> Catalog:
                 continue
             where = f"{folder.name}/{filename}"
             catalog.add(message, None, [(where, lineno)], auto_comments=comments, context=context)
-    games = ROOT.parent / "games"
     for filename, lineno, message, _, _ in extract_from_dir(
-        games,
+        GAMES_FOLDER,
         method_map=[("**.py", "python")],
         keywords=GAME_WORDS,  # type: ignore[arg-type]
     ):
@@ -99,8 +99,7 @@ def event_templates() -> list[tuple[str, int, str]]:
     import re
 
     found: list[tuple[str, int, str]] = []
-    games = ROOT.parent / "games"
-    for path in sorted(games.rglob("*.py")):
+    for path in sorted(GAMES_FOLDER.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Event" and len(node.args) >= 2):
@@ -121,7 +120,7 @@ def event_templates() -> list[tuple[str, int, str]]:
                 continue
             words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^{}]*\}", "", message))
             if len(words) >= 2 or any(len(word) > 4 for word in words):  # words, not a value (`die 4`)
-                found.append((f"games/{path.relative_to(games)}", node.lineno, message))
+                found.append((f"games/{path.relative_to(GAMES_FOLDER)}", node.lineno, message))
     return found
 
 

@@ -70,7 +70,7 @@ def verdict_words(text: str, say: Speaker) -> str:
         if moving["round"]:
             said += say(", round {round}", round=moving["round"])
         if moving["awaiting"]:
-            said += say(", awaiting {what}", what=rule_text(moving["awaiting"], say))
+            said += _awaited(moving["awaiting"], say)
         return said + _rest(moving["rest"], say)
     won = _WINS.fullmatch(text)
     if won is not None:
@@ -119,7 +119,12 @@ def _awaiting(text: str, say: Speaker) -> str:
     """`, awaiting the roll of the battle k20xl21 (the seed is secret)` after who is next."""
     if not text.startswith(", awaiting "):
         return text
-    return say(", awaiting {what}", what=rule_text(text.removeprefix(", awaiting "), say))
+    return _awaited(text.removeprefix(", awaiting "), say)
+
+
+def _awaited(what: str, say: Speaker) -> str:
+    """`, awaiting` what a game awaits (an engine's pending roll or choice), in the speaker's language."""
+    return say(", awaiting {what}", what=rule_text(what, say))
 
 
 def board(text: str, say: Speaker) -> str:
