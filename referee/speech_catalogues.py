@@ -8,7 +8,8 @@
     python -m referee.speech_catalogues init LANG # a new language's folder
 
 The messages are those of `N_(...)`, of a speaker's call (`say(...)`, `say.plural(...)`),
-the rule errors of the engines (`IllegalActionError("... {square} ...", square=...)`) and
+the rule errors and setup errors of the engines (`IllegalActionError("... {square} ...",
+square=...)`, `SetupError("{hex} in the Position is a gray hex", "Position", hex=...)`) and
 the phrases they take as parameters (`phrase("file {file}", file=...)`); the words of the
 games (every side of games/registry.py, and each `game_word("small")`) are added in the
 context `game word`. Babel is needed only here and by the tests, never to speak a language.
@@ -43,6 +44,7 @@ RULE_ERRORS = (
     "TurnOpenError",
     "TurnNotOpenError",
     "GameOverError",
+    "SetupError",  # a tag the game cannot read (a Position, a CRT): a template, as a rule error's
 )
 KEYWORDS: dict[str, object] = {
     "N_": None,
@@ -50,7 +52,6 @@ KEYWORDS: dict[str, object] = {
     "plural": (1, 2),
     "phrase": None,
     **{name: None for name in RULE_ERRORS},
-    "SetupError": None,  # a tag the game cannot read: its literal messages and templates
 }
 GAME_WORDS: dict[str, object] = {"game_word": None}
 """The marker of a game's own word in games/ (games/values.py `game_word`): context `game word`."""

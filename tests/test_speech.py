@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 
 from referee import speech, speech_catalogues
 from referee.games import registry
+from referee.games.numica.state import TILE_SETS
 
 ROOT = Path(__file__).resolve().parent.parent
 SPANISH = speech.LOCALE_DIR / "es" / "LC_MESSAGES" / "referee.po"
@@ -78,9 +79,9 @@ def test_every_side_of_every_game_is_a_game_word_in_spanish() -> None:
 RULE_ERRORS = set(speech_catalogues.RULE_ERRORS)
 
 
-def test_no_rule_error_of_an_engine_is_written_as_an_f_string() -> None:
-    """Every rule message of games/ is a template with named parameters (RuleError(template,
-    **params)), so that the catalogue holds it and a refusal can say it in a player's language."""
+def _error_calls(names: set[str]) -> list[tuple[str, ast.Call]]:
+    """Every call in games/ of one of these errors (`IllegalActionError(...)`,
+    `SetupError(...)`), with its place."""
     found = []
     for path in sorted((ROOT / "games").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -88,9 +89,33 @@ def test_no_rule_error_of_an_engine_is_written_as_an_f_string() -> None:
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            if name in RULE_ERRORS and isinstance(node.args[0], ast.JoinedStr):
-                if any(isinstance(part, ast.FormattedValue) for part in node.args[0].values):
-                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            if name in names:
+                found.append((f"{path.relative_to(ROOT)}:{node.lineno}", node))
+    return found
+
+
+def test_no_rule_error_of_an_engine_is_written_as_an_f_string() -> None:
+    """Every rule message of games/, and every setup error's (a Position, a CRT or a Tiles
+    tag the game cannot read), is a template with named parameters (RuleError(template,
+    **params), SetupError(template, tag, **params)), so that the catalogue holds it and a
+    refusal can say it in a player's language."""
+    assert "SetupError" in RULE_ERRORS
+    found = []
+    for where, node in _error_calls(RULE_ERRORS):
+        if isinstance(node.args[0], ast.JoinedStr):
+            if any(isinstance(part, ast.FormattedValue) for part in node.args[0].values):
+                found.append(where)
+    assert found == []
+
+
+def test_every_setup_error_of_an_engine_is_a_template_as_written() -> None:
+    """A setup error's message is written in the call itself (no message passed through a
+    helper or taken from another error's text), where extraction reads it."""
+    found = [
+        where
+        for where, node in _error_calls({"SetupError"})
+        if not (isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+    ]
     assert found == []
 
 
@@ -227,6 +252,7 @@ def test_no_message_is_written_where_extraction_cannot_see_it() -> None:
             "no hay movimiento tras una batalla: un turno primero mueve y luego combate",
         ),
         ("k5, k6 and k7", "k5, k6 y k7"),
+        ("e4: Red's square piece captured", "e4: capturada la pieza cuadrada de Rojo"),
     ],
 )
 def test_the_phrases_inside_a_rule_message_are_said_too(english: str, spanish: str) -> None:
@@ -312,3 +338,78 @@ def test_a_board_shown_to_a_spanish_player_has_its_legend_in_spanish() -> None:
     assert "mueve Atenas (le quedan 2 acciones)" in said
     assert "victory area" not in said
     assert spoken_lines.board(english, speech.ENGLISH) == english
+
+
+NUMICA_TILES = "".join(TILE_SETS["standard"])
+
+
+@pytest.mark.parametrize(
+    ("tags", "english", "spanish"),
+    [
+        (
+            {"Game": "nieuchess", "Position": "R:b12 B:y36"},
+            "b12 in the Position is a gray hex",
+            "b12 de la Position es un hexágono gris",
+        ),
+        (
+            {"Game": "nieuchess", "Position": "R:a1 B:b2 inv:R=1,R=1"},
+            "Red's invasions are given twice in the Position",
+            "las invasiones de Rojo aparecen dos veces en la Position",
+        ),
+        (
+            {"Game": "nieuchess", "CRT": "AE DE"},
+            "the CRT tag holds 66 result codes, not 2",
+            "la etiqueta CRT contiene 66 códigos de resultado, no 2",
+        ),
+        ({"Game": "nika", "Position": "W:d1w R: B:"}, "the Position lacks K:, to:", "la Position carece de K:, to:"),
+        (
+            {"Game": "nika", "Position": "W:" + ",".join(f"a{rank}n" for rank in range(1, 10)) + " R: B: K: to:W"},
+            "Athens has 9 pieces in the Position: a city has 6",
+            "Atenas tiene 9 piezas en la Position: una ciudad tiene 6",
+        ),
+        (
+            {"Game": "numica", "Position": "foo"},
+            'cannot read "foo" in the Position',
+            'no se puede leer "foo" en la Position',
+        ),
+        (
+            {"Game": "numica", "Position": f"tiles:{NUMICA_TILES} R:a1S,a2S,a3S,a4S,a5S B:b1O to:R"},
+            "Red has more than 4 square pieces",
+            "Rojo tiene más de 4 piezas de forma cuadrada",
+        ),
+        (
+            {"Game": "numica", "Tiles": "ABC"},
+            "the Tiles tag must hold exactly the standard tile set (64 symbols)",
+            "la etiqueta Tiles debe contener exactamente el juego de fichas standard (64 símbolos)",
+        ),
+        (
+            {"Game": "pikemen", "Position": "Red:e1LU Blue:a1SU Red:b1SU to:Red"},
+            "Position: Red's pieces are given twice",
+            "Position: las piezas de Rojo aparecen dos veces",
+        ),
+        (
+            {"Game": "pikemen", "Position": "Red:e1LU"},
+            'Position: no field for Blue (write an empty one, like "Blue:")',
+            'Position: no hay campo para Azul (escriba uno vacío, como "Blue:")',
+        ),
+        (
+            {"Game": "pikemen", "Target": "0"},
+            'the Target tag must be a whole number of points from 1 to 999, not "0"',
+            'la etiqueta Target debe ser un número entero de puntos de 1 a 999, no "0"',
+        ),
+    ],
+)
+def test_a_tag_the_game_cannot_read_is_said_in_spanish(tags: dict[str, str], english: str, spanish: str) -> None:
+    """A Position (or a CRT, Tiles or Target tag) that a game cannot read makes the record
+    malformed: the verdict names the place and the game's message, in Spanish for a Spanish
+    reader (sides and piece words said, the notation quoted as written), in English as before."""
+    from referee import spoken_lines
+    from referee.judge.core.adjudicate import adjudicate, read_source
+    from referee.judge.core.verdict_words import describe
+
+    record = "".join(f'[{name} "{value}"]\n' for name, value in tags.items()) + "\n*\n"
+    (result,) = read_source(record.encode())
+    verdict = adjudicate(result).verdict
+    assert verdict.status == "malformed"
+    assert describe(verdict) == f"line 2, col 1: {english}"
+    assert spoken_lines.verdict_words(describe(verdict), speech.speaker("es")) == f"línea 2, col 1: {spanish}"

@@ -14,7 +14,7 @@ import os
 import re
 from typing import NamedTuple
 
-from referee.games.api import quoted
+from referee.games.api import SetupError, quoted
 from referee.games.nieuchess import derived
 from referee.games.nieuchess.packing import unpack_numbers, unpack_rows
 
@@ -42,7 +42,8 @@ Crt = tuple[tuple[str, ...], ...]
 
 
 class DataError(ValueError):
-    """A map or table that cannot be read."""
+    """A data file of the package (the map, the table) that cannot be read: a packaging or
+    editing mistake, never a player's (a record's CRT tag raises SetupError)."""
 
 
 def name(hex_: int) -> str:
@@ -153,13 +154,19 @@ def read_crt_file(text: str) -> Crt:
 
 
 def read_crt_tag(value: str) -> Crt:
-    """A record's `CRT` tag: 66 codes, row by row (roll 1 to 6), each row from 1-6 to 6-1."""
+    """A record's `CRT` tag: 66 codes, row by row (roll 1 to 6), each row from 1-6 to 6-1.
+    Raises SetupError, naming the CRT tag."""
     codes = [code.upper() for code in re.split(r"[\s,]+", value.strip()) if code]
     if len(codes) != 6 * len(ODDS):
-        raise DataError(f"the CRT tag holds 66 result codes, not {len(codes)}")
+        raise SetupError("the CRT tag holds 66 result codes, not {count}", "CRT", count=len(codes))
     wrong = [code for code in codes if code not in RESULTS]
     if wrong:
-        raise DataError(f"{quoted(wrong[0])} in the CRT tag is not a result ({', '.join(RESULTS)})")
+        raise SetupError(
+            "{code} in the CRT tag is not a result ({results})",
+            "CRT",
+            code=quoted(wrong[0]),
+            results=", ".join(RESULTS),
+        )
     width = len(ODDS)
     return tuple(tuple(codes[row * width : (row + 1) * width]) for row in range(6))
 

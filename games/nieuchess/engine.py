@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from referee.games.api import Chance, Event, EventKind, SetupError, Start, quoted, whole_number
 from referee.games.engine_base import ChanceSyntax, Engine
 from referee.games.nieuchess.actions import DIALECT, Battle, Invasion, Move
-from referee.games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, WIDTH, DataError, hex_index, read_crt_tag
+from referee.games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, WIDTH, hex_index, read_crt_tag
 from referee.games.nieuchess.hexsets import path_facts
 from referee.games.nieuchess.movement import ARMY, SIDES
 from referee.games.nieuchess.state import INVASIONS, NieuchessState
@@ -104,10 +104,7 @@ class NieuchessEngine(Engine[NieuchessState]):
         first = SIDES.index(start.first)
         crt = STANDARD_CRT
         if "CRT" in start.tags:
-            try:
-                crt = read_crt_tag(start.tags["CRT"])
-            except DataError as error:
-                raise SetupError(str(error), "CRT") from None
+            crt = read_crt_tag(start.tags["CRT"])
         # The dice follow the effective seed (salted, RANDOM.md §4); the SeedHash, checked
         # by the common reader, commits to the seed alone.
         dice = Dice(start.stream_seed) if start.stream_seed is not None else None
@@ -151,7 +148,7 @@ def read_position(text: str, first: int) -> tuple[tuple[list[int], list[int]], l
     if "to" in fields:
         named = NIEUCHESS.side(fields["to"])
         if named is None:
-            raise SetupError(f"{quoted('to:' + fields['to'])} names no Nieuchess side", "Position")
+            raise SetupError("{field} names no Nieuchess side", "Position", field=quoted("to:" + fields["to"]))
         to_move = SIDES.index(named)
     return pawns, invasions, to_move
 
@@ -162,7 +159,9 @@ def _position_fields(text: str) -> dict[str, str]:
         key, colon, value = item.partition(":")
         key = POSITION_KEYS.get(key.lower(), "")
         if not colon or not key or key in fields:
-            raise SetupError(f"cannot read {quoted(item)} in the Position (fields R:, B:, inv:, to:)", "Position")
+            raise SetupError(
+                "cannot read {field} in the Position (fields R:, B:, inv:, to:)", "Position", field=quoted(item)
+            )
         fields[key] = value
     if "r" not in fields or "b" not in fields:
         raise SetupError("a Nieuchess Position lists the pawns of both sides: R:... B:...", "Position")
@@ -175,15 +174,15 @@ def _position_pawns(text: str, side: int, taken: set[int]) -> list[int]:
     for word in filter(None, text.split(",")):
         hex_ = hex_index(word) if HEX_FORM.fullmatch(word) else None
         if hex_ is None:
-            raise SetupError(f"{quoted(word)} in the Position is not a hex of the map", "Position")
+            raise SetupError("{hex} in the Position is not a hex of the map", "Position", hex=quoted(word))
         if BOARD.terrain[hex_] == GRAY:
-            raise SetupError(f"{NAMES[hex_]} in the Position is a gray hex", "Position")
+            raise SetupError("{hex} in the Position is a gray hex", "Position", hex=NAMES[hex_])
         if hex_ in taken:
-            raise SetupError(f"{NAMES[hex_]} is listed twice in the Position", "Position")
+            raise SetupError("{hex} is listed twice in the Position", "Position", hex=NAMES[hex_])
         taken.add(hex_)
         pawns.append(hex_)
     if len(pawns) > ARMY:
-        raise SetupError(f"{SIDES[side]} has more than {ARMY} pawns in the Position", "Position")
+        raise SetupError("{side} has more than {army} pawns in the Position", "Position", side=SIDES[side], army=ARMY)
     return pawns
 
 
@@ -197,10 +196,12 @@ def _position_invasions(text: str) -> list[int]:
         named = NIEUCHESS.side(label.strip())
         left = whole_number(count)
         if not equals or named is None or left is None or left > INVASIONS:
-            raise SetupError(f"cannot read {quoted('inv:' + text)} in the Position (like inv:R=2,B=1)", "Position")
+            raise SetupError(
+                "cannot read {field} in the Position (like inv:R=2,B=1)", "Position", field=quoted("inv:" + text)
+            )
         side = SIDES.index(named)
         if side in seen:
-            raise SetupError(f"{named}'s invasions are given twice in the Position", "Position")
+            raise SetupError("{side}'s invasions are given twice in the Position", "Position", side=named)
         seen.add(side)
         invasions[side] = left
     return invasions

@@ -82,42 +82,60 @@ PREFERENCE_CONTACT = 60
 
 def read_position(text: str) -> NikaState:
     """A state from a position string (nika.md, "Position string"); SetupError if unreadable."""
-
-    def fail(message: str) -> SetupError:
-        return SetupError(message, "Position")
-
     fields: dict[str, str] = {}
     for field in text.split():
         name, colon, value = field.partition(":")
         key = name.lower() if name.lower() == "to" else NIKA.side(name)
         if not colon or key is None:
-            raise fail(f'cannot read "{field}" in the Position: expected W:, R:, B:, K: and to: fields')
+            raise SetupError(
+                "cannot read {field} in the Position: expected W:, R:, B:, K: and to: fields",
+                "Position",
+                field='"' + field + '"',
+            )
         if key in fields:
-            raise fail(f'the Position gives "{name}:" twice')
+            raise SetupError("the Position gives {field} twice", "Position", field='"' + name + ':"')
         fields[key] = value
     missing = [LETTERS[i] + ":" for i, city in enumerate(CITIES) if city not in fields]
     if missing or "to" not in fields:
-        raise fail(f"the Position lacks {', '.join(missing + ([] if 'to' in fields else ['to:']))}")
+        lacking = ", ".join(missing + ([] if "to" in fields else ["to:"]))
+        raise SetupError("the Position lacks {fields}", "Position", fields=lacking)
     to_move = NIKA.side(fields["to"])
     if to_move is None:
-        raise fail(f'"to:{fields["to"]}" names no Nika city')
+        raise SetupError("{field} names no Nika city", "Position", field='"to:' + fields["to"] + '"')
     board = bytearray(len(NAMES))
     for city, name in enumerate(CITIES):
         entries = [entry for entry in fields[name].split(",") if entry]
         if len(entries) > PIECES_PER_CITY:
-            raise fail(f"{name} has {len(entries)} pieces in the Position: a city has {PIECES_PER_CITY}")
+            raise SetupError(
+                "{city} has {count} pieces in the Position: a city has {most}",
+                "Position",
+                city=name,
+                count=len(entries),
+                most=PIECES_PER_CITY,
+            )
         for entry in entries:
             match = PIECE_TEXT.fullmatch(entry.lower())
             if match is None:
-                raise fail(f'cannot read the piece "{entry}" in the Position: write a square and a facing, like d1w')
+                raise SetupError(
+                    "cannot read the piece {entry} in the Position: write a square and a facing, like d1w",
+                    "Position",
+                    entry='"' + entry + '"',
+                )
             square_name, facing = match.groups()
             square = INDEX.get(square_name)
             if square is None:
-                raise fail(f"{square_name} in the Position is not a square of the board")
+                raise SetupError(
+                    "{square} in the Position is not a square of the board", "Position", square=square_name
+                )
             if board[square]:
-                raise fail(f"{square_name} holds two pieces in the Position")
+                raise SetupError("{square} holds two pieces in the Position", "Position", square=square_name)
             if CLOSED[city & 1][square]:
-                raise fail(f"{name}'s piece on {square_name} stands in its enemies' victory area")
+                raise SetupError(
+                    "{city}'s piece on {square} stands in its enemies' victory area",
+                    "Position",
+                    city=name,
+                    square=square_name,
+                )
             board[square] = code(city, FACING_OF[facing.upper()])
     city = CITIES.index(to_move)
     teams_home = {
@@ -127,7 +145,7 @@ def read_position(text: str) -> NikaState:
         if board[square] and CITY[board[square]] == city_index
     }
     if len(teams_home) == 2:
-        raise fail("both teams stand in their victory areas in the Position: it cannot be played")
+        raise SetupError("both teams stand in their victory areas in the Position: it cannot be played", "Position")
     return NikaState(board, city)
 
 

@@ -12,7 +12,7 @@ from referee.games.engine_base import Engine
 from referee.games.numica.actions import DIALECT, NumicaAction, Setup, Step
 from referee.games.randomness import shuffled
 from referee.games.registry import NUMICA
-from referee.games.values import phrase
+from referee.games.values import game_word, phrase
 from referee.notation.dialect import Dialect
 
 SIDES = NUMICA.sides
@@ -21,7 +21,7 @@ TILE_SETS = {
     "standard": "1" * 11 + "2" * 10 + "3" * 9 + "4" * 8 + "5" * 7 + "K" * 6 + "X" * 5 + "R" * 4 + "B" * 4,
     "warpspawn": "1" * 12 + "2" * 10 + "3" * 10 + "4" * 8 + "K" * 6 + "X" * 6 + "R" * 6 + "B" * 6,
 }
-SHAPE_NAMES = {"S": "square", "O": "round"}
+SHAPE_NAMES = {"S": game_word("square"), "O": game_word("round")}
 SQUARES = [f"{'abcdefgh'[i % 8]}{i // 8 + 1}" for i in range(64)]
 INDEX = {name: i for i, name in enumerate(SQUARES)}
 KING_LINES = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -512,7 +512,9 @@ class NumicaEngine(Engine[NumicaState]):
             return seeded
         written = written.strip().upper()
         if sorted(written) != sorted(tile_set):
-            raise SetupError(f"the Tiles tag must hold exactly the {variant} tile set (64 symbols)", "Tiles")
+            raise SetupError(
+                "the Tiles tag must hold exactly the {variant} tile set (64 symbols)", "Tiles", variant=variant
+            )
         if seeded is not None and seeded != written:
             raise SetupError("the Tiles tag disagrees with the tiles the Seed lays out", "Tiles")
         return written
@@ -522,13 +524,13 @@ class NumicaEngine(Engine[NumicaState]):
         for field in text.split():
             name, colon, value = field.partition(":")
             if not colon or name.lower() in fields:
-                raise SetupError(f'cannot read "{field}" in the Position', "Position")
+                raise SetupError("cannot read {field} in the Position", "Position", field='"' + field + '"')
             fields[name.lower()] = value
         if set(fields) != {"tiles", "r", "b", "to"}:
             raise SetupError("a Numica Position has the fields tiles:, R:, B: and to:", "Position")
         board_tiles = fields["tiles"].upper()
         if sorted(board_tiles) != sorted(TILE_SETS[variant]):
-            raise SetupError(f"the Position's tiles are not the {variant} tile set", "Position")
+            raise SetupError("the Position's tiles are not the {variant} tile set", "Position", variant=variant)
         if tiles is not None and tiles != board_tiles:
             raise SetupError("the Position's tiles disagree with the Seed or Tiles tag", "Position")
         board: list[Piece | None] = [None] * 64
@@ -537,16 +539,20 @@ class NumicaEngine(Engine[NumicaState]):
             for entry in filter(None, fields[key].split(",")):
                 square, shape, moved = entry[:2].lower(), entry[2:3].upper(), entry[3:]
                 if square not in INDEX or shape not in shapes or moved not in ("", "*"):
-                    raise SetupError(f'cannot read the piece "{entry}" in the Position', "Position")
+                    raise SetupError(
+                        "cannot read the piece {entry} in the Position", "Position", entry='"' + entry + '"'
+                    )
                 if board[INDEX[square]] is not None:
-                    raise SetupError(f"{square} holds two pieces in the Position", "Position")
+                    raise SetupError("{square} holds two pieces in the Position", "Position", square=square)
                 shapes[shape] += 1
                 if shapes[shape] > 4:
-                    raise SetupError(f"{SIDES[side]} has more than 4 {SHAPE_NAMES[shape]} pieces", "Position")
+                    raise SetupError(
+                        "{side} has more than 4 {shape} pieces", "Position", side=SIDES[side], shape=SHAPE_NAMES[shape]
+                    )
                 board[INDEX[square]] = (side, shape, moved == "*")
         to_move = NUMICA.side(fields["to"])
         if to_move is None:
-            raise SetupError(f'"to:{fields["to"]}" names no Numica side', "Position")
+            raise SetupError("{field} names no Numica side", "Position", field='"to:' + fields["to"] + '"')
         return NumicaState(board_tiles, board, SIDES.index(to_move), 0)
 
 

@@ -33,15 +33,14 @@ from referee.games.pikemen.board import (
     PASSED,
     RAYS,
     SETUPS,
-    SIZE_INDEX,
     SIZE_WORDS,
     SIZES,
     SQUARE_INDEX,
     SQUARE_NAMES,
-    STASH,
     UPRIGHT,
     Piece,
 )
+from referee.games.pikemen.position import read_position
 from referee.games.registry import PIKEMEN
 from referee.games.values import phrase
 from referee.notation.dialect import Dialect
@@ -490,93 +489,16 @@ class PikemenEngine(Engine[PikemenState]):
         target = whole_number(text)
         if target is None or not 0 < target <= 999:
             raise SetupError(
-                f"the Target tag must be a whole number of points from 1 to 999, not {quoted(text)}", "Target"
+                "the Target tag must be a whole number of points from 1 to 999, not {written}",
+                "Target",
+                written=quoted(text),
             )
         return target
 
     @staticmethod
     def _from_position(text: str, sides: tuple[str, ...], players: int, target: int) -> PikemenState:
-        """Read `Red:e1LU,d4SNE Blue:... score:Red=3,Blue=5 to:Red` (fields in any order)."""
-        board: list[Piece | None] = [None] * 64
-        scores = [0] * len(sides)
-        placed: set[str] = set()
-        to_move: int | None = None
-        has_score = False
-        for field in text.split():
-            name, colon, value = field.partition(":")
-            key = name.lower()
-            if not colon:
-                raise _position_error(
-                    f'cannot read "{field}": fields are like "Red:e1LU,d4SNE", "score:Red=3", "to:Red"'
-                )
-            if key == "score":
-                if has_score:
-                    raise _position_error('the field "score:" is given twice')
-                has_score = True
-                _read_scores(value, sides, scores)
-            elif key == "to":
-                if to_move is not None:
-                    raise _position_error('the field "to:" is given twice')
-                side = PIKEMEN.side(value)
-                if side not in sides:
-                    raise _position_error(f'"to:{value}" names no side of this {players}-player game')
-                to_move = sides.index(side)
-            else:
-                side = PIKEMEN.side(name)
-                if side is None:
-                    raise _position_error(f'unknown field "{name}:"')
-                if side not in sides:
-                    raise _position_error(f"{side} does not play in a {players}-player game (see the Players tag)")
-                if side in placed:
-                    raise _position_error(f"{side}'s pieces are given twice")
-                placed.add(side)
-                _place(board, sides.index(side), value, players)
-        missing = [side for side in sides if side not in placed]
-        if missing:
-            raise _position_error(f'no field for {", ".join(missing)} (write an empty one, like "{missing[0]}:")')
-        if to_move is None:
-            raise _position_error('the side to move is missing: add a field like "to:Red"')
-        if not any(piece is not None and piece[0] == to_move for piece in board):
-            raise _position_error(f"{sides[to_move]} is to move but has no pieces")
-        if sum(score >= target for score in scores) > 1:
-            raise _position_error(f"more than one side has reached the target of {target} points")
+        board, scores, to_move = read_position(text, sides, players, target)
         return PikemenState(sides, board, scores, to_move, target)
-
-
-def _position_error(message: str) -> SetupError:
-    return SetupError(f"Position: {message}", "Position")
-
-
-def _read_scores(value: str, sides: tuple[str, ...], scores: list[int]) -> None:
-    """Read `Red=3,Blue=5` into scores; sides left out keep 0."""
-    for entry in filter(None, value.split(",")):
-        who, equals, points = entry.partition("=")
-        side = PIKEMEN.side(who)
-        points_value = whole_number(points)
-        if not equals or side not in sides or points_value is None:
-            raise _position_error(
-                f'cannot read the score {quoted(entry)}: write it like "Red=3" for a side in the game'
-            )
-        scores[sides.index(side)] = points_value
-
-
-def _place(board: list[Piece | None], owner: int, value: str, players: int) -> None:
-    """Put one side's pieces (`e1LU,d4SNE`) on the board, at most a stash of each size."""
-    per_size = [0, 0, 0]
-    for entry in filter(None, value.split(",")):
-        square = SQUARE_INDEX.get(entry[:2].lower())
-        size = SIZE_INDEX.get(entry[2:3].upper())
-        facing = FACING_INDEX.get(entry[3:].upper())
-        if square is None or size is None or facing is None:
-            raise _position_error(f'cannot read the piece "{entry}": write square, size S/M/L and facing, like "e1LU"')
-        if board[square] is not None:
-            raise _position_error(f"{SQUARE_NAMES[square]} holds two pieces")
-        per_size[size - 1] += 1
-        if per_size[size - 1] > STASH[players]:
-            raise _position_error(
-                f"more than {STASH[players]} {SIZE_WORDS[size - 1]} pieces for one side in a {players}-player game"
-            )
-        board[square] = (owner, size, facing)
 
 
 ENGINE = PikemenEngine()
