@@ -97,7 +97,10 @@ def playing(
         game.now = clock_walk.current_instant() if now is None else now
         game.as_of, game.grants = as_of, list(grants)
         move_clock.as_of(game.current.verdict, as_of, strict=True)
-        result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+        try:
+            result, text = game.play(moves, as_side, expect, seed, salts)
+        except Refusal as refusal:
+            result, text = game.refused(refusal), None
         result = dataclasses.replace(result, instant=game.now)
         if text is not None and not (moves and moves.strip()) and (grants or salts):
             what = reason or _no_move_text(grants, salts)
@@ -232,30 +235,17 @@ class _Game:
             1, verdict, self.token, state, next_of=self.verdict, suggestions=refusal.suggestions, error=refusal.message
         )
 
+    # -- the submission -------------------------------------------------------------
+
     def play(
         self,
         moves: str | None,
-        *,
         as_side: str | None,
         expect: str | None,
         seed: str | None,
         salts: Sequence[tuple[str, str]],
     ) -> tuple[PlayResult, str | None]:
-        try:
-            return self._play(moves, as_side, expect, seed, salts)
-        except Refusal as refusal:
-            return self.refused(refusal), None
-
-    # -- the submission -------------------------------------------------------------
-
-    def _play(
-        self,
-        moves: str | None,
-        as_side: str | None,
-        expect: str | None,
-        seed: str | None,
-        salts: Sequence[tuple[str, str]],
-    ) -> tuple[PlayResult, str | None]:
+        """The submission's result and the text to write; raises Refusal when it is refused."""
         record, verdict = self.current.record, self.current.verdict
         if record is None or verdict.status not in (Status.FINISHED, Status.ONGOING) or verdict.result_matches is False:
             raise Refusal(verdict_line(self.verdict))
