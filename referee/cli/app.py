@@ -200,9 +200,7 @@ def fail_usage(error: UsageError) -> NoReturn:
     from referee.cli import text_output
 
     err(f"referee: {text_output.spoken_error(str(error), text_output.locale_speaker())}")
-    tally = Tally()
-    tally.usage = True
-    finish(tally)
+    finish(Tally(usage=True))
 
 
 def stdin_text(limit: int, what: str) -> str:

@@ -17,13 +17,13 @@ from referee.judge.core.verdicts import Problem, ProblemKind, Status, Verdict
 class Tally:
     """What a command met: verdicts by status, claims that do not match, problems."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, usage: bool = False, busy: bool = False, refused: bool = False) -> None:
         self.statuses: Counter[Status] = Counter()
         self.mismatched = 0
         self.problems: Counter[ProblemKind] = Counter()
-        self.usage = False
-        self.busy = False
-        self.refused = False
+        self.usage = usage
+        self.busy = busy
+        self.refused = refused
         """A submission (`play`, `reveal`) was refused or left the game illegal."""
 
     def __repr__(self) -> str:

@@ -44,9 +44,7 @@ NowOption = Annotated[
 
 def _refused(message: str) -> NoReturn:
     err(f"referee league: {message}")
-    tally = Tally()
-    tally.refused = True
-    finish(tally)
+    finish(Tally(refused=True))
 
 
 @contextmanager
@@ -63,9 +61,7 @@ def _boundary() -> Iterator[None]:
         _refused(str(error))
     except BusyError as error:
         err(f"referee league: {error}")
-        tally = Tally()
-        tally.busy = True
-        finish(tally)
+        finish(Tally(busy=True))
     except BrokenPipeError:
         raise  # the reader of standard output has gone: `referee.cli.entry` exits quietly
     except OSError as error:
@@ -400,9 +396,7 @@ def _judged(games: Sequence[object]) -> None:
     for game in bad:
         err(f"referee league: {game.game}: {game.status}: {game.message}")
     if bad:
-        tally = Tally()
-        tally.refused = True
-        finish(tally)
+        finish(Tally(refused=True))
 
 
 SmtpOption = Annotated[

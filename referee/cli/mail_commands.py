@@ -106,9 +106,7 @@ def _done(handled: Any) -> NoReturn:
     """The end of `receive` and `imap`: their notes, then 0 or 75."""
     for note in handled.notes:
         err(f"referee mail: {note}")
-    tally = Tally()
-    tally.busy = handled.exit_code == ExitStatus.BUSY
-    finish(tally)
+    finish(Tally(busy=handled.exit_code == ExitStatus.BUSY))
 
 
 def _report(handled: Any) -> NoReturn:
@@ -119,18 +117,13 @@ def _report(handled: Any) -> NoReturn:
             err(f"referee mail: {note}")
         else:
             out(note)
-    tally = Tally()
-    tally.busy = busy
-    tally.refused = handled.exit_code == ExitStatus.REJECTED
-    finish(tally)
+    finish(Tally(busy=busy, refused=handled.exit_code == ExitStatus.REJECTED))
 
 
 def _refused(error: Exception) -> NoReturn:
     if isinstance(error, BusyError):
         err(f"referee: mail: {error}")
-        tally = Tally()
-        tally.busy = True
-        finish(tally)
+        finish(Tally(busy=True))
     if isinstance(error, UsageError):
         fail_usage(UsageError(f"mail: {error}"))
     assert isinstance(error, OSError)

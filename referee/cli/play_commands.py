@@ -263,14 +263,10 @@ def _written() -> Iterator[None]:
 
 def _busy(error: Exception | str) -> NoReturn:
     err(f"referee: {error}")
-    tally = Tally()
-    tally.busy = True
-    finish(tally)
+    finish(Tally(busy=True))
 
 
 def _submitted(output: str | dict[str, object], refused: bool) -> NoReturn:
     """The end of `play` and `reveal`: their report, then 0 written or 1 refused."""
     out(output if isinstance(output, str) else json_line(output))
-    tally = Tally()
-    tally.refused = refused
-    finish(tally)
+    finish(Tally(refused=refused))

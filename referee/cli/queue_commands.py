@@ -103,13 +103,9 @@ def _lines_text(lines: str | None) -> str:
 
 def _busy(error: Exception) -> None:
     err(f"referee: {error}")
-    tally = Tally()
-    tally.busy = True
-    finish(tally)
+    finish(Tally(busy=True))
 
 
 def _ended(result: QueueResult, json_output: bool) -> None:
     out(json_line(result.as_json()) if json_output else result.text())
-    tally = Tally()
-    tally.refused = result.exit_code != 0
-    finish(tally)
+    finish(Tally(refused=result.exit_code != 0))

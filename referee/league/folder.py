@@ -319,8 +319,8 @@ def _swiss_round(
     config: LeagueConfig,
     number: int,
     games: Sequence[GameResult],
-    withdrawn: frozenset[int] = frozenset(),
-    gone_since: dict[str, int] | None = None,
+    withdrawn: frozenset[int],
+    gone_since: dict[str, int] | None,
 ) -> pairing.Round:
     from referee.league.standings import standings
 

@@ -425,8 +425,8 @@ def _cell(value: object) -> str:
 def knockout_table(
     config: LeagueConfig,
     games: Sequence[GameResult],
-    log_order: Mapping[str, int] | None = None,
-    withdrawn: Mapping[str, int] | None = None,
+    log_order: Mapping[str, int] | None,
+    withdrawn: Mapping[str, int] | None,
 ) -> Table:
     """The standings of a knockout: every player's games, points and ratings as §4 counts
     them, ranked by the bracket round reached (the champion first; players out in the same

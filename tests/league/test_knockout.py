@@ -191,7 +191,7 @@ def test_verify_names_a_pairing_after_the_champion(tmp_path: Path) -> None:
 def test_the_byes_of_a_bracket_round_are_its_first_pairings() -> None:
     config = _config(5)
     played = [_game(1, 1, (4, 5), (1, 2))]
-    table = standings.knockout_table(config, played)  # type: ignore[arg-type]
+    table = standings.knockout_table(config, played, None, None)  # type: ignore[arg-type]
     assert table.byes == {1: ("p1@example.org", "p2@example.org", "p3@example.org")}
     assert [row.byes for row in sorted(table.rows, key=lambda row: row.address)] == [1, 1, 1, 0, 0]
     assert knockout.schedule(config, 2, played).byes == ()  # type: ignore[arg-type]

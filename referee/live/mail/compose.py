@@ -54,6 +54,17 @@ class Answer(NamedTuple):
         return f"<Answer {self.kind.value} to {to}>"
 
 
+class Answering(NamedTuple):
+    """How a text about a game closes for its reader: `token`, the game's token (None:
+    none to answer with); `to_move`, whether the reader is to move, who alone is told how
+    to answer; `keyed`, whether the folder keeps passphrases (players.toml), so that
+    those lines name the `Key:` line too."""
+
+    token: str | None
+    to_move: bool = True
+    keyed: bool = False
+
+
 class Turn(NamedTuple):
     """What the game says after a submission, in a player's words."""
 
@@ -120,10 +131,10 @@ def turn_block(turn: Turn, say: Speaker = ENGLISH) -> list[str]:
     return [*head, "", *tail] if head else tail
 
 
-def _hinted(lines: list[str], token: str | None, hint: bool, keyed: bool, say: Speaker) -> str:
-    """The lines as a mail body, closed by how to answer where the reader is to answer (`hint`)."""
-    if token and hint:
-        lines = [*lines, "", reply_hint(token, keyed, say)]
+def _hinted(lines: list[str], answering: Answering, say: Speaker) -> str:
+    """The lines as a mail body, closed by how to answer where the reader is to move."""
+    if answering.token and answering.to_move:
+        lines = [*lines, "", reply_hint(answering.token, answering.keyed, say)]
     return "\n".join(lines) + "\n"
 
 
@@ -133,16 +144,14 @@ def accepted(
     side: str,
     moves: str,
     turn: Turn,
-    token: str | None,
-    hint: bool = True,
-    keyed: bool = False,
+    answering: Answering,
     say: Speaker = ENGLISH,
 ) -> str:
     """To every player: what was played, what it caused, the board, who is next; the lines
-    that say how to answer (`hint`) only for the player who is to move."""
+    that say how to answer only for the player who is to move (`answering`)."""
     played = say("{who} ({side}) played in game {game_id}:", who=who, side=say.word(side), game_id=game_id)
     lines = [played, "", *_indented(moves), "", *turn_block(turn, say)]
-    return _hinted(lines, token, hint, keyed, say)
+    return _hinted(lines, answering, say)
 
 
 def offered(
@@ -152,9 +161,7 @@ def offered(
     kind: str,
     moves: str,
     turn: Turn,
-    token: str | None,
-    hint: bool = True,
-    keyed: bool = False,
+    answering: Answering,
     say: Speaker = ENGLISH,
 ) -> str:
     """To every player: a draw or an undo is offered (after the moves played with it, if
@@ -176,7 +183,7 @@ def offered(
         "",
         *turn_block(turn, say),
     ]
-    return _hinted(lines, token, hint, keyed, say)
+    return _hinted(lines, answering, say)
 
 
 def refused(
@@ -185,9 +192,7 @@ def refused(
     error: str,
     suggestions: Sequence[str],
     turn: Turn | None,
-    token: str | None,
-    hint: bool = True,
-    keyed: bool = False,
+    answering: Answering,
     say: Speaker = ENGLISH,
 ) -> str:
     """To the sender alone: why nothing was played, what might have been meant, the board."""
@@ -200,7 +205,7 @@ def refused(
     if turn is not None:
         # The refusal's verdict is the error above: the board and who is to move follow it.
         lines += ["", *turn_block(turn._replace(verdict="", events=()), say)]
-    return _hinted(lines, token, hint, keyed, say)
+    return _hinted(lines, answering, say)
 
 
 def not_accepted(game_id: str, reason: str, say: Speaker = ENGLISH) -> str:
@@ -281,11 +286,9 @@ def no_moves(game_id: str, turn: Turn, say: Speaker = ENGLISH) -> str:
     return "\n".join(lines) + "\n"
 
 
-def shown(
-    game_id: str, turn: Turn, token: str | None, hint: bool = True, keyed: bool = False, say: Speaker = ENGLISH
-) -> str:
+def shown(game_id: str, turn: Turn, answering: Answering, say: Speaker = ENGLISH) -> str:
     lines = [say("Game {game_id}:", game_id=game_id), "", *turn_block(turn, say)]
-    return _hinted(lines, token, hint, keyed, say)
+    return _hinted(lines, answering, say)
 
 
 def listed(game_id: str, header: str, actions: Sequence[str], say: Speaker = ENGLISH) -> str:

@@ -279,9 +279,8 @@ def _answers(
         # the referee's commands are the referee's alone (PLAY.md §7).
         turn = compose.named_next(current.turn, _names(current))
         error = command_refusal(command)
-        body = compose.refused(
-            game_id, submission.moves, error, (), turn, current.token, hint=mover, keyed=keyed, say=say
-        )
+        answering = compose.Answering(current.token, mover, keyed)
+        body = compose.refused(game_id, submission.moves, error, (), turn, answering, say)
         note = f"{player.address}: refused for game {game_id}: {error}"
         return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED
     request = _league_request(settings, submission)
@@ -315,7 +314,7 @@ def _answers(
         return [], [note], Outcome.DUPLICATE
     if submission.request is Request.SHOW and not writes:
         turn = compose.named_next(game.show(current), names)
-        body = compose.shown(game_id, turn, current.token, hint=mover, keyed=keyed, say=say)
+        body = compose.shown(game_id, turn, compose.Answering(current.token, mover, keyed), say)
         return [Answer(Kind.SHOW, to_sender, body, game.board_svg(current))], [], Outcome.SHOWN
     if submission.request is Request.MOVES and not writes:
         header, actions = game.legal_moves(current)
@@ -386,8 +385,8 @@ def _play(
         error: str, suggestions: Sequence[str], turn: compose.Turn, token: str | None
     ) -> tuple[list[Answer], list[str], Outcome]:
         """To the sender alone: nothing was played, and why (the lines on how to answer if it moves)."""
-        hint = _moves(current, player)
-        body = compose.refused(game_id, submission.moves, error, suggestions, turn, token, hint, keyed, say)
+        answering = compose.Answering(token, _moves(current, player), keyed)
+        body = compose.refused(game_id, submission.moves, error, suggestions, turn, answering, say)
         return [Answer(Kind.REFUSED, to_sender, body)], [], Outcome.REFUSED
 
     side = current.to_move if current.to_move in player.sides else _first_side(current, player)
@@ -440,16 +439,16 @@ def _play(
     if played.agreement in ("draw-offered", "undo-offered"):
         kind = played.agreement.partition("-")[0]
 
-        def offer(hint: bool, said: Speaker) -> str:
-            return compose.offered(
-                game_id, who, side, kind, submission.moves, turn, played.token, hint=hint, keyed=keyed, say=said
-            )
+        def offer(to_move: bool, said: Speaker) -> str:
+            answering = compose.Answering(played.token, to_move, keyed)
+            return compose.offered(game_id, who, side, kind, submission.moves, turn, answering, said)
 
         return _to_everyone(after, Kind.OFFERED, offer, None, speak), [], Outcome.PLAYED
     svg = game.board_svg(after)
 
-    def accepted(hint: bool, said: Speaker) -> str:
-        return compose.accepted(game_id, who, side, what, turn, played.token, hint=hint, keyed=keyed, say=said)
+    def accepted(to_move: bool, said: Speaker) -> str:
+        answering = compose.Answering(played.token, to_move, keyed)
+        return compose.accepted(game_id, who, side, what, turn, answering, said)
 
     answers = _to_everyone(after, Kind.ACCEPTED, accepted, svg, speak)
     movers = frozenset(each.address for each in after.roster.players if after.to_move in each.sides)

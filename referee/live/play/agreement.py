@@ -151,9 +151,9 @@ class _Request:
         if rest is not None:
             if self.kind is OfferKind.UNDO:
                 return self._refusal(current, "undo is sent alone: a submission that plays moves cannot also undo")
-            played, text = core.judged(
-                self.path, current, rest, as_side=self.as_side, expect=expect, seed=seed, salts=salts, now=self.now
-            )
+            played, text = core.playing(
+                self.path, rest, as_side=self.as_side, expect=expect, seed=seed, salts=salts, now=self.now
+            )(current)
             if text is None:
                 return played, None
             current, expect, events = core.replay_file(self.path, text.encode("utf-8")), None, list(played.events)

@@ -82,7 +82,8 @@ def playing(
 ) -> Decide:
     """The decision of a submission of `moves` (RGN move text, None for none) on the game
     in `path`: written when every action is legal, refused otherwise (`submit` in
-    `agreement.py`, the one entry, runs it under the game's lock). `seed` is the game
+    `agreement.py`, the one entry, runs it under the game's lock; an offer's moves and a
+    queued reply are decided on the replay already held under it). `seed` is the game
     master's key (the key file's text); `salts` are (side, text) pairs to write as the
     sides' salts. In a timed game (TIME.md §5) the submission is stamped at `now`
     (seconds since the epoch; default the system clock, read once the lock is held),
@@ -96,7 +97,10 @@ def playing(
         game.now = clock_walk.current_instant() if now is None else now
         game.as_of, game.grants = as_of, list(grants)
         move_clock.as_of(game.current.verdict, as_of, strict=True)
-        result, text = game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
+        try:
+            result, text = game.play(moves, as_side, expect, seed, salts)
+        except Refusal as refusal:
+            result, text = game.refused(refusal), None
         result = dataclasses.replace(result, instant=game.now)
         if text is not None and not (moves and moves.strip()) and (grants or salts):
             what = reason or _no_move_text(grants, salts)
@@ -161,7 +165,7 @@ def _settled(path: Path, current: Replay, text: str, result: PlayResult) -> tupl
     instant = result.instant if result.instant is not None else clock_walk.current_instant()
 
     def play(game: Path, replay: Replay, moves: str, side: str) -> tuple[PlayResult, str | None]:
-        return judged(game, replay, moves, as_side=side, now=instant)
+        return playing(game, moves, as_side=side, now=instant)(replay)
 
     done = queues.settled(path, current, text, instant, play)
     if not done.changed:
@@ -192,27 +196,6 @@ def refuse(path: Path, message: str, *, dry_run: bool, wait: float, known: Known
         return _Game(path, current).refused(Refusal(message)), None
 
     return decided(path, decide, dry_run=dry_run, wait=wait, known=known)
-
-
-def judged(
-    path: Path,
-    current: Replay,
-    moves: str | None,
-    *,
-    as_side: str | None = None,
-    expect: str | None = None,
-    seed: str | None = None,
-    salts: Sequence[tuple[str, str]] = (),
-    now: int | None = None,
-) -> tuple[PlayResult, str | None]:
-    """What `playing` decides for the game of `path` replayed as `current` (`replay_file`),
-    writing nothing: the result, and the text to write (None when refused). The caller
-    holds the lock. A timed game's submission is stamped at `now` (default the system
-    clock)."""
-    game = _Game(path, current)
-    if now is not None:
-        game.now = now
-    return game.play(moves, as_side=as_side, expect=expect, seed=seed, salts=salts)
 
 
 def result_value(verdict: Verdict) -> str:
@@ -252,30 +235,17 @@ class _Game:
             1, verdict, self.token, state, next_of=self.verdict, suggestions=refusal.suggestions, error=refusal.message
         )
 
+    # -- the submission -------------------------------------------------------------
+
     def play(
         self,
         moves: str | None,
-        *,
         as_side: str | None,
         expect: str | None,
         seed: str | None,
         salts: Sequence[tuple[str, str]],
     ) -> tuple[PlayResult, str | None]:
-        try:
-            return self._play(moves, as_side, expect, seed, salts)
-        except Refusal as refusal:
-            return self.refused(refusal), None
-
-    # -- the submission -------------------------------------------------------------
-
-    def _play(
-        self,
-        moves: str | None,
-        as_side: str | None,
-        expect: str | None,
-        seed: str | None,
-        salts: Sequence[tuple[str, str]],
-    ) -> tuple[PlayResult, str | None]:
+        """The submission's result and the text to write; raises Refusal when it is refused."""
         record, verdict = self.current.record, self.current.verdict
         if record is None or verdict.status not in (Status.FINISHED, Status.ONGOING) or verdict.result_matches is False:
             raise Refusal(verdict_line(self.verdict))

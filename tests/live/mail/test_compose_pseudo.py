@@ -29,12 +29,20 @@ PARAMETERS = {"g1", "Ann", "Bo", "BOARD", "abc", "nika", "mx", "example", "org",
 
 def _rendered() -> dict[str, str]:
     return {
-        "accepted": compose.accepted("g1", "Ann", "Athens", "d1-W", TURN, "1-abc", keyed=True, say=SAY),
-        "accepted, over": compose.accepted("g1", "Ann", "Athens", "d1-W", OVER, None, say=SAY),
-        "offered": compose.offered("g1", "Ann", "Athens", "draw", "d1-W draw", TURN, "1-abc", say=SAY),
-        "offered undo": compose.offered("g1", "Ann", "Athens", "undo", "undo", TURN, "1-abc", say=SAY),
-        "refused": compose.refused("g1", "d1-N", ERROR, ["c1-E"], TURN, "1-abc", say=SAY),
-        "refused, wrong side": compose.refused("g1", "a4-S", "Athens is to move, not Sparta", (), TURN, None, say=SAY),
+        "accepted": compose.accepted(
+            "g1", "Ann", "Athens", "d1-W", TURN, compose.Answering("1-abc", keyed=True), say=SAY
+        ),
+        "accepted, over": compose.accepted("g1", "Ann", "Athens", "d1-W", OVER, compose.Answering(None), say=SAY),
+        "offered": compose.offered(
+            "g1", "Ann", "Athens", "draw", "d1-W draw", TURN, compose.Answering("1-abc"), say=SAY
+        ),
+        "offered undo": compose.offered(
+            "g1", "Ann", "Athens", "undo", "undo", TURN, compose.Answering("1-abc"), say=SAY
+        ),
+        "refused": compose.refused("g1", "d1-N", ERROR, ["c1-E"], TURN, compose.Answering("1-abc"), say=SAY),
+        "refused, wrong side": compose.refused(
+            "g1", "a4-S", "Athens is to move, not Sparta", (), TURN, compose.Answering(None), say=SAY
+        ),
         "not accepted": compose.not_accepted("g1", compose.NO_KEY_LINE, say=SAY),
         "wrong key": compose.not_accepted("g1", compose.WRONG_KEY, say=SAY),
         "not verified": compose.not_verified("g1", "mx.example.org", say=SAY),
@@ -43,7 +51,7 @@ def _rendered() -> dict[str, str]:
         "unreadable": compose.unclear("g1", "x", "", Doubt.UNREADABLE, say=SAY),
         "plain text please": compose.plain_text_please("g1", say=SAY),
         "no moves": compose.no_moves("g1", TURN, say=SAY),
-        "shown": compose.shown("g1", TURN, "1-abc", say=SAY),
+        "shown": compose.shown("g1", TURN, compose.Answering("1-abc"), say=SAY),
         "listed": compose.listed("g1", "Athens to move: 55 legal actions", ["d1-W", "pass"], say=SAY),
         "too large": compose.too_large("g1", 2**20, say=SAY),
         "too large, bytes": compose.too_large("g1", 500, say=SAY),

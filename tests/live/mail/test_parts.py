@@ -234,10 +234,10 @@ def test_an_answer_is_threaded_marked_automatic_and_carries_the_svg() -> None:
 
 def test_answer_texts() -> None:
     turn = Turn("g1: ongoing: Sparta to move, round 1", ("Athens pushes",), "BOARD", "next: Sparta to move (token 1-a)")
-    accepted = compose.accepted("g1", "Ann", "Athens", "d1-W\nd2-W", turn, "1-a")
+    accepted = compose.accepted("g1", "Ann", "Athens", "d1-W\nd2-W", turn, compose.Answering("1-a"))
     assert accepted.startswith("Ann (Athens) played in game g1:\n\n  d1-W\n  d2-W\n")
     assert "Athens pushes\n\nBOARD\n\nnext: Sparta" in accepted and "Token: 1-a" in accepted
-    refused = compose.refused("g1", "d1-N", "line 1, col 1: no piece", ["c1-E", "c1-W"], turn, "0-b")
+    refused = compose.refused("g1", "d1-N", "line 1, col 1: no piece", ["c1-E", "c1-W"], turn, compose.Answering("0-b"))
     assert "Did you mean: c1-E, c1-W?" in refused and "BOARD" in refused
     assert "Athens pushes" not in refused and "g1: ongoing" not in refused
     assert "d1-W, d1-E" in compose.listed("g1", "Athens to move: 2", ["d1-W", "d1-E"])
