@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.notation.model import alternatives
+
 if TYPE_CHECKING:
     import gettext
 
@@ -196,9 +198,19 @@ def _value(value: str, say: Speaker, depth: int) -> str:
     """A parameter of a rule message: a game word, a phrase of words (read by its own
     template: never a list of squares by `{a}, {b}`), or notation (as written)."""
     word = say.word(value)
-    if word != value or depth <= 0 or " " not in value:
+    if word != value:
+        return word
+    listed = alternatives(value)
+    if listed is not None:  # what the grammar expected: each part said, joined in the language's words
+        return _either([_value(part, say, max(depth, 1)) for part in listed], say)
+    if depth <= 0 or " " not in value:
         return word
     return _said(value, say, depth, _readers(say.lang, LETTERS))
+
+
+def _either(parts: list[str], say: Speaker) -> str:
+    """Alternatives already said, as one phrase: `a, b or c`."""
+    return say("{first} or {second}", first=", ".join(parts[:-1]), second=parts[-1])
 
 
 _FIELD = re.compile(r"\{(\w+)(![rsa])?(:[^{}]*)?\}")

@@ -296,6 +296,45 @@ def test_the_notations_own_messages_are_said_in_spanish(english: str, spanish: s
     assert speech.rule_text(english, speech.speaker("es")) == spanish
 
 
+@pytest.mark.parametrize(
+    ("record", "spanish"),
+    [
+        (
+            '[Game "pikemen"]\n\n1. R: e1\n',
+            "se esperaba una acción como \"e1-e5(NE)\", se encontró 'e1': tras 'e1', se esperaba "
+            'una carga como "e1-e5(NE)" o una orientación entre paréntesis como "(NE)"',
+        ),
+        (
+            '[Game "pikemen"]\n\n1. R: e1-e5X\n',
+            "tras 'e1-e5', se esperaba el final de la acción o una nueva orientación como \"(NE)\" "
+            'o una orientación entre paréntesis como "(NE)"',
+        ),
+        ('[Game "nieuchess"]\n\n1. R: g6+\n', "tras 'g6', se esperaba el final del texto"),
+    ],
+)
+def test_what_a_malformed_action_expected_is_said_in_spanish(record: str, spanish: str) -> None:
+    """The grammar's alternatives (pyparsing's `{a charge such as ... | ...}`, each a named
+    part) are said one by one and joined in the language's words, and so is pyparsing's own
+    end of an action; the English detail is pyparsing's, as before."""
+    from referee.judge.core.adjudicate import dialect_for
+    from referee.notation.model import Malformed
+    from referee.notation.reader import read
+
+    [result] = read(record, dialect_for)
+    assert isinstance(result, Malformed)
+    said = speech.rule_text(result.error.message, speech.speaker("es"))
+    assert said.endswith(spanish)
+    assert not re.search(r"[{|}]|such as|facing|charge|end of", said)
+
+
+def test_only_a_list_of_alternatives_is_read_as_one() -> None:
+    from referee.notation.model import alternatives
+
+    assert alternatives('{a | {b | "}"} | c}') == ["a", '{b | "}"}', "c"]
+    assert alternatives("{k5} and {k6}") is None
+    assert alternatives("{a comment}") is None
+
+
 def test_a_board_shown_to_a_spanish_player_has_its_legend_in_spanish() -> None:
     """The words of an engine's text board (its legend, the lines below it) are said in the
     reader's language; the board's rows and the notation stay as written."""
