@@ -234,7 +234,7 @@ class GameState(abc.ABC, Generic[ActionT]):
             )
         if step:
             if side not in self.sides:
-                raise WrongSideError(self._not_playing(side))
+                raise self._not_playing(side)
             if not self.info.step_labels:
                 raise IllegalTurnError(
                     "{display} has no replacement steps: a label has no '+'", display=self.info.display
@@ -245,7 +245,7 @@ class GameState(abc.ABC, Generic[ActionT]):
                 due = self._side_to_move()
             if side != due:  # the side due always plays: only another label needs these checks
                 if side not in self.sides:
-                    raise WrongSideError(self._not_playing(side))
+                    raise self._not_playing(side)
                 note = self._out_of_turn_note(side)
                 raise WrongSideError(f"it is {due}'s turn, not {side}'s" + (f" ({note})" if note else ""))
         if number is not None:  # most turns carry no round number: nothing to check
@@ -576,11 +576,18 @@ class GameState(abc.ABC, Generic[ActionT]):
     def _no_turn_message(self) -> str:
         return f"no turn is open: {self._side_to_move()}'s turn must begin with its label first"
 
-    def _not_playing(self, side: Side) -> str:
-        sides = ", ".join(self.sides)
+    def _not_playing(self, side: Side) -> WrongSideError:
+        sides = ", ".join(self.sides)  # each side said in a player's language (speech reads the list)
         if len(self.info.player_counts) > 1:
-            return f"{side} does not play in a {len(self.sides)}-player game: the sides are {sides}"
-        return f"{side} does not play {self.info.display}: the sides are {sides}"
+            return WrongSideError(
+                "{side} does not play in a {count}-player game: the sides are {sides}",
+                side=side,
+                count=len(self.sides),
+                sides=sides,
+            )
+        return WrongSideError(
+            "{side} does not play {game}: the sides are {sides}", side=side, game=self.info.display, sides=sides
+        )
 
 
 def _duplicate(value: Any) -> Any:

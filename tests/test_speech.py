@@ -335,6 +335,36 @@ def test_only_a_list_of_alternatives_is_read_as_one() -> None:
     assert alternatives("{a comment}") is None
 
 
+def test_the_sides_inside_a_list_are_said_in_spanish() -> None:
+    """A list of sides an engine joins into one parameter (Nika's routed pieces, Pikemen's
+    pieces and scores, the sides a game is played by) has each side said in the language;
+    the numbers and the letters of the notation stay as written."""
+    from referee import spoken_lines
+    from referee.games.registry import engine
+    from referee.games.values import RuleError
+
+    say = speech.speaker("es")
+    nika = spoken_lines.board(engine("nika").new_state({"Game": "nika"}).render(), say)
+    assert "en desbandada: Atenas 0, Esparta 0, Mesene 0, Tebas 0" in nika.splitlines()
+    pikemen = engine("pikemen").new_state({"Game": "pikemen", "Players": "3"})
+    board = spoken_lines.board(pikemen.render(), say)
+    assert "pieza = bando, tamaño, orientación: R Rojo, Y Amarillo, B Azul" in board.splitlines()
+    assert "puntuación: Rojo 0, Amarillo 0, Azul 0 (objetivo 12)" in board.splitlines()
+    assert (
+        speech.rule_text("score: Red 3, Blue 0 (resigned), Yellow 2 (no pieces) (target 15)", say)
+        == "puntuación: Rojo 3, Azul 0 (abandonó), Amarillo 2 (sin piezas) (objetivo 15)"
+    )
+    with pytest.raises(RuleError) as refused:
+        pikemen.begin_turn("Green")
+    assert (
+        speech.rule_text(str(refused.value), say)
+        == "Verde no juega en una partida de 3 jugadores: los bandos son Rojo, Amarillo, Azul"
+    )
+    assert speech.rule_text('the First tag must name one of Red, Blue, not "X"', say) == (
+        'la etiqueta First debe nombrar a uno de Rojo, Azul, no "X"'
+    )
+
+
 def test_a_board_shown_to_a_spanish_player_has_its_legend_in_spanish() -> None:
     """The words of an engine's text board (its legend, the lines below it) are said in the
     reader's language; the board's rows and the notation stay as written."""
