@@ -74,24 +74,25 @@ def verdict_words(text: str, say: Speaker) -> str:
         return said + _rest(moving["rest"], say)
     won = _WINS.fullmatch(text)
     if won is not None:
-        winners = _sides(won["winners"], say)
+        winners, reason = _sides(won["winners"], say), say.word(won["reason"])
         several = "+" in won["winners"]
         if won["turns"] is None:  # a league's result line (`Red wins (last-player)`)
             if several:
-                return say("{winners} win ({reason})", winners=winners, reason=won["reason"]) + _rest(won["rest"], say)
-            return say("{winners} wins ({reason})", winners=winners, reason=won["reason"]) + _rest(won["rest"], say)
+                return say("{winners} win ({reason})", winners=winners, reason=reason) + _rest(won["rest"], say)
+            return say("{winners} wins ({reason})", winners=winners, reason=reason) + _rest(won["rest"], say)
         turns = say.plural("{count} turn", "{count} turns", int(won["turns"]))
         if several:
-            said = say("{winners} win ({reason}) after {turns}", winners=winners, reason=won["reason"], turns=turns)
+            said = say("{winners} win ({reason}) after {turns}", winners=winners, reason=reason, turns=turns)
         else:
-            said = say("{winners} wins ({reason}) after {turns}", winners=winners, reason=won["reason"], turns=turns)
+            said = say("{winners} wins ({reason}) after {turns}", winners=winners, reason=reason, turns=turns)
         return said + _rest(won["rest"], say)
     drawn = _DRAW.fullmatch(text)
     if drawn is not None:
+        reason = say.word(drawn["reason"])
         if drawn["turns"] is None:
-            return say("draw ({reason})", reason=drawn["reason"]) + _rest(drawn["rest"], say)
+            return say("draw ({reason})", reason=reason) + _rest(drawn["rest"], say)
         turns = say.plural("{count} turn", "{count} turns", int(drawn["turns"]))
-        return say("draw ({reason}) after {turns}", reason=drawn["reason"], turns=turns) + _rest(drawn["rest"], say)
+        return say("draw ({reason}) after {turns}", reason=reason, turns=turns) + _rest(drawn["rest"], say)
     return rule_text(text, say)
 
 

@@ -365,6 +365,28 @@ def test_the_sides_inside_a_list_are_said_in_spanish() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("line", "spanish"),
+    [
+        (
+            "g1: finished: Athens+Messene win (victory-area) after 33 turns",
+            "g1: terminada: Atenas+Mesene ganan (área de victoria) tras 33 turnos",
+        ),
+        ("g1: finished: draw (all-passed) after 40 turns", "g1: terminada: tablas (todos pasaron) tras 40 turnos"),
+        ("g1: finished: Blue wins (time)", "g1: terminada: Azul gana (tiempo)"),
+    ],
+)
+def test_a_finished_games_reason_is_said_in_spanish(line: str, spanish: str) -> None:
+    """Why a game ended is a game word where a player reads it; the code is the notation's
+    (RGN, the Result tag, `--json`), which the verdict's own text keeps in English."""
+    from referee import spoken_lines
+    from referee.games.values import Reason
+
+    assert spoken_lines.verdict_line(line, speech.speaker("es")) == spanish
+    assert spoken_lines.verdict_line(line, speech.ENGLISH) == line
+    assert all(speech.speaker("es").word(reason) != reason for reason in Reason)
+
+
 def test_a_board_shown_to_a_spanish_player_has_its_legend_in_spanish() -> None:
     """The words of an engine's text board (its legend, the lines below it) are said in the
     reader's language; the board's rows and the notation stay as written."""
