@@ -210,11 +210,10 @@ def _value(value: str, say: Speaker, depth: int) -> str:
         return among
     if depth <= 0 or " " not in value:
         return word
-    if ", " in value and _translations(say.lang).gettext(value) == value:
-        listed_items = _listed(value, say, depth)
-        if listed_items is not None:
-            return listed_items
-    return _said(value, say, depth, _readers(say.lang, LETTERS))
+    said = _said(value, say, depth, _readers(say.lang, LETTERS))
+    if said == value and ", " in value:
+        return _listed(value, say, depth) or value
+    return said
 
 
 def _either(parts: list[str], say: Speaker) -> str:
@@ -222,12 +221,12 @@ def _either(parts: list[str], say: Speaker) -> str:
     return say("{first} or {second}", first=", ".join(parts[:-1]), second=parts[-1])
 
 
-_TOKENS = re.compile(r"([\s,]+)")
+_TOKENS = re.compile(r"([\s,+]+)")
 
 
 def _among_notation(value: str, say: Speaker) -> str | None:
     """A parameter of game words among the notation (`Athens 0, Sparta 1`, `R Red, B Blue`,
-    `Red, Blue`), each word translated; None for text with any other word in it."""
+    `Red, Blue`, `Athens+Messene`), each word translated; None for text with any other word in it."""
     parts = _TOKENS.split(value)
     said = [say.word(part) if WORDS.search(part) else part for part in parts]
     if any(WORDS.search(part) and word == part for part, word in zip(parts, said, strict=True)):
@@ -244,7 +243,7 @@ def _listed(value: str, say: Speaker, depth: int) -> str | None:
     items = value.split(", ")
     if not all(WORDS.search(item) for item in items):
         return None
-    said = [_value(item, say, depth - 1) for item in items]
+    said = [_value(item, say, depth) for item in items]  # (each shorter than the list: no deeper)
     if said == items or any(spoken == item and WORDS.search(item) for item, spoken in zip(items, said, strict=True)):
         return None
     return ", ".join(said)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from referee.speech import DEFAULT, N_, Speaker, rule_text
+from referee.speech import DEFAULT, N_, WORDS, Speaker, rule_text
 
 STATUS = {
     "ongoing": N_("ongoing"),
@@ -240,7 +240,21 @@ def _part(part: str, say: Speaker) -> str:
     claimed = _CLAIMED.fullmatch(part)
     if claimed is not None:
         return say('the claimed result "{claimed}" does not match', claimed=claimed["claimed"])
-    return rule_text(part, say)
+    said = rule_text(part, say)
+    return _legend(part, say) if said == part and ", " in part else said
+
+
+def _legend(text: str, say: Speaker) -> str:
+    """A board's key, `. plain, # gray (impassable), R red invasion hex`: each symbol as
+    drawn, its meaning said by the catalogue; the whole kept as written when a meaning is not."""
+    said = []
+    for item in text.split(", "):
+        symbol, space, meaning = item.partition(" ")
+        spoken = rule_text(meaning, say) if space and not WORDS.search(symbol) else meaning
+        if spoken == meaning:
+            return text
+        said.append(f"{symbol} {spoken}")
+    return ", ".join(said)
 
 
 def _instant(text: str, say: Speaker) -> str:

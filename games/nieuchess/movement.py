@@ -182,7 +182,7 @@ class Field:
                 lines.append("      " + "- " * (WIDTH - 1) + "-   (centre line)")
         lines.append("      " + " ".join(FILES))
         legend = ", ".join(f"{symbol} {meaning}" for symbol, meaning in TERRAIN_NAMES.items())
-        lines.append(f"X Red pawn, O Blue pawn; {legend}")
+        lines.append("; ".join((phrase("X Red pawn, O Blue pawn"), legend)))
         return lines
 
     # -- the destination form -----------------------------------------------------
