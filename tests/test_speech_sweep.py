@@ -46,6 +46,7 @@ def test_a_board_names_every_side_in_spanish(game: str, players: int) -> None:
         said = spoken_lines.board(state.render(), SAY)
         assert not ENGLISH_SIDE.search(said), said
         assert not REASON_CODE.search(said), said
+        assert "centre line" not in said  # (Nieuchess's: a row of the board, its words said)
 
 
 @pytest.mark.parametrize("reason", list(Reason))
