@@ -227,14 +227,14 @@ class GameState(abc.ABC, Generic[ActionT]):
             else:
                 self.end_turn()
         if self._outcome is not None:
-            raise GameOverError(self._ended_message())
+            raise self._game_over()
         if self._turn_open:
             raise TurnOpenError(
                 "{turn_side}'s turn is still open: it must end before another turn begins", turn_side=self._turn_side
             )
         if step:
             if side not in self.sides:
-                raise WrongSideError(self._not_playing(side))
+                raise self._not_playing(side)
             if not self.info.step_labels:
                 raise IllegalTurnError(
                     "{display} has no replacement steps: a label has no '+'", display=self.info.display
@@ -245,7 +245,7 @@ class GameState(abc.ABC, Generic[ActionT]):
                 due = self._side_to_move()
             if side != due:  # the side due always plays: only another label needs these checks
                 if side not in self.sides:
-                    raise WrongSideError(self._not_playing(side))
+                    raise self._not_playing(side)
                 note = self._out_of_turn_note(side)
                 raise WrongSideError(f"it is {due}'s turn, not {side}'s" + (f" ({note})" if note else ""))
         if number is not None:  # most turns carry no round number: nothing to check
@@ -268,9 +268,9 @@ class GameState(abc.ABC, Generic[ActionT]):
         unwritten choice or roll that would be illegal mid-record is then left pending
         instead (see `pending()`), since those end the game anyway."""
         if self._outcome is not None:
-            raise GameOverError(self._ended_message())
+            raise self._game_over()
         if not self._turn_open:
-            raise TurnNotOpenError(self._no_turn_message())
+            raise self._no_turn()
         limit = self._limit
         if limit is not None and self._acted >= limit:
             raise IllegalActionError(
@@ -342,7 +342,7 @@ class GameState(abc.ABC, Generic[ActionT]):
                         renumbered.append(0)
             elif item is DRAW:
                 if self._outcome is not None:
-                    raise GameOverError(self._ended_message())  # (a draw after the end)
+                    raise self._game_over()  # (a draw after the end)
                 self._finish((), Reason.AGREEMENT)
                 fresh = False
             elif fresh:  # the turn's first action: `apply`'s checks hold
@@ -370,7 +370,7 @@ class GameState(abc.ABC, Generic[ActionT]):
         when the turn is incomplete (never once the game is over), TurnNotOpenError when
         no turn is open."""
         if not self._turn_open:
-            raise TurnNotOpenError(self._no_turn_message())
+            raise self._no_turn()
         if self._plain_end:  # the default hooks, written out: most turns end here
             limit = self._limit
             if self._outcome is None and limit is not None and self._acted < limit:
@@ -417,7 +417,7 @@ class GameState(abc.ABC, Generic[ActionT]):
         the side's leaving ends the game otherwise (`last-player`). The caller has
         checked that a side is awaited and that its time has run out."""
         if self._outcome is not None:
-            raise GameOverError(self._ended_message())
+            raise self._game_over()
         side = self.awaited()
         if side is None:
             raise IllegalActionError("the game awaits the game master, not a side")
@@ -442,7 +442,7 @@ class GameState(abc.ABC, Generic[ActionT]):
         (none: a draw), with the reason `adjudication`. The caller has checked the decision
         against its rule."""
         if self._outcome is not None:
-            raise GameOverError(self._ended_message())
+            raise self._game_over()
         self._finish(tuple(winners), Reason.ADJUDICATION)
 
     def adjudication_scores(self) -> dict[Side, int] | None:
@@ -566,21 +566,31 @@ class GameState(abc.ABC, Generic[ActionT]):
 
     # -- messages -----------------------------------------------------------------------------
 
-    def _ended_message(self) -> str:
+    def _game_over(self) -> GameOverError:
+        outcome = str(self._outcome)
         if self._ended_turn == 0 and self._outcome is not None and self._outcome.reason != Reason.AGREEMENT:
-            return f"the game was already over in the Position ({self._outcome})"
+            return GameOverError("the game was already over in the Position ({outcome})", outcome=outcome)
         if self._ended_turn == 0:
-            return f"the game ended before the first turn ({self._outcome})"
-        return f"the game ended at turn {self._ended_turn} ({self._outcome})"
+            return GameOverError("the game ended before the first turn ({outcome})", outcome=outcome)
+        return GameOverError("the game ended at turn {turn} ({outcome})", turn=self._ended_turn, outcome=outcome)
 
-    def _no_turn_message(self) -> str:
-        return f"no turn is open: {self._side_to_move()}'s turn must begin with its label first"
+    def _no_turn(self) -> TurnNotOpenError:
+        return TurnNotOpenError(
+            "no turn is open: {side}'s turn must begin with its label first", side=self._side_to_move()
+        )
 
-    def _not_playing(self, side: Side) -> str:
-        sides = ", ".join(self.sides)
+    def _not_playing(self, side: Side) -> WrongSideError:
+        sides = ", ".join(self.sides)  # each side said in a player's language (speech reads the list)
         if len(self.info.player_counts) > 1:
-            return f"{side} does not play in a {len(self.sides)}-player game: the sides are {sides}"
-        return f"{side} does not play {self.info.display}: the sides are {sides}"
+            return WrongSideError(
+                "{side} does not play in a {count}-player game: the sides are {sides}",
+                side=side,
+                count=len(self.sides),
+                sides=sides,
+            )
+        return WrongSideError(
+            "{side} does not play {game}: the sides are {sides}", side=side, game=self.info.display, sides=sides
+        )
 
 
 def _duplicate(value: Any) -> Any:

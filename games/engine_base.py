@@ -210,7 +210,7 @@ class Engine(abc.ABC, Generic[StateT]):
             raise SetupError(
                 "the First tag must name one of {sides}, not {written}",
                 "First",
-                sides=", ".join(sides),
+                sides=", ".join(sides),  # each side said in a player's language (speech reads the list)
                 written=quoted(text),
             )
         return side

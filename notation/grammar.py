@@ -259,5 +259,11 @@ def _or_action(label: str, found: str) -> str:
 def _lowered(message: str) -> str:
     """pyparsing's `Expected X` as a message's part: `expected X`."""
     if message.startswith("Expected "):
-        return phrase("expected {what}", what=message.removeprefix("Expected "))
+        what = message.removeprefix("Expected ")
+        if what == _END_OF_TEXT:  # pyparsing's own name of the end of an action (`parse_all`)
+            what = phrase("end of text")  # marked, so that the catalogue says it in a language
+        return phrase("expected {what}", what=what)
     return message[:1].lower() + message[1:]
+
+
+_END_OF_TEXT = "end of text"

@@ -134,6 +134,33 @@ def phrase(template: str, /, **params: object) -> str:
     return template.format(**params) if params else template
 
 
+def alternatives(text: str) -> list[str] | None:
+    """The parts of a list of alternatives as the grammar's detail quotes it, pyparsing's
+    way (`{a charge such as "e1-e5(NE)" | a facing in parentheses such as "(NE)"}`, each
+    part a named phrase), for a player's language to join them in its own words; None for
+    any other text. A part may be such a list itself; braces inside quotes are a part's."""
+    if len(text) < 2 or text[0] != "{" or text[-1] != "}":
+        return None
+    parts, depth, quoted, start = [], 0, False, 1
+    for index in range(1, len(text) - 1):
+        char = text[index]
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth < 0:
+                return None  # `{a} and {b}`: the first brace closes before the end
+        elif depth == 0 and text.startswith(" | ", index):
+            parts.append(text[start:index])
+            start = index + 3
+    parts.append(text[start:-1])
+    return parts if len(parts) > 1 and depth == 0 and not quoted and all(parts) else None
+
+
 class SpanError(ValueError):
     """An error at a place in a text: its `message`, and the `span` it is at (the error's
     text is `span: message`)."""

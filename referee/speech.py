@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.notation.model import alternatives
+
 if TYPE_CHECKING:
     import gettext
 
@@ -193,12 +195,58 @@ def _said(text: str, say: Speaker, depth: int, readers: tuple[tuple[re.Pattern[s
 
 
 def _value(value: str, say: Speaker, depth: int) -> str:
-    """A parameter of a rule message: a game word, a phrase of words (read by its own
-    template: never a list of squares by `{a}, {b}`), or notation (as written)."""
+    """A parameter of a rule message: a game word, the grammar's alternatives, game words
+    among the notation (`Athens 0, Sparta 1`), a list whose items are said one by one
+    (`Red 3, Blue 0 (resigned)`), a phrase of words (read by its own template: never a list
+    of squares by `{a}, {b}`), or notation (as written)."""
     word = say.word(value)
-    if word != value or depth <= 0 or " " not in value:
+    if word != value:
         return word
-    return _said(value, say, depth, _readers(say.lang, LETTERS))
+    listed = alternatives(value)
+    if listed is not None:  # what the grammar expected: each part said, joined in the language's words
+        return _either([_value(part, say, max(depth, 1)) for part in listed], say)
+    among = _among_notation(value, say)
+    if among is not None:
+        return among
+    if depth <= 0 or " " not in value:
+        return word
+    said = _said(value, say, depth, _readers(say.lang, LETTERS))
+    if said == value and ", " in value:
+        return _listed(value, say, depth) or value
+    return said
+
+
+def _either(parts: list[str], say: Speaker) -> str:
+    """Alternatives already said, as one phrase: `a, b or c`."""
+    return say("{first} or {second}", first=", ".join(parts[:-1]), second=parts[-1])
+
+
+_TOKENS = re.compile(r"([\s,+]+)")
+
+
+def _among_notation(value: str, say: Speaker) -> str | None:
+    """A parameter of game words among the notation (`Athens 0, Sparta 1`, `R Red, B Blue`,
+    `Red, Blue`, `Athens+Messene`), each word translated; None for text with any other word in it."""
+    parts = _TOKENS.split(value)
+    said = [say.word(part) if WORDS.search(part) else part for part in parts]
+    if any(WORDS.search(part) and word == part for part, word in zip(parts, said, strict=True)):
+        return None  # a word that is no game word: a phrase, read by a template or kept
+    return "".join(said) if said != parts else None
+
+
+def _listed(value: str, say: Speaker, depth: int) -> str | None:
+    """A list an engine joined with `, ` (`Red 3, Blue 0 (resigned)`), each item said in
+    turn (a game word, game words among the notation, a phrase read by its template, the
+    notation as written); None when an item with words of its own is not said at all, and
+    for a list with an item of bare notation (`Red's t11, s12 and Blue's t12`: squares
+    inside a phrase, which a template reads whole)."""
+    items = value.split(", ")
+    if not all(WORDS.search(item) for item in items):
+        return None
+    said = [_value(item, say, depth) for item in items]  # (each shorter than the list: no deeper)
+    if said == items or any(spoken == item and WORDS.search(item) for item, spoken in zip(items, said, strict=True)):
+        return None
+    return ", ".join(said)
 
 
 _FIELD = re.compile(r"\{(\w+)(![rsa])?(:[^{}]*)?\}")

@@ -11,8 +11,9 @@ The messages are those of `N_(...)`, of a speaker's call (`say(...)`, `say.plura
 the rule errors and setup errors of the engines (`IllegalActionError("... {square} ...",
 square=...)`, `SetupError("{hex} in the Position is a gray hex", "Position", hex=...)`) and
 the phrases they take as parameters (`phrase("file {file}", file=...)`); the words of the
-games (every side of games/registry.py, and each `game_word("small")`) are added in the
-context `game word`. Babel is needed only here and by the tests, never to speak a language.
+games (every side of games/registry.py, every reason a game ends for, games/values.py
+`Reason`, and each `game_word("small")`) are added in the context `game word`. Babel is
+needed only here and by the tests, never to speak a language.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from babel.messages.pofile import read_po, write_po
 
 from referee import speech, store
 from referee.games import registry
+from referee.games.values import Reason
 
 ROOT = Path(__file__).parent
 GAMES_FOLDER = ROOT.parent / "games"
@@ -85,6 +87,8 @@ def template() -> Catalog:
     for info in registry.GAMES.values():
         for side in info.sides:
             catalog.add(side, None, [("games/registry.py", 0)], context=speech.WORD)
+    for reason in Reason:  # why a game ended, as a player reads it (the notation and --json keep the code)
+        catalog.add(reason.value, None, [("games/values.py", 0)], context=speech.WORD)
     return catalog
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from referee.speech import DEFAULT, N_, Speaker, rule_text
+from referee.speech import DEFAULT, N_, WORDS, Speaker, rule_text
 
 STATUS = {
     "ongoing": N_("ongoing"),
@@ -74,24 +74,25 @@ def verdict_words(text: str, say: Speaker) -> str:
         return said + _rest(moving["rest"], say)
     won = _WINS.fullmatch(text)
     if won is not None:
-        winners = _sides(won["winners"], say)
+        winners, reason = _sides(won["winners"], say), say.word(won["reason"])
         several = "+" in won["winners"]
         if won["turns"] is None:  # a league's result line (`Red wins (last-player)`)
             if several:
-                return say("{winners} win ({reason})", winners=winners, reason=won["reason"]) + _rest(won["rest"], say)
-            return say("{winners} wins ({reason})", winners=winners, reason=won["reason"]) + _rest(won["rest"], say)
+                return say("{winners} win ({reason})", winners=winners, reason=reason) + _rest(won["rest"], say)
+            return say("{winners} wins ({reason})", winners=winners, reason=reason) + _rest(won["rest"], say)
         turns = say.plural("{count} turn", "{count} turns", int(won["turns"]))
         if several:
-            said = say("{winners} win ({reason}) after {turns}", winners=winners, reason=won["reason"], turns=turns)
+            said = say("{winners} win ({reason}) after {turns}", winners=winners, reason=reason, turns=turns)
         else:
-            said = say("{winners} wins ({reason}) after {turns}", winners=winners, reason=won["reason"], turns=turns)
+            said = say("{winners} wins ({reason}) after {turns}", winners=winners, reason=reason, turns=turns)
         return said + _rest(won["rest"], say)
     drawn = _DRAW.fullmatch(text)
     if drawn is not None:
+        reason = say.word(drawn["reason"])
         if drawn["turns"] is None:
-            return say("draw ({reason})", reason=drawn["reason"]) + _rest(drawn["rest"], say)
+            return say("draw ({reason})", reason=reason) + _rest(drawn["rest"], say)
         turns = say.plural("{count} turn", "{count} turns", int(drawn["turns"]))
-        return say("draw ({reason}) after {turns}", reason=drawn["reason"], turns=turns) + _rest(drawn["rest"], say)
+        return say("draw ({reason}) after {turns}", reason=reason, turns=turns) + _rest(drawn["rest"], say)
     return rule_text(text, say)
 
 
@@ -239,7 +240,21 @@ def _part(part: str, say: Speaker) -> str:
     claimed = _CLAIMED.fullmatch(part)
     if claimed is not None:
         return say('the claimed result "{claimed}" does not match', claimed=claimed["claimed"])
-    return rule_text(part, say)
+    said = rule_text(part, say)
+    return _legend(part, say) if said == part and ", " in part else said
+
+
+def _legend(text: str, say: Speaker) -> str:
+    """A board's key, `. plain, # gray (impassable), R red invasion hex`: each symbol as
+    drawn, its meaning said by the catalogue; the whole kept as written when a meaning is not."""
+    said = []
+    for item in text.split(", "):
+        symbol, space, meaning = item.partition(" ")
+        spoken = rule_text(meaning, say) if space and not WORDS.search(symbol) else meaning
+        if spoken == meaning:
+            return text
+        said.append(f"{symbol} {spoken}")
+    return ", ".join(said)
 
 
 def _instant(text: str, say: Speaker) -> str:

@@ -322,6 +322,97 @@ def test_the_notations_own_messages_are_said_in_spanish(english: str, spanish: s
     assert speech.rule_text(english, speech.speaker("es")) == spanish
 
 
+@pytest.mark.parametrize(
+    ("record", "spanish"),
+    [
+        (
+            '[Game "pikemen"]\n\n1. R: e1\n',
+            "se esperaba una acción como \"e1-e5(NE)\", se encontró 'e1': tras 'e1', se esperaba "
+            'una carga como "e1-e5(NE)" o una orientación entre paréntesis como "(NE)"',
+        ),
+        (
+            '[Game "pikemen"]\n\n1. R: e1-e5X\n',
+            "tras 'e1-e5', se esperaba el final de la acción o una nueva orientación como \"(NE)\" "
+            'o una orientación entre paréntesis como "(NE)"',
+        ),
+        ('[Game "nieuchess"]\n\n1. R: g6+\n', "tras 'g6', se esperaba el final del texto"),
+    ],
+)
+def test_what_a_malformed_action_expected_is_said_in_spanish(record: str, spanish: str) -> None:
+    """The grammar's alternatives (pyparsing's `{a charge such as ... | ...}`, each a named
+    part) are said one by one and joined in the language's words, and so is pyparsing's own
+    end of an action; the English detail is pyparsing's, as before."""
+    from referee.judge.core.adjudicate import dialect_for
+    from referee.notation.model import Malformed
+    from referee.notation.reader import read
+
+    [result] = read(record, dialect_for)
+    assert isinstance(result, Malformed)
+    said = speech.rule_text(result.error.message, speech.speaker("es"))
+    assert said.endswith(spanish)
+    assert not re.search(r"[{|}]|such as|facing|charge|end of", said)
+
+
+def test_only_a_list_of_alternatives_is_read_as_one() -> None:
+    from referee.notation.model import alternatives
+
+    assert alternatives('{a | {b | "}"} | c}') == ["a", '{b | "}"}', "c"]
+    assert alternatives("{k5} and {k6}") is None
+    assert alternatives("{a comment}") is None
+
+
+def test_the_sides_inside_a_list_are_said_in_spanish() -> None:
+    """A list of sides an engine joins into one parameter (Nika's routed pieces, Pikemen's
+    pieces and scores, the sides a game is played by) has each side said in the language;
+    the numbers and the letters of the notation stay as written."""
+    from referee import spoken_lines
+    from referee.games.registry import engine
+    from referee.games.values import RuleError
+
+    say = speech.speaker("es")
+    nika = spoken_lines.board(engine("nika").new_state({"Game": "nika"}).render(), say)
+    assert "en desbandada: Atenas 0, Esparta 0, Mesene 0, Tebas 0" in nika.splitlines()
+    pikemen = engine("pikemen").new_state({"Game": "pikemen", "Players": "3"})
+    board = spoken_lines.board(pikemen.render(), say)
+    assert "pieza = bando, tamaño, orientación: R Rojo, Y Amarillo, B Azul" in board.splitlines()
+    assert "puntuación: Rojo 0, Amarillo 0, Azul 0 (objetivo 12)" in board.splitlines()
+    assert (
+        speech.rule_text("score: Red 3, Blue 0 (resigned), Yellow 2 (no pieces) (target 15)", say)
+        == "puntuación: Rojo 3, Azul 0 (abandonó), Amarillo 2 (sin piezas) (objetivo 15)"
+    )
+    with pytest.raises(RuleError) as refused:
+        pikemen.begin_turn("Green")
+    assert (
+        speech.rule_text(str(refused.value), say)
+        == "Verde no juega en una partida de 3 jugadores: los bandos son Rojo, Amarillo, Azul"
+    )
+    assert speech.rule_text('the First tag must name one of Red, Blue, not "X"', say) == (
+        'la etiqueta First debe nombrar a uno de Rojo, Azul, no "X"'
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "spanish"),
+    [
+        (
+            "g1: finished: Athens+Messene win (victory-area) after 33 turns",
+            "g1: terminada: Atenas+Mesene ganan (área de victoria) tras 33 turnos",
+        ),
+        ("g1: finished: draw (all-passed) after 40 turns", "g1: terminada: tablas (todos pasaron) tras 40 turnos"),
+        ("g1: finished: Blue wins (time)", "g1: terminada: Azul gana (tiempo)"),
+    ],
+)
+def test_a_finished_games_reason_is_said_in_spanish(line: str, spanish: str) -> None:
+    """Why a game ended is a game word where a player reads it; the code is the notation's
+    (RGN, the Result tag, `--json`), which the verdict's own text keeps in English."""
+    from referee import spoken_lines
+    from referee.games.values import Reason
+
+    assert spoken_lines.verdict_line(line, speech.speaker("es")) == spanish
+    assert spoken_lines.verdict_line(line, speech.ENGLISH) == line
+    assert all(speech.speaker("es").word(reason) != reason for reason in Reason)
+
+
 def test_a_board_shown_to_a_spanish_player_has_its_legend_in_spanish() -> None:
     """The words of an engine's text board (its legend, the lines below it) are said in the
     reader's language; the board's rows and the notation stay as written."""

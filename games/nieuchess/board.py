@@ -17,6 +17,7 @@ from typing import NamedTuple
 from referee.games.api import SetupError, quoted
 from referee.games.nieuchess import derived
 from referee.games.nieuchess.packing import unpack_numbers, unpack_rows
+from referee.games.values import phrase
 
 FILES = "abcdefghijklmnopqrstuvwxy"
 WIDTH = len(FILES)
@@ -25,13 +26,13 @@ SIZE = WIDTH * HEIGHT
 HALF_RANK = 18  # Red's half is ranks 1-18, Blue's 19-36
 
 PLAIN, GRAY, RED, HOT, PURPLE, STAR = ".", "#", "R", "=", "p", "*"
-TERRAIN_NAMES = {
-    PLAIN: "plain",
-    GRAY: "gray (impassable)",
-    RED: "red invasion hex",
-    HOT: "hot line",
-    PURPLE: "purple replacement-centre hex",
-    STAR: "purple star",
+TERRAIN_NAMES = {  # the board's legend (phrases: a player reads them in the language)
+    PLAIN: phrase("plain"),
+    GRAY: phrase("gray (impassable)"),
+    RED: phrase("red invasion hex"),
+    HOT: phrase("hot line"),
+    PURPLE: phrase("purple replacement-centre hex"),
+    STAR: phrase("purple star"),
 }
 
 ODDS = ("1-6", "1-5", "1-4", "1-3", "1-2", "1-1", "2-1", "3-1", "4-1", "5-1", "6-1")

@@ -179,10 +179,10 @@ class Field:
             shift = " " if rank % 2 == 0 else ""
             lines.append(f"{rank:>3}   {shift}{' '.join(cells)}")
             if rank == 19:
-                lines.append("      " + "- " * (WIDTH - 1) + "-   (centre line)")
+                lines.append("      " + phrase("{dashes}   (centre line)", dashes="- " * (WIDTH - 1) + "-"))
         lines.append("      " + " ".join(FILES))
         legend = ", ".join(f"{symbol} {meaning}" for symbol, meaning in TERRAIN_NAMES.items())
-        lines.append(f"X Red pawn, O Blue pawn; {legend}")
+        lines.append("; ".join((phrase("X Red pawn, O Blue pawn"), legend)))
         return lines
 
     # -- the destination form -----------------------------------------------------

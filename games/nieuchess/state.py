@@ -229,7 +229,9 @@ class NieuchessState(GameState[NieuchessAction]):
             return self._pending.message
         assert self.turn is not None
         attackers, defenders = self._unfought(self.turn)
-        return f"battles for the pawns in contact: {self._pawn_list(self.turn.side, attackers, defenders)}"
+        return phrase(
+            "battles for the pawns in contact: {pawns}", pawns=self._pawn_list(self.turn.side, attackers, defenders)
+        )
 
     @property
     def rolls_as_given(self) -> bool:

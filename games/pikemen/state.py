@@ -449,8 +449,8 @@ class PikemenState(GameState[PikemenAction]):
     def _score_note(self, side: int) -> str:
         note = f"{self.sides[side]} {self.scores[side]}"
         if self.resigned[side]:
-            return note + " (resigned)"
-        return note if self.counts[side] else note + " (no pieces)"
+            return phrase("{note} (resigned)", note=note)
+        return note if self.counts[side] else phrase("{note} (no pieces)", note=note)
 
 
 CAPTURE_PREFERENCE = 40

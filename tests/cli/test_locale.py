@@ -46,7 +46,8 @@ def test_check_speaks_spanish_under_a_spanish_locale_with_the_same_exit_status(e
     english = _check(won, env={"LANG": "C.UTF-8"})
     spanish = _check(won, env=env)
     assert english.stdout.decode() == f"{won}:1: nika: finished: Athens+Messene win (victory-area) after 33 turns\n"
-    assert spanish.stdout.decode() == f"{won}:1: nika: terminada: Atenas+Mesene ganan (victory-area) tras 33 turnos\n"
+    said = "terminada: Atenas+Mesene ganan (área de victoria) tras 33 turnos"
+    assert spanish.stdout.decode() == f"{won}:1: nika: {said}\n"
     assert spanish.returncode == english.returncode
 
 

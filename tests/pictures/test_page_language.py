@@ -97,7 +97,7 @@ def test_a_spanish_page_says_its_steps_in_spanish() -> None:
     assert 'title="una acción atrás (flecha izquierda)" aria-label="una acción atrás"' in page
     data = _data(page)
     assert data["words"]["step"] == "paso {n} de {total}"
-    assert data["verdict"].endswith("terminada: Atenas+Mesene ganan (victory-area) tras 33 turnos")
+    assert data["verdict"].endswith("terminada: Atenas+Mesene ganan (área de victoria) tras 33 turnos")
     assert data["turns"][:3] == ["inicio", "ronda 1, Atenas", "ronda 1, Esparta"]
     assert data["steps"][0]["h"] == "Nika · mueve Atenas · ronda 1"
     assert data["steps"][0]["d"] == ["piezas derrotadas: Atenas 0, Esparta 0, Mesene 0, Tebas 0"]
