@@ -14,6 +14,7 @@ from referee.live.mail import game
 from tests.helpers.cli import invoke
 from tests.helpers.commands import KINDS, LEAGUE_PLACES, MAIL_PLACES, PLACES, REFEREE_ONLY, named, submissions
 from tests.helpers.mail import GM, message, outbox_messages, plain_text, recipients
+from tests.helpers.sweep import WHOLE
 
 START = "2026-12-01T12:00:00Z"
 NOW = "2026-12-01T13:00:00Z"
@@ -61,6 +62,19 @@ def _send(folder: Path, path: Path, sender: str, name: str, body: str, keyed: bo
     return outbox_messages(folder / "outbox", take=True)
 
 
+def _places(kind: str, keyed: bool) -> tuple[str, ...]:
+    """Where the test puts the command of `kind`: every place of a league's requests, and a
+    third of the places a game's message has (tests/live/mail/test_referee_commands.py puts
+    each kind in every one), a different third for each kind and keyed or not, so that every
+    place is met keyed and unkeyed; REFEREE_WHOLE_SWEEPS=1: every place for every kind (each
+    message is a `mail receive`, 35 to 75 ms)."""
+    others = PLACES + MAIL_PLACES
+    if WHOLE:
+        return others + LEAGUE_PLACES
+    start = (sorted(KINDS).index(kind) + keyed) % 3
+    return others[start::3] + LEAGUE_PLACES
+
+
 @pytest.mark.parametrize("keyed", [False, True], ids=["unkeyed", "keyed"])
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_a_league_players_message_holding_a_command_is_refused(tmp_path: Path, kind: str, keyed: bool) -> None:
@@ -68,7 +82,7 @@ def test_a_league_players_message_holding_a_command_is_refused(tmp_path: Path, k
     path = _league(folder, keyed)
     name, address = _mover(path)
     before = path.read_text(encoding="utf-8")
-    texts = submissions(kind, PLACES + MAIL_PLACES + LEAGUE_PLACES)
+    texts = submissions(kind, _places(kind, keyed))
     for text in texts:
         answers = _send(folder, path, address, name, text + "\n", keyed)
         assert len(answers) == 1, text
