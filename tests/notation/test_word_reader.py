@@ -197,7 +197,7 @@ def test_an_empty_move_text_has_no_canonical_part() -> None:
 def test_a_word_cache_forgotten_while_reading_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(quick, "ACTION_CACHE", 7)
     for game in GAMES:
-        for number in range(3):
+        for number in range(cases(3, 1)):
             same_as_token_reader(playout(game, f"forget-{game}-{number}"))
 
 
