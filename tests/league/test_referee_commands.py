@@ -5,6 +5,7 @@ answer to the sender naming it; nothing is written (no move, no leave granted)."
 
 from __future__ import annotations
 
+import shutil
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -75,11 +76,22 @@ def _places(kind: str, keyed: bool) -> tuple[str, ...]:
     return others[start::3] + LEAGUE_PLACES
 
 
+@pytest.fixture(scope="module")
+def leagues(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Path]:
+    """The league of each test, keyed and not, made once for the module (`_league`) and
+    copied by each test (it names no path of its own)."""
+    made = tmp_path_factory.mktemp("leagues")
+    return {keyed: _league(made / f"lg-{int(keyed)}", keyed).parent for keyed in (False, True)}
+
+
 @pytest.mark.parametrize("keyed", [False, True], ids=["unkeyed", "keyed"])
 @pytest.mark.parametrize("kind", sorted(KINDS))
-def test_a_league_players_message_holding_a_command_is_refused(tmp_path: Path, kind: str, keyed: bool) -> None:
+def test_a_league_players_message_holding_a_command_is_refused(
+    tmp_path: Path, leagues: dict[bool, Path], kind: str, keyed: bool
+) -> None:
     folder = tmp_path / "lg"
-    path = _league(folder, keyed)
+    shutil.copytree(leagues[keyed], folder, symlinks=True)
+    path = folder / "r1-t1.rgn"
     name, address = _mover(path)
     before = path.read_text(encoding="utf-8")
     texts = submissions(kind, _places(kind, keyed))
