@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import big
+from tests.helpers import big, sweep
 
 ALLOWANCE = 1 << 20
 """Bytes allowed beside 10 times the record's size."""
@@ -50,9 +50,14 @@ def _measured(tmp_path: Path, data: bytes, tiny: bytes, command: str, at: int) -
     return big.peak(command, path, small, at)
 
 
+PAIRS = [(command, game) for command in big.COMMANDS for game in RECORDS]
+"""Every command on every game's record: the default run measures each command once, on
+the three games in turn (`sweep.params`: the others under `-m slow`, REFEREE_WHOLE_SWEEPS=1
+runs them all); each took about a second under tracemalloc."""
+
+
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("game", list(RECORDS))
-@pytest.mark.parametrize("command", list(big.COMMANDS))
+@pytest.mark.parametrize(("command", "game"), sweep.params(PAIRS, len(big.COMMANDS), [f"{c}-{g}" for c, g in PAIRS]))
 def test_a_command_on_a_long_record_peaks_under_ten_times_its_size(
     tmp_path: Path, command: str, game: str, size: int
 ) -> None:

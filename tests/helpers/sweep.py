@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
+
+import pytest
 
 T = TypeVar("T")
 
@@ -32,3 +34,15 @@ def spread(items: Sequence[T], bounded: int) -> list[T]:
         return list(items[:bounded])
     step = (len(items) - 1) / (bounded - 1)
     return [items[round(index * step)] for index in range(bounded)]
+
+
+def params(items: Sequence[tuple[Any, ...]], bounded: int, ids: Sequence[str]) -> list[Any]:
+    """The items as `pytest.param`s (one a case of a parametrized sweep, named by `ids`):
+    the `bounded` that `spread` picks run by default, the others are marked `slow` (run with
+    `-m slow`; REFEREE_WHOLE_SWEEPS=1 runs every one by default). Each case stays a test of
+    its own, under its own name."""
+    chosen = set(spread(range(len(items)), bounded))
+    return [
+        pytest.param(*item, id=name, marks=() if index in chosen else pytest.mark.slow)
+        for index, (item, name) in enumerate(zip(items, ids, strict=True))
+    ]

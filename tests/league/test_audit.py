@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -184,19 +185,33 @@ LEAGUE_COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize("command", LEAGUE_COMMANDS, ids=" ".join)
-def test_every_league_command_is_quiet_when_nobody_reads_its_output(tmp_path: Path, command: list[str]) -> None:
-    """The read end of the pipe is closed before the command starts, so its first write
-    fails (EPIPE) whatever its length: the deterministic form of `| head -0`."""
-    folder = tmp_path / "lg"
+@pytest.fixture(scope="module")
+def quiet_leagues(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Made once for the module, copied for each command: `lg`, a paired timed Pikemen league
+    with leave days, and `fresh`, a Numica league of two players not yet paired (neither
+    names a path of its own)."""
+    made = tmp_path_factory.mktemp("quiet")
+    folder = made / "lg"
     _league(folder, "pikemen", 2, 2, "7d+1d")
     text = (folder / "league.toml").read_text(encoding="utf-8")
     (folder / "league.toml").write_text(text.replace("[[player]]", "leave_days = 3\n\n[[player]]", 1), encoding="utf-8")
-    fresh = tmp_path / "fresh"
+    fresh = made / "fresh"
     code, _, err = invoke("league", "init", str(fresh), "--game", "numica", "--players", "2")
     assert code == 0, err
     for name in ("Ann", "Bo"):
         assert invoke("league", "add", str(fresh), f"{name.lower()}@example.org", "--name", name)[0] == 0
+    return made
+
+
+@pytest.mark.parametrize("command", LEAGUE_COMMANDS, ids=" ".join)
+def test_every_league_command_is_quiet_when_nobody_reads_its_output(
+    tmp_path: Path, quiet_leagues: Path, command: list[str]
+) -> None:
+    """The read end of the pipe is closed before the command starts, so its first write
+    fails (EPIPE) whatever its length: the deterministic form of `| head -0`."""
+    folder = tmp_path / "lg"
+    for name in ("lg", "fresh"):
+        shutil.copytree(quiet_leagues / name, tmp_path / name, symlinks=True)
     args = [part.replace("{d}", str(folder)).replace("{t}", str(tmp_path)) for part in command]
     read, write = os.pipe()
     os.close(read)

@@ -5,6 +5,7 @@ answer to the sender naming it; nothing is written (no move, no leave granted)."
 
 from __future__ import annotations
 
+import shutil
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from referee.live.mail import game
 from tests.helpers.cli import invoke
 from tests.helpers.commands import KINDS, LEAGUE_PLACES, MAIL_PLACES, PLACES, REFEREE_ONLY, named, submissions
 from tests.helpers.mail import GM, message, outbox_messages, plain_text, recipients
+from tests.helpers.sweep import WHOLE
 
 START = "2026-12-01T12:00:00Z"
 NOW = "2026-12-01T13:00:00Z"
@@ -61,14 +63,38 @@ def _send(folder: Path, path: Path, sender: str, name: str, body: str, keyed: bo
     return outbox_messages(folder / "outbox", take=True)
 
 
+def _places(kind: str, keyed: bool) -> tuple[str, ...]:
+    """Where the test puts the command of `kind`: every place of a league's requests, and a
+    third of the places a game's message has (tests/live/mail/test_referee_commands.py puts
+    each kind in every one), a different third for each kind and keyed or not, so that every
+    place is met keyed and unkeyed; REFEREE_WHOLE_SWEEPS=1: every place for every kind (each
+    message is a `mail receive`, 35 to 75 ms)."""
+    others = PLACES + MAIL_PLACES
+    if WHOLE:
+        return others + LEAGUE_PLACES
+    start = (sorted(KINDS).index(kind) + keyed) % 3
+    return others[start::3] + LEAGUE_PLACES
+
+
+@pytest.fixture(scope="module")
+def leagues(tmp_path_factory: pytest.TempPathFactory) -> dict[bool, Path]:
+    """The league of each test, keyed and not, made once for the module (`_league`) and
+    copied by each test (it names no path of its own)."""
+    made = tmp_path_factory.mktemp("leagues")
+    return {keyed: _league(made / f"lg-{int(keyed)}", keyed).parent for keyed in (False, True)}
+
+
 @pytest.mark.parametrize("keyed", [False, True], ids=["unkeyed", "keyed"])
 @pytest.mark.parametrize("kind", sorted(KINDS))
-def test_a_league_players_message_holding_a_command_is_refused(tmp_path: Path, kind: str, keyed: bool) -> None:
+def test_a_league_players_message_holding_a_command_is_refused(
+    tmp_path: Path, leagues: dict[bool, Path], kind: str, keyed: bool
+) -> None:
     folder = tmp_path / "lg"
-    path = _league(folder, keyed)
+    shutil.copytree(leagues[keyed], folder, symlinks=True)
+    path = folder / "r1-t1.rgn"
     name, address = _mover(path)
     before = path.read_text(encoding="utf-8")
-    texts = submissions(kind, PLACES + MAIL_PLACES + LEAGUE_PLACES)
+    texts = submissions(kind, _places(kind, keyed))
     for text in texts:
         answers = _send(folder, path, address, name, text + "\n", keyed)
         assert len(answers) == 1, text

@@ -7,6 +7,7 @@ odd characters, and with its word cache forgotten while it reads."""
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -24,6 +25,14 @@ from tests.helpers.sweep import cases
 from tests.notation.test_quick_scan import expected_items
 
 GAMES = sorted(registry.GAMES)
+
+
+@functools.cache
+def playout(game: str, seed: str) -> str:
+    """The text of the random playout of `game` with `seed`, played once in a process:
+    several tests read the same one (each odd spelling, each piece size), and a Nieuchess
+    playout takes about a CPU second."""
+    return play(game, None, seed).text
 
 
 def token_read(text: str, keep: bool) -> tuple[list[object], str | None] | None:
@@ -74,7 +83,7 @@ def same_as_token_reader(text: str) -> None:
 def test_playouts_read_as_the_token_reader_reads_them_whatever_the_white_space(game: str) -> None:
     rng = random.Random(f"words-{game}")
     for number in range(cases(12, 4)):
-        text = play(game, None, f"words-{game}-{number}").text
+        text = playout(game, f"words-{game}-{number}")
         same_as_token_reader(text)
         for _ in range(3):
             same_as_token_reader(respaced(text, rng))
@@ -105,7 +114,7 @@ def test_a_move_text_spaced_canonically_with_words_written_otherwise_gets_the_ca
     are written otherwise (its white space canonical) gets the token reader's canonical
     text all the same."""
     for number in range(cases(4, 2)):
-        text = play(game, None, f"written-{game}-{number}").text
+        text = playout(game, f"written-{game}-{number}")
         scan(text, dialect_for, keep=True)  # (its words learnt)
         scanned = scan(text, dialect_for, keep=True)
         assert scanned is not None and scanned.body is not None
@@ -119,7 +128,7 @@ def test_a_move_text_spaced_canonically_with_words_written_otherwise_gets_the_ca
 def test_playouts_read_as_the_full_reader_reads_them(game: str) -> None:
     rng = random.Random(f"full-{game}")
     for number in range(cases(6, 2)):
-        text = respaced(play(game, None, f"full-{game}-{number}").text, rng)
+        text = respaced(playout(game, f"full-{game}-{number}"), rng)
         record = read_raw(split(text.encode())[0], dialect_for)
         scanned = scan(text, dialect_for)
         assert scanned is not None
@@ -129,7 +138,7 @@ def test_playouts_read_as_the_full_reader_reads_them(game: str) -> None:
 def test_a_setup_spread_over_lines_reads_as_one_action() -> None:
     # "setup" begins an action that spans words, and a hex alone is an action too: read
     # word by word, "B: setup n20\nj21" would be three actions, not one.
-    text = play("nieuchess", None, "spread").text
+    text = playout("nieuchess", "spread")
     lines = text.split("\n")
     for at, line in enumerate(lines):
         if " setup " in line:
@@ -167,7 +176,7 @@ ODD = [
 @pytest.mark.parametrize("change", ODD)
 @pytest.mark.parametrize("game", GAMES)
 def test_odd_move_texts_read_as_the_token_reader_reads_them(game: str, change: tuple[str, str]) -> None:
-    text = play(game, None, f"odd-{game}").text
+    text = playout(game, f"odd-{game}")
     found = re.search(r"\n([0-9]+)\. ([A-Za-z]+:)", text)
     assert found is not None
     number, label = found.groups()
@@ -188,8 +197,8 @@ def test_an_empty_move_text_has_no_canonical_part() -> None:
 def test_a_word_cache_forgotten_while_reading_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(quick, "ACTION_CACHE", 7)
     for game in GAMES:
-        for number in range(3):
-            same_as_token_reader(play(game, None, f"forget-{game}-{number}").text)
+        for number in range(cases(3, 1)):
+            same_as_token_reader(playout(game, f"forget-{game}-{number}"))
 
 
 @pytest.mark.parametrize("chunk", [1, 40, 300])
@@ -202,7 +211,7 @@ def test_a_long_move_text_is_read_a_piece_at_a_time(monkeypatch: pytest.MonkeyPa
     rng = random.Random(f"pieces-{chunk}-{lines}")
     for game in GAMES:
         for number in range(cases(3, 1)):
-            text = play(game, None, f"pieces-{game}-{number}").text
+            text = playout(game, f"pieces-{game}-{number}")
             same_as_token_reader(text)
             same_as_token_reader(respaced(text, rng))
 
@@ -210,7 +219,7 @@ def test_a_long_move_text_is_read_a_piece_at_a_time(monkeypatch: pytest.MonkeyPa
 def test_a_long_record_is_read_as_words_in_little_memory() -> None:
     import tracemalloc
 
-    text = play("pikemen", None, "little").text
+    text = playout("pikemen", "little")
     while len(text) < 400_000:
         text += text[text.index("\n\n") + 2 :]
     scan(text[:2000] + "\n", dialect_for)  # (caches warm)

@@ -48,11 +48,21 @@ def outside(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def league(tmp_path: Path) -> Path:
-    folder = tmp_path / "lg"
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A paired two-player league, made once for the module, on which `league status` runs."""
+    folder = tmp_path_factory.mktemp("made") / "lg"
     make_league(folder, "--game", "pikemen", "--players", "2", names="Ann Bo", pair_at=START)
     assert run_referee("league", "status", str(folder)).returncode == 0
+    return folder
+
+
+@pytest.fixture
+def league(tmp_path: Path, made: Path) -> Path:
+    """A copy of `made` beside the test's `outside` folder, for the test to plant its journal in
+    (the league names no path of its own: a copy is the same league)."""
+    folder = tmp_path / "lg"
+    shutil.copytree(made, folder, symlinks=True)
     return folder
 
 

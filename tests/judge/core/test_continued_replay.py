@@ -8,6 +8,7 @@ the round numbers the canonical text writes, and the position reached."""
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Iterator
@@ -24,6 +25,13 @@ from referee.judge.core.continued_replay import continued
 from referee.judge.services.random_playout import play
 from referee.live.play.keys import keyed_tags
 from referee.notation.model import Comment, Move, Record, Span, Tag, Timeout, Turn
+
+
+@functools.cache
+def _played(game: str, players: int | None, seed: str, max_turns: int) -> str:
+    """The text of a random playout, played once in a process: the tests below share their
+    seeds (a timed playout is read by its own test and by the sweep of every clock case)."""
+    return play(game, players, seed, max_turns=max_turns).text
 
 
 def _read(text: str) -> Record:
@@ -64,7 +72,7 @@ def _cases() -> list[tuple[str, int | None, str]]:
 @pytest.mark.parametrize(("game", "players", "seed"), _cases())
 def test_a_continued_replay_is_the_replay_of_the_whole_record(game: str, players: int | None, seed: str) -> None:
     rng = random.Random(seed)
-    record = _read(play(game, players, seed, max_turns=rng.choice([6, 20, 60])).text)
+    record = _read(_played(game, players, seed, rng.choice([6, 20, 60])))
     turns = [at for at, item in enumerate(record.items) if isinstance(item, Turn)]
     used = 0
     for at in sorted(set(rng.sample(turns, min(len(turns), 8)))):
@@ -85,7 +93,7 @@ def test_a_broken_continuation_is_refused_where_and_as_the_whole_replay_refuses_
     """A turn of the continuation gets another turn's actions (mostly illegal there): the
     same error, at the same line, column, round, side, action and rule."""
     rng = random.Random(seed + "broken")
-    record = _read(play(game, players, seed, max_turns=30).text)
+    record = _read(_played(game, players, seed, 30))
     turns = [at for at, item in enumerate(record.items) if isinstance(item, Turn) and item.items]
     if len(turns) < 4:
         pytest.skip("too short a playout")
@@ -104,7 +112,7 @@ def test_a_broken_continuation_is_refused_where_and_as_the_whole_replay_refuses_
 
 
 def test_the_state_replayed_before_is_left_as_it_was() -> None:
-    record = _read(play("nika", None, "untouched", max_turns=12).text)
+    record = _read(_played("nika", None, "untouched", 12))
     before, whole = _split(record, 6)
     position = before.state.position() if before.state is not None else None
     found = continued(before, whole, "g.rgn")
@@ -113,7 +121,7 @@ def test_the_state_replayed_before_is_left_as_it_was() -> None:
 
 
 def test_what_it_cannot_be_sure_of_is_left_to_a_whole_replay() -> None:
-    text = play("nika", None, "declined", max_turns=8).text
+    text = _played("nika", None, "declined", 8)
     record = _read(text)
     before, whole = _split(record, 4)
     assert continued(before, whole) is not None
@@ -183,7 +191,7 @@ def test_a_turn_continued_from_inside_is_the_replay_of_the_whole_record(
     battles or a choice); the whole record continues that turn and goes on: the same value
     as the whole record replayed, every time (the turn's steps, numbers, rounds included)."""
     rng = random.Random(seed + "inside")
-    record = _read(play(game, players, seed, max_turns=rng.choice([6, 20, 60])).text)
+    record = _read(_played(game, players, seed, rng.choice([6, 20, 60])))
     expected = _value(adjudicate(record, "g.rgn", keep_steps=True))
     used = 0
     for at, within, found in _continued_inside(record, rng, 12):
@@ -216,7 +224,7 @@ def test_an_awaited_roll_or_choice_completed_is_the_replay_of_the_whole_record(
     whole and goes on. The continuation starts from where the replay stood before that
     battle (`Replay.awaiting`): the same value as the whole record replayed."""
     rng = random.Random(seed)
-    record = _read(play(game, None, seed, max_turns=80).text)
+    record = _read(_played(game, None, seed, 80))
     if not seeded:
         record = record._replace(tags=tuple(tag for tag in record.tags if tag.name != "Seed"))
     engine = registry.engine(game)
@@ -278,9 +286,7 @@ def test_a_battle_awaiting_its_roll_in_a_timed_game_is_completed_as_the_whole_re
     assert syntax is not None
     checked = 0
     for index in range(4):
-        checked += _check_timed_battles(
-            engine, syntax, _read(play("nieuchess", None, f"timed-{index}", max_turns=80).text)
-        )
+        checked += _check_timed_battles(engine, syntax, _read(_played("nieuchess", None, f"timed-{index}", 80)))
     assert checked >= 3
 
 
@@ -325,7 +331,7 @@ def test_a_broken_continuation_inside_a_turn_is_refused_as_the_whole_replay_refu
     checked = 0
     for game, players, seed in _cases():
         rng = random.Random(seed + "broken inside")
-        record = _read(play(game, players, seed, max_turns=30).text)
+        record = _read(_played(game, players, seed, 30))
         turns = [at for at, item in enumerate(record.items) if isinstance(item, Turn) and item.items]
         if len(turns) < 4:
             continue
@@ -429,7 +435,7 @@ def _timed_cases() -> list[tuple[str, int | None, str]]:
 
 def _timed_record(game: str, players: int | None, seed: str) -> tuple[Record, random.Random]:
     rng = random.Random(seed)
-    text = play(game, players, seed, max_turns=rng.choice([8, 24, 50])).text
+    text = _played(game, players, seed, rng.choice([8, 24, 50]))
     _, fault, index = seed.split("-", 2)
     control = CONTROLS[int(index) % len(CONTROLS)]
     return _read(_stamped(text, rng, control, fault.replace("_", " "), int(index) < len(FAULTS))), rng
@@ -531,7 +537,7 @@ def test_a_side_that_left_on_time_is_kept_in_the_continuation() -> None:
     """Pikemen with 3 players: Yellow times out and leaves, the game goes on. A replay
     continued from after the `timeout` keeps it (`Replay.timeouts`, what the league's
     standings read), as the whole replay has it, and the clocks of all three sides."""
-    head, _, moves = play("pikemen", 3, "left-on-time", max_turns=12).text.partition("\n\n")
+    head, _, moves = _played("pikemen", 3, "left-on-time", 12).partition("\n\n")
     now, out = START, []
     kept = [line for line in moves.splitlines() if not line.lstrip("0123456789. ").startswith("Y")]
     for at, line in enumerate(kept):
