@@ -35,6 +35,21 @@ for _setting in SETTINGS:
     os.environ.pop(_setting.variable, None)
 
 
+WORKERS_PER_CORE = 2
+"""`-n auto` starts this many workers a core. The default run waits more than it computes
+(servers starting, lock waits, browsers, processes it starts and reads): on the 2-core
+machine it used about 730 CPU seconds in a 922-second run of two workers, 40 % of what two
+cores give (2026-12-04, docs/tests.md); a second worker a core fills the waits."""
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """What `-n auto` means (pytest-xdist's hook): `WORKERS_PER_CORE` workers for each core this
+    process may run on; where `PYTEST_XDIST_AUTO_NUM_WORKERS` is set, pytest-xdist reads it."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return WORKERS_PER_CORE * len(os.sched_getaffinity(0))
+
+
 @pytest.fixture
 def scratch(tmp_path: Path) -> Iterator[Path]:
     """A folder for the fault-injection tests: in memory (tmpfs) where there is one, else
