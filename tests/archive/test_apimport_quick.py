@@ -17,6 +17,7 @@ from referee.archive import apimport
 from referee.games.api import RESIGN
 from referee.games.pikemen.actions import Charge, Reorient, canonical_action
 from tests.archive.apgames import EVERY_FORM, record
+from tests.helpers.cli import invoke
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "abstractplay" / "gameslib" / "records.jsonl"
 
@@ -172,3 +173,20 @@ def test_the_quick_way_gives_what_the_detailed_way_gives(monkeypatch: pytest.Mon
         except AssertionError:
             pytest.fail(f"{name}: the two ways differ")
     assert quick > len(values) * 5  # (many mutants are still legal records)
+
+
+def test_a_file_is_written_some_hundred_kilobytes_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.cli import archive
+
+    pieces = [bytes([65 + index % 26]) * 1000 for index in range(600)]
+    batches = list(archive._batched(iter(pieces)))
+    assert b"".join(batches) == b"".join(pieces) and len(batches) == 3
+    assert all(len(batch) >= archive.BATCH_BYTES for batch in batches[:-1])
+    monkeypatch.setattr(archive, "BATCH_BYTES", 1)  # (a piece a time: the same file)
+    lines = "\n".join(json.dumps(value) for value in gameslib()[:30])
+    one, many = tmp_path / "one.rgn", tmp_path / "many.rgn"
+    first = invoke("import", "abstractplay", "-", "-o", str(one), stdin=lines)
+    monkeypatch.undo()
+    again = invoke("import", "abstractplay", "-", "-o", str(many), stdin=lines)
+    assert (first.exit_code, first.stderr) == (again.exit_code, again.stderr)
+    assert one.read_bytes() == many.read_bytes() and one.read_bytes().count(b'[Game "pikemen"]') == 30
