@@ -136,6 +136,15 @@ def _tag_text(game: APGame) -> str:
     return "\n".join(f'[{name} "{writer.escape(_CONTROL.sub(" ", value))}"]' for name, value in _tags(game))
 
 
+def _read_tags(game: APGame) -> dict[str, str] | None:
+    """The tags as the quick reader reads them from `_tag_text` (`notation.reader.tag_section`),
+    without the text: each value with no control character (its escapes undone again), the
+    names [A-Za-z0-9_] (read_record's `TAG_NAME`); None for a tag repeated."""
+    tags = _tags(game)
+    read = {name: _CONTROL.sub(" ", value) for name, value in tags}
+    return read if len(read) == len(tags) else None
+
+
 def _tags(game: APGame) -> list[tuple[str, str]]:
     tags: list[tuple[str, str]] = [("Game", "pikemen")]
     tags += [(side, player.name) for side, player in zip(SIDES, game.players, strict=True) if player.name]
@@ -294,7 +303,6 @@ def _quick(value: object, source: str, number: int) -> tuple[APGame, str, _Quick
     way, so that its text and report are what that way gives."""
     from referee.games import registry
     from referee.judge.core.adjudicate import legal_verdict, unreadable_result
-    from referee.notation.reader import game_dialect, tag_section
     from referee.notation.scanned import Body, Scanned
 
     try:
@@ -304,14 +312,10 @@ def _quick(value: object, source: str, number: int) -> tuple[APGame, str, _Quick
         played = _quick_moves(value.get("moves"))  # type: ignore[attr-defined]  # (read_record: an object)
         if played is None:
             return None
-        header = _tag_text(game)
-        opened, section = game_dialect(header, dialect_for), tag_section(header)
-        if opened is None or section is None or header[section[1] :].strip():
-            return None  # (a tag not read as a tag: the detailed way says what)
-        tags = {name: text for name, text, _ in section[0]}
-        if len(tags) < len(section[0]):
-            return None  # a repeated tag
-        name = opened[0]
+        tags = _read_tags(game)
+        if tags is None:
+            return None
+        name = tags["Game"]
         items, body, kinds = played
         engine = registry.engine(name)
         state = engine.new_state(tags)

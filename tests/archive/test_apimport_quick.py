@@ -190,3 +190,17 @@ def test_a_file_is_written_some_hundred_kilobytes_at_a_time(tmp_path: Path, monk
     again = invoke("import", "abstractplay", "-", "-o", str(many), stdin=lines)
     assert (first.exit_code, first.stderr) == (again.exit_code, again.stderr)
     assert one.read_bytes() == many.read_bytes() and one.read_bytes().count(b'[Game "pikemen"]') == 30
+
+
+def test_the_tags_are_what_the_quick_reader_reads_from_their_text() -> None:
+    from referee.archive.aprecord import read_record
+    from referee.notation.reader import tag_section
+
+    values = gameslib()[:20] + [value for name, value in mutants(gameslib()[:20]) if "name" in name or "Blue" in name]
+    odd = record(EVERY_FORM, names=('A "q" \\ b\x07c{d}\u2028', "\\"), event='[Game "nika"]\n')
+    for value in [*values, odd]:
+        game = read_record(value, moves=False)
+        text = apimport._tag_text(game)
+        section = tag_section(text)
+        assert section is not None and section[1] == len(text)
+        assert apimport._read_tags(game) == {name: tag for name, tag, _ in section[0]}
