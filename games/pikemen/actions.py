@@ -78,6 +78,32 @@ def parse_action(text: str) -> PikemenAction:
     return Reorient(reorient.group(1).lower(), reorient.group(2).upper())
 
 
+_WRITTEN = re.compile(ACTION_PATTERN, re.IGNORECASE)
+
+CANONICAL_KEPT = 1 << 16
+"""Texts `canonical_action` keeps: more than every action on the board."""
+
+CANONICAL_ACTIONS: dict[str, PikemenAction] = {}
+"""`canonical_action`'s actions by their text: a caller playing many moves looks a text up
+here first, and asks `canonical_action` only for a text not met before."""
+
+
+def canonical_action(text: object) -> PikemenAction | None:
+    """The action of a move written as its canonical text, one word (`d4(NE)`,
+    `d4-d7(U)`, `d4xd7(SW)`, `resign`), as AbstractPlay writes its moves; None for anything
+    else (another case, white space in it, `draw`, not an action, not a string), which the
+    caller reads the way it reads any text. The action is kept in `CANONICAL_ACTIONS`
+    while that holds fewer than `CANONICAL_KEPT`."""
+    if type(text) is not str or _WRITTEN.fullmatch(text) is None:
+        return None
+    action = parse_action(text)
+    if str(action) != text:
+        return None
+    if len(CANONICAL_ACTIONS) < CANONICAL_KEPT:
+        CANONICAL_ACTIONS[text] = action
+    return action
+
+
 def action_element() -> pp.ParserElement:
     """The detailed grammar of one action, for saying what was expected.
 

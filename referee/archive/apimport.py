@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import io
 import re
+from array import array
 from enum import StrEnum
+from itertools import chain
 from typing import Any, NamedTuple
 
 from referee.archive.aprecord import APGame, APMove, Note, RecordError, read_record
-from referee.games.pikemen.actions import ACTION_PATTERN
+from referee.games.api import RESIGN
+from referee.games.pikemen.actions import ACTION_PATTERN, CANONICAL_ACTIONS, canonical_action
 from referee.judge.core.adjudicate import Replay, dialect_for
+from referee.judge.core.replay_loop import ACTION, END, TURN, open_ended, quick_kinds
 from referee.judge.core.verdict_words import describe, verdict_fields
 from referee.judge.core.verdicts import Status, Verdict
 from referee.notation import writer
 from referee.notation.model import Record
+from referee.notation.scanned import DRAW, Label
 
 SIDES = ("Red", "Blue")
 LABELS = ("R", "B")
@@ -93,12 +98,22 @@ class Imported(NamedTuple):
 
 def import_value(value: object, source: str, number: int) -> Imported:
     """One JSON value as an RGN record and the report of its replay."""
+    quick = _quick(value, source, number)
+    if quick is not None:  # (nearly every record)
+        return _reported(*quick, [], source, number)
     try:
         game = read_record(value)
     except RecordError as error:
         return Imported(None, Report(source, number, None, ReportStatus.ERROR, f"record {number}: {error}"))
     text, notes = rgn_text(game)
     rgn, replay = _replayed(text, source, number)
+    return _reported(game, rgn, replay, notes, source, number)
+
+
+def _reported(
+    game: APGame, rgn: str, replay: Replay | _Quick | None, notes: list[Disagreement], source: str, number: int
+) -> Imported:
+    """The record and the report of its replay, set against what AbstractPlay recorded."""
     unproven = any(kind is Kind.UNPROVEN for kind, _ in notes)  # (the result cannot be compared then)
     found = list(notes) + ([] if unproven else _compared(game, replay))
     verdict = replay.verdict if replay is not None else None
@@ -112,10 +127,22 @@ def import_value(value: object, source: str, number: int) -> Imported:
 
 def rgn_text(game: APGame) -> tuple[str, list[Disagreement]]:
     """The record as RGN text (not yet canonical), and what could not be written as moves."""
-    tags = _tags(game)
-    lines = [f'[{name} "{writer.escape(_CONTROL.sub(" ", value))}"]' for name, value in tags]
     body, notes = _movetext(game)
-    return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n", notes
+    return _tag_text(game) + "\n\n" + "\n".join(body) + "\n", notes
+
+
+def _tag_text(game: APGame) -> str:
+    """The record's tag section, without its last newline."""
+    return "\n".join(f'[{name} "{writer.escape(_CONTROL.sub(" ", value))}"]' for name, value in _tags(game))
+
+
+def _read_tags(game: APGame) -> dict[str, str] | None:
+    """The tags as the quick reader reads them from `_tag_text` (`notation.reader.tag_section`),
+    without the text: each value with no control character (its escapes undone again), the
+    names [A-Za-z0-9_] (read_record's `TAG_NAME`); None for a tag repeated."""
+    tags = _tags(game)
+    read = {name: _CONTROL.sub(" ", value) for name, value in tags}
+    return read if len(read) == len(tags) else None
 
 
 def _tags(game: APGame) -> list[tuple[str, str]]:
@@ -265,16 +292,141 @@ class _Quick(NamedTuple):
     state: Any
 
 
+def _quick(value: object, source: str, number: int) -> tuple[APGame, str, _Quick] | None:
+    """A legal record whose every move entry is an action written as its canonical text
+    (as AbstractPlay writes them), played straight from the decoded JSON as `_fused` plays
+    its RGN text: the tags read from their RGN text as the quick reader reads them, the
+    move entries turned at once into the quick reader's items and the canonical move text
+    (`_quick_moves`), no record of moves built and no move text read again. None for any
+    other record (a header not read, an entry of another kind, glyphs or comments to put
+    back, a rule broken, anything failing): `import_value` then imports it the detailed
+    way, so that its text and report are what that way gives."""
+    from referee.games import registry
+    from referee.judge.core.adjudicate import legal_verdict, unreadable_result
+    from referee.notation.scanned import Body, Scanned
+
+    try:
+        game = read_record(value, moves=False)
+        if game.notes:
+            return None
+        played = _quick_moves(value.get("moves"))  # type: ignore[attr-defined]  # (read_record: an object)
+        if played is None:
+            return None
+        tags = _read_tags(game)
+        if tags is None:
+            return None
+        name = tags["Game"]
+        items, body, kinds = played
+        engine = registry.engine(name)
+        state = engine.new_state(tags)
+        claimed = tags.get("Result")
+        if unreadable_result(name, claimed, state.sides) is not None:
+            return None
+        renumbered = array("i")
+        turns = state.play_steps(items, open_ended(kinds), renumbered)
+        verdict = legal_verdict(name, claimed, state, source, number, turns)
+        scanned = Scanned(name, tags, items, Body(body, True, True))
+        return game, writer.write_scanned(scanned, engine.dialect(), renumbered, "", kinds), _Quick(verdict, state)
+    except Exception:  # noqa: BLE001 - a broken rule, a record not as read_record reads it: the detailed way says
+        return None
+
+
+def _quick_moves(moves: object) -> tuple[list[object], list[str], bytes] | None:
+    """The move entries, full rounds of two (the last may hold one), each an action
+    written as its canonical text (or an object holding one as its `move`) but for a last
+    `draw`, as the quick reader reads the lines `_move_lines` writes of them: their items
+    (labels, actions, `DRAW`), their canonical text as one part (the entries themselves
+    after their labels) and the items' kinds (`referee.judge.core.replay_loop.quick_kinds`);
+    None for entries of any other kind. No Python loop over the entries: maps and slices do
+    the work."""
+    if type(moves) is not list or set(map(type, moves)) - {list}:
+        return None
+    sizes = list(map(len, moves))
+    full = sizes.count(2)
+    if full != len(moves) and (full != len(moves) - 1 or sizes[-1] != 1):
+        return None
+    entries: list[Any] = list(chain.from_iterable(moves))
+    drawn = bool(entries) and _drawn(entries[-1])
+    if drawn:
+        del entries[-1]
+    actions: list[object]
+    try:
+        actions = list(map(CANONICAL_ACTIONS.__getitem__, entries))
+    except (KeyError, TypeError):  # an entry not met before or not an action, or an object (unhashable)
+        learnt = _learnt(entries)
+        if learnt is None:
+            return None
+        entries, actions = learnt
+    count = len(entries)
+    labels, heads = _round_heads((count + 1) // 2)
+    items: list[object] = [_SECOND_LABEL] * (2 * count)
+    items[0::4] = labels
+    items[1::2] = actions
+    parts = [_SECOND_HEAD] * (2 * count)
+    parts[0::4] = heads
+    parts[1::2] = entries
+    kinds = _PLAIN_KINDS * count if _RESIGN not in entries else quick_kinds(items)
+    if drawn:
+        items.append(DRAW)
+        parts.append(_DRAW_TEXT)
+        kinds += END
+    return items, ["".join(parts)] if parts else [], kinds
+
+
+def _drawn(entry: object) -> bool:
+    """Whether the entry is `draw` (a draw agreed), as AbstractPlay writes it, or an object holding it."""
+    return entry == _DRAW_WORD or (type(entry) is dict and entry.get("move") == _DRAW_WORD)
+
+
+def _learnt(entries: list[Any]) -> tuple[list[Any], list[object]] | None:
+    """`entries`, a move written as an object (`{"move": ..., "result": ...}`, as
+    AbstractPlay writes a capture) as its move, and their actions, the texts not met
+    before now learnt; None when one is not an action written as its canonical text."""
+    if dict in set(map(type, entries)):
+        entries = [entry["move"] if type(entry) is dict else entry for entry in entries]
+    try:
+        return entries, list(map(CANONICAL_ACTIONS.__getitem__, entries))
+    except KeyError:
+        learnt: list[object] = [CANONICAL_ACTIONS.get(entry) or canonical_action(entry) for entry in entries]
+        return None if None in learnt else (entries, learnt)
+
+
+_DRAW_WORD = "draw"
+_DRAW_TEXT = "\n" + _DRAW_WORD
+"""A draw's canonical text, on a line of its own."""
+_RESIGN = str(RESIGN)
+"""The one canonical text of resigning."""
+_PLAIN_KINDS = TURN + ACTION
+"""The kinds of a label and the action after it."""
+_SECOND_LABEL = Label(SIDES[1], False, None)
+_SECOND_HEAD = f"\n{LABELS[1]}: "
+_HEADS: tuple[list[Label], list[str]] = ([], [])
+"""The first side's labels of rounds 1, 2, ... and their canonical text (a newline first),
+as many as the longest record has needed, up to `KEPT_HEADS`."""
+KEPT_HEADS = 1 << 12
+
+
+def _round_heads(rounds: int) -> tuple[list[Label], list[str]]:
+    """The first side's labels of rounds 1 to `rounds` and their canonical text."""
+    labels, heads = _HEADS
+    if rounds > len(labels):
+        if rounds > KEPT_HEADS:
+            return [Label(SIDES[0], False, number) for number in range(1, rounds + 1)], [
+                f"\n{number}. {LABELS[0]}: " for number in range(1, rounds + 1)
+            ]
+        for number in range(len(labels) + 1, rounds + 1):
+            labels.append(Label(SIDES[0], False, number))
+            heads.append(f"\n{number}. {LABELS[0]}: ")
+    return labels[:rounds], heads[:rounds]
+
+
 def _fused(text: str, source: str, number: int) -> tuple[str, _Quick] | None:
     """A legal record replayed and written as `check` and `format` do it the fused way
     (`referee.judge.fast.fused_check`): read quickly, played on the engine, written from the same
     reading; None when the record is not legal or not read quickly (the detailed path
     then says why)."""
-    from array import array
-
     from referee.games import registry
     from referee.judge.core.adjudicate import legal_verdict, unreadable_result
-    from referee.judge.core.replay_loop import open_ended, quick_kinds
     from referee.notation.quick import scan
 
     try:

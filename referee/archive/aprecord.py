@@ -89,8 +89,10 @@ class APGame(NamedTuple):
     """Its glyphs and comments (`rgn-notes`)."""
 
 
-def read_record(value: object) -> APGame:
-    """The values of one `APGameRecord` of Pikemen; RecordError for anything else."""
+def read_record(value: object, moves: bool = True) -> APGame:
+    """The values of one `APGameRecord` of Pikemen; RecordError for anything else. With
+    `moves` false its move entries are neither read nor checked (`APGame.moves` is empty),
+    for a caller that reads them itself."""
     record = _object(value, "the record")
     header = _object(_required(record, "header", "the record"), "header")
     game = _object(_required(header, "game", "header"), "header.game")
@@ -110,7 +112,7 @@ def read_record(value: object) -> APGame:
         unrated=_optional_bool(header, "unrated", "header"),
         target=target,
         players=players,
-        moves=_moves(_required(record, "moves", "the record"), len(players)),
+        moves=_moves(_required(record, "moves", "the record"), len(players)) if moves else (),
         rgn_tags=_rgn_tags(header.get(RGN_TAGS)),
         notes=_notes(header.get(RGN_NOTES)),
     )

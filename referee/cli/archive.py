@@ -182,9 +182,28 @@ def _emit(pieces: Iterator[bytes], output: str | None) -> None:
     from referee.cli.record_commands import _write
 
     try:
-        _write(pieces, output)
+        _write(_batched(pieces), output)
     except UsageError as error:
         fail_usage(error)
+
+
+BATCH_BYTES = 1 << 18
+"""The pieces for a file are written some hundred kilobytes at a time."""
+
+
+def _batched(pieces: Iterator[bytes]) -> Iterator[bytes]:
+    """The pieces joined up to `BATCH_BYTES` or so at a time: a file written whole or not at
+    all (`referee.store.outputs`) gains nothing by a write per record (a system call each)."""
+    held: list[bytes] = []
+    size = 0
+    for piece in pieces:
+        held.append(piece)
+        size += len(piece)
+        if size >= BATCH_BYTES:
+            yield b"".join(held)
+            held, size = [], 0
+    if held:
+        yield b"".join(held)
 
 
 @export_app.command("parquet", short_help="Records as a Parquet table, one row per record.")

@@ -145,6 +145,33 @@ def test_a_move_text_that_would_start_a_record_stays_in_its_row(tmp_path: Path) 
     assert verdict["status"] == "malformed" and "holds more than one record" in str(verdict["message"])
 
 
+def test_only_a_row_that_may_hold_two_records_is_cut_by_the_splitter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row is one record when its Game is set, no other column is named Game and its move
+    text holds no `[Game`: its text is not cut by the splitter again (issue 51)."""
+    import pyarrow as pa
+
+    from referee.judge.sources import parquet_rows
+
+    cut: list[bytes] = []
+    split = parquet_rows.split
+    monkeypatch.setattr(parquet_rows, "split", lambda data, limit: cut.append(data) or split(data, limit))
+    path = tmp_path / "rows.parquet"
+    moves = ["1. R: h4(SE)", '1. R: h4(SE) { [Game "nika"] }', "1. R: h4(SE)"]
+    pq.write_table(
+        pa.table({"Game": ["pikemen", "pikemen", None], "Red": ['[Game "x"]', None, None], "movetext": moves}), path
+    )
+    rows = [raw for _, raw in parquet_rows.raw_records(str(path), 1 << 20)]
+    assert [raw.refused for raw in rows] == [None, None, "row 3 names no game: its Game is null"]
+    assert len(cut) == 2 and b"nika" in cut[0]
+    twice = tmp_path / "twice.parquet"
+    columns = [pa.array(["pikemen"]), pa.array(["pikemen"]), pa.array(["1. R: h4(SE)"])]
+    pq.write_table(pa.Table.from_arrays(columns, names=["Game", "Game", "movetext"]), twice)
+    [verdict] = checked(str(twice))
+    assert verdict["status"] == "malformed" and "holds more than one record" in str(verdict["message"])
+
+
 def test_standard_input_and_an_unwritable_output(tmp_path: Path) -> None:
     text = Path(ALL[0]).read_text()
     out = tmp_path / "stdin.parquet"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from referee.errors import UnreadableError
@@ -66,6 +66,7 @@ def raw_records(
     table of records."""
     table = _opened(name)
     columns = _columns(name, table.schema_arrow)
+    alone = "Game" not in columns[2:]  # (a table may name two columns alike)
     number = 0
     try:
         for group in range(table.num_row_groups):
@@ -74,9 +75,9 @@ def raw_records(
                 continue
             for batch in table.iter_batches(batch_size=BATCH, row_groups=[group], columns=columns):
                 values = [batch.column(index).to_pylist() for index in range(len(columns))]
-                for row in range(batch.num_rows):
+                for row in zip(*values, strict=True):
                     number += 1
-                    yield number, _record(columns, [column[row] for column in values], number, max_record)
+                    yield number, _record(columns, row, number, max_record, alone)
     except OSError as error:
         raise UnreadableError(f"cannot read {name}: {error}") from None
     except Exception as error:  # pyarrow's own errors (ArrowInvalid...): a damaged file
@@ -132,7 +133,8 @@ def _columns(name: str, schema: Any) -> list[str]:
     return [text, "Game", *tags]
 
 
-def _record(columns: list[str], values: list[Any], number: int, max_record: int) -> RawRecord:
+def _record(columns: list[str], values: Sequence[Any], number: int, max_record: int, alone: bool = False) -> RawRecord:
+    """The row's record: its text, or refused. `alone`: `Game` is no other column's name."""
     movetext = values[0] or ""
     lines = [
         f'[{column} "{_value(value)}"]\n'
@@ -143,7 +145,9 @@ def _record(columns: list[str], values: list[Any], number: int, max_record: int)
     first = data[: data.find(b"\n") + 1]
     if len(data) > max_record:
         return RawRecord(0, 1, 1, first, f"row {number} is larger than {size_text(max_record)}: refused, not read")
-    found = len(split(data, None))
+    if alone and values[1] is not None and "[Game" not in movetext:
+        return RawRecord(0, 1, 1, data)  # one record: its Game tag starts it, and nothing else can start one
+    found = len(split(data, None))  # (the records a splitter would cut from the text)
     if found == 0:  # (its Game is null)
         return RawRecord(0, 1, 1, first, f"row {number} names no game: its Game is null")
     if found > 1:
