@@ -107,3 +107,22 @@ def test_a_side_that_does_not_play_and_a_game_over_are_said_in_spanish() -> None
     said = speech.rule_text(str(over.value), SAY)
     assert said.startswith("la partida terminó") and not ENGLISH_SIDE.search(said), said
     assert not REASON_CODE.search(said), said
+
+
+ENGLISH_WORD = re.compile(r"\b(?:the|and|are|is|of|on|by|die|one|turning|chosen|written)\b")
+"""Common English words a Spanish text never holds (the notation has none of them)."""
+
+
+@pytest.mark.parametrize("result", ["AE", "DE", "EX", "AB2", "DB2"])
+@pytest.mark.parametrize("seeded", [True, False])
+def test_a_nieuchess_battles_die_and_result_are_said_in_spanish(result: str, seeded: bool) -> None:
+    from referee.games.nieuchess.combat import RESULT_EVENTS, RESULT_WORDS, Resolution, carry_out
+    from referee.games.nieuchess.movement import Field
+    from referee.games.randomness import Dice
+
+    assert RESULT_EVENTS[result] == f"{result}: {RESULT_WORDS[result]}"  # (the rule messages' words, with the code)
+    dice = Dice("sweep") if seeded else None
+    for event in carry_out(Field(), Resolution(4, result, [], dice)):
+        said = speech.rule_text(event.text, SAY)
+        assert said != event.text and not ENGLISH_WORD.search(said), (event.text, said)
+        assert said.startswith("dado 4") or said.startswith(f"{result}: "), said
