@@ -25,6 +25,7 @@ from referee.games import registry
 from referee.notation import reader
 from referee.notation.lexicon import NUMBER, TOKEN_END, label_regex
 from referee.notation.model import Malformed, Record, Span, SpanError
+from referee.speech import N_
 
 OFFSET = 1_000_000_000
 _SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")
@@ -33,7 +34,7 @@ _SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")
 _OPENER = re.compile(r"[{;]")
 _LEAD = re.compile("[\\s\u00ad\u200b\u200c\u200d\u2060\ufeff]*")
 """White space of any kind and characters that print as nothing, before a comment's `[%`."""
-REFEREE_ONLY = "comment commands are written by the referee"
+REFEREE_ONLY = N_("comment commands are written by the referee")
 
 
 def command_in(text: str) -> str | None:
@@ -68,7 +69,8 @@ def command_in(text: str) -> str | None:
 
 def command_refusal(command: str) -> str:
     """The one line that refuses a player's text holding `command` (PLAY.md §7)."""
-    return f"{{{command}}} is a comment command, and {REFEREE_ONLY}: a player's submission never holds one"
+    refusal = N_("{command} is a comment command, and {referee_only}: a player's submission never holds one")
+    return refusal.format(command="{" + command + "}", referee_only=REFEREE_ONLY)
 
 
 class SubmissionError(SpanError):

@@ -162,3 +162,15 @@ def test_a_queue_lines_fault_is_said_in_the_players_language(tmp_path: Path, bod
     head, _, why = text.partition("\n\n")
     assert head == "Su cola para la partida g1 no se guardó: no se escribió nada.", text
     assert why.startswith(spanish) and "queue line" not in why, why
+
+
+def test_a_comment_command_is_refused_in_the_players_language(tmp_path: Path) -> None:
+    """The gateway refuses a comment command before it reads a queue or a move (PLAY.md §7):
+    in Spanish for Bo, the command as written (its `|` is no list of alternatives)."""
+    table = Table(tmp_path)
+    table.settings = table.settings._replace(langs=((BO, "es"),))
+    [(_, text)] = table.send(BO, "if R: f3(N) then B: a4(NE) {[%draw-offer Red | Blue]}\n")
+    assert (
+        "\n{[%draw-offer Red | Blue]} es una orden de comentario, y las órdenes de comentario las escribe el "
+        "árbitro: el envío de un jugador nunca contiene ninguna\n" in text
+    ), text
