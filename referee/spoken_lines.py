@@ -195,9 +195,10 @@ def queue_line(line: str, say: Speaker) -> str:
 def _error_line(line: str, say: Speaker) -> str:
     if not line.strip():
         return line
-    found = re.fullmatch(r"(?P<source>submission:\d+): (?P<game>\w+): (?P<status>\w+): (?P<rest>.*)", line)
+    found = re.fullmatch(r"(?P<source>submission(?::\d+)?): (?P<game>\w+): (?P<status>\w+): (?P<rest>.*)", line)
     if found is not None and found["status"] in STATUS:
-        source = say("submission:{record}", record=found["source"].partition(":")[2])
+        record = found["source"].partition(":")[2]
+        source = say("submission:{record}", record=record) if record else say("submission")
         return f"{source}: {found['game']}: {say(STATUS[found['status']])}: {verdict_words(found['rest'], say)}"
     return verdict_words(line, say)
 
