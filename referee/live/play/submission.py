@@ -142,14 +142,14 @@ def read(moves: str, game: str, to_move: str | None) -> Submission:
     head = f'[Game "{game}"]'
     if implied:
         if to_move is None:
-            raise SubmissionError("the game awaits no turn: nothing can be played", _span(text, start))
+            raise SubmissionError(N_("the game awaits no turn: nothing can be played"), _span(text, start))
         head += f" {dialect.short_labels[to_move]}:"
     chunk = (head + "\n" + text).encode("utf-8")
     pieces = reader.split_records(chunk)
     if len(pieces) != 1:
         second = text.find("[Game")
         raise SubmissionError(
-            'a submission is move text: it cannot start a new record with [Game "..."]', _span(text, second)
+            N_('a submission is move text: it cannot start a new record with [Game "..."]'), _span(text, second)
         )
     result = reader.read_record(chunk, OFFSET, lambda name: dialect if name == game else None)
     if isinstance(result, Malformed):
@@ -157,7 +157,8 @@ def read(moves: str, game: str, to_move: str | None) -> Submission:
     extra = [tag for tag in result.tags if tag.name != "Game"]
     if extra:
         raise SubmissionError(
-            f"a submission is move text: tags such as [{extra[0].name}] belong in the game file", local(extra[0].span)
+            N_("a submission is move text: tags such as [{tag}] belong in the game file").format(tag=extra[0].name),
+            local(extra[0].span),
         )
     if not result.items:
         return Submission(part, None, False)
