@@ -138,8 +138,9 @@ def alternatives(text: str) -> list[str] | None:
     """The parts of a list of alternatives as the grammar's detail quotes it, pyparsing's
     way (`{a charge such as "e1-e5(NE)" | a facing in parentheses such as "(NE)"}`, each
     part a named phrase), for a player's language to join them in its own words; None for
-    any other text. A part may be such a list itself; braces inside quotes are a part's."""
-    if len(text) < 2 or text[0] != "{" or text[-1] != "}":
+    any other text. A part may be such a list itself; braces inside quotes are a part's. A
+    comment command as a player wrote it (`{[%draw-offer Red | Blue]}`) is never a list."""
+    if len(text) < 2 or text[0] != "{" or text[-1] != "}" or text.startswith("{[%"):
         return None
     parts, depth, quoted, start = [], 0, False, 1
     for index in range(1, len(text) - 1):

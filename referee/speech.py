@@ -176,6 +176,10 @@ WORDS = re.compile(r"[^\W\d_]{2,}")
 """A template read as a whole message has a word of its own (not `{side}'s {hexes}`, which
 would read any text with an apostrophe); one read inside a parameter, a letter at least."""
 LETTERS = re.compile(r"[^\W\d_]")
+JOINER = re.compile(r"\{\w+\} [^\W\d_]+ \{\w+\}")
+"""A template that only joins two parameters by a word (`{first} and {second}`) reads a list
+inside a message, never a whole message: read so, any English sentence with an `and` in it
+would come out half translated."""
 
 
 def _said(text: str, say: Speaker, depth: int, readers: tuple[tuple[re.Pattern[str], str], ...]) -> str:
@@ -271,7 +275,7 @@ def _readers(code: str, own: re.Pattern[str]) -> tuple[tuple[re.Pattern[str], st
     for message in ids:
         if "{" not in message or not placeholders(message) or "<malformed>" in placeholders(message):
             continue
-        if not own.search(_FIELD.sub("", message)):
+        if not own.search(_FIELD.sub("", message)) or (own is WORDS and JOINER.fullmatch(message)):
             continue
         pattern, literal = _reader(message)
         readers.append((literal, pattern, message))

@@ -38,6 +38,7 @@ _DRAW = re.compile(r"draw \((?P<reason>[^)]*)\)(?: after (?P<turns>\d+) turns?)?
 _NEXT = re.compile(r"next: (?:(?P<name>.+) \((?P<side>\w+)\)|(?P<bare>\w+)) to move(?P<rest>.*)")
 _LEFT = re.compile(r"(?P<side>\w+) to move \((?P<count>\d+) actions? left\)")
 _HEADER = re.compile(r"(?P<side>\w+) to move: (?P<count>\d+) legal actions?")
+_QUEUE = re.compile(r"queue line (?P<line>\d+)(?:, col (?P<column>\d+))?: (?P<rest>.*)", re.DOTALL)
 
 
 def turn(verdict: str, following: str, say: Speaker) -> tuple[str, str]:
@@ -173,12 +174,31 @@ def moves_header(header: str, say: Speaker) -> str:
     )
 
 
+def queue_line(line: str, say: Speaker) -> str:
+    """A line `play` writes of a queue (PLAY.md §9) in the speaker's language: a fault at a
+    queue line's place (`queue line 1, col 13: expected "then", found "if"`), its rest a
+    message of the catalogue, a turn and its rule, or the verdict of the line replayed; any
+    other line read by its template (`speech.rule_text`)."""
+    found = _QUEUE.fullmatch(line) if say.lang != DEFAULT else None
+    if found is None:
+        return rule_text(line, say)
+    rest = found["rest"]
+    if found["column"] is None:
+        where = say("queue line {line}", line=found["line"])
+        said = verdict_line(rest, say) if _VERDICT.fullmatch(rest) else rule_text(rest, say)
+    else:
+        where = say("queue line {line}, col {column}", line=found["line"], column=found["column"])
+        said = _turn_and_rule(rest, say)
+    return f"{where}: {said}"
+
+
 def _error_line(line: str, say: Speaker) -> str:
     if not line.strip():
         return line
-    found = re.fullmatch(r"(?P<source>submission:\d+): (?P<game>\w+): (?P<status>\w+): (?P<rest>.*)", line)
+    found = re.fullmatch(r"(?P<source>submission(?::\d+)?): (?P<game>\w+): (?P<status>\w+): (?P<rest>.*)", line)
     if found is not None and found["status"] in STATUS:
-        source = say("submission:{record}", record=found["source"].partition(":")[2])
+        record = found["source"].partition(":")[2]
+        source = say("submission:{record}", record=record) if record else say("submission")
         return f"{source}: {found['game']}: {say(STATUS[found['status']])}: {verdict_words(found['rest'], say)}"
     return verdict_words(line, say)
 

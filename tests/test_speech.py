@@ -143,8 +143,9 @@ def test_every_rule_message_of_the_engines_is_read_back_and_said_in_spanish() ->
             values[names[0]] = "Athens"  # one game word among the parameters
         english = re.sub(r"\{(\w+)(![rsa])?(:[^{}]*)?\}", lambda found: "{" + found.group(1) + "}", template)
         text = english.format(**values)
-        if not speech.WORDS.search(re.sub(r"\{[^{}]*\}", "", template)):
-            # a phrase with no word of its own (`{side}'s {hexes}`) is read only as a parameter
+        if not speech.WORDS.search(re.sub(r"\{[^{}]*\}", "", template)) or speech.JOINER.fullmatch(template):
+            # a phrase with no word of its own (`{side}'s {hexes}`), or one that joins two
+            # (`{first} and {second}`), is read only as a parameter
             text = f"pawns in contact are left unfought: {text} must fight a battle this turn"
         said = speech.rule_text(text, say)
         assert said != text, template
@@ -156,6 +157,16 @@ def test_every_rule_message_of_the_engines_is_read_back_and_said_in_spanish() ->
 def test_a_message_no_template_reads_is_kept_as_written() -> None:
     assert speech.rule_text("an engine's words the catalogue has never seen", speech.speaker("es")).startswith("an ")
     assert speech.rule_text("there is no piece on d1", speech.ENGLISH) == "there is no piece on d1"
+
+
+@pytest.mark.parametrize(
+    "unknown",
+    ["one new rule and one new piece are in play", "a side resigns or passes: nothing the catalogue holds"],
+)
+def test_a_sentence_with_and_or_or_is_never_read_as_a_list(unknown: str) -> None:
+    """`{first} and {second}` joins a list inside a message; read as a whole message, it
+    would say an unknown English sentence half in Spanish (`one attacker y one defender`)."""
+    assert speech.rule_text(unknown, speech.speaker("es")) == unknown
 
 
 @pytest.mark.parametrize(
@@ -251,7 +262,10 @@ def test_no_message_is_written_where_extraction_cannot_see_it() -> None:
             "no move after a battle: a turn moves first, then fights",
             "no hay movimiento tras una batalla: un turno primero mueve y luego combate",
         ),
-        ("k5, k6 and k7", "k5, k6 y k7"),
+        (
+            "the attacker must choose which of k5, k6 and k7 the exchange eliminates",
+            "el atacante debe elegir cuál de k5, k6 y k7 elimina el intercambio",
+        ),
         ("e4: Red's square piece captured", "e4: capturada la pieza cuadrada de Rojo"),
     ],
 )

@@ -12,6 +12,7 @@ import pytest
 
 from referee import speech, spoken_lines
 from referee.games import registry
+from referee.games.randomness import SeedStream
 from referee.games.values import RESIGN, Reason, RuleError
 from referee.judge.core.adjudicate import dialect_for
 from referee.judge.services.random_playout import play
@@ -107,3 +108,44 @@ def test_a_side_that_does_not_play_and_a_game_over_are_said_in_spanish() -> None
     said = speech.rule_text(str(over.value), SAY)
     assert said.startswith("la partida terminó") and not ENGLISH_SIDE.search(said), said
     assert not REASON_CODE.search(said), said
+
+
+ENGLISH_WORD = re.compile(r"\b(?:the|and|are|is|of|on|by|die|one|turning|chosen|written)\b")
+"""Common English words a Spanish text never holds (the notation has none of them)."""
+
+
+@pytest.mark.parametrize("result", ["AE", "DE", "EX", "AB2", "DB2"])
+@pytest.mark.parametrize("seeded", [True, False])
+def test_a_nieuchess_battles_die_and_result_are_said_in_spanish(result: str, seeded: bool) -> None:
+    from referee.games.nieuchess.combat import RESULT_EVENTS, RESULT_WORDS, Resolution, carry_out
+    from referee.games.nieuchess.movement import Field
+    from referee.games.randomness import Dice
+
+    assert RESULT_EVENTS[result] == f"{result}: {RESULT_WORDS[result]}"  # (the rule messages' words, with the code)
+    dice = Dice("sweep") if seeded else None
+    for event in carry_out(Field(), Resolution(4, result, [], dice)):
+        said = speech.rule_text(event.text, SAY)
+        assert said != event.text and not ENGLISH_WORD.search(said), (event.text, said)
+        assert said.startswith("dado 4") or said.startswith(f"{result}: "), said
+
+
+def test_a_pikemen_games_events_are_said_in_spanish() -> None:
+    """What each move of a played game caused, charges with and without their turn (`d1
+    charges to d3, turning S`) and captures: each its own template, so the turn is said too."""
+    engine = registry.engine("pikemen")
+    state = engine.new_state({"Game": "pikemen", **engine.new_tags(2, "sweep-events", None)})
+    choose = SeedStream("sweep-events", "playout")
+    seen: set[tuple[str, bool]] = set()
+    for _ in range(300):
+        label = state.next_turn()
+        if label is None or state.outcome() is not None:
+            break
+        state.begin_turn(*label)
+        legal = [action for action in state.legal_actions() if str(action) != "resign"]
+        for event in state.apply(legal[choose.below(len(legal))]):
+            said = speech.rule_text(event.text, SAY)
+            assert not ENGLISH_WORD.search(said) and not ENGLISH_SIDE.search(said), (event.text, said)
+            seen.add((event.kind, "turning" in event.text))
+        if state.outcome() is None:
+            state.end_turn()
+    assert {("charge", True), ("charge", False)} <= seen, seen

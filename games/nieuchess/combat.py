@@ -28,6 +28,15 @@ RESULT_WORDS = {
     "AB2": phrase("the attackers retreat 2 hexes, paths chosen by the defender"),
     "DB2": phrase("the defenders retreat 2 hexes, paths chosen by the attacker"),
 }
+RESULT_EVENTS = {
+    "AE": phrase("AE: the attackers are eliminated"),
+    "DE": phrase("DE: the defenders are eliminated"),
+    "EX": phrase("EX: one attacker and one defender are eliminated, chosen by the attacker"),
+    "AB2": phrase("AB2: the attackers retreat 2 hexes, paths chosen by the defender"),
+    "DB2": phrase("DB2: the defenders retreat 2 hexes, paths chosen by the attacker"),
+}
+"""A battle's result as its event says it: the code and its words, each a whole phrase of
+the catalogue (a template `{result}: {words}` has no word of its own to be read by)."""
 
 Fate = tuple[int, int | None, str]
 """A losing pawn's fate: its hex, where it retreats to (None: eliminated), the text."""
@@ -315,16 +324,18 @@ def check_retreat(field: Field, path: list[int], winner: int, filled: set[int], 
 def carry_out(field: Field, resolution: Resolution) -> list[Event]:
     """Apply a battle's fates to the field: the events of the roll, result, eliminations
     and retreats."""
-    seeded = "" if resolution.dice is not None else " (as written)"
+    roll = resolution.roll
+    seeded = resolution.dice is not None
+    die = phrase("die {roll}", roll=roll) if seeded else phrase("die {roll} (as written)", roll=roll)
     events = [
         Event(
             EventKind.ROLL,
-            f"die {resolution.roll}{seeded}",
+            die,
             {"die": resolution.roll, "as_written": resolution.dice is None},
         ),
         Event(
             EventKind.RESULT,
-            f"{resolution.result}: {RESULT_WORDS[resolution.result]}",
+            RESULT_EVENTS[resolution.result],
             {"result": resolution.result, "exchange": resolution.result == "EX"},
         ),
     ]

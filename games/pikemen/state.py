@@ -315,34 +315,48 @@ class PikemenState(GameState[PikemenAction]):
         if victim is None:
             events = _CHARGE_EVENTS.get(action)
             if events is None:  # (each charge's event made once: its text is the action's alone)
-                turned = f", turning {action.facing}" if action.facing else ""
-                events = _CHARGE_EVENTS[action] = (
-                    Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}{turned}"),
+                # (the turn a text of its own: a template's two placeholders side by side,
+                # `{target}{turned}`, cannot be read back in another language)
+                charge = (
+                    Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}, turning {action.facing}")
+                    if action.facing
+                    else Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}")
                 )
+                events = _CHARGE_EVENTS[action] = (charge,)
             return events
-        return self._capture(action, victim, f", turning {action.facing}" if action.facing else "")
+        return self._capture(action, victim)
 
-    def _capture(self, action: Charge, victim: Piece, turned: str) -> tuple[Event, ...]:
+    def _capture(self, action: Charge, victim: Piece) -> tuple[Event, ...]:
         me = self.sides[self.mover]
         loser = victim[0]
         self.counts[loser] -= 1
         self.scores[self.mover] += victim[1]
-        events = [
+        described, score = _describe(victim, self.sides), self.scores[self.mover]
+        data = {
+            "from": str(action.origin),
+            "square": str(action.target),
+            "side": self.sides[loser],
+            "size": victim[1],
+            "by": me,
+            "score": score,
+            "target": self.target,
+        }
+        capture = (
             Event(
                 EventKind.CAPTURE,
-                f"{action.origin} captures {_describe(victim, self.sides)} on {action.target}{turned}: "
-                f"{me} scores {victim[1]} ({self.scores[self.mover]} of {self.target})",
-                {
-                    "from": str(action.origin),
-                    "square": str(action.target),
-                    "side": self.sides[loser],
-                    "size": victim[1],
-                    "by": me,
-                    "score": self.scores[self.mover],
-                    "target": self.target,
-                },
+                f"{action.origin} captures {described} on {action.target}, turning {action.facing}: "
+                f"{me} scores {victim[1]} ({score} of {self.target})",
+                data,
             )
-        ]
+            if action.facing
+            else Event(
+                EventKind.CAPTURE,
+                f"{action.origin} captures {described} on {action.target}: "
+                f"{me} scores {victim[1]} ({score} of {self.target})",
+                data,
+            )
+        )
+        events = [capture]
         if not self.counts[loser]:
             events.append(Event(EventKind.ELIMINATED, f"{self.sides[loser]} has no pieces left and leaves the game"))
         if self.scores[self.mover] >= self.target:

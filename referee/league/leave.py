@@ -21,6 +21,7 @@ from referee.league.folder import LeagueRefused, append_log, league_lock, read_l
 from referee.league.league_toml import load
 from referee.league.results import GameResult, read_games
 from referee.notation.timing import TimingError, format_duration, format_instant, parse_duration
+from referee.speech import N_
 
 DAY = 86_400
 
@@ -86,24 +87,35 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
         duration = parse_duration(duration_text.strip())
     except TimingError:
         raise UsageError(
-            f"DURATION: not a duration (days, hours, minutes: 3d, 12h, 1d12h): {duration_text!r}"
+            N_("DURATION: not a duration (days, hours, minutes: 3d, 12h, 1d12h): {duration!r}").format(
+                duration=duration_text
+            )
         ) from None
     if duration <= 0:
-        raise UsageError(f"DURATION: leave is some time, not {duration_text!r}")
+        raise UsageError(N_("DURATION: leave is some time, not {duration!r}").format(duration=duration_text))
     with league_lock(folder):
         config = load(folder)
         player = config.player(address.strip().lower())
         if player is None:
-            raise UsageError(f"ADDRESS: {address!r} is no player of {config.name}")
+            raise UsageError(
+                N_("ADDRESS: {address!r} is no player of {league}").format(address=address, league=config.name)
+            )
         if config.time_control is None:
-            raise LeagueRefused(f"{config.name} has no clock (no time_control): there is no time to grant")
+            raise LeagueRefused(
+                N_("{league} has no clock (no time_control): there is no time to grant").format(league=config.name)
+            )
         allowance = config.leave_days * DAY
         log = read_log(folder)
         used = used_leave(log, player.address)
         if used + duration > allowance:
+            taken = (
+                N_("{player} has taken {used} of the {days} days of leave_days; {more} more would exceed them")
+                if used
+                else N_("{player} has taken no leave of the {days} days of leave_days; {more} more would exceed them")
+            )
+            more = format_duration(duration)
             raise LeagueRefused(
-                f"{player.name} has taken {format_duration(used) if used else 'no leave'} of the "
-                f"{config.leave_days} days of leave_days; {format_duration(duration)} more would exceed them"
+                taken.format(player=player.name, used=format_duration(used), days=config.leave_days, more=more)
             )
         every = list(read_games(folder))
         games = [game for game in every if game.status == Status.ONGOING]
@@ -115,7 +127,9 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
             and (sides := tuple(side for side in seat.sides if side not in game.left))  # still in the game
         ]
         if not targets:
-            raise LeagueRefused(f"{player.name} has no ongoing game: there is nothing to grant")
+            raise LeagueRefused(
+                N_("{player} has no ongoing game: there is nothing to grant").format(player=player.name)
+            )
         text = format_duration(duration)
         granted: list[tuple[str, tuple[str, ...]]] = []
         # One transaction: every grant and the log entry that counts them, or nothing (a
@@ -133,7 +147,8 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
                     reason=f"the game master granted {given} (leave of {player.name})",
                 )
                 if result.exit_code != 0 or not result.written:
-                    raise LeagueRefused(f"{game.game}: the grant was refused: {result.error}")
+                    refused = N_("{game}: the grant was refused: {error}")
+                    raise LeagueRefused(refused.format(game=game.game, error=result.error))
                 granted.append((game.game, sides))
             entry = {
                 "event": "leave",

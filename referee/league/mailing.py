@@ -29,7 +29,7 @@ from referee.live.mail.gateway_values import PLAYERS_FILE
 from referee.live.mail.policy import Digest as MailDigest
 from referee.live.mail.policy import Reply, Requests
 from referee.notation.timing import format_duration, spoken_instant
-from referee.speech import DEFAULT, Speaker, speaker
+from referee.speech import DEFAULT, Speaker, rule_text, speaker
 from referee.spoken_lines import STATUS
 
 
@@ -81,7 +81,7 @@ def _leave_handler(folder: Path, config: LeagueConfig, sender: str) -> Callable[
             done = leave(folder, address, duration, now, sender)
         except (UsageError, LeagueRefused, LeagueConfigError) as error:
             text = say("{league}: your leave was not granted: nothing was written.", league=config.name)
-            text += f"\n\n{error}\n"  # the refusal's reason: the league's own line, in English
+            text += f"\n\n{rule_text(str(error), say)}\n"  # the league's own line (English), said again
             if isinstance(error, UsageError) and str(error).startswith("DURATION"):
                 text += "\n" + say("Ask for leave as") + f"\n\n  {say(LEAVE_FORM)}\n"
             return Reply(text, written=False)

@@ -155,6 +155,41 @@ def test_status_and_leave_by_mail_are_answered_in_spanish(tmp_path: Path) -> Non
     assert "r1-t1: Esparta, Tebas +1d\n" in text
 
 
+@pytest.mark.parametrize(
+    ("extra", "control", "body", "reason"),
+    [
+        (
+            "leave_days = 3\n",
+            "3d+0m",
+            "ausencia 5d",
+            "Ann no ha tomado ninguna ausencia de los 3 días de leave_days; 5d más los superarían",
+        ),
+        ("leave_days = 3\n", "3d+0m", "ausencia 0d", "DURATION: una ausencia es algo de tiempo, no '0d'"),
+        (
+            "leave_days = 3\n",
+            "3d+0m",
+            "ausencia pronto",
+            "DURATION: no es una duración (días, horas, minutos: 3d, 12h, 1d12h): 'pronto'",
+        ),
+        ("", None, "ausencia 1d", "T no tiene reloj (ningún time_control): no hay tiempo que conceder"),
+    ],
+)
+def test_a_leave_refused_by_mail_says_why_in_spanish(
+    tmp_path: Path, extra: str, control: str | None, body: str, reason: str
+) -> None:
+    """The league's own reason for refusing a leave, after the refusal's first line, is in
+    the player's language too (its English is `referee league leave`'s, unchanged)."""
+    folder = tmp_path / "liga"
+    _league(folder, extra, control=control, bo=None)
+    _paired(folder)
+    gateway = ("mail", "receive", str(folder), "--from", GM, "--now", "2026-12-01T13:00:00Z")
+    asked = message("Ann <ann@example.org>", "[r1-t1] fuera", body + "\n").as_bytes()
+    code, out, err = invoke(*gateway, stdin=asked)
+    assert code == 0, out + err
+    [(_, text)] = _mails(folder)["ann@example.org"]
+    assert text.startswith("T: su ausencia no se concedió: no se escribió nada.\n\n" + reason + "\n"), text
+
+
 def test_a_withdrawal_is_told_in_each_players_language(tmp_path: Path) -> None:
     folder = tmp_path / "liga"
     _league(folder, control=None)  # Bo reads English

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from referee.live.mail.replies import Doubt, new_text
 from referee.live.mail.request_words import request_of
+from referee.speech import ENGLISH, Speaker
 
 if TYPE_CHECKING:
     from referee.live.mail.html import HtmlText
@@ -197,9 +198,10 @@ def _between_markers(lines: list[str]) -> list[str]:
     return lines[start:end]
 
 
-def not_a_move(moves: str, error: str, example: str | None) -> str | None:
+def not_a_move(moves: str, error: str, example: str | None, say: Speaker = ENGLISH) -> str | None:
     """For a submission refused as not RGN at some line: that line, in a player's words,
-    and how to write moves so that the rest of a message is not read as moves."""
+    and how to write moves so that the rest of a message is not read as moves (in the
+    speaker's language; the line and the block's words as written)."""
     found = _MALFORMED_LINE.search(error)
     if found is None:
         return None
@@ -210,10 +212,14 @@ def not_a_move(moves: str, error: str, example: str | None) -> str | None:
     line = " ".join(lines[number - 1].split())
     if len(line) > 60:
         line = line[:57] + "..."
-    like = f' (like "{example}")' if example else ""
-    text = (
-        f'The line "{line}" is not a move, so nothing was played: a mistyped move is never '
-        f"skipped. Write only your moves{like}, or put them between a line `{BLOCK_START}` and a line "
-        f"`{BLOCK_END}`: a greeting or a sign-off outside those lines is then ignored."
+    like = say(' (like "{example}")', example=example) if example else ""
+    text = say(
+        'The line "{line}" is not a move, so nothing was played: a mistyped move is never '
+        "skipped. Write only your moves{like}, or put them between a line `{start}` and a line "
+        "`{end}`: a greeting or a sign-off outside those lines is then ignored.",
+        line=line,
+        like=like,
+        start=BLOCK_START,
+        end=BLOCK_END,
     )
     return textwrap.fill(text, 72, break_long_words=False, break_on_hyphens=False)

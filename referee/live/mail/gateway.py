@@ -428,7 +428,7 @@ def _play(
     turn = compose.named_next(played.turn, names)
     if not played.written:
         error = played.error or played.turn.verdict
-        hint = not_a_move(submission.moves, error, _example(current))
+        hint = not_a_move(submission.moves, error, _example(current), say)
         error = error if hint is None else f"{error}\n\n{hint}"
         return refusal(error, played.suggestions, turn, played.token)
     # The game as written, from the replay `play` made of it (read again only where it made none).

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from referee import spoken_lines as spoken
 from referee.games import registry
 from referee.live.mail import compose, game
 from referee.live.mail.audience import languages_of
@@ -24,7 +25,7 @@ from referee.live.mail.log import Outcome
 from referee.live.mail.players import Player
 from referee.live.play import changes, queue_submit
 from referee.live.play.queues import Notice
-from referee.speech import DEFAULT, ENGLISH, N_, Speaker, rule_text
+from referee.speech import DEFAULT, ENGLISH, N_, Speaker
 
 Asked = tuple[list[Answer], list[str], Outcome]
 
@@ -48,6 +49,7 @@ QUEUE_LINES = (
     N_("your queued reply {reply} cannot be played ({why}): it is your move"),
     N_("your queued reply {reply} was your queue's last: the queue is spent"),
     N_("{side} plays {reply} (queued)"),
+    N_("did you mean: {suggestions}?"),
 )
 """The queue's lines as `play` writes them (referee/live/play/queue_submit.py, queues.py), in
 English; in a mail they are said again in the reader's language (`speech.rule_text` reads
@@ -156,11 +158,11 @@ def _game_line(game_id: str, text: str, say: Speaker) -> str:
 
 
 def _said(text: str, say: Speaker) -> str:
-    """A queue's lines from `play` (QUEUE_LINES) said again, line by line; the queue's own
-    lines (RGN) and any other line as written."""
+    """A queue's lines from `play` (QUEUE_LINES, a queue line's faults) said again, line by
+    line; the queue's own lines (RGN) and any other line as written."""
     if say.lang == DEFAULT:
         return text
-    return "\n".join(rule_text(line, say) for line in text.split("\n"))
+    return "\n".join(spoken.queue_line(line, say) for line in text.split("\n"))
 
 
 def _side(current: game.Game, player: Player, text: str) -> str:

@@ -23,11 +23,14 @@ from referee.judge.core.verdicts import Status
 from referee.live.play import submission
 from referee.notation.lexicon import NUMBER, TOKEN_END, label_regex
 from referee.notation.model import Record, Span, Turn
+from referee.speech import N_
 
 _WORD = re.compile(r"(?<!\S)(if|then)(?!\S)", re.IGNORECASE)
-TOO_LARGE = (
-    f"the queue is too large: at most {queue_check.MAX_LINES} lines and {queue_check.MAX_BYTES // 1024} KB (PLAY.md §8)"
+TOO_LARGE = N_("the queue is too large: at most {lines} lines and {size} KB (PLAY.md §8)").format(
+    lines=queue_check.MAX_LINES, size=queue_check.MAX_BYTES // 1024
 )
+
+REPEATED = N_("a queue line is `if CONDITION then REPLY`, repeated")
 
 
 class QueueRefusal(Exception):
@@ -75,10 +78,11 @@ def checked(current: Replay, side: str, text: str) -> str:
         for before, reply, _ in queue_check.Line(_steps(turns)).prefixes():
             other = given.setdefault(before, (reply, number))
             if other[0] != reply:
-                raise QueueRefusal(
-                    f"queue line {number}: it gives {reply} after the same conditions as line {other[1]}, "
-                    f"which gives {other[0]}: a queue gives one reply to one sequence of turns"
+                twice = N_(
+                    "it gives {reply} after the same conditions as line {other}, "
+                    "which gives {given}: a queue gives one reply to one sequence of turns"
                 )
+                raise QueueRefusal(f"queue line {number}: {twice.format(reply=reply, other=other[1], given=other[0])}")
     return queue_check.canonical_queue(sorted(set(canonical)))
 
 
@@ -109,24 +113,35 @@ def _where(number: int, column: int) -> str:
     return f"queue line {number}, col {column}"
 
 
+def _at(number: int, column: int, why: str) -> QueueRefusal:
+    """A fault at a place of a queue line: `why` is a message of the catalogue (filled in),
+    which a reader's language says again (referee/spoken_lines.py `queue_line`)."""
+    return QueueRefusal(f"{_where(number, column)}: {why}")
+
+
 def _segments(number: int, line: str) -> list[Segment]:
     words = list(_WORD.finditer(line))
     first = len(line) - len(line.lstrip())
     if not words or words[0].start() != first:
-        raise QueueRefusal(f"{_where(number, first + 1)}: a queue line is `if CONDITION then REPLY`, repeated")
+        raise _at(number, first + 1, REPEATED)
     segments: list[Segment] = []
     for index, found in enumerate(words):
         word = found.group(1).lower()
         expected = "if" if index % 2 == 0 else "then"
         if word != expected:
-            raise QueueRefusal(f'{_where(number, found.start() + 1)}: expected "{expected}", found "{found.group(1)}"')
+            wrong = N_('expected "{expected}", found "{found}"').format(expected=expected, found=found.group(1))
+            raise _at(number, found.start() + 1, wrong)
         end = words[index + 1].start() if index + 1 < len(words) else len(line)
         if not line[found.end() : end].strip():
-            what = "a condition (turns of other sides)" if word == "if" else "a reply (your turn)"
-            raise QueueRefusal(f'{_where(number, found.start() + 1)}: "{word}" must be followed by {what}')
+            what = (
+                N_('"if" must be followed by a condition (turns of other sides)')
+                if word == "if"
+                else N_('"then" must be followed by a reply (your turn)')
+            )
+            raise _at(number, found.start() + 1, what)
         segments.append(Segment(word, found.end(), end))
     if segments[-1].word != "then":
-        raise QueueRefusal(f"{_where(number, len(line.rstrip()) + 1)}: the line must end with `then REPLY`")
+        raise _at(number, len(line.rstrip()) + 1, N_("the line must end with `then REPLY`"))
     return segments
 
 
@@ -136,10 +151,10 @@ def _checked_line(current: Replay, record: Record, side: str, number: int, line:
     if command is not None:
         column = line.find("[%")
         column = line.rfind("{", 0, column) + 1 if column >= 0 else 1
-        raise QueueRefusal(f"{_where(number, column)}: {submission.command_refusal(command)}")
+        raise _at(number, column, submission.command_refusal(command))
     for opener in "{;":
         if opener in line:
-            raise QueueRefusal(f"{_where(number, line.index(opener) + 1)}: a queue line holds no comments")
+            raise _at(number, line.index(opener) + 1, N_("a queue line holds no comments"))
     segments = _segments(number, line)
     engine = registry.engine(record.game)
     dialect = engine.dialect()
@@ -153,53 +168,59 @@ def _checked_line(current: Replay, record: Record, side: str, number: int, line:
             body = line[segment.start : segment.end]
             if segment.word == "if":
                 at = segment.start + len(body) - len(body.lstrip()) + 1
-                raise QueueRefusal(f"{_where(number, at)}: a condition names the side of each turn (B: e8-e3(E))")
+                named = N_("a condition names the side of each turn (B: e8-e3(E))")
+                raise _at(number, at, named)
             if len(own) <= 4:
                 chars[begins : begins + len(own)] = own
     moves = "".join(chars)
     try:
         read = submission.read(moves, record.game, None)
     except submission.SubmissionError as error:  # (its span is the line's own)
-        raise QueueRefusal(f"{_where(number, error.span.column)}: {error.message}") from None
+        raise _at(number, error.span.column, error.message) from None
     if read.part is not None or read.record is None:
-        raise QueueRefusal(f"{_where(number, 1)}: a queue line is `if CONDITION then REPLY`, repeated")
+        raise _at(number, 1, REPEATED)
     turns: list[tuple[str, str]] = []
     by_segment: list[list[Turn]] = [[] for _ in segments]
     starts = [segment.start - 4 for segment in segments]  # a turn belongs to the last word before it
     for item in read.record.items:
         column = submission.local(item.span).column
         if not isinstance(item, Turn):
-            raise QueueRefusal(f"{_where(number, column)}: a queue holds turns only (no draw or timeout)")
+            raise _at(number, column, N_("a queue holds turns only (no draw or timeout)"))
         at = max(bisect.bisect_left(starts, column) - 1, 0)
         by_segment[at].append(item)
     for segment, held in zip(segments, by_segment, strict=True):
         if not held:
-            raise QueueRefusal(f'{_where(number, segment.start)}: "{segment.word}" must be followed by a turn')
+            followed = N_('"{word}" must be followed by a turn').format(word=segment.word)
+            raise _at(number, segment.start, followed)
         for turn in held:
             column = submission.local(turn.span).column
             if segment.word == "if" and turn.side == side:
-                raise QueueRefusal(
-                    f"{_where(number, column)}: a condition holds turns of the other sides, not {side}'s: "
-                    f"{side}'s turns are its replies"
-                )
+                others = N_("a condition holds turns of the other sides, not {side}'s: {side}'s turns are its replies")
+                raise _at(number, column, others.format(side=side))
             if segment.word == "if" and turn.number is not None:
-                raise QueueRefusal(f"{_where(number, column)}: a condition is written without round numbers")
+                raise _at(number, column, N_("a condition is written without round numbers"))
             if segment.word == "then" and turn.side != side:
-                raise QueueRefusal(f"{_where(number, column)}: a reply is a turn of {side}'s, not {turn.side}'s")
+                whose = N_("a reply is a turn of {side}'s, not {other}'s").format(side=side, other=turn.side)
+                raise _at(number, column, whose)
             for move in turn.moves:
                 chance = engine.chance_of(move.action)
                 if chance is None:
                     continue
-                place = _where(number, submission.local(move.span).column)
+                at = submission.local(move.span).column
                 if segment.word == "if" and (chance.roll is None or chance.result is None):
                     syntax = engine.chance_syntax()
-                    example = f" ({syntax.rolled})" if syntax is not None else ""
-                    raise QueueRefusal(f"{place}: a battle in a condition is written with its roll and result{example}")
+                    rolled = N_("a battle in a condition is written with its roll and result")
+                    if syntax is not None:
+                        rolled = N_("a battle in a condition is written with its roll and result ({example})").format(
+                            example=syntax.rolled
+                        )
+                    raise _at(number, at, rolled)
                 if segment.word == "then" and chance.roll is not None:
-                    raise QueueRefusal(f"{place}: a reply's battle is rolled when it is played: leave the roll out")
+                    unrolled = N_("a reply's battle is rolled when it is played: leave the roll out")
+                    raise _at(number, at, unrolled)
         if segment.word == "then" and len(held) != 1:
             column = submission.local(held[1].span).column
-            raise QueueRefusal(f"{_where(number, column)}: a reply is one turn")
+            raise _at(number, column, N_("a reply is one turn"))
         turns += [(segment.word, queue_check.turn_text(turn, record.game)) for turn in held]
     _replayed(current, record, read.record, number)
     return turns

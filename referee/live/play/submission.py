@@ -25,6 +25,7 @@ from referee.games import registry
 from referee.notation import reader
 from referee.notation.lexicon import NUMBER, TOKEN_END, label_regex
 from referee.notation.model import Malformed, Record, Span, SpanError
+from referee.speech import N_
 
 OFFSET = 1_000_000_000
 _SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")
@@ -33,7 +34,7 @@ _SKIP = re.compile(r"(?:\s+|\{[^}]*\}|;[^\n]*)*")
 _OPENER = re.compile(r"[{;]")
 _LEAD = re.compile("[\\s\u00ad\u200b\u200c\u200d\u2060\ufeff]*")
 """White space of any kind and characters that print as nothing, before a comment's `[%`."""
-REFEREE_ONLY = "comment commands are written by the referee"
+REFEREE_ONLY = N_("comment commands are written by the referee")
 
 
 def command_in(text: str) -> str | None:
@@ -68,7 +69,8 @@ def command_in(text: str) -> str | None:
 
 def command_refusal(command: str) -> str:
     """The one line that refuses a player's text holding `command` (PLAY.md §7)."""
-    return f"{{{command}}} is a comment command, and {REFEREE_ONLY}: a player's submission never holds one"
+    refusal = N_("{command} is a comment command, and {referee_only}: a player's submission never holds one")
+    return refusal.format(command="{" + command + "}", referee_only=REFEREE_ONLY)
 
 
 class SubmissionError(SpanError):
@@ -140,14 +142,14 @@ def read(moves: str, game: str, to_move: str | None) -> Submission:
     head = f'[Game "{game}"]'
     if implied:
         if to_move is None:
-            raise SubmissionError("the game awaits no turn: nothing can be played", _span(text, start))
+            raise SubmissionError(N_("the game awaits no turn: nothing can be played"), _span(text, start))
         head += f" {dialect.short_labels[to_move]}:"
     chunk = (head + "\n" + text).encode("utf-8")
     pieces = reader.split_records(chunk)
     if len(pieces) != 1:
         second = text.find("[Game")
         raise SubmissionError(
-            'a submission is move text: it cannot start a new record with [Game "..."]', _span(text, second)
+            N_('a submission is move text: it cannot start a new record with [Game "..."]'), _span(text, second)
         )
     result = reader.read_record(chunk, OFFSET, lambda name: dialect if name == game else None)
     if isinstance(result, Malformed):
@@ -155,7 +157,8 @@ def read(moves: str, game: str, to_move: str | None) -> Submission:
     extra = [tag for tag in result.tags if tag.name != "Game"]
     if extra:
         raise SubmissionError(
-            f"a submission is move text: tags such as [{extra[0].name}] belong in the game file", local(extra[0].span)
+            N_("a submission is move text: tags such as [{tag}] belong in the game file").format(tag=extra[0].name),
+            local(extra[0].span),
         )
     if not result.items:
         return Submission(part, None, False)

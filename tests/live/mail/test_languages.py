@@ -64,6 +64,25 @@ def test_a_spanish_players_refusal_is_in_spanish_with_the_rule_message_and_the_n
     assert "was not played" not in text and "Did you mean" not in text
 
 
+def test_a_line_that_is_no_move_is_said_in_spanish(tmp_path: Path) -> None:
+    """A submission refused as not RGN at a line (a tag, a stray word): its error line and
+    the hint on how to write moves are in Spanish, the player's line as written."""
+    folder = _folder(tmp_path, {"ann@example.org": "es"})
+    [answer] = _mail(folder, ANN, '[Site "x"]\nd1+d2+d3-W i3-E', "0-b4be799d44")
+    text = " ".join(plain_text(answer).split())
+    assert "envío: nika: mal formada: línea 1, col 1: se esperaba " in text, text
+    assert 'La línea "[Site "x"]" no es una jugada, así que no se jugó nada' in text, text
+    words = re.sub(r"`[^`]*`", "", text)  # (the words of a block, `moves:` and `end`, as a player writes them)
+    assert not re.search(r"\b(?:malformed|expected|found|line|move|moves|greeting|or|and)\b", words), text
+
+
+def test_a_submission_that_starts_a_record_is_refused_in_spanish(tmp_path: Path) -> None:
+    folder = _folder(tmp_path, {"ann@example.org": "es"})
+    [answer] = _mail(folder, ANN, 'd1+d2+d3-W i3-E\n[Game "nika"]', "0-b4be799d44")
+    text = " ".join(plain_text(answer).split())
+    assert 'línea 2, col 1: un envío es texto de jugadas: no puede empezar un registro nuevo con [Game "..."]' in text
+
+
 def test_one_move_is_told_to_each_player_in_their_language(tmp_path: Path) -> None:
     folder = _folder(tmp_path, {"ann@example.org": "es", "cy@example.org": "es"})
     answers = _mail(folder, ANN, "d1+d2+d3-W i3-E", "0-b4be799d44")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from referee.live import mail
 from tests.helpers.mail import GM, answers_in_process, message, plain_text, recipients, write_game
 
@@ -118,3 +120,57 @@ def test_the_queues_answers_are_in_each_players_language(tmp_path: Path) -> None
     assert any(text.startswith("Partida g1: Azul: su respuesta en cola B: a4(NE) era la última") for text in spanish)
     refused = table.send(BO, "if R: f3(N) then R: f3(E)\n")
     assert refused[0][1].startswith("Su cola para la partida g1 no se guardó: no se escribió nada.")
+
+
+@pytest.mark.parametrize(
+    ("body", "spanish"),
+    [
+        ("if R: f3(N) if R: f3(E) then B: a4(NE)", 'línea 1 de la cola, col 13: se esperaba "then", se encontró "if"'),
+        ("if R: f3(N) then R: f3(E)", "línea 1 de la cola, col 18: una respuesta es un turno de Azul, no de Rojo"),
+        ("if R: f3(N)", "línea 1 de la cola, col 12: la línea debe terminar con `then RESPUESTA`"),
+        ("if R: f3(N) then", 'línea 1 de la cola, col 13: tras "then" va una respuesta (su turno)'),
+        (
+            "if f3(N) then B: a4(NE)",
+            "línea 1 de la cola, col 4: una condición nombra el bando de cada turno (B: e8-e3(E))",
+        ),
+        ("if R: f3(N) then B: a4(NE) B: a4(N)", "línea 1 de la cola, col 28: una respuesta es un solo turno"),
+        ("if R: f3(N) then B: a4(NE) {x}", "línea 1 de la cola, col 28: una línea de la cola no contiene comentarios"),
+        ("if 1. R: f3(N) then B: a4(NE)", "línea 1 de la cola, col 7: una condición se escribe sin números de ronda"),
+        (
+            "if B: a4(NE) then B: a4(N)",
+            "línea 1 de la cola, col 4: una condición contiene turnos de los otros bandos, no de Azul: "
+            "los turnos de Azul son sus respuestas",
+        ),
+        (
+            "if R: f3(N) then B: a9(NE)",
+            'línea 1 de la cola, col 21: turno 1 Azul, acción 1 "a9(NE)": a9 no está en el tablero',
+        ),
+        (
+            "if R: f3(N) then B: a4(NE)\nif R: f3(N) then B: a4(E)",
+            "línea 2 de la cola: da B: a4(E) tras las mismas condiciones que la línea 1, que da B: a4(NE): "
+            "una cola da una sola respuesta a cada sucesión de turnos",
+        ),
+    ],
+)
+def test_a_queue_lines_fault_is_said_in_the_players_language(tmp_path: Path, body: str, spanish: str) -> None:
+    """Why a queue was refused, at its line and column (PLAY.md §9), in Spanish for Bo; the
+    queue's own text (`then`, the turns) as written."""
+    table = Table(tmp_path)
+    table.settings = table.settings._replace(langs=((BO, "es"),))
+    [(to, text)] = table.send(BO, body + "\n")
+    assert to == [BO]
+    head, _, why = text.partition("\n\n")
+    assert head == "Su cola para la partida g1 no se guardó: no se escribió nada.", text
+    assert why.startswith(spanish) and "queue line" not in why, why
+
+
+def test_a_comment_command_is_refused_in_the_players_language(tmp_path: Path) -> None:
+    """The gateway refuses a comment command before it reads a queue or a move (PLAY.md §7):
+    in Spanish for Bo, the command as written (its `|` is no list of alternatives)."""
+    table = Table(tmp_path)
+    table.settings = table.settings._replace(langs=((BO, "es"),))
+    [(_, text)] = table.send(BO, "if R: f3(N) then B: a4(NE) {[%draw-offer Red | Blue]}\n")
+    assert (
+        "\n{[%draw-offer Red | Blue]} es una orden de comentario, y las órdenes de comentario las escribe el "
+        "árbitro: el envío de un jugador nunca contiene ninguna\n" in text
+    ), text
