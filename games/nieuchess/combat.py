@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from referee.games.api import Event, EventKind, IllegalActionError, PendingKind
 from referee.games.nieuchess.actions import Battle, Choice
-from referee.games.nieuchess.board import BOARD, GRAY, NAMES, ODDS, Crt, odds_column
+from referee.games.nieuchess.board import BOARD, GRAY, INDEX, NAMES, ODDS, Crt, odds_column
 from referee.games.nieuchess.movement import NEIGHBOURS, SIDES, STEPS, Field, hex_names, read_hexes
 from referee.games.randomness import Dice
 from referee.games.values import phrase
@@ -29,8 +29,9 @@ RESULT_WORDS = {
     "DB2": phrase("the defenders retreat 2 hexes, paths chosen by the attacker"),
 }
 
-Fate = tuple[int, int | None, str]
-"""A losing pawn's fate: its hex, where it retreats to (None: eliminated), the text."""
+Fate = tuple[int, int | None, tuple[str, ...]]
+"""A losing pawn's fate: its hex, where it retreats to (None: eliminated), and the hexes
+of its retreat by name (empty when it is eliminated)."""
 
 
 class Unwritten(Exception):
@@ -58,6 +59,34 @@ class Resolution(NamedTuple):
 def check_battle(field: Field, side: int, attackers: list[int], defenders: list[int], fought: set[int]) -> None:
     """Each pawn once, the attackers the side's, the defenders the enemy's, none that has
     fought this turn, and every attacker next to every defender."""
+    if not _plainly_legal(field.occupant, side + 1, attackers, defenders, fought):
+        _refuse_battle(field, side, attackers, defenders, fought)
+
+
+def _plainly_legal(
+    occupant: bytearray, mark: int, attackers: list[int], defenders: list[int], fought: set[int]
+) -> bool:
+    """Whether `check_battle` finds nothing wrong, in a few operations: each of its checks,
+    in any order (`_refuse_battle` then says which comes first)."""
+    foe = 3 - mark
+    for d in defenders:
+        if occupant[d] != foe or d in fought:
+            return False
+    for a in attackers:
+        if occupant[a] != mark or a in fought:
+            return False
+        near = NEIGHBOURS[a]
+        for d in defenders:
+            if d not in near:
+                return False
+    # Own pawns and enemy pawns: a pawn named twice is named twice on one side.
+    return (len(attackers) == 1 or len(set(attackers)) == len(attackers)) and (
+        len(defenders) == 1 or len(set(defenders)) == len(defenders)
+    )
+
+
+def _refuse_battle(field: Field, side: int, attackers: list[int], defenders: list[int], fought: set[int]) -> None:
+    """`check_battle`'s checks one by one, raising the first broken."""
     everyone = attackers + defenders
     if len(set(everyone)) != len(everyone):
         twice = next(h for h in everyone if everyone.count(h) > 1)
@@ -79,13 +108,13 @@ def check_battle(field: Field, side: int, attackers: list[int], defenders: list[
                 )
 
 
-def odds_event(attackers: list[int], defenders: list[int]) -> Event:
-    odds = ODDS[odds_column(len(attackers), len(defenders))]
-    attacking, defending = [NAMES[h] for h in attackers], [NAMES[h] for h in defenders]
+def odds_event(attacking: tuple[str, ...], defending: tuple[str, ...], column: int) -> Event:
+    """The battle's odds, its pawns named (as `NAMES` names them) and its CRT column."""
+    odds = ODDS[column]
     return Event(
         EventKind.ODDS,
         f"{'+'.join(attacking)} against {'+'.join(defending)}: odds {odds}",
-        {"attackers": attacking, "defenders": defending, "odds": odds},
+        {"attackers": list(attacking), "defenders": list(defending), "odds": odds},
     )
 
 
@@ -115,9 +144,11 @@ def resolve(
     action: Battle,
     attackers: list[int],
     defenders: list[int],
+    column: int,
 ) -> Resolution:
-    """The battle's roll, result and fates, all checked against what the record wrote.
-    Raises Unwritten when the roll or a needed choice is missing."""
+    """The battle's roll, result and fates, all checked against what the record wrote;
+    `column` is its odds' (`odds_column`). Raises Unwritten when the roll or a needed
+    choice is missing."""
     roll, dice_after = roll_die(dice, action)
     if roll is None:
         why = phrase("the seed is secret") if seed_secret else phrase("the record has no seed (physical dice)")
@@ -127,7 +158,6 @@ def resolve(
             phrase("the roll of the battle {battle} ({why})", battle=action, why=why),
             phrase("this battle's roll must be written: {why}", why=why),
         )
-    column = odds_column(len(attackers), len(defenders))
     result = crt[roll - 1][column]
     if action.result is not None and action.result != result:
         raise IllegalActionError(
@@ -144,7 +174,7 @@ def resolve(
                 "{result} takes no choices: {result2}", result=result, result2=RESULT_WORDS[result]
             )
         losers = attackers if result == "AE" else defenders
-        fates = [(h, None, f"-{NAMES[h]}") for h in losers]
+        fates = [(h, None, ()) for h in losers]
     elif result == "EX":
         fates = exchange(action, attackers, defenders, side)
     else:
@@ -194,7 +224,7 @@ def exchange(action: Battle, attackers: list[int], defenders: list[int], side: i
                 "the attacker must choose which of {hex_names} the exchange eliminates", hex_names=hex_names(pawns)
             )
         chosen[group] = pawns[0]
-    return [(chosen[0], None, f"-{NAMES[chosen[0]]}"), (chosen[1], None, f"-{NAMES[chosen[1]]}")]
+    return [(chosen[0], None, ()), (chosen[1], None, ())]
 
 
 def retreat_paths(
@@ -235,7 +265,7 @@ def retreats(field: Field, action: Battle, losers: list[int], loser: int) -> lis
                     example=f"({NAMES[losers[0]]}-...-...)",
                 ),
             )
-        return [(h, None, f"-{NAMES[h]}") for h in losers]
+        return [(h, None, ()) for h in losers]
     filled: set[int] = set()
     vacated: set[int] = set()
     fates = _written_retreats(field, action.choices, losers, winner, filled, vacated)
@@ -245,7 +275,7 @@ def retreats(field: Field, action: Battle, losers: list[int], loser: int) -> lis
             continue
         if next(retreat_paths(field, pawn, winner, filled, vacated), None) is not None:
             raise IllegalActionError("{pawn} can retreat, so its 2-step path must be written", pawn=NAMES[pawn])
-        fates.append((pawn, None, f"-{NAMES[pawn]}"))
+        fates.append((pawn, None, ()))
         vacated.add(pawn)
     return fates
 
@@ -262,7 +292,13 @@ def _written_retreats(
     fates: list[Fate] = []
     done: set[int] = set()
     for item in choices:
-        path = read_hexes(item.path)
+        names = item.path
+        found = [*map(INDEX.get, names)]
+        if None in found:  # (`read_hexes` names the hex off the map)
+            path = read_hexes(names)
+            names = tuple(NAMES[h] for h in path)
+        else:  # every hex written as NAMES names it
+            path = found  # type: ignore[assignment]
         pawn = path[0]
         if pawn not in losers:
             raise IllegalActionError("{pawn} is not a losing pawn of this battle", pawn=NAMES[pawn])
@@ -279,10 +315,10 @@ def _written_retreats(
                     names=NAMES[example[0]],
                     names2=NAMES[example[1]],
                 )
-            fates.append((pawn, None, f"-{NAMES[pawn]}"))
+            fates.append((pawn, None, ()))
         else:
             check_retreat(field, path, winner, filled, vacated)
-            fates.append((pawn, path[-1], "-".join(NAMES[h] for h in path)))
+            fates.append((pawn, path[-1], names))
             filled.add(path[-1])
             vacated.discard(path[-1])
         vacated.add(pawn)
@@ -315,40 +351,60 @@ def check_retreat(field: Field, path: list[int], winner: int, filled: set[int], 
 def carry_out(field: Field, resolution: Resolution) -> list[Event]:
     """Apply a battle's fates to the field: the events of the roll, result, eliminations
     and retreats."""
-    seeded = "" if resolution.dice is not None else " (as written)"
-    events = [
-        Event(
-            EventKind.ROLL,
-            f"die {resolution.roll}{seeded}",
-            {"die": resolution.roll, "as_written": resolution.dice is None},
-        ),
-        Event(
-            EventKind.RESULT,
-            f"{resolution.result}: {RESULT_WORDS[resolution.result]}",
-            {"result": resolution.result, "exchange": resolution.result == "EX"},
-        ),
-    ]
-    for pawn, destination, text in resolution.fates:
-        owner = field.occupant[pawn] - 1
+    roll, result = resolution.roll, resolution.result
+    events = [_roll_event(roll, resolution.dice is None), _RESULT_EVENTS.get(result) or _result_event(result)]
+    occupant = field.occupant
+    for pawn, destination, path in resolution.fates:
+        owner = occupant[pawn] - 1
         field.lift(pawn, owner)
         if destination is None:
-            events.append(
-                Event(
-                    EventKind.ELIMINATION,
-                    f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated",
-                    {"side": SIDES[owner], "hex": NAMES[pawn]},
-                )
-            )
+            events.append(_ELIMINATIONS.get(pawn * 2 + owner) or _elimination_event(pawn, owner))
         else:
             field.put(destination, owner)
+            text = "-".join(path)
             events.append(
                 Event(
                     EventKind.RETREAT,
                     f"{SIDES[owner]}'s pawn retreats {text}",
-                    {"side": SIDES[owner], "from": NAMES[pawn], "to": NAMES[destination], "path": text.split("-")},
+                    {"side": SIDES[owner], "from": NAMES[pawn], "to": NAMES[destination], "path": list(path)},
                 )
             )
     return events
+
+
+# The events that depend on a few values only, each made the first time it is needed and
+# then shared (events are immutable and their data only read): a roll and how it was
+# given, a result, a side's pawn eliminated on a hex.
+_ROLL_EVENTS: dict[int, Event] = {}
+_RESULT_EVENTS: dict[str, Event] = {}
+_ELIMINATIONS: dict[int, Event] = {}
+
+
+def _roll_event(roll: int, as_written: bool) -> Event:
+    key = roll * 2 + as_written
+    event = _ROLL_EVENTS.get(key)
+    if event is None:
+        seeded = " (as written)" if as_written else ""
+        event = _ROLL_EVENTS[key] = Event(
+            EventKind.ROLL, f"die {roll}{seeded}", {"die": roll, "as_written": as_written}
+        )
+    return event
+
+
+def _result_event(result: str) -> Event:
+    event = _RESULT_EVENTS[result] = Event(
+        EventKind.RESULT, f"{result}: {RESULT_WORDS[result]}", {"result": result, "exchange": result == "EX"}
+    )
+    return event
+
+
+def _elimination_event(pawn: int, owner: int) -> Event:
+    event = _ELIMINATIONS[pawn * 2 + owner] = Event(
+        EventKind.ELIMINATION,
+        f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated",
+        {"side": SIDES[owner], "hex": NAMES[pawn]},
+    )
+    return event
 
 
 # -- the battles a turn could write (for legal_actions) -----------------------------
