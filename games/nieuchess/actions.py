@@ -180,14 +180,19 @@ def _hexes(text: str) -> tuple[str, ...]:
     return tuple(_hex(match) for match in _HEX.findall(text))
 
 
+_new = tuple.__new__
+"""A named tuple made from its fields' tuple (`_new(Battle, (...))`, all fields given) by the
+C constructor its class's own `__new__`, written in Python, calls: a call less a battle."""
+
+
 def _choices(text: str) -> tuple[Choice, ...]:
     """A battle's written choices, in lower case already (`parse_action`)."""
     found = []
     for item in text.split(","):
         if item.startswith("-"):
-            found.append(Choice((item[1:],), True))
+            found.append(_new(Choice, ((item[1:],), True)))
         else:
-            found.append(Choice(tuple(item.split("-"))))
+            found.append(_new(Choice, (tuple(item.split("-")), False)))
     return tuple(found)
 
 
@@ -205,12 +210,15 @@ def parse_action(text: str) -> NieuchessAction:
     battle = _BATTLE_PARTS.fullmatch(lowered) if "x" in lowered else None
     if battle:
         attackers, defenders, roll, result, choices = battle.groups()
-        return Battle(
-            tuple(attackers.split("+")),
-            tuple(defenders.split("+")),
-            None if roll is None else int(roll),
-            None if result is None else result.upper(),
-            None if choices is None else _choices(choices),
+        return _new(
+            Battle,
+            (
+                tuple(attackers.split("+")),
+                tuple(defenders.split("+")),
+                None if roll is None else int(roll),
+                None if result is None else result.upper(),
+                None if choices is None else _choices(choices),
+            ),
         )
     path = tuple(lowered.split("-"))  # (lowered already: each part is its `_hex`)
     if len(path) == 1:
