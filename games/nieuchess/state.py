@@ -487,7 +487,9 @@ class NieuchessState(GameState[NieuchessAction]):
                 side=SHORT[side],
                 names=NAMES[own_stars(side)[0]],
             )
-        (star,) = read_hexes((action.star,))
+        star = INDEX.get(action.star)
+        if star is None:  # (`read_hexes` names the hex off the map)
+            (star,) = read_hexes((action.star,))
         check_placement(self.field, side, star, turn.stars)
         self.field.put(star, side)
         turn.stars.add(star)
