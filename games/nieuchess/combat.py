@@ -124,16 +124,18 @@ def odds_event(attacking: tuple[str, ...], defending: tuple[str, ...], column: i
 
 def roll_die(dice: Dice | None, action: Battle) -> tuple[int | None, Dice | None]:
     """The battle's die: the next of the seeded stream (checked against a written roll),
-    or the written roll when the seed is not in the record. Also the dice after it."""
+    or the written roll when the seed is not in the record. Also the dice after it: the
+    same dice, rolled (`resolve`'s caller takes the roll back, `Dice.unroll`, when the
+    battle is refused or left pending)."""
     if dice is None:
         return action.roll, None
-    dice = dice.copy()
     roll = dice.roll()
     if action.roll is not None and action.roll != roll:
+        dice.unroll()
         raise IllegalActionError(
             "the die of this battle is {roll} (die {rolled} of the seed), not {roll2}",
             roll=roll,
-            rolled=dice.rolled,
+            rolled=dice.rolled + 1,
             roll2=action.roll,
         )
     return roll, dice
@@ -152,40 +154,46 @@ def resolve(
 ) -> Resolution:
     """The battle's roll, result and fates, all checked against what the record wrote;
     `column` is its odds' (`odds_column`). Raises Unwritten when the roll or a needed
-    choice is missing."""
+    choice is missing. The seeded dice are rolled in place: whatever it raises, the dice
+    stand as before."""
     roll, dice_after = roll_die(dice, action)
-    if roll is None:
-        why = phrase("the seed is secret") if seed_secret else phrase("the record has no seed (physical dice)")
-        raise Unwritten(
-            PendingKind.ROLL,
-            side,
-            phrase("the roll of the battle {battle} ({why})", battle=action, why=why),
-            phrase("this battle's roll must be written: {why}", why=why),
-        )
-    result = crt[roll - 1][column]
-    if action.result is not None and action.result != result:
-        raise IllegalActionError(
-            "at odds {column} a roll of {roll} gives {result}, not {result2}",
-            column=ODDS[column],
-            roll=roll,
-            result=result,
-            result2=action.result,
-        )
-    fates: list[Fate]
-    if result in ("AE", "DE"):
-        if action.choices is not None:
-            raise IllegalActionError(
-                "{result} takes no choices: {result2}", result=result, result2=RESULT_WORDS[result]
+    try:
+        if roll is None:
+            why = phrase("the seed is secret") if seed_secret else phrase("the record has no seed (physical dice)")
+            raise Unwritten(
+                PendingKind.ROLL,
+                side,
+                phrase("the roll of the battle {battle} ({why})", battle=action, why=why),
+                phrase("this battle's roll must be written: {why}", why=why),
             )
-        losers = attackers if result == "AE" else defenders
-        fates = [(h, None, ()) for h in losers]
-    elif result == "EX":
-        fates = exchange(action, attackers, defenders, side)
-    else:
-        losers = attackers if result == "AB2" else defenders
-        loser = side if result == "AB2" else 1 - side
-        fates = retreats(field, action, losers, loser)
-    return _new(Resolution, (roll, result, fates, dice_after))
+        result = crt[roll - 1][column]
+        if action.result is not None and action.result != result:
+            raise IllegalActionError(
+                "at odds {column} a roll of {roll} gives {result}, not {result2}",
+                column=ODDS[column],
+                roll=roll,
+                result=result,
+                result2=action.result,
+            )
+        fates: list[Fate]
+        if result in ("AE", "DE"):
+            if action.choices is not None:
+                raise IllegalActionError(
+                    "{result} takes no choices: {result2}", result=result, result2=RESULT_WORDS[result]
+                )
+            losers = attackers if result == "AE" else defenders
+            fates = [(h, None, ()) for h in losers]
+        elif result == "EX":
+            fates = exchange(action, attackers, defenders, side)
+        else:
+            losers = attackers if result == "AB2" else defenders
+            loser = side if result == "AB2" else 1 - side
+            fates = retreats(field, action, losers, loser)
+        return _new(Resolution, (roll, result, fates, dice_after))
+    except BaseException:
+        if dice_after is not None:
+            dice_after.unroll()  # (the dice as they were)
+        raise
 
 
 def exchange(action: Battle, attackers: list[int], defenders: list[int], side: int) -> list[Fate]:
