@@ -66,16 +66,28 @@ class Dice:
     def __init__(self, seed: str) -> None:
         self._stream = SeedStream(seed, "dice")
         self.rolled = 0
+        self._before: tuple[int, int, tuple[int, ...]] | None = None
 
     def copy(self) -> Dice:
         twin = Dice.__new__(Dice)
         twin._stream = self._stream.copy()
         twin.rolled = self.rolled
+        twin._before = None
         return twin
 
     def roll(self) -> int:
+        stream = self._stream
+        self._before = (self.rolled, stream._drawn, stream._block)  # (for `unroll`)
         self.rolled += 1
-        return 1 + self._stream.below(6)
+        return 1 + stream.below(6)
+
+    def unroll(self) -> None:
+        """Take the last roll back: the dice stand as before it (a battle refused after
+        its roll leaves the game as it was, without a copy of the dice at every roll)."""
+        before = self._before
+        assert before is not None, "unroll follows a roll"
+        self.rolled, self._stream._drawn, self._stream._block = before
+        self._before = None
 
 
 def shuffled(items: Sequence[T], seed: str, purpose: str = "tiles") -> list[T]:

@@ -96,7 +96,8 @@ EVENT_COMMENT = "an engine's event (what a move caused); each {name} is what the
 
 
 def event_templates() -> list[tuple[str, int, str]]:
-    """The texts of the engines' events (`Event(KIND, f"{side} resigns")`, games/values.py)
+    """The texts of the engines' events (`Event(KIND, f"{side} resigns")`, games/values.py, or
+    `_new(Event, (KIND, f"...", data))`, the tuple made at once where an engine makes many)
     as templates, each `{expression}` a named placeholder (`{side}`, `{self_sides_loser}`):
     the engines write them in English, and a mail says them again in its reader's language
     (`speech.rule_text` reads them back, as it reads a rule error)."""
@@ -107,9 +108,16 @@ def event_templates() -> list[tuple[str, int, str]]:
     for path in sorted(GAMES_FOLDER.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Event" and len(node.args) >= 2):
+            if not isinstance(node, ast.Call):
                 continue
-            text = node.args[1]
+            args = node.args
+            if getattr(node.func, "id", None) == "_new" and len(args) == 2 and getattr(args[0], "id", None) == "Event":
+                args = args[1].elts if isinstance(args[1], ast.Tuple) else []  # `_new(Event, (KIND, text, data))`
+            elif getattr(node.func, "id", None) != "Event":
+                continue
+            if len(args) < 2:
+                continue
+            text = args[1]
             if isinstance(text, ast.Constant) and isinstance(text.value, str):
                 message = text.value.replace("{", "{{").replace("}", "}}")
             elif isinstance(text, ast.JoinedStr):

@@ -180,32 +180,45 @@ def _hexes(text: str) -> tuple[str, ...]:
     return tuple(_hex(match) for match in _HEX.findall(text))
 
 
-def _choice(text: str) -> Choice:
-    if text.startswith("-"):
-        return Choice((_hex(text[1:]),), eliminated=True)
-    return Choice(tuple(_hex(part) for part in text.split("-")))
+_new = tuple.__new__
+"""A named tuple made from its fields' tuple (`_new(Battle, (...))`, all fields given) by the
+C constructor its class's own `__new__`, written in Python, calls: a call less a battle."""
+
+
+def _choices(text: str) -> tuple[Choice, ...]:
+    """A battle's written choices, in lower case already (`parse_action`)."""
+    found = []
+    for item in text.split(","):
+        if item.startswith("-"):
+            found.append(_new(Choice, ((item[1:],), True)))
+        else:
+            found.append(_new(Choice, (tuple(item.split("-")), False)))
+    return tuple(found)
 
 
 @lru_cache(maxsize=65536)
 def parse_action(text: str) -> NieuchessAction:
     """The typed action of a text that fully matches ACTION_PATTERN (any case)."""
-    lowered = text.lower()
+    lowered = text.lower()  # (each hex as `_hex` keeps it, from here on)
     if lowered == "resign":
         return RESIGN
     if lowered.startswith("setup"):
         return Setup(_hexes(lowered[5:]))
     if ">" in lowered:
         origin, target = lowered.split(">")
-        return Invasion(_hex(origin), _hex(target))
+        return Invasion(origin, target)
     battle = _BATTLE_PARTS.fullmatch(lowered) if "x" in lowered else None
     if battle:
         attackers, defenders, roll, result, choices = battle.groups()
-        return Battle(
-            tuple(_hex(part) for part in attackers.split("+")),
-            tuple(_hex(part) for part in defenders.split("+")),
-            int(roll) if roll is not None else None,
-            result.upper() if result is not None else None,
-            tuple(_choice(item) for item in choices.split(",")) if choices is not None else None,
+        return _new(
+            Battle,
+            (
+                tuple(attackers.split("+")),
+                tuple(defenders.split("+")),
+                None if roll is None else int(roll),
+                None if result is None else result.upper(),
+                None if choices is None else _choices(choices),
+            ),
         )
     path = tuple(lowered.split("-"))  # (lowered already: each part is its `_hex`)
     if len(path) == 1:

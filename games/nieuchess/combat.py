@@ -15,8 +15,9 @@ from typing import NamedTuple
 
 from referee.games.api import Event, EventKind, IllegalActionError, PendingKind
 from referee.games.nieuchess.actions import Battle, Choice
-from referee.games.nieuchess.board import BOARD, GRAY, NAMES, ODDS, Crt, odds_column
-from referee.games.nieuchess.movement import NEIGHBOURS, SIDES, STEPS, Field, hex_names, read_hexes
+from referee.games.nieuchess.board import BOARD, GRAY, INDEX, NAMES, ODDS, Crt, odds_column
+from referee.games.nieuchess.hexsets import BIT
+from referee.games.nieuchess.movement import ENTERABLE, NEIGHBOURS, SIDES, STEPS, Field, hex_names, read_hexes
 from referee.games.randomness import Dice
 from referee.games.values import phrase
 
@@ -38,8 +39,9 @@ RESULT_EVENTS = {
 """A battle's result as its event says it: the code and its words, each a whole phrase of
 the catalogue (a template `{result}: {words}` has no word of its own to be read by)."""
 
-Fate = tuple[int, int | None, str]
-"""A losing pawn's fate: its hex, where it retreats to (None: eliminated), the text."""
+Fate = tuple[int, int | None, tuple[str, ...]]
+"""A losing pawn's fate: its hex, where it retreats to (None: eliminated), and the hexes
+of its retreat by name (empty when it is eliminated)."""
 
 
 class Unwritten(Exception):
@@ -55,6 +57,12 @@ class Unwritten(Exception):
         self.refusal = refusal
 
 
+_new = tuple.__new__
+"""A named tuple made from its fields' tuple (`_new(Event, (kind, text, data))`) by the
+C constructor that its class's own `__new__`, written in Python, calls: one call less for
+each event of a battle, where a call costs as much as a dozen operations."""
+
+
 class Resolution(NamedTuple):
     """A battle worked out but not yet applied: roll, result and the pawns' fates in order."""
 
@@ -67,6 +75,34 @@ class Resolution(NamedTuple):
 def check_battle(field: Field, side: int, attackers: list[int], defenders: list[int], fought: set[int]) -> None:
     """Each pawn once, the attackers the side's, the defenders the enemy's, none that has
     fought this turn, and every attacker next to every defender."""
+    if not _plainly_legal(field.occupant, side + 1, attackers, defenders, fought):
+        _refuse_battle(field, side, attackers, defenders, fought)
+
+
+def _plainly_legal(
+    occupant: bytearray, mark: int, attackers: list[int], defenders: list[int], fought: set[int]
+) -> bool:
+    """Whether `check_battle` finds nothing wrong, in a few operations: each of its checks,
+    in any order (`_refuse_battle` then says which comes first)."""
+    foe = 3 - mark
+    for d in defenders:
+        if occupant[d] != foe or d in fought:
+            return False
+    for a in attackers:
+        if occupant[a] != mark or a in fought:
+            return False
+        near = NEIGHBOURS[a]
+        for d in defenders:
+            if d not in near:
+                return False
+    # Own pawns and enemy pawns: a pawn named twice is named twice on one side.
+    return (len(attackers) == 1 or len(set(attackers)) == len(attackers)) and (
+        len(defenders) == 1 or len(set(defenders)) == len(defenders)
+    )
+
+
+def _refuse_battle(field: Field, side: int, attackers: list[int], defenders: list[int], fought: set[int]) -> None:
+    """`check_battle`'s checks one by one, raising the first broken."""
     everyone = attackers + defenders
     if len(set(everyone)) != len(everyone):
         twice = next(h for h in everyone if everyone.count(h) > 1)
@@ -88,28 +124,27 @@ def check_battle(field: Field, side: int, attackers: list[int], defenders: list[
                 )
 
 
-def odds_event(attackers: list[int], defenders: list[int]) -> Event:
-    odds = ODDS[odds_column(len(attackers), len(defenders))]
-    attacking, defending = [NAMES[h] for h in attackers], [NAMES[h] for h in defenders]
-    return Event(
-        EventKind.ODDS,
-        f"{'+'.join(attacking)} against {'+'.join(defending)}: odds {odds}",
-        {"attackers": attacking, "defenders": defending, "odds": odds},
-    )
+def odds_event(attacking: tuple[str, ...], defending: tuple[str, ...], column: int) -> Event:
+    """The battle's odds, its pawns named (as `NAMES` names them) and its CRT column."""
+    odds = ODDS[column]
+    data = {"attackers": [*attacking], "defenders": [*defending], "odds": odds}
+    return _new(Event, (EventKind.ODDS, f"{'+'.join(attacking)} against {'+'.join(defending)}: odds {odds}", data))
 
 
 def roll_die(dice: Dice | None, action: Battle) -> tuple[int | None, Dice | None]:
     """The battle's die: the next of the seeded stream (checked against a written roll),
-    or the written roll when the seed is not in the record. Also the dice after it."""
+    or the written roll when the seed is not in the record. Also the dice after it: the
+    same dice, rolled (`resolve`'s caller takes the roll back, `Dice.unroll`, when the
+    battle is refused or left pending)."""
     if dice is None:
         return action.roll, None
-    dice = dice.copy()
     roll = dice.roll()
     if action.roll is not None and action.roll != roll:
+        dice.unroll()
         raise IllegalActionError(
             "the die of this battle is {roll} (die {rolled} of the seed), not {roll2}",
             roll=roll,
-            rolled=dice.rolled,
+            rolled=dice.rolled + 1,
             roll2=action.roll,
         )
     return roll, dice
@@ -124,43 +159,50 @@ def resolve(
     action: Battle,
     attackers: list[int],
     defenders: list[int],
+    column: int,
 ) -> Resolution:
-    """The battle's roll, result and fates, all checked against what the record wrote.
-    Raises Unwritten when the roll or a needed choice is missing."""
+    """The battle's roll, result and fates, all checked against what the record wrote;
+    `column` is its odds' (`odds_column`). Raises Unwritten when the roll or a needed
+    choice is missing. The seeded dice are rolled in place: whatever it raises, the dice
+    stand as before."""
     roll, dice_after = roll_die(dice, action)
-    if roll is None:
-        why = phrase("the seed is secret") if seed_secret else phrase("the record has no seed (physical dice)")
-        raise Unwritten(
-            PendingKind.ROLL,
-            side,
-            phrase("the roll of the battle {battle} ({why})", battle=action, why=why),
-            phrase("this battle's roll must be written: {why}", why=why),
-        )
-    column = odds_column(len(attackers), len(defenders))
-    result = crt[roll - 1][column]
-    if action.result is not None and action.result != result:
-        raise IllegalActionError(
-            "at odds {column} a roll of {roll} gives {result}, not {result2}",
-            column=ODDS[column],
-            roll=roll,
-            result=result,
-            result2=action.result,
-        )
-    fates: list[Fate]
-    if result in ("AE", "DE"):
-        if action.choices is not None:
-            raise IllegalActionError(
-                "{result} takes no choices: {result2}", result=result, result2=RESULT_WORDS[result]
+    try:
+        if roll is None:
+            why = phrase("the seed is secret") if seed_secret else phrase("the record has no seed (physical dice)")
+            raise Unwritten(
+                PendingKind.ROLL,
+                side,
+                phrase("the roll of the battle {battle} ({why})", battle=action, why=why),
+                phrase("this battle's roll must be written: {why}", why=why),
             )
-        losers = attackers if result == "AE" else defenders
-        fates = [(h, None, f"-{NAMES[h]}") for h in losers]
-    elif result == "EX":
-        fates = exchange(action, attackers, defenders, side)
-    else:
-        losers = attackers if result == "AB2" else defenders
-        loser = side if result == "AB2" else 1 - side
-        fates = retreats(field, action, losers, loser)
-    return Resolution(roll, result, fates, dice_after)
+        result = crt[roll - 1][column]
+        if action.result is not None and action.result != result:
+            raise IllegalActionError(
+                "at odds {column} a roll of {roll} gives {result}, not {result2}",
+                column=ODDS[column],
+                roll=roll,
+                result=result,
+                result2=action.result,
+            )
+        fates: list[Fate]
+        if result in ("AE", "DE"):
+            if action.choices is not None:
+                raise IllegalActionError(
+                    "{result} takes no choices: {result2}", result=result, result2=RESULT_WORDS[result]
+                )
+            losers = attackers if result == "AE" else defenders
+            fates = [(h, None, ()) for h in losers]
+        elif result == "EX":
+            fates = exchange(action, attackers, defenders, side)
+        else:
+            losers = attackers if result == "AB2" else defenders
+            loser = side if result == "AB2" else 1 - side
+            fates = retreats(field, action, losers, loser)
+        return _new(Resolution, (roll, result, fates, dice_after))
+    except BaseException:
+        if dice_after is not None:
+            dice_after.unroll()  # (the dice as they were)
+        raise
 
 
 def exchange(action: Battle, attackers: list[int], defenders: list[int], side: int) -> list[Fate]:
@@ -203,7 +245,7 @@ def exchange(action: Battle, attackers: list[int], defenders: list[int], side: i
                 "the attacker must choose which of {hex_names} the exchange eliminates", hex_names=hex_names(pawns)
             )
         chosen[group] = pawns[0]
-    return [(chosen[0], None, f"-{NAMES[chosen[0]]}"), (chosen[1], None, f"-{NAMES[chosen[1]]}")]
+    return [(chosen[0], None, ()), (chosen[1], None, ())]
 
 
 def retreat_paths(
@@ -244,17 +286,19 @@ def retreats(field: Field, action: Battle, losers: list[int], loser: int) -> lis
                     example=f"({NAMES[losers[0]]}-...-...)",
                 ),
             )
-        return [(h, None, f"-{NAMES[h]}") for h in losers]
+        return [(h, None, ()) for h in losers]
     filled: set[int] = set()
     vacated: set[int] = set()
     fates = _written_retreats(field, action.choices, losers, winner, filled, vacated)
+    if len(fates) == len(losers):
+        return fates  # (one fate for each losing pawn: each written once)
     done = {fate[0] for fate in fates}
     for pawn in losers:
         if pawn in done:
             continue
         if next(retreat_paths(field, pawn, winner, filled, vacated), None) is not None:
             raise IllegalActionError("{pawn} can retreat, so its 2-step path must be written", pawn=NAMES[pawn])
-        fates.append((pawn, None, f"-{NAMES[pawn]}"))
+        fates.append((pawn, None, ()))
         vacated.add(pawn)
     return fates
 
@@ -271,7 +315,13 @@ def _written_retreats(
     fates: list[Fate] = []
     done: set[int] = set()
     for item in choices:
-        path = read_hexes(item.path)
+        names = item.path
+        found = [*map(INDEX.get, names)]
+        if None in found:  # (`read_hexes` names the hex off the map)
+            path = read_hexes(names)
+            names = tuple(NAMES[h] for h in path)
+        else:  # every hex written as NAMES names it
+            path = found  # type: ignore[assignment]
         pawn = path[0]
         if pawn not in losers:
             raise IllegalActionError("{pawn} is not a losing pawn of this battle", pawn=NAMES[pawn])
@@ -288,10 +338,10 @@ def _written_retreats(
                     names=NAMES[example[0]],
                     names2=NAMES[example[1]],
                 )
-            fates.append((pawn, None, f"-{NAMES[pawn]}"))
+            fates.append((pawn, None, ()))
         else:
             check_retreat(field, path, winner, filled, vacated)
-            fates.append((pawn, path[-1], "-".join(NAMES[h] for h in path)))
+            fates.append((pawn, path[-1], names))
             filled.add(path[-1])
             vacated.discard(path[-1])
         vacated.add(pawn)
@@ -299,6 +349,25 @@ def _written_retreats(
 
 
 def check_retreat(field: Field, path: list[int], winner: int, filled: set[int], vacated: set[int]) -> None:
+    if len(path) == RETREAT_STEPS + 1:
+        # The usual retreat, in a few operations: both hexes entered neighbours, empty,
+        # not gray and outside the winner's zone (else the checks below say why, or find
+        # that a hex a retreat has just left is entered again).
+        start, middle, end = path
+        occupant, blocked = field.occupant, field.zone(winner)
+        if (
+            middle in NEIGHBOURS[start]
+            and end in NEIGHBOURS[middle]
+            and not occupant[middle]
+            and not occupant[end]
+            and ENTERABLE[middle]
+            and ENTERABLE[end]
+            and not blocked & (BIT[middle] | BIT[end])
+            and end != start
+            and middle not in filled
+            and end not in filled
+        ):
+            return
     if len(path) != RETREAT_STEPS + 1:
         raise IllegalActionError(
             "a retreat is exactly {retreat_steps} steps, like h7-h8-h9, not {count}",
@@ -324,42 +393,53 @@ def check_retreat(field: Field, path: list[int], winner: int, filled: set[int], 
 def carry_out(field: Field, resolution: Resolution) -> list[Event]:
     """Apply a battle's fates to the field: the events of the roll, result, eliminations
     and retreats."""
-    roll = resolution.roll
-    seeded = resolution.dice is not None
-    die = phrase("die {roll}", roll=roll) if seeded else phrase("die {roll} (as written)", roll=roll)
-    events = [
-        Event(
-            EventKind.ROLL,
-            die,
-            {"die": resolution.roll, "as_written": resolution.dice is None},
-        ),
-        Event(
-            EventKind.RESULT,
-            RESULT_EVENTS[resolution.result],
-            {"result": resolution.result, "exchange": resolution.result == "EX"},
-        ),
-    ]
-    for pawn, destination, text in resolution.fates:
-        owner = field.occupant[pawn] - 1
+    roll, result = resolution.roll, resolution.result
+    events = [_roll_event(roll, resolution.dice is None), _RESULT_EVENTS.get(result) or _result_event(result)]
+    occupant = field.occupant
+    for pawn, destination, path in resolution.fates:
+        owner = occupant[pawn] - 1
         field.lift(pawn, owner)
         if destination is None:
-            events.append(
-                Event(
-                    EventKind.ELIMINATION,
-                    f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated",
-                    {"side": SIDES[owner], "hex": NAMES[pawn]},
-                )
-            )
+            events.append(_ELIMINATIONS.get(pawn * 2 + owner) or _elimination_event(pawn, owner))
         else:
             field.put(destination, owner)
-            events.append(
-                Event(
-                    EventKind.RETREAT,
-                    f"{SIDES[owner]}'s pawn retreats {text}",
-                    {"side": SIDES[owner], "from": NAMES[pawn], "to": NAMES[destination], "path": text.split("-")},
-                )
-            )
+            text = "-".join(path)
+            data = {"side": SIDES[owner], "from": NAMES[pawn], "to": NAMES[destination], "path": [*path]}
+            events.append(_new(Event, (EventKind.RETREAT, f"{SIDES[owner]}'s pawn retreats {text}", data)))
     return events
+
+
+# The events that depend on a few values only, each made the first time it is needed and
+# then shared (events are immutable and their data only read): a roll and how it was
+# given, a result, a side's pawn eliminated on a hex.
+_ROLL_EVENTS: dict[int, Event] = {}
+_RESULT_EVENTS: dict[str, Event] = {}
+_ELIMINATIONS: dict[int, Event] = {}
+
+
+def _roll_event(roll: int, as_written: bool) -> Event:
+    key = roll * 2 + as_written
+    event = _ROLL_EVENTS.get(key)
+    if event is None:
+        die = phrase("die {roll} (as written)", roll=roll) if as_written else phrase("die {roll}", roll=roll)
+        event = _ROLL_EVENTS[key] = Event(EventKind.ROLL, die, {"die": roll, "as_written": as_written})
+    return event
+
+
+def _result_event(result: str) -> Event:
+    event = _RESULT_EVENTS[result] = Event(
+        EventKind.RESULT, RESULT_EVENTS[result], {"result": result, "exchange": result == "EX"}
+    )
+    return event
+
+
+def _elimination_event(pawn: int, owner: int) -> Event:
+    event = _ELIMINATIONS[pawn * 2 + owner] = Event(
+        EventKind.ELIMINATION,
+        f"{SIDES[owner]}'s pawn on {NAMES[pawn]} is eliminated",
+        {"side": SIDES[owner], "hex": NAMES[pawn]},
+    )
+    return event
 
 
 # -- the battles a turn could write (for legal_actions) -----------------------------

@@ -80,6 +80,16 @@ def read_hexes(names: Iterable[str]) -> list[int]:
     return found
 
 
+def _hex_set(bits: HexSet) -> set[int]:
+    """`set(members(bits))` without a generator."""
+    found = set()
+    while bits:
+        low = bits & -bits
+        found.add(low.bit_length() - 1)
+        bits ^= low
+    return found
+
+
 class Field:
     """The map with the pawns on it: who holds each hex and whose zones cover it.
 
@@ -165,7 +175,7 @@ class Field:
         ours = self.held[side] & self.zone(enemy)
         if not ours:
             return set(), set()  # no contact at all
-        return set(members(ours)), set(members(self.held[enemy] & self.zone(side)))
+        return _hex_set(ours), _hex_set(self.held[enemy] & self.zone(side))
 
     def map_lines(self) -> list[str]:
         """The board drawn as text: X Red, O Blue, terrain symbols elsewhere."""

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from referee.games.api import IllegalActionError
 from referee.games.nieuchess.board import BOARD, NAMES
-from referee.games.nieuchess.movement import SIDES, Field, hex_names
+from referee.games.nieuchess.hexsets import ENEMY_HALF
+from referee.games.nieuchess.movement import ARMY, SIDES, Field, hex_names
 
 MAX_PER_STEP = 2
 
@@ -38,6 +39,16 @@ def check_placement(field: Field, side: int, star: int, used: set[int]) -> None:
     """Refuse a replacement pawn on `star` unless the rules allow it now; `used` holds the
     stars this step has already used."""
     centre = BOARD.stars.get(star)
+    if centre is not None and centre.side == side and not used and not field.occupant[star]:
+        # A step's first pawn, in a few operations: a pawn in the pool, no enemy pawn on
+        # the centre, one of the side's pawns on the enemy half (else the checks say why).
+        held, occupant, enemy = field.held[side], field.occupant, 2 - side
+        if held.bit_count() < ARMY and held & ENEMY_HALF[side]:
+            for hex_ in centre.hexes:
+                if occupant[hex_] == enemy:
+                    break
+            else:
+                return
     if centre is None or centre.side != side:
         raise IllegalActionError(
             "{star} is not one of {side}'s stars ({hex_names})",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee.games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
 from referee.games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
-from referee.games.nieuchess.board import BOARD, GRAY, NAMES, RED, SIZE, Crt
+from referee.games.nieuchess.board import BOARD, GRAY, INDEX, NAMES, RED, SIZE, Crt, odds_column
 from referee.games.nieuchess.combat import (
     Resolution,
     Unwritten,
@@ -280,6 +280,8 @@ class NieuchessState(GameState[NieuchessAction]):
                     events: tuple[Event, ...] = ()
                 else:
                     events = self._move(turn, action)
+            elif action.__class__ is Battle:
+                events = self._battle(turn, action, last)
             else:
                 events = self._main_action(turn, action, last)
             if self._pending is not None:
@@ -430,39 +432,52 @@ class NieuchessState(GameState[NieuchessAction]):
     def _battle(self, turn: TurnState, action: Battle, last: bool) -> tuple[Event, ...]:
         """Check and resolve a battle; what it leaves unwritten is pending when `last`."""
         side = turn.side
-        attackers = read_hexes(action.attackers)
-        defenders = read_hexes(action.defenders)
+        attacking, defending = action.attackers, action.defenders
+        found, found_too = [*map(INDEX.get, attacking)], [*map(INDEX.get, defending)]
+        if None in found or None in found_too:  # (`read_hexes` names the hex off the map)
+            attackers, defenders = read_hexes(attacking), read_hexes(defending)
+            attacking, defending = tuple(NAMES[h] for h in attackers), tuple(NAMES[h] for h in defenders)
+        else:  # every hex written as NAMES names it
+            attackers, defenders = found, found_too  # type: ignore[assignment]
         check_battle(self.field, side, attackers, defenders, turn.fought)
-        odds = odds_event(attackers, defenders)
+        column = odds_column(len(attackers), len(defenders))
+        odds = odds_event(attacking, defending, column)
         if action.roll is not None and not 1 <= action.roll <= 6:
             raise IllegalActionError("a die shows 1 to 6, not {roll}", roll=action.roll)
         try:
-            resolution = resolve(self.field, self.crt, self.dice, self.seed_secret, side, action, attackers, defenders)
+            resolution = resolve(
+                self.field, self.crt, self.dice, self.seed_secret, side, action, attackers, defenders, column
+            )
         except Unwritten as missing:
             if not last:
                 raise IllegalActionError(missing.refusal) from None
             self._pending = Pending(missing.kind, action, missing.side, missing.message)
             return (odds,)
         self._pending = None
-        return (odds, *self._commit(turn, attackers, defenders, resolution))
+        return self._commit(turn, attackers, defenders, resolution, odds)
 
     def _commit(
-        self, turn: TurnState, attackers: list[int], defenders: list[int], resolution: Resolution
+        self, turn: TurnState, attackers: list[int], defenders: list[int], resolution: Resolution, odds: Event
     ) -> tuple[Event, ...]:
         if turn.attackers_left is None or turn.defenders_left is None:
             turn.attackers_left, turn.defenders_left = self.field.engaged(turn.side)
         turn.combat = True
         turn.attackers_left.difference_update(attackers)
         turn.defenders_left.difference_update(defenders)
-        turn.fought.update(attackers)
-        turn.fought.update(defenders)
+        fought = turn.fought
+        fought.update(attackers)
+        fought.update(defenders)
         if resolution.dice is not None:
             self.dice = resolution.dice
         self.rolls_used = (*self.rolls_used, resolution.roll)
         events = carry_out(self.field, resolution)
-        turn.fought.update(destination for _, destination, _ in resolution.fates if destination is not None)
-        events.extend(self._judge_armies())
-        return tuple(events)
+        for _, destination, _ in resolution.fates:
+            if destination is not None:
+                fought.add(destination)
+        field = self.field
+        if not field.held[0] or not field.held[1]:
+            events.extend(self._judge_armies())
+        return (odds, *events)
 
     # -- replacement steps -----------------------------------------------------------
 
@@ -474,7 +489,9 @@ class NieuchessState(GameState[NieuchessAction]):
                 side=SHORT[side],
                 names=NAMES[own_stars(side)[0]],
             )
-        (star,) = read_hexes((action.star,))
+        star = INDEX.get(action.star)
+        if star is None:  # (`read_hexes` names the hex off the map)
+            (star,) = read_hexes((action.star,))
         check_placement(self.field, side, star, turn.stars)
         self.field.put(star, side)
         turn.stars.add(star)

@@ -41,6 +41,23 @@ def test_a_copied_stream_continues_identically() -> None:
     assert [stream.roll() for _ in range(12)] == [twin.roll() for _ in range(12)]
 
 
+def test_an_unrolled_die_is_rolled_again_the_same_at_every_place_of_the_stream() -> None:
+    # Every roll of the first 20 taken back once (the blocks of eight words included:
+    # the eighth, ninth and seventeenth rolls refill them) gives the same dice in order.
+    plain = Dice("s3cret")
+    expected = [plain.roll() for _ in range(20)]
+    dice = Dice("s3cret")
+    got = []
+    for _ in range(20):
+        first = dice.roll()
+        dice.unroll()
+        assert dice.rolled == len(got)
+        again = dice.roll()
+        assert again == first
+        got.append(again)
+    assert got == expected and dice.rolled == 20
+
+
 def test_below_rejects_the_partial_range() -> None:
     """below(n) never returns n or more, and with n = 2**31 + 1 rejects most words."""
     stream = SeedStream("example", "dice")
