@@ -129,17 +129,14 @@ def parse_action(text: str) -> NikaAction:
     if lowered.startswith("*"):
         where, _, facing = lowered[1:].partition(">")
         return Rally(where, facing.upper())
-    cut = max(lowered.rfind("-"), lowered.rfind(">"))
-    head, separator, tail = lowered[:cut], lowered[cut], lowered[cut + 1 :]
-    squares = tuple(sorted(head.split("+"), key=square_key))
-    if len(tail) == 1:
-        facing = tail.upper()
-        if separator == ">":
-            return Rotate(squares, facing)
-        if len(squares) == 1:
-            return Step(squares[0], facing)
-        return PhalanxMove(squares, facing)
-    origin = squares[0]
+    separator = lowered[-2]
+    if separator in "->":  # a facing after the squares (a square written after "-" is two or three letters)
+        facing, head = lowered[-1].upper(), lowered[:-2]
+        if "+" not in head:
+            return Rotate((head,), facing) if separator == ">" else Step(head, facing)
+        squares = tuple(sorted(head.split("+"), key=square_key))
+        return Rotate(squares, facing) if separator == ">" else PhalanxMove(squares, facing)
+    origin, _, tail = lowered.partition("-")  # (the destination form names one square)
     delta = (ord(tail[0]) - ord(origin[0]), int(tail[1:]) - int(origin[1:]))
     direction = STEP_OF_DELTA.get(delta)
     return StepTo(origin, tail) if direction is None else Step(origin, direction)

@@ -263,10 +263,18 @@ class NikaState(GameState[NikaAction]):
     def _rotate(self, action: Rotate) -> tuple[Event, ...]:
         facing = FACING_OF[action.facing]
         board = self.board
-        if len(action.squares) == 1:
-            squares: tuple[int, ...] = (self._own_piece(action.squares[0]),)
+        names = action.squares
+        squares: tuple[int, ...]
+        if len(names) == 1:
+            squares = (self._own_piece(names[0]),)
+        elif (group := group_of(names)) is not None and (piece := board[group[0]]) and CITY[piece] == self.city:
+            squares = group  # the usual phalanx at once, as `_phalanx` finds it
+            for square in group:
+                if board[square] != piece:
+                    squares = self._phalanx(names)
+                    break
         else:
-            squares = self._phalanx(action.squares)
+            squares = self._phalanx(names)
         if FACING[board[squares[0]]] == facing:
             what = action.squares[0] if len(squares) == 1 else "+".join(action.squares)
             raise IllegalActionError(
