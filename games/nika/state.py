@@ -44,6 +44,9 @@ from referee.games.nika.squares import (
 from referee.games.registry import NIKA
 from referee.games.values import phrase
 
+ROUT, PUSH = EventKind.ROUT, EventKind.PUSH
+"""(the kinds of a phalanx move's events, looked up once)"""
+
 Plan = tuple[list[int], list[tuple[list[int], int, bool]]]
 """A phalanx move's routed squares and pushed chains (with the square beyond each and
 whether its last piece is routed)."""
@@ -82,15 +85,16 @@ class NikaState(GameState[NikaAction]):
         return self._turns % 4 == 0
 
     def _apply(self, action: NikaAction, last: bool) -> tuple[Event, ...]:
-        # The most frequent actions first: rotations, single moves, passes.
+        # The most frequent actions first: rotations, single moves, phalanx moves (a third
+        # of the actions of purposeful play, issue 52), passes (rare in every shape).
         if isinstance(action, Rotate):
             events = self._rotate(action)
         elif isinstance(action, Step):
             events = self._step(action)
-        elif isinstance(action, Pass):
-            events = ()
         elif isinstance(action, PhalanxMove):
             events = self._phalanx_move(action)
+        elif isinstance(action, Pass):
+            events = ()
         elif isinstance(action, Rally):
             events = self._rally(action)
         elif isinstance(action, StepTo):
@@ -244,7 +248,7 @@ class NikaState(GameState[NikaAction]):
                 )
             self.on_board[CITY[victim]] -= 1
             rout = {"square": name, "city": owner, "pushed": False}
-            events = (Event(EventKind.ROUT, f"{name} routed ({owner})", rout),)
+            events = (Event(ROUT, f"{name} routed ({owner})", rout),)
         board[target] = CODE[city][direction]
         board[origin] = 0
         if VICTORY[target] == city:  # only the city's own victory area can win for it
@@ -291,7 +295,9 @@ class NikaState(GameState[NikaAction]):
         city = self.city
         if self.on_board[city] >= PIECES_PER_CITY:
             raise IllegalActionError("{city} has no routed piece to rally", city=CITIES[city])
-        square = self._square(action.square)
+        square = INDEX.get(action.square, -1)
+        if square < 0:
+            raise no_square(action.square)
         if square not in RALLY_SQUARES[city]:
             area = ", ".join(NAMES[i] for i in RALLY_SQUARES[city])
             raise IllegalActionError(
@@ -390,8 +396,8 @@ class NikaState(GameState[NikaAction]):
             piece = board[contact]
             if not piece:
                 continue
-            owner = CITIES[CITY[piece]]
             if TEAM[piece] == team:
+                owner = CITIES[CITY[piece]]
                 line, square = line_name(front, direction), NAMES[contact]
                 if CITY[piece] == self.city:
                     return IllegalActionError(
@@ -485,7 +491,7 @@ class NikaState(GameState[NikaAction]):
             board[square] = 0
             city = CITIES[CITY[piece]]
             rout = {"square": NAMES[square], "city": city, "pushed": False}
-            events.append(Event(EventKind.ROUT, f"{NAMES[square]} routed ({city})", rout))
+            events.append(Event(ROUT, f"{NAMES[square]} routed ({city})", rout))
         for chain, beyond, routed in chains:
             last = chain[-1]
             piece = board[last]
@@ -494,7 +500,7 @@ class NikaState(GameState[NikaAction]):
                 city = CITIES[CITY[piece]]
                 events.append(
                     Event(
-                        EventKind.ROUT,
+                        ROUT,
                         f"{NAMES[last]} pushed and routed ({city})",
                         {"square": NAMES[last], "city": city, "pushed": True},
                     )
@@ -505,7 +511,7 @@ class NikaState(GameState[NikaAction]):
                 city = CITIES[CITY[piece]]
                 events.append(
                     Event(
-                        EventKind.PUSH,
+                        PUSH,
                         f"{NAMES[last]} pushed to {NAMES[beyond]} ({city})",
                         {"from": NAMES[last], "to": NAMES[beyond], "city": city},
                     )
@@ -516,7 +522,7 @@ class NikaState(GameState[NikaAction]):
                 city = CITIES[CITY[board[chain[i]]]]
                 events.append(
                     Event(
-                        EventKind.PUSH,
+                        PUSH,
                         f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({city})",
                         {"from": NAMES[chain[i - 1]], "to": NAMES[chain[i]], "city": city},
                     )
