@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from referee.games.api import RESIGN, Resign
@@ -35,8 +35,10 @@ lets through (the Kelvin sign, a dotted capital I) keeps its length and names no
 STEP_OF_DELTA = {(0, 1): "N", (1, 0): "E", (0, -1): "S", (-1, 0): "W"}
 
 
+@cache
 def square_key(name: str) -> tuple[int, str]:
-    """The canonical order of squares: by rank, then file."""
+    """The canonical order of squares: by rank, then file. Remembered (the names are a
+    file letter and at most two digits): sorting a group then calls no Python per square."""
     return int(name[1:]), name[0]
 
 
@@ -118,25 +120,23 @@ KEYWORD_RESIGN = re.compile("resign", re.IGNORECASE)
 @lru_cache(maxsize=8192)
 def parse_action(text: str) -> NikaAction:
     """The typed action of a text that fully matches ACTION_PATTERN (any case)."""
-    if KEYWORD_PASS.fullmatch(text):
+    first = text[:1]  # (no other letter reads as a "p" or an "r" ignoring case)
+    if first in "pP" and KEYWORD_PASS.fullmatch(text):
         return PASS
-    if KEYWORD_RESIGN.fullmatch(text):
+    if first in "rR" and KEYWORD_RESIGN.fullmatch(text):
         return RESIGN
-    lowered = text.translate(ASCII_LOWER)
+    lowered = text.lower() if text.isascii() else text.translate(ASCII_LOWER)
     if lowered.startswith("*"):
         where, _, facing = lowered[1:].partition(">")
         return Rally(where, facing.upper())
-    cut = max(lowered.rfind("-"), lowered.rfind(">"))
-    head, separator, tail = lowered[:cut], lowered[cut], lowered[cut + 1 :]
-    squares = tuple(sorted(head.split("+"), key=square_key))
-    if len(tail) == 1:
-        facing = tail.upper()
-        if separator == ">":
-            return Rotate(squares, facing)
-        if len(squares) == 1:
-            return Step(squares[0], facing)
-        return PhalanxMove(squares, facing)
-    origin = squares[0]
+    separator = lowered[-2]
+    if separator in "->":  # a facing after the squares (a square written after "-" is two or three letters)
+        facing, head = lowered[-1].upper(), lowered[:-2]
+        if "+" not in head:
+            return Rotate((head,), facing) if separator == ">" else Step(head, facing)
+        squares = tuple(sorted(head.split("+"), key=square_key))
+        return Rotate(squares, facing) if separator == ">" else PhalanxMove(squares, facing)
+    origin, _, tail = lowered.partition("-")  # (the destination form names one square)
     delta = (ord(tail[0]) - ord(origin[0]), int(tail[1:]) - int(origin[1:]))
     direction = STEP_OF_DELTA.get(delta)
     return StepTo(origin, tail) if direction is None else Step(origin, direction)

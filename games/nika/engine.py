@@ -46,7 +46,7 @@ class NikaEngine(Engine[NikaState]):
         if cls is PhalanxMove and isinstance(action, PhalanxMove):
             squares = [INDEX[name] for name in action.squares]
             plan = state._plan(squares, FACING_OF[action.direction])
-            return PREFERENCE_CONTACT if isinstance(plan, tuple) and (plan[1] or plan[2]) else PREFERENCE_PHALANX
+            return PREFERENCE_CONTACT if isinstance(plan, tuple) and (plan[0] or plan[1]) else PREFERENCE_PHALANX
         if cls is Rotate and isinstance(action, Rotate):
             if len(action.squares) > 1:
                 return 2

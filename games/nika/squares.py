@@ -1,6 +1,7 @@
 """Nika's board as the rules engine reads it (nika.md): the tables of squares, cities and
-piece codes built once at import, and the words about squares that the rule messages use
-(a step off the board, a line of a phalanx, whether a group of squares is joined)."""
+piece codes built once at import, the words about squares that the rule messages use
+(a step off the board, a line of a phalanx, whether a group of squares is joined), and the
+geometry of a group's step, remembered per group as the replay meets it."""
 
 from __future__ import annotations
 
@@ -109,3 +110,77 @@ def connected(squares: list[int]) -> bool:
                 reached.add(neighbour)
                 frontier.append(neighbour)
     return len(reached) == len(members)
+
+
+@lru_cache(maxsize=8192)
+def group_of(names: tuple[str, ...]) -> tuple[int, ...] | None:
+    """The squares of a written group (in its order) when they alone allow a phalanx: at
+    most a city's pieces, each a square of the board, none twice, joined side to side; else
+    None, and the rules say what is wrong. Remembered, as `joined` is."""
+    if len(names) > PIECES_PER_CITY:
+        return None
+    squares = []
+    for name in names:
+        square = INDEX.get(name)
+        if square is None:
+            return None
+        squares.append(square)
+    group = tuple(squares)
+    if len(set(group)) != len(group) or not joined(group):
+        return None
+    return group
+
+
+Advance = tuple[
+    tuple[tuple[int, int, int], ...], tuple[int, ...], tuple[int, ...], tuple[bool, bool], tuple[int, ...], int
+]
+"""The geometry of a group's step one square in a direction, which depends on its squares
+alone: what a phalanx move judges and changes, less the pieces it meets (a plain tuple: a
+class would cost the start-up its making):
+
+    fronts    each run's front, the square ahead of it (-1 off the board) and the run's
+              weight (its pieces), in the group's order
+    contacts  the squares ahead of the fronts, which the phalanx enters
+    vacated   the squares at the back of the runs, which it leaves
+    clear     per team: every square ahead is on the board and open to the team (not a
+              victory area of the other team's)
+    reached   the squares the group's pieces reach, one step ahead of each
+    wins      the cities (bit `1 << city`) with a victory square among `reached`
+"""
+
+
+@lru_cache(maxsize=8192)
+def advance(squares: tuple[int, ...], direction: int) -> Advance:
+    """The `Advance` of a group (squares in the canonical order) stepping `direction`."""
+    forward, back = STEP[direction], STEP[direction ^ 2]
+    group = set(squares)
+    fronts, vacated = [], []
+    for front in squares:
+        contact = forward[front]
+        if contact in group:
+            continue
+        weight, last, behind = 1, front, back[front]
+        while behind in group:
+            weight, last, behind = weight + 1, behind, back[behind]
+        fronts.append((front, contact, weight))
+        vacated.append(last)
+    contacts = tuple(contact for _, contact, _ in fronts)
+    on_board = all(contact >= 0 for contact in contacts)
+    clear = tuple(on_board and not any(CLOSED[team][contact] for contact in contacts) for team in (0, 1))
+    reached = tuple(forward[square] for square in squares)
+    wins = 0
+    for square in reached:
+        if square >= 0 and VICTORY[square] >= 0:
+            wins |= 1 << VICTORY[square]
+    return tuple(fronts), contacts, tuple(vacated), (clear[0], clear[1]), reached, wins
+
+
+@lru_cache(maxsize=8192)
+def phalanx_move_shape(names: tuple[str, ...], direction: str) -> tuple[tuple[int, ...], int, Advance] | None:
+    """A written phalanx move's group (`group_of`), its direction and its `Advance`, in one
+    look-up for the replay; None when the group's squares alone forbid it."""
+    group = group_of(names)
+    if group is None:
+        return None
+    facing = FACING_OF[direction]
+    return group, facing, advance(group, facing)

@@ -30,19 +30,26 @@ from referee.games.nika.squares import (
     TEAMS,
     VICTORY,
     WIDTH,
+    Advance,
+    advance,
     connected,
+    group_of,
     joined,
     line_name,
     no_square,
     off_board_reason,
     off_board_run,
+    phalanx_move_shape,
 )
 from referee.games.registry import NIKA
 from referee.games.values import phrase
 
-Plan = tuple[list[list[int]], list[int], list[tuple[list[int], int, bool]]]
-"""A phalanx move's runs (front first), routed squares, and pushed chains (with the square
-beyond each and whether its last piece is routed)."""
+ROUT, PUSH = EventKind.ROUT, EventKind.PUSH
+"""(the kinds of a phalanx move's events, looked up once)"""
+
+Plan = tuple[list[int], list[tuple[list[int], int, bool]]]
+"""A phalanx move's routed squares and pushed chains (with the square beyond each and
+whether its last piece is routed)."""
 
 
 class NikaState(GameState[NikaAction]):
@@ -78,15 +85,16 @@ class NikaState(GameState[NikaAction]):
         return self._turns % 4 == 0
 
     def _apply(self, action: NikaAction, last: bool) -> tuple[Event, ...]:
-        # The most frequent actions first: rotations, single moves, passes.
+        # The most frequent actions first: rotations, single moves, phalanx moves (a third
+        # of the actions of purposeful play, issue 52), passes (rare in every shape).
         if isinstance(action, Rotate):
             events = self._rotate(action)
         elif isinstance(action, Step):
             events = self._step(action)
-        elif isinstance(action, Pass):
-            events = ()
         elif isinstance(action, PhalanxMove):
             events = self._phalanx_move(action)
+        elif isinstance(action, Pass):
+            events = ()
         elif isinstance(action, Rally):
             events = self._rally(action)
         elif isinstance(action, StepTo):
@@ -240,7 +248,7 @@ class NikaState(GameState[NikaAction]):
                 )
             self.on_board[CITY[victim]] -= 1
             rout = {"square": name, "city": owner, "pushed": False}
-            events = (Event(EventKind.ROUT, f"{name} routed ({owner})", rout),)
+            events = (Event(ROUT, f"{name} routed ({owner})", rout),)
         board[target] = CODE[city][direction]
         board[origin] = 0
         if VICTORY[target] == city:  # only the city's own victory area can win for it
@@ -259,10 +267,18 @@ class NikaState(GameState[NikaAction]):
     def _rotate(self, action: Rotate) -> tuple[Event, ...]:
         facing = FACING_OF[action.facing]
         board = self.board
-        if len(action.squares) == 1:
-            squares = [self._own_piece(action.squares[0])]
+        names = action.squares
+        squares: tuple[int, ...]
+        if len(names) == 1:
+            squares = (self._own_piece(names[0]),)
+        elif (group := group_of(names)) is not None and (piece := board[group[0]]) and CITY[piece] == self.city:
+            squares = group  # the usual phalanx at once, as `_phalanx` finds it
+            for square in group:
+                if board[square] != piece:
+                    squares = self._phalanx(names)
+                    break
         else:
-            squares = self._phalanx(action.squares)
+            squares = self._phalanx(names)
         if FACING[board[squares[0]]] == facing:
             what = action.squares[0] if len(squares) == 1 else "+".join(action.squares)
             raise IllegalActionError(
@@ -279,7 +295,9 @@ class NikaState(GameState[NikaAction]):
         city = self.city
         if self.on_board[city] >= PIECES_PER_CITY:
             raise IllegalActionError("{city} has no routed piece to rally", city=CITIES[city])
-        square = self._square(action.square)
+        square = INDEX.get(action.square, -1)
+        if square < 0:
+            raise no_square(action.square)
         if square not in RALLY_SQUARES[city]:
             area = ", ".join(NAMES[i] for i in RALLY_SQUARES[city])
             raise IllegalActionError(
@@ -297,27 +315,23 @@ class NikaState(GameState[NikaAction]):
 
     # -- phalanxes ------------------------------------------------------------------------
 
-    def _phalanx(self, names: tuple[str, ...]) -> list[int]:
+    def _phalanx(self, names: tuple[str, ...]) -> tuple[int, ...]:
         """The squares of a written group that is a phalanx of the city to move."""
         board = self.board
-        if len(names) <= PIECES_PER_CITY:
+        group = group_of(names)
+        if group is not None:
             # The usual case at once: a piece's byte is its city and its facing, so a group
             # of the city's pieces all facing one way holds one byte on every square.
-            squares = []
-            piece = -1
-            for name in names:
-                square = INDEX.get(name)
-                if square is None or (piece >= 0 and board[square] != piece):
-                    break
-                piece = board[square]
-                squares.append(square)
-            else:
-                if piece > 0 and CITY[piece] == self.city and len(set(squares)) == len(squares):
-                    if joined(tuple(squares)):
-                        return squares
+            piece = board[group[0]]
+            if piece and CITY[piece] == self.city:
+                for square in group:
+                    if board[square] != piece:
+                        break
+                else:
+                    return group
         if len(names) > PIECES_PER_CITY:
             raise IllegalActionError("a phalanx has at most {pieces_per_city} pieces", pieces_per_city=PIECES_PER_CITY)
-        squares = []
+        squares: list[int] = []
         for name in names:
             square = self._own_piece(name)
             if square in squares:
@@ -339,7 +353,7 @@ class NikaState(GameState[NikaAction]):
                 "(diagonals are not adjacent)",
                 join="+".join(names),
             )
-        return squares
+        return tuple(squares)
 
     def _phalanxes(self, mine: list[int]) -> list[list[int]]:
         """Every phalanx of the city: connected same-facing groups of 2 or more pieces."""
@@ -357,26 +371,20 @@ class NikaState(GameState[NikaAction]):
                     groups.append(group)
         return groups
 
-    def _plan(self, squares: list[int], direction: int) -> Plan | IllegalActionError:
-        """What a phalanx move does, judged run by run on the board before the move:
-        (runs front first, routed squares, pushed chains with whether their last piece is
-        routed), or why it is illegal."""
-        board, forward, back = self.board, STEP[direction], STEP[direction ^ 2]
+    def _plan(self, squares: list[int] | tuple[int, ...], direction: int) -> Plan | IllegalActionError:
+        """What a phalanx move of these squares (the city's phalanx) does: see `_meet`."""
+        return self._meet(advance(tuple(squares), direction), direction)
+
+    def _meet(self, shape: Advance, direction: int) -> Plan | IllegalActionError:
+        """What a phalanx move does, judged run by run on the board before the move (its
+        geometry `shape`): (routed squares, pushed chains with the square beyond each and
+        whether their last piece is routed), or why it is illegal."""
+        board, forward = self.board, STEP[direction]
         team = self.city & 1
         closed = CLOSED[team]
         facing_us = direction ^ 2
-        group = set(squares)
-        runs, routs, chains = [], [], []
-        for front in squares:
-            contact = forward[front]
-            if contact in group:
-                continue
-            run = [front]
-            behind = back[front]
-            while behind in group:
-                run.append(behind)
-                behind = back[behind]
-            runs.append(run)
+        routs, chains = [], []
+        for front, contact, weight in shape[0]:
             if contact < 0:
                 return off_board_run(front, direction)
             if closed[contact]:
@@ -388,8 +396,8 @@ class NikaState(GameState[NikaAction]):
             piece = board[contact]
             if not piece:
                 continue
-            owner = CITIES[CITY[piece]]
             if TEAM[piece] == team:
+                owner = CITIES[CITY[piece]]
                 line, square = line_name(front, direction), NAMES[contact]
                 if CITY[piece] == self.city:
                     return IllegalActionError(
@@ -413,44 +421,77 @@ class NikaState(GameState[NikaAction]):
             while beyond >= 0 and board[beyond] and TEAM[board[beyond]] != team:
                 chain.append(beyond)
                 beyond = forward[beyond]
-            if len(run) <= len(chain):
+            if weight <= len(chain):
                 return IllegalActionError(
                     "on {line} the phalanx weighs {weight} against {enemy} from {square}: "
                     "a push needs more weight than the enemy line",
                     line=line_name(front, direction),
-                    weight=len(run),
+                    weight=weight,
                     enemy=len(chain),
                     square=NAMES[contact],
                 )
             last = chain[-1]
             routed = beyond < 0 or bool(board[beyond]) or CLOSED[TEAM[board[last]]][beyond]
             chains.append((chain, beyond, routed))
-        return runs, routs, chains
+        return routs, chains
 
     def _phalanx_move(self, action: PhalanxMove) -> tuple[Event, ...]:
+        board, city = self.board, self.city
+        found = phalanx_move_shape(action.squares, action.direction)
+        if found is not None:
+            # The usual move at once: the city's pieces facing the way they move (one byte
+            # on every square), nothing ahead of them, every square ahead open to them.
+            group, direction, shape = found
+            piece = CODE[city][direction]
+            for square in group:
+                if board[square] != piece:
+                    break
+            else:
+                _, contacts, vacated, clear, reached, wins = shape
+                if clear[city & 1]:
+                    for square in contacts:
+                        if board[square]:
+                            break
+                    else:
+                        for square in vacated:
+                            board[square] = 0
+                        for square in contacts:
+                            board[square] = piece
+                        if wins >> city & 1:  # only the city's own victory area can win for it
+                            self._judge(reached, city)
+                        return ()
+                plan = self._meet(shape, direction)  # (what `_phalanx` and the facing's check allow)
+                if isinstance(plan, IllegalActionError):
+                    raise plan
+                return self._push_and_rout(shape, plan, piece)
         squares = self._phalanx(action.squares)
         direction = FACING_OF[action.direction]
-        facing = FACING[self.board[squares[0]]]
+        facing = FACING[board[squares[0]]]
         if facing != direction:
             raise IllegalActionError(
                 "{join} faces {facing}: a phalanx moves only the way it faces",
                 join="+".join(action.squares),
                 facing=FACINGS[facing],
             )
-        plan = self._plan(squares, direction)
+        shape = advance(squares, direction)
+        plan = self._meet(shape, direction)
         if isinstance(plan, IllegalActionError):
             raise plan
-        runs, routs, chains = plan
-        board, on_board, forward = self.board, self.on_board, STEP[direction]
+        return self._push_and_rout(shape, plan, board[squares[0]])
+
+    def _push_and_rout(self, shape: Advance, plan: Plan, mover: int) -> tuple[Event, ...]:
+        """Carry out a legal phalanx move of `mover`'s pieces that meets pieces ahead."""
+        routs, chains = plan
+        board, on_board = self.board, self.on_board
         events = []
-        reached = []
+        reached = []  # (the squares pushed pieces reach)
         for square in routs:
             piece = board[square]
             on_board[CITY[piece]] -= 1
             board[square] = 0
             city = CITIES[CITY[piece]]
             rout = {"square": NAMES[square], "city": city, "pushed": False}
-            events.append(Event(EventKind.ROUT, f"{NAMES[square]} routed ({city})", rout))
+            events.append(Event(ROUT, f"{NAMES[square]} routed ({city})", rout))
         for chain, beyond, routed in chains:
             last = chain[-1]
             piece = board[last]
@@ -459,7 +500,7 @@ class NikaState(GameState[NikaAction]):
                 city = CITIES[CITY[piece]]
                 events.append(
                     Event(
-                        EventKind.ROUT,
+                        ROUT,
                         f"{NAMES[last]} pushed and routed ({city})",
                         {"square": NAMES[last], "city": city, "pushed": True},
                     )
@@ -470,7 +511,7 @@ class NikaState(GameState[NikaAction]):
                 city = CITIES[CITY[piece]]
                 events.append(
                     Event(
-                        EventKind.PUSH,
+                        PUSH,
                         f"{NAMES[last]} pushed to {NAMES[beyond]} ({city})",
                         {"from": NAMES[last], "to": NAMES[beyond], "city": city},
                     )
@@ -481,18 +522,21 @@ class NikaState(GameState[NikaAction]):
                 city = CITIES[CITY[board[chain[i]]]]
                 events.append(
                     Event(
-                        EventKind.PUSH,
+                        PUSH,
                         f"{NAMES[chain[i - 1]]} pushed to {NAMES[chain[i]]} ({city})",
                         {"from": NAMES[chain[i - 1]], "to": NAMES[chain[i]], "city": city},
                     )
                 )
             board[chain[0]] = 0
-        for run in runs:
-            for square in run:
-                board[forward[square]] = board[square]
-                reached.append(forward[square])
-            board[run[-1]] = 0
-        self._judge(reached, self.city)
+        _, contacts, vacated, _, advanced, wins = shape
+        for square in vacated:
+            board[square] = 0
+        for square in contacts:
+            board[square] = mover
+        if wins >> self.city & 1:  # (the mover wins only on its own city's victory area)
+            reached.extend(advanced)
+        if reached:
+            self._judge(reached, self.city)
         return tuple(events)
 
     # -- text -----------------------------------------------------------------------------

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.games.api import GameOverError, IllegalActionError, IllegalTurnError, SetupError
+from referee.games.api import RESIGN, GameOverError, IllegalActionError, IllegalTurnError, SetupError
 from referee.games.nika import ENGINE
-from referee.games.nika.actions import ACTION_PATTERN, PhalanxMove, Rotate, Step, StepTo, parse_action
+from referee.games.nika.actions import ACTION_PATTERN, PASS, PhalanxMove, Rotate, Step, StepTo, parse_action
 from referee.games.nika.board import BOARD, BoardDataError, parse_board
 from referee.games.nika.squares import INDEX, START
 from referee.games.nika.state import NikaState
@@ -144,6 +144,15 @@ def test_both_forms_of_a_single_move_and_canonical_groups() -> None:
     assert isinstance(parse_action("c2+b2-E"), PhalanxMove)
     assert parse_action("d2-d4") == StepTo("d2", "d4")
     assert str(parse_action("*B5>n")) == "*b5>N" and str(parse_action("PASS")) == "pass"
+
+
+def test_the_quick_forms_of_reading_an_action_read_as_the_slow_ones() -> None:
+    """The keywords in any case (a long s reads as an s ignoring case), a group out of
+    order whose ranks have one and two digits, a non-ASCII letter left as written."""
+    assert parse_action("Resign") is RESIGN and parse_action("pa\u017fs") is PASS
+    assert str(parse_action("r10+r9+p10-n")) == "r9+p10+r10-N"
+    assert str(parse_action("a10+b9+a9>S")) == "a9+b9+a10>S"
+    assert parse_action("\u212a3-N") == Step("\u212a3", "N")
 
 
 def test_action_forms_and_malformed_tokens() -> None:
