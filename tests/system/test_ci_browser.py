@@ -65,8 +65,25 @@ def test_under_ci_a_skipped_browser_test_fails(tmp_path: Path) -> None:
     assert _pytest(folder, "false").returncode == 0
 
 
-def test_the_ci_script_installs_both_packages_when_either_is_missing() -> None:
+def _installs(script: str, chromium: Path, driver: Path) -> list[str]:
+    """The packages `.ci/run`'s one apt-get run would install, its browser paths set to
+    `chromium` and `driver` (the other packages' probes kept as they are)."""
+    block = script[script.index("missing=()") : script.index("\nfi\n") + 4]
+    block = block.replace("/usr/bin/chromedriver", str(driver)).replace("/usr/bin/chromium", str(chromium))
+    block = block.replace("apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y", "echo")
+    assert "/usr/bin/chrom" not in block and "apt-get" not in block
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", block], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+def test_the_ci_script_installs_both_packages_when_either_is_missing(tmp_path: Path) -> None:
     script = (ROOT / ".ci" / "run").read_text()
-    line = next(line for line in script.splitlines() if "apt-get install -y chromium" in line)
-    assert "/usr/bin/chromium ]" in line and "/usr/bin/chromedriver ]" in line and "chromium-driver" in line
     assert "export CI=true" in script
+    there = tmp_path / "there"
+    there.write_text("")
+    there.chmod(0o755)
+    absent = tmp_path / "absent"
+    for chromium, driver in ((absent, there), (there, absent), (absent, absent)):
+        packages = _installs(script, chromium, driver)
+        assert "chromium" in packages and "chromium-driver" in packages
+    assert not {"chromium", "chromium-driver"} & set(_installs(script, there, there))
