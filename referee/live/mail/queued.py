@@ -101,8 +101,8 @@ def answer(
             if token is None
             else say("carries the token {token}, not the current one", token=token)
         )
-        if token is not None and current.token is not None and say.lang == DEFAULT:  # the record's words, in English
-            why += f" ({changes.stale(current.path, token, current.token, wrote='it').partition(': ')[2]})"
+        if token is not None and current.token is not None:  # what changed since, in the reader's words
+            why += f" ({changes.explained(current.path, token, current.token, wrote='it', say=say)})"
         body = (
             say(
                 "Your queue for game {game_id} was not stored: nothing was written. It {why}.", game_id=game_id, why=why

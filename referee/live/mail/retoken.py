@@ -15,13 +15,14 @@ or an outbox; `play --grant` on a game nobody plays by mail sends nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import store
 from referee.live import play
 from referee.live.mail import compose, delivery, game, players
-from referee.live.play.changes import TokenChange
+from referee.live.play.changes import TokenChange, Wording
 from referee.live.play.result import PlayResult
 from referee.live.play.retag import retag
 from referee.speech import DEFAULT, ENGLISH, Speaker, speaker
@@ -55,7 +56,9 @@ def submitted(path: Path, moves: str | None, *, sender: str, **options: Any) -> 
     return Announced(result)
 
 
-def retagged(path: Path, old: str, tag: str, what: str, *, sender: str, now: int, wait: float = 10.0) -> Announced:
+def retagged(
+    path: Path, old: str, tag: str, what: Sequence[Wording] | str, *, sender: str, now: int, wait: float = 10.0
+) -> Announced:
     """`retag` (the side tags naming `old` hold `tag`), and the new token mailed to the
     player to move, in the same transaction."""
     with store.transaction(store.target_of(path).parent, wait):
@@ -98,7 +101,7 @@ def new_token_text(
     """The mail of the new token: what changed, the board, who moves, how to answer."""
     lines = [
         say("Game {game_id} has a new token, {token}, on the same board:", game_id=game_id, token=token),
-        f"{change.said()}.",
+        f"{change.said(say)}.",
         say("A move written for the old token ({old}) is refused: answer with the new one.", old=change.old),
         "",
         *compose.turn_block(turn._replace(verdict="", events=()), say),
