@@ -146,6 +146,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
                     now=now,
                     grants=[f"{side}={text}" for side in sides],
                     reason=[changes.wording("leave", given=given, player=player.name)],
+                    lang_of=config.lang_of,
                 )
                 if result.exit_code != 0 or not result.written:
                     refused = N_("{game}: the grant was refused: {error}")

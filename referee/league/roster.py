@@ -183,7 +183,8 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
                     if name is not None
                     else changes.wording("address", player=before.name, address=wanted)
                 )
-                announced += len(retagged(game_path, was, tag, [what], sender=sender, now=now, wait=WAIT).mails)
+                done = retagged(game_path, was, tag, [what], sender=sender, now=now, wait=WAIT, lang_of=config.lang_of)
+                announced += len(done.mails)
                 told.update((seat.address, seat.name) for seat in game.seats if seat.address != was)
                 lines.append(f"{game.game}: {tag} in place of {before.tag}")
                 games_changed.append(game.game)

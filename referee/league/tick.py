@@ -216,6 +216,7 @@ class _Run:
             now=self.now,
             grants=[f"{side}={text}"],
             reason=[changes.wording("automatic-leave", given=f"{side} {text}", player=seat.name)],
+            lang_of=self.config.lang_of,
         )
         if result.exit_code != 0 or not result.written:
             self.notes.append(f"{game.name}: the automatic leave of {side} was refused: {result.error}")

@@ -115,3 +115,21 @@ def test_a_spanish_players_stale_move_leave_and_queue_after_a_move_say_the_board
     assert f"Lleva el token {old}, que no es el actual (el tablero ha cambiado desde que se escribió)." in queue, queue
     for text in (refused, leave, queue):
         assert "the board has changed" not in text and "was written" not in text
+
+
+def test_a_leave_is_told_in_spanish_with_the_new_token_and_in_the_stale_moves_refusal(tmp_path: Path) -> None:
+    folder, game = _league(tmp_path)
+    before = _game(game)
+    old, mover_side = before["token"], before["to_move"]
+    other_side = "Blue" if mover_side == "Red" else "Red"
+    mover, other = _seat(game, mover_side), _seat(game, other_side)
+    code, _, err = invoke("league", "leave", str(folder), other, "2d", "--now", CHANGED_AT)
+    assert code == 0, err
+    new = _game(game)["token"]
+    other_es, name = {"Red": "Rojo", "Blue": "Azul"}[other_side], other.split("@")[0].capitalize()
+    granted = f"el director de juego concedió {other_es} 2d (ausencia de {name}) el {CHANGED_ES}"
+    [told] = [mail for mail in _outbox(folder) if mover in {a.addr_spec for a in mail["To"].addresses}]
+    assert f"\n{granted}.\n" in plain_text(told), plain_text(told)  # the new token's mail, in the league's language
+    move = invoke("moves", str(game))[1].splitlines()[1].strip()
+    refused = _reply(folder, mover, old, move)
+    assert f"no en {old}: el tablero está como estaba, pero {granted}; el token es ahora {new}\n" in refused, refused
