@@ -1,7 +1,7 @@
 """Issue 49: a stale token's refusal tells a Spanish player why, in Spanish: what the game
 master changed since (a grant, a leave, a new address), said from the kind and parameters
 tokens.log keeps, with its instant as Spanish writes dates; or that the board has changed.
-For a move, a leave and a queue, by mail, in a keyed league whose `lang` is Spanish."""
+For a move, an offer, a leave and a queue, by mail, in a league whose `lang` is Spanish."""
 
 from __future__ import annotations
 
@@ -82,6 +82,10 @@ def test_a_spanish_players_stale_move_leave_and_queue_are_told_of_the_grant_in_s
     assert why.endswith(f": el tablero está como estaba, pero {granted}; el token es ahora {new}"), refused
     assert not ENGLISH.search(why), why
 
+    offer = _reply(folder, mover, old, "draw")  # an offer: refused by `play` as "this"
+    why = _why(offer, f"la partida está en el token {new}, no en {old}: ", "\n")
+    assert why.endswith(f": el tablero está como estaba, pero {granted}; el token es ahora {new}"), offer
+
     leave = _reply(folder, other, old, "ausencia 1d")
     why = _why(leave, f"Lleva el token {old}, que no es el actual (")
     assert why.endswith(f"(el tablero está como estaba, pero {granted}; el token es ahora {new})"), leave
@@ -133,3 +137,29 @@ def test_a_leave_is_told_in_spanish_with_the_new_token_and_in_the_stale_moves_re
     move = invoke("moves", str(game))[1].splitlines()[1].strip()
     refused = _reply(folder, mover, old, move)
     assert f"no en {old}: el tablero está como estaba, pero {granted}; el token es ahora {new}\n" in refused, refused
+
+
+def test_a_queue_without_passphrases_is_refused_by_play_for_its_stale_token_in_spanish(tmp_path: Path) -> None:
+    """Where no passphrases are kept the gateway does not check the token itself: `play`
+    refuses the queue, and its refusal is said in the player's language."""
+    folder = tmp_path / "lg"
+    make_league(folder, "--game", "pikemen", "--players", "2", "--time-control", "3d+0m", names="Ann Bo",
+                extra='lang = "es"\n', pair_at=START, clear_outbox=True)  # fmt: skip
+    game = folder / "r1-t1.rgn"
+    before = _game(game)
+    old, mover_side = before["token"], before["to_move"]
+    other_side = "Blue" if mover_side == "Red" else "Red"
+    other = _seat(game, other_side)
+    assert invoke("play", str(game), "--grant", f"{other_side}=1d", "--now", CHANGED_AT)[0] == 0
+    _outbox(folder)
+    new = _game(game)["token"]
+    other_es = {"Red": "Rojo", "Blue": "Azul"}[other_side]
+    data = message(other, "Re: [r1-t1] your move", f"Token: {old}\nqueue clear\n").as_bytes()
+    code, out, err = invoke("mail", "receive", str(folder), "--from", GM, "--now", REPLY_AT, stdin=data)
+    assert code == 0 and "Traceback" not in err, out + err
+    [answer] = [mail for mail in _outbox(folder) if other in {a.addr_spec for a in mail["To"].addresses}]
+    text = plain_text(answer)
+    assert (
+        f"la partida está en el token {new}, no en {old}: el tablero está como estaba, pero el director de juego"
+        f" concedió {other_es} 1d el {CHANGED_ES}; el token es ahora {new}\n"
+    ) in text, text
