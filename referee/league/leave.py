@@ -82,6 +82,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
     referee@HOSTNAME), in the same transaction (`referee.live.mail.retoken`)."""
     from referee.live.mail import default_sender
     from referee.live.mail.retoken import submitted
+    from referee.live.play import changes
 
     try:
         duration = parse_duration(duration_text.strip())
@@ -144,7 +145,8 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
                     sender=sender or default_sender(),
                     now=now,
                     grants=[f"{side}={text}" for side in sides],
-                    reason=f"the game master granted {given} (leave of {player.name})",
+                    reason=[changes.wording("leave", given=given, player=player.name)],
+                    lang_of=config.lang_of,
                 )
                 if result.exit_code != 0 or not result.written:
                     refused = N_("{game}: the grant was refused: {error}")

@@ -41,6 +41,7 @@ from referee.league.notify import message, write
 from referee.league.results import GameResult, game_files, judge_game, withdrawn_in
 from referee.live.mail.mail_errors import DeliveryError
 from referee.live.mail.retoken import retagged
+from referee.live.play import changes
 from referee.notation.timing import format_duration, format_instant
 from referee.speech import Speaker, speaker
 
@@ -178,11 +179,12 @@ def change_address(folder: Path, old: str, new: str, now: int, sender: str, name
         for game_path, game in _games(folder):
             if was in game.addresses and game.status == Status.ONGOING:
                 what = (
-                    f"the game master seated {tag} in place of {before.tag}"
+                    changes.wording("seated", tag=tag, was=before.tag)
                     if name is not None
-                    else f"the game master changed {before.name}'s address to {wanted}"
+                    else changes.wording("address", player=before.name, address=wanted)
                 )
-                announced += len(retagged(game_path, was, tag, what, sender=sender, now=now, wait=WAIT).mails)
+                done = retagged(game_path, was, tag, [what], sender=sender, now=now, wait=WAIT, lang_of=config.lang_of)
+                announced += len(done.mails)
                 told.update((seat.address, seat.name) for seat in game.seats if seat.address != was)
                 lines.append(f"{game.game}: {tag} in place of {before.tag}")
                 games_changed.append(game.game)

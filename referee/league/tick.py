@@ -41,6 +41,7 @@ from referee.live.mail.compose import reply_hint
 from referee.live.mail.delivery import Smtp, flush
 from referee.live.mail.gateway_values import PLAYERS_FILE
 from referee.live.mail.mail_errors import DeliveryError
+from referee.live.play import changes
 from referee.notation.timing import format_duration, format_instant, spoken_instant
 from referee.speech import Speaker, speaker
 
@@ -214,7 +215,8 @@ class _Run:
             sender=self.sender,
             now=self.now,
             grants=[f"{side}={text}"],
-            reason=f"the game master granted {side} {text} (automatic leave of {seat.name})",
+            reason=[changes.wording("automatic-leave", given=f"{side} {text}", player=seat.name)],
+            lang_of=self.config.lang_of,
         )
         if result.exit_code != 0 or not result.written:
             self.notes.append(f"{game.name}: the automatic leave of {side} was refused: {result.error}")

@@ -19,7 +19,7 @@ from referee.live.mail.log import Outcome
 from referee.live.mail.players import Player
 from referee.live.mail.policy import Request, Requests
 from referee.live.play import changes
-from referee.speech import DEFAULT, ENGLISH, N_, Speaker
+from referee.speech import ENGLISH, N_, Speaker
 
 Asked = tuple[list[Answer], list[str], Outcome]
 
@@ -81,8 +81,8 @@ def _token_refusal(game_id: str, token: str | None, current: game.Game, say: Spe
         what = say("carries no Token: line")
     else:
         what = say("carries the token {token}, which is not the current one", token=token)
-    if token is not None and current.token is not None and say.lang == DEFAULT:  # the record's words, in English
-        what += f" ({changes.stale(current.path, token, current.token, wrote='it').partition(': ')[2]})"
+    if token is not None and current.token is not None:  # what changed since, in the reader's words
+        what += f" ({changes.explained(current.path, token, current.token, wrote='it', say=say)})"
     return (
         say("Your leave request was not granted: nothing was written. It {what}.", what=what)
         + "\n\n"

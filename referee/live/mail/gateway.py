@@ -33,6 +33,7 @@ from referee.live.mail.log import LogLine, Outcome
 from referee.live.mail.mail_errors import DeliveryError
 from referee.live.mail.replies import Doubt
 from referee.live.mail.verified import verified
+from referee.live.play import changes
 from referee.live.play.submission import command_in, command_refusal
 from referee.speech import Speaker
 
@@ -428,6 +429,7 @@ def _play(
     turn = compose.named_next(played.turn, names)
     if not played.written:
         error = played.error or played.turn.verdict
+        error = changes.said_again(current.path, submission.token, played.token, error, say)  # a stale token's why
         hint = not_a_move(submission.moves, error, _example(current), say)
         error = error if hint is None else f"{error}\n\n{hint}"
         return refusal(error, played.suggestions, turn, played.token)

@@ -101,8 +101,8 @@ def answer(
             if token is None
             else say("carries the token {token}, not the current one", token=token)
         )
-        if token is not None and current.token is not None and say.lang == DEFAULT:  # the record's words, in English
-            why += f" ({changes.stale(current.path, token, current.token, wrote='it').partition(': ')[2]})"
+        if token is not None and current.token is not None:  # what changed since, in the reader's words
+            why += f" ({changes.explained(current.path, token, current.token, wrote='it', say=say)})"
         body = (
             say(
                 "Your queue for game {game_id} was not stored: nothing was written. It {why}.", game_id=game_id, why=why
@@ -126,9 +126,10 @@ def answer(
             entry = Entry(message_id, game_id, outcome, result.message.splitlines()[0], player.address)
             ledger.record(entry, game.write_atomically)
     if result.exit_code:
+        stale = changes.said_again(current.path, submission.token, current.token, result.message, say)
         body = (
             say("Your queue for game {game_id} was not stored: nothing was written.", game_id=game_id)
-            + f"\n\n{_said(result.text(), say)}\n"
+            + f"\n\n{stale if stale != result.message else _said(result.text(), say)}\n"
         )
         note = f"{player.address}: queue refused for game {game_id}: {result.message}"
         return [Answer(Kind.REFUSED, to_sender, body)], [note], Outcome.REFUSED

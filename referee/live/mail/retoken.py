@@ -15,13 +15,14 @@ or an outbox; `play --grant` on a game nobody plays by mail sends nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import store
 from referee.live import play
 from referee.live.mail import compose, delivery, game, players
-from referee.live.play.changes import TokenChange
+from referee.live.play.changes import TokenChange, Wording
 from referee.live.play.result import PlayResult
 from referee.live.play.retag import retag
 from referee.speech import DEFAULT, ENGLISH, Speaker, speaker
@@ -35,6 +36,10 @@ def is_mail_folder(folder: Path) -> bool:
     return any((folder / name).is_file() for name in MAIL_FOLDER_MARKS) or (folder / OUTBOX).is_dir()
 
 
+LangOf = Callable[[str], str]
+"""The language of an address by its folder's configuration (a league's `lang_of`)."""
+
+
 class Announced(NamedTuple):
     """A writing and the new-token mails it wrote into the outbox."""
 
@@ -42,33 +47,48 @@ class Announced(NamedTuple):
     mails: tuple[Path, ...] = ()
 
 
-def submitted(path: Path, moves: str | None, *, sender: str, **options: Any) -> Announced:
+def submitted(
+    path: Path, moves: str | None, *, sender: str, lang_of: LangOf | None = None, **options: Any
+) -> Announced:
     """`play.submit(path, moves, **options)`, and where it wrote a grant or salt alone, the
-    new token mailed to the player to move, in the same transaction (all or nothing)."""
+    new token mailed to the player to move, in the same transaction (all or nothing);
+    `lang_of`: see `announce`."""
     target = store.target_of(path)
     if not target.is_file():
         return Announced(play.submit(path, moves, **options))  # its own refusal of a missing file
     with store.transaction(target.parent, options.get("wait", 10.0)):
         result = play.submit(path, moves, **options)
         if result.written and result.retoken is not None:
-            return Announced(result, tuple(announce(path, result.retoken, sender, result.retoken.at)))
+            return Announced(result, tuple(announce(path, result.retoken, sender, result.retoken.at, lang_of)))
     return Announced(result)
 
 
-def retagged(path: Path, old: str, tag: str, what: str, *, sender: str, now: int, wait: float = 10.0) -> Announced:
+def retagged(
+    path: Path,
+    old: str,
+    tag: str,
+    what: Sequence[Wording] | str,
+    *,
+    sender: str,
+    now: int,
+    wait: float = 10.0,
+    lang_of: LangOf | None = None,
+) -> Announced:
     """`retag` (the side tags naming `old` hold `tag`), and the new token mailed to the
     player to move, in the same transaction."""
     with store.transaction(store.target_of(path).parent, wait):
         result = retag(path, old, tag, what, now, wait)
         if result.written and result.retoken is not None:
-            return Announced(result, tuple(announce(path, result.retoken, sender, now)))
+            return Announced(result, tuple(announce(path, result.retoken, sender, now, lang_of)))
     return Announced(result)
 
 
-def announce(path: Path, change: TokenChange, sender: str, now: int) -> list[Path]:
+def announce(path: Path, change: TokenChange, sender: str, now: int, lang_of: LangOf | None = None) -> list[Path]:
     """Mail the player to move of the game in `path` its new token (after `change`), the
     board and how to answer; the files written into the outbox (none outside a mail
-    game's folder, for a finished game, or a side to move without an address)."""
+    game's folder, for a finished game, or a side to move without an address). Each mover
+    reads it in the `lang` players.toml gives the address, else in `lang_of(address)` (a
+    league's: the player's own, else the league's), else in English."""
     folder = path.parent
     if not is_mail_folder(folder):
         return []
@@ -83,9 +103,13 @@ def announce(path: Path, change: TokenChange, sender: str, now: int) -> list[Pat
     keyed = (folder / "players.toml").is_file()
     own = players.load_langs(folder / "players.toml")  # each mover in their language (docs/languages.md)
     messages = []
-    for lang in dict.fromkeys(own.get(address, DEFAULT) for address, _ in movers):
-        say = speaker(lang)
-        to = tuple(pair for pair in movers if own.get(pair[0], DEFAULT) == lang)
+
+    def lang(address: str) -> str:
+        return own.get(address) or (lang_of(address) if lang_of is not None else DEFAULT)
+
+    for each in dict.fromkeys(lang(address) for address, _ in movers):
+        say = speaker(each)
+        to = tuple(pair for pair in movers if lang(pair[0]) == each)
         body = new_token_text(change.game, change, turn, current.token, keyed, say)
         subject = say("[{game}] your move: the token is now {token}", game=change.game, token=current.token)
         messages.append(compose.notice(to, subject, body, sender, now))
@@ -98,7 +122,7 @@ def new_token_text(
     """The mail of the new token: what changed, the board, who moves, how to answer."""
     lines = [
         say("Game {game_id} has a new token, {token}, on the same board:", game_id=game_id, token=token),
-        f"{change.said()}.",
+        f"{change.said(say)}.",
         say("A move written for the old token ({old}) is refused: answer with the new one.", old=change.old),
         "",
         *compose.turn_block(turn._replace(verdict="", events=()), say),

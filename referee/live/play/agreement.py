@@ -77,7 +77,7 @@ def submit(
     grants: Sequence[str] = (),
     as_of: int | None = None,
     known: core.Known | None = None,
-    reason: str | None = None,
+    reason: Sequence[changes.Wording] | str | None = None,
 ) -> PlayResult:
     """Play `moves` on the one game in `path` (PLAY.md §1, §6): moves alone as
     `core.playing` plays them; a final `draw` or `undo` as an offer of `as_side`, or as the

@@ -78,7 +78,7 @@ def playing(
     now: int | None = None,
     grants: Sequence[str] = (),
     as_of: int | None = None,
-    reason: str | None = None,
+    reason: Sequence[changes.Wording] | str | None = None,
 ) -> Decide:
     """The decision of a submission of `moves` (RGN move text, None for none) on the game
     in `path`: written when every action is legal, refused otherwise (`submit` in
@@ -110,16 +110,17 @@ def playing(
     return decide
 
 
-def _no_move_text(grants: Sequence[str], salts: Sequence[tuple[str, str]]) -> str:
-    """`the game master granted Blue 2d, Red 1d`; `Red's salt was written`."""
+def _no_move_text(grants: Sequence[str], salts: Sequence[tuple[str, str]]) -> list[changes.Wording]:
+    """`the game master granted Blue 2d, Red 1d`; `Red's salt was written`: the parts of
+    the change, joined by `and`."""
     parts = []
     if grants:
         given = ", ".join(
             f"{side.strip()} {duration.strip()}" for side, _, duration in (g.partition("=") for g in grants)
         )
-        parts.append(f"the game master granted {given}")
-    parts += [f"{side}'s salt was written" for side, _ in salts]
-    return " and ".join(parts)
+        parts.append(changes.wording("grant", given=given))
+    parts += [changes.wording("salt", side=side) for side, _ in salts]
+    return parts
 
 
 def decided(

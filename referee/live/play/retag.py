@@ -5,6 +5,7 @@ the old token is refused with what changed, and the player to move can be sent t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from referee.judge.core.adjudicate import Replay, adjudicate
@@ -16,7 +17,9 @@ from referee.live.play.result import PlayResult
 from referee.notation.model import Tag
 
 
-def retag(path: Path, old: str, tag: str, what: str, now: int, wait: float = 10.0) -> PlayResult:
+def retag(
+    path: Path, old: str, tag: str, what: Sequence[changes.Wording] | str, now: int, wait: float = 10.0
+) -> PlayResult:
     """Every side tag of the game in `path` that names the address `old` holds `tag`
     (`Name <address>`) instead; `what` says it for a stale token's refusal. Nothing is
     written (exit 1) when the record is not legal or no tag names `old`."""
