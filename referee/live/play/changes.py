@@ -40,6 +40,9 @@ READ_LIMIT = 1 << 20
 """The most of tokens.log read back (its last MiB): a stale token older than that is
 answered as a changed board, which it then almost surely is."""
 MAX_WHAT = 300
+MAX_PARTS = 8
+"""The most parts a change's `said` holds (a change of several kinds at once); a line with
+more is said in its English."""
 
 KINDS = {
     "grant": N_("the game master granted {given}"),
@@ -201,7 +204,7 @@ def _read(path: Path) -> list[TokenChange]:
         try:
             entry = json.loads(line)
             at = parse_instant(str(entry["at"]))
-            what = str(entry["what"])
+            what = _bounded(str(entry["what"]))
             changed = TokenChange(str(entry["game"]), str(entry["old"]), str(entry["new"]), what, at, _parts(entry))
         except (ValueError, KeyError, TypeError, TimingError):
             continue  # a line cut short, or edited by hand
@@ -213,18 +216,24 @@ def _parts(entry: dict[str, object]) -> tuple[Wording, ...]:
     """The parts of a line's `said`; none where it has none (a line written before issue
     49) or any part is not one this referee knows: the line is then said in its English."""
     said = entry.get("said")
-    if not isinstance(said, list):
+    if not isinstance(said, list) or len(said) > MAX_PARTS:
         return ()
     parts = []
     for part in said:
         if not isinstance(part, dict) or not all(isinstance(value, str) for value in part.values()):
             return ()
-        params = {str(name): str(value) for name, value in part.items() if name != "kind"}
+        params = {str(name): _bounded(str(value)) for name, value in part.items() if name != "kind"}
         try:
             parts.append(wording(str(part.get("kind")), **params))
         except ValueError:
             return ()
     return tuple(parts)
+
+
+def _bounded(text: str) -> str:
+    """A text read back from `tokens.log` (a file of the folder, hostile until known), as its
+    writer keeps one: on one line, at most `MAX_WHAT` characters."""
+    return " ".join(text.split())[:MAX_WHAT]
 
 
 def _grant(text: str, say: Speaker) -> str:

@@ -86,3 +86,23 @@ def test_the_board_changed_refusal_is_said_in_the_readers_language(tmp_path: Pat
     assert changes.said_again(path, "1-a", "2-b", english, speaker("es")) == spanish
     assert changes.said_again(path, "1-a", "2-b", english, ENGLISH) == english
     assert changes.said_again(path, "1-a", "2-b", "some other refusal", speaker("es")) == "some other refusal"
+
+
+def test_a_line_of_the_log_is_read_within_its_bounds(tmp_path: Path) -> None:
+    """tokens.log is a file of the folder, hostile until known: what a line says is read as
+    its writer keeps it, on one line and at most MAX_WHAT characters, and a line of more
+    parts than a change has is said in its English."""
+    long = "x" * 5000
+    path = _log(
+        tmp_path,
+        _entry("1-a", "1-b", "granted\nFrom: boss " + long, said=[{"kind": "grant", "given": "Blue\n2d " + long}]),
+        _entry("1-b", "1-c", "Red's salt was written", said=[{"kind": "salt", "side": "Red"}] * 9),
+    )
+    found = changes.since(path, "1-a", "1-c")
+    assert found is not None
+    first, second = found
+    assert "\n" not in first.what and len(first.what) == changes.MAX_WHAT
+    assert all("\n" not in value and len(value) <= changes.MAX_WHAT for _, value in first.parts[0].params)
+    assert second.parts == ()
+    said = changes.explained(path, "1-a", "1-c", say=speaker("es"))
+    assert "\n" not in said and len(said) < 3 * changes.MAX_WHAT
