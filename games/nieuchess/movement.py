@@ -171,11 +171,18 @@ class Field:
 
     def engaged(self, side: int) -> tuple[set[int], set[int]]:
         """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's."""
+        ours, theirs = self.engaged_hexes(side)
+        if not ours:
+            return set(), set()  # no contact at all
+        return _hex_set(ours), _hex_set(theirs)
+
+    def engaged_hexes(self, side: int) -> tuple[HexSet, HexSet]:
+        """`engaged` as two sets of hexes (see `hexsets.py`)."""
         enemy = 1 - side
         ours = self.held[side] & self.zone(enemy)
         if not ours:
-            return set(), set()  # no contact at all
-        return _hex_set(ours), _hex_set(self.held[enemy] & self.zone(side))
+            return 0, 0
+        return ours, self.held[enemy] & self.zone(side)
 
     def map_lines(self) -> list[str]:
         """The board drawn as text: X Red, O Blue, terrain symbols elsewhere."""
