@@ -414,7 +414,7 @@ class NieuchessState(GameState[NieuchessAction]):
     def _unfought(self, turn: TurnState) -> tuple[HexSet, HexSet]:
         """The turn's pawns in contact that have not fought yet, and the enemy's."""
         if turn.attackers_left is None or turn.defenders_left is None:
-            return self.field.engaged_hexes(turn.side)
+            return self.field.engaged(turn.side)
         return turn.attackers_left, turn.defenders_left
 
     def _unfought_pawns(self, turn: TurnState) -> tuple[set[int], set[int]]:
