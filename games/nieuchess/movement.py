@@ -80,16 +80,6 @@ def read_hexes(names: Iterable[str]) -> list[int]:
     return found
 
 
-def _hex_set(bits: HexSet) -> set[int]:
-    """`set(members(bits))` without a generator."""
-    found = set()
-    while bits:
-        low = bits & -bits
-        found.add(low.bit_length() - 1)
-        bits ^= low
-    return found
-
-
 class Field:
     """The map with the pawns on it: who holds each hex and whose zones cover it.
 
@@ -169,13 +159,14 @@ class Field:
         kept = self.zones[1 - side]
         return bool(self.held[side] & (kept or self._work_out_zone(1 - side))[0])
 
-    def engaged(self, side: int) -> tuple[set[int], set[int]]:
-        """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's."""
+    def engaged(self, side: int) -> tuple[HexSet, HexSet]:
+        """The side's pawns next to an enemy pawn, and the enemy pawns next to the side's (sets of
+        hexes, see `hexsets.py`; none when the two armies are not in contact)."""
         enemy = 1 - side
         ours = self.held[side] & self.zone(enemy)
         if not ours:
-            return set(), set()  # no contact at all
-        return _hex_set(ours), _hex_set(self.held[enemy] & self.zone(side))
+            return 0, 0
+        return ours, self.held[enemy] & self.zone(side)
 
     def map_lines(self) -> list[str]:
         """The board drawn as text: X Red, O Blue, terrain symbols elsewhere."""

@@ -20,6 +20,7 @@ from referee.games.nieuchess.combat import (
     odds_event,
     resolve,
 )
+from referee.games.nieuchess.hexsets import BIT, HexSet, members
 from referee.games.nieuchess.movement import ARMY, SIDES, Field, hex_names, read_hexes
 from referee.games.nieuchess.replacements import check_placement, own_stars, stars_open
 from referee.games.nieuchess.turn import Pending, TurnState
@@ -163,7 +164,7 @@ class NieuchessState(GameState[NieuchessAction]):
                 "{side} has not set up: write {short}: setup and its 20 hexes", side=SIDES[side], short=SHORT[side]
             )
         if turn.kind == "main" and (turn.attackers_left is not None or self.field.in_contact(side)):
-            attackers, defenders = self._unfought(turn)
+            attackers, defenders = self._unfought_pawns(turn)
             if attackers or defenders:
                 return self._unfought_message(side, attackers, defenders)
         if turn.kind == "step" and not turn.actions:
@@ -228,7 +229,7 @@ class NieuchessState(GameState[NieuchessAction]):
         if self._pending is not None:
             return self._pending.message
         assert self.turn is not None
-        attackers, defenders = self._unfought(self.turn)
+        attackers, defenders = self._unfought_pawns(self.turn)
         return phrase(
             "battles for the pawns in contact: {pawns}", pawns=self._pawn_list(self.turn.side, attackers, defenders)
         )
@@ -410,10 +411,16 @@ class NieuchessState(GameState[NieuchessAction]):
 
     # -- combat ---------------------------------------------------------------------
 
-    def _unfought(self, turn: TurnState) -> tuple[set[int], set[int]]:
+    def _unfought(self, turn: TurnState) -> tuple[HexSet, HexSet]:
+        """The turn's pawns in contact that have not fought yet, and the enemy's."""
         if turn.attackers_left is None or turn.defenders_left is None:
             return self.field.engaged(turn.side)
         return turn.attackers_left, turn.defenders_left
+
+    def _unfought_pawns(self, turn: TurnState) -> tuple[set[int], set[int]]:
+        """`_unfought` as sets of hex numbers."""
+        attackers, defenders = self._unfought(turn)
+        return set(members(attackers)), set(members(defenders))
 
     def _pawn_list(self, side: int, attackers: set[int], defenders: set[int]) -> str:
         parts = []
@@ -459,11 +466,13 @@ class NieuchessState(GameState[NieuchessAction]):
     def _commit(
         self, turn: TurnState, attackers: list[int], defenders: list[int], resolution: Resolution, odds: Event
     ) -> tuple[Event, ...]:
-        if turn.attackers_left is None or turn.defenders_left is None:
-            turn.attackers_left, turn.defenders_left = self.field.engaged(turn.side)
+        attackers_left, defenders_left = self._unfought(turn)
+        for h in attackers:
+            attackers_left &= ~BIT[h]
+        for h in defenders:
+            defenders_left &= ~BIT[h]
+        turn.attackers_left, turn.defenders_left = attackers_left, defenders_left
         turn.combat = True
-        turn.attackers_left.difference_update(attackers)
-        turn.defenders_left.difference_update(defenders)
         fought = turn.fought
         fought.update(attackers)
         fought.update(defenders)
@@ -521,7 +530,7 @@ class NieuchessState(GameState[NieuchessAction]):
         if turn.kind == "step":
             return [Place(NAMES[star]) for star in stars_open(self.field, side, turn.actions) if star not in turn.stars]
         actions: list[NieuchessAction] = [] if turn.combat else self._movements(turn)
-        for attackers, defenders in battle_groups(*self._unfought(turn)):
+        for attackers, defenders in battle_groups(*self._unfought_pawns(turn)):
             battle = Battle(tuple(NAMES[h] for h in attackers), tuple(NAMES[h] for h in defenders))
             actions.extend(self._completions(battle))
         return actions

@@ -9,6 +9,7 @@ from typing import Literal, NamedTuple
 
 from referee.games.api import PendingKind
 from referee.games.nieuchess.actions import Battle
+from referee.games.nieuchess.hexsets import HexSet
 
 TurnKind = Literal["setup", "main", "step"]
 """A setup turn, a complete turn's main part (movement then combat), a replacement step."""
@@ -41,8 +42,8 @@ class TurnState:
         placements: int = 0,
         invasions_before: int = 0,
         combat: bool = False,
-        attackers_left: set[int] | None = None,
-        defenders_left: set[int] | None = None,
+        attackers_left: HexSet | None = None,
+        defenders_left: HexSet | None = None,
         fought: set[int] | None = None,
         stars: set[int] | None = None,
     ) -> None:
@@ -63,7 +64,7 @@ class TurnState:
         return f"TurnState({fields})"
 
     def copy(self) -> TurnState:
-        twin = TurnState(
+        return TurnState(
             self.side,
             self.kind,
             self.actions,
@@ -71,15 +72,11 @@ class TurnState:
             self.placements,
             self.invasions_before,
             self.combat,
-            None,
-            None,
+            self.attackers_left,
+            self.defenders_left,
             set(self.fought),
             set(self.stars),
         )
-        if self.attackers_left is not None and self.defenders_left is not None:
-            twin.attackers_left = set(self.attackers_left)
-            twin.defenders_left = set(self.defenders_left)
-        return twin
 
 
 class Pending(NamedTuple):

@@ -219,7 +219,7 @@ def test_engaged_pawns_are_those_next_to_an_enemy() -> None:
         for side in (0, 1):
             ours = {h for h in field.pawns(side) if h in zone_of(field, 1 - side)}
             theirs = {h for h in field.pawns(1 - side) if h in zone_of(field, side)}
-            assert field.engaged(side) == (ours, theirs)
+            assert field.engaged(side) == (hexset(ours), hexset(theirs))
             assert field.in_contact(side) == bool(ours)
 
 
