@@ -169,7 +169,12 @@ def play(
                 raise UsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
         # A grant or a salt alone changes the token and not the board: the player to move
         # of a mail game is sent the new token with it (referee/live/mail/retoken.py).
-        write = partial(submitted, sender=default_sender()) if grant or salt else partial(_plain, submit)
+        from referee.league.told import league_lang_of  # (a league's game: each mover in its own words)
+
+        lang_of = league_lang_of(Path(file)) if grant or salt else None
+        write = (
+            partial(submitted, sender=default_sender(), lang_of=lang_of) if grant or salt else partial(_plain, submit)
+        )
         result, mailed = write(
             Path(file),
             text,
@@ -188,12 +193,9 @@ def play(
     if as_side is None and result.written:  # the game master's writing on a league's game: its players are told
         from referee.league.told import tell_players
 
-        if grant:
-            what = "a grant of " + ", ".join(grant)
-        else:
-            words = " ".join((text or "").split())
-            what = words if len(words) <= 80 else words[:77] + "..."
-        told = tell_players(Path(file), what, result, instant, default_sender())
+        words = " ".join((text or "").split())
+        what = words if len(words) <= 80 else words[:77] + "..."
+        told = tell_players(Path(file), what, result, instant, default_sender(), grants=grant or ())
         if told is not None:
             err(f"referee: {told}")
     _submitted(result.as_json() if json_output else result.text(), refused=result.exit_code != 0)

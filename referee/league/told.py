@@ -7,6 +7,7 @@ sent. A player's own submission entered with `--as` is not mailed: the player se
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from referee.errors import UsageError
@@ -19,10 +20,25 @@ from referee.live.play.result import PlayResult
 from referee.speech import rule_text, speaker
 
 
-def tell_players(path: Path, submitted: str, result: PlayResult, now: int, sender: str) -> str | None:
+def league_lang_of(path: Path) -> Callable[[str], str] | None:
+    """The language of each player by address (`LeagueConfig.lang_of`) where `path` is a
+    game of a league's folder whose `league.toml` reads; None elsewhere (the new token's
+    mail then goes by `players.toml` alone, `referee.live.mail.retoken`)."""
+    if GAME_FILE.fullmatch(path.name) is None or not (path.parent / CONFIG_FILE).is_file():
+        return None
+    try:
+        return load(path.parent).lang_of
+    except (LeagueConfigError, UsageError, OSError):
+        return None
+
+
+def tell_players(
+    path: Path, submitted: str, result: PlayResult, now: int, sender: str, grants: Sequence[str] = ()
+) -> str | None:
     """Mail every player of the game what the game master wrote (`submitted`: the moves or
-    the word, or the grants) and the game as it now stands. Returns a line for standard
-    error (where the mails went, or why none), or None when the file is no league game."""
+    the word; `grants`, when those are what was written, said in each player's words) and
+    the game as it now stands. Returns a line for standard error (where the mails went, or
+    why none), or None when the file is no league game."""
     folder = path.parent
     match = GAME_FILE.fullmatch(path.name)
     if match is None or not (folder / CONFIG_FILE).is_file() or not result.written or result.dry_run:
@@ -39,10 +55,9 @@ def tell_players(path: Path, submitted: str, result: PlayResult, now: int, sende
     mails = []
     for address in game.addresses:  # each player in their language (docs/languages.md)
         say = speaker(config.lang_of(address))
+        what = say("a grant of {grants}", grants=", ".join(grants)) if grants else submitted
         lines = [
-            say(
-                "{league}, [{game}]: the game master wrote {what}.", league=config.name, game=game.game, what=submitted
-            ),
+            say("{league}, [{game}]: the game master wrote {what}.", league=config.name, game=game.game, what=what),
             "",
         ]
         lines += [named(game, rule_text(event, say), say=say) for event in result.events]
@@ -53,9 +68,7 @@ def tell_players(path: Path, submitted: str, result: PlayResult, now: int, sende
         elif result.next:
             lines += ["", named(game, f"next: {result.next}", say=say)]
         body = "\n".join(lines) + "\n"
-        subject = say(
-            "[{game}] {league}: the game master wrote {what}", game=game.game, league=config.name, what=submitted
-        )
+        subject = say("[{game}] {league}: the game master wrote {what}", game=game.game, league=config.name, what=what)
         mails.append(message(sender, address, names[address], subject, body, now))
     try:
         write(folder, mails, now)

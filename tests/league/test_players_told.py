@@ -163,6 +163,27 @@ def test_what_the_game_master_writes_with_play_is_mailed_to_the_players(tmp_path
     assert all("Game over: " in plain_text(mail) and "draw" in plain_text(mail) for mail in _outbox(folder))
 
 
+def test_a_grant_by_hand_on_a_spanish_leagues_game_is_mailed_in_spanish(tmp_path: Path) -> None:
+    """`play --grant` run by the game master on a game of a Spanish league: the mover's new
+    token and the players' mails about the grant are in the league's language (issue 49),
+    as when the league itself writes a grant."""
+    folder = tmp_path / "lg"
+    _league(folder, "--game", "nika", "--players", "2", "--time-control", "3d+0m")
+    toml = folder / "league.toml"
+    head, _, players = toml.read_text(encoding="utf-8").partition("\n[[player]]")
+    toml.write_text(f'{head}\nlang = "es"\ntell_players = true\n\n[[player]]{players}', encoding="utf-8")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    _outbox(folder)
+    code, _, err = invoke("play", str(folder / "r1-t1.rgn"), "--grant", "Sparta=1d", "--now", "2026-12-01T15:00:00Z")
+    assert code == 0 and "told 2 players of r1-t1" in err
+    subjects = sorted(str(mail["Subject"]) for mail in _outbox(folder))
+    assert [subject for subject in subjects if "le toca mover: el token es ahora" in subject] != []
+    assert [subject for subject in subjects if "director de juego" in subject] == [
+        "[r1-t1] T: el director de juego escribió una concesión de Sparta=1d"
+    ] * 2
+    assert not [subject for subject in subjects if "your move" in subject or "the game master" in subject]
+
+
 def test_passphrases_are_listed_issued_mailed_each_to_its_player_and_a_partial_set_warned(tmp_path: Path) -> None:
     from referee.live.mail.players import load_keys, verify
 
