@@ -47,6 +47,15 @@ def _seat(path: Path, side: str) -> str:
     return found.group(1)
 
 
+def _players(game: Path) -> tuple[str, str, str, str]:
+    """The game's token now, the side not to move, and the addresses of the player to move
+    and of the other."""
+    before = _game(game)
+    old, mover_side = before["token"], before["to_move"]
+    other_side = "Blue" if mover_side == "Red" else "Red"
+    return old, other_side, _seat(game, mover_side), _seat(game, other_side)
+
+
 def _reply(folder: Path, sender: str, token: str, body: str) -> str:
     """The one answer to `sender`'s message of `body` written for `token`."""
     data = message(sender, "Re: [r1-t1] your move", f"Key: secret of {sender}\nToken: {token}\n{body}\n").as_bytes()
@@ -65,10 +74,7 @@ def _why(text: str, head: str, end: str = ".\n") -> str:
 
 def test_a_spanish_players_stale_move_leave_and_queue_are_told_of_the_grant_in_spanish(tmp_path: Path) -> None:
     folder, game = _league(tmp_path)
-    before = _game(game)
-    old, mover_side = before["token"], before["to_move"]
-    other_side = "Blue" if mover_side == "Red" else "Red"
-    mover, other = _seat(game, mover_side), _seat(game, other_side)
+    old, other_side, mover, other = _players(game)
     code, _, err = invoke("play", str(game), "--grant", f"{other_side}=1d", "--now", CHANGED_AT)
     assert code == 0, err
     new = _game(game)["token"]
@@ -100,10 +106,7 @@ def test_a_spanish_players_stale_move_leave_and_queue_are_told_of_the_grant_in_s
 
 def test_a_spanish_players_stale_move_leave_and_queue_after_a_move_say_the_board_has_changed(tmp_path: Path) -> None:
     folder, game = _league(tmp_path)
-    before = _game(game)
-    old, mover_side = before["token"], before["to_move"]
-    other_side = "Blue" if mover_side == "Red" else "Red"
-    mover, other = _seat(game, mover_side), _seat(game, other_side)
+    old, other_side, mover, other = _players(game)
     move = invoke("moves", str(game))[1].splitlines()[1].strip()
     assert "se jugó" in _reply(folder, mover, old, move) or _game(game)["token"] != old
     new = _game(game)["token"]
@@ -123,10 +126,7 @@ def test_a_spanish_players_stale_move_leave_and_queue_after_a_move_say_the_board
 
 def test_a_leave_is_told_in_spanish_with_the_new_token_and_in_the_stale_moves_refusal(tmp_path: Path) -> None:
     folder, game = _league(tmp_path)
-    before = _game(game)
-    old, mover_side = before["token"], before["to_move"]
-    other_side = "Blue" if mover_side == "Red" else "Red"
-    mover, other = _seat(game, mover_side), _seat(game, other_side)
+    old, other_side, mover, other = _players(game)
     code, _, err = invoke("league", "leave", str(folder), other, "2d", "--now", CHANGED_AT)
     assert code == 0, err
     new = _game(game)["token"]
@@ -146,10 +146,7 @@ def test_a_queue_without_passphrases_is_refused_by_play_for_its_stale_token_in_s
     make_league(folder, "--game", "pikemen", "--players", "2", "--time-control", "3d+0m", names="Ann Bo",
                 extra='lang = "es"\n', pair_at=START, clear_outbox=True)  # fmt: skip
     game = folder / "r1-t1.rgn"
-    before = _game(game)
-    old, mover_side = before["token"], before["to_move"]
-    other_side = "Blue" if mover_side == "Red" else "Red"
-    other = _seat(game, other_side)
+    old, other_side, _, other = _players(game)
     assert invoke("play", str(game), "--grant", f"{other_side}=1d", "--now", CHANGED_AT)[0] == 0
     _outbox(folder)
     new = _game(game)["token"]
