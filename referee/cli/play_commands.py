@@ -169,12 +169,11 @@ def play(
                 raise UsageError(f'--salt takes SIDE=TEXT, not "{entry}"')
         # A grant or a salt alone changes the token and not the board: the player to move
         # of a mail game is sent the new token with it (referee/live/mail/retoken.py).
-        from referee.league.told import league_lang_of  # (a league's game: each mover in its own words)
+        write: Callable[..., tuple[PlayResult, tuple[Path, ...]]] = partial(_plain, submit)
+        if grant or salt:
+            from referee.league.told import league_lang_of  # (a league's game: each mover in its own words)
 
-        lang_of = league_lang_of(Path(file)) if grant or salt else None
-        write = (
-            partial(submitted, sender=default_sender(), lang_of=lang_of) if grant or salt else partial(_plain, submit)
-        )
+            write = partial(submitted, sender=default_sender(), lang_of=league_lang_of(Path(file)))
         result, mailed = write(
             Path(file),
             text,
