@@ -284,3 +284,57 @@ def test_the_leagues_texts_go_through_the_catalogue(tmp_path: Path) -> None:
     parameters = {"Ann", "Bo", "ann", "bo", "example", "org", "nika", "mu", "sigma", "sonneborn", "berger"}
     found = {kind: [word for word in outside_brackets(text) if word not in parameters] for kind, text in texts.items()}
     assert found == {kind: [] for kind in texts}, texts
+
+
+def test_a_leagues_refusals_on_the_command_line_follow_the_locale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the game master reads when a league command refuses (exit 1) is said in the
+    locale's language, as `check`'s verdicts: the sides as the rules' edition names them, the
+    league's and games' names, the commands and league.toml's words as written; English by
+    default, as before."""
+    folder = tmp_path / "liga"
+    make_league(folder, "--game", "nika", "--players", "2", names="Ann Bo")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    assert invoke("league", "unpair", str(folder))[2] == "referee league: T: no round is paired\n"
+    monkeypatch.setenv("LANGUAGE", "es")
+    code, _, said = invoke("league", "unpair", str(folder))
+    assert (code, said) == (1, "referee league: T: no hay ninguna ronda emparejada\n")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    said = invoke("league", "pair", str(folder), "--now", START)[2]
+    assert said == "referee league: la ronda 1 aún se está jugando: r1-t1 sin terminar\n"
+    said = invoke("league", "close", str(folder), "--now", START)[2]
+    assert said == "referee league: T no tiene `ends` en league.toml: use close con --force para adelantarlo\n"
+    said = invoke("league", "adjudicate", str(folder), "r1-t1", "draw", "--now", START)[2]
+    assert 'T decide las partidas sin terminar por adjudication = "none", no por el director de juego' in said
+    assert invoke("league", "withdraw", str(folder), "ann@example.org", "--now", START)[0] == 0
+    said = invoke("league", "withdraw", str(folder), "ann@example.org", "--now", START)[2]
+    assert said == "referee league: ann@example.org ya se ha retirado de T\n"
+    [game] = sorted(folder.rglob("r1-t1.rgn"))
+    game.write_text(game.read_text(encoding="utf-8").replace("\n\n", "\n\n{ unclosed\n", 1), encoding="utf-8")
+    code, _, said = invoke("league", "status", str(folder))
+    assert (code, said) == (1, 'referee league: r1-t1: mal formada: este comentario nunca se cierra: se esperaba "}"\n')
+
+
+def test_a_refusal_says_its_sides_and_the_reasons_inside_it_in_spanish() -> None:
+    from referee.league.folder import LeagueRefused
+    from referee.league.knockout import KnockoutStuck
+    from referee.speech import ENGLISH, N_, speaker
+
+    say = speaker("es")
+    stuck = KnockoutStuck(
+        N_("{count} players are left, fewer than the {per_game} of a table: the bracket cannot go on"),
+        count=1,
+        per_game=2,
+    )
+    refused = LeagueRefused(N_("{league}: {why}"), league="Otoño", why=str(stuck))
+    assert str(refused) == "Otoño: 1 players are left, fewer than the 2 of a table: the bracket cannot go on"
+    assert refused.said(ENGLISH) == str(refused)
+    assert refused.said(say) == "Otoño: quedan 1 jugadores, menos que los 2 de una mesa: el cuadro no puede continuar"
+    flagged = LeagueRefused(
+        N_("{game}: {side}'s time has run out: run league tick first (a timeout is due)"), game="r2-t1", side="Red"
+    )
+    assert flagged.said(say) == (
+        "r2-t1: se ha agotado el tiempo de Rojo: ejecute antes league tick (hay un tiempo agotado pendiente)"
+    )
