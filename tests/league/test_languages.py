@@ -6,6 +6,7 @@ IDs, tokens, moves and board as written."""
 from __future__ import annotations
 
 import re
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,35 @@ def test_the_gateway_on_a_spanish_league_answers_in_spanish(tmp_path: Path) -> N
     [(subject, text)] = _mails(folder)["ann@example.org"]
     assert subject == "Re: [r1-t1] tablero"
     assert text.startswith("Partida r1-t1:\n\nr1-t1: en curso: mueve ")
+
+
+def test_the_board_a_mail_carries_is_drawn_in_each_readers_language(tmp_path: Path) -> None:
+    """The SVG board attached to an answer is drawn in its reader's language (its caption,
+    legend and description), as the text board above it is: Ann's in Spanish, Bo's (`lang =
+    "en"`) in English, shown or after a move."""
+    from email import policy
+    from email.parser import BytesParser
+
+    folder = tmp_path / "liga"
+    _league(folder)
+    _paired(folder)
+    for sender, body in (("Ann <ann@example.org>", "mostrar"), ("Ann <ann@example.org>", "d1+d2+d3-W")):
+        data = message(sender, "[r1-t1] tablero", body + "\n").as_bytes()
+        assert invoke("mail", "receive", str(folder), "--from", GM, "--now", START, stdin=data)[0] == 0
+    boards: dict[str, list[str]] = {}
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        mail = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        assert isinstance(mail, EmailMessage)
+        for part in mail.iter_attachments():
+            if part.get_content_type() == "image/svg+xml":
+                boards.setdefault(str(mail["To"]), []).append(part.get_content().decode("utf-8"))
+    ann, bo = boards["Ann <ann@example.org>"], boards["Bo <bo@example.org>"]
+    assert len(ann) == 2 and len(bo) == 1
+    assert all("<desc>Nika · mueve Atenas · ronda 1; piezas derrotadas: Atenas 0" in svg for svg in ann)
+    assert all(">victoria de Atenas</text>" in svg and "Athens victory" not in svg for svg in ann)
+    assert "c1 orientación W" in ann[1] and "c1 orientación W" not in ann[0]  # the move played
+    assert "<desc>Nika · Athens to move · round 1; routed pieces: Athens 0" in bo[0]
+    assert ">Athens victory</text>" in bo[0]
 
 
 def test_a_spanish_leagues_site_is_in_spanish(tmp_path: Path) -> None:
