@@ -45,10 +45,17 @@ def _silence_stdout() -> None:
 
 
 def _usage_line(error: click.ClickException) -> str:
-    # Typer adds its "Did you mean ...?" each time the command is resolved: say it once.
-    message = re.sub(r"( Did you mean [^?]*\?)(?:\1)+", r"\1", error.format_message()).rstrip(".")
     context = getattr(error, "ctx", None)
     path = context.command_path if isinstance(context, click.Context) else "referee"
+    from referee.cli.text_output import locale_speaker
+
+    say = locale_speaker()
+    if say is not None:  # Click's words said again in the locale's language (docs/languages.md)
+        from referee.cli import usage_words
+
+        return usage_words.line(error, path, say)
+    # Typer adds its "Did you mean ...?" each time the command is resolved: say it once.
+    message = re.sub(r"( Did you mean [^?]*\?)(?:\1)+", r"\1", error.format_message()).rstrip(".")
     return f"{path}: {message} (see {path} --help)"
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Protocol
 
 if TYPE_CHECKING:
     from referee.league.roster import Changed
+    from referee.speech import Speaker
 
 import typer
 
@@ -43,8 +44,17 @@ NowOption = Annotated[
 
 
 def _refused(message: str) -> NoReturn:
+    """A refusal already said in the locale's language (`_said`), exit 1."""
     err(f"referee league: {message}")
     finish(Tally(refused=True))
+
+
+def _speaker() -> Speaker:
+    """The command line's language (the locale), English by default (no catalogue read)."""
+    from referee.cli import text_output
+    from referee.speech import ENGLISH
+
+    return text_output.locale_speaker() or ENGLISH
 
 
 @contextmanager
@@ -58,7 +68,7 @@ def _boundary() -> Iterator[None]:
     except (UsageError, LeagueConfigError) as error:
         fail_usage(UsageError(f"league: {error}"))
     except LeagueRefused as error:
-        _refused(str(error))
+        _refused(error.said(_speaker()))
     except BusyError as error:
         err(f"referee league: {error}")
         finish(Tally(busy=True))
@@ -393,8 +403,15 @@ def _judged(games: Sequence[object]) -> None:
     from referee.league.results import GameResult
 
     bad = [game for game in games if isinstance(game, GameResult) and not game.legal]
+    say = _speaker() if bad else None
     for game in bad:
-        err(f"referee league: {game.game}: {game.status}: {game.message}")
+        status, message = str(game.status), game.message
+        if say is not None and say.lang != "en":  # the game's verdict in the locale's language
+            from referee import spoken_lines
+
+            status = say(spoken_lines.STATUS[status]) if status in spoken_lines.STATUS else status
+            message = spoken_lines.verdict_words(message, say)
+        err(f"referee league: {game.game}: {status}: {message}")
     if bad:
         finish(Tally(refused=True))
 

@@ -9,7 +9,18 @@ from typing import Annotated
 import typer
 
 from referee.cli.app import JsonOption, out
-from referee.cli.league import Folder, NowOption, SenderOption, _boundary, _now, _refused, _sender, _show, league_app
+from referee.cli.league import (
+    Folder,
+    NowOption,
+    SenderOption,
+    _boundary,
+    _now,
+    _refused,
+    _sender,
+    _show,
+    _speaker,
+    league_app,
+)
 from referee.judge.core.verdict_words import json_line
 
 ForceOption = Annotated[bool, typer.Option("--force", help="Before the season's `ends`: do it all the same.")]
@@ -92,4 +103,5 @@ def verify(
             for line in found.differences:
                 out(line)
         if not found.ok:
-            _refused(f"{len(found.differences)} difference(s) found")
+            count = len(found.differences)
+            _refused(_speaker().plural("{count} difference(s) found", "{count} difference(s) found", count))

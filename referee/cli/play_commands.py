@@ -90,7 +90,9 @@ def passphrase_text() -> str:
 def finite_wait(value: float) -> float:
     """--wait: a finite number of seconds, 0 or more (nan, inf and negatives are usage errors)."""
     if not math.isfinite(value) or value < 0:
-        raise typer.BadParameter(f"{value} is not a number of seconds (0 or more, finite)")
+        from referee.speech import N_  # a template of the catalogue (said again in the locale's language)
+
+        raise typer.BadParameter(N_("{value} is not a number of seconds (0 or more, finite)").format(value=value))
     return value
 
 

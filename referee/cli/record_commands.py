@@ -438,7 +438,8 @@ def _draw(file: str, record: int, at: int | None, output: str | None, max_record
         # The exit status tells of the whole record, as `show --at` does.
         tally.add(whole.verdict)
         played = whole if whole.cut is None else whole.cut
-        text = picture_commands.board_picture(played)
+        # the picture's words follow the locale, as check's verdict lines (docs/languages.md)
+        text = picture_commands.board_picture(played, text_output.locale_speaker())
         if text is None:
             err(f"referee: no board to draw: {verdict_line(played.verdict)}")
         elif output is None or output == "-":

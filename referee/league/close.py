@@ -29,6 +29,7 @@ from referee.league.folder import LeagueRefused, append_log, league_lock, log_or
 from referee.league.league_toml import Adjudication, LeagueConfig, load
 from referee.league.notify import OUTBOX, message, write
 from referee.league.points import number_text
+from referee.league.refusal import Command
 from referee.league.results import (
     GameResult,
     aliases,
@@ -40,7 +41,7 @@ from referee.league.results import (
 )
 from referee.league.standings import Table, as_text, row_values, standings
 from referee.notation.timing import format_instant
-from referee.speech import speaker
+from referee.speech import N_, speaker
 
 CLOSE_EVENT = "close"
 ADJUDICATED_EVENT = "adjudicated"
@@ -147,10 +148,17 @@ def _before_end(config: LeagueConfig, now: int, force: bool, what: str) -> None:
     if force:
         return
     if config.ends is None:
-        raise LeagueRefused(f"{config.name} has no `ends` in league.toml: {what} it early with --force")
+        raise LeagueRefused(
+            N_("{league} has no `ends` in league.toml: {command} it early with --force"),
+            league=config.name,
+            command=Command(what),
+        )
     if now < config.ends:
         raise LeagueRefused(
-            f"{config.name} ends at {format_instant(config.ends)}, not before: {what} it early with --force"
+            N_("{league} ends at {ends}, not before: {command} it early with --force"),
+            league=config.name,
+            ends=format_instant(config.ends),
+            command=Command(what),
         )
 
 
@@ -178,19 +186,22 @@ class _Writer:
 
         state = replay.state if replay is not None else None
         if state is None:  # pragma: no cover - a legal game has a state
-            raise LeagueRefused(f"{game.game}: cannot be read")
+            raise LeagueRefused(N_("{game}: cannot be read"), game=game.game)
         try:
             decision = adjudicated_end.decision(state, adjudicated_end.Rule(rule.value), given)
         except adjudicated_end.Refusal as refusal:
             if given is not None:  # the game master's RESULT cannot be read for this game: usage
                 raise UsageError(f"RESULT: {game.game}: {refusal}") from None
-            raise LeagueRefused(f"{game.game}: {refusal}") from None
+            # Translators: a league's game, then why the season's end cannot decide it.
+            raise LeagueRefused(N_("{game}: {why}"), game=game.game, why=str(refusal)) from None
         text = f"adjudicated {{{adjudicated_end.write_command(decision)}}}"
         path = self.folder / f"{game.game}.rgn"
         with store.transaction(self.folder):
             result = submit(path, text, now=self.now)
             if result.exit_code != 0 or not result.written:
-                raise LeagueRefused(f"{game.game}: the adjudication was refused: {result.error}")
+                raise LeagueRefused(
+                    N_("{game}: the adjudication was refused: {error}"), game=game.game, error=result.error
+                )
             after, _ = judge_game(path, store.read_bytes(path), game.round, game.table)
             mails = []
             for address in game.addresses:  # each player in their language (docs/languages.md)
@@ -224,22 +235,35 @@ def adjudicate(folder: Path, game_name: str, result: str, now: int, sender: str,
         config = load(folder)
         if config.adjudication is not Adjudication.GM:
             raise LeagueRefused(
-                f'{config.name} decides unfinished games by adjudication = "{config.adjudication.value}", '
-                'not by the game master: league adjudicate is for adjudication = "gm"'
+                N_(
+                    '{league} decides unfinished games by adjudication = "{rule}", '
+                    'not by the game master: league adjudicate is for adjudication = "gm"'
+                ),
+                league=config.name,
+                rule=Command(config.adjudication.value),
             )
         _before_end(config, now, force, "adjudicate")
         name = game_name.strip().removesuffix(".rgn")
         found = next(((g, r) for g, r in _games(folder) if g.game == name), None)
         if found is None:
-            raise LeagueRefused(f"{config.name} has no game {game_name!r}")
+            raise LeagueRefused(N_("{league} has no game {game!r}"), league=config.name, game=game_name)
         game, replay = found
         if not game.legal:
-            raise LeagueRefused(f"{game.game}: {game.status}: {game.message}")
+            # Translators: a league's game, its status (illegal, malformed) and what its verdict says.
+            raise LeagueRefused(
+                N_("{game}: {status}: {message}"), game=game.game, status=game.status, message=game.message
+            )
         if game.finished:
-            raise LeagueRefused(f"{game.game} is finished: {named(game)}; there is nothing to decide")
+            raise LeagueRefused(
+                N_("{game} is finished: {result}; there is nothing to decide"), game=game.game, result=named(game)
+            )
         flagged = _flagged(game, replay, now)
         if flagged is not None:
-            raise LeagueRefused(f"{game.game}: {flagged}'s time has run out: run league tick first (a timeout is due)")
+            raise LeagueRefused(
+                N_("{game}: {side}'s time has run out: run league tick first (a timeout is due)"),
+                game=game.game,
+                side=flagged,
+            )
         writer = _Writer(folder, config, now, sender)
         return writer.decide(game, replay, config.adjudication, result)
 
@@ -253,18 +277,24 @@ def close(folder: Path, now: int, sender: str, force: bool = False) -> Closed:
         games = _games(folder)
         bad = [game.game for game, _ in games if not game.legal]
         if bad:
-            raise LeagueRefused(f"illegal or unreadable games: {', '.join(bad)}")
+            raise LeagueRefused(N_("illegal or unreadable games: {games}"), games=", ".join(bad))
         unfinished = [(game, replay) for game, replay in games if not game.finished]
         flagged = [f"{game.game} ({side})" for game, replay in unfinished if (side := _flagged(game, replay, now))]
         if flagged:
-            raise LeagueRefused(f"time has run out in {', '.join(flagged)}: run league tick first (timeouts are due)")
+            raise LeagueRefused(
+                N_("time has run out in {games}: run league tick first (timeouts are due)"), games=", ".join(flagged)
+            )
         rule = config.adjudication
         if unfinished and rule is Adjudication.NONE:
             names = ", ".join(game.game for game, _ in unfinished)
-            raise LeagueRefused(f'adjudication = "none": the season cannot close while games are unfinished: {names}')
+            raise LeagueRefused(
+                N_('adjudication = "none": the season cannot close while games are unfinished: {games}'), games=names
+            )
         if unfinished and rule is Adjudication.GM:
             names = ", ".join(game.game for game, _ in unfinished)
-            raise LeagueRefused(f"the game master has not decided {names}: league adjudicate DIR GAME RESULT first")
+            raise LeagueRefused(
+                N_("the game master has not decided {games}: league adjudicate DIR GAME RESULT first"), games=names
+            )
         writer = _Writer(folder, config, now, sender)
         decided = tuple(writer.decide(game, replay, rule, None) for game, replay in unfinished)
         log = read_log(folder)

@@ -32,6 +32,7 @@ from referee.league.league_toml import (
     load,
     parse,
 )
+from referee.league.refusal import Refused
 from referee.league.results import (
     GameResult,
     game_files,
@@ -42,6 +43,7 @@ from referee.league.results import (
     withdrawn_in,
 )
 from referee.notation.timing import format_duration, format_instant
+from referee.speech import N_
 from referee.store.ops import make_folders
 
 LOG_FILE = "league.log"
@@ -51,9 +53,10 @@ LOCK_WAIT = 10.0
 """Seconds a league command waits for another to release DIR/league.lock before exit 75."""
 
 
-class LeagueRefused(ValueError):
+class LeagueRefused(Refused):
     """Something the league judged and refused (exit 1): a round still being played, a
-    season over, an illegal game (named)."""
+    season over, an illegal game (named). Raised with a template of the catalogue and its
+    parameters, said in the reader's language by `said` (referee/league/refusal.py)."""
 
 
 class LeagueBusy(BusyError):
@@ -112,8 +115,12 @@ def league_lock(folder: Path) -> Iterator[None]:
         closed = next((entry for entry in read_log(folder) if entry.get("event") == "close"), None)
         if closed is not None:
             raise LeagueRefused(
-                f"{folder}: the season is closed (league.log, {closed.get('at', '?')}): nothing more is written; "
-                "status, standings, site and verify still run"
+                N_(
+                    "{folder}: the season is closed (league.log, {at}): nothing more is written; "
+                    "status, standings, site and verify still run"
+                ),
+                folder=folder,
+                at=closed.get("at", "?"),
             )
         yield
 
@@ -217,8 +224,11 @@ def add_player(folder: Path, address: str, name: str) -> LeagueConfig:
         config = load(folder, need_players=False)
         if game_files(folder):
             raise LeagueRefused(
-                f"{config.name}: the season has begun (round 1 is paired): the pairings are a function of "
-                "the players, so none can be added now"
+                N_(
+                    "{league}: the season has begun (round 1 is paired): the pairings are a function of "
+                    "the players, so none can be added now"
+                ),
+                league=config.name,
             )
         path = folder / CONFIG_FILE
         text = path.read_text(encoding="utf-8")
@@ -292,7 +302,7 @@ def schedule_round(
         try:
             return knockout.schedule(config, number, games, withdrawn)
         except knockout.KnockoutStuck as stuck:
-            raise LeagueRefused(str(stuck)) from None
+            raise LeagueRefused(stuck.template, **stuck.params) from None
     if config.pairing is Pairing.SWISS:
         return _swiss_round(config, number, games, withdrawn, gone_since)
     if config.players_per_game == 2:
@@ -359,14 +369,18 @@ def pair(folder: Path, now: int, sender: str | None = None) -> Paired:
         current = current_round(games)
         waiting = [game.game for game in games if game.round == current and not game.finished]
         if waiting:
-            raise LeagueRefused(f"round {current} is still being played: {', '.join(waiting)} not finished")
+            raise LeagueRefused(
+                N_("round {round} is still being played: {games} not finished"), round=current, games=", ".join(waiting)
+            )
         bad = [game.game for game in games if not game.legal]
         if bad:
-            raise LeagueRefused(f"illegal or unreadable games: {', '.join(bad)}")
+            raise LeagueRefused(N_("illegal or unreadable games: {games}"), games=", ".join(bad))
         last = total_rounds(config)
         number = current + 1
         if number > last:
-            raise LeagueRefused(f"{config.name}: the season is over: all {last} rounds are paired")
+            raise LeagueRefused(
+                N_("{league}: the season is over: all {rounds} rounds are paired"), league=config.name, rounds=last
+            )
         log = read_log(folder)
         gone = withdrawn_in(log)
         numbers = frozenset(player.number for player in config.players if player.address in gone)
@@ -433,7 +447,7 @@ def _make_games(
     for table in planned.tables:
         name = game_id(planned.number, table.number)
         if (folder / f"{name}.rgn").exists():
-            raise LeagueRefused(f"{folder / (name + '.rgn')} already exists: a game is never overwritten")
+            raise LeagueRefused(N_("{path} already exists: a game is never overwritten"), path=folder / (name + ".rgn"))
         tags = [
             f"{side}={by_number[player].tag}" for player, held in _seat_pairs(config, planned, table) for side in held
         ]
@@ -469,7 +483,9 @@ def _make_games(
         try:
             _create(folder / f"{name}.rgn", text)
         except FileExistsError:
-            raise LeagueRefused(f"{folder / (name + '.rgn')} already exists: a game is never overwritten") from None
+            raise LeagueRefused(
+                N_("{path} already exists: a game is never overwritten"), path=folder / (name + ".rgn")
+            ) from None
         made.append((name, table))
     return made
 

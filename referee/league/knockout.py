@@ -32,7 +32,9 @@ from fractions import Fraction
 from referee.league import pairing
 from referee.league.league_toml import LeagueConfig
 from referee.league.points import game_points, number_text
+from referee.league.refusal import Refused
 from referee.league.results import GameResult
+from referee.speech import N_
 
 SEED = "seed"
 """The tie-break column of a knockout's table: the players' seeds (the table is in bracket order)."""
@@ -76,9 +78,9 @@ def snake_tables(seeds: Sequence[int], per_game: int) -> tuple[list[tuple[int, .
     return [tuple(table) for table in seated], byes
 
 
-class KnockoutStuck(ValueError):
+class KnockoutStuck(Refused):
     """No next pairing: the champion is known, or a bracket round cannot be seated (fewer
-    players left than a table holds)."""
+    players left than a table holds). A template and its parameters, as a league's refusal."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,9 @@ class _Walk:
         per_game = self.config.players_per_game
         if len(alive) < per_game:
             raise KnockoutStuck(
-                f"{len(alive)} players are left, fewer than the {per_game} of a table: the bracket cannot go on"
+                N_("{count} players are left, fewer than the {per_game} of a table: the bracket cannot go on"),
+                count=len(alive),
+                per_game=per_game,
             )
         tables, byes = snake_tables(alive, per_game)
         return [(seed,) for seed in byes] + tables
@@ -295,9 +299,14 @@ def schedule(
     found = bracket(config, games, withdrawn)
     names = {player.number: player.name for player in config.players}
     if found.champion is not None:
-        raise KnockoutStuck(f"{config.name}: the knockout is over: the champion is {names[found.champion]}")
+        raise KnockoutStuck(
+            N_("{league}: the knockout is over: the champion is {champion}"),
+            league=config.name,
+            champion=names[found.champion],
+        )
     if found.stuck is not None:
-        raise KnockoutStuck(f"{config.name}: {found.stuck}")
+        # Translators: a league's name, then why its knockout bracket cannot be paired on.
+        raise KnockoutStuck(N_("{league}: {why}"), league=config.name, why=found.stuck)
     matches = found.stages[-1]
     tables: list[pairing.Table] = []
     byes: list[int] = []

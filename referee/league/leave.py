@@ -103,7 +103,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
             )
         if config.time_control is None:
             raise LeagueRefused(
-                N_("{league} has no clock (no time_control): there is no time to grant").format(league=config.name)
+                N_("{league} has no clock (no time_control): there is no time to grant"), league=config.name
             )
         allowance = config.leave_days * DAY
         log = read_log(folder)
@@ -116,7 +116,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
             )
             more = format_duration(duration)
             raise LeagueRefused(
-                taken.format(player=player.name, used=format_duration(used), days=config.leave_days, more=more)
+                taken, player=player.name, used=format_duration(used), days=config.leave_days, more=more
             )
         every = list(read_games(folder))
         games = [game for game in every if game.status == Status.ONGOING]
@@ -128,9 +128,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
             and (sides := tuple(side for side in seat.sides if side not in game.left))  # still in the game
         ]
         if not targets:
-            raise LeagueRefused(
-                N_("{player} has no ongoing game: there is nothing to grant").format(player=player.name)
-            )
+            raise LeagueRefused(N_("{player} has no ongoing game: there is nothing to grant"), player=player.name)
         text = format_duration(duration)
         granted: list[tuple[str, tuple[str, ...]]] = []
         # One transaction: every grant and the log entry that counts them, or nothing (a
@@ -150,7 +148,7 @@ def leave(folder: Path, address: str, duration_text: str, now: int, sender: str 
                 )
                 if result.exit_code != 0 or not result.written:
                     refused = N_("{game}: the grant was refused: {error}")
-                    raise LeagueRefused(refused.format(game=game.game, error=result.error))
+                    raise LeagueRefused(refused, game=game.game, error=result.error)
                 granted.append((game.game, sides))
             entry = {
                 "event": "leave",

@@ -81,7 +81,8 @@ def _leave_handler(folder: Path, config: LeagueConfig, sender: str) -> Callable[
             done = leave(folder, address, duration, now, sender)
         except (UsageError, LeagueRefused, LeagueConfigError) as error:
             text = say("{league}: your leave was not granted: nothing was written.", league=config.name)
-            text += f"\n\n{rule_text(str(error), say)}\n"  # the league's own line (English), said again
+            said = error.said(say) if isinstance(error, LeagueRefused) else rule_text(str(error), say)
+            text += f"\n\n{said}\n"  # the league's own line, said in the player's language
             if isinstance(error, UsageError) and str(error).startswith("DURATION"):
                 text += "\n" + say("Ask for leave as") + f"\n\n  {say(LEAVE_FORM)}\n"
             return Reply(text, written=False)

@@ -43,7 +43,7 @@ from referee.live.mail.mail_errors import DeliveryError
 from referee.live.mail.retoken import retagged
 from referee.live.play import changes
 from referee.notation.timing import format_duration, format_instant
-from referee.speech import Speaker, speaker
+from referee.speech import N_, Speaker, speaker
 
 WAIT = 10.0
 
@@ -88,7 +88,9 @@ def _tell(
     try:
         write(folder, mails, now)
     except DeliveryError as error:
-        raise LeagueRefused(f"done and logged, but the players' mails could not be written: {error}") from None
+        raise LeagueRefused(
+            N_("done and logged, but the players' mails could not be written: {error}"), error=str(error)
+        ) from None
     return len(mails)
 
 
@@ -104,7 +106,7 @@ def withdraw(folder: Path, address: str, now: int, sender: str) -> Changed:
         wanted = _player(config, address)
         log = read_log(folder)
         if wanted in withdrawn_in(log):
-            raise LeagueRefused(f"{wanted} has already withdrawn from {config.name}")
+            raise LeagueRefused(N_("{player} has already withdrawn from {league}"), player=wanted, league=config.name)
         append_log(folder, [{"event": "withdraw", "at": format_instant(now), "address": wanted}])
         lines = [f"{wanted} withdrawn from {config.name}: paired no more; their ongoing games are forfeited"]
         player = config.player(wanted)
@@ -262,12 +264,14 @@ def unpair(folder: Path, now: int, sender: str) -> Changed:
         config = load(folder)
         games = _games(folder)
         if not games:
-            raise LeagueRefused(f"{config.name}: no round is paired")
+            raise LeagueRefused(N_("{league}: no round is paired"), league=config.name)
         last = max(game.round for _, game in games)
         round_games = [(path, game) for path, game in games if game.round == last]
         played = [game.game for path, game in round_games if _has_moves(path)]
         if played:
-            raise LeagueRefused(f"round {last} cannot be unpaired: a move is played in {', '.join(played)}")
+            raise LeagueRefused(
+                N_("round {round} cannot be unpaired: a move is played in {games}"), round=last, games=", ".join(played)
+            )
         told: dict[str, str] = {}
         for path, game in round_games:
             told.update((seat.address, seat.name) for seat in game.seats)

@@ -43,7 +43,7 @@ from referee.league.league_toml import (
 from referee.league.notify import message, write
 from referee.league.results import withdrawn_in
 from referee.notation.timing import format_instant
-from referee.speech import speaker
+from referee.speech import N_, speaker
 
 FROM_EVENT = "from"
 STAGE_KNOCKOUT = "knockout"
@@ -118,7 +118,9 @@ def read_closed(folder: Path) -> Closed:
     log = read_log(folder)
     entry = close_entry(log)
     if entry is None:
-        raise LeagueRefused(f"{folder}: {config.name} is not closed: league close it first")
+        raise LeagueRefused(
+            N_("{folder}: {league} is not closed: league close it first"), folder=folder, league=config.name
+        )
     names = {player.name: player.address for player in config.players}
     gone = withdrawn_in(log)
     order: list[str] = []
@@ -126,7 +128,9 @@ def read_closed(folder: Path) -> Closed:
     for row in entry.get("table", []):
         address = names.get(str(row.get("player"))) if isinstance(row, dict) else None
         if address is None or address in order:
-            raise LeagueRefused(f"{folder}: the close line of league.log names {row!r}, who is no player")
+            raise LeagueRefused(
+                N_("{folder}: the close line of league.log names {row!r}, who is no player"), folder=folder, row=row
+            )
         rating = row.get("rating")
         ratings[address] = float(rating) if isinstance(rating, int | float) else 0.0
         if address not in gone:

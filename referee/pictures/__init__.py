@@ -37,16 +37,21 @@ def drawing_for(game: str, position: str) -> Drawing:
     return drawing(position)
 
 
-def board_svg(state: GameState[Any], action: str | None = None, message: str | None = None) -> str:
+def board_svg(
+    state: GameState[Any], action: str | None = None, message: str | None = None, say: Speaker | None = None
+) -> str:
     """The board of `state` as a complete SVG document.
 
     `action`, when given, is the text of the last action played (its squares are outlined;
     a Nieuchess battle marks its attackers and defenders); with `message` it is instead an
     illegal action, outlined in red, and the message (the rule it breaks) is captioned.
+    `say` speaks its words: the caption, the legend, the description (None: English).
     """
     from referee.pictures.state_picture import state_svg
 
-    return state_svg(state, action, message)
+    if say is None:
+        return state_svg(state, action, message)
+    return state_svg(state, action, message, say)
 
 
 def replay_page(

@@ -18,7 +18,7 @@ from typing import Any
 from referee.games.api import GameState
 from referee.pictures import svg
 from referee.pictures.svg import Mark, Piece, Swatch
-from referee.speech import ENGLISH, Speaker
+from referee.speech import ENGLISH, N_, Speaker
 
 MARGIN = 26
 """Room for the coordinates around the board."""
@@ -46,8 +46,8 @@ class Drawing(abc.ABC):
         """Symbols: one per kind of piece, and `cell-mark`, the outline of one square or hex."""
 
     @abc.abstractmethod
-    def board(self, parent: ET.Element) -> None:
-        """The board without its pieces, coordinates included."""
+    def board(self, parent: ET.Element, say: Speaker = ENGLISH) -> None:
+        """The board without its pieces, coordinates included (its words in the speaker's language)."""
 
     @abc.abstractmethod
     def entries(self, position: str) -> list[tuple[str, str]]:
@@ -74,12 +74,13 @@ class Drawing(abc.ABC):
         """The centre of a square or hex by its name, or None when it is not on the board."""
 
     @abc.abstractmethod
-    def legend(self) -> list[Swatch]:
-        """The legend's entries: the sides' colours and the board's areas."""
+    def legend(self, say: Speaker = ENGLISH) -> list[Swatch]:
+        """The legend's entries: the sides' colours and the board's areas, labelled in the
+        speaker's language (the sides and colours as the text boards of a mail say them)."""
 
     def details(self, position: str, say: Speaker = ENGLISH) -> list[str]:
         """Caption lines beyond the first: routed pieces, captures, score, pools (in the
-        speaker's language: the replay page's; the SVG pictures' are English)."""
+        speaker's language)."""
         return []
 
     def contacts(self, position: str) -> list[Mark]:
@@ -116,21 +117,23 @@ def compose(
     lines: Sequence[str],
     marks: Sequence[Mark] = (),
     title: str | None = None,
+    say: Speaker = ENGLISH,
 ) -> ET.Element:
-    """The picture: caption lines, the board, marks, pieces of `position` (none when None), legend."""
-    entries = drawing.legend()
+    """The picture: caption lines, the board, marks, pieces of `position` (none when None),
+    legend; its words (the lines said already) in the speaker's language."""
+    entries = drawing.legend(say)
     top = svg.CAPTION_HEIGHT + 15 * max(0, len(lines) - 2) if lines else 0
     legend_top = top + drawing.height
     height = legend_top + svg.legend_height(entries, drawing.legend_columns) + 4
     placed = drawing.pieces(position) if position is not None else []
-    description = svg.describe(lines, placed) or f"The {drawing.title} board."
+    description = svg.describe(lines, placed, say) or say(N_("The {title} board."), title=drawing.title)
     root = svg.document(drawing.width, height, title or drawing.title, description)
     defs = svg.sub(root, "defs")
     drawing.defs(defs)
     if lines:
         svg.caption(root, MARGIN, 2, lines)
     frame = svg.sub(root, "g", id="board", transform=f"translate(0 {svg.num(top)})")
-    drawing.board(frame)
+    drawing.board(frame, say)
     marked = svg.sub(frame, "g", id="marks", fill="none", stroke_width=3)
     for mark in marks:
         centre = drawing.centre(mark.at)

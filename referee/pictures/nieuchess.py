@@ -84,7 +84,7 @@ class NieuchessDrawing(Drawing):
             svg.sub(group, "circle", cx=0, cy=0, r=6.2, fill=colour, stroke="#000000", stroke_width=1.1)
         svg.sub(parent, "polygon", id="star", points=_star(6.5), fill="#ffe066", stroke="#5a3a7a", stroke_width=0.6)
 
-    def board(self, parent: ET.Element) -> None:
+    def board(self, parent: ET.Element, say: Speaker = ENGLISH) -> None:
         group = svg.sub(parent, "g", id="hexes", stroke="#b7ae98", stroke_width=0.5)
         line: list[tuple[float, float]] = []
         for at, mark in self.cells.items():
@@ -168,20 +168,20 @@ class NieuchessDrawing(Drawing):
         marks = [Mark(at, "attack") for at in sorted(red) if blue.intersection(neighbours(at))]
         return marks + [Mark(at, "defend") for at in sorted(blue) if red.intersection(neighbours(at))]
 
-    def legend(self) -> list[Swatch]:
+    def legend(self, say: Speaker = ENGLISH) -> list[Swatch]:
         return [
-            Swatch("Red pawn", symbol="pawn-red"),
-            Swatch("Blue pawn", symbol="pawn-blue"),
-            Swatch("gray: impassable", FILLS["#"]),
-            Swatch("red: invasion hex", FILLS["R"]),
-            Swatch("hot line", FILLS["="], stroke="#c0140a"),
-            Swatch("purple: replacement", FILLS["p"]),
-            Swatch("star: replacements land", FILLS["*"], symbol=None, text="*"),
-            Swatch("centre line (18 | 19)", "none", stroke="#111111"),
-            Swatch("battle: attackers", "none", stroke=svg.MARK_COLOURS["attack"]),
-            Swatch("battle: defenders", "none", stroke=svg.MARK_COLOURS["defend"]),
-            Swatch("last action", "none", stroke=svg.MARK_LAST),
-            Swatch("illegal action", "none", stroke=svg.MARK_ILLEGAL),
+            Swatch(say(N_("Red pawn")), symbol="pawn-red"),
+            Swatch(say(N_("Blue pawn")), symbol="pawn-blue"),
+            Swatch(say(N_("gray: impassable")), FILLS["#"]),
+            Swatch(say(N_("red: invasion hex")), FILLS["R"]),
+            Swatch(say(N_("hot line")), FILLS["="], stroke="#c0140a"),
+            Swatch(say(N_("purple: replacement")), FILLS["p"]),
+            Swatch(say(N_("star: replacements land")), FILLS["*"], symbol=None, text="*"),
+            Swatch(say(N_("centre line (18 | 19)")), "none", stroke="#111111"),
+            Swatch(say(N_("battle: attackers")), "none", stroke=svg.MARK_COLOURS["attack"]),
+            Swatch(say(N_("battle: defenders")), "none", stroke=svg.MARK_COLOURS["defend"]),
+            Swatch(say(N_("last action")), "none", stroke=svg.MARK_LAST),
+            Swatch(say(N_("illegal action")), "none", stroke=svg.MARK_ILLEGAL),
         ]
 
 

@@ -69,7 +69,7 @@ class NikaDrawing(Drawing):
             svg.sub(group, "path", d="M 0 -9 L 6 3 L 0 0 L -6 3 Z", fill=MARKS[city])
             svg.side_letter(group, LETTER_OF[city], 11.5, 8, MARKS[city])
 
-    def board(self, parent: ET.Element) -> None:
+    def board(self, parent: ET.Element, say: Speaker = ENGLISH) -> None:
         group = svg.sub(parent, "g", id="squares", stroke="#8a7f66", stroke_width=0.6)
         central: list[tuple[float, float]] = []
         for at, mark in self.cells.items():
@@ -84,7 +84,7 @@ class NikaDrawing(Drawing):
                 fill = AREAS[city] if mark.isupper() else _lighter(AREAS[city])
             svg.sub(group, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill).set(svg.RF_AT, at)
             if city is not None:
-                label = ("victory " if mark.isupper() else "rally ") + mark
+                label = say(N_("victory {letter}") if mark.isupper() else N_("rally {letter}"), letter=mark)
                 svg.sub(
                     group,
                     "text",
@@ -116,7 +116,7 @@ class NikaDrawing(Drawing):
             svg.sub(
                 parent,
                 "text",
-                "central area (not part of the board)",
+                say(N_("central area (not part of the board)")),
                 x=left + width / 2,
                 y=top + height / 2 + 4,
                 font_size=11,
@@ -159,13 +159,22 @@ class NikaDrawing(Drawing):
         routed = [f"{say.word(city)} {PIECES_PER_CITY - len(entries)}" for _, city, entries in _cities(position)]
         return [say(N_("routed pieces: {counts}"), counts=", ".join(routed))] if routed else []
 
-    def legend(self) -> list[Swatch]:
-        entries = [Swatch(f"{city} ({letter})", symbol=f"nika-{city.lower()}") for letter, city in CITIES.items()]
-        entries += [Swatch(f"{city} victory", AREAS[city], text=letter) for letter, city in CITIES.items()]
-        entries += [
-            Swatch(f"{city} rally", _lighter(AREAS[city]), text=letter.lower()) for letter, city in CITIES.items()
+    def legend(self, say: Speaker = ENGLISH) -> list[Swatch]:
+        entries = [
+            Swatch(f"{say.word(city)} ({letter})", symbol=f"nika-{city.lower()}") for letter, city in CITIES.items()
         ]
-        entries += [Swatch("central area", "#7d7768"), Swatch("the nose is the facing", symbol="nika-athens")]
+        entries += [
+            Swatch(say(N_("{city} victory"), city=say.word(city)), AREAS[city], text=letter)
+            for letter, city in CITIES.items()
+        ]
+        entries += [
+            Swatch(say(N_("{city} rally"), city=say.word(city)), _lighter(AREAS[city]), text=letter.lower())
+            for letter, city in CITIES.items()
+        ]
+        entries += [
+            Swatch(say(N_("central area")), "#7d7768"),
+            Swatch(say(N_("the nose is the facing")), symbol="nika-athens"),
+        ]
         return entries
 
 

@@ -27,12 +27,15 @@ TILE_FILLS = {
     "X": "#c9c9c9",
 }
 TILE_WORDS = {
-    "1": "1-5: exactly that many squares",
-    "K": "K: a knight's move",
-    "R": "R: a rook's move",
-    "B": "B: a bishop's move",
-    "X": "X: to any empty square",
+    "1": N_("1-5: exactly that many squares"),
+    "K": N_("K: a knight's move"),
+    "R": N_("R: a rook's move"),
+    "B": N_("B: a bishop's move"),
+    "X": N_("X: to any empty square"),
 }
+
+# Translators: a Numica piece in the legend under the board, "Red square": its side, its shape.
+PIECE = N_("{side} {shape}")
 
 
 def fields(position: str) -> dict[str, str]:
@@ -79,7 +82,7 @@ class NumicaDrawing(EightByEight):
                     for group in (square, round_):
                         svg.sub(group, "circle", cx=0, cy=0, r=3.5, fill="#ffffff")
 
-    def board(self, parent: ET.Element) -> None:
+    def board(self, parent: ET.Element, say: Speaker = ENGLISH) -> None:
         group = svg.sub(parent, "g", id="squares", stroke="#8a7f66", stroke_width=0.6)
         for index in range(64):
             file, rank = index % 8, index // 8 + 1
@@ -138,14 +141,14 @@ class NumicaDrawing(EightByEight):
             )
         return words
 
-    def legend(self) -> list[Swatch]:
+    def legend(self, say: Speaker = ENGLISH) -> list[Swatch]:
         entries = [
-            Swatch(f"{side} {shape}", symbol=f"numica-{side.lower()}-{shape}")
+            Swatch(say(PIECE, side=say.word(side), shape=say.word(shape)), symbol=f"numica-{side.lower()}-{shape}")
             for side in COLOURS
             for shape in ("square", "round")
         ]
-        entries.append(Swatch("white dot: has moved", symbol="numica-red-round-moved"))
-        entries += [Swatch(words, TILE_FILLS[tile], text=tile) for tile, words in TILE_WORDS.items()]
+        entries.append(Swatch(say(N_("white dot: has moved")), symbol="numica-red-round-moved"))
+        entries += [Swatch(say(words), TILE_FILLS[tile], text=tile) for tile, words in TILE_WORDS.items()]
         return entries
 
 

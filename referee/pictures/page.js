@@ -128,11 +128,13 @@
     var bySide = {};
     Object.keys(shown).map(Number).sort(function (a, b) { return a - b; }).forEach(function (id) {
       var fields = data.pieces[id][2];
-      var said = [fields.at].concat(Object.keys(fields).filter(function (key) {
+      var spoken = data.pieces[id][3];  // [side, piece] in the page's language (absent in English)
+      var side = spoken ? spoken[0] : fields.side;
+      var said = spoken ? spoken[1] : [fields.at].concat(Object.keys(fields).filter(function (key) {
         return key !== "at" && key !== "side";
       }).map(function (key) { return key + " " + fields[key]; })).join(" ");
-      if (!bySide[fields.side]) { bySide[fields.side] = []; sides.push(fields.side); }
-      bySide[fields.side].push(said);
+      if (!bySide[side]) { bySide[side] = []; sides.push(side); }
+      bySide[side].push(said);
     });
     sides.forEach(function (side) { parts.push(side + ": " + bySide[side].join(", ")); });
     description.textContent = parts.length ? parts.join(". ") + "." : "";

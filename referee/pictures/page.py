@@ -182,7 +182,10 @@ class Steps:
         number = table.get(piece)
         if number is None:
             number = table[piece] = len(table)
-            self.pieces.append([piece.symbol, piece.transform(), piece.fields()])
+            entry: list[Any] = [piece.symbol, piece.transform(), piece.fields()]
+            if self.say.lang != DEFAULT:  # its side and what it is, said (page.js describes the board by them)
+                entry.append([self.say.word(piece.side), svg.piece_words(piece, self.say)])
+            self.pieces.append(entry)
         return number
 
     def _label(self, index: int, label: str) -> None:
@@ -261,17 +264,18 @@ def _payload(
     yield _escaped("]," + _json(tail)[1:]).encode("utf-8")
 
 
-_BOARDS: dict[tuple[str, str], str] = {}
+_BOARDS: dict[tuple[str, str, str], str] = {}
 
 
-def _board(drawing: Drawing) -> str:
-    """The board without pieces as inline SVG markup; kept, since a batch of records of one
-    game draws the same board again and again."""
-    key = (type(drawing).__name__, drawing.key())
+def _board(drawing: Drawing, say: Speaker = ENGLISH) -> str:
+    """The board without pieces as inline SVG markup, its legend and description in the
+    speaker's language; kept, since a batch of records of one game draws the same board
+    again and again."""
+    key = (type(drawing).__name__, drawing.key(), say.lang)
     if key not in _BOARDS:
         if len(_BOARDS) > 32:
             _BOARDS.clear()
-        _BOARDS[key] = svg.serialize(compose(drawing, None, [])).split("\n", 1)[1]
+        _BOARDS[key] = svg.serialize(compose(drawing, None, [], say=say)).split("\n", 1)[1]
     return _BOARDS[key]
 
 
@@ -330,7 +334,7 @@ def pieces(
         "NAV": nav,
         "TITLE": html.escape(page_words.verdict(line(verdict), say)),
         "STYLE": _asset("page.css"),
-        "BOARD": "" if drawing is None else _board(drawing),
+        "BOARD": "" if drawing is None else _board(drawing, say),
         "DATA": _payload(verdict, record, source, private, steps, queues, say),
         "SCRIPT": _asset("page.js"),
     }

@@ -13,11 +13,12 @@ if TYPE_CHECKING:
     from referee.speech import Speaker
 
 
-def board_picture(replay: Replay) -> str | None:
+def board_picture(replay: Replay, say: Speaker | None = None) -> str | None:
     """The board a replay ends on as SVG, or None when there is no board (malformed).
 
     The last turn's actions are outlined (a Nieuchess battle marks its attackers and
     defenders); for an illegal record, the illegal action in red with the rule it breaks.
+    Its words are `say`'s language (None: English).
     """
     from referee.pictures import board_svg
 
@@ -25,10 +26,10 @@ def board_picture(replay: Replay) -> str | None:
         return None
     error = replay.verdict.error
     if replay.verdict.status == Status.ILLEGAL and error is not None:
-        return board_svg(replay.state, error.action, error.message)
+        return board_svg(replay.state, error.action, error.message, say)
     last = replay.steps[-1].turn if replay.steps else None
     played = " ".join(step.move.text for step in replay.steps if step.turn is last) or None
-    return board_svg(replay.state, played)
+    return board_svg(replay.state, played, say=say)
 
 
 def record_page(name: str, index: int, max_record: int = MAX_RECORD, say: Speaker | None = None) -> Page | Problem:

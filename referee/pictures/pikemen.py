@@ -21,7 +21,8 @@ PIPS = {"Red": "#ffffff", "Yellow": "#222222", "Blue": "#ffffff", "Green": "#fff
 LETTERS = {"Red": "R", "Yellow": "Y", "Blue": "B", "Green": "G"}
 """Each side's letter (as the notation writes it), drawn on its pieces beside the colour."""
 SIZES = {"S": 1, "M": 2, "L": 3}
-SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
+PIP_WORDS = {"S": N_("small: 1 pip"), "M": N_("medium: 2 pip"), "L": N_("large: 3 pip")}
+"""The pieces' sizes in the legend, by their letter."""
 FACINGS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 ENTRY = re.compile(r"^([a-h][1-8])([SML])(NE|NW|SE|SW|N|E|S|W|U)$")
 
@@ -85,7 +86,7 @@ class PikemenDrawing(EightByEight):
                 _pips(upright, size, side_half * 0.55, pip)
                 svg.side_letter(upright, LETTERS[side], side_half * 0.2, 5 + 1.5 * size, pip)
 
-    def board(self, parent: ET.Element) -> None:
+    def board(self, parent: ET.Element, say: Speaker = ENGLISH) -> None:
         group = svg.sub(parent, "g", id="squares", stroke="#9a9a9a", stroke_width=0.6)
         for index in range(64):
             file, rank = index % 8, index // 8 + 1
@@ -116,16 +117,13 @@ class PikemenDrawing(EightByEight):
         counts = ", ".join(f"{say.word(side)} {scores.get(side, '0')}" for side in self.sides)
         return [say(N_("score: {counts}"), counts=counts)]
 
-    def legend(self) -> list[Swatch]:
-        entries = [Swatch(side, symbol=f"pike-{side.lower()}-M-attack") for side in self.sides]
+    def legend(self, say: Speaker = ENGLISH) -> list[Swatch]:
+        entries = [Swatch(say.word(side), symbol=f"pike-{side.lower()}-M-attack") for side in self.sides]
         first = self.sides[0].lower()
+        entries += [Swatch(say(PIP_WORDS[letter]), symbol=f"pike-{first}-{letter}-upright") for letter in SIZES]
         entries += [
-            Swatch(f"{SIZE_WORDS[letter]}: {SIZES[letter]} pip", symbol=f"pike-{first}-{letter}-upright")
-            for letter in SIZES
-        ]
-        entries += [
-            Swatch("square: upright (defence)", symbol=f"pike-{first}-L-upright"),
-            Swatch("triangle: points its facing", symbol=f"pike-{first}-L-attack"),
+            Swatch(say(N_("square: upright (defence)")), symbol=f"pike-{first}-L-upright"),
+            Swatch(say(N_("triangle: points its facing")), symbol=f"pike-{first}-L-attack"),
         ]
         return entries
 

@@ -15,6 +15,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from referee.speech import DEFAULT, ENGLISH, N_, Speaker
+
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
 RF_NS = "urn:referee:pictures"
@@ -113,16 +115,42 @@ def document(width: float, height: float, title: str, description: str = "") -> 
     return root
 
 
-def describe(lines: Sequence[str], pieces: Sequence[Piece]) -> str:
+def describe(lines: Sequence[str], pieces: Sequence[Piece], say: Speaker = ENGLISH) -> str:
     """A board in words: the caption's lines, then each side's pieces by square with what
-    they are (`Red: d1 size L facing N, ...`). page.js writes the same for each step."""
+    they are (`Red: d1 size L facing N, ...`), in the speaker's language (the caption's
+    lines said already). page.js writes the same for each step."""
     parts = ["; ".join(line for line in lines if line)] if any(lines) else []
     by_side: dict[str, list[str]] = {}
     for piece in pieces:
-        said = " ".join([piece.at, *(f"{key} {value}" for key, value in piece.attributes)])
-        by_side.setdefault(piece.side, []).append(said)
+        by_side.setdefault(say.word(piece.side), []).append(piece_words(piece, say))
     parts += [f"{side}: {', '.join(said)}" for side, said in by_side.items()]
     return ". ".join(parts) + "." if parts else ""
+
+
+ATTRIBUTE_WORDS = {
+    "facing": N_("facing {value}"),
+    "size": N_("size {value}"),
+    "shape": N_("shape {value}"),
+}
+"""What a piece's attribute says (`facing N`), its value the notation's letters or a game word."""
+MOVED_WORDS = {"yes": N_("moved yes"), "no": N_("moved no")}
+"""Whether a Numica piece has moved, as the board's description says it."""
+
+
+def piece_words(piece: Piece, say: Speaker = ENGLISH) -> str:
+    """One piece in words without its side: its square, then what it is (`d1 size L
+    facing N`), in the speaker's language (the square and the notation's letters as written)."""
+    if say.lang == DEFAULT:
+        return " ".join([piece.at, *(f"{key} {value}" for key, value in piece.attributes)])
+    said = [piece.at]
+    for key, value in piece.attributes:
+        if key == "moved" and value in MOVED_WORDS:
+            said.append(say(MOVED_WORDS[value]))
+        elif key in ATTRIBUTE_WORDS:
+            said.append(say(ATTRIBUTE_WORDS[key], value=say.word(value)))
+        else:
+            said.append(f"{key} {value}")
+    return " ".join(said)
 
 
 def side_letter(parent: ET.Element, letter: str, y: float, size: float, colour: str) -> None:

@@ -60,3 +60,75 @@ def test_an_illegal_record_is_refused_in_spanish_naming_the_rule() -> None:
         '-:1: nika: ilegal: línea 3, col 7: turno 1 Atenas, acción 1 "d1-N": '
         "d2 está ocupado por una pieza propia de Atenas\n"
     )
+
+
+USAGE_ERRORS = [
+    (
+        ["check", "--bogus", "x"],
+        "referee check: No such option '--bogus'. Did you mean '--jobs'? (see referee check --help)",
+        "referee check: No existe la opción '--bogus'. ¿Quiso decir '--jobs'? (véase referee check --help)",
+    ),
+    (
+        ["check"],
+        "referee check: Missing argument 'FILE...' (see referee check --help)",
+        "referee check: Falta el argumento 'FILE...' (véase referee check --help)",
+    ),
+    (
+        ["show", "--at", "-1", "x"],
+        "referee show: Invalid value for '--at': -1 is not in the range x>=0 (see referee show --help)",
+        "referee show: Valor no válido para '--at': -1 no está en el intervalo x>=0 (véase referee show --help)",
+    ),
+    (
+        ["chek", "x"],
+        "referee: No such command 'chek'. Did you mean 'check'? (see referee --help)",
+        "referee: No existe la orden 'chek'. ¿Quiso decir 'check'? (véase referee --help)",
+    ),
+    (
+        ["show", "--svg", "-o"],
+        "referee: Option '-o' requires an argument (see referee --help)",
+        "referee: La opción '-o' requiere un argumento (véase referee --help)",
+    ),
+    (
+        ["games", "a", "b"],
+        "referee games: Got unexpected extra arguments (a b) (see referee games --help)",
+        "referee games: Sobran argumentos inesperados (a b) (véase referee games --help)",
+    ),
+    (
+        ["check", "--json=3", "x"],
+        "referee: Option '--json' does not take a value (see referee --help)",
+        "referee: La opción '--json' no admite ningún valor (véase referee --help)",
+    ),
+    (
+        ["completion", "ksh"],
+        "referee completion: Invalid value for 'SHELL': 'ksh' is not one of 'bash', 'zsh', 'fish' "
+        "(see referee completion --help)",
+        "referee completion: Valor no válido para 'SHELL': 'ksh': las opciones son 'bash', 'zsh', 'fish' "
+        "(véase referee completion --help)",
+    ),
+    (
+        ["play", "--wait", "-1", "x", "y"],
+        "referee play: Invalid value for '--wait': -1.0 is not a number of seconds (0 or more, finite) "
+        "(see referee play --help)",
+        "referee play: Valor no válido para '--wait': -1.0 no es un número de segundos (0 o más, finito) "
+        "(véase referee play --help)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "english", "spanish"), USAGE_ERRORS, ids=lambda item: str(item)[:30])
+def test_a_usage_error_of_the_option_parser_follows_the_locale(
+    args: list[str], english: str, spanish: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Click's own usage errors (an unknown option or command, a missing or invalid
+    argument) are said in the locale's language from their type and parameters, with the
+    same exit status; the options, commands and values as written; English as Click writes it."""
+    from referee.cli import app
+    from referee.cli.entry import run
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    assert run(app, args) == 2
+    assert capsys.readouterr().err == english + "\n"
+    monkeypatch.setenv("LANGUAGE", "es")
+    assert run(app, args) == 2
+    assert capsys.readouterr().err == spanish + "\n"

@@ -6,6 +6,7 @@ IDs, tokens, moves and board as written."""
 from __future__ import annotations
 
 import re
+from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,35 @@ def test_the_gateway_on_a_spanish_league_answers_in_spanish(tmp_path: Path) -> N
     [(subject, text)] = _mails(folder)["ann@example.org"]
     assert subject == "Re: [r1-t1] tablero"
     assert text.startswith("Partida r1-t1:\n\nr1-t1: en curso: mueve ")
+
+
+def test_the_board_a_mail_carries_is_drawn_in_each_readers_language(tmp_path: Path) -> None:
+    """The SVG board attached to an answer is drawn in its reader's language (its caption,
+    legend and description), as the text board above it is: Ann's in Spanish, Bo's (`lang =
+    "en"`) in English, shown or after a move."""
+    from email import policy
+    from email.parser import BytesParser
+
+    folder = tmp_path / "liga"
+    _league(folder)
+    _paired(folder)
+    for sender, body in (("Ann <ann@example.org>", "mostrar"), ("Ann <ann@example.org>", "d1+d2+d3-W")):
+        data = message(sender, "[r1-t1] tablero", body + "\n").as_bytes()
+        assert invoke("mail", "receive", str(folder), "--from", GM, "--now", START, stdin=data)[0] == 0
+    boards: dict[str, list[str]] = {}
+    for path in sorted((folder / "outbox").glob("*.eml")):
+        mail = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        assert isinstance(mail, EmailMessage)
+        for part in mail.iter_attachments():
+            if part.get_content_type() == "image/svg+xml":
+                boards.setdefault(str(mail["To"]), []).append(part.get_content().decode("utf-8"))
+    ann, bo = boards["Ann <ann@example.org>"], boards["Bo <bo@example.org>"]
+    assert len(ann) == 2 and len(bo) == 1
+    assert all("<desc>Nika · mueve Atenas · ronda 1; piezas derrotadas: Atenas 0" in svg for svg in ann)
+    assert all(">victoria de Atenas</text>" in svg and "Athens victory" not in svg for svg in ann)
+    assert "c1 orientación W" in ann[1] and "c1 orientación W" not in ann[0]  # the move played
+    assert "<desc>Nika · Athens to move · round 1; routed pieces: Athens 0" in bo[0]
+    assert ">Athens victory</text>" in bo[0]
 
 
 def test_a_spanish_leagues_site_is_in_spanish(tmp_path: Path) -> None:
@@ -284,3 +314,57 @@ def test_the_leagues_texts_go_through_the_catalogue(tmp_path: Path) -> None:
     parameters = {"Ann", "Bo", "ann", "bo", "example", "org", "nika", "mu", "sigma", "sonneborn", "berger"}
     found = {kind: [word for word in outside_brackets(text) if word not in parameters] for kind, text in texts.items()}
     assert found == {kind: [] for kind in texts}, texts
+
+
+def test_a_leagues_refusals_on_the_command_line_follow_the_locale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the game master reads when a league command refuses (exit 1) is said in the
+    locale's language, as `check`'s verdicts: the sides as the rules' edition names them, the
+    league's and games' names, the commands and league.toml's words as written; English by
+    default, as before."""
+    folder = tmp_path / "liga"
+    make_league(folder, "--game", "nika", "--players", "2", names="Ann Bo")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    assert invoke("league", "unpair", str(folder))[2] == "referee league: T: no round is paired\n"
+    monkeypatch.setenv("LANGUAGE", "es")
+    code, _, said = invoke("league", "unpair", str(folder))
+    assert (code, said) == (1, "referee league: T: no hay ninguna ronda emparejada\n")
+    assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
+    said = invoke("league", "pair", str(folder), "--now", START)[2]
+    assert said == "referee league: la ronda 1 aún se está jugando: r1-t1 sin terminar\n"
+    said = invoke("league", "close", str(folder), "--now", START)[2]
+    assert said == "referee league: T no tiene `ends` en league.toml: use close con --force para adelantarlo\n"
+    said = invoke("league", "adjudicate", str(folder), "r1-t1", "draw", "--now", START)[2]
+    assert 'T decide las partidas sin terminar por adjudication = "none", no por el director de juego' in said
+    assert invoke("league", "withdraw", str(folder), "ann@example.org", "--now", START)[0] == 0
+    said = invoke("league", "withdraw", str(folder), "ann@example.org", "--now", START)[2]
+    assert said == "referee league: ann@example.org ya se ha retirado de T\n"
+    [game] = sorted(folder.rglob("r1-t1.rgn"))
+    game.write_text(game.read_text(encoding="utf-8").replace("\n\n", "\n\n{ unclosed\n", 1), encoding="utf-8")
+    code, _, said = invoke("league", "status", str(folder))
+    assert (code, said) == (1, 'referee league: r1-t1: mal formada: este comentario nunca se cierra: se esperaba "}"\n')
+
+
+def test_a_refusal_says_its_sides_and_the_reasons_inside_it_in_spanish() -> None:
+    from referee.league.folder import LeagueRefused
+    from referee.league.knockout import KnockoutStuck
+    from referee.speech import ENGLISH, N_, speaker
+
+    say = speaker("es")
+    stuck = KnockoutStuck(
+        N_("{count} players are left, fewer than the {per_game} of a table: the bracket cannot go on"),
+        count=1,
+        per_game=2,
+    )
+    refused = LeagueRefused(N_("{league}: {why}"), league="Otoño", why=str(stuck))
+    assert str(refused) == "Otoño: 1 players are left, fewer than the 2 of a table: the bracket cannot go on"
+    assert refused.said(ENGLISH) == str(refused)
+    assert refused.said(say) == "Otoño: quedan 1 jugadores, menos que los 2 de una mesa: el cuadro no puede continuar"
+    flagged = LeagueRefused(
+        N_("{game}: {side}'s time has run out: run league tick first (a timeout is due)"), game="r2-t1", side="Red"
+    )
+    assert flagged.said(say) == (
+        "r2-t1: se ha agotado el tiempo de Rojo: ejecute antes league tick (hay un tiempo agotado pendiente)"
+    )

@@ -179,3 +179,27 @@ def test_the_boards_description_follows_the_steps(browser: Any, tmp_path: Path) 
         description = browser.execute_script("return document.querySelector('#board svg > desc').textContent;")
         assert described_pieces(description, sides) == expected_pieces(record.game, position), number
     assert browser.find_element("css selector", "#board svg").get_attribute("role") == "img"
+
+
+def test_a_spanish_boards_description_follows_the_steps_in_spanish(browser: Any, tmp_path: Path) -> None:
+    """page.js writes the board's `<desc>` again at each step in the page's language: the
+    caption said, each side's name and each piece's words (`Atenas: d1 orientación W`)."""
+    text = (EXAMPLES / "nika-won.rgn").read_text(encoding="utf-8")
+    record = read_source(text.encode())[0]
+    assert isinstance(record, Record)
+    say = speaker("es")
+    sides = {say.word(side): side for side in registry.GAMES[record.game].sides}
+    page = tmp_path / "nika-es.html"
+    page.write_text(replay_page(adjudicate(record, "nika-es.rgn", 1, keep_steps=True), text, say=say), "utf-8")
+    browser.get(page.as_uri())
+    browser.find_element("id", "first").click()
+    for number, position in enumerate(positions(record, 12)):
+        if number:
+            browser.find_element("id", "next").click()
+        description = browser.execute_script("return document.querySelector('#board svg > desc').textContent;")
+        assert description.startswith("Nika · mueve ") and "facing" not in description, description
+        said = {
+            (at, sides[side], frozenset(("facing" if key == "orientación" else key, value) for key, value in words))
+            for at, side, words in described_pieces(description, set(sides))
+        }
+        assert said == expected_pieces(record.game, position), number

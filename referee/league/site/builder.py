@@ -276,7 +276,7 @@ def _rendered(
         replay, text = fresh[name]
         board = ""
         if replay is not None and replay.state is not None:
-            board = _inline_svg(board_svg(replay.state))
+            board = _inline_svg(board_svg(replay.state, say=say))
         rendered[pages.game_file(name)] = pages.game_page(site, item, board, replay is not None)
         if replay is not None:
             rendered[pages.replay_file(name)] = replay_page(

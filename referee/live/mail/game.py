@@ -29,6 +29,7 @@ from referee.live.mail.players import Roster, roster
 
 if TYPE_CHECKING:
     from referee.live.play.queues import Notice
+    from referee.speech import Speaker
 
 
 @dataclass(frozen=True)
@@ -271,9 +272,10 @@ def write_atomically(path: Path, text: str) -> None:
     store.write(path, text)
 
 
-def board_svg(game: Game) -> str | None:
-    """The board as SVG from `referee.pictures` (`board_svg(state)`), or None where that
-    package is not installed: the answer then carries the text board alone."""
+def board_svg(game: Game, say: Speaker | None = None) -> str | None:
+    """The board as SVG from `referee.pictures` (`board_svg(state)`), its words in `say`'s
+    language (None: English), or None where that package is not installed: the answer then
+    carries the text board alone."""
     try:
         pictures = importlib.import_module("referee.pictures")
     except ImportError:
@@ -281,5 +283,5 @@ def board_svg(game: Game) -> str | None:
     state = game.state
     if state is None:
         return None
-    svg: str = pictures.board_svg(state)
+    svg: str = pictures.board_svg(state, say=say)
     return svg

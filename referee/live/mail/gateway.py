@@ -316,7 +316,7 @@ def _answers(
     if submission.request is Request.SHOW and not writes:
         turn = compose.named_next(game.show(current), names)
         body = compose.shown(game_id, turn, compose.Answering(current.token, mover, keyed), say)
-        return [Answer(Kind.SHOW, to_sender, body, game.board_svg(current))], [], Outcome.SHOWN
+        return [Answer(Kind.SHOW, to_sender, body, game.board_svg(current, say))], [], Outcome.SHOWN
     if submission.request is Request.MOVES and not writes:
         header, actions = game.legal_moves(current)
         return [Answer(Kind.MOVES, to_sender, compose.listed(game_id, header, actions, say))], [], Outcome.SHOWN
@@ -446,7 +446,12 @@ def _play(
             return compose.offered(game_id, who, side, kind, submission.moves, turn, answering, said)
 
         return _to_everyone(after, Kind.OFFERED, offer, None, speak), [], Outcome.PLAYED
-    svg = game.board_svg(after)
+    pictures: dict[str, str | None] = {}
+
+    def svg(said: Speaker) -> str | None:  # the board drawn once per language it is read in
+        if said.lang not in pictures:
+            pictures[said.lang] = game.board_svg(after, said)
+        return pictures[said.lang]
 
     def accepted(to_move: bool, said: Speaker) -> str:
         answering = compose.Answering(played.token, to_move, keyed)
@@ -480,12 +485,13 @@ def _to_everyone(
     after: game.Game,
     kind: Kind,
     body: Callable[[bool, Speaker], str],
-    svg: str | None,
+    svg: Callable[[Speaker], str | None] | None,
     speak: Callable[[str], Speaker],
 ) -> list[Answer]:
     """To every player: one answer to the player(s) to move, with the lines that say how to
     answer (`body(True, say)`); another to the others, without them (`body(False, say)`);
-    each in its readers' language (one answer per language, the default's first)."""
+    each in its readers' language (one answer per language, the default's first), the
+    board drawn (`svg(say)`) in that language too."""
     everyone = [(each.address, each.name) for each in after.roster.players]
     movers = {each.address for each in after.roster.players if after.to_move in each.sides}
     answers = []
@@ -493,7 +499,7 @@ def _to_everyone(
         group = [pair for pair in everyone if (pair[0] in movers) is hint]
         for say in languages_of(group, speak):
             to = tuple(pair for pair in group if speak(pair[0]) == say)
-            answers.append(Answer(kind, to, body(hint, say), svg))
+            answers.append(Answer(kind, to, body(hint, say), None if svg is None else svg(say)))
     return answers
 
 
