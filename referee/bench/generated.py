@@ -217,22 +217,24 @@ def corpora(
     return {size: found[size] for size in wanted}
 
 
-def _chess_games(seed: str) -> Iterator[list[Any]]:
+def _chess_games(seed: str) -> Iterator[tuple[list[Any], str]]:
     """Random chess games from one seeded chooser, each to its end or 160 plies: the
-    moves of each."""
+    moves of each and its PGN."""
     import random
 
     import chess
+    import chess.pgn
 
     chooser = random.Random(seed)
     while True:
         board = chess.Board()
         while not board.is_game_over() and board.ply() < 160:
             board.push(chooser.choice(list(board.legal_moves)))
-        yield board.move_stack
+        yield board.move_stack, str(chess.pgn.Game.from_board(board))
 
 
 def _pgn_of(moves: list[Any]) -> str:
+    """The PGN of a game of these moves (a game cut short)."""
     import chess
     import chess.pgn
 
@@ -257,9 +259,10 @@ def chess_pgns(
     found: dict[int, tuple[str, int]] = {}
     for count in wanted:
         while made < count:
-            played.append(next(games))
-            texts.append(_pgn_of(played[-1]))
-            made += len(played[-1])
+            moves, text = next(games)
+            played.append(moves)
+            texts.append(text)
+            made += len(moves)
             if paced.due():
                 progress(f"referee bench: playing python-chess games: {made:,} of {wanted[-1]:,} plies")
         whole, total = 0, 0
