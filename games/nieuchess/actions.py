@@ -117,7 +117,10 @@ class Move:
 
 
 _MOVES: dict[tuple[int, int], Move] = {}
-"""Every move in destination form made so far, by its origin and target hex."""
+"""The moves in destination form made lately, by origin and target hex: emptied when it
+holds `MOVES_KEPT` (the board has 760 passable hexes: every pair would be 160 MB)."""
+
+MOVES_KEPT = 65_536
 
 
 @lru_cache(maxsize=4096)
@@ -126,6 +129,8 @@ def destination_moves(origin: int, targets: HexSet) -> tuple[Move, ...]:
     board order, each made once: a move is frozen, and listing the legal actions step
     after step meets the same moves, often the same pawn with the same destinations
     (random playouts for the bench list hundreds per action, issue 52)."""
+    if len(_MOVES) >= MOVES_KEPT:
+        _MOVES.clear()
     found = []
     for target in members(targets):
         move = _MOVES.get((origin, target))

@@ -80,3 +80,13 @@ def test_the_listed_moves_are_the_moves_of_each_destination_made_once() -> None:
     assert [move.hexes for move in first] == [(40, 12), (40, 41), (40, 65)]  # board order
     again = destination_moves(40, (1 << 12) | (1 << 99))
     assert again[0] is first[0]  # one value for each origin and target
+
+
+def test_the_moves_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.games.nieuchess import actions
+
+    monkeypatch.setattr(actions, "MOVES_KEPT", 4)
+    for origin in range(100, 110):
+        moves = destination_moves(origin, (1 << 200) | (1 << 201) | (1 << 202))
+        assert [move.hexes for move in moves] == [(origin, 200), (origin, 201), (origin, 202)]
+        assert len(actions._MOVES) <= 4 + 3
