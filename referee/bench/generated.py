@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from referee.bench.corpora import shaped_play
+from referee.bench.corpora import Tally, shaped_play
 
 GENERATOR = "1"
 """The version of the generators' own logic (size N from distinct records, the PGN's
@@ -148,25 +148,16 @@ class _Paced:
         return True
 
 
-def _snapshot(texts: list[str], records: int, made: int, kinds: dict[str, int], turns: int, steps: int) -> Corpus:
-    total = sum(kinds.values()) or 1
-    ordered = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
-    data = ("\n".join(texts[:records]) + "\n").encode("utf-8")
-    return Corpus(data, records, made, {kind: count / total for kind, count in ordered}, steps / (turns or 1))
-
-
 def play_sizes(
     name: str, actions: int, seed: str, shape: str, sizes: Iterable[int], progress: Progress, every: float
 ) -> dict[int, Corpus]:
     """Each size's corpus, played in one pass: records until the largest size's actions are
     made, each size the records up to the first that brings it to its actions."""
-    from referee.bench.corpora import action_kind
-
     wanted = sorted(set(sizes))
     paced = _Paced(every)
     texts: list[str] = []
-    kinds: dict[str, int] = {}
-    made = turns = steps = 0
+    tally = Tally()
+    made = 0
     found: dict[int, Corpus] = {}
     goal = actions * wanted[-1]
     for size in wanted:
@@ -174,15 +165,11 @@ def play_sizes(
             played = shaped_play(name, None, f"{seed}-{name}-{len(texts)}", shape)
             texts.append(played.text)
             made += played.actions
-            for turn in played.record.turns:
-                turns += 1
-                steps += turn.step
-                for move in turn.moves:
-                    kind = action_kind(move.action)
-                    kinds[kind] = kinds.get(kind, 0) + 1
+            tally.add(played)
             if paced.due():
                 progress(f"referee bench: playing {name} {shape} records: {made:,} of {goal:,} actions")
-        found[size] = _snapshot(texts, len(texts), made, kinds, turns, steps)
+        kinds, steps = tally.shares()
+        found[size] = Corpus(("\n".join(texts) + "\n").encode("utf-8"), len(texts), made, kinds, steps)
     return found
 
 
@@ -207,7 +194,12 @@ def corpora(
         entry = store.get(labels[size], keys[size])
         if entry is not None:
             facts, data = entry
-            found[size] = Corpus(data, facts["records"], facts["actions"], facts["kinds"], facts["steps"])
+            try:
+                found[size] = Corpus(
+                    data, int(facts["records"]), int(facts["actions"]), dict(facts["kinds"]), float(facts["steps"])
+                )
+            except (KeyError, TypeError, ValueError):  # not an entry this version wrote: played again
+                pass
     missing = [size for size in wanted if size not in found]
     if missing:
         for size, corpus in play_sizes(name, actions, seed, shape, missing, progress, every).items():

@@ -143,6 +143,20 @@ def test_a_leftover_temporary_file_is_no_entry(tmp_path: Path, monkeypatch: pyte
     assert corpora("numica", 100, "left", "short", [1], store, _quiet) == whole and seeds
 
 
+def test_an_entry_without_the_facts_it_needs_is_played_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    store = Store(tmp_path)
+    whole = corpora("numica", 100, "facts", "short", [1], store, _quiet)
+    (entry,) = tmp_path.iterdir()
+    header, data = entry.read_bytes().split(b"\n", 1)
+    facts = json.loads(header)
+    facts["facts"] = {"records": "many"}
+    entry.write_bytes(json.dumps(facts).encode() + b"\n" + data)
+    seeds = _counted(monkeypatch)
+    assert corpora("numica", 100, "facts", "short", [1], store, _quiet) == whole and seeds
+
+
 def test_a_long_generation_says_how_it_is_getting_on() -> None:
     heard: list[str] = []
     corpora("numica", 100, "talk", "short", [1, 2], Store(None), heard.append, every=0.0)
