@@ -21,7 +21,13 @@ def bench(
         int, typer.Option("--actions", min=1, help="Size 1x: random records of at least N actions per game.")
     ] = 50_000,
     runs: Annotated[int, typer.Option("--runs", min=1, help="Processes timed per figure (the best counts).")] = 3,
-    sizes: Annotated[str, typer.Option("--sizes", help="The multiples of size 1x to measure, e.g. 1,10,100.")] = "1,10",
+    sizes: Annotated[
+        str,
+        typer.Option(
+            "--sizes",
+            help="The multiples of size 1x to measure, e.g. 1,10,100: size N is N times the actions, distinct records.",
+        ),
+    ] = "1,10",
     seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
     no_cache: Annotated[
         bool,
