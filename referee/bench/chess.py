@@ -33,7 +33,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 from referee.bench.corpora import DEFAULT_SHAPES, SHAPES
-from referee.bench.generated import Corpus, Progress, Store, cache_folder, corpora, pgns, to_stderr
+from referee.bench.generated import (
+    PROGRESS_EVERY,
+    Corpus,
+    Progress,
+    Store,
+    cache_folder,
+    corpora,
+    pgns,
+    play_sizes,
+    to_stderr,
+)
 from referee.errors import UsageError
 from referee.games import registry
 
@@ -121,6 +131,12 @@ def read_sizes(text: str) -> tuple[int, ...]:
     if not sizes or min(sizes) < 1 or max(sizes) > 1000:
         raise UsageError(f"--sizes takes whole numbers from 1 to 1000 separated by commas, like 1,10,100; not {text!r}")
     return sizes
+
+
+def playouts(name: str, actions: int, seed: str, shape: str = "short") -> Corpus:
+    """The 1x corpus of a game and shape, played afresh (what docs/speed.md measures by
+    this name): size 1 of `referee.bench.generated.play_sizes`."""
+    return play_sizes(name, actions, seed, shape, [1], to_stderr, PROGRESS_EVERY)[1]
 
 
 def has_chess() -> bool:

@@ -48,6 +48,9 @@ def test_the_1x_corpus_is_the_playouts_it_was_before_and_every_size_is_reproduci
     assert sized[1].data == ("\n".join(texts) + "\n").encode("utf-8") and sized[1].actions == made
     assert play_sizes("numica", 200, "again", "short", [2], _quiet, 60.0)[2] == sized[2]
     assert corpora("numica", 200, "again", "short", [1, 2], Store(None), _quiet) == sized
+    from referee.bench.chess import playouts
+
+    assert playouts("numica", 200, "again", "short") == sized[1]  # the 1x corpus by its old name
 
 
 def _counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
