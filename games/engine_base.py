@@ -114,6 +114,12 @@ class Engine(abc.ABC, Generic[StateT]):
         every action, the default, is uniform random play."""
         return 1
 
+    def preferences(self, state: Any, actions: Sequence[object]) -> list[int]:
+        """`preference` of each of `actions` (all legal in `state`), in order: a game may
+        work out at once what its actions' weights share (the bench's purposeful playouts
+        weigh every legal action at every step)."""
+        return [self.preference(state, action) for action in actions]
+
     def chance_syntax(self) -> ChanceSyntax | None:
         """How chance is written on this game's actions; None for a game whose actions
         carry none."""

@@ -18,8 +18,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from referee.games.api import RESIGN, Resign
-from referee.games.nieuchess.board import INDEX, RESULTS
-from referee.games.nieuchess.hexsets import PathFacts, path_facts
+from referee.games.nieuchess.board import INDEX, NAMES, RESULTS
+from referee.games.nieuchess.hexsets import HexSet, PathFacts, members, path_facts
 from referee.games.registry import NIEUCHESS
 from referee.games.values import phrase
 from referee.notation.blocks import choice, choice_pattern, keyword, square, square_pattern
@@ -114,6 +114,30 @@ class Move:
 
     def __str__(self) -> str:
         return _joined(self.path, "-")
+
+
+_MOVES: dict[tuple[int, int], Move] = {}
+"""The moves in destination form made lately, by origin and target hex: emptied when it
+holds `MOVES_KEPT` (the board has 760 passable hexes: every pair would be 160 MB)."""
+
+MOVES_KEPT = 65_536
+
+
+@lru_cache(maxsize=4096)
+def destination_moves(origin: int, targets: HexSet) -> tuple[Move, ...]:
+    """The moves in destination form from the hex `origin` to each hex of `targets`, in
+    board order, each made once: a move is frozen, and listing the legal actions step
+    after step meets the same moves, often the same pawn with the same destinations
+    (random playouts for the bench list hundreds per action, issue 52)."""
+    if len(_MOVES) >= MOVES_KEPT:
+        _MOVES.clear()
+    found = []
+    for target in members(targets):
+        move = _MOVES.get((origin, target))
+        if move is None:
+            move = _MOVES[origin, target] = Move((NAMES[origin], NAMES[target]), (origin, target))
+        found.append(move)
+    return tuple(found)
 
 
 class Invasion(NamedTuple):

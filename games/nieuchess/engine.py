@@ -11,7 +11,7 @@ from referee.games.api import Chance, Event, EventKind, SetupError, Start, quote
 from referee.games.engine_base import ChanceSyntax, Engine
 from referee.games.nieuchess.actions import DIALECT, Battle, Invasion, Move
 from referee.games.nieuchess.board import BOARD, GRAY, NAMES, STANDARD_CRT, WIDTH, hex_index, read_crt_tag
-from referee.games.nieuchess.hexsets import path_facts
+from referee.games.nieuchess.hexsets import path_facts, spread
 from referee.games.nieuchess.movement import ARMY, SIDES
 from referee.games.nieuchess.state import INVASIONS, NieuchessState
 from referee.games.randomness import Dice
@@ -89,6 +89,26 @@ class NieuchessEngine(Engine[NieuchessState]):
             ahead = target // WIDTH - origin // WIDTH
             return ADVANCE_PREFERENCE if (ahead > 0) == (side == 0) and ahead else 1
         return 2 if cls is Invasion else 1
+
+    def preferences(self, state: object, actions: Sequence[object]) -> list[int]:
+        """`preference` of each action, a listed move's from the hex numbers it carries and
+        the hexes next to an enemy pawn, found once for them all."""
+        if not isinstance(state, NieuchessState) or state.turn is None:
+            return super().preferences(state, actions)
+        side = state.turn.side
+        contact = spread(state.field.held[1 - side])
+        weights = []
+        for action in actions:
+            if action.__class__ is not Move or not isinstance(action, Move) or len(action.hexes) != len(action.path):
+                weights.append(self.preference(state, action))
+                continue
+            origin, target = action.hexes[0], action.hexes[-1]
+            if contact >> target & 1:
+                weights.append(CONTACT_PREFERENCE)
+                continue
+            ahead = target // WIDTH - origin // WIDTH
+            weights.append(ADVANCE_PREFERENCE if (ahead > 0) == (side == 0) and ahead else 1)
+        return weights
 
     def chance_syntax(self) -> ChanceSyntax:
         return CHANCE_SYNTAX

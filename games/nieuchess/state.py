@@ -8,7 +8,7 @@ The bookkeeping of a turn (which pawns moved, which fought) is `turn.py`'s.
 from __future__ import annotations
 
 from referee.games.api import Event, EventKind, GameState, IllegalActionError, IllegalTurnError, PendingKind, Reason
-from referee.games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup
+from referee.games.nieuchess.actions import Battle, Invasion, Move, NieuchessAction, Place, Setup, destination_moves
 from referee.games.nieuchess.board import BOARD, GRAY, INDEX, NAMES, RED, SIZE, Crt, odds_column
 from referee.games.nieuchess.combat import (
     Resolution,
@@ -541,8 +541,7 @@ class NieuchessState(GameState[NieuchessAction]):
         actions: list[NieuchessAction] = []
         unmoved = [origin for origin in pieces.pawns(side) if origin not in turn.moved]
         for origin in unmoved:
-            targets = pieces.destinations(side, origin)
-            actions.extend(Move((NAMES[origin], NAMES[target]), (origin, target)) for target in targets)
+            actions.extend(destination_moves(origin, pieces.destination_set(side, origin)))
         if _ceil_div(turn.placements + 1, INVASION_SIZE) <= turn.invasions_before:
             vacant = [h for h in BOARD.red if not pieces.occupant[h]]
             for origin in unmoved:

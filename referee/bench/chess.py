@@ -1,15 +1,16 @@
 """`referee bench`: what users run, measured beside python-chess.
 
 For each game: random playouts (seeded, made before timing) of at least `actions` actions
-written to a file (size 1x), and the same records ten times over (10x). The whole
+written to a file (size 1x), and at each larger size N of at least N times as many, every
+record distinct (`referee.bench.generated`, which keeps them in a cache). The whole
 `referee check FILE` process is timed, in text and with `--json` (what pipelines read),
 start-up included, a fresh process each run, the best of `runs`, with its peak memory;
 the commands compared at one size run in turn, so that a drift of the machine's speed
 slows them alike.
 Beside it, python-chess reads and validates (`CHESS_READ`: `read_game`, no second playing
-of the moves) a PGN of as many plies, made by python-chess
-itself in the same run from seeded random games (repeated for 10x, as the referee's
-records are), also as a whole process. The ratio is the referee's actions per second
+of the moves) a PGN of as many plies as the size has actions, of distinct seeded random
+games that python-chess made itself (kept in the same cache), also as a whole process.
+The ratio is the referee's actions per second
 over python-chess's plies per second, shown beside the goal (`GOALS`), and a
 `--json` line gives its speed as a share of text's, beside that goal (`JSON_OF_TEXT`);
 every goal missed is marked. python-chess is in the `bench` extra
@@ -31,10 +32,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.bench.corpora import DEFAULT_SHAPES, SHAPES, shaped_play, shares
+from referee.bench.corpora import DEFAULT_SHAPES, SHAPES
+from referee.bench.generated import (
+    PROGRESS_EVERY,
+    Corpus,
+    Progress,
+    Store,
+    cache_folder,
+    corpora,
+    pgns,
+    play_sizes,
+    to_stderr,
+)
 from referee.errors import UsageError
 from referee.games import registry
-from referee.judge.services.random_playout import Playout
 
 SCALES = (1, 10)
 DEFAULT_GOAL = 7.0
@@ -98,25 +109,6 @@ def timed_in_turn(commands: dict[str, list[str]], runs: int) -> dict[str, Timed]
     return {name: Timed(best[name], peak[name], status[name]) for name in commands}
 
 
-def chess_pgn(plies: int, seed: str) -> tuple[str, int]:
-    """Random chess games made by python-chess (seeded), of `plies` plies in all (at least):
-    the PGN and its number of plies."""
-    import random
-
-    import chess
-    import chess.pgn
-
-    chooser = random.Random(seed)
-    games, made = [], 0
-    while made < plies:
-        board = chess.Board()
-        while not board.is_game_over() and board.ply() < 160 and made < plies:
-            board.push(chooser.choice(list(board.legal_moves)))
-            made += 1
-        games.append(str(chess.pgn.Game.from_board(board)))
-    return "\n\n".join(games) + "\n", made
-
-
 def _referee_command() -> list[str]:
     """The `referee` command of this interpreter: its console script (a shell wrapper such
     as a pyenv shim found first on PATH would add its own start-up), else `-m referee`."""
@@ -141,28 +133,10 @@ def read_sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
-class Corpus(NamedTuple):
-    """A bench corpus at size 1x: the file's bytes, its records and actions, the share of
-    each action kind (most common first) and the share of turns that are replacement steps."""
-
-    data: bytes
-    records: int
-    actions: int
-    kinds: dict[str, float]
-    steps: float
-
-
 def playouts(name: str, actions: int, seed: str, shape: str = "short") -> Corpus:
-    """Random records of a game of at least `actions` actions in all, played and written in
-    a bench shape (`records.SHAPES`)."""
-    played: list[Playout] = []
-    made = 0
-    while made < actions:
-        played.append(shaped_play(name, None, f"{seed}-{name}-{len(played)}", shape))
-        made += played[-1].actions
-    kinds, steps = shares(played)
-    data = ("\n".join(item.text for item in played) + "\n").encode("utf-8")
-    return Corpus(data, len(played), made, kinds, steps)
+    """The 1x corpus of a game and shape, played afresh (what docs/speed.md measures by
+    this name): size 1 of `referee.bench.generated.play_sizes`."""
+    return play_sizes(name, actions, seed, shape, [1], to_stderr, PROGRESS_EVERY)[1]
 
 
 def has_chess() -> bool:
@@ -285,32 +259,44 @@ def compare(
     runs: int = 3,
     sizes: tuple[int, ...] = SCALES,
     shapes: tuple[str, ...] = DEFAULT_SHAPES,
+    cache: bool = True,
+    progress: Progress = to_stderr,
 ) -> Iterator[str]:
     """For each shape (`records.SHAPES`), a line that names it and one line per game, size
     and mode (text and `--json`): the referee's whole-process speed and peak memory, beside
     python-chess's and pgn-extract's (when installed) and the ratio to python-chess against
     the game's goal; a `--json` line also gives its speed as a share of text's. Then the
-    share of each action kind in each shape's corpus and, with several shapes, their speeds
-    per action side by side. Without pgn-extract, a last line says so."""
+    share of each action kind in each shape's corpus (at its smallest size) and, with
+    several shapes, their speeds per action side by side. Without pgn-extract, a last line
+    says so. Each size's records are distinct (`referee.bench.generated`), read from the
+    cache where they are kept unless `cache` is False; `progress` hears how a corpus being
+    played is getting on."""
     chess_here = has_chess()
     extractor = pgn_extract()
     chosen = names or list(registry.GAMES)
-    corpora: dict[tuple[str, str], Corpus] = {}
+    store = Store(cache_folder() if cache else None)
+    smallest: dict[tuple[str, str], Corpus] = {}
     speeds: dict[tuple[str, int, str], dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for shape in shapes:
             yield f"records of the {shape} shape: {SHAPES[shape].description}"
             yield HEADER
             for name in chosen:
-                corpus = corpora[name, shape] = playouts(name, actions, seed, shape)
-                for row in _measured(name, corpus, seed, runs, sizes, folder, chess_here, extractor):
+                sized = corpora(name, actions, seed, shape, sizes, store, progress)
+                smallest[name, shape] = sized[min(sizes)]
+                pgn: dict[int, tuple[str, int]] = {}
+                if chess_here:  # as many plies as each size has actions
+                    plies = {size: corpus.actions for size, corpus in sized.items()}
+                    made = pgns(plies.values(), f"{seed}-chess-{name}", store, progress)
+                    pgn = {size: made[count] for size, count in plies.items()}
+                for row in _measured(name, sized, pgn, runs, sizes, folder, extractor):
                     if row.rate is not None:
                         speeds.setdefault((name, row.scale, row.mode), {})[shape] = row.rate
                     yield format_row(row)
     yield "share of each kind of action in each shape's records:"
     for name in chosen:
         for shape in shapes:
-            yield format_shares(name, shape, corpora[name, shape])
+            yield format_shares(name, shape, smallest[name, shape])
     if len(shapes) > 1:
         yield "speed per action of each shape, as a share of the fastest shape's:"
         for (name, scale, mode), rates in speeds.items():
@@ -322,49 +308,47 @@ def compare(
 
 def _measured(
     name: str,
-    corpus: Corpus,
-    seed: str,
+    sized: dict[int, Corpus],
+    pgn: dict[int, tuple[str, int]],
     runs: int,
     sizes: tuple[int, ...],
     folder: str,
-    chess_here: bool,
     extractor: str | None,
 ) -> Iterator[Row]:
-    """The rows of one game's corpus at every size, text and `--json`."""
+    """The rows of one game's corpora at every size, text and `--json`, each size's beside
+    its PGN (none without python-chess)."""
     goal = GOALS.get(name, DEFAULT_GOAL)
-    block, records, made = corpus.data, corpus.records, corpus.actions
-    pgn: tuple[str, int] | None = None
     for scale in sizes:
+        corpus = sized[scale]
         ours = Path(folder, f"{name}-{scale}x.rgn")
-        ours.write_bytes(block * scale)
+        ours.write_bytes(corpus.data)
         their_rate: float | None = None
         extract_rate: float | None = None
         chess_mb = 0.0
         commands = {mode: [*_referee_command(), "check", *flags, str(ours)] for mode, flags in MODES.items()}
-        if chess_here:
-            if pgn is None:  # as many plies as size 1x has actions; larger sizes repeat it, as ours do
-                pgn = chess_pgn(made, f"{seed}-chess-{name}")
+        if scale in pgn:
             theirs = Path(folder, f"{name}-{scale}x.pgn")
-            theirs.write_text("\n".join([pgn[0]] * scale), encoding="utf-8")
+            theirs.write_text(pgn[scale][0], encoding="utf-8")
             commands["chess"] = [sys.executable, "-c", CHESS_READ, str(theirs)]
             if extractor is not None and pgn_extract_reads(extractor, theirs) is not None:
                 commands["pgn-extract"] = [extractor, "-r", "-s", str(theirs)]
         timed = timed_in_turn(commands, runs)
-        if "chess" in timed and timed["chess"].status == 0 and pgn is not None:
-            their_rate, chess_mb = pgn[1] * scale / timed["chess"].seconds, timed["chess"].peak_mb
-        if "pgn-extract" in timed and timed["pgn-extract"].status == 0 and pgn is not None:
-            extract_rate = pgn[1] * scale / timed["pgn-extract"].seconds
+        plies = pgn[scale][1] if scale in pgn else 0
+        if "chess" in timed and timed["chess"].status == 0:
+            their_rate, chess_mb = plies / timed["chess"].seconds, timed["chess"].peak_mb
+        if "pgn-extract" in timed and timed["pgn-extract"].status == 0:
+            extract_rate = plies / timed["pgn-extract"].seconds
         text_rate: float | None = None
         for mode in MODES:
             referee = timed[mode]
             failed = referee.status != 0
-            rate = None if failed else made * scale / referee.seconds
+            rate = None if failed else corpus.actions / referee.seconds
             yield Row(
                 name,
                 scale,
                 mode,
-                records * scale,
-                made * scale,
+                corpus.records,
+                corpus.actions,
                 rate,
                 referee.peak_mb,
                 their_rate,

@@ -99,21 +99,35 @@ def action_kind(action: object) -> str:
     return f"{name} capture" if getattr(action, "capture", False) is True else name
 
 
+class Tally:
+    """The action kinds and replacement steps of playouts counted so far (`shares`)."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, int] = {}
+        self.turns = self.steps = 0
+
+    def add(self, played: Playout) -> None:
+        for turn in played.record.turns:
+            self.turns += 1
+            self.steps += turn.step
+            for move in turn.moves:
+                kind = action_kind(move.action)
+                self.kinds[kind] = self.kinds.get(kind, 0) + 1
+
+    def shares(self) -> tuple[dict[str, float], float]:
+        """The share of each action kind, most common first, and of turns that are steps."""
+        total = sum(self.kinds.values()) or 1
+        ordered = sorted(self.kinds.items(), key=lambda item: (-item[1], item[0]))
+        return {kind: count / total for kind, count in ordered}, self.steps / (self.turns or 1)
+
+
 def shares(playouts: list[Playout]) -> tuple[dict[str, float], float]:
     """The share of each action kind among the playouts' actions, most common first, and
     the share of their turns that are replacement steps."""
-    kinds: dict[str, int] = {}
-    turns = steps = 0
+    tally = Tally()
     for played in playouts:
-        for turn in played.record.turns:
-            turns += 1
-            steps += turn.step
-            for move in turn.moves:
-                kind = action_kind(move.action)
-                kinds[kind] = kinds.get(kind, 0) + 1
-    total = sum(kinds.values()) or 1
-    ordered = sorted(kinds.items(), key=lambda item: (-item[1], item[0]))
-    return {kind: count / total for kind, count in ordered}, steps / (turns or 1)
+        tally.add(played)
+    return tally.shares()
 
 
 SHORT_RECORD = """[Game "numica"]

@@ -21,8 +21,22 @@ def bench(
         int, typer.Option("--actions", min=1, help="Size 1x: random records of at least N actions per game.")
     ] = 50_000,
     runs: Annotated[int, typer.Option("--runs", min=1, help="Processes timed per figure (the best counts).")] = 3,
-    sizes: Annotated[str, typer.Option("--sizes", help="The multiples of size 1x to measure, e.g. 1,10,100.")] = "1,10",
+    sizes: Annotated[
+        str,
+        typer.Option(
+            "--sizes",
+            help="The multiples of size 1x to measure, e.g. 1,10,100: size N is N times the actions, distinct records.",
+        ),
+    ] = "1,10",
     seed: Annotated[str, typer.Option("--seed", help="Seed of the random playouts.")] = "bench",
+    no_cache: Annotated[
+        bool,
+        typer.Option(
+            "--no-cache",
+            help="Play every corpus afresh, neither reading nor keeping the generated records "
+            "(kept by default in $XDG_CACHE_HOME/referee/bench, else ~/.cache/referee/bench).",
+        ),
+    ] = False,
     shape: Annotated[
         str,
         typer.Option(
@@ -99,8 +113,10 @@ def bench(
     ] = 0,
 ) -> None:
     """Measure what users run: whole `referee check` processes on random records at sizes
-    1x and 10x, actions per second and peak memory, beside python-chess reading and
-    validating as many plies of its own random games, in the same run.
+    1x and 10x (each size distinct records: 10x is ten times the actions, not 1x repeated),
+    actions per second and peak memory, beside python-chess reading and validating as many
+    plies of its own random games. The records are played once and kept in a cache
+    (progress on stderr while they are played); --no-cache plays them afresh.
 
     The ratio is ours over python-chess's, shown beside the goal. python-chess comes with
     the bench extra: pip install '.[bench]' in the checkout. Example: referee bench nika   |
@@ -146,7 +162,7 @@ def bench(
                     "pip install '.[bench]' in the checkout"
                 )
             scales = bench_chess.read_sizes(sizes)
-            rows = bench_chess.compare(chosen or None, actions, seed, runs, scales, shapes)
+            rows = bench_chess.compare(chosen or None, actions, seed, runs, scales, shapes, not no_cache, err)
         for row in rows:
             out(row)
     except UsageError as error:

@@ -86,7 +86,7 @@ def play(
 def _weighted(engine: Engine[Any], state: GameState[Any], legal: list[Any], choose: SeedStream) -> Any:
     """A legal action drawn with the weights of `Engine.preference` (uniformly when they are
     all 0): the game's own choices, only weighted."""
-    weights = [engine.preference(state, action) for action in legal]
+    weights = engine.preferences(state, legal)
     total = sum(weights)
     if total <= 0:
         return legal[choose.below(len(legal))]
