@@ -49,6 +49,23 @@ def no_record(name: str) -> Problem:
     return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
 
 
+def each_record(names: list[str], max_record: int = MAX_RECORD) -> Iterator[tuple[str, int, RawRecord] | Problem]:
+    """Every record of every source in order, as cut from it (the source's name, its place
+    there, 1 = first, and its bytes), and the problems of the sources where they occur: an
+    unreadable source (after the records cut before it broke), a source with no record."""
+    for name in names:
+        found = False
+        try:
+            for number, raw in record_sources.raw_records(name, max_record):
+                found = True
+                yield name, number, raw
+        except UnreadableError as error:
+            yield Problem(ProblemKind.UNREADABLE, str(error))
+            continue
+        if not found:
+            yield no_record(name)
+
+
 def check(names: list[str], annotate: bool = False, max_record: int = MAX_RECORD) -> Iterator[Verdict | Problem]:
     """The verdict of every record of every source, each as soon as it is reached, and
     the problems of the sources (unreadable, no record) where they occur. `annotate` adds
@@ -56,17 +73,12 @@ def check(names: list[str], annotate: bool = False, max_record: int = MAX_RECORD
 
     Without `annotate`, a record is first checked the fused way (`referee.judge.fast.fused_check`) and read
     and replayed the detailed way only when that gives no verdict; the verdicts are the same."""
-    for name in names:
-        found = False
-        try:
-            for number, raw in record_sources.raw_records(name, max_record):
-                found = True
-                yield check_raw(raw, name, number, annotate)
-        except UnreadableError as error:
-            yield Problem(ProblemKind.UNREADABLE, str(error))
-            continue
-        if not found:
-            yield no_record(name)
+    for item in each_record(names, max_record):
+        if isinstance(item, Problem):
+            yield item
+        else:
+            name, number, raw = item
+            yield check_raw(raw, name, number, annotate)
 
 
 _QUEUE_COMMAND = re.compile(rb"\[%(?:queued|by-queue|revealed)[\s\]]")
@@ -389,17 +401,12 @@ def _formatted(read: Read, name: str) -> Formatted:
 def format_records(names: list[str], max_record: int = MAX_RECORD) -> Iterator[Formatted | Problem]:
     """Every record of every source in canonical form, as it is reached: written as it is
     replayed (`referee.judge.fast.streamed_verdict`), or from its record model where that path cannot."""
-    for name in names:
-        found = False
-        try:
-            for number, raw in record_sources.raw_records(name, max_record):
-                found = True
-                yield _streamed_format(raw, number, name) or _formatted(Read(number, read_raw(raw, dialect_for)), name)
-        except UnreadableError as error:
-            yield Problem(ProblemKind.UNREADABLE, str(error))
-            continue
-        if not found:
-            yield no_record(name)
+    for item in each_record(names, max_record):
+        if isinstance(item, Problem):
+            yield item
+        else:
+            name, number, raw = item
+            yield _streamed_format(raw, number, name) or _formatted(Read(number, read_raw(raw, dialect_for)), name)
 
 
 def _streamed_format(raw: RawRecord, number: int, name: str) -> Formatted | None:
