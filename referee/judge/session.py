@@ -304,6 +304,8 @@ def next_actions(state: GameState[Any], open_side: str | None = None) -> list[ob
     makes it), the turn the record left open (labelled `open_side`) while that side still
     has the move, else the turn the side to move begins next (not an optional replacement
     step of the side that has just moved)."""
+    from referee.judge.core.action_forms import turn_actions
+
     to_move = state.to_move()
     label = state.next_turn()
     if state.pending() is not None or open_side is None or open_side == to_move:
@@ -313,13 +315,7 @@ def next_actions(state: GameState[Any], open_side: str | None = None) -> list[ob
     if label is None or to_move is None:
         return []
     side, step = label if label[0] == to_move else (to_move, False)
-    following = state.copy()
-    try:
-        following.end_turn()
-        following.begin_turn(side, step)
-    except ValueError:
-        return []
-    return following.legal_actions()
+    return turn_actions(state, side, step) or []
 
 
 def moves(name: str, index: int, max_record: int = MAX_RECORD) -> Listed | Problem:
