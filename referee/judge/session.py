@@ -49,16 +49,24 @@ def no_record(name: str) -> Problem:
     return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
 
 
-def each_record(names: list[str], max_record: int = MAX_RECORD) -> Iterator[tuple[str, int, RawRecord] | Problem]:
-    """Every record of every source in order, as cut from it (the source's name, its place
-    there, 1 = first, and its bytes), and the problems of the sources where they occur: an
-    unreadable source (after the records cut before it broke), a source with no record."""
+class SourceRecord(NamedTuple):
+    """A record as cut from its source: the source's name, its place there (1 = first), its bytes."""
+
+    name: str
+    number: int
+    raw: RawRecord
+
+
+def each_record(names: list[str], max_record: int = MAX_RECORD) -> Iterator[SourceRecord | Problem]:
+    """Every record of every source in order, as cut from it, and the problems of the
+    sources where they occur: an unreadable source (after the records cut before it broke),
+    a source with no record."""
     for name in names:
         found = False
         try:
             for number, raw in record_sources.raw_records(name, max_record):
                 found = True
-                yield name, number, raw
+                yield SourceRecord(name, number, raw)
         except UnreadableError as error:
             yield Problem(ProblemKind.UNREADABLE, str(error))
             continue
@@ -74,11 +82,7 @@ def check(names: list[str], annotate: bool = False, max_record: int = MAX_RECORD
     Without `annotate`, a record is first checked the fused way (`referee.judge.fast.fused_check`) and read
     and replayed the detailed way only when that gives no verdict; the verdicts are the same."""
     for item in each_record(names, max_record):
-        if isinstance(item, Problem):
-            yield item
-        else:
-            name, number, raw = item
-            yield check_raw(raw, name, number, annotate)
+        yield item if isinstance(item, Problem) else check_raw(item.raw, item.name, item.number, annotate)
 
 
 _QUEUE_COMMAND = re.compile(rb"\[%(?:queued|by-queue|revealed)[\s\]]")
