@@ -20,7 +20,7 @@ from referee.archive.apimport import CORE_TAGS, SIDES
 from referee.archive.aprecord import GAME_NAME, RGN_NOTES, RGN_TAGS, SIDE, VARIANT_15
 from referee.judge.core.adjudicate import Replay, dialect_for
 from referee.judge.core.verdict_words import describe
-from referee.judge.core.verdicts import Problem, ProblemKind, Status
+from referee.judge.core.verdicts import Problem, Status
 from referee.notation.model import Comment, Draw, Move, Record, Timeout, Turn
 from referee.notation.record_splitter import MAX_RECORD
 from referee.notation.timing import format_instant
@@ -43,28 +43,21 @@ class Note(NamedTuple):
 def exported(
     names: list[str], instant: int, max_record: int = MAX_RECORD
 ) -> Iterator[bytes | Refused | Note | Problem]:
-    from referee.errors import UnreadableError
-    from referee.judge.session import judge, no_record
-    from referee.judge.sources import record_sources
+    from referee.judge.session import each_record, judge
     from referee.judge.sources.record_sources import Read
     from referee.notation.reader import read_raw
 
-    for name in names:
-        found = False
-        try:
-            for number, raw in record_sources.raw_records(name, max_record):
-                found = True
-                read = Read(number, read_raw(raw, dialect_for))
-                result = read.result
-                if not isinstance(result, Record):
-                    yield Refused(f"{name}:{number}: cannot export: the record is malformed")
-                    continue
-                yield from _one(result, judge(read, name), f"{name}:{number}: {result.game}", instant)
-        except UnreadableError as error:
-            yield Problem(ProblemKind.UNREADABLE, str(error))
+    for item in each_record(names, max_record):
+        if isinstance(item, Problem):
+            yield item
             continue
-        if not found:
-            yield no_record(name)
+        name, number, raw = item
+        read = Read(number, read_raw(raw, dialect_for))
+        result = read.result
+        if not isinstance(result, Record):
+            yield Refused(f"{name}:{number}: cannot export: the record is malformed")
+            continue
+        yield from _one(result, judge(read, name), f"{name}:{number}: {result.game}", instant)
 
 
 def _one(record: Record, replay: Replay, where: str, instant: int) -> Iterator[bytes | Refused | Note]:

@@ -278,14 +278,22 @@ class _Judged(Protocol):
 Judged = TypeVar("Judged", bound=_Judged)
 
 
+def tallied(item: Judged | Problem) -> tuple[Judged, Tally]:
+    """A one-record command's first step: the input's problem ends it (its line on standard
+    error, its exit status); a record goes on, with a tally that counts its verdict."""
+    tally = Tally()
+    if isinstance(item, Problem):
+        tally.add(item)
+        err(text_output.problem_line(item))
+        finish(tally)
+    tally.add(item.verdict)
+    return item, tally
+
+
 def print_one(item: Judged | Problem, text: Callable[[Judged], str]) -> NoReturn:
     """A one-record command's ending: its output (or the input's problem), then its exit."""
-    tally = Tally()
-    tally.add(item if isinstance(item, Problem) else item.verdict)
-    if isinstance(item, Problem):
-        err(text_output.problem_line(item))
-    else:
-        out(text(item))
+    judged, tally = tallied(item)
+    out(text(judged))
     finish(tally)
 
 

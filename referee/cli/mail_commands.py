@@ -97,6 +97,14 @@ def _settings(games_dir: str | None, **options: Any) -> Any:
     return gateway.settings(_folder(games_dir), **options)
 
 
+def _message_settings(games_dir: str | None, **options: Any) -> Any:
+    """What `receive` and `imap` handle a message with: the options' settings, and on a
+    league's folder the league's keys (unless --keys), digest and requests."""
+    from referee.league.mailing import on_league
+
+    return on_league(_settings(games_dir, **options), keys_given=options["keys"] is not None)
+
+
 def _stdin() -> None:
     if sys.stdin is None:
         raise UsageError("cannot read standard input: it is closed")
@@ -162,17 +170,15 @@ def receive(
 
     Example (.forward, procmail): /usr/local/bin/referee mail receive /home/gm/games --smtp localhost:25
     """
-    from referee.league.mailing import on_league
     from referee.live import mail as gateway
 
     try:
         _stdin()
-        config = _settings(
+        config = _message_settings(
             games_dir, outbox=outbox, smtp=smtp, starttls=starttls, smtp_user=smtp_user, keys=keys,
             sender=sender, wait=wait, max_size=max_size, gm=gm, now=now, log_file=log_file,
             trust_authserv=trust_authserv,
         )  # fmt: skip
-        config = on_league(config, keys_given=keys is not None)  # a league's folder: its keys, digest, requests
         handled = gateway.run(sys.stdin.buffer, config)
     except (BusyError, UsageError, OSError) as error:
         _refused(error)
@@ -221,7 +227,6 @@ def imap(
 
     Example: referee mail imap /home/gm/games imaps://gm@mail.example.org/INBOX --idle
     """
-    from referee.league.mailing import on_league
     from referee.live import mail as gateway
     from referee.live.mail import imap as mailbox
 
@@ -230,12 +235,11 @@ def imap(
             raise UsageError("give the mailbox URL (or set `imap` in the configuration file: referee config)")
         if poll is not None and idle:
             raise UsageError("--poll and --idle exclude each other")
-        config = _settings(
+        config = _message_settings(
             games_dir, outbox=outbox, smtp=smtp, starttls=starttls, smtp_user=smtp_user, keys=keys,
             sender=sender, wait=wait, max_size=max_size, gm=gm, now=now, log_file=log_file,
             trust_authserv=trust_authserv,
         )  # fmt: skip
-        config = on_league(config, keys_given=keys is not None)
         box = mailbox.parse_url(url)
         login = mailbox.login_from(Path(imap_password_file) if imap_password_file is not None else None)
         try:

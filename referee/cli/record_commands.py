@@ -36,6 +36,7 @@ from referee.cli.app import (
     parquet_table,
     print_one,
     stderr_is_terminal,
+    tallied,
     verdict_as_of,
 )
 from referee.cli.exits import Tally
@@ -230,12 +231,7 @@ def replay(
         replayed = session.replay_steps(file, record, each, max_record_bytes)
     except UsageError as error:
         fail_usage(error)
-    tally = Tally()
-    if isinstance(replayed, Problem):
-        tally.add(replayed)
-        err(text_output.problem_line(replayed))
-        finish(tally)
-    tally.add(replayed.verdict)
+    replayed, tally = tallied(replayed)
     if json_output:
         if not replayed.verdict.legal:
             err(verdict_line(replayed.verdict))
@@ -429,14 +425,8 @@ def _draw(file: str, record: int, at: int | None, output: str | None, max_record
     from referee.pictures import picture_commands
 
     try:
-        whole = session.drawn(file, record, at, max_record)
-        tally = Tally()
-        if isinstance(whole, Problem):
-            tally.add(whole)
-            err(text_output.problem_line(whole))
-            finish(tally)
         # The exit status tells of the whole record, as `show --at` does.
-        tally.add(whole.verdict)
+        whole, tally = tallied(session.drawn(file, record, at, max_record))
         played = whole if whole.cut is None else whole.cut
         # the picture's words follow the locale, as check's verdict lines (docs/languages.md)
         text = picture_commands.board_picture(played, text_output.locale_speaker())
@@ -456,15 +446,9 @@ def _page(file: str, record: int, output: str | None, max_record: int) -> NoRetu
     is made from the record replayed as a stream (`referee.pictures.streamed_page`)."""
     from referee.pictures import picture_commands
 
-    tally = Tally()
     try:
         # the page's words follow the locale, as check's verdict lines (docs/languages.md)
-        made = picture_commands.record_page(file, record, max_record, text_output.locale_speaker())
-        if isinstance(made, Problem):
-            tally.add(made)
-            err(text_output.problem_line(made))
-            finish(tally)
-        tally.add(made.verdict)
+        made, tally = tallied(picture_commands.record_page(file, record, max_record, text_output.locale_speaker()))
         if output is None or output == "-":
             out_pieces(made.pieces)
         else:

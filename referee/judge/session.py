@@ -49,6 +49,31 @@ def no_record(name: str) -> Problem:
     return Problem(ProblemKind.NO_RECORD, f'{name}: no record found (a record starts with [Game "..."])')
 
 
+class SourceRecord(NamedTuple):
+    """A record as cut from its source: the source's name, its place there (1 = first), its bytes."""
+
+    name: str
+    number: int
+    raw: RawRecord
+
+
+def each_record(names: list[str], max_record: int = MAX_RECORD) -> Iterator[SourceRecord | Problem]:
+    """Every record of every source in order, as cut from it, and the problems of the
+    sources where they occur: an unreadable source (after the records cut before it broke),
+    a source with no record."""
+    for name in names:
+        found = False
+        try:
+            for number, raw in record_sources.raw_records(name, max_record):
+                found = True
+                yield SourceRecord(name, number, raw)
+        except UnreadableError as error:
+            yield Problem(ProblemKind.UNREADABLE, str(error))
+            continue
+        if not found:
+            yield no_record(name)
+
+
 def check(names: list[str], annotate: bool = False, max_record: int = MAX_RECORD) -> Iterator[Verdict | Problem]:
     """The verdict of every record of every source, each as soon as it is reached, and
     the problems of the sources (unreadable, no record) where they occur. `annotate` adds
@@ -56,17 +81,8 @@ def check(names: list[str], annotate: bool = False, max_record: int = MAX_RECORD
 
     Without `annotate`, a record is first checked the fused way (`referee.judge.fast.fused_check`) and read
     and replayed the detailed way only when that gives no verdict; the verdicts are the same."""
-    for name in names:
-        found = False
-        try:
-            for number, raw in record_sources.raw_records(name, max_record):
-                found = True
-                yield check_raw(raw, name, number, annotate)
-        except UnreadableError as error:
-            yield Problem(ProblemKind.UNREADABLE, str(error))
-            continue
-        if not found:
-            yield no_record(name)
+    for item in each_record(names, max_record):
+        yield item if isinstance(item, Problem) else check_raw(item.raw, item.name, item.number, annotate)
 
 
 _QUEUE_COMMAND = re.compile(rb"\[%(?:queued|by-queue|revealed)[\s\]]")
@@ -292,6 +308,8 @@ def next_actions(state: GameState[Any], open_side: str | None = None) -> list[ob
     makes it), the turn the record left open (labelled `open_side`) while that side still
     has the move, else the turn the side to move begins next (not an optional replacement
     step of the side that has just moved)."""
+    from referee.judge.core.action_forms import turn_actions
+
     to_move = state.to_move()
     label = state.next_turn()
     if state.pending() is not None or open_side is None or open_side == to_move:
@@ -301,13 +319,7 @@ def next_actions(state: GameState[Any], open_side: str | None = None) -> list[ob
     if label is None or to_move is None:
         return []
     side, step = label if label[0] == to_move else (to_move, False)
-    following = state.copy()
-    try:
-        following.end_turn()
-        following.begin_turn(side, step)
-    except ValueError:
-        return []
-    return following.legal_actions()
+    return turn_actions(state, side, step) or []
 
 
 def moves(name: str, index: int, max_record: int = MAX_RECORD) -> Listed | Problem:
@@ -389,17 +401,12 @@ def _formatted(read: Read, name: str) -> Formatted:
 def format_records(names: list[str], max_record: int = MAX_RECORD) -> Iterator[Formatted | Problem]:
     """Every record of every source in canonical form, as it is reached: written as it is
     replayed (`referee.judge.fast.streamed_verdict`), or from its record model where that path cannot."""
-    for name in names:
-        found = False
-        try:
-            for number, raw in record_sources.raw_records(name, max_record):
-                found = True
-                yield _streamed_format(raw, number, name) or _formatted(Read(number, read_raw(raw, dialect_for)), name)
-        except UnreadableError as error:
-            yield Problem(ProblemKind.UNREADABLE, str(error))
-            continue
-        if not found:
-            yield no_record(name)
+    for item in each_record(names, max_record):
+        if isinstance(item, Problem):
+            yield item
+        else:
+            name, number, raw = item
+            yield _streamed_format(raw, number, name) or _formatted(Read(number, read_raw(raw, dialect_for)), name)
 
 
 def _streamed_format(raw: RawRecord, number: int, name: str) -> Formatted | None:

@@ -232,6 +232,15 @@ def _meetings(season: list[list[list[int]]], count: int) -> list[list[int]]:
     return met
 
 
+def _byes(season: list[list[list[int]]], count: int) -> list[int]:
+    """How many byes each player (1 to `count`) has in the season: each round's last group."""
+    byes = [0] * (count + 1)
+    for groups_of_round in season:
+        for player in groups_of_round[-1]:
+            byes[player] += 1
+    return byes
+
+
 def _swap_gain(met: list[list[int]], one: list[int], two: list[int], i: int, j: int, bye: bool) -> int:
     """The change of the season's sum of squared meetings if one[i] and two[j] change
     places (`bye`: `two` is the round's byes, where nobody meets). The two never meet
@@ -277,11 +286,7 @@ def _search_season(season: list[list[list[int]]], count: int, stream: SeedStream
     rounds = [groups_of_round for groups_of_round in season if len(groups_of_round) - (not groups_of_round[-1]) > 1]
     if not rounds:
         return
-    met = _meetings(season, count)
-    byes = [0] * (count + 1)
-    for groups_of_round in season:
-        for player in groups_of_round[-1]:
-            byes[player] += 1
+    met, byes = _meetings(season, count), _byes(season, count)
     weight = 4 * count * count * len(season)  # more than any change of meetings can gain
     cost = sum(met[a][b] ** 2 for a, b in itertools.combinations(range(1, count + 1), 2))
     cost += weight * sum(value * value for value in byes)
@@ -314,11 +319,7 @@ def _search_season(season: list[list[list[int]]], count: int, stream: SeedStream
 
 def _descend(season: list[list[list[int]]], count: int, weight: int) -> None:
     """Take every swap that lowers the cost, in order, until none does (a local minimum)."""
-    met = _meetings(season, count)
-    byes = [0] * (count + 1)
-    for groups_of_round in season:
-        for player in groups_of_round[-1]:
-            byes[player] += 1
+    met, byes = _meetings(season, count), _byes(season, count)
     improved = True
     while improved:
         improved = False

@@ -10,7 +10,8 @@ from referee.games.nika.actions import ACTION_PATTERN, PASS, PhalanxMove, Rotate
 from referee.games.nika.board import BOARD, BoardDataError, parse_board
 from referee.games.nika.squares import INDEX, START
 from referee.games.nika.state import NikaState
-from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.core.adjudicate import Verdict
+from tests.helpers.judged import judged
 
 EXAMPLE = "W:b2e,c2e,b3e,c3e R: B: K:d2w,e2w,d3w to:W"
 """nika.md's worked push: White on b2,c2,b3,c3 facing east, Black on d2,e2,d3 facing west."""
@@ -47,12 +48,7 @@ def pieces(state: NikaState) -> set[str]:
 
 
 def verdict(movetext: str, position: str | None = None, **tags: str) -> Verdict:
-    head = '[Game "nika"]\n'
-    if position is not None:
-        head += f'[Position "{position}"]\n'
-    head += "".join(f'[{name} "{value}"]\n' for name, value in tags.items())
-    (result,) = read_source((head + "\n" + movetext).encode())
-    return adjudicate(result).verdict
+    return judged("nika", movetext, Position=position, **tags)
 
 
 # -- the board is data ------------------------------------------------------------------

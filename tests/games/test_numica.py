@@ -9,6 +9,7 @@ import pytest
 from referee.games.numica.state import ENGINE, INDEX, TILE_SETS
 from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
 from referee.judge.core.verdict_words import turn_text
+from tests.helpers.judged import judged
 
 
 def tiles_with(placed: dict[str, str], variant: str = "standard") -> str:
@@ -21,14 +22,9 @@ def tiles_with(placed: dict[str, str], variant: str = "standard") -> str:
 
 
 def verdict(movetext: str, position: str | None = None, **tags: str) -> Verdict:
-    head = '[Game "numica"]\n'
-    if position is not None:
-        head += f'[Position "{position}"]\n'
     if "Seed" not in tags and position is None and "Tiles" not in tags:
         tags["Seed"] = "rules"
-    head += "".join(f'[{name} "{value}"]\n' for name, value in tags.items())
-    (result,) = read_source((head + "\n" + movetext).encode())
-    return adjudicate(result).verdict
+    return judged("numica", movetext, Position=position, **tags)
 
 
 RED_RESERVE = ["f5", "g5", "h5", "f6", "g6", "h6", "f7", "h7"]

@@ -11,8 +11,9 @@ from referee.games.api import RESIGN, IllegalActionError, IllegalTurnError, Setu
 from referee.games.pikemen import ENGINE
 from referee.games.pikemen.actions import DIALECT, Charge, Reorient, parse_action
 from referee.games.registry import PIKEMEN
-from referee.judge.core.adjudicate import Verdict, adjudicate, read_source
+from referee.judge.core.adjudicate import Verdict, read_source
 from referee.notation.model import Malformed
+from tests.helpers.judged import judged
 
 SIDES = {2: ("Red", "Blue"), 3: ("Red", "Yellow", "Blue"), 4: ("Red", "Yellow", "Blue", "Green")}
 OPENING = {
@@ -29,14 +30,8 @@ def first_round(players: int, **replaced: str) -> str:
 
 
 def verdict(movetext: str, players: int | None = None, position: str | None = None, **tags: str) -> Verdict:
-    head = '[Game "pikemen"]\n'
-    if players is not None:
-        head += f'[Players "{players}"]\n'
-    if position is not None:
-        head += f'[Position "{position}"]\n'
-    head += "".join(f'[{name} "{value}"]\n' for name, value in tags.items())
-    (result,) = read_source((head + "\n" + movetext).encode())
-    return adjudicate(result).verdict
+    given = {"Players": None if players is None else str(players), "Position": position}
+    return judged("pikemen", movetext, **(given | tags))  # (a test of the Players tag gives it as a tag)
 
 
 def illegal(v: Verdict, words: str) -> None:

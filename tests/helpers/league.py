@@ -16,7 +16,7 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tests.helpers.cli import invoke
 
@@ -123,6 +123,14 @@ def run(*args: str) -> tuple[int, str, str]:
     result = invoke(*args)
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, result.stderr
     return result.exit_code, result.stdout, result.stderr
+
+
+def tick_json(folder: Path, now: str) -> dict[str, Any]:
+    """`league tick FOLDER --now NOW --json` in-process, which must exit 0: its JSON report."""
+    code, out, err = invoke("league", "tick", str(folder), "--now", now, "--json")
+    assert code == 0, err
+    report: dict[str, Any] = json.loads(out)
+    return report
 
 
 def log(folder: Path, event: str | None = None) -> list[dict[str, object]]:

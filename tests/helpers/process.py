@@ -5,7 +5,8 @@ The interpreter is the one running the tests (`sys.executable -m referee`, never
 `referee` found first on PATH), standard input is closed unless `input` is given, standard
 output and error are captured, and a timeout bounds every run so that a hang fails the test
 instead of CI. `env` adds variables to the test's environment; `environ` replaces it whole
-(for a test of what a missing variable does). Tests that need a live process (to kill it,
+(for a test of what a missing variable does). `run_referee_without("pyarrow", ...)` runs it
+as where an optional package is not installed. Tests that need a live process (to kill it,
 to race it, to read it while it runs) start `REFEREE` themselves with `subprocess.Popen`."""
 
 from __future__ import annotations
@@ -33,17 +34,17 @@ class Where(TypedDict, total=False):
 
 
 def _spawn(
-    args: tuple[str | bytes, ...],
+    command: list[str | bytes],
     input: str | bytes | None,  # noqa: A002 - subprocess's own name
     text: bool,
     where: Where,
     options: dict[str, Any],
 ) -> subprocess.CompletedProcess[Any]:
-    """The one `subprocess.run` of both: standard input closed unless `input` (or a `stdin`
-    option) is given, the streams captured, never `check`."""
+    """The one `subprocess.run` of them all: standard input closed unless `input` (or a
+    `stdin` option) is given, the streams captured, never `check`."""
     environ = where.get("environ")
     return subprocess.run(
-        [*REFEREE, *args],
+        command,
         input=input,
         stdin=options.pop("stdin", subprocess.DEVNULL if input is None else None),
         capture_output=True,
@@ -66,7 +67,8 @@ def run_referee(
     **options: Any,
 ) -> subprocess.CompletedProcess[str]:
     """`referee ARGS` run to its end: exit status, standard output and error as text."""
-    return _spawn(args, input, True, {"env": env, "environ": environ, "cwd": cwd, "timeout": timeout}, options)
+    where: Where = {"env": env, "environ": environ, "cwd": cwd, "timeout": timeout}
+    return _spawn([*REFEREE, *args], input, True, where, options)
 
 
 def run_referee_bytes(
@@ -77,4 +79,11 @@ def run_referee_bytes(
     """As `run_referee` (the same `env`, `environ`, `cwd` and `timeout`), the streams as bytes
     (for input that is not text, or output checked byte for byte); an argument may be bytes
     (a file name that is not UTF-8)."""
-    return _spawn(args, input, False, where, {})
+    return _spawn([*REFEREE, *args], input, False, where, {})
+
+
+def run_referee_without(package: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`referee ARGS` run to its end as where the optional `package` is not installed: in
+    the child, importing it fails (`sys.modules[package] = None`) before `referee` starts."""
+    hide = f"import sys; sys.modules[{package!r}] = None; from referee.cli import main; sys.exit(main())"
+    return _spawn([sys.executable, "-c", hide, *args], None, True, {}, {})

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.helpers.cli import invoke
-from tests.helpers.league import address, addressed, make_league
+from tests.helpers.league import address, addressed, make_league, tick_json
 
 START = "2026-12-01T12:00:00Z"
 
@@ -40,13 +40,6 @@ def _lose_first_seat(path: Path, now: str) -> None:
     assert code == 0, out + err
 
 
-def _tick(folder: Path, now: str) -> dict[str, Any]:
-    code, out, err = invoke("league", "tick", str(folder), "--now", now, "--json")
-    assert code == 0, err
-    result: dict[str, Any] = json.loads(out)
-    return result
-
-
 def _mails(folder: Path) -> list[tuple[str, str, str]]:
     return addressed(folder, empty=True)
 
@@ -65,7 +58,7 @@ def test_ranges_narrow_and_a_clinch_is_told_once_and_never_falsely(tmp_path: Pat
     _win_first_seat(folder / "r1-t1.rgn", "2026-12-01T13:00:00Z")  # Bo beats Cy
     # Bo 1: Ann can still pass him (two wins); Cy 0 can still share first (Cy beats Ann, Ann beats Bo)
     assert _ranges(folder) == {"Bo": (1, 3, True), "Ann": (1, 3, True), "Cy": (1, 3, True)}
-    ticked = _tick(folder, "2026-12-01T14:00:00Z")
+    ticked = tick_json(folder, "2026-12-01T14:00:00Z")
     assert ticked["clinches"] == [] and _clinches(folder) == []  # nothing certain yet: no notice
     code, _, err = invoke("league", "pair", str(folder), "--now", "2026-12-01T15:00:00Z")
     assert code == 0, err
@@ -76,7 +69,7 @@ def test_ranges_narrow_and_a_clinch_is_told_once_and_never_falsely(tmp_path: Pat
     assert out.splitlines()[1].endswith("range") and out.splitlines()[2].startswith("1  Bo")
     assert out.splitlines()[2].endswith("  1") and out.splitlines()[3].endswith("2-3")
     _mails(folder)
-    ticked = _tick(folder, "2026-12-02T00:10:00Z")
+    ticked = tick_json(folder, "2026-12-02T00:10:00Z")
     told = [(entry["player"], entry["what"]) for entry in ticked["clinches"]]
     assert told == [(address("Bo"), "first"), (address("Bo"), "promotion")]  # no relegation: r3 decides
     assert [(entry["player"], entry["what"]) for entry in _clinches(folder)] == told
@@ -91,13 +84,13 @@ def test_ranges_narrow_and_a_clinch_is_told_once_and_never_falsely(tmp_path: Pat
     assert "Your final place on points is settled: 1." in digests[address("Bo")]
     assert "Your final place on points can still be 2 to 3." in digests[address("Ann")]
     # a second tick, a later one: told once
-    assert _tick(folder, "2026-12-02T00:10:00Z")["clinches"] == []
-    assert _tick(folder, "2026-12-03T00:10:00Z")["clinches"] == [] and len(_clinches(folder)) == 2
+    assert tick_json(folder, "2026-12-02T00:10:00Z")["clinches"] == []
+    assert tick_json(folder, "2026-12-03T00:10:00Z")["clinches"] == [] and len(_clinches(folder)) == 2
     code, _, err = invoke("league", "pair", str(folder), "--now", "2026-12-03T01:00:00Z")
     assert code == 0, err
     _win_first_seat(folder / "r3-t1.rgn", "2026-12-03T02:00:00Z")  # Cy beats Ann: the season is complete
     assert _ranges(folder) == {"Bo": (1, 1, True), "Cy": (2, 2, True), "Ann": (3, 3, True)}
-    ticked = _tick(folder, "2026-12-03T03:00:00Z")
+    ticked = tick_json(folder, "2026-12-03T03:00:00Z")
     assert ticked["clinches"] == [] and ticked["season_over"] is not None  # the season-over mail tells the end
 
 

@@ -13,18 +13,12 @@ import pytest
 from referee.live.play import submit
 from referee.notation.timing import parse_instant
 from tests.helpers.cli import invoke
+from tests.helpers.league import tick_json
 from tests.helpers.mail import free_port
 from tests.helpers.notices import Receiver
 
 pytest.importorskip("apprise", reason="the optional extra `notify` (Apprise) is not installed")
 START = "2026-12-01T12:00:00Z"
-
-
-def _tick(folder: Path, now: str) -> dict[str, object]:
-    code, out, err = invoke("league", "tick", str(folder), "--now", now, "--json")
-    assert code == 0, err
-    result: dict[str, object] = json.loads(out)
-    return result
 
 
 def test_notices_go_once_per_event_and_target_and_a_failed_target_is_tried_again(
@@ -42,7 +36,7 @@ def test_notices_go_once_per_event_and_target_and_a_failed_target_is_tried_again
     text += '\n[[player]]\nname = "Bo"\naddress = "bo@example.org"\n'
     (folder / "league.toml").write_text(text, encoding="utf-8")
     assert invoke("league", "pair", str(folder), "--now", START)[0] == 0
-    ticked = _tick(folder, "2026-12-01T12:05:00Z")
+    ticked = tick_json(folder, "2026-12-01T12:05:00Z")
     posts = receiver.take()
     # the league's target: the pairing and Ann's turn; Ann's own: the same two; the game's target is down
     assert sorted((path, payload["title"]) for path, payload in posts) == [
@@ -56,22 +50,22 @@ def test_notices_go_once_per_event_and_target_and_a_failed_target_is_tried_again
     turn = next(payload for path, payload in posts if path == "/ann" and "move" in str(payload["title"]))
     token = json.loads(invoke("check", "--json", str(folder / "r1-t1.rgn"))[1])["token"]
     assert turn["message"] == f"[r1-t1] Ann (Athens) to move; token {token}."
-    assert ticked["notices"] == 4 and len([n for n in ticked["notes"] if "failed" in str(n)]) == 2  # type: ignore[union-attr]
+    assert ticked["notices"] == 4 and len([n for n in ticked["notes"] if "failed" in str(n)]) == 2
     log = [json.loads(line) for line in (folder / "league.log").read_text(encoding="utf-8").splitlines()]
     assert [entry["event"] for entry in log].count("notice-failed") == 2
     assert all(league not in json.dumps(entry) for entry in log), "a target is logged as a hash, never its URL"
-    assert _tick(folder, "2026-12-01T12:06:00Z")["notices"] == 0 and receiver.take() == [], "once per event"
+    assert tick_json(folder, "2026-12-01T12:06:00Z")["notices"] == 0 and receiver.take() == [], "once per event"
     # the game's target comes up: the next tick sends it what it missed, and nothing twice
     late = Receiver(down)
     try:
-        assert _tick(folder, "2026-12-01T12:07:00Z")["notices"] == 2
+        assert tick_json(folder, "2026-12-01T12:07:00Z")["notices"] == 2
         assert sorted(path for path, _ in late.take()) == ["/game", "/game"]
     finally:
         late.server.shutdown()
         late.server.server_close()
     # a move: a new turn notice; the end: a result notice, with the players named
     assert submit(folder / "r1-t1.rgn", "resign", now=parse_instant(START) + 600).exit_code == 0
-    _tick(folder, "2026-12-01T12:20:00Z")
+    tick_json(folder, "2026-12-01T12:20:00Z")
     posts = receiver.take()
     over = [payload for path, payload in posts if path == "/league" and payload["title"] == "T: [r1-t1] over"]
     assert len(over) == 1 and str(over[0]["message"]).startswith("Bo (Sparta, Thebes) win (resignation)")

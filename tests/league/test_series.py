@@ -44,6 +44,15 @@ def _first_season(root: Path) -> tuple[Path, Path]:
     return premier, second
 
 
+def _next_season(root: Path) -> tuple[Path, Path]:
+    """`_first_season`, then `league next` from it: the first season's premier division and
+    the new season's second division."""
+    premier, second = _first_season(root)
+    into = root / "2027"
+    assert run("league", "next", str(premier), str(second), "--into", str(into), "--now", AT)[0] == 0
+    return premier, into / "second"
+
+
 def test_two_seasons_of_two_divisions_then_a_knockout_cup(tmp_path: Path) -> None:
     premier, second = _first_season(tmp_path)
     code, out, err = run(
@@ -124,10 +133,7 @@ def test_two_seasons_of_two_divisions_then_a_knockout_cup(tmp_path: Path) -> Non
 
 
 def test_verify_finds_a_tampered_chain(tmp_path: Path) -> None:
-    premier, second = _first_season(tmp_path)
-    into = tmp_path / "2027"
-    assert run("league", "next", str(premier), str(second), "--into", str(into), "--now", AT)[0] == 0
-    low = into / "second"
+    premier, low = _next_season(tmp_path)
     log = low / "league.log"
     text = log.read_text(encoding="utf-8")
     origin = json.loads(text.splitlines()[0])
@@ -149,10 +155,7 @@ def test_verify_finds_a_tampered_chain(tmp_path: Path) -> None:
 def test_a_from_line_naming_its_own_season_is_a_cycle_not_followed(tmp_path: Path) -> None:
     """A hostile or broken league.log whose `from` line names the season itself (or one on
     the chain): verify says so in one line and ends, instead of following it for ever."""
-    premier, second = _first_season(tmp_path)
-    into = tmp_path / "2027"
-    assert run("league", "next", str(premier), str(second), "--into", str(into), "--now", AT)[0] == 0
-    low = into / "second"
+    _, low = _next_season(tmp_path)
     log = low / "league.log"
     lines = log.read_text(encoding="utf-8").splitlines()
     origin = json.loads(lines[0])

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tests.helpers.cli import invoke
-from tests.helpers.league import addressed, first, make_league, season
+from tests.helpers.league import addressed, first, make_league, season, tick_json
 from tests.helpers.league import log as _log
 from tests.helpers.mail import SmtpServer, free_port
 from tests.helpers.process import run_referee
@@ -32,13 +32,6 @@ def _mails(folder: Path) -> list[tuple[str, str, str]]:
     return addressed(folder)
 
 
-def _tick(folder: Path, now: str) -> dict[str, object]:
-    code, out, err = invoke("league", "tick", str(folder), "--now", now, "--json")
-    assert code == 0, err
-    result: dict[str, object] = json.loads(out)
-    return result
-
-
 def _first_move(path: Path) -> str:
     code, out, err = invoke("moves", str(path))
     assert code == 0, err
@@ -54,9 +47,9 @@ def test_a_three_player_pikemen_timeout_goes_on_and_a_second_tick_does_nothing(t
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 3, 3, "3d+0m")
     game = folder / "r1-t1.rgn"
-    assert _tick(folder, "2026-12-04T11:59:00Z")["entries"] == []  # a minute before the flag
-    result = _tick(folder, "2026-12-04T13:00:00Z")
-    assert [entry["event"] for entry in result["entries"]] == ["timeout"]  # type: ignore[union-attr]
+    assert tick_json(folder, "2026-12-04T11:59:00Z")["entries"] == []  # a minute before the flag
+    result = tick_json(folder, "2026-12-04T13:00:00Z")
+    assert [entry["event"] for entry in result["entries"]] == ["timeout"]
     text = game.read_text(encoding="utf-8")
     assert "timeout\n{[%at 2026-12-04T13:00:00Z Red]}" in text
     code, out, _ = invoke("check", str(game))
@@ -65,7 +58,7 @@ def test_a_three_player_pikemen_timeout_goes_on_and_a_second_tick_does_nothing(t
     assert sorted(to for to, _, _ in mails) == ["ann@example.org", "bo@example.org", "cy@example.org"]
     assert all(subject == "[r1-t1] timeout: Red" for _, subject, _ in mails)
     log_before = (folder / "league.log").read_bytes()
-    again = _tick(folder, "2026-12-04T13:00:00Z")
+    again = tick_json(folder, "2026-12-04T13:00:00Z")
     assert again["entries"] == [] and again["queued"] == 0
     assert (folder / "league.log").read_bytes() == log_before and game.read_text(encoding="utf-8") == text
     assert len(_mails(folder)) == 3
@@ -77,16 +70,16 @@ def test_a_two_player_timeout_ends_the_game_and_its_seed_is_revealed_once(tmp_pa
     game = folder / "r1-t1.rgn"
     key = (folder / "keys" / "r1-t1.key").read_text(encoding="utf-8").strip()
     assert "Seed " not in game.read_text(encoding="utf-8").replace("SeedHash", "")
-    result = _tick(folder, "2026-12-03T00:00:00Z")
-    assert [entry["event"] for entry in result["entries"]] == ["timeout", "reveal"]  # type: ignore[union-attr]
+    result = tick_json(folder, "2026-12-03T00:00:00Z")
+    assert [entry["event"] for entry in result["entries"]] == ["timeout", "reveal"]
     code, out, _ = invoke("check", str(game))
     assert code == 0 and "finished" in out and "time" in out, out
     assert f'[Seed "{key}"]' in game.read_text(encoding="utf-8")
     reveals = [(to, body) for to, subject, body in _mails(folder) if subject == "[r1-t1] seed revealed"]
     assert sorted(to for to, _ in reveals) == ["ann@example.org", "bo@example.org"]
     assert all(key in body and "referee check r1-t1.rgn" in body for _, body in reveals)
-    assert _tick(folder, "2026-12-03T00:00:00Z")["entries"] == []
-    assert _tick(folder, "2026-12-05T00:00:00Z")["entries"] == []  # never revealed twice
+    assert tick_json(folder, "2026-12-03T00:00:00Z")["entries"] == []
+    assert tick_json(folder, "2026-12-05T00:00:00Z")["entries"] == []  # never revealed twice
     assert len(_log(folder, "reveal")) == 1
 
 
@@ -94,15 +87,15 @@ def test_reminders_once_per_deadline_and_threshold_and_again_when_the_deadline_m
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 2, 2, "3d+0m", 'reminders = ["48h", "12h"]\n')
     game = folder / "r1-t1.rgn"
-    assert _tick(folder, "2026-12-02T11:00:00Z")["entries"] == []  # 2d 1h left: nothing due
-    first = _tick(folder, "2026-12-02T13:00:00Z")["entries"]
-    assert [(e["threshold"], e["deadline"]) for e in first] == [("2d", "2026-12-04T12:00:00Z")]  # type: ignore[index,union-attr]
-    assert _tick(folder, "2026-12-02T18:00:00Z")["entries"] == []  # the 48h one is not sent twice
+    assert tick_json(folder, "2026-12-02T11:00:00Z")["entries"] == []  # 2d 1h left: nothing due
+    first = tick_json(folder, "2026-12-02T13:00:00Z")["entries"]
+    assert [(e["threshold"], e["deadline"]) for e in first] == [("2d", "2026-12-04T12:00:00Z")]
+    assert tick_json(folder, "2026-12-02T18:00:00Z")["entries"] == []  # the 48h one is not sent twice
     code, out, err = invoke("play", str(game), "--grant", "Red=1d", "--now", "2026-12-02T19:00:00Z")
     assert code == 0, out + err
-    assert _tick(folder, "2026-12-02T20:00:00Z")["entries"] == []  # 2d 16h left again
-    moved = _tick(folder, "2026-12-03T13:00:00Z")["entries"]
-    assert [(e["threshold"], e["deadline"]) for e in moved] == [("2d", "2026-12-05T12:00:00Z")]  # type: ignore[index,union-attr]
+    assert tick_json(folder, "2026-12-02T20:00:00Z")["entries"] == []  # 2d 16h left again
+    moved = tick_json(folder, "2026-12-03T13:00:00Z")["entries"]
+    assert [(e["threshold"], e["deadline"]) for e in moved] == [("2d", "2026-12-05T12:00:00Z")]
     every = _mails(folder)
     mails = [mail for mail in every if "reminder" in mail[1]]
     assert [to for to, _, _ in mails] == ["ann@example.org", "ann@example.org"]  # only the side to move
@@ -119,9 +112,9 @@ def test_reminders_once_per_deadline_and_threshold_and_again_when_the_deadline_m
 def test_a_late_tick_sends_only_the_most_urgent_reminder(tmp_path: Path) -> None:
     folder = tmp_path / "lg"
     _league(folder, "pikemen", 2, 2, "3d+0m", 'reminders = ["48h", "12h"]\n')
-    late = _tick(folder, "2026-12-04T06:00:00Z")["entries"]  # 6h left: both thresholds passed
-    assert [e["threshold"] for e in late] == ["12h"]  # type: ignore[index,union-attr]
-    assert _tick(folder, "2026-12-04T07:00:00Z")["entries"] == []
+    late = tick_json(folder, "2026-12-04T06:00:00Z")["entries"]  # 6h left: both thresholds passed
+    assert [e["threshold"] for e in late] == ["12h"]
+    assert tick_json(folder, "2026-12-04T07:00:00Z")["entries"] == []
     assert len(_mails(folder)) == 1
 
 
@@ -131,17 +124,17 @@ def test_the_digest_goes_once_a_day_only_to_players_with_news(tmp_path: Path) ->
     status = json.loads(invoke("league", "status", str(folder), "--json")[1])
     seats = {game["game"]: [seat["address"] for seat in game["seats"]] for game in status["games"]}
     _play(folder / "r1-t1.rgn", "2026-12-01T13:00:00Z")
-    first = _tick(folder, "2026-12-01T20:00:00Z")["entries"]
-    assert sorted(e["to"] for e in first) == sorted(seats["r1-t1"])  # type: ignore[index,union-attr]
+    first = tick_json(folder, "2026-12-01T20:00:00Z")["entries"]
+    assert sorted(e["to"] for e in first) == sorted(seats["r1-t1"])
     bodies = {to: body for to, _, body in _mails(folder)}
     mover = seats["r1-t1"][1]  # the second seat is now to move
     assert "Your move:" in bodies[mover] and "token " in bodies[mover] and "deadline 2026-12-08" in bodies[mover]
     assert "Moves played:" in bodies[seats["r1-t1"][0]]
     _play(folder / "r1-t1.rgn", "2026-12-01T21:00:00Z")
-    assert _tick(folder, "2026-12-01T23:59:00Z")["entries"] == []  # the same UTC day: no second digest
-    nextday = _tick(folder, "2026-12-02T00:01:00Z")["entries"]
-    assert sorted(e["to"] for e in nextday) == sorted(seats["r1-t1"])  # type: ignore[index,union-attr]
-    assert _tick(folder, "2026-12-03T00:01:00Z")["entries"] == []  # nothing new since
+    assert tick_json(folder, "2026-12-01T23:59:00Z")["entries"] == []  # the same UTC day: no second digest
+    nextday = tick_json(folder, "2026-12-02T00:01:00Z")["entries"]
+    assert sorted(e["to"] for e in nextday) == sorted(seats["r1-t1"])
+    assert tick_json(folder, "2026-12-03T00:01:00Z")["entries"] == []  # nothing new since
 
 
 def test_tick_with_real_processes_and_its_exit_statuses(tmp_path: Path) -> None:
@@ -195,6 +188,6 @@ def test_a_reminder_that_cannot_be_written_is_not_logged_and_comes_next_time(tmp
     assert code == 2 and f"cannot write {folder / 'outbox'}" in err and "Traceback" not in err, (code, err)
     assert "the next command on" in err and out == ""  # recorded, and completed once it can be
     (folder / "outbox").unlink()
-    assert _tick(folder, "2026-12-03T00:00:00Z")["entries"] == []  # type: ignore[index]
+    assert tick_json(folder, "2026-12-03T00:00:00Z")["entries"] == []
     assert len(_log(folder, "reminder")) == 1
     assert len(list((folder / "outbox").glob("*.eml"))) == 1

@@ -300,22 +300,22 @@ def test_an_outbox_elsewhere_is_completed_only_by_the_gateway_that_names_it(tmp_
     assert trace.code == 0, trace.err
     answers = sorted(path.name for path in elsewhere.glob("*.eml"))
     assert answers
-    shutil.rmtree(games)
-    shutil.rmtree(elsewhere)
-    games.mkdir()
-    nika_game(games)
-    killed = faults.run(args, mail.as_bytes(), faults.Faulty(trace.first(f" {elsewhere}/"), "kill"))
+
+    def killed_answering() -> faults.Ran:
+        """The game afresh, the outbox gone, and the move killed at its first step there."""
+        shutil.rmtree(games)
+        shutil.rmtree(elsewhere)
+        games.mkdir()
+        nika_game(games)
+        return faults.run(args, mail.as_bytes(), faults.Faulty(trace.first(f" {elsewhere}/"), "kill"))
+
+    killed = killed_answering()
     assert killed.code == faults.KILLED and faults.journals(games)  # committed, nothing applied
     assert faults.run(args, mail.as_bytes()).code == 0  # the redelivery: completed, then a duplicate
     assert len(list(elsewhere.glob("*.eml"))) == len(answers) + 1  # and the "not played again" answer
     assert not faults.journals(games)
     # The same kill, then a command that does not name the outbox: it is never written.
-    shutil.rmtree(games)
-    shutil.rmtree(elsewhere)
-    games.mkdir()
-    nika_game(games)
-    killed = faults.run(args, mail.as_bytes(), faults.Faulty(trace.first(f" {elsewhere}/"), "kill"))
-    assert killed.code == faults.KILLED
+    assert killed_answering().code == faults.KILLED
     before = files(elsewhere)
     other = run_referee("play", str(games / "g1.rgn"), "x")
     assert other.returncode == 2 and "outside the folder" in other.stderr and other.stderr.count("\n") == 1

@@ -18,7 +18,7 @@ import pytest
 from referee.errors import UsageError
 from referee.judge.runners import dask_check
 from tests.conftest import CONFORMANCE, EXAMPLES
-from tests.helpers.process import run_referee_bytes
+from tests.helpers.process import run_referee_bytes, run_referee_without
 
 
 @pytest.fixture(scope="module")
@@ -110,14 +110,7 @@ def test_dask_and_jobs_together_are_a_usage_error() -> None:
 
 
 def test_without_dask_it_is_one_line_and_exit_2() -> None:
-    script = "import sys; sys.modules['dask'] = None; from referee.cli import main; sys.exit(main())"
-    done = subprocess.run(
-        [sys.executable, "-c", script, "check", "--dask", "local", str(EXAMPLES / "nika-won.rgn")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = run_referee_without("dask", "check", "--dask", "local", str(EXAMPLES / "nika-won.rgn"))
     assert done.returncode == 2
     assert done.stderr == "referee: --dask needs Dask, which is not installed: pip install '.[dask]' in the checkout\n"
 

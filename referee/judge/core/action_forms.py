@@ -59,7 +59,7 @@ def _texts(actions: Iterable[object], hidden: bool, syntax: ChanceSyntax | None,
     return _unique(f"{label}{text}" for text in texts)
 
 
-def _turn_actions(state: GameState[Any], side: str, step: bool) -> list[object] | None:
+def turn_actions(state: GameState[Any], side: str, step: bool) -> list[object] | None:
     """The actions of the turn `side` would begin next (`step`: its replacement step), or
     None when the open turn cannot end or that turn cannot begin."""
     following = state.copy()
@@ -97,11 +97,11 @@ def listed(state: GameState[Any], record: Record) -> list[str]:
         if actions or label is None or pending is not None:
             if last is not None and last.step and last.side == to_move:
                 texts = _texts(actions, hidden, syntax, f"{labels[to_move]}+: ")
-                return texts + _texts(_turn_actions(state, to_move, False) or (), hidden, syntax)
+                return texts + _texts(turn_actions(state, to_move, False) or (), hidden, syntax)
             return _texts(actions, hidden, syntax)
     if label is None:
         return []
     if label == (to_move, True):
-        steps = _texts(_turn_actions(state, to_move, True) or (), hidden, syntax, f"{labels[to_move]}+: ")
-        return steps + _texts(_turn_actions(state, to_move, False) or (), hidden, syntax)
-    return _texts(_turn_actions(state, to_move, False) or (), hidden, syntax)
+        steps = _texts(turn_actions(state, to_move, True) or (), hidden, syntax, f"{labels[to_move]}+: ")
+        return steps + _texts(turn_actions(state, to_move, False) or (), hidden, syntax)
+    return _texts(turn_actions(state, to_move, False) or (), hidden, syntax)

@@ -12,12 +12,10 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from referee.errors import UnreadableError
 from referee.games.api import EventKind
 from referee.judge import session
 from referee.judge.core.adjudicate import Played, dialect_for
-from referee.judge.core.verdicts import Problem, ProblemKind, Status, Verdict
-from referee.judge.sources import record_sources
+from referee.judge.core.verdicts import Problem, Status, Verdict
 from referee.judge.sources.record_sources import Read
 from referee.notation.reader import read_raw
 from referee.notation.record_splitter import MAX_RECORD
@@ -125,30 +123,25 @@ def collect(names: list[str], stats: Stats, max_record: int = MAX_RECORD) -> Ite
     come, or from its record model where that path cannot."""
     from referee.judge.fast.streamed_verdict import lean_replay
 
-    for name in names:
-        found = False
-        try:
-            for number, raw in record_sources.raw_records(name, max_record):
-                found = True
-                rolls: Counter[tuple[str, int, bool]] = Counter()
-
-                def count(_verdict: Verdict, played: Played, rolls: Counter[tuple[str, int, bool]] = rolls) -> None:
-                    _count_rolls(rolls, played)
-
-                judged = lean_replay(raw, name, number, each=count)
-                if judged is None:
-                    rolls.clear()  # (those counted before the streamed path gave up)
-                    judged = session.judge(Read(number, read_raw(raw, dialect_for)), name, keep_steps=True)
-                    for played in judged.steps:
-                        count(judged.verdict, played)
-                counted = (roll for roll, times in rolls.items() for _ in range(times))
-                stats.add(judged.verdict, counted if judged.verdict.status != Status.ERROR else ())
-                yield judged.verdict
-        except UnreadableError as error:
-            yield Problem(ProblemKind.UNREADABLE, str(error))
+    for item in session.each_record(names, max_record):
+        if isinstance(item, Problem):
+            yield item
             continue
-        if not found:
-            yield session.no_record(name)
+        name, number, raw = item
+        rolls: Counter[tuple[str, int, bool]] = Counter()
+
+        def count(_verdict: Verdict, played: Played, rolls: Counter[tuple[str, int, bool]] = rolls) -> None:
+            _count_rolls(rolls, played)
+
+        judged = lean_replay(raw, name, number, each=count)
+        if judged is None:
+            rolls.clear()  # (those counted before the streamed path gave up)
+            judged = session.judge(Read(number, read_raw(raw, dialect_for)), name, keep_steps=True)
+            for played in judged.steps:
+                count(judged.verdict, played)
+        counted = (roll for roll, times in rolls.items() for _ in range(times))
+        stats.add(judged.verdict, counted if judged.verdict.status != Status.ERROR else ())
+        yield judged.verdict
 
 
 def _count_rolls(rolls: Counter[tuple[str, int, bool]], played: Played) -> None:

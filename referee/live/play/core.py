@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,18 @@ def read_game(path: Path) -> bytes:
 
 def _read_bounded(path: Path) -> bytes:
     return record_sources.read_bounded(path, record_sources.MAX_RECORD, str(path))
+
+
+@contextmanager
+def locked_game(path: Path, wait: float) -> Iterator[bytes]:
+    """A game file's bytes read under its lock, within the store's transaction, for a
+    change of it. A path that is not a file is refused (UsageError: `read_game`'s reason)
+    before a lock file is made beside a missing game. Raises BusyError (exit 75)."""
+    if not path.is_file():
+        read_game(path)  # the reason, before a lock file is made beside a missing game
+        raise UsageError(f"cannot read {path}: not a file")
+    with store.transaction(store.target_of(path).parent, wait), store.locked(path, wait):
+        yield read_game(path)
 
 
 def replay_file(path: Path, data: bytes) -> Replay:
@@ -137,11 +150,7 @@ def decided(
     made of the text it read before taking the lock (the mail gateway, to know the
     players): it is used, not made again, when the file still holds exactly that text.
     Raises BusyError (exit 75) and UsageError (exit 2)."""
-    if not path.is_file():
-        read_game(path)  # the reason, before a lock file is made beside a missing game
-        raise UsageError(f"cannot read {path}: not a file")
-    with store.transaction(store.target_of(path).parent, wait), store.locked(path, wait):
-        data = read_game(path)
+    with locked_game(path, wait) as data:
         current = known[1] if known is not None and known[0] == data else replay_file(path, data)
         result, text = decide(current)
         result = dataclasses.replace(result, dry_run=dry_run)

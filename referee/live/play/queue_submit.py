@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from referee import store
-from referee.errors import UsageError
 from referee.games import registry
 from referee.judge.core import queue_check
 from referee.judge.core.adjudicate import Replay
@@ -82,11 +81,8 @@ def set_queue(
     """Set `as_side`'s queue to the lines of `text` (None: clear it), replacing any.
     Raises BusyError (exit 75) and UsageError (exit 2)."""
     path = Path(path)
-    if not path.is_file():
-        core.read_game(path)
-        raise UsageError(f"cannot read {path}: not a file")
-    with store.transaction(store.target_of(path).parent, wait), store.locked(path, wait):
-        current = core.replay_file(path, core.read_game(path))
+    with core.locked_game(path, wait) as data:
+        current = core.replay_file(path, data)
         return _set(path, current, as_side, text, expect)
 
 
@@ -163,11 +159,8 @@ def reveal_queues(path: Path, *, wait: float = 10.0) -> QueueResult:
     """Reveal every queue committed in the record (PLAY.md §9, `reveal --queues`): the
     game master's word, at any time; a queue revealed plays nothing more."""
     path = Path(path)
-    if not path.is_file():
-        core.read_game(path)
-        raise UsageError(f"cannot read {path}: not a file")
-    with store.transaction(store.target_of(path).parent, wait), store.locked(path, wait):
-        text = core.read_game(path).decode("utf-8", "replace")
+    with core.locked_game(path, wait) as data:
+        text = data.decode("utf-8", "replace")
         current = core.replay_file(path, text.encode("utf-8"))
         if current.record is None or not current.verdict.legal:
             return _refused(None, verdict_line(annotated(current.verdict, None)))

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,7 @@ from referee.cli.app import parquet_table
 from referee.judge.runners import verdict_table
 from tests.conftest import CONFORMANCE, EXAMPLES
 from tests.helpers.cli import invoke
+from tests.helpers.process import run_referee_without
 
 pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed: pip install 'referee[parquet]'")
 
@@ -115,14 +114,7 @@ def test_a_table_cut_short_leaves_the_old_file_and_no_temporary_file(tmp_path: P
 
 
 def test_without_pyarrow_parquet_is_one_line_and_exit_2(files: list[str], tmp_path: Path) -> None:
-    script = "import sys; sys.modules['pyarrow'] = None; from referee.cli import main; sys.exit(main())"
-    done = subprocess.run(
-        [sys.executable, "-c", script, "check", "--parquet", str(tmp_path / "t.parquet"), files[0]],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = run_referee_without("pyarrow", "check", "--parquet", str(tmp_path / "t.parquet"), files[0])
     assert done.returncode == 2
     assert done.stderr == (
         "referee: --parquet needs pyarrow, which is not installed: pip install '.[parquet]' in the checkout\n"

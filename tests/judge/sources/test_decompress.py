@@ -7,8 +7,6 @@ import bz2
 import gzip
 import io
 import lzma
-import subprocess
-import sys
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +17,7 @@ from referee.judge.sources import decompress, record_sources
 from referee.notation.record_splitter import split
 from tests.conftest import CONFORMANCE, EXAMPLES
 from tests.helpers.cli import invoke
+from tests.helpers.process import run_referee_without
 
 zstandard = pytest.importorskip("zstandard", reason="zstandard is not installed: pip install 'referee[zstd]'")
 
@@ -121,14 +120,7 @@ def test_a_file_named_for_a_format_must_hold_it(archive: Path) -> None:
 
 def test_a_zst_file_without_zstandard_is_one_line_and_exit_2(archive: Path) -> None:
     packed = _packed(archive, ".zst")
-    script = "import sys; sys.modules['zstandard'] = None; from referee.cli import main; sys.exit(main())"
-    done = subprocess.run(
-        [sys.executable, "-c", script, "check", str(packed), str(archive)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = run_referee_without("zstandard", "check", str(packed), str(archive))
     assert done.returncode == 2
     assert done.stderr.splitlines()[0] == (
         f"referee: cannot read {packed}: it is Zstandard-compressed and the zstandard package is not installed: "

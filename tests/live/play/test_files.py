@@ -5,7 +5,6 @@ and a lock file deleted while writers race. Real processes throughout."""
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import re
 import resource
@@ -18,7 +17,7 @@ import pytest
 
 from referee.store import lock_path, write_atomically
 from tests.helpers.process import run_referee
-from tests.live.play.test_safety import NIKA, referee, spawn, turns_of
+from tests.live.play.test_safety import NIKA, race_reports, referee, spawn, turns_of
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
@@ -186,11 +185,7 @@ def test_deleting_the_lock_while_twenty_plays_race_loses_no_accepted_move(tmp_pa
     )
     try:
         processes = [spawn("play", str(path), text, "--json", "--wait", "60") for text in submissions]
-        reports = []
-        for process in processes:
-            out, err = process.communicate(timeout=120)
-            assert process.returncode in (0, 1), err
-            reports.append((process.returncode, json.loads(out)))
+        reports = race_reports(processes)
     finally:
         deleter.kill()
         deleter.wait()

@@ -13,6 +13,7 @@ import stat
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -39,6 +40,17 @@ def spawn(*arguments: str, env: dict[str, str] | None = None) -> subprocess.Pope
         text=True,
         env=env or dict(os.environ),
     )
+
+
+def race_reports(processes: list[subprocess.Popen[str]]) -> list[tuple[int, dict[str, Any]]]:
+    """What racing `play --json` processes said, in their order: each one's exit status (0
+    written, 1 refused; any other fails the test) and its JSON report."""
+    said = []
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode in (0, 1), err
+        said.append((process.returncode, json.loads(out)))
+    return said
 
 
 def turns_of(game: str, players: int | None, count: int, seed: str) -> tuple[str, list[str]]:
@@ -128,11 +140,7 @@ def test_twenty_racing_submissions_are_applied_one_after_the_other(tmp_path: Pat
         spawn("play", str(path), turn, "--expect", token, "--json", "--wait", "60")
         for turn, token in zip(turns, tokens, strict=False)
     ]
-    reports = []
-    for process in processes:
-        out, err = process.communicate(timeout=120)
-        assert process.returncode in (0, 1), err
-        reports.append((process.returncode, json.loads(out)))
+    reports = race_reports(processes)
     written = [index for index, (code, data) in enumerate(reports) if code == 0 and data["written"]]
     assert written == list(range(len(written))) and written  # a prefix of the game, in order
     for code, data in reports:
