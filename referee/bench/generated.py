@@ -279,10 +279,11 @@ def pgns(
 ) -> dict[int, tuple[str, int]]:
     """`chess_pgns`, each ply count's PGN from the cache where it is kept, else made (all
     the counts missing in one pass) and kept."""
-    import chess
+    from importlib.metadata import version
 
     wanted = sorted(set(plies))
-    keys = {count: ("chess", CHESS_GENERATOR, chess.__version__, seed, count) for count in wanted}
+    made_by = version("chess")  # python-chess's distribution
+    keys = {count: ("chess", CHESS_GENERATOR, made_by, seed, count) for count in wanted}
     found: dict[int, tuple[str, int]] = {}
     for count in wanted:
         entry = store.get(f"chess-{count}", keys[count])
