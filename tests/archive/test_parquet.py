@@ -3,8 +3,11 @@ check, stats and format (referee/judge/sources/parquet_rows.py), split by row gr
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,3 +185,38 @@ def test_standard_input_and_an_unwritable_output(tmp_path: Path) -> None:
     assert code == 2 and err.startswith("referee: cannot write")
     code, _, err = invoke("export", "parquet", ALL[0], "-o", "-")
     assert code == 2 and "not standard output" in err
+
+
+def test_the_command_reads_a_table_without_numpy_to_the_same_verdicts(archive: Path) -> None:
+    """`referee check` of a table imports pyarrow without numpy (issue 51: 60 % of the cost
+    of `import pyarrow.parquet`), says what a process that has numpy says, and numpy can
+    still be imported after it."""
+    code = (
+        "import sys\nfrom referee.cli.main import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "seen = ['numpy' in sys.modules, 'pyarrow.parquet' in sys.modules]\n"
+        "import numpy\n"
+        "print(seen + [int(numpy.array([2]).sum()) == 2])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "check", "--json", str(archive)], capture_output=True, text=True, check=False
+    )
+    *lines, seen = done.stdout.splitlines()
+    assert seen == "[False, True, True]", done.stdout[-500:] + done.stderr
+    assert "\n".join(lines) + "\n" == invoke("check", "--json", str(archive)).stdout
+
+
+def test_only_the_commands_own_process_does_without_numpy(archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Said by check (not with --dask, whose Dask may use numpy), stats and format, and only
+    where the process is the command's own: a caller that runs a command in its midst (as
+    these tests do) gets pyarrow as installed."""
+    from referee.judge.sources import parquet_rows
+
+    said: list[str] = []
+    monkeypatch.setattr(parquet_rows, "numpy_unused", lambda: said.append("said"))
+    assert invoke("check", str(archive)).exit_code == 1 and said == []
+    monkeypatch.setattr(importlib.import_module("referee.cli.app"), "_own_process", [True])
+    for args in (["check"], ["stats"], ["format"], ["check", "--dask", "nowhere"]):
+        said.clear()
+        code = invoke(*args, str(archive)).exit_code
+        assert said == ([] if "--dask" in args else ["said"]) and code == (2 if "--dask" in args else 1), args

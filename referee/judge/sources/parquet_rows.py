@@ -12,7 +12,8 @@ The table is read row group by row group, a batch of `BATCH` rows at a time, onl
 columns that make records: memory is bounded by a batch, whatever the file. A row's text
 larger than `--max-record-bytes` is refused (its verdict says so), and one that holds a
 second `[Game` tag (a move text that would start another record) is malformed: a row
-holds one record. pyarrow is the `parquet` extra, imported only for a Parquet input.
+holds one record. pyarrow is the `parquet` extra, imported only for a Parquet input;
+in a process that has said it uses numpy nowhere (`numpy_unused`), without numpy.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -33,6 +35,7 @@ NOT_TAGS = frozenset({"source", "record"})
 TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _LINE_BREAKS = re.compile(r"[\r\n\x00]")
 _column = ["movetext"]
+_without_numpy = [False]
 
 
 def movetext_column() -> str:
@@ -42,6 +45,35 @@ def movetext_column() -> str:
 
 def set_movetext_column(name: str) -> None:
     _column[0] = name
+
+
+def numpy_unused() -> None:
+    """Says that nothing in this process will use numpy (`referee check` without `--dask`,
+    `stats` and `format` say so in their own process: `referee.cli.app.numpy_unused`):
+    pyarrow, when this module is the first to import it, is then imported without numpy,
+    which pyarrow 16 and later take as optional but import whenever it is installed (some
+    0.06 CPU s, 60 % of the cost of `import pyarrow.parquet`: docs/speed.md, issue 51).
+    numpy itself can still be imported afterwards; pyarrow, in this process, then does
+    without it (no conversion to or from numpy arrays, which reading a table's rows as
+    Python values never needs). A library caller that does not say so gets pyarrow as
+    installed."""
+    _without_numpy[0] = True
+
+
+def _import_pyarrow() -> None:
+    """pyarrow imported without numpy, when `numpy_unused` was said and neither is imported
+    yet; otherwise nothing (the import that follows imports it as installed). A pyarrow that
+    needs numpy (before 16) fails here and is imported with it after."""
+    if not _without_numpy[0] or "pyarrow" in sys.modules or "numpy" in sys.modules:
+        return
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # (how `import numpy` is made to fail)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        pass
+    finally:
+        if "numpy" in sys.modules and sys.modules["numpy"] is None:
+            del sys.modules["numpy"]
 
 
 def is_parquet(name: str) -> bool:
@@ -93,6 +125,7 @@ def row_groups(name: str) -> list[int]:
 
 
 def _opened(name: str) -> Any:
+    _import_pyarrow()
     try:
         import pyarrow.parquet as pq
     except ImportError:
