@@ -105,6 +105,26 @@ MaxRecordOption = Annotated[
 MAX_RECORD_DEFAULT = 64_000_000
 
 
+_own_process = [False]
+
+
+def own_process() -> None:
+    """Said by `referee.cli.main.main` alone: this process is the `referee` command's own,
+    not a caller's that runs a command in its midst (a test, a notebook), whose other
+    modules may need what a command says it does without (`numpy_unused`)."""
+    _own_process[0] = True
+
+
+def numpy_unused() -> None:
+    """Said by a command that uses numpy nowhere (`check` without `--dask`, `stats`,
+    `format`): in the command's own process, a Parquet input's pyarrow is imported without
+    numpy (`referee.judge.sources.parquet_rows.numpy_unused`, docs/speed.md, issue 51)."""
+    if _own_process[0]:
+        from referee.judge.sources import parquet_rows
+
+        parquet_rows.numpy_unused()
+
+
 def _movetext_column(value: str) -> str:
     from referee.judge.sources import parquet_rows
 

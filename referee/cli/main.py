@@ -18,6 +18,7 @@ from referee.cli import league_season, league_series, archive, environment
 
 # isort: on
 from referee.cli.app import app as app
+from referee.cli.app import own_process
 
 if TYPE_CHECKING:
     import typer
@@ -63,5 +64,6 @@ def main() -> NoReturn:
     """Entry point of the installed `referee` command (and of `python -m referee`)."""
     from referee.cli.entry import run
 
+    own_process()
     args = sys.argv[1:]
     sys.exit(run(app_for(args), args))

@@ -30,6 +30,7 @@ from referee.cli.app import (
     err,
     fail_usage,
     finish,
+    numpy_unused,
     out,
     out_line,
     out_pieces,
@@ -138,6 +139,7 @@ def check(
 
             checked = dask_check.check_lines(files, form, dask_check.Address(dask), parts, max_record_bytes)
         else:
+            numpy_unused()  # (not with --dask: Dask may use numpy, and pyarrow with it)
             checked = batch_check.check_lines(files, form, jobs, parts, max_record_bytes)
         say = None if form.json else text_output.locale_speaker()  # the verdicts' words, never --json's
         with ExitStack() as stack:
@@ -310,6 +312,7 @@ def format_records(
     """
     from referee.judge import session
 
+    numpy_unused()
     tally = Tally()
     first = True
     for item in session.format_records(files, max_record_bytes):
@@ -473,6 +476,7 @@ def stats(
     """
     from referee.judge.services.archive_stats import Stats, collect
 
+    numpy_unused()
     tally = Tally()
     summary = Stats()
     for item in collect(files, summary, max_record_bytes):

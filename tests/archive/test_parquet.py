@@ -3,8 +3,11 @@ check, stats and format (referee/judge/sources/parquet_rows.py), split by row gr
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -182,3 +185,66 @@ def test_standard_input_and_an_unwritable_output(tmp_path: Path) -> None:
     assert code == 2 and err.startswith("referee: cannot write")
     code, _, err = invoke("export", "parquet", ALL[0], "-o", "-")
     assert code == 2 and "not standard output" in err
+
+
+def test_the_command_reads_a_table_without_numpy_to_the_same_verdicts(archive: Path) -> None:
+    """`referee check` of a table imports pyarrow without numpy (issue 51: 60 % of the cost
+    of `import pyarrow.parquet`) and without its file systems, says what a process that
+    has them says, and numpy can still be imported after it."""
+    code = (
+        "import sys\nfrom referee.cli.main import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "seen = [name in sys.modules for name in ('numpy', 'pyarrow.fs', 'pyarrow.lib')]\n"
+        "import numpy\n"
+        "print(seen + [int(numpy.array([2]).sum()) == 2])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "check", "--json", str(archive)], capture_output=True, text=True, check=False
+    )
+    *lines, seen = done.stdout.splitlines()
+    assert seen == "[False, False, True, True]", done.stdout[-500:] + done.stderr
+    assert "\n".join(lines) + "\n" == invoke("check", "--json", str(archive)).stdout
+
+
+def test_only_the_commands_own_process_does_without_numpy(archive: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Said by check (not with --dask, whose Dask may use numpy), stats and format, and only
+    where the process is the command's own: a caller that runs a command in its midst (as
+    these tests do) gets pyarrow as installed."""
+    from referee.judge.sources import parquet_rows
+
+    said: list[str] = []
+    monkeypatch.setattr(parquet_rows, "numpy_unused", lambda: said.append("said"))
+    assert invoke("check", str(archive)).exit_code == 1 and said == []
+    monkeypatch.setattr(importlib.import_module("referee.cli.app"), "_own_process", [True])
+    for args in (["check"], ["stats"], ["format"], ["check", "--dask", "nowhere"]):
+        said.clear()
+        code = invoke(*args, str(archive)).exit_code
+        assert said == ([] if "--dask" in args else ["said"]) and code == (2 if "--dask" in args else 1), args
+
+
+def test_the_reader_chooses_the_columns_parquet_file_chooses(tmp_path: Path) -> None:
+    """`parquet_rows.Reader` (pyarrow's reader without pyarrow.parquet's file systems) reads
+    what `ParquetFile` reads for the same names: nested, dotted and repeated ones too."""
+    import pyarrow as pa
+
+    from referee.judge.sources import parquet_rows
+
+    path = tmp_path / "odd.parquet"
+    nested = pa.array([{"Game": "nika", "b": 1}, {"Game": "x", "b": 2}])
+    columns = [nested, pa.array(["p", "q"]), pa.array(["r", None]), pa.array(["1. R: h4", "m"]), pa.array(["s", "t"])]
+    pq.write_table(
+        pa.Table.from_arrays(columns, names=["a", "Game", "Game", "movetext", "a.Game"]), path, row_group_size=1
+    )
+    reader = parquet_rows._opened(str(path))
+    assert isinstance(reader, parquet_rows.Reader)
+    table = pq.ParquetFile(path)
+    for names in (["movetext", "Game", "Game"], ["a", "a.Game", "Game"], ["a.b", "movetext"]):
+        for group in (0, 1):
+            ours = list(reader.iter_batches(batch_size=1, row_groups=[group], columns=names))
+            theirs = list(table.iter_batches(batch_size=1, row_groups=[group], columns=names))
+            assert [_columns(batch) for batch in ours] == [_columns(batch) for batch in theirs], names
+    assert reader.num_row_groups == table.num_row_groups == 2 and reader.schema_arrow == table.schema_arrow
+
+
+def _columns(batch: object) -> list[tuple[str, list[object]]]:
+    return list(zip(batch.schema.names, [column.to_pylist() for column in batch.columns], strict=True))  # type: ignore[attr-defined]

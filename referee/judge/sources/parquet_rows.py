@@ -12,7 +12,8 @@ The table is read row group by row group, a batch of `BATCH` rows at a time, onl
 columns that make records: memory is bounded by a batch, whatever the file. A row's text
 larger than `--max-record-bytes` is refused (its verdict says so), and one that holds a
 second `[Game` tag (a move text that would start another record) is malformed: a row
-holds one record. pyarrow is the `parquet` extra, imported only for a Parquet input.
+holds one record. pyarrow is the `parquet` extra, imported only for a Parquet input;
+in a process that has said it uses numpy nowhere (`numpy_unused`), without numpy.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -33,6 +35,7 @@ NOT_TAGS = frozenset({"source", "record"})
 TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
 _LINE_BREAKS = re.compile(r"[\r\n\x00]")
 _column = ["movetext"]
+_without_numpy = [False]
 
 
 def movetext_column() -> str:
@@ -42,6 +45,35 @@ def movetext_column() -> str:
 
 def set_movetext_column(name: str) -> None:
     _column[0] = name
+
+
+def numpy_unused() -> None:
+    """Says that nothing in this process will use numpy (`referee check` without `--dask`,
+    `stats` and `format` say so in their own process: `referee.cli.app.numpy_unused`):
+    pyarrow, when this module is the first to import it, is then imported without numpy,
+    which pyarrow 16 and later take as optional but import whenever it is installed (some
+    0.06 CPU s, 60 % of the cost of `import pyarrow.parquet`: docs/speed.md, issue 51).
+    numpy itself can still be imported afterwards; pyarrow, in this process, then does
+    without it (no conversion to or from numpy arrays, which reading a table's rows as
+    Python values never needs). A library caller that does not say so gets pyarrow as
+    installed."""
+    _without_numpy[0] = True
+
+
+def _import_pyarrow() -> None:
+    """pyarrow imported without numpy, when `numpy_unused` was said and neither is imported
+    yet; otherwise nothing (the import that follows imports it as installed). A pyarrow that
+    needs numpy (before 16) fails here and is imported with it after."""
+    if not _without_numpy[0] or "pyarrow" in sys.modules or "numpy" in sys.modules:
+        return
+    sys.modules["numpy"] = None  # type: ignore[assignment]  # (how `import numpy` is made to fail)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        pass
+    finally:
+        if "numpy" in sys.modules and sys.modules["numpy"] is None:
+            del sys.modules["numpy"]
 
 
 def is_parquet(name: str) -> bool:
@@ -92,19 +124,55 @@ def row_groups(name: str) -> list[int]:
     return [int(metadata.row_group(group).num_rows) for group in range(metadata.num_row_groups)]
 
 
+class Reader:
+    """A table opened with the reader that `pyarrow.parquet.ParquetFile` wraps (the same
+    rows, the same errors), taken from `pyarrow._parquet` itself: importing
+    `pyarrow.parquet` imports pyarrow's file systems too (S3, GCS, HDFS, Azure: some 0.015
+    CPU s and 800 pages of memory, docs/speed.md, issue 51), which a local file never uses.
+    Columns are chosen by name as ParquetFile chooses them: every leaf column whose dotted
+    path is the name or starts with it."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.schema_arrow = reader.schema_arrow
+        self.metadata = reader.metadata
+        self.num_row_groups = int(reader.num_row_groups)
+
+    def iter_batches(self, batch_size: int, row_groups: list[int], columns: list[str]) -> Iterator[Any]:
+        paths = [[".".join(path[:end]) for end in range(1, len(path) + 1)] for path in self.reader.column_paths]
+        indices = [index for column in columns for index, prefixes in enumerate(paths) if column in prefixes]
+        return iter(self.reader.iter_batches(batch_size, row_groups, column_indices=indices))
+
+
 def _opened(name: str) -> Any:
+    """The table's reader: a `Reader`, or a ParquetFile where pyarrow has no `_parquet`."""
+    _import_pyarrow()
     try:
-        import pyarrow.parquet as pq
+        made = _reader_class()
+        if made is None:
+            import pyarrow.parquet as pq
+
+            return pq.ParquetFile(name)
+        reader = made()
+        reader.open(name)
+        return Reader(reader)
     except ImportError:
         raise UnreadableError(
             f"cannot read {name}: reading Parquet needs pyarrow, which is not installed: pip install 'referee[parquet]'"
         ) from None
-    try:
-        return pq.ParquetFile(name)
     except OSError as error:
         raise UnreadableError(f"cannot read {name}: {error}") from None
     except Exception as error:
         raise UnreadableError(f"cannot read {name}: not a readable Parquet table ({_said(error)})") from None
+
+
+def _reader_class() -> Any:
+    """pyarrow's `_parquet.ParquetReader`, or None where there is none."""
+    try:
+        from pyarrow._parquet import ParquetReader
+    except ImportError:
+        return None
+    return ParquetReader
 
 
 def _columns(name: str, schema: Any) -> list[str]:
