@@ -248,3 +248,17 @@ def test_the_reader_chooses_the_columns_parquet_file_chooses(tmp_path: Path) -> 
 
 def _columns(batch: object) -> list[tuple[str, list[object]]]:
     return list(zip(batch.schema.names, [column.to_pylist() for column in batch.columns], strict=True))  # type: ignore[attr-defined]
+
+
+def test_a_pyarrow_whose_private_reader_changed_is_read_through_parquet_file(
+    archive: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The private reader lacks a part `Reader` uses (a later pyarrow): the table is read
+    through ParquetFile, to the same verdicts, never refused as unreadable."""
+    from referee.judge.sources import parquet_rows
+
+    expected = invoke("check", "--json", str(archive)).stdout
+    assert isinstance(parquet_rows._opened(str(archive)), parquet_rows.Reader)
+    monkeypatch.setattr(parquet_rows, "_READER_PARTS", (*parquet_rows._READER_PARTS, "a_part_gone"))
+    assert not isinstance(parquet_rows._opened(str(archive)), parquet_rows.Reader)
+    assert invoke("check", "--json", str(archive)).stdout == expected

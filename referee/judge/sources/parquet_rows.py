@@ -167,12 +167,20 @@ def _opened(name: str) -> Any:
 
 
 def _reader_class() -> Any:
-    """pyarrow's `_parquet.ParquetReader`, or None where there is none."""
+    """pyarrow's `_parquet.ParquetReader`, or None where there is none or where it lacks a
+    part `Reader` uses (a private class: a pyarrow that changes it is read through
+    ParquetFile, never refused for it)."""
     try:
         from pyarrow._parquet import ParquetReader
     except ImportError:
         return None
+    if not all(hasattr(ParquetReader, part) for part in _READER_PARTS):
+        return None
     return ParquetReader
+
+
+_READER_PARTS = ("open", "iter_batches", "column_paths", "schema_arrow", "metadata", "num_row_groups")
+"""What `Reader` takes from pyarrow's private reader."""
 
 
 def _columns(name: str, schema: Any) -> list[str]:
