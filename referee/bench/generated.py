@@ -113,6 +113,27 @@ class Store:
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
+        self._prune(label, self._path(label, key))
+
+    def _prune(self, label: str, kept: Path) -> None:
+        """The cache stays bounded: one entry per label (the game, shape and size; the one
+        just kept), and no temporary file of that label left by a run killed while writing
+        (one older than `STALE_PART` seconds: a younger one may be another run's, being written)."""
+        assert self.folder is not None
+        now = time.time()
+        for path in self.folder.glob(f"{label}-*.corpus"):
+            if path != kept:
+                path.unlink(missing_ok=True)
+        for path in self.folder.glob(f".{label}-*.part"):
+            try:
+                if now - path.stat().st_mtime > STALE_PART:
+                    path.unlink(missing_ok=True)
+            except OSError:
+                continue
+
+
+STALE_PART = 3600
+"""How old (seconds) a temporary file of the cache is when it is taken as a killed run's."""
 
 
 def sources_digest(game: str) -> str:

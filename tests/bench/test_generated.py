@@ -100,10 +100,11 @@ def test_the_cache_is_rebuilt_when_its_key_changes(tmp_path: Path, monkeypatch: 
             before = len(seeds)
             assert corpora("numica", 100, "key", "short", [1], store, _quiet) == first
             assert len(seeds) > before  # played again, not read
+    corpora("numica", 100, "key", "short", [1], store, _quiet)  # its entry was replaced: kept again
     before = len(seeds)
     corpora("numica", 100, "key", "short", [1], store, _quiet)
-    assert len(seeds) == before  # every key kept its own entry
-    assert len(list(tmp_path.glob("*.corpus"))) == 8
+    assert len(seeds) == before  # read back
+    assert len(list(tmp_path.glob("*.corpus"))) == 4  # one a label: numica short 1x and 2x, purposeful; pikemen
 
 
 def test_the_sources_digest_follows_the_game_and_its_code() -> None:
@@ -144,6 +145,25 @@ def test_a_leftover_temporary_file_is_no_entry(tmp_path: Path, monkeypatch: pyte
     entry.rename(tmp_path / f".{entry.stem}-x.part")  # as a process killed before its rename leaves it
     seeds = _counted(monkeypatch)
     assert corpora("numica", 100, "left", "short", [1], store, _quiet) == whole and seeds
+
+
+def test_the_cache_keeps_one_entry_a_label_and_drops_a_killed_runs_old_part(tmp_path: Path) -> None:
+    """Bounded: an entry kept replaces the label's older ones (another seed, older sources),
+    and a temporary file of that label older than an hour (a run killed while writing) goes;
+    a younger one, perhaps another run's being written, stays."""
+    store = Store(tmp_path)
+    old_part, young_part = tmp_path / ".numica-short-1x-old.part", tmp_path / ".numica-short-1x-new.part"
+    old_part.write_bytes(b"half")
+    young_part.write_bytes(b"half")
+    hour_ago = old_part.stat().st_mtime - generated.STALE_PART - 10
+    os.utime(old_part, (hour_ago, hour_ago))
+    corpora("numica", 100, "first", "short", [1], store, _quiet)
+    corpora("numica", 100, "second", "short", [1], store, _quiet)
+    corpora("pikemen", 100, "second", "short", [1], store, _quiet)
+    kept = sorted(path.name.rsplit("-", 1)[0] for path in tmp_path.glob("*.corpus"))
+    assert kept == ["numica-short-1x", "pikemen-short-1x"]
+    assert not old_part.exists() and young_part.exists()
+    assert corpora("numica", 100, "second", "short", [1], store, _quiet)  # the one kept is read back
 
 
 def test_an_entry_without_the_facts_it_needs_is_played_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
