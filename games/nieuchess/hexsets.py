@@ -123,6 +123,30 @@ def lens(a: int, b: int) -> HexSet:
     return q_between[qa][qb] & r_between[ra][rb] & s_between[sa][sb]
 
 
+# A walk of at most 5 steps from a hex stays within 5 rows of it: the searches of a move
+# work on the 12 rows from an even row at most 6 below the origin's (`WALK_WINDOWS`), as
+# sets 300 bits long rather than 900, whose operations cost less. The row masks repeat
+# every two rows, so their first 12 rows serve every window.
+_WINDOW_ROWS = 12
+_WINDOW: HexSet = (1 << (_WINDOW_ROWS * WIDTH)) - 1
+WINDOW_HAS_WEST: HexSet = HAS_WEST & _WINDOW
+WINDOW_HAS_EAST: HexSet = HAS_EAST & _WINDOW
+WINDOW_ODD_RANKS: HexSet = ODD_RANKS & _WINDOW
+WINDOW_EVEN_RANKS: HexSet = EVEN_RANKS & _WINDOW
+WALK_WINDOWS: list[tuple[int, HexSet] | None] = [None] * HEIGHT
+"""For each row of the map (`hex // WIDTH`), the window a walk from a hex of that row
+works in, once `walk_window` has made it: how far its hexes are shifted (hex h is bit
+h - shift of the window's sets), and the window's passable hexes."""
+
+
+def walk_window(row: int) -> tuple[int, HexSet]:
+    """The window of `WALK_WINDOWS[row]`, made and kept (when first needed rather than
+    at import, for start-up: issue 34)."""
+    shift = max(row - 5, 0) // 2 * 2 * WIDTH
+    window = WALK_WINDOWS[row] = shift, (PASSABLE >> shift) & _WINDOW
+    return window
+
+
 _BLUE_HALF: HexSet = flagged(BOARD.half)
 ENEMY_HALF: tuple[HexSet, HexSet] = (_BLUE_HALF, EVERY ^ _BLUE_HALF)
 """Each side's enemy half of the map: Blue's half for Red, Red's half for Blue."""

@@ -263,16 +263,16 @@ class NieuchessState(GameState[NieuchessAction]):
         kind = turn.kind
         if kind == "main":
             if action.__class__ is Move:  # the most frequent action
-                # Most moves are a destination form along a clear shortest line, or a
-                # legal path written hex by hex: made straight away; any other (or an
-                # illegal one) is judged by `_move`.
+                # Most moves are a legal destination form or path written hex by hex:
+                # judged and made at once; any other (an illegal one, or one written
+                # otherwise) is judged by `_move`, which says why.
                 hexes, facts = action.hexes, action.facts
                 if (
                     hexes
                     and not turn.combat
                     and hexes[0] not in turn.moved
                     and (
-                        self.field.step_straight(turn.side, hexes[0], hexes[1])
+                        self.field.step(turn.side, hexes[0], hexes[1])
                         if len(hexes) == 2
                         else facts is not None and self.field.follow(turn.side, hexes, facts)
                     )
