@@ -164,9 +164,9 @@ class NieuchessState(GameState[NieuchessAction]):
                 "{side} has not set up: write {short}: setup and its 20 hexes", side=SIDES[side], short=SHORT[side]
             )
         if turn.kind == "main" and (turn.attackers_left is not None or self.field.in_contact(side)):
-            attackers, defenders = self._unfought_pawns(turn)
-            if attackers or defenders:
-                return self._unfought_message(side, attackers, defenders)
+            attackers, defenders = self._unfought(turn)
+            if attackers or defenders:  # (as sets of hexes: most turns that fought are done)
+                return self._unfought_message(side, set(members(attackers)), set(members(defenders)))
         if turn.kind == "step" and not turn.actions:
             return phrase("a replacement step places 1 or 2 pawns on stars, like R+: g4")
         if self._pending is not None:
