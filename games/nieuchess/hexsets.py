@@ -82,6 +82,29 @@ GRAY_HEXES: HexSet = EVERY ^ PASSABLE
 """The gray hexes, which no pawn enters."""
 
 
+def _line_in_order(line: HexSet) -> bool:
+    """Whether the hot line is one path whose hexes follow each other in board order:
+    each next to the hot hexes just before and after it in hex number, and to no other."""
+    hexes = list(members(line))
+    for at, hex_ in enumerate(hexes):
+        if set(BOARD.hot_steps[hex_]) != {*hexes[max(at - 1, 0) : at], *hexes[at + 1 : at + 2]}:
+            return False
+    return True
+
+
+_IN_ORDER: list[bool] = []
+
+
+def hot_line_in_order() -> bool:
+    """Whether the map's hot line is one path in board order (file m, ranks 5 to 32, on
+    this map): then what a ride passes along it from a hex, up to the first pawn or hex of
+    a zone either way, is the line between two hex numbers (`movement.Field._ride_sources`).
+    Found when first asked rather than at import, for start-up (issue 34)."""
+    if not _IN_ORDER:
+        _IN_ORDER.append(_line_in_order(HOT_LINE))
+    return _IN_ORDER[0]
+
+
 def _cube(hex_: int) -> tuple[int, int, int]:
     """Cube coordinates (q, r, s), q + r + s = 0, from the board's axial (q, r)."""
     q, r = BOARD.axial[hex_]

@@ -46,6 +46,7 @@ from referee.games.nieuchess.hexsets import (
     WINDOW_ODD_RANKS,
     HexSet,
     PathFacts,
+    hot_line_in_order,
     in_reach,
     lens,
     members,
@@ -368,9 +369,30 @@ class Field:
 
     def _ride_sources(self, side: int, origin: int, target: int) -> HexSet | None:
         """The hexes a ride along the hot line to target (hot, empty) can start from once
-        ordinary steps end there, or None when the origin itself can ride to it: `_ride`
-        read backwards, from target through the hot-line hexes a ride passes (empty, outside
-        the enemy's zone of control), which are those it can start from too."""
+        ordinary steps end there, or None when the origin itself can ride to it: the
+        hot-line hexes a ride to target passes (empty, outside the enemy's zone of
+        control), which are those it can start from too.
+
+        On a hot line in board order (`hot_line_in_order`, the map's), those are the line's
+        hexes between the first pawn or hex of the zone below target and the first above
+        (the "stops"), found in a few operations; the origin can ride to target when it is
+        one of the stops. Otherwise `_ride_reading` reads the line hex by hex."""
+        if not hot_line_in_order():
+            return self._ride_reading(side, origin, target)
+        enemy = 1 - side
+        zone = (self.zones[enemy] or self._work_out_zone(enemy))[0]
+        bit = BIT[target]
+        stops = HOT_LINE & (self.held[0] | self.held[1] | zone) & ~bit
+        low = (stops & (bit - 1)).bit_length() - 1  # the first stop below target (-1: none)
+        above = stops >> target
+        high = (above & -above).bit_length() - 1 + target if above else SIZE  # the first above (SIZE: none)
+        if origin in (low, high):
+            return None
+        return HOT_LINE & ((1 << high) - (2 << low if low >= 0 else 1)) & ~bit
+
+    def _ride_reading(self, side: int, origin: int, target: int) -> HexSet | None:
+        """`_ride_sources` on any hot line: `_ride` read backwards, from target through the
+        hot-line hexes a ride passes."""
         occupant = self.occupant
         closed = self.zone(1 - side) | BIT[target]  # where the reading stops, or has been
         sources = 0

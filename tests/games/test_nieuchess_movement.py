@@ -10,7 +10,17 @@ import pytest
 
 from referee.games.api import IllegalActionError
 from referee.games.nieuchess.board import BOARD, INDEX, NAMES, SIZE
-from referee.games.nieuchess.hexsets import CUBE, _disk, hexset, in_reach, lens, members, path_facts, spread
+from referee.games.nieuchess.hexsets import (
+    CUBE,
+    _disk,
+    hexset,
+    hot_line_in_order,
+    in_reach,
+    lens,
+    members,
+    path_facts,
+    spread,
+)
 from referee.games.nieuchess.movement import MAX_STEPS, Field
 
 HOT_LINE = [h for h in range(SIZE) if BOARD.hot[h]]
@@ -128,6 +138,21 @@ def test_a_step_moves_exactly_where_the_search_reaches(seed: int, crowd: int, ne
                 assert field.zone(side) == hexset(zone_of(field, side))
                 field.shift(target, origin, side)  # back, for the next target
     assert taken
+
+
+@pytest.mark.parametrize(("seed", "crowd", "near_line"), POSITIONS[::2])
+def test_a_ride_to_a_hex_starts_where_the_line_read_hex_by_hex_says(seed: int, crowd: int, near_line: bool) -> None:
+    """On the map's hot line, in board order, a ride's sources are found between the stops
+    either side of the target; they are those the reading hex by hex finds, and the origin
+    rides to the target exactly when the reading meets it."""
+    assert hot_line_in_order()
+    field = random_field(random.Random(seed), crowd, near_line)
+    for side in (0, 1):
+        for origin in field.pawns(side):
+            for target in HOT_LINE:
+                if not field.occupant[target]:
+                    found = field._ride_sources(side, origin, target)
+                    assert found == field._ride_reading(side, origin, target), (NAMES[origin], NAMES[target])
 
 
 def test_a_ride_goes_along_the_line_and_stops_in_the_enemy_zone() -> None:
