@@ -82,6 +82,29 @@ GRAY_HEXES: HexSet = EVERY ^ PASSABLE
 """The gray hexes, which no pawn enters."""
 
 
+def _line_in_order(line: HexSet) -> bool:
+    """Whether the hot line is one path whose hexes follow each other in board order:
+    each next to the hot hexes just before and after it in hex number, and to no other."""
+    hexes = list(members(line))
+    for at, hex_ in enumerate(hexes):
+        if set(BOARD.hot_steps[hex_]) != {*hexes[max(at - 1, 0) : at], *hexes[at + 1 : at + 2]}:
+            return False
+    return True
+
+
+_IN_ORDER: list[bool] = []
+
+
+def hot_line_in_order() -> bool:
+    """Whether the map's hot line is one path in board order (file m, ranks 5 to 32, on
+    this map): then what a ride passes along it from a hex, up to the first pawn or hex of
+    a zone either way, is the line between two hex numbers (`movement.Field._ride_sources`).
+    Found when first asked rather than at import, for start-up (issue 34)."""
+    if not _IN_ORDER:
+        _IN_ORDER.append(_line_in_order(HOT_LINE))
+    return _IN_ORDER[0]
+
+
 def _cube(hex_: int) -> tuple[int, int, int]:
     """Cube coordinates (q, r, s), q + r + s = 0, from the board's axial (q, r)."""
     q, r = BOARD.axial[hex_]
@@ -121,6 +144,30 @@ def lens(a: int, b: int) -> HexSet:
     (qa, ra, sa), (qb, rb, sb) = CUBE[a], CUBE[b]
     q_between, r_between, s_between = _BETWEEN
     return q_between[qa][qb] & r_between[ra][rb] & s_between[sa][sb]
+
+
+# A walk of at most 5 steps from a hex stays within 5 rows of it: the searches of a move
+# work on the 12 rows from an even row at most 6 below the origin's (`WALK_WINDOWS`), as
+# sets 300 bits long rather than 900, whose operations cost less. The row masks repeat
+# every two rows, so their first 12 rows serve every window.
+_WINDOW_ROWS = 12
+_WINDOW: HexSet = (1 << (_WINDOW_ROWS * WIDTH)) - 1
+WINDOW_HAS_WEST: HexSet = HAS_WEST & _WINDOW
+WINDOW_HAS_EAST: HexSet = HAS_EAST & _WINDOW
+WINDOW_ODD_RANKS: HexSet = ODD_RANKS & _WINDOW
+WINDOW_EVEN_RANKS: HexSet = EVEN_RANKS & _WINDOW
+WALK_WINDOWS: list[tuple[int, HexSet] | None] = [None] * HEIGHT
+"""For each row of the map (`hex // WIDTH`), the window a walk from a hex of that row
+works in, once `walk_window` has made it: how far its hexes are shifted (hex h is bit
+h - shift of the window's sets), and the window's passable hexes."""
+
+
+def walk_window(row: int) -> tuple[int, HexSet]:
+    """The window of `WALK_WINDOWS[row]`, made and kept (when first needed rather than
+    at import, for start-up: issue 34)."""
+    shift = max(row - 5, 0) // 2 * 2 * WIDTH
+    window = WALK_WINDOWS[row] = shift, (PASSABLE >> shift) & _WINDOW
+    return window
 
 
 _BLUE_HALF: HexSet = flagged(BOARD.half)

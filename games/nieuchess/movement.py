@@ -39,12 +39,19 @@ from referee.games.nieuchess.hexsets import (
     HOT_LINE,
     ODD_RANKS,
     PASSABLE,
+    WALK_WINDOWS,
+    WINDOW_EVEN_RANKS,
+    WINDOW_HAS_EAST,
+    WINDOW_HAS_WEST,
+    WINDOW_ODD_RANKS,
     HexSet,
     PathFacts,
+    hot_line_in_order,
     in_reach,
     lens,
     members,
     spread,
+    walk_window,
 )
 from referee.games.registry import NIEUCHESS
 from referee.games.values import phrase
@@ -199,22 +206,30 @@ class Field:
             if not blocked or not blocked & ~(BIT[origin] | BIT[target]):
                 # A shortest line of at most 5 steps, all its hexes (but its ends) free to step through.
                 return True
+        return self._detour(side, origin, target, within)
+
+    def _detour(self, side: int, origin: int, target: int, within: bool) -> bool:
+        """`reaches` where no free shortest line of at most 5 steps leads to target (empty
+        and enterable); `within`: target is at most 5 steps away (`in_reach`)."""
         if HOT[target]:
             # Steps to the target, or to a hex a ride to the target can start from.
             sources = self._ride_sources(side, origin, target)
             if sources is None:
                 return True
             goal = sources | BIT[target]
-            return bool(self._walk(side, origin, goal) & goal)
-        # Off the hot line only ordinary steps lead there: at most 5 of them.
-        return within and bool(self._walk(side, origin, BIT[target]) & BIT[target])
+        elif within:  # off the hot line only ordinary steps lead there: at most 5 of them
+            goal = BIT[target]
+        else:
+            return False
+        return self._walk_to(side, origin, goal)
 
-    def step_straight(self, side: int, origin: int, target: int) -> bool:
-        """The commonest move, judged and made in a few operations: when the side's pawn
-        stands on origin and a shortest line of at most 5 steps leads to target (empty),
-        all its hexes but its ends free to step through, the pawn goes there (as `shift`)
-        and the answer is True. Otherwise nothing changes and the answer is False: the move
-        needs `reaches` (or is illegal)."""
+    def step(self, side: int, origin: int, target: int) -> bool:
+        """A move in the destination form judged and made at once: when the side's pawn
+        stands on origin and some legal path leads to target (as `reaches` says), the pawn
+        goes there (as `shift`) and the answer is True. Otherwise nothing changes and the
+        answer is False: the move is illegal (`unreachable` says why). The commonest move,
+        along a free shortest line of at most 5 steps, costs a few operations; any other
+        needs the search (`_detour`)."""
         occupant = self.occupant
         mark = side + 1
         if occupant[origin] != mark or occupant[target] or not ENTERABLE[target]:
@@ -222,16 +237,17 @@ class Field:
         # Within 5 steps (as `in_reach` says): each cube coordinate differs by 5 at most.
         qa, ra, sa = CUBE[origin]
         qb, rb, sb = CUBE[target]
-        if not (
+        if (
             -MAX_STEPS <= qa - qb <= MAX_STEPS
             and -MAX_STEPS <= ra - rb <= MAX_STEPS
             and -MAX_STEPS <= sa - sb <= MAX_STEPS
         ):
-            return False
-        enemy = 1 - side
-        barrier = (self.zones[enemy] or self._work_out_zone(enemy))[1]
-        blocked = BETWEEN_Q[qa][qb] & BETWEEN_R[ra][rb] & BETWEEN_S[sa][sb] & barrier  # `lens` & barrier
-        if blocked and blocked & ~(BIT[origin] | BIT[target]):
+            enemy = 1 - side
+            barrier = (self.zones[enemy] or self._work_out_zone(enemy))[1]
+            blocked = BETWEEN_Q[qa][qb] & BETWEEN_R[ra][rb] & BETWEEN_S[sa][sb] & barrier  # `lens` & barrier
+            if (blocked and blocked & ~(BIT[origin] | BIT[target])) and not self._detour(side, origin, target, True):
+                return False
+        elif not HOT[target] or not self._detour(side, origin, target, False):
             return False
         occupant[origin], occupant[target] = 0, mark
         self.held[side] ^= BIT[origin] ^ BIT[target]
@@ -286,9 +302,9 @@ class Field:
         rides = (start | (walked & ~enemy_zone)) & HOT_LINE
         return (walked | self._ride(side, origin, rides)) & ~start
 
-    def _walk(self, side: int, origin: int, goal: HexSet = 0) -> HexSet:
+    def _walk(self, side: int, origin: int) -> HexSet:
         """The hexes that at most 5 ordinary steps from origin enter (origin included),
-        breadth first; the search stops early once it enters a hex of `goal`.
+        breadth first.
 
         A step enters a hex that is not gray, holds no enemy pawn, and, when it holds one
         of the side's own pawns, is outside the enemy's zone of control (the pawn would
@@ -305,9 +321,37 @@ class Field:
             reached |= frontier
             fresh ^= frontier
             frontier &= onward
-            if not frontier or reached & goal:
+            if not frontier:
                 break
         return reached
+
+    def _walk_to(self, side: int, origin: int, goal: HexSet) -> bool:
+        """Whether `_walk` enters a hex of `goal`, found with fewer and cheaper operations:
+        the search stops once it does, it works on the origin's window of rows
+        (`hexsets.WALK_WINDOWS`), and it keeps only the hexes not yet entered."""
+        row = origin // WIDTH
+        shift, passable = WALK_WINDOWS[row] or walk_window(row)
+        enemy = 1 - side
+        zone = (self.zones[enemy] or self._work_out_zone(enemy))[0]
+        frontier = BIT[origin - shift]
+        # Enterable, not yet entered; a hex of the goal is entered once it leaves `fresh`.
+        fresh = passable & ~((self.held[enemy] >> shift) | ((self.held[side] & zone) >> shift) | frontier)
+        goal = goal >> shift & fresh
+        if not goal:
+            return False
+        onward = ~(zone >> shift)
+        for _ in range(MAX_STEPS):
+            # `spread(frontier) & fresh`, written out (`fresh` keeps it on the map).
+            west, east = (frontier & WINDOW_HAS_WEST) >> 1, (frontier & WINDOW_HAS_EAST) << 1
+            files = frontier | (west & WINDOW_ODD_RANKS) | (east & WINDOW_EVEN_RANKS)
+            frontier = (west | east | (files << WIDTH) | (files >> WIDTH)) & fresh
+            fresh ^= frontier
+            if fresh & goal != goal:
+                return True
+            frontier &= onward
+            if not frontier:
+                return False
+        return False
 
     def _ride(self, side: int, origin: int, rides: HexSet) -> HexSet:
         """The hexes a ride along the hot line reaches from the hexes of `rides`: hot-line
@@ -325,9 +369,30 @@ class Field:
 
     def _ride_sources(self, side: int, origin: int, target: int) -> HexSet | None:
         """The hexes a ride along the hot line to target (hot, empty) can start from once
-        ordinary steps end there, or None when the origin itself can ride to it: `_ride`
-        read backwards, from target through the hot-line hexes a ride passes (empty, outside
-        the enemy's zone of control), which are those it can start from too."""
+        ordinary steps end there, or None when the origin itself can ride to it: the
+        hot-line hexes a ride to target passes (empty, outside the enemy's zone of
+        control), which are those it can start from too.
+
+        On a hot line in board order (`hot_line_in_order`, the map's), those are the line's
+        hexes between the first pawn or hex of the zone below target and the first above
+        (the "stops"), found in a few operations; the origin can ride to target when it is
+        one of the stops. Otherwise `_ride_reading` reads the line hex by hex."""
+        if not hot_line_in_order():
+            return self._ride_reading(side, origin, target)
+        enemy = 1 - side
+        zone = (self.zones[enemy] or self._work_out_zone(enemy))[0]
+        bit = BIT[target]
+        stops = HOT_LINE & (self.held[0] | self.held[1] | zone) & ~bit
+        low = (stops & (bit - 1)).bit_length() - 1  # the first stop below target (-1: none)
+        above = stops >> target
+        high = (above & -above).bit_length() - 1 + target if above else SIZE  # the first above (SIZE: none)
+        if origin in (low, high):
+            return None
+        return HOT_LINE & ((1 << high) - (2 << low if low >= 0 else 1)) & ~bit
+
+    def _ride_reading(self, side: int, origin: int, target: int) -> HexSet | None:
+        """`_ride_sources` on any hot line: `_ride` read backwards, from target through the
+        hot-line hexes a ride passes."""
         occupant = self.occupant
         closed = self.zone(1 - side) | BIT[target]  # where the reading stops, or has been
         sources = 0

@@ -164,9 +164,9 @@ class NieuchessState(GameState[NieuchessAction]):
                 "{side} has not set up: write {short}: setup and its 20 hexes", side=SIDES[side], short=SHORT[side]
             )
         if turn.kind == "main" and (turn.attackers_left is not None or self.field.in_contact(side)):
-            attackers, defenders = self._unfought_pawns(turn)
-            if attackers or defenders:
-                return self._unfought_message(side, attackers, defenders)
+            attackers, defenders = self._unfought(turn)
+            if attackers or defenders:  # (as sets of hexes: most turns that fought are done)
+                return self._unfought_message(side, set(members(attackers)), set(members(defenders)))
         if turn.kind == "step" and not turn.actions:
             return phrase("a replacement step places 1 or 2 pawns on stars, like R+: g4")
         if self._pending is not None:
@@ -263,16 +263,16 @@ class NieuchessState(GameState[NieuchessAction]):
         kind = turn.kind
         if kind == "main":
             if action.__class__ is Move:  # the most frequent action
-                # Most moves are a destination form along a clear shortest line, or a
-                # legal path written hex by hex: made straight away; any other (or an
-                # illegal one) is judged by `_move`.
+                # Most moves are a legal destination form or path written hex by hex:
+                # judged and made at once; any other (an illegal one, or one written
+                # otherwise) is judged by `_move`, which says why.
                 hexes, facts = action.hexes, action.facts
                 if (
                     hexes
                     and not turn.combat
                     and hexes[0] not in turn.moved
                     and (
-                        self.field.step_straight(turn.side, hexes[0], hexes[1])
+                        self.field.step(turn.side, hexes[0], hexes[1])
                         if len(hexes) == 2
                         else facts is not None and self.field.follow(turn.side, hexes, facts)
                     )

@@ -10,7 +10,17 @@ import pytest
 
 from referee.games.api import IllegalActionError
 from referee.games.nieuchess.board import BOARD, INDEX, NAMES, SIZE
-from referee.games.nieuchess.hexsets import CUBE, _disk, hexset, in_reach, lens, members, path_facts, spread
+from referee.games.nieuchess.hexsets import (
+    CUBE,
+    _disk,
+    hexset,
+    hot_line_in_order,
+    in_reach,
+    lens,
+    members,
+    path_facts,
+    spread,
+)
 from referee.games.nieuchess.movement import MAX_STEPS, Field
 
 HOT_LINE = [h for h in range(SIZE) if BOARD.hot[h]]
@@ -103,30 +113,46 @@ def test_destinations_and_reaches_answer_as_the_plain_search(seed: int, crowd: i
 
 
 @pytest.mark.parametrize(("seed", "crowd", "near_line"), POSITIONS[::3])
-def test_a_straight_step_moves_only_where_the_search_reaches(seed: int, crowd: int, near_line: bool) -> None:
-    """`step_straight` (the quick way of most moves) moves a pawn only to a hex the plain
-    search reaches, exactly as `shift` does, and leaves the field untouched otherwise; it
-    takes every free shortest line of at most 5 steps (the commonest move)."""
+def test_a_step_moves_exactly_where_the_search_reaches(seed: int, crowd: int, near_line: bool) -> None:
+    """`step` (the quick way of a move in the destination form) moves a pawn to every hex
+    the plain search reaches and to no other, exactly as `shift` does, and leaves the
+    field untouched otherwise: along a free shortest line, by a detour, by a ride."""
     rng = random.Random(seed)
     field = random_field(rng, crowd, near_line)
     taken = 0
     for side in (0, 1):
         for origin in list(members(field.held[0] | field.held[1])):
             expected = reference_destinations(field, side, origin) if field.occupant[origin] == side + 1 else set()
-            for target in set(members(_disk(origin, MAX_STEPS))) | set(rng.sample(range(SIZE), 20)):
+            targets = set(members(_disk(origin, MAX_STEPS))) | set(HOT_LINE) | set(rng.sample(range(SIZE), 20))
+            for target in targets:
                 before = field.copy()
-                moved = field.step_straight(side, origin, target)
+                moved = field.step(side, origin, target)
+                assert moved == (target in expected), (NAMES[origin], NAMES[target])
                 if not moved:
                     assert (field.occupant, field.held) == (before.occupant, before.held)
                     assert field.zone(0) == before.zone(0) and field.zone(1) == before.zone(1)
                     continue
                 taken += 1
-                assert target in expected, (NAMES[origin], NAMES[target])
                 before.shift(origin, target, side)
                 assert (field.occupant, field.held) == (before.occupant, before.held)
                 assert field.zone(side) == hexset(zone_of(field, side))
                 field.shift(target, origin, side)  # back, for the next target
     assert taken
+
+
+@pytest.mark.parametrize(("seed", "crowd", "near_line"), POSITIONS[::2])
+def test_a_ride_to_a_hex_starts_where_the_line_read_hex_by_hex_says(seed: int, crowd: int, near_line: bool) -> None:
+    """On the map's hot line, in board order, a ride's sources are found between the stops
+    either side of the target; they are those the reading hex by hex finds, and the origin
+    rides to the target exactly when the reading meets it."""
+    assert hot_line_in_order()
+    field = random_field(random.Random(seed), crowd, near_line)
+    for side in (0, 1):
+        for origin in field.pawns(side):
+            for target in HOT_LINE:
+                if not field.occupant[target]:
+                    found = field._ride_sources(side, origin, target)
+                    assert found == field._ride_reading(side, origin, target), (NAMES[origin], NAMES[target])
 
 
 def test_a_ride_goes_along_the_line_and_stops_in_the_enemy_zone() -> None:
