@@ -129,9 +129,26 @@ def _clear(board: list[Piece | None], squares: tuple[int, ...]) -> bool:
     return True
 
 
-SET_UP: dict[tuple[int, str], tuple[Event, ...]] = {}
-"""The events of each setup met, by side and shapes (at most 2 x 70 setups): immutable
-values, shared."""
+SET_UP: dict[tuple[int, str], tuple[tuple[Piece, ...], tuple[Event, ...]]] = {}
+"""Each setup met, by side and shapes (at most 2 x 70 setups): the pieces of its back row
+in file order, and its events (`_set_up`); immutable values, shared."""
+
+BACK_ROWS = (range(0, 8), range(56, 64))
+"""Each side's back row, where its setup places its pieces (rank 1 or 8)."""
+
+
+def _set_up(me: int, shapes: str) -> tuple[tuple[Piece, ...], tuple[Event, ...]]:
+    """The back row and events of a setup of side `me`, learnt in SET_UP. Raises
+    IllegalActionError for shapes that are not 4 square and 4 round."""
+    if len(shapes) != 8 or shapes.count("S") != 4:
+        raise IllegalActionError(
+            'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not', shapes=shapes
+        )
+    found = SET_UP[me, shapes] = (
+        tuple([(me, shape, False) for shape in shapes]),
+        (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),),
+    )
+    return found
 
 
 TILE_RULES = {
@@ -351,21 +368,25 @@ class NumicaState(GameState[NumicaAction]):
     # -- rules --------------------------------------------------------------------
 
     def _setup(self, action: Setup) -> tuple[Event, ...]:
-        shapes = action.shapes
-        if len(shapes) != 8 or shapes.count("S") != 4:
-            raise IllegalActionError(
-                'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not', shapes=shapes
-            )
         me = self.side
-        first = 0 if me == 0 else 56  # (the back row: rank 1 or 8)
-        self.board[first : first + 8] = [(me, shape, False) for shape in shapes]
-        self.placed[me].update(range(first, first + 8))
-        self._advance()
-        if not self.setups_left:
-            self._judge_start()
-        events = SET_UP.get((me, shapes))
-        if events is None:
-            events = SET_UP[me, shapes] = (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
+        known = SET_UP.get((me, action.shapes))
+        row, events = known if known is not None else _set_up(me, action.shapes)
+        rank = BACK_ROWS[me]
+        self.board[rank.start : rank.stop] = row
+        self.placed[me].update(rank)
+        # `_advance` during the setups, written out: the other side sets up next, or moves
+        # first once both have (it opens every round), in round 1.
+        other = self.side = 1 - me
+        self._due_side = SIDES[other]
+        self.setups_left -= 1
+        if self.setups_left:
+            return events
+        self.opener = other
+        self._opens = True
+        self._due_round = self.round
+        # `_judge_start`: with all 16 pieces on the board, no side has captured enough.
+        if not self._find_move(other):
+            self._finish((SIDES[me],), Reason.NO_MOVES)
         return events
 
     @staticmethod
