@@ -244,15 +244,16 @@ class NumicaState(GameState[NumicaAction]):
         else:
             if victim[0] == side or not capture or tile == "X" or not (mover[2] or victim[2]):
                 self._refuse(action, origin, target)
-            self.placed[other].discard(target)
+            left = self.placed[other]
+            left.discard(target)
             events = CAPTURED[target * 4 + victim[0] * 2 + (victim[1] == "S")] or _captured(target, victim)
+            if len(left) <= 5 and self._has_captured_enough(side):  # (3 lost at the least)
+                self._finish((SIDES[side],), Reason.CAPTURES)
         board[target] = mover if mover[2] else MOVED[mover]
         board[origin] = None
         placed = self.placed[side]
         placed.discard(origin)
         placed.add(target)
-        if victim is not None and len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost)
-            self._finish((SIDES[side],), Reason.CAPTURES)
         self.side = other
         self._due_side = SIDES[other]
         if other == self.opener:
@@ -445,15 +446,16 @@ class NumicaState(GameState[NumicaAction]):
         return self._find_move(side)
 
     def _has_captured_enough(self, side: int) -> bool:
-        if len(self.placed[1 - side]) > 5:
+        """Whether `side` has captured 3 square or 3 round pieces, or 2 of each (of the
+        other side's 4 of each): whether the other side has at most 1 of a shape left, or
+        at most 2 of each."""
+        left = self.placed[1 - side]
+        if len(left) > 5:
             return False  # (3 pieces lost at the least, of 8)
-        lost = {"S": 4, "O": 4}
         board = self.board
-        for square in self.placed[1 - side]:
-            piece = board[square]
-            assert piece is not None
-            lost[piece[1]] -= 1
-        return lost["S"] >= 3 or lost["O"] >= 3 or (lost["S"] >= 2 and lost["O"] >= 2)
+        squares = [board[square][1] for square in left].count("S")  # type: ignore[index]
+        rounds = len(left) - squares
+        return squares <= 1 or rounds <= 1 or (squares <= 2 and rounds <= 2)
 
     def _judge_start(self) -> None:
         """A start (or Position) that is already decided ends the game before any turn."""
