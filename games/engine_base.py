@@ -180,7 +180,10 @@ class Engine(abc.ABC, Generic[StateT]):
 
     def variant(self, tags: Mapping[str, str]) -> str:
         """The record's `Variant` (default `standard`), one the game declares."""
-        variant = tags.get("Variant", "standard").strip().lower()
+        written = tags.get("Variant")
+        if written is None and "standard" in self.info.variants:
+            return "standard"  # (most records name none)
+        variant = ("standard" if written is None else written).strip().lower()
         if variant not in self.info.variants:
             known = ", ".join(f'"{name}"' for name in self.info.variants)
             raise SetupError(
@@ -194,7 +197,10 @@ class Engine(abc.ABC, Generic[StateT]):
 
     def players(self, tags: Mapping[str, str]) -> int:
         """The record's `Players` (default the fewest the game allows), one it declares."""
-        text = tags.get("Players", str(self.info.player_counts[0])).strip()
+        written = tags.get("Players")
+        if written is None:
+            return self.info.player_counts[0]  # (most records name none)
+        text = written.strip()
         count = whole_number(text)
         if count is None or count not in self.info.player_counts:
             raise SetupError(

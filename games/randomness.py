@@ -147,13 +147,20 @@ _BLOCK_WORDS = [struct.Struct(f">{8 * count}I") for count in range(len(_NUMBERS)
 
 
 def _digests(prefix: bytes, first: int, count: int) -> bytes:
-    """The digests of `count` blocks of a stream from block `first` on (see `SeedStream`)."""
-    sha256 = hashlib.sha256
+    """The digests of `count` blocks of a stream from block `first` on (see `SeedStream`):
+    the prefix hashed once, each block's number added to a copy of that hash (a new hash
+    object from scratch costs more than a copy of one)."""
     if first + count <= len(_NUMBERS):
         numbers = _NUMBERS[first : first + count]
     else:
         numbers = [str(first + k).encode("ascii") for k in range(count)]
-    return b"".join([sha256(prefix + number).digest() for number in numbers])
+    hashed = hashlib.sha256(prefix)
+    digests = []
+    for number in numbers:
+        block = hashed.copy()
+        block.update(number)
+        digests.append(block.digest())
+    return b"".join(digests)
 
 
 def _words(digests: bytes) -> tuple[int, ...]:

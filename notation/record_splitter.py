@@ -240,9 +240,13 @@ class Splitter:
 
         Outside comments and values, the next `{`, `;`, `"` and `[Game` are each found by a
         byte search and remembered until passed, so that the text between them is
-        gone over at the speed of `bytes.find`, not of a regular expression."""
+        gone over at the speed of `bytes.find`, not of a regular expression. The next
+        `[Game` is found first, and the others only before it: the buffer holds many
+        records, and a search to its end at every record would go over all of them."""
         buffer, position = self._buffer, self._position
-        # The next of each at or after the last search (`limit` when none): -1, not searched.
+        # The next of each at or after the last search (`limit` when none, for `{`, `;` and
+        # `"` the `[Game` found when none before it: searched again once it is passed): -1,
+        # not searched.
         game = brace = semicolon = quote = -1
         while position < limit:
             state = self._state
@@ -252,11 +256,11 @@ class Splitter:
                     found = _START.search(buffer, position, limit)
                     game = limit if found is None else found.start()
                 if brace < position:
-                    brace = buffer.find(b"{", position, limit) % (limit + 1)  # (-1: none, read as `limit`)
+                    brace = buffer.find(b"{", position, game) % (game + 1)  # (-1: none, read as `game`)
                 if semicolon < position:
-                    semicolon = buffer.find(b";", position, limit) % (limit + 1)
+                    semicolon = buffer.find(b";", position, game) % (game + 1)
                 if quote < position:
-                    quote = buffer.find(b'"', position, limit) % (limit + 1)
+                    quote = buffer.find(b'"', position, game) % (game + 1)
                 stop = min(brace, semicolon, quote, game)
                 if stop >= limit:
                     position = limit

@@ -129,9 +129,26 @@ def _clear(board: list[Piece | None], squares: tuple[int, ...]) -> bool:
     return True
 
 
-SET_UP: dict[tuple[int, str], tuple[Event, ...]] = {}
-"""The events of each setup met, by side and shapes (at most 2 x 70 setups): immutable
-values, shared."""
+SET_UP: dict[tuple[int, str], tuple[tuple[Piece, ...], tuple[Event, ...]]] = {}
+"""Each setup met, by side and shapes (at most 2 x 70 setups): the pieces of its back row
+in file order, and its events (`_set_up`); immutable values, shared."""
+
+BACK_ROWS = (range(0, 8), range(56, 64))
+"""Each side's back row, where its setup places its pieces (rank 1 or 8)."""
+
+
+def _set_up(me: int, shapes: str) -> tuple[tuple[Piece, ...], tuple[Event, ...]]:
+    """The back row and events of a setup of side `me`, learnt in SET_UP. Raises
+    IllegalActionError for shapes that are not 4 square and 4 round."""
+    if len(shapes) != 8 or shapes.count("S") != 4:
+        raise IllegalActionError(
+            'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not', shapes=shapes
+        )
+    found = SET_UP[me, shapes] = (
+        tuple([(me, shape, False) for shape in shapes]),
+        (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),),
+    )
+    return found
 
 
 TILE_RULES = {
@@ -227,15 +244,16 @@ class NumicaState(GameState[NumicaAction]):
         else:
             if victim[0] == side or not capture or tile == "X" or not (mover[2] or victim[2]):
                 self._refuse(action, origin, target)
-            self.placed[other].discard(target)
+            left = self.placed[other]
+            left.discard(target)
             events = CAPTURED[target * 4 + victim[0] * 2 + (victim[1] == "S")] or _captured(target, victim)
+            if len(left) <= 5 and self._has_captured_enough(side):  # (3 lost at the least)
+                self._finish((SIDES[side],), Reason.CAPTURES)
         board[target] = mover if mover[2] else MOVED[mover]
         board[origin] = None
         placed = self.placed[side]
         placed.discard(origin)
         placed.add(target)
-        if victim is not None and len(self.placed[other]) <= 5 and self._has_captured_enough(side):  # (3 lost)
-            self._finish((SIDES[side],), Reason.CAPTURES)
         self.side = other
         self._due_side = SIDES[other]
         if other == self.opener:
@@ -351,21 +369,25 @@ class NumicaState(GameState[NumicaAction]):
     # -- rules --------------------------------------------------------------------
 
     def _setup(self, action: Setup) -> tuple[Event, ...]:
-        shapes = action.shapes
-        if len(shapes) != 8 or shapes.count("S") != 4:
-            raise IllegalActionError(
-                'a setup places exactly 8 pieces, 4 square (S) and 4 round (O): "{shapes}" does not', shapes=shapes
-            )
         me = self.side
-        first = 0 if me == 0 else 56  # (the back row: rank 1 or 8)
-        self.board[first : first + 8] = [(me, shape, False) for shape in shapes]
-        self.placed[me].update(range(first, first + 8))
-        self._advance()
-        if not self.setups_left:
-            self._judge_start()
-        events = SET_UP.get((me, shapes))
-        if events is None:
-            events = SET_UP[me, shapes] = (Event(EventKind.SETUP, f"{SIDES[me]} sets up {shapes}"),)
+        known = SET_UP.get((me, action.shapes))
+        row, events = known if known is not None else _set_up(me, action.shapes)
+        rank = BACK_ROWS[me]
+        self.board[rank.start : rank.stop] = row
+        self.placed[me].update(rank)
+        # `_advance` during the setups, written out: the other side sets up next, or moves
+        # first once both have (it opens every round), in round 1.
+        other = self.side = 1 - me
+        self._due_side = SIDES[other]
+        self.setups_left -= 1
+        if self.setups_left:
+            return events
+        self.opener = other
+        self._opens = True
+        self._due_round = self.round
+        # `_judge_start`: with all 16 pieces on the board, no side has captured enough.
+        if not self._find_move(other):
+            self._finish((SIDES[me],), Reason.NO_MOVES)
         return events
 
     @staticmethod
@@ -424,15 +446,16 @@ class NumicaState(GameState[NumicaAction]):
         return self._find_move(side)
 
     def _has_captured_enough(self, side: int) -> bool:
-        if len(self.placed[1 - side]) > 5:
+        """Whether `side` has captured 3 square or 3 round pieces, or 2 of each (of the
+        other side's 4 of each): whether the other side has at most 1 of a shape left, or
+        at most 2 of each."""
+        left = self.placed[1 - side]
+        if len(left) > 5:
             return False  # (3 pieces lost at the least, of 8)
-        lost = {"S": 4, "O": 4}
         board = self.board
-        for square in self.placed[1 - side]:
-            piece = board[square]
-            assert piece is not None
-            lost[piece[1]] -= 1
-        return lost["S"] >= 3 or lost["O"] >= 3 or (lost["S"] >= 2 and lost["O"] >= 2)
+        squares = [board[square][1] for square in left].count("S")  # type: ignore[index]
+        rounds = len(left) - squares
+        return squares <= 1 or rounds <= 1 or (squares <= 2 and rounds <= 2)
 
     def _judge_start(self) -> None:
         """A start (or Position) that is already decided ends the game before any turn."""

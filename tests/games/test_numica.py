@@ -272,6 +272,15 @@ def test_a_players_tag_other_than_2_is_malformed(players: str) -> None:
     assert verdict("", Players="2").status == "ongoing"
 
 
+@pytest.mark.parametrize(
+    ("variant", "status"), [("", "malformed"), (" Warpspawn ", "ongoing"), ("STANDARD", "ongoing")]
+)
+def test_a_variant_tag_is_read_as_written_even_empty(variant: str, status: str) -> None:
+    v = verdict("", Variant=variant)
+    assert v.status == status, v
+    assert status == "ongoing" or "unknown variant" in v.error.message
+
+
 def test_the_seed_must_match_its_seed_hash() -> None:
     from referee.games.randomness import seed_hash
 

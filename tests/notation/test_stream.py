@@ -343,6 +343,29 @@ def _reference_starts(data: bytes) -> list[int]:
     return starts
 
 
+def test_records_hiding_a_game_tag_after_plain_ones_are_cut_by_the_rules() -> None:
+    """A buffer of many records: a comment, a `;` comment or a tag value that hides a
+    `[Game` in a later record is found, though the records before it hold none."""
+    hiding = [
+        'B: a8-a7 { a note [Game "numica"] }\n',
+        'B: a8-a7 ; [Game "numica"]\n',
+        '[Event "see [Game \\" here"]\nB: a8-a7\n',
+        'B: a8-a7 {unclosed\n   [Game "numica"]\n',
+        "B: a8-a7\n",
+    ]
+    data = "".join(RECORD * 3 + "B: a8-a7\n" + RECORD + tail for tail in hiding).encode()
+    expected = _reference_starts(data)
+    assert len(expected) == 21  # (4 a group, and the unclosed comment's line-start `[Game`)
+    for block in (len(data), 64, 7):
+        splitter = Splitter()
+        fed = []
+        for at in range(0, len(data), block):
+            fed += splitter.feed(data[at : at + block])
+        fed += splitter.feed(b"", end=True)
+        assert [raw.offset for raw in fed] == expected, block
+    assert [raw.offset for raw in split(data)] == expected
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
