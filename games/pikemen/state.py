@@ -111,12 +111,15 @@ class PikemenState(GameState[PikemenAction]):
         """Each side's place in the turn order counted from the side that opened round 1."""
         self.clockwise = tuple((side + 1) % count for side in range(count))
         """Each side's clockwise neighbour: the next to move unless it has left the game."""
-        self.last_seat: int | None = None  # seat of the last turn begun
-        self.round = 0  # the round of the last turn begun
-        self.opens_next = True
-        """Whether a turn of `mover` opens a round: it is the first turn, or the order has
-        wrapped round past the first seat since the last turn. Kept up to date wherever
-        `mover` or `last_seat` changes (`_open_turn`, `_advance`)."""
+        self.last_seat: int | None = None  # seat of the last turn played (None: none yet)
+        self.round = 0  # the round of the last turn played
+        # Kept as the turn order changes (`_advance`), for `begin_turn` (`_open_turn`
+        # and `_label_round` answer from them and change nothing): the side due, whether
+        # its turn opens a round (the first turn, or the order has wrapped round past the
+        # first seat since the last turn), and the round of that turn.
+        self._due_side = sides[to_move]
+        self._opens = True
+        self._keeps_round, self._due_round = True, 1
         self._judge_start()
 
     # -- the hooks of the turn protocol ---------------------------------------------------
@@ -125,13 +128,12 @@ class PikemenState(GameState[PikemenAction]):
         return self.sides[self.mover]
 
     def _round(self) -> int | None:
-        if self._turn_open and not self._acted:
-            return self.round
-        return self.round + 1 if self.opens_next else self.round
+        # The round of the turn open and not yet played, else of the next: `_due_round`
+        # changes only when a turn is played (`_advance`).
+        return self._due_round
 
     def _label_round(self, side: str, step: bool) -> int | None:
-        # A label is read with no turn open: the round the next turn would have.
-        return self.round + 1 if self.opens_next else self.round
+        return self._due_round
 
     def _out_of_turn_note(self, side: str) -> str | None:
         index = self.sides.index(side)
@@ -142,12 +144,7 @@ class PikemenState(GameState[PikemenAction]):
         return "turns go clockwise"
 
     def _open_turn(self, side: str, step: bool) -> bool:
-        opens = self.opens_next
-        if opens:
-            self.round += 1
-        self.last_seat = self.seats[self.mover]
-        self.opens_next = True  # the same side again only after the order has wrapped round
-        return opens
+        return self._opens is True
 
     def _apply(self, action: PikemenAction, last: bool) -> tuple[Event, ...]:
         if action.__class__ is Reorient:  # the most frequent action first
@@ -183,17 +180,25 @@ class PikemenState(GameState[PikemenAction]):
 
     # -- turn order -------------------------------------------------------------------
 
-    def _advance(self) -> None:
-        """Pass the turn clockwise to the next side with pieces. Also after the game ends,
-        so that a turn written after the end is placed in the round the turn order gives it."""
+    def _advance(self, played: bool = True) -> None:
+        """Pass the turn clockwise to the next side with pieces, the turn of `mover` played
+        (without `played`: `mover` left the game before its turn began, on time). Also after
+        the game ends, so that a turn written after the end is placed in the round the turn
+        order gives it."""
         mover, counts, clockwise = self.mover, self.counts, self.clockwise
+        if played:
+            if self._opens:
+                self.round += 1
+            self.last_seat = self.seats[mover]
         side = clockwise[mover]
         while not counts[side] and side != mover:
             side = clockwise[side]
         if counts[side]:
             self.mover = side
+            self._due_side = self.sides[side]
         last = self.last_seat
-        self.opens_next = last is None or self.seats[self.mover] <= last
+        opens = self._opens = last is None or self.seats[self.mover] <= last
+        self._due_round = self.round + 1 if opens else self.round
 
     # -- rules ----------------------------------------------------------------------
 
@@ -369,9 +374,10 @@ class PikemenState(GameState[PikemenAction]):
 
     def _resign(self, side: str) -> tuple[Event, ...]:
         """With 2 players the other side wins; with 3-4 the side and its pieces leave the game."""
+        played = self._turn_open and self._turn_side == side  # (else on time, its turn not begun)
         if len(self.sides) == 2:
             resigned = super()._resign(side)
-            self._advance()
+            self._advance(played)
             return resigned
         me = self.mover
         events = [Event(EventKind.RESIGN, f"{side} resigns")]
@@ -385,7 +391,7 @@ class PikemenState(GameState[PikemenAction]):
         if last is not None:
             self._finish((self.sides[last],), Reason.LAST_PLAYER)
             events.append(Event(EventKind.WIN, f"{self.sides[last]} is the last side with pieces and wins"))
-        self._advance()
+        self._advance(played)
         return tuple(events)
 
     def adjudication_scores(self) -> dict[str, int] | None:

@@ -20,22 +20,28 @@ def opens_round(state: PikemenState) -> bool:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_whether_the_next_turn_opens_a_round_follows_the_rule_through_random_games(players: int) -> None:
+    """What the state keeps for the next turn (whether it opens a round, its round) is
+    what the rule gives, before every turn and once the game is over."""
     rng = random.Random(players)
     for _ in range(30):
         state = ENGINE.new_state({"Players": str(players), "First": rng.choice(["Red", "Blue"])})
-        turns = 0
+        turns = rounds = 0
         while not state.is_over and turns < 200:
-            assert state.opens_next == opens_round(state)
+            assert state._opens == opens_round(state)
+            rounds += opens_round(state)
+            assert state._due_round == state.round_number() == rounds
             side = state.to_move()
             assert side is not None
-            state.begin_turn(side)
+            assert state.begin_turn(side) == (rounds > state.round)
+            assert state.round_number() == rounds
             actions = state.legal_actions()
             # now and then a resignation, so that sides leave the turn order
             action = RESIGN if players > 2 and rng.random() < 0.02 else rng.choice(actions[:-1])
             state.apply(action)
             state.end_turn()
             turns += 1
-        assert state.opens_next == opens_round(state)
+        assert state._opens == opens_round(state)
+        assert state._due_round == state.round_number() == rounds + opens_round(state)
 
 
 def test_charge_paths_are_the_squares_before_the_target_along_the_facing() -> None:
