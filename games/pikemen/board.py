@@ -29,12 +29,13 @@ Piece = tuple[int, int, int]
 SQUARE_NAMES: tuple[str, ...] = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
 SQUARE_INDEX: dict[str, int] = {name: index for index, name in enumerate(SQUARE_NAMES)}
 
-_STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+"""STEPS[facing]: the step (files, ranks) a piece facing `facing` looks along."""
 
 
 def _ray(square: int, direction: int) -> tuple[int, ...]:
     file, rank = square % SIZE, square // SIZE
-    step_file, step_rank = _STEPS[direction]
+    step_file, step_rank = STEPS[direction]
     squares = []
     file, rank = file + step_file, rank + step_rank
     while 0 <= file < SIZE and 0 <= rank < SIZE:

@@ -10,7 +10,6 @@ itself has left the game (docs/pikemen.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 
 from referee.games.api import (
     RESIGN,
@@ -41,45 +40,22 @@ from referee.games.pikemen.board import (
     Piece,
 )
 from referee.games.pikemen.position import read_position
+from referee.games.pikemen.tables import (
+    CHARGES,
+    TURNS,
+    charge_events,
+    charge_options,
+    line_of,
+    piece_words,
+    reorients,
+    turn_events,
+    turn_of,
+)
 from referee.games.registry import PIKEMEN
 from referee.games.values import phrase
 from referee.notation.dialect import Dialect
 
 DEFAULT_TARGET = 12
-
-# Every action a piece could take, as typed objects built once (legal_actions is hot in playouts).
-_REORIENTS = [[Reorient(SQUARE_NAMES[square], facing) for facing in FACINGS] for square in range(64)]
-_FACING_OPTIONS = (None,) + FACINGS
-_TURN_EVENTS = tuple(
-    tuple((Event(EventKind.REORIENT, f"{name} turns {facing}"),) for facing in FACINGS) for name in SQUARE_NAMES
-)
-"""_TURN_EVENTS[square][facing]: what a piece turning in place causes (events are immutable values)."""
-
-
-@cache
-def _charges(origin: int, target: int, capture: bool, old_facing: int) -> tuple[Charge, ...]:
-    """A charge or capture from origin to target, keeping the facing and with every new one."""
-    source, goal = SQUARE_NAMES[origin], SQUARE_NAMES[target]
-    return tuple(
-        Charge(source, goal, capture, facing)
-        for facing in _FACING_OPTIONS
-        if facing is None or FACING_INDEX[facing] != old_facing
-    )
-
-
-def _describe(piece: Piece, sides: tuple[str, ...]) -> str:
-    """ "Blue's upright medium piece" / "Blue's small piece facing NE"."""
-    owner, size, facing = piece
-    if facing == UPRIGHT:
-        return phrase("{side}'s upright {size} piece", side=sides[owner], size=SIZE_WORDS[size - 1])
-    return phrase(
-        "{side}'s {size} piece facing {facing}", side=sides[owner], size=SIZE_WORDS[size - 1], facing=FACINGS[facing]
-    )
-
-
-_CHARGE_EVENTS: dict[Charge, tuple[Event, ...]] = {}
-"""The event of each legal charge without a capture played so far, by its action: a legal
-charge names two squares of the board and a facing, so there are at most a few thousand."""
 
 
 class PikemenState(GameState[PikemenAction]):
@@ -111,15 +87,22 @@ class PikemenState(GameState[PikemenAction]):
         """Each side's place in the turn order counted from the side that opened round 1."""
         self.clockwise = tuple((side + 1) % count for side in range(count))
         """Each side's clockwise neighbour: the next to move unless it has left the game."""
+        self.passes = tuple(
+            (after, sides[after], self.seats[after] <= self.seats[side], self.seats[side])
+            for side, after in enumerate(self.clockwise)
+        )
+        """For each side, how the turn passes once it has played when its clockwise
+        neighbour has pieces: that side, its name, whether its turn opens a round, the
+        seat of the side that played (`_apply`)."""
         self.last_seat: int | None = None  # seat of the last turn played (None: none yet)
-        self.round = 0  # the round of the last turn played
         # Kept as the turn order changes (`_advance`), for `begin_turn` (`_open_turn`
         # and `_label_round` answer from them and change nothing): the side due, whether
         # its turn opens a round (the first turn, or the order has wrapped round past the
         # first seat since the last turn), and the round of that turn.
         self._due_side = sides[to_move]
-        self._opens = True
-        self._keeps_round, self._due_round = True, 1
+        self._opens: bool = True
+        self._keeps_round = True
+        self._due_round: int = 1
         self._judge_start()
 
     # -- the hooks of the turn protocol ---------------------------------------------------
@@ -147,13 +130,30 @@ class PikemenState(GameState[PikemenAction]):
         return self._opens is True
 
     def _apply(self, action: PikemenAction, last: bool) -> tuple[Event, ...]:
-        if action.__class__ is Reorient:  # the most frequent action first
-            events = self._reorient(action)
+        if action.__class__ is Reorient:  # the most frequent action first, the usual legal one played here
+            board, mover = self.board, self.mover
+            turn = TURNS.get(action) or turn_of(action)
+            piece = None if turn is None else board[turn[0]]
+            if turn is not None and piece is not None and piece[0] == mover and piece[2] != turn[1]:
+                board[turn[0]] = (mover, piece[1], turn[1])
+                events = turn[2]
+            else:
+                events = self._reorient(action)  # (refused: it says why)
         elif action.__class__ is Charge:
             events = self._charge(action)
         else:
             raise IllegalActionError("{action} is not a Pikemen action", action=action)
-        self._advance()
+        # `_advance` written out where the side clockwise has pieces (nearly every turn)
+        after, due, opens, seat = self.passes[self.mover]
+        if self.counts[after]:
+            self.mover = after
+            self._due_side = due
+            self._opens = opens
+            self.last_seat = seat
+            if opens:
+                self._due_round += 1
+        else:
+            self._advance()
         return events
 
     def _legal_actions(self) -> list[PikemenAction]:
@@ -164,16 +164,16 @@ class PikemenState(GameState[PikemenAction]):
             if piece is None or piece[0] != me:
                 continue
             size, facing = piece[1], piece[2]
-            actions.extend(turn for turn in _REORIENTS[origin] if FACING_INDEX[turn.facing] != facing)
+            actions.extend(reorients(origin, facing))
             if facing == UPRIGHT:
                 continue
             for square in RAYS[origin][facing]:
                 victim = board[square]
                 if victim is None:
-                    actions.extend(_charges(origin, square, False, facing))
+                    actions.extend(charge_options(origin, square, False, facing))
                     continue
                 if victim[0] != me and self._capturable(size, victim):
-                    actions.extend(_charges(origin, square, True, facing))
+                    actions.extend(charge_options(origin, square, True, facing))
                 break
         actions.append(RESIGN)
         return actions
@@ -187,9 +187,10 @@ class PikemenState(GameState[PikemenAction]):
         order gives it."""
         mover, counts, clockwise = self.mover, self.counts, self.clockwise
         if played:
-            if self._opens:
-                self.round += 1
             self.last_seat = self.seats[mover]
+            current = self._due_round  # (the round of the turn just played)
+        else:
+            current = self._due_round - self._opens  # (the round of the last turn played; 0: none yet)
         side = clockwise[mover]
         while not counts[side] and side != mover:
             side = clockwise[side]
@@ -198,7 +199,7 @@ class PikemenState(GameState[PikemenAction]):
             self._due_side = self.sides[side]
         last = self.last_seat
         opens = self._opens = last is None or self.seats[self.mover] <= last
-        self._due_round = self.round + 1 if opens else self.round
+        self._due_round = current + 1 if opens else current
 
     # -- rules ----------------------------------------------------------------------
 
@@ -232,6 +233,7 @@ class PikemenState(GameState[PikemenAction]):
         )
 
     def _reorient(self, action: Reorient) -> tuple[Event, ...]:
+        """A turn in place checked rule by rule (`_apply` plays the usual legal one)."""
         square = SQUARE_INDEX.get(action.square)
         piece = None if square is None else self.board[square]
         if square is None or piece is None or piece[0] != self.mover:  # `_own_piece` says why
@@ -240,9 +242,39 @@ class PikemenState(GameState[PikemenAction]):
         if facing == piece[2]:
             raise self._unchanged(action.square, facing)
         self.board[square] = (piece[0], piece[1], facing)
-        return _TURN_EVENTS[square][facing]
+        return turn_events(SQUARE_NAMES[square], FACINGS[facing])
 
     def _charge(self, action: Charge) -> tuple[Event, ...]:
+        """A charge or capture: the usual legal one played at once from its `Line`, any
+        other by `_checked_charge`, which checks the rules one by one and says which is
+        broken."""
+        line = CHARGES.get(action) or line_of(action)
+        if line is None:
+            return self._checked_charge(action)
+        board = self.board
+        origin, target, direction, passed, facing, capture, events = line
+        piece = board[origin]
+        if piece is None or piece[0] != self.mover or piece[2] != direction:
+            return self._checked_charge(action)
+        for square in passed:
+            if board[square] is not None:
+                return self._checked_charge(action)
+        victim = board[target]
+        if victim is None:
+            if capture:
+                return self._checked_charge(action)
+            board[origin] = None
+            board[target] = (piece[0], piece[1], facing)
+            return events
+        # (an upright piece only by a larger one: so a large upright one never)
+        if not capture or victim[0] == piece[0] or (victim[2] == UPRIGHT and victim[1] >= piece[1]):
+            return self._checked_charge(action)
+        board[origin] = None
+        board[target] = (piece[0], piece[1], facing)
+        return self._capture(action, victim)
+
+    def _checked_charge(self, action: Charge) -> tuple[Event, ...]:
+        """A charge or capture checked rule by rule, in the order its errors are said."""
         origin = SQUARE_INDEX.get(action.origin)
         piece = None if origin is None else self.board[origin]
         if origin is None or piece is None or piece[0] != self.mover:  # `_own_piece` says why
@@ -274,7 +306,7 @@ class PikemenState(GameState[PikemenAction]):
                     "piece cannot jump over another",
                     origin=action.origin,
                     target=action.target,
-                    describe=_describe(blocker, self.sides),
+                    describe=piece_words(blocker, self.sides),
                     square=SQUARE_NAMES[square],
                 )
         victim = board[target]
@@ -309,7 +341,7 @@ class PikemenState(GameState[PikemenAction]):
                 raise IllegalActionError(
                     "{target} holds {describe}: a capture is written {origin}x{target}",
                     target=action.target,
-                    describe=_describe(victim, self.sides),
+                    describe=piece_words(victim, self.sides),
                     origin=action.origin,
                 )
         new_facing = facing if action.facing is None else FACING_INDEX[action.facing]
@@ -318,17 +350,7 @@ class PikemenState(GameState[PikemenAction]):
         board[origin] = None
         board[target] = (owner, size, new_facing)
         if victim is None:
-            events = _CHARGE_EVENTS.get(action)
-            if events is None:  # (each charge's event made once: its text is the action's alone)
-                # (the turn a text of its own: a template's two placeholders side by side,
-                # `{target}{turned}`, cannot be read back in another language)
-                charge = (
-                    Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}, turning {action.facing}")
-                    if action.facing
-                    else Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}")
-                )
-                events = _CHARGE_EVENTS[action] = (charge,)
-            return events
+            return charge_events(action)
         return self._capture(action, victim)
 
     def _capture(self, action: Charge, victim: Piece) -> tuple[Event, ...]:
@@ -336,10 +358,10 @@ class PikemenState(GameState[PikemenAction]):
         loser = victim[0]
         self.counts[loser] -= 1
         self.scores[self.mover] += victim[1]
-        described, score = _describe(victim, self.sides), self.scores[self.mover]
+        described, score = piece_words(victim, self.sides), self.scores[self.mover]
         data = {
-            "from": str(action.origin),
-            "square": str(action.target),
+            "from": action.origin,
+            "square": action.target,
             "side": self.sides[loser],
             "size": victim[1],
             "by": me,
@@ -367,7 +389,7 @@ class PikemenState(GameState[PikemenAction]):
         if self.scores[self.mover] >= self.target:
             self._finish((me,), Reason.SCORE)
             events.append(Event(EventKind.WIN, f"{me} reaches {self.target} points and wins"))
-        elif self._last_side() is not None:
+        elif not self.counts[loser] and self._last_side() is not None:  # (before, two sides at least had pieces)
             self._finish((me,), Reason.LAST_PLAYER)
             events.append(Event(EventKind.WIN, f"{me} is the last side with pieces and wins"))
         return tuple(events)
