@@ -10,6 +10,7 @@ itself has left the game (docs/pikemen.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 from referee.games.api import (
     RESIGN,
@@ -57,6 +58,35 @@ from referee.notation.dialect import Dialect
 
 DEFAULT_TARGET = 12
 
+Pass = tuple[int, str, bool, int]
+"""How the turn passes from a side (`_turn_order`)."""
+
+
+@cache
+def _turn_order(sides: tuple[str, ...], to_move: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Pass, ...]]:
+    """The turn order of a game of `sides` whose round 1 opens with the side `to_move`:
+    each side's seat (its place counted from that side), its clockwise neighbour (the
+    next to move unless it has left the game), and how the turn passes once it has played
+    where that neighbour has pieces: that side, its name, whether its turn opens a round,
+    the seat of the side that played (`_apply`)."""
+    count = len(sides)
+    seats = tuple((side - to_move) % count for side in range(count))
+    clockwise = tuple((side + 1) % count for side in range(count))
+    passes = tuple(
+        (after, sides[after], seats[after] <= seats[side], seats[side]) for side, after in enumerate(clockwise)
+    )
+    return seats, clockwise, passes
+
+
+@cache
+def _setup(players: int, sides: tuple[str, ...]) -> tuple[Piece | None, ...]:
+    """The board a game of `sides` starts with: each side's setup, upright."""
+    board: list[Piece | None] = [None] * 64
+    for owner, side in enumerate(sides):
+        for square, size in SETUPS[players][side]:
+            board[square] = (owner, size, UPRIGHT)
+    return tuple(board)
+
 
 class PikemenState(GameState[PikemenAction]):
     info = PIKEMEN
@@ -76,24 +106,12 @@ class PikemenState(GameState[PikemenAction]):
         self.scores = scores
         self.target = target
         self.counts = [0] * len(sides)
-        for piece in board:
-            if piece is not None:
-                self.counts[piece[0]] += 1
+        for piece in filter(None, board):
+            self.counts[piece[0]] += 1
         self.resigned = [False] * len(sides)
         self.mover = to_move
         self.anchor = to_move  # the seat that opens round 1
-        count = len(sides)
-        self.seats = tuple((side - to_move) % count for side in range(count))
-        """Each side's place in the turn order counted from the side that opened round 1."""
-        self.clockwise = tuple((side + 1) % count for side in range(count))
-        """Each side's clockwise neighbour: the next to move unless it has left the game."""
-        self.passes = tuple(
-            (after, sides[after], self.seats[after] <= self.seats[side], self.seats[side])
-            for side, after in enumerate(self.clockwise)
-        )
-        """For each side, how the turn passes once it has played when its clockwise
-        neighbour has pieces: that side, its name, whether its turn opens a round, the
-        seat of the side that played (`_apply`)."""
+        self.seats, self.clockwise, self.passes = _turn_order(sides, to_move)
         self.last_seat: int | None = None  # seat of the last turn played (None: none yet)
         # Kept as the turn order changes (`_advance`), for `begin_turn` (`_open_turn`
         # and `_label_round` answer from them and change nothing): the side due, whether
@@ -519,11 +537,7 @@ class PikemenEngine(Engine[PikemenState]):
         target = self._target(start.tags)
         if start.position is not None:
             return self._from_position(start.position, sides, players, target)
-        board: list[Piece | None] = [None] * 64
-        for owner, side in enumerate(sides):
-            for square, size in SETUPS[players][side]:
-                board[square] = (owner, size, UPRIGHT)
-        return PikemenState(sides, board, [0] * len(sides), sides.index(start.first), target)
+        return PikemenState(sides, list(_setup(players, sides)), [0] * len(sides), sides.index(start.first), target)
 
     @staticmethod
     def _target(tags: Mapping[str, str]) -> int:
