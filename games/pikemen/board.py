@@ -26,6 +26,13 @@ LARGE = 3
 Piece = tuple[int, int, int]
 """(owner, size, facing)."""
 
+PIECES: tuple[tuple[tuple[Piece, ...], ...], ...] = tuple(
+    tuple(tuple((owner, size, facing) for facing in range(len(FACINGS))) for size in range(LARGE + 1))
+    for owner in range(4)
+)
+"""PIECES[owner][size][facing]: every piece made once (size 0 is none), so that a move
+places one rather than making it."""
+
 SQUARE_NAMES: tuple[str, ...] = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
 SQUARE_INDEX: dict[str, int] = {name: index for index, name in enumerate(SQUARE_NAMES)}
 

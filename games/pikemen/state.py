@@ -31,6 +31,7 @@ from referee.games.pikemen.board import (
     FACINGS,
     LARGE,
     PASSED,
+    PIECES,
     RAYS,
     SETUPS,
     SIZE_WORDS,
@@ -86,6 +87,11 @@ def _setup(players: int, sides: tuple[str, ...]) -> tuple[Piece | None, ...]:
         for square, size in SETUPS[players][side]:
             board[square] = (owner, size, UPRIGHT)
     return tuple(board)
+
+
+_new = tuple.__new__
+"""A named tuple made from its fields' tuple (`_new(Event, (kind, text, data))`) by the C
+constructor its class's own `__new__`, written in Python, calls: one call less."""
 
 
 class PikemenState(GameState[PikemenAction]):
@@ -149,14 +155,17 @@ class PikemenState(GameState[PikemenAction]):
 
     def _apply(self, action: PikemenAction, last: bool) -> tuple[Event, ...]:
         if action.__class__ is Reorient:  # the most frequent action first, the usual legal one played here
-            board, mover = self.board, self.mover
             turn = TURNS.get(action) or turn_of(action)
-            piece = None if turn is None else board[turn[0]]
-            if turn is not None and piece is not None and piece[0] == mover and piece[2] != turn[1]:
-                board[turn[0]] = (mover, piece[1], turn[1])
-                events = turn[2]
-            else:
+            if turn is None:
                 events = self._reorient(action)  # (refused: it says why)
+            else:
+                square, facing, events = turn
+                board, mover = self.board, self.mover
+                piece = board[square]
+                if piece is not None and piece[0] == mover and piece[2] != facing:
+                    board[square] = PIECES[mover][piece[1]][facing]
+                else:
+                    events = self._reorient(action)  # (refused: it says why)
         elif action.__class__ is Charge:
             events = self._charge(action)
         else:
@@ -282,13 +291,13 @@ class PikemenState(GameState[PikemenAction]):
             if capture:
                 return self._checked_charge(action)
             board[origin] = None
-            board[target] = (piece[0], piece[1], facing)
+            board[target] = PIECES[piece[0]][piece[1]][facing]
             return events
         # (an upright piece only by a larger one: so a large upright one never)
         if not capture or victim[0] == piece[0] or (victim[2] == UPRIGHT and victim[1] >= piece[1]):
             return self._checked_charge(action)
         board[origin] = None
-        board[target] = (piece[0], piece[1], facing)
+        board[target] = PIECES[piece[0]][piece[1]][facing]
         return self._capture(action, victim)
 
     def _checked_charge(self, action: Charge) -> tuple[Event, ...]:
@@ -386,21 +395,28 @@ class PikemenState(GameState[PikemenAction]):
             "score": score,
             "target": self.target,
         }
-        capture = (
-            Event(
-                EventKind.CAPTURE,
-                f"{action.origin} captures {described} on {action.target}, turning {action.facing}: "
-                f"{me} scores {victim[1]} ({score} of {self.target})",
-                data,
+        if action.facing:
+            capture: Event = _new(
+                Event,
+                (
+                    EventKind.CAPTURE,
+                    f"{action.origin} captures {described} on {action.target}, turning {action.facing}: "
+                    f"{me} scores {victim[1]} ({score} of {self.target})",
+                    data,
+                ),
             )
-            if action.facing
-            else Event(
-                EventKind.CAPTURE,
-                f"{action.origin} captures {described} on {action.target}: "
-                f"{me} scores {victim[1]} ({score} of {self.target})",
-                data,
+        else:
+            capture = _new(
+                Event,
+                (
+                    EventKind.CAPTURE,
+                    f"{action.origin} captures {described} on {action.target}: "
+                    f"{me} scores {victim[1]} ({score} of {self.target})",
+                    data,
+                ),
             )
-        )
+        if self.counts[loser] and score < self.target:
+            return (capture,)  # (the loser has pieces left, the target is not reached: most captures)
         events = [capture]
         if not self.counts[loser]:
             events.append(Event(EventKind.ELIMINATED, f"{self.sides[loser]} has no pieces left and leaves the game"))
