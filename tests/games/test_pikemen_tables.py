@@ -9,7 +9,7 @@ import random
 import pytest
 
 from referee.games.api import RESIGN, Event, EventKind, IllegalActionError
-from referee.games.pikemen.actions import Charge, Reorient
+from referee.games.pikemen.actions import _CHARGE, _REORIENT, Charge, Reorient, parse_action
 from referee.games.pikemen.board import FACINGS, PASSED, RAYS, SQUARE_NAMES
 from referee.games.pikemen.state import ENGINE, PikemenState
 from referee.games.pikemen.tables import charge_events, line_of, turn_events, turn_of
@@ -134,3 +134,38 @@ def played(state: PikemenState, action: Reorient | Charge, fast: bool) -> tuple[
     except IllegalActionError as error:
         outcome = str(error)
     return outcome, tuple(twin.board), tuple(twin.scores), tuple(twin.counts)
+
+
+def by_pattern(text: str) -> object:
+    """An action text read by the patterns alone, as `parse_action` reads what is not canonical."""
+    if text.lower() == "resign":
+        return RESIGN
+    charge = _CHARGE.fullmatch(text)
+    if charge:
+        origin, mark, target, facing = charge.groups()
+        return Charge(origin.lower(), target.lower(), mark.lower() == "x", facing.upper() if facing else None)
+    reorient = _REORIENT.fullmatch(text)
+    return None if reorient is None else Reorient(reorient.group(1).lower(), reorient.group(2).upper())
+
+
+def test_an_action_text_reads_the_same_by_its_characters_places_as_by_the_patterns() -> None:
+    """`parse_action` reads a canonical text by its characters' places: every text of the
+    board's squares, and texts near them (other cases, squares off the board, a facing
+    missing its parenthesis), read as the patterns read them, or fail as they fail."""
+    rng = random.Random(52)
+    squares = [*SQUARE_NAMES, "a9", "i1", "a10", "E1", "z99"]
+    suffixes = ["", *(f"({facing})" for facing in FACINGS), "(ne)", "()", "(N", "(NE", "N)", "(X)", "(NE))", "x"]
+    texts = [f"{square}{suffix}" for square in squares for suffix in suffixes]
+    texts += [
+        f"{rng.choice(squares)}{rng.choice('-xX')}{rng.choice(squares)}{rng.choice(suffixes)}" for _ in range(20000)
+    ]
+    texts += ["resign", "RESIGN", "e1-", "e1x", "e1", "e", "", "e1-e5(NE)x", "e1--e5"]
+    for text in texts:
+        expected = by_pattern(text)
+        parse_action.cache_clear()
+        if expected is None:
+            with pytest.raises(ValueError):
+                parse_action(text)
+        else:
+            found = parse_action(text)
+            assert (found, type(found)) == (expected, type(expected)), text
