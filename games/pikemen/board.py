@@ -26,15 +26,23 @@ LARGE = 3
 Piece = tuple[int, int, int]
 """(owner, size, facing)."""
 
+PIECES: tuple[tuple[tuple[Piece, ...], ...], ...] = tuple(
+    tuple(tuple((owner, size, facing) for facing in range(len(FACINGS))) for size in range(LARGE + 1))
+    for owner in range(4)
+)
+"""PIECES[owner][size][facing]: every piece made once (size 0 is none), so that a move
+places one rather than making it."""
+
 SQUARE_NAMES: tuple[str, ...] = tuple(f"{FILES[i % SIZE]}{i // SIZE + 1}" for i in range(SIZE * SIZE))
 SQUARE_INDEX: dict[str, int] = {name: index for index, name in enumerate(SQUARE_NAMES)}
 
-_STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+"""STEPS[facing]: the step (files, ranks) a piece facing `facing` looks along."""
 
 
 def _ray(square: int, direction: int) -> tuple[int, ...]:
     file, rank = square % SIZE, square // SIZE
-    step_file, step_rank = _STEPS[direction]
+    step_file, step_rank = STEPS[direction]
     squares = []
     file, rank = file + step_file, rank + step_rank
     while 0 <= file < SIZE and 0 <= rank < SIZE:

@@ -31,6 +31,7 @@ from referee.games.pikemen.board import (
     FACINGS,
     LARGE,
     PASSED,
+    PIECES,
     RAYS,
     SETUPS,
     SIZE_WORDS,
@@ -41,45 +42,56 @@ from referee.games.pikemen.board import (
     Piece,
 )
 from referee.games.pikemen.position import read_position
+from referee.games.pikemen.tables import (
+    CHARGES,
+    TURNS,
+    charge_events,
+    charge_options,
+    line_of,
+    piece_words,
+    reorients,
+    turn_events,
+    turn_of,
+)
 from referee.games.registry import PIKEMEN
 from referee.games.values import phrase
 from referee.notation.dialect import Dialect
 
 DEFAULT_TARGET = 12
 
-# Every action a piece could take, as typed objects built once (legal_actions is hot in playouts).
-_REORIENTS = [[Reorient(SQUARE_NAMES[square], facing) for facing in FACINGS] for square in range(64)]
-_FACING_OPTIONS = (None,) + FACINGS
-_TURN_EVENTS = tuple(
-    tuple((Event(EventKind.REORIENT, f"{name} turns {facing}"),) for facing in FACINGS) for name in SQUARE_NAMES
-)
-"""_TURN_EVENTS[square][facing]: what a piece turning in place causes (events are immutable values)."""
+Pass = tuple[int, str, bool, int]
+"""How the turn passes from a side (`_turn_order`)."""
 
 
 @cache
-def _charges(origin: int, target: int, capture: bool, old_facing: int) -> tuple[Charge, ...]:
-    """A charge or capture from origin to target, keeping the facing and with every new one."""
-    source, goal = SQUARE_NAMES[origin], SQUARE_NAMES[target]
-    return tuple(
-        Charge(source, goal, capture, facing)
-        for facing in _FACING_OPTIONS
-        if facing is None or FACING_INDEX[facing] != old_facing
+def _turn_order(sides: tuple[str, ...], to_move: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Pass, ...]]:
+    """The turn order of a game of `sides` whose round 1 opens with the side `to_move`:
+    each side's seat (its place counted from that side), its clockwise neighbour (the
+    next to move unless it has left the game), and how the turn passes once it has played
+    where that neighbour has pieces: that side, its name, whether its turn opens a round,
+    the seat of the side that played (`_apply`)."""
+    count = len(sides)
+    seats = tuple((side - to_move) % count for side in range(count))
+    clockwise = tuple((side + 1) % count for side in range(count))
+    passes = tuple(
+        (after, sides[after], seats[after] <= seats[side], seats[side]) for side, after in enumerate(clockwise)
     )
+    return seats, clockwise, passes
 
 
-def _describe(piece: Piece, sides: tuple[str, ...]) -> str:
-    """ "Blue's upright medium piece" / "Blue's small piece facing NE"."""
-    owner, size, facing = piece
-    if facing == UPRIGHT:
-        return phrase("{side}'s upright {size} piece", side=sides[owner], size=SIZE_WORDS[size - 1])
-    return phrase(
-        "{side}'s {size} piece facing {facing}", side=sides[owner], size=SIZE_WORDS[size - 1], facing=FACINGS[facing]
-    )
+@cache
+def _setup(players: int, sides: tuple[str, ...]) -> tuple[Piece | None, ...]:
+    """The board a game of `sides` starts with: each side's setup, upright."""
+    board: list[Piece | None] = [None] * 64
+    for owner, side in enumerate(sides):
+        for square, size in SETUPS[players][side]:
+            board[square] = (owner, size, UPRIGHT)
+    return tuple(board)
 
 
-_CHARGE_EVENTS: dict[Charge, tuple[Event, ...]] = {}
-"""The event of each legal charge without a capture played so far, by its action: a legal
-charge names two squares of the board and a facing, so there are at most a few thousand."""
+_new = tuple.__new__
+"""A named tuple made from its fields' tuple (`_new(Event, (kind, text, data))`) by the C
+constructor its class's own `__new__`, written in Python, calls: one call less."""
 
 
 class PikemenState(GameState[PikemenAction]):
@@ -100,23 +112,21 @@ class PikemenState(GameState[PikemenAction]):
         self.scores = scores
         self.target = target
         self.counts = [0] * len(sides)
-        for piece in board:
-            if piece is not None:
-                self.counts[piece[0]] += 1
+        for piece in filter(None, board):
+            self.counts[piece[0]] += 1
         self.resigned = [False] * len(sides)
         self.mover = to_move
         self.anchor = to_move  # the seat that opens round 1
-        count = len(sides)
-        self.seats = tuple((side - to_move) % count for side in range(count))
-        """Each side's place in the turn order counted from the side that opened round 1."""
-        self.clockwise = tuple((side + 1) % count for side in range(count))
-        """Each side's clockwise neighbour: the next to move unless it has left the game."""
-        self.last_seat: int | None = None  # seat of the last turn begun
-        self.round = 0  # the round of the last turn begun
-        self.opens_next = True
-        """Whether a turn of `mover` opens a round: it is the first turn, or the order has
-        wrapped round past the first seat since the last turn. Kept up to date wherever
-        `mover` or `last_seat` changes (`_open_turn`, `_advance`)."""
+        self.seats, self.clockwise, self.passes = _turn_order(sides, to_move)
+        self.last_seat: int | None = None  # seat of the last turn played (None: none yet)
+        # Kept as the turn order changes (`_advance`), for `begin_turn` (`_open_turn`
+        # and `_label_round` answer from them and change nothing): the side due, whether
+        # its turn opens a round (the first turn, or the order has wrapped round past the
+        # first seat since the last turn), and the round of that turn.
+        self._due_side = sides[to_move]
+        self._opens: bool = True
+        self._keeps_round = True
+        self._due_round: int = 1
         self._judge_start()
 
     # -- the hooks of the turn protocol ---------------------------------------------------
@@ -125,13 +135,12 @@ class PikemenState(GameState[PikemenAction]):
         return self.sides[self.mover]
 
     def _round(self) -> int | None:
-        if self._turn_open and not self._acted:
-            return self.round
-        return self.round + 1 if self.opens_next else self.round
+        # The round of the turn open and not yet played, else of the next: `_due_round`
+        # changes only when a turn is played (`_advance`).
+        return self._due_round
 
     def _label_round(self, side: str, step: bool) -> int | None:
-        # A label is read with no turn open: the round the next turn would have.
-        return self.round + 1 if self.opens_next else self.round
+        return self._due_round
 
     def _out_of_turn_note(self, side: str) -> str | None:
         index = self.sides.index(side)
@@ -142,21 +151,36 @@ class PikemenState(GameState[PikemenAction]):
         return "turns go clockwise"
 
     def _open_turn(self, side: str, step: bool) -> bool:
-        opens = self.opens_next
-        if opens:
-            self.round += 1
-        self.last_seat = self.seats[self.mover]
-        self.opens_next = True  # the same side again only after the order has wrapped round
-        return opens
+        return self._opens is True
 
     def _apply(self, action: PikemenAction, last: bool) -> tuple[Event, ...]:
-        if action.__class__ is Reorient:  # the most frequent action first
-            events = self._reorient(action)
+        if action.__class__ is Reorient:  # the most frequent action first, the usual legal one played here
+            turn = TURNS.get(action) or turn_of(action)
+            if turn is None:
+                events = self._reorient(action)  # (refused: it says why)
+            else:
+                square, facing, events = turn
+                board, mover = self.board, self.mover
+                piece = board[square]
+                if piece is not None and piece[0] == mover and piece[2] != facing:
+                    board[square] = PIECES[mover][piece[1]][facing]
+                else:
+                    events = self._reorient(action)  # (refused: it says why)
         elif action.__class__ is Charge:
             events = self._charge(action)
         else:
             raise IllegalActionError("{action} is not a Pikemen action", action=action)
-        self._advance()
+        # `_advance` written out where the side clockwise has pieces (nearly every turn)
+        after, due, opens, seat = self.passes[self.mover]
+        if self.counts[after]:
+            self.mover = after
+            self._due_side = due
+            self._opens = opens
+            self.last_seat = seat
+            if opens:
+                self._due_round += 1
+        else:
+            self._advance()
         return events
 
     def _legal_actions(self) -> list[PikemenAction]:
@@ -167,33 +191,42 @@ class PikemenState(GameState[PikemenAction]):
             if piece is None or piece[0] != me:
                 continue
             size, facing = piece[1], piece[2]
-            actions.extend(turn for turn in _REORIENTS[origin] if FACING_INDEX[turn.facing] != facing)
+            actions.extend(reorients(origin, facing))
             if facing == UPRIGHT:
                 continue
             for square in RAYS[origin][facing]:
                 victim = board[square]
                 if victim is None:
-                    actions.extend(_charges(origin, square, False, facing))
+                    actions.extend(charge_options(origin, square, False, facing))
                     continue
                 if victim[0] != me and self._capturable(size, victim):
-                    actions.extend(_charges(origin, square, True, facing))
+                    actions.extend(charge_options(origin, square, True, facing))
                 break
         actions.append(RESIGN)
         return actions
 
     # -- turn order -------------------------------------------------------------------
 
-    def _advance(self) -> None:
-        """Pass the turn clockwise to the next side with pieces. Also after the game ends,
-        so that a turn written after the end is placed in the round the turn order gives it."""
+    def _advance(self, played: bool = True) -> None:
+        """Pass the turn clockwise to the next side with pieces, the turn of `mover` played
+        (without `played`: `mover` left the game before its turn began, on time). Also after
+        the game ends, so that a turn written after the end is placed in the round the turn
+        order gives it."""
         mover, counts, clockwise = self.mover, self.counts, self.clockwise
+        if played:
+            self.last_seat = self.seats[mover]
+            current = self._due_round  # (the round of the turn just played)
+        else:
+            current = self._due_round - self._opens  # (the round of the last turn played; 0: none yet)
         side = clockwise[mover]
         while not counts[side] and side != mover:
             side = clockwise[side]
         if counts[side]:
             self.mover = side
+            self._due_side = self.sides[side]
         last = self.last_seat
-        self.opens_next = last is None or self.seats[self.mover] <= last
+        opens = self._opens = last is None or self.seats[self.mover] <= last
+        self._due_round = current + 1 if opens else current
 
     # -- rules ----------------------------------------------------------------------
 
@@ -227,6 +260,7 @@ class PikemenState(GameState[PikemenAction]):
         )
 
     def _reorient(self, action: Reorient) -> tuple[Event, ...]:
+        """A turn in place checked rule by rule (`_apply` plays the usual legal one)."""
         square = SQUARE_INDEX.get(action.square)
         piece = None if square is None else self.board[square]
         if square is None or piece is None or piece[0] != self.mover:  # `_own_piece` says why
@@ -235,9 +269,39 @@ class PikemenState(GameState[PikemenAction]):
         if facing == piece[2]:
             raise self._unchanged(action.square, facing)
         self.board[square] = (piece[0], piece[1], facing)
-        return _TURN_EVENTS[square][facing]
+        return turn_events(SQUARE_NAMES[square], FACINGS[facing])
 
     def _charge(self, action: Charge) -> tuple[Event, ...]:
+        """A charge or capture: the usual legal one played at once from its `Line`, any
+        other by `_checked_charge`, which checks the rules one by one and says which is
+        broken."""
+        line = CHARGES.get(action) or line_of(action)
+        if line is None:
+            return self._checked_charge(action)
+        board = self.board
+        origin, target, direction, passed, facing, capture, events = line
+        piece = board[origin]
+        if piece is None or piece[0] != self.mover or piece[2] != direction:
+            return self._checked_charge(action)
+        for square in passed:
+            if board[square] is not None:
+                return self._checked_charge(action)
+        victim = board[target]
+        if victim is None:
+            if capture:
+                return self._checked_charge(action)
+            board[origin] = None
+            board[target] = PIECES[piece[0]][piece[1]][facing]
+            return events
+        # (an upright piece only by a larger one: so a large upright one never)
+        if not capture or victim[0] == piece[0] or (victim[2] == UPRIGHT and victim[1] >= piece[1]):
+            return self._checked_charge(action)
+        board[origin] = None
+        board[target] = PIECES[piece[0]][piece[1]][facing]
+        return self._capture(action, victim)
+
+    def _checked_charge(self, action: Charge) -> tuple[Event, ...]:
+        """A charge or capture checked rule by rule, in the order its errors are said."""
         origin = SQUARE_INDEX.get(action.origin)
         piece = None if origin is None else self.board[origin]
         if origin is None or piece is None or piece[0] != self.mover:  # `_own_piece` says why
@@ -269,7 +333,7 @@ class PikemenState(GameState[PikemenAction]):
                     "piece cannot jump over another",
                     origin=action.origin,
                     target=action.target,
-                    describe=_describe(blocker, self.sides),
+                    describe=piece_words(blocker, self.sides),
                     square=SQUARE_NAMES[square],
                 )
         victim = board[target]
@@ -304,7 +368,7 @@ class PikemenState(GameState[PikemenAction]):
                 raise IllegalActionError(
                     "{target} holds {describe}: a capture is written {origin}x{target}",
                     target=action.target,
-                    describe=_describe(victim, self.sides),
+                    describe=piece_words(victim, self.sides),
                     origin=action.origin,
                 )
         new_facing = facing if action.facing is None else FACING_INDEX[action.facing]
@@ -313,17 +377,7 @@ class PikemenState(GameState[PikemenAction]):
         board[origin] = None
         board[target] = (owner, size, new_facing)
         if victim is None:
-            events = _CHARGE_EVENTS.get(action)
-            if events is None:  # (each charge's event made once: its text is the action's alone)
-                # (the turn a text of its own: a template's two placeholders side by side,
-                # `{target}{turned}`, cannot be read back in another language)
-                charge = (
-                    Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}, turning {action.facing}")
-                    if action.facing
-                    else Event(EventKind.CHARGE, f"{action.origin} charges to {action.target}")
-                )
-                events = _CHARGE_EVENTS[action] = (charge,)
-            return events
+            return charge_events(action)
         return self._capture(action, victim)
 
     def _capture(self, action: Charge, victim: Piece) -> tuple[Event, ...]:
@@ -331,47 +385,55 @@ class PikemenState(GameState[PikemenAction]):
         loser = victim[0]
         self.counts[loser] -= 1
         self.scores[self.mover] += victim[1]
-        described, score = _describe(victim, self.sides), self.scores[self.mover]
+        described, score = piece_words(victim, self.sides), self.scores[self.mover]
         data = {
-            "from": str(action.origin),
-            "square": str(action.target),
+            "from": action.origin,
+            "square": action.target,
             "side": self.sides[loser],
             "size": victim[1],
             "by": me,
             "score": score,
             "target": self.target,
         }
-        capture = (
-            Event(
-                EventKind.CAPTURE,
-                f"{action.origin} captures {described} on {action.target}, turning {action.facing}: "
-                f"{me} scores {victim[1]} ({score} of {self.target})",
-                data,
+        if action.facing:
+            capture: Event = _new(
+                Event,
+                (
+                    EventKind.CAPTURE,
+                    f"{action.origin} captures {described} on {action.target}, turning {action.facing}: "
+                    f"{me} scores {victim[1]} ({score} of {self.target})",
+                    data,
+                ),
             )
-            if action.facing
-            else Event(
-                EventKind.CAPTURE,
-                f"{action.origin} captures {described} on {action.target}: "
-                f"{me} scores {victim[1]} ({score} of {self.target})",
-                data,
+        else:
+            capture = _new(
+                Event,
+                (
+                    EventKind.CAPTURE,
+                    f"{action.origin} captures {described} on {action.target}: "
+                    f"{me} scores {victim[1]} ({score} of {self.target})",
+                    data,
+                ),
             )
-        )
+        if self.counts[loser] and score < self.target:
+            return (capture,)  # (the loser has pieces left, the target is not reached: most captures)
         events = [capture]
         if not self.counts[loser]:
             events.append(Event(EventKind.ELIMINATED, f"{self.sides[loser]} has no pieces left and leaves the game"))
         if self.scores[self.mover] >= self.target:
             self._finish((me,), Reason.SCORE)
             events.append(Event(EventKind.WIN, f"{me} reaches {self.target} points and wins"))
-        elif self._last_side() is not None:
+        elif not self.counts[loser] and self._last_side() is not None:  # (before, two sides at least had pieces)
             self._finish((me,), Reason.LAST_PLAYER)
             events.append(Event(EventKind.WIN, f"{me} is the last side with pieces and wins"))
         return tuple(events)
 
     def _resign(self, side: str) -> tuple[Event, ...]:
         """With 2 players the other side wins; with 3-4 the side and its pieces leave the game."""
+        played = self._turn_open and self._turn_side == side  # (else on time, its turn not begun)
         if len(self.sides) == 2:
             resigned = super()._resign(side)
-            self._advance()
+            self._advance(played)
             return resigned
         me = self.mover
         events = [Event(EventKind.RESIGN, f"{side} resigns")]
@@ -385,7 +447,7 @@ class PikemenState(GameState[PikemenAction]):
         if last is not None:
             self._finish((self.sides[last],), Reason.LAST_PLAYER)
             events.append(Event(EventKind.WIN, f"{self.sides[last]} is the last side with pieces and wins"))
-        self._advance()
+        self._advance(played)
         return tuple(events)
 
     def adjudication_scores(self) -> dict[str, int] | None:
@@ -491,11 +553,7 @@ class PikemenEngine(Engine[PikemenState]):
         target = self._target(start.tags)
         if start.position is not None:
             return self._from_position(start.position, sides, players, target)
-        board: list[Piece | None] = [None] * 64
-        for owner, side in enumerate(sides):
-            for square, size in SETUPS[players][side]:
-                board[square] = (owner, size, UPRIGHT)
-        return PikemenState(sides, board, [0] * len(sides), sides.index(start.first), target)
+        return PikemenState(sides, list(_setup(players, sides)), [0] * len(sides), sides.index(start.first), target)
 
     @staticmethod
     def _target(tags: Mapping[str, str]) -> int:
